@@ -1,0 +1,138 @@
+//! The directed model checker: zone-graph exploration of an [`ir::Network`]
+//! guided by search orders and distance heuristics.
+//!
+//! The CLI and the language server call [`check`]; nothing else here is needed
+//! to decide a property.
+
+pub mod heuristics;
+pub mod trace;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::ir::{self, EvalError};
+pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition};
+
+/// Order in which the frontier is explored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SearchOrder {
+    Bfs,
+    Dfs,
+    /// Depth-first with successors shuffled by a seeded generator (reproducible).
+    RandomDfs,
+    /// Greedy best-first on h.
+    Greedy,
+    /// A* on g + h.
+    AStar,
+}
+
+/// Distance heuristic guiding `Greedy` and `AStar`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    Zero,
+    DL,
+    DU,
+    HL,
+    HU,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub search: SearchOrder,
+    pub heuristic: HeuristicKind,
+    pub max_states: Option<u64>,
+    pub timeout: Option<Duration>,
+    /// Seed for `RandomDfs`.
+    pub seed: u64,
+    /// Cache heuristic values per discrete state.
+    pub cache_heuristic: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            search: SearchOrder::Bfs,
+            heuristic: HeuristicKind::Zero,
+            max_states: None,
+            timeout: None,
+            seed: 0,
+            cache_heuristic: true,
+        }
+    }
+}
+
+/// A flag the search polls; set it from another thread (Ctrl-C, a newer edit
+/// in the editor) to stop the search promptly.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a search stopped before a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Limit {
+    States,
+    Time,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// `A[] phi` holds, or `E<> phi` has a witness (the trace).
+    Holds,
+    /// `A[] phi` is violated (the trace is the counterexample), or `E<> phi` has no witness.
+    Fails,
+    /// A run-time error of the model is reachable (the trace leads to it).
+    ModelError(EvalError),
+    /// Stopped before a verdict.
+    Unknown(Limit),
+}
+
+/// The figures every run reports (the columns of the papers' tables).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats {
+    /// States taken from the frontier and expanded.
+    pub explored: u64,
+    /// Successors computed (before inclusion checks).
+    pub generated: u64,
+    /// States in the store at the end.
+    pub stored: u64,
+    pub elapsed: Duration,
+    /// Peak bytes used by the state store and frontier.
+    pub peak_memory: u64,
+    /// Bytes per stored state (discrete part + zone + bookkeeping).
+    pub bytes_per_state: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    pub verdict: Verdict,
+    pub stats: Stats,
+    /// The counterexample or witness, when there is one.
+    pub trace: Option<Trace>,
+}
+
+/// Decides `network.checks[check]`.
+///
+/// `progress` is called from the search loop every few thousand states with
+/// the figures so far (for progress bars and `$/progress`).
+pub fn check(
+    _network: &ir::Network,
+    _check: usize,
+    _options: &Options,
+    _cancel: &Cancel,
+    _progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    unimplemented!("the search lands with the checker core")
+}

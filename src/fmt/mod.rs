@@ -1,0 +1,1 @@
+//! The formatter: works on the lossless tree, keeps comments, idempotent.

@@ -1,0 +1,190 @@
+//! Evaluation of ir expressions on a valuation of the variable slots.
+
+use super::{BinOp, ChanId, ChanRef, Expr, LValue, UnOp, VarId};
+
+/// A run-time error of the model: the checker reports it as a reachable error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum EvalError {
+    #[error("array index {index} is out of bounds 0..{len}")]
+    IndexOutOfBounds { index: i32, len: u32 },
+    #[error("division by zero")]
+    DivisionByZero,
+    #[error("integer overflow")]
+    Overflow,
+    #[error("value {value} is outside the range [{lo}, {hi}] of variable #{var}")]
+    OutOfRange { var: VarId, value: i32, lo: i32, hi: i32 },
+}
+
+fn index_in(index: i32, len: u32) -> Result<u32, EvalError> {
+    if index >= 0 && (index as u32) < len {
+        Ok(index as u32)
+    } else {
+        Err(EvalError::IndexOutOfBounds { index, len })
+    }
+}
+
+fn truth(b: bool) -> i32 {
+    b as i32
+}
+
+impl Expr {
+    /// The value of the expression, reading variable slots from `vars`.
+    pub fn eval(&self, vars: &[i32]) -> Result<i32, EvalError> {
+        match self {
+            Expr::Const(c) => Ok(*c),
+            Expr::Var(v) => Ok(vars[*v as usize]),
+            Expr::Index { base, len, index } => {
+                let i = index_in(index.eval(vars)?, *len)?;
+                Ok(vars[(*base + i) as usize])
+            }
+            Expr::Unary(op, e) => {
+                let v = e.eval(vars)?;
+                match op {
+                    UnOp::Neg => v.checked_neg().ok_or(EvalError::Overflow),
+                    UnOp::Not => Ok(truth(v == 0)),
+                    UnOp::BitNot => Ok(!v),
+                }
+            }
+            Expr::Binary(BinOp::And, a, b) => {
+                Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0))
+            }
+            Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
+            Expr::Binary(op, a, b) => binary(*op, a.eval(vars)?, b.eval(vars)?),
+            Expr::Cond(c, a, b) => {
+                if c.eval(vars)? != 0 {
+                    a.eval(vars)
+                } else {
+                    b.eval(vars)
+                }
+            }
+        }
+    }
+
+    /// Whether the expression reads no variable.
+    pub fn is_constant(&self) -> bool {
+        match self {
+            Expr::Const(_) => true,
+            Expr::Var(_) | Expr::Index { .. } => false,
+            Expr::Unary(_, e) => e.is_constant(),
+            Expr::Binary(_, a, b) => a.is_constant() && b.is_constant(),
+            Expr::Cond(c, a, b) => c.is_constant() && a.is_constant() && b.is_constant(),
+        }
+    }
+
+    /// Calls `f` on every variable slot the expression may read (every element
+    /// of an indexed array).
+    pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Expr::Const(_) => {}
+            Expr::Var(v) => f(*v),
+            Expr::Index { base, len, index } => {
+                (*base..*base + *len).for_each(&mut *f);
+                index.for_each_read(f);
+            }
+            Expr::Unary(_, e) => e.for_each_read(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_read(f);
+                b.for_each_read(f);
+            }
+            Expr::Cond(c, a, b) => {
+                c.for_each_read(f);
+                a.for_each_read(f);
+                b.for_each_read(f);
+            }
+        }
+    }
+}
+
+fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
+    let overflow = EvalError::Overflow;
+    Ok(match op {
+        BinOp::Add => a.checked_add(b).ok_or(overflow)?,
+        BinOp::Sub => a.checked_sub(b).ok_or(overflow)?,
+        BinOp::Mul => a.checked_mul(b).ok_or(overflow)?,
+        BinOp::Div if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Div => a.checked_div(b).ok_or(overflow)?,
+        BinOp::Mod if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Mod => a.checked_rem(b).ok_or(overflow)?,
+        BinOp::Lt => truth(a < b),
+        BinOp::Le => truth(a <= b),
+        BinOp::Eq => truth(a == b),
+        BinOp::Ne => truth(a != b),
+        BinOp::Ge => truth(a >= b),
+        BinOp::Gt => truth(a > b),
+        BinOp::And => truth(a != 0 && b != 0),
+        BinOp::Or => truth(a != 0 || b != 0),
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Shl => a.checked_shl(b as u32).ok_or(overflow)?,
+        BinOp::Shr => a.checked_shr(b as u32).ok_or(overflow)?,
+        BinOp::Min => a.min(b),
+        BinOp::Max => a.max(b),
+    })
+}
+
+impl LValue {
+    /// The slot this lvalue designates in the current valuation.
+    pub fn resolve(&self, vars: &[i32]) -> Result<VarId, EvalError> {
+        match &self.index {
+            None => Ok(self.base),
+            Some(index) => Ok(self.base + index_in(index.eval(vars)?, self.len)?),
+        }
+    }
+}
+
+impl ChanRef {
+    /// The channel this reference designates in the current valuation.
+    pub fn resolve(&self, vars: &[i32]) -> Result<ChanId, EvalError> {
+        match &self.index {
+            None => Ok(self.base),
+            Some(index) => Ok(self.base + index_in(index.eval(vars)?, self.len)?),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(v: i32) -> Box<Expr> {
+        Box::new(Expr::Const(v))
+    }
+
+    #[test]
+    fn arithmetic_follows_c() {
+        let vars = [];
+        let e = |op, a, b| Expr::Binary(op, c(a), c(b)).eval(&vars);
+        assert_eq!(e(BinOp::Div, -7, 2), Ok(-3));
+        assert_eq!(e(BinOp::Mod, -7, 2), Ok(-1));
+        assert_eq!(e(BinOp::Div, 1, 0), Err(EvalError::DivisionByZero));
+        assert_eq!(e(BinOp::Add, i32::MAX, 1), Err(EvalError::Overflow));
+        assert_eq!(e(BinOp::Le, 3, 3), Ok(1));
+    }
+
+    #[test]
+    fn index_out_of_bounds_is_a_model_error() {
+        let vars = [10, 20, 30];
+        let read = |i| {
+            Expr::Index {
+                base: 1,
+                len: 2,
+                index: c(i),
+            }
+            .eval(&vars)
+        };
+        assert_eq!(read(1), Ok(30));
+        assert_eq!(read(2), Err(EvalError::IndexOutOfBounds { index: 2, len: 2 }));
+        assert_eq!(read(-1), Err(EvalError::IndexOutOfBounds { index: -1, len: 2 }));
+    }
+
+    #[test]
+    fn logical_operators_short_circuit() {
+        // 0 && (1 / 0) must not evaluate the division.
+        let div0 = Box::new(Expr::Binary(BinOp::Div, c(1), c(0)));
+        let and = Expr::Binary(BinOp::And, c(0), div0.clone());
+        assert_eq!(and.eval(&[]), Ok(0));
+        let or = Expr::Binary(BinOp::Or, c(1), div0);
+        assert_eq!(or.eval(&[]), Ok(1));
+    }
+}

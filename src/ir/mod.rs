@@ -1,0 +1,310 @@
+//! The checker's model: a flat, indexed network of timed automata.
+//!
+//! The frontend lowers a resolved, type-checked model into an [`Network`]:
+//! instances are expanded, `select` bindings enumerated, constants folded and
+//! every name replaced by an index. The checker reads nothing else, so it never
+//! sees syntax, and everything here is owned data that can be sent to a worker
+//! thread. Every element keeps a [`Span`] back into the model text so that
+//! results can be shown where they come from.
+//!
+//! Conventions the checker relies on:
+//! - `clocks[0]` is the reference clock (always 0); real clocks are `1..`, so a
+//!   [`ClockId`] is directly a DBM index.
+//! - Integer and boolean variables are flattened into slots; an array of length
+//!   `n` occupies `n` consecutive slots. Booleans are slots with range `[0, 1]`.
+//! - Channel arrays are flattened the same way.
+
+mod eval;
+
+pub use eval::EvalError;
+
+/// Index of a variable slot in [`Network::variables`].
+pub type VarId = u32;
+/// Index of a clock in [`Network::clocks`]; 0 is the reference clock.
+pub type ClockId = u32;
+/// Index of a channel in [`Network::channels`].
+pub type ChanId = u32;
+/// Index of a process in [`Network::processes`].
+pub type ProcId = u32;
+/// Index of a location in [`Process::locations`].
+pub type LocId = u32;
+/// Index of an edge in [`Process::edges`].
+pub type EdgeId = u32;
+
+/// A byte range in the model text that an ir element comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+}
+
+/// A network of timed automata with its checks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Network {
+    pub variables: Vec<Variable>,
+    /// `clocks[0]` is the reference clock.
+    pub clocks: Vec<Clock>,
+    pub channels: Vec<Channel>,
+    pub processes: Vec<Process>,
+    pub checks: Vec<Check>,
+}
+
+/// One integer slot (a scalar variable, or one element of an array).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variable {
+    /// Display name, qualified for locals and indexed for array elements:
+    /// `id`, `P1.count`, `a[2]`.
+    pub name: String,
+    /// Inclusive range; assigning a value outside it is a model error.
+    pub lo: i32,
+    pub hi: i32,
+    pub init: i32,
+    pub is_bool: bool,
+    /// Compile-time constants are folded away and never become variables, so
+    /// every variable may change at run time.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clock {
+    /// Display name, qualified for locals: `x`, `P1.x`. The reference clock is `0`.
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChannelKind {
+    Binary,
+    Broadcast,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Channel {
+    pub name: String,
+    pub kind: ChannelKind,
+    /// No delay is allowed while a synchronisation on an urgent channel is enabled.
+    pub urgent: bool,
+    pub span: Span,
+}
+
+/// One process: an instance of a template with its parameters substituted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Process {
+    /// `P1`, or `Proc(1)` for instances made by `system Proc;`.
+    pub name: String,
+    pub template: String,
+    pub locations: Vec<Location>,
+    pub edges: Vec<Edge>,
+    pub initial: LocId,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LocationKind {
+    Normal,
+    /// Time may not pass while a process is here.
+    Urgent,
+    /// Time may not pass, and the next transition must involve a committed process.
+    Committed,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Location {
+    pub name: String,
+    pub kind: LocationKind,
+    /// Conjunction of clock constraints that must hold while the process is here.
+    pub invariant: Vec<ClockConstraint>,
+    pub span: Span,
+}
+
+/// An edge of one process. `select` is already expanded: a template edge with
+/// `select i : int[0, 2]` becomes three edges, each with its binding in `selects`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    pub source: LocId,
+    pub target: LocId,
+    /// Data part of the guard (non-zero means enabled); `None` is `true`.
+    pub guard: Option<Expr>,
+    /// Clock part of the guard, a conjunction.
+    pub clock_guard: Vec<ClockConstraint>,
+    pub sync: Option<Sync>,
+    /// Executed left to right.
+    pub updates: Vec<Update>,
+    /// The `select` values this edge was made for, for display: `[("i", 2)]`.
+    pub selects: Vec<(String, i32)>,
+    /// The whole edge declaration in the text (shared by all select copies and instances).
+    pub span: Span,
+}
+
+/// `x_i - x_j < bound` (strict) or `x_i - x_j <= bound`, with DBM indices
+/// (`0` is the reference clock, so `x <= 5` is `i = x, j = 0, bound = 5` and
+/// `x >= 5` is `i = 0, j = x, bound = -5`). An equality is two constraints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClockConstraint {
+    pub i: ClockId,
+    pub j: ClockId,
+    pub strict: bool,
+    /// Usually a constant; may read variables (`x <= delay[id]`).
+    pub bound: Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SyncDir {
+    Send,
+    Receive,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sync {
+    pub channel: ChanRef,
+    pub dir: SyncDir,
+}
+
+/// A channel, or an element of a channel array chosen by an index expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanRef {
+    pub base: ChanId,
+    /// Number of elements when `index` is set (1 otherwise).
+    pub len: u32,
+    pub index: Option<Expr>,
+}
+
+/// A variable slot, or an element of an array chosen by an index expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LValue {
+    pub base: VarId,
+    /// Number of elements when `index` is set (1 otherwise).
+    pub len: u32,
+    pub index: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    /// `v = e`, `a[i] = e`; `v += e` and `v++` are lowered to this.
+    Assign { target: LValue, value: Expr },
+    /// `x = c` with a non-negative constant `c`.
+    ResetClock { clock: ClockId, value: i32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    /// Logical not: 1 if the operand is 0, else 0.
+    Not,
+    BitNot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Truncating division; by zero is a model error.
+    Div,
+    /// Remainder with the sign of the dividend (as C); by zero is a model error.
+    Mod,
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Ge,
+    Gt,
+    /// Short-circuit logical and/or on non-zero values; the result is 0 or 1.
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Min,
+    Max,
+}
+
+/// An integer expression over variable slots. Booleans are 0 and 1.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Const(i32),
+    Var(VarId),
+    /// Element `index` of the array stored in slots `base .. base + len`;
+    /// an index outside `0..len` is a model error.
+    Index {
+        base: VarId,
+        len: u32,
+        index: Box<Expr>,
+    },
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// A property to decide.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub name: String,
+    pub kind: CheckKind,
+    /// The whole `check` declaration.
+    pub span: Span,
+    /// The check's name, where diagnostics about it point.
+    pub name_span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckKind {
+    /// `A[] phi`: violated by a reachable state satisfying `!phi`.
+    /// `A[] !deadlock` is `Invariant(Not(Deadlock))`.
+    Invariant(Formula),
+    /// `E<> phi`: witnessed by a reachable state satisfying `phi`.
+    Reachable(Formula),
+}
+
+impl CheckKind {
+    /// The states the search looks for: `!phi` for `A[]`, `phi` for `E<>`.
+    pub fn goal(&self) -> Formula {
+        match self {
+            CheckKind::Invariant(phi) => Formula::Not(Box::new(phi.clone())),
+            CheckKind::Reachable(phi) => phi.clone(),
+        }
+    }
+}
+
+/// A state formula. Quantifiers over bounded types are expanded by lowering.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Formula {
+    True,
+    False,
+    /// The process is in the location.
+    At { process: ProcId, location: LocId },
+    /// A data expression, true when non-zero.
+    Data(Expr),
+    Clock(ClockConstraint),
+    /// No action transition is possible now or after any delay.
+    Deadlock,
+    Not(Box<Formula>),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+}
+
+impl Network {
+    /// Dimension of a DBM for this network (the reference clock included).
+    pub fn dbm_dim(&self) -> usize {
+        self.clocks.len()
+    }
+
+    /// Initial values of all variable slots.
+    pub fn initial_variables(&self) -> Vec<i32> {
+        self.variables.iter().map(|v| v.init).collect()
+    }
+
+    /// Initial location of every process.
+    pub fn initial_locations(&self) -> Vec<LocId> {
+        self.processes.iter().map(|p| p.initial).collect()
+    }
+}

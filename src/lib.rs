@@ -1,0 +1,13 @@
+//! zeno: write timed-automata models and find their bugs fast.
+//!
+//! Layers, from text to verdict (see `docs/architecture.md`):
+//! [`syntax`] (lossless tree) → [`semantics`] (salsa queries: names, types,
+//! lowering) → [`ir`] (the checker's flat model) → [`checker`] (zones, search,
+//! heuristics, traces). [`fmt`] formats the lossless tree.
+
+pub mod checker;
+pub mod diagnostics;
+pub mod fmt;
+pub mod ir;
+pub mod semantics;
+pub mod syntax;

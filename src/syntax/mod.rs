@@ -1,0 +1,1 @@
+//! Lossless, error-resilient syntax: lexer, parser, rowan tree and typed AST.
