@@ -1,0 +1,4 @@
+//! Helpers shared by the integration tests (`mod support;`).
+#![allow(dead_code)]
+
+pub mod simulator;
