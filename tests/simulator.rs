@@ -719,3 +719,64 @@ fn a_deadlock_trace_is_checked_against_the_final_state() {
     };
     assert_rejected(replay(&net, 0, &none), "goal");
 }
+
+// ---------------------------------------------------------------------------
+// The expectation headers of the model files (used by the checker's tests).
+
+#[test]
+fn expectation_headers_parse() {
+    use support::expect::{Expectation, Expected, parse};
+    let text = "// a model\n// expect mutex: fails shortest 6\n//   expect ok: holds\n\
+                // expect bad_update: model-error shortest 0\ncheck mutex: A[] true;\n";
+    assert_eq!(
+        parse(text).unwrap(),
+        vec![
+            Expectation {
+                check: "mutex".into(),
+                verdict: Expected::Fails,
+                shortest: Some(6)
+            },
+            Expectation {
+                check: "ok".into(),
+                verdict: Expected::Holds,
+                shortest: None
+            },
+            Expectation {
+                check: "bad_update".into(),
+                verdict: Expected::ModelError,
+                shortest: Some(0)
+            },
+        ]
+    );
+    assert!(parse("// expect mutex fails\n").is_err());
+    assert!(parse("// expect mutex: maybe\n").is_err());
+    assert!(parse("// expect mutex: fails shortest six\n").is_err());
+    assert!(parse("// expect mutex: fails in 6\n").is_err());
+}
+
+#[test]
+fn every_model_states_an_expectation_for_each_of_its_checks() {
+    let files = support::expect::model_files();
+    assert!(files.len() >= 14, "model files found: {files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expectations =
+            support::expect::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The checks declared in the file, by the draft's `check name:` syntax.
+        let mut checks: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("check "))
+            .filter_map(|l| l.split_once(':'))
+            .map(|(name, _)| name.trim())
+            .collect();
+        let mut stated: Vec<&str> = expectations.iter().map(|e| e.check.as_str()).collect();
+        checks.sort();
+        stated.sort();
+        assert_eq!(checks, stated, "{}", path.display());
+        assert!(
+            text.trim_start().starts_with("//"),
+            "{} must start with a comment describing it",
+            path.display()
+        );
+    }
+}
