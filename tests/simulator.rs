@@ -780,3 +780,52 @@ fn every_model_states_an_expectation_for_each_of_its_checks() {
         );
     }
 }
+
+#[test]
+fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
+    // P: A --[a[v] == 0]--> A with a = a[0..2] and v := v + 1; at v == 2 the
+    // guard reads outside the array.
+    let mut e = edge(0, 0);
+    e.guard = Some(bin(
+        BinOp::Eq,
+        Expr::Index {
+            base: 0,
+            len: 2,
+            index: Box::new(var(2)),
+        },
+        c(0),
+    ));
+    e.updates = vec![assign(2, bin(BinOp::Add, var(2), c(1)))];
+    let net = Network {
+        variables: vec![
+            variable("a[0]", 0, 1),
+            variable("a[1]", 0, 1),
+            variable("v", 0, 5),
+        ],
+        clocks: clocks(&[]),
+        channels: vec![],
+        processes: vec![process("P", vec![normal("A")], vec![e])],
+        checks: vec![check(CheckKind::Invariant(Formula::True))],
+    };
+    let trace = |steps: usize, error| Trace {
+        initial: state(&[0], &[0, 0, 0], &[r(0)]),
+        steps: (1..=steps)
+            .map(|k| step(r(0), &[(0, 0)], state(&[0], &[0, 0, k as i32], &[r(0)])))
+            .collect(),
+        end: TraceEnd::ModelError {
+            delay: r(0),
+            transition: Transition {
+                edges: vec![(0, 0)],
+            },
+            error,
+        },
+    };
+    let bad_index = EvalError::IndexOutOfBounds { index: 2, len: 2 };
+    assert_eq!(replay(&net, 0, &trace(2, bad_index)), Ok(()));
+    assert_rejected(
+        replay(&net, 0, &trace(2, EvalError::DivisionByZero)),
+        "guard fails",
+    );
+    // One step earlier the guard reads a[1] and the transition succeeds.
+    assert_rejected(replay(&net, 0, &trace(1, bad_index)), "succeeds");
+}

@@ -92,6 +92,17 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
             let last = sim
                 .delay(&state, *delay)
                 .map_err(|e| format!("{at}: {e}"))?;
+            // A guard that cannot be evaluated (a bad index, a division by
+            // zero) is a run-time error too, found before any update runs.
+            if let Some(actual) = sim.guard_error(&last, transition) {
+                return if actual == *error {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{at}: a guard fails with `{actual}`, the trace says `{error}`"
+                    ))
+                };
+            }
             match sim
                 .fire(&last, transition)
                 .map_err(|e| format!("{at}: {e}"))?
@@ -474,6 +485,37 @@ impl Sim<'_> {
         self.check_invariants(&t)
             .map_err(|e| format!("on arrival: {e}"))?;
         Ok(Ok(t))
+    }
+
+    /// The first evaluation error of the transition's guards, sync indices
+    /// and clock bounds, edge by edge, if any.
+    fn guard_error(&self, s: &ConcreteState, tr: &Transition) -> Option<EvalError> {
+        for &(p, e) in &tr.edges {
+            let edge = self.net.processes.get(p as usize)?.edges.get(e as usize)?;
+            if let Some(g) = &edge.guard
+                && let Err(error) = eval(g, &s.variables)
+            {
+                return Some(error);
+            }
+            if let Some(sync) = &edge.sync
+                && let Some(i) = &sync.channel.index
+            {
+                match eval(i, &s.variables) {
+                    Err(error) => return Some(error),
+                    Ok(i) => {
+                        if let Err(error) = element(i, sync.channel.len) {
+                            return Some(error);
+                        }
+                    }
+                }
+            }
+            for c in &edge.clock_guard {
+                if let Err(error) = eval(&c.bound, &s.variables) {
+                    return Some(error);
+                }
+            }
+        }
+        None
     }
 
     fn edge_enabled(
