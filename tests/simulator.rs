@@ -829,3 +829,51 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
     // One step earlier the guard reads a[1] and the transition succeeds.
     assert_rejected(replay(&net, 0, &trace(1, bad_index)), "succeeds");
 }
+
+#[test]
+fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
+    // S: A (x <= 5) --b!--> B. R: A --b?, x >= 3--> B with B's invariant
+    // x <= 2 (x is not reset): once R is enabled, every broadcast takes R
+    // into a violated invariant, so the broadcast is only possible while
+    // x < 3, with S alone.
+    let mut send = edge(0, 1);
+    send.sync = sync(0, SyncDir::Send);
+    let mut recv = edge(0, 1);
+    recv.sync = sync(0, SyncDir::Receive);
+    recv.clock_guard = vec![ge(1, 3, false)];
+    let net = Network {
+        variables: vec![],
+        clocks: clocks(&["x"]),
+        channels: vec![Channel {
+            name: "b".into(),
+            kind: ChannelKind::Broadcast,
+            urgent: false,
+            span: Span::default(),
+        }],
+        processes: vec![
+            process(
+                "S",
+                vec![
+                    loc("A", LocationKind::Normal, vec![le(1, 5, false)]),
+                    normal("B"),
+                ],
+                vec![send],
+            ),
+            process(
+                "R",
+                vec![
+                    normal("A"),
+                    loc("B", LocationKind::Normal, vec![le(1, 2, false)]),
+                ],
+                vec![recv],
+            ),
+        ],
+        checks: vec![],
+    };
+    let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);
+    let deadlocked = |x| holds(&net, &Formula::Deadlock, &s(x)).unwrap();
+    assert!(!deadlocked(r(0)));
+    assert!(!deadlocked(Rational64::new(29, 10)));
+    assert!(deadlocked(r(3)));
+    assert!(deadlocked(r(4)));
+}
