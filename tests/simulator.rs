@@ -877,3 +877,35 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
     assert!(deadlocked(r(3)));
     assert!(deadlocked(r(4)));
 }
+
+#[test]
+fn checker_answers_are_compared_with_expectations() {
+    use support::expect::{Expectation, Expected, compare};
+    use zeno::checker::Verdict;
+    let fails6 = Expectation {
+        check: "mutex".into(),
+        verdict: Expected::Fails,
+        shortest: Some(6),
+    };
+    assert_eq!(compare(&fails6, &Verdict::Fails, Some(6), true), Ok(()));
+    assert_eq!(compare(&fails6, &Verdict::Fails, Some(9), false), Ok(()));
+    assert!(compare(&fails6, &Verdict::Fails, Some(7), true).is_err());
+    assert!(compare(&fails6, &Verdict::Fails, Some(5), false).is_err());
+    assert!(compare(&fails6, &Verdict::Fails, None, false).is_err());
+    assert!(compare(&fails6, &Verdict::Holds, Some(6), true).is_err());
+    let error = Expectation {
+        check: "bounded".into(),
+        verdict: Expected::ModelError,
+        shortest: Some(2),
+    };
+    let e = Verdict::ModelError(EvalError::DivisionByZero);
+    assert_eq!(compare(&error, &e, Some(2), true), Ok(()));
+    assert!(compare(&error, &Verdict::Fails, Some(2), true).is_err());
+    let holds = Expectation {
+        check: "safe".into(),
+        verdict: Expected::Holds,
+        shortest: None,
+    };
+    assert_eq!(compare(&holds, &Verdict::Holds, None, true), Ok(()));
+    assert!(compare(&holds, &Verdict::Fails, None, true).is_err());
+}

@@ -84,3 +84,44 @@ pub fn model_files() -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Compares a checker's answer with an expectation. `verdict` and
+/// `trace_len` come from a `CheckResult`; `shortest_order` says whether the
+/// search order guarantees shortest traces (breadth-first, A* with an
+/// admissible heuristic): then the length must be exactly `N`, otherwise at
+/// least `N`.
+pub fn compare(
+    expected: &Expectation,
+    verdict: &zeno::checker::Verdict,
+    trace_len: Option<usize>,
+    shortest_order: bool,
+) -> Result<(), String> {
+    use zeno::checker::Verdict;
+    let name = &expected.check;
+    let verdict_ok = match expected.verdict {
+        Expected::Holds => matches!(verdict, Verdict::Holds),
+        Expected::Fails => matches!(verdict, Verdict::Fails),
+        Expected::ModelError => matches!(verdict, Verdict::ModelError(_)),
+    };
+    if !verdict_ok {
+        return Err(format!(
+            "check `{name}`: expected {:?}, got {verdict:?}",
+            expected.verdict
+        ));
+    }
+    let Some(n) = expected.shortest else {
+        return Ok(());
+    };
+    match trace_len {
+        None => Err(format!(
+            "check `{name}`: expected a trace of length {n}, got none"
+        )),
+        Some(len) if shortest_order && len != n => Err(format!(
+            "check `{name}`: expected a shortest trace of length {n}, got {len}"
+        )),
+        Some(len) if len < n => Err(format!(
+            "check `{name}`: a trace of length {len} is shorter than the shortest, {n}"
+        )),
+        Some(_) => Ok(()),
+    }
+}
