@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet;
 use super::goal::{Atom, Conjunction};
 use super::sets::{ABSENT, Compiled, Enumerator, Fact, NO_ACHIEVER, Sets, interval};
 use super::{EdgeSet, Heuristic};
-use crate::ir::{ChanId, ChannelKind, LocId, Network, SyncDir, Update, VarId};
+use crate::ir::{BinOp, ChanId, ChannelKind, Expr, LocId, Network, SyncDir, Update, VarId};
 
 /// Layers are counted in `u16`; beyond this the current depth is returned,
 /// which is still a lower bound.
@@ -29,6 +29,9 @@ struct CUpdate {
     len: u32,
     index: Option<Compiled>,
     value: Compiled,
+    /// `guard ? value : 1 / 0`: enumerating it yields only the values produced
+    /// under valuations that satisfy the edge's guard (the error skips the rest).
+    guarded: Compiled,
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +62,21 @@ enum GoalAtom {
     Data(Compiled),
 }
 
+/// Which values of an expression a witness must produce.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    NonZero,
+    Eq(i32),
+    /// Inside the first interval but not the second (a growth step).
+    Grown((i32, i32), Option<(i32, i32)>),
+    /// Any value `x` with `base + x` among `chan_common`.
+    Channel(ChanId),
+}
+
+fn inside(r: (i32, i32), x: i32) -> bool {
+    r.0 <= x && x <= r.1
+}
+
 /// A transition fired at `layer` (its effects appear at `layer + 1`); its
 /// edges are `edges[start..end]` of the transition list.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +97,7 @@ pub(crate) struct Atg {
     enabled: Vec<usize>,
     chan_range: Vec<(usize, usize)>,
     chan_buf: Vec<ChanId>,
+    chan_common: Vec<ChanId>,
     trans: Vec<Trans>,
     trans_edges: Vec<usize>,
     list: Vec<usize>,
@@ -142,6 +161,18 @@ impl Atg {
                             len: target.len,
                             index: target.index.as_ref().map(Compiled::new),
                             value: Compiled::new(value),
+                            guarded: Compiled::new(&match &e.guard {
+                                None => value.clone(),
+                                Some(g) => Expr::Cond(
+                                    Box::new(g.clone()),
+                                    Box::new(value.clone()),
+                                    Box::new(Expr::Binary(
+                                        BinOp::Div,
+                                        Box::new(Expr::Const(1)),
+                                        Box::new(Expr::Const(0)),
+                                    )),
+                                ),
+                            }),
                         }),
                         Update::ResetClock { .. } => None,
                     })
@@ -192,6 +223,7 @@ impl Atg {
             enabled: Vec::new(),
             chan_range: Vec::new(),
             chan_buf: Vec::new(),
+            chan_common: Vec::new(),
             trans: Vec::new(),
             trans_edges: Vec::new(),
             list: Vec::new(),
@@ -360,7 +392,7 @@ impl Atg {
                 }
                 fs.vals.clear();
                 let vals = &mut fs.vals;
-                let r = en.run(sets, &u.value, rk, |x, _| {
+                let r = en.run(sets, &u.guarded, rk, |x, _| {
                     vals.push(x);
                     false
                 });
@@ -427,12 +459,30 @@ impl Atg {
     /// Adds as subgoals the facts of the best valuation at layer `k` under
     /// which `c` yields a value accepted by `want` (the one whose facts
     /// appeared earliest). True if one was found.
-    fn witness(&mut self, c: &Compiled, k: u16, want: &dyn Fn(i32) -> bool) -> bool {
+    fn witness(&mut self, c: &Compiled, k: u16, want: Want) -> bool {
+        let common = &self.chan_common;
+        let accepts = |x: i32| match want {
+            Want::NonZero => x != 0,
+            Want::Eq(y) => x == y,
+            Want::Grown(now, before) => inside(now, x) && !before.is_some_and(|b| inside(b, x)),
+            Want::Channel(base) => x >= 0 && common.contains(&(base + x as u32)),
+        };
+        // Whether an interval of values may contain an accepted one.
+        let may_hit = |lo: i64, hi: i64| match want {
+            Want::NonZero => (lo, hi) != (0, 0),
+            Want::Eq(y) => lo <= y as i64 && y as i64 <= hi,
+            Want::Grown(now, before) => {
+                lo <= now.1 as i64
+                    && hi >= now.0 as i64
+                    && !before.is_some_and(|b| b.0 as i64 <= lo && hi <= b.1 as i64)
+            }
+            Want::Channel(_) => true,
+        };
         let sets = &self.sets;
         let best = &mut self.best;
         let mut best_score: Option<(u16, u32)> = None;
         let r = self.en.run(sets, c, k, |x, env| {
-            if want(x) {
+            if accepts(x) {
                 let mut score = (0u16, 0u32);
                 for &v in &c.reads {
                     let l = sets
@@ -464,7 +514,7 @@ impl Atg {
                 let j = (0..=k)
                     .find(|&j| {
                         let (lo, hi) = interval(&self.sets, &c.expr, j);
-                        (lo..=hi.min(lo + 64)).any(|x| want(x as i32)) || hi - lo > 64
+                        may_hit(lo, hi)
                     })
                     .unwrap_or(k);
                 for &v in &c.reads {
@@ -503,7 +553,7 @@ impl Atg {
                     }
                 }
                 GoalAtom::Data(c) => {
-                    self.witness(c, m, &|x| x != 0);
+                    self.witness(c, m, Want::NonZero);
                 }
             }
         }
@@ -517,14 +567,17 @@ impl Atg {
                 if !self.selected[t as usize] {
                     self.selected[t as usize] = true;
                     count += 1;
+                    self.common_channels(&edges, tr);
                     for j in tr.start..tr.end {
                         let e = &edges[self.trans_edges[j as usize]];
                         self.add_fact(Fact::Loc(e.source as u32));
                         if let Some(g) = &e.guard {
-                            self.witness(g, tr.layer, &|x| x != 0);
+                            self.witness(g, tr.layer, Want::NonZero);
                         }
-                        if let Some(ix) = e.sync.as_ref().and_then(|s| s.index.as_ref()) {
-                            self.witness(ix, tr.layer, &|_| true);
+                        if let Some(s) = &e.sync {
+                            if let Some(ix) = &s.index {
+                                self.witness(ix, tr.layer, Want::Channel(s.base));
+                            }
                         }
                     }
                 }
@@ -536,18 +589,35 @@ impl Atg {
         count
     }
 
+    /// The channels every edge of a synchronisation `tr` could use at its
+    /// layer, into `chan_common` (empty for an internal transition).
+    fn common_channels(&mut self, edges: &[CEdge], tr: Trans) {
+        self.chan_common.clear();
+        let mut first = true;
+        for j in tr.start..tr.end {
+            let Some(s) = &edges[self.trans_edges[j as usize]].sync else {
+                continue;
+            };
+            self.chan_buf.clear();
+            channels(&self.sets, &mut self.en, s, tr.layer, &mut self.chan_buf);
+            if first {
+                self.chan_common.extend_from_slice(&self.chan_buf);
+                first = false;
+            } else {
+                let buf = &self.chan_buf;
+                self.chan_common.retain(|c| buf.contains(c));
+            }
+        }
+    }
+
     /// Adds the inputs from which transition `tr` produced value fact `f`.
     fn effect_witness(&mut self, edges: &[CEdge], f: Fact, tr: Trans) {
-        let (v, want): (VarId, Box<dyn Fn(i32) -> bool>) = match f {
+        let (v, want) = match f {
             Fact::Loc(_) => return,
-            Fact::Val(v, y) => (v, Box::new(move |x| x == y)),
+            Fact::Val(v, y) => (v, Want::Eq(y)),
             Fact::Hist(v, i) => {
                 let (now, before) = self.sets.entry_bounds(v, i);
-                let inside = |r: (i32, i32), x: i32| r.0 <= x && x <= r.1;
-                (
-                    v,
-                    Box::new(move |x| inside(now, x) && !before.is_some_and(|b| inside(b, x))),
-                )
+                (v, Want::Grown(now, before))
             }
         };
         for j in tr.start..tr.end {
@@ -561,12 +631,12 @@ impl Atg {
                 }
                 // The inputs were read at the transition's layer, or at the
                 // next one when they were written earlier in the transition.
-                let found = self.witness(&u.value, tr.layer, &*want)
-                    || self.witness(&u.value, tr.layer + 1, &*want);
+                let found = self.witness(&u.guarded, tr.layer, want)
+                    || self.witness(&u.guarded, tr.layer + 1, want);
                 if found {
                     if let Some(ix) = &u.index {
                         let target = (v - u.base) as i32;
-                        self.witness(ix, tr.layer, &|x| x == target);
+                        self.witness(ix, tr.layer, Want::Eq(target));
                     }
                     return;
                 }

@@ -143,6 +143,13 @@ fn locations_consistent(network: &Network, c: &Conjunction) -> bool {
     for atom in c {
         match *atom {
             Atom::At(p, l) => {
+                let exists = network
+                    .processes
+                    .get(p as usize)
+                    .is_some_and(|q| (l as usize) < q.locations.len());
+                if !exists {
+                    return false;
+                }
                 let clash = c.iter().any(|b| match *b {
                     Atom::At(q, m) => q == p && m != l,
                     Atom::NotAt(q, m) => q == p && m == l,
