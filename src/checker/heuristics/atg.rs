@@ -275,10 +275,10 @@ impl Atg {
             if self.sets.loc_first[e.source] > k {
                 continue;
             }
-            if let Some(g) = &e.guard {
-                if !self.en.satisfiable(&self.sets, g, k) {
-                    continue;
-                }
+            if let Some(g) = &e.guard
+                && !self.en.satisfiable(&self.sets, g, k)
+            {
+                continue;
             }
             let start = self.chan_buf.len();
             if let Some(s) = &e.sync {
@@ -574,10 +574,10 @@ impl Atg {
                         if let Some(g) = &e.guard {
                             self.witness(g, tr.layer, Want::NonZero);
                         }
-                        if let Some(s) = &e.sync {
-                            if let Some(ix) = &s.index {
-                                self.witness(ix, tr.layer, Want::Channel(s.base));
-                            }
+                        if let Some(s) = &e.sync
+                            && let Some(ix) = &s.index
+                        {
+                            self.witness(ix, tr.layer, Want::Channel(s.base));
                         }
                     }
                 }

@@ -51,7 +51,7 @@ fn to_dnf(f: &Formula, positive: bool) -> Vec<Conjunction> {
             if e.is_constant() {
                 // A constant that fails to evaluate is a model error found
                 // elsewhere; `true` is the safe reading here.
-                truth(e.eval(&[]).map_or(true, |v| v != 0))
+                truth(e.eval(&[]).ok().is_none_or(|v| v != 0))
             } else {
                 vec![vec![Atom::Data(e)]]
             }

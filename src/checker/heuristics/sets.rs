@@ -390,10 +390,10 @@ impl Enumerator {
             for i in 0..n {
                 self.env[c.reads[i] as usize] = self.vals[self.starts[i] + self.pos[i]];
             }
-            if let Ok(x) = c.expr.eval(&self.env) {
-                if f(x, &self.env) {
-                    return Some(true);
-                }
+            if let Ok(x) = c.expr.eval(&self.env)
+                && f(x, &self.env)
+            {
+                return Some(true);
             }
             // Next combination (odometer).
             let mut i = 0;
