@@ -52,6 +52,8 @@ struct CEdge {
     guard: Option<Compiled>,
     sync: Option<CSync>,
     updates: Vec<CUpdate>,
+    /// Every slot the guard or the updates may read.
+    reads: Vec<VarId>,
 }
 
 #[derive(Debug, Clone)]
@@ -95,6 +97,8 @@ pub(crate) struct Atg {
     en: Enumerator,
     // Buffers reused across calls.
     enabled: Vec<usize>,
+    /// Per edge, the last layer in which it was evaluated (`ABSENT`: never).
+    last_eval: Vec<u16>,
     chan_range: Vec<(usize, usize)>,
     chan_buf: Vec<ChanId>,
     chan_common: Vec<ChanId>,
@@ -177,13 +181,24 @@ impl Atg {
                         Update::ResetClock { .. } => None,
                     })
                     .collect();
+                let guard = e.guard.as_ref().map(Compiled::new);
+                let updates: Vec<CUpdate> = updates;
+                let mut reads: Vec<VarId> =
+                    guard.iter().flat_map(|g| g.reads.iter().copied()).collect();
+                for u in &updates {
+                    reads.extend(u.value.reads.iter().copied());
+                    reads.extend(u.index.iter().flat_map(|c| c.reads.iter().copied()));
+                }
+                reads.sort_unstable();
+                reads.dedup();
                 edges.push(CEdge {
                     process: pi,
                     source: loc_offset[pi] + e.source as usize,
                     target: loc_offset[pi] + e.target as usize,
-                    guard: e.guard.as_ref().map(Compiled::new),
+                    guard,
                     sync,
                     updates,
+                    reads,
                 });
             }
         }
@@ -221,6 +236,7 @@ impl Atg {
             goal,
             en: Enumerator::default(),
             enabled: Vec::new(),
+            last_eval: Vec::new(),
             chan_range: Vec::new(),
             chan_buf: Vec::new(),
             chan_common: Vec::new(),
@@ -247,6 +263,8 @@ impl Atg {
         }
         self.trans.clear();
         self.trans_edges.clear();
+        self.last_eval.clear();
+        self.last_eval.resize(self.edges.len(), ABSENT);
     }
 
     fn atom_holds(sets: &Sets, en: &mut Enumerator, a: &GoalAtom, k: u16) -> bool {
@@ -272,8 +290,22 @@ impl Atg {
         self.chan_range.clear();
         self.chan_buf.clear();
         for (i, e) in self.edges.iter().enumerate() {
-            if self.sets.loc_first[e.source] > k {
+            let source = self.sets.loc_first[e.source];
+            if source > k {
                 continue;
+            }
+            // An internal edge last looked at in layer `last`, when its
+            // source was already reached and none of its inputs has grown
+            // since, would only repeat what it did (or did not do) then.
+            let last = self.last_eval[i];
+            if e.sync.is_none() {
+                if last != ABSENT
+                    && source <= last
+                    && e.reads.iter().all(|&v| self.sets.changed_at(v) <= last)
+                {
+                    continue;
+                }
+                self.last_eval[i] = k;
             }
             if let Some(g) = &e.guard
                 && !self.en.satisfiable(&self.sets, g, k)
@@ -392,7 +424,10 @@ impl Atg {
                 }
                 fs.vals.clear();
                 let vals = &mut fs.vals;
-                let r = en.run(sets, &u.guarded, rk, |x, _| {
+                // The guard holds in the state before the transition, so it
+                // only restricts the values when they are read there too.
+                let source = if dependent { &u.value } else { &u.guarded };
+                let r = en.run(sets, source, rk, |x, _| {
                     vals.push(x);
                     false
                 });
@@ -632,7 +667,7 @@ impl Atg {
                 // The inputs were read at the transition's layer, or at the
                 // next one when they were written earlier in the transition.
                 let found = self.witness(&u.guarded, tr.layer, want)
-                    || self.witness(&u.guarded, tr.layer + 1, want);
+                    || self.witness(&u.value, tr.layer + 1, want);
                 if found {
                     if let Some(ix) = &u.index {
                         let target = (v - u.base) as i32;

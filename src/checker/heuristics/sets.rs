@@ -74,6 +74,8 @@ pub(crate) struct Sets {
     val_achiever: Vec<u32>,
     bits: Vec<u64>,
     hist: Vec<Vec<Entry>>,
+    /// Per variable, the last layer at which it gained a value.
+    changed_at: Vec<u16>,
 }
 
 impl Sets {
@@ -103,6 +105,7 @@ impl Sets {
             val_achiever: vec![NO_ACHIEVER; values],
             bits: vec![0; words],
             hist: vec![Vec::new(); n],
+            changed_at: vec![0; n],
         }
     }
 
@@ -115,6 +118,7 @@ impl Sets {
         self.loc_first.fill(ABSENT);
         self.val_first.fill(ABSENT);
         self.bits.fill(0);
+        self.changed_at.fill(0);
         for v in 0..self.slots.len() {
             let slot = self.slots[v];
             let x = values
@@ -154,6 +158,20 @@ impl Sets {
         layer: u16,
         achiever: u32,
     ) -> bool {
+        let new = self.insert_range_inner(v, a, b, layer, achiever);
+        if new {
+            let c = &mut self.changed_at[v as usize];
+            *c = (*c).max(layer);
+        }
+        new
+    }
+
+    /// The last layer at which `v` gained a value (0 if never).
+    pub(crate) fn changed_at(&self, v: VarId) -> u16 {
+        self.changed_at[v as usize]
+    }
+
+    fn insert_range_inner(&mut self, v: VarId, a: i64, b: i64, layer: u16, achiever: u32) -> bool {
         let slot = self.slots[v as usize];
         let a = a.max(slot.lo as i64);
         let b = b.min(slot.hi as i64);

@@ -302,6 +302,26 @@ fn counter_needs_one_layer_per_increment() {
 }
 
 #[test]
+fn receiver_reads_the_senders_update_but_its_guard_the_old_state() {
+    let mut n = net();
+    let a = var(&mut n, 0, 3, 0);
+    let b = var(&mut n, 0, 3, 0);
+    let c = chan(&mut n, ChannelKind::Binary);
+    let p = process(&mut n, 2);
+    let q = process(&mut n, 2);
+    let send = edge(&mut n, p, 0, 1);
+    sync(send, c, SyncDir::Send);
+    assign(send, a, Expr::Const(1));
+    let recv = edge(&mut n, q, 0, 1);
+    sync(recv, c, SyncDir::Receive);
+    recv.guard = Some(cmp(BinOp::Ne, a, 1));
+    assign(recv, b, Expr::Var(a));
+    // The guard sees a = 0, the update sees a = 1: b == 1 after one step.
+    let goal = Formula::Data(cmp(BinOp::Eq, b, 1));
+    assert_eq!(initial(&n, &goal), [Some(0), Some(0), Some(1), Some(1)]);
+}
+
+#[test]
 fn large_ranges_use_intervals() {
     let mut n = net();
     let v = var(&mut n, 0, 100_000, 0);
@@ -501,7 +521,7 @@ fn edge_spec() -> impl Strategy<Value = EdgeSpec> {
         0u32..4,
         0u32..4,
         proptest::option::of((0u32..2, 0u8..3, 0i32..4)),
-        0u8..6,
+        0u8..10,
         proptest::option::of((0u32..2, 0u8..3, 0i32..4)),
     )
         .prop_map(|(source, target, guard, sync, update)| EdgeSpec {
@@ -515,9 +535,9 @@ fn edge_spec() -> impl Strategy<Value = EdgeSpec> {
 
 fn goal_strategy(procs: usize) -> impl Strategy<Value = Formula> {
     let atom = prop_oneof![
-        (0..procs as u32, 0u32..4).prop_map(|(p, l)| at(p, l)),
-        (0u32..2, 0i32..4).prop_map(|(v, c)| Formula::Data(cmp(BinOp::Eq, v, c))),
-        (0u32..2, 0i32..4).prop_map(|(v, c)| Formula::Data(cmp(BinOp::Gt, v, c))),
+        3 => (0..procs as u32, 0u32..4).prop_map(|(p, l)| at(p, l)),
+        1 => (0u32..2, 0i32..4).prop_map(|(v, c)| Formula::Data(cmp(BinOp::Eq, v, c))),
+        1 => (0u32..2, 0i32..4).prop_map(|(v, c)| Formula::Data(cmp(BinOp::Gt, v, c))),
     ];
     atom.prop_recursive(2, 6, 3, |inner| {
         prop_oneof![
@@ -566,9 +586,9 @@ fn build_random(locs: &[u32], specs: &[Vec<EdgeSpec>]) -> Network {
 fn network_strategy() -> impl Strategy<Value = (Network, Formula, Vec<Vec<bool>>)> {
     proptest::collection::vec(2u32..5, 1..4).prop_flat_map(|locs| {
         let procs = locs.len();
-        let specs = proptest::collection::vec(proptest::collection::vec(edge_spec(), 1..6), procs);
+        let specs = proptest::collection::vec(proptest::collection::vec(edge_spec(), 2..8), procs);
         let off = proptest::collection::vec(
-            proptest::collection::vec(proptest::bool::weighted(0.2), 6),
+            proptest::collection::vec(proptest::bool::weighted(0.15), 8),
             procs,
         );
         (Just(locs), specs, goal_strategy(procs), off).prop_map(|(locs, specs, goal, off)| {
