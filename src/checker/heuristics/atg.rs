@@ -90,6 +90,9 @@ struct Trans {
 
 pub(crate) struct Atg {
     upper: bool,
+    /// Skip edges whose inputs did not grow (off only to test that skipping
+    /// changes no value).
+    shortcuts: bool,
     loc_offset: Vec<usize>,
     edges: Vec<CEdge>,
     goal: Vec<Vec<GoalAtom>>,
@@ -97,6 +100,15 @@ pub(crate) struct Atg {
     en: Enumerator,
     // Buffers reused across calls.
     enabled: Vec<usize>,
+    /// Per enabled edge: a synchronising edge whose behaviour is the same as
+    /// in the previous layer.
+    stale: Vec<bool>,
+    /// Per edge, the last layer in which it was enabled (`ABSENT`: never).
+    last_enabled: Vec<u16>,
+    /// Per channel, the enabled receivers (indices into `enabled`).
+    receivers: Vec<Vec<usize>>,
+    touched: Vec<ChanId>,
+    stamp: Vec<usize>,
     /// Per edge, the last layer in which it was evaluated (`ABSENT`: never).
     last_eval: Vec<u16>,
     chan_range: Vec<(usize, usize)>,
@@ -185,6 +197,9 @@ impl Atg {
                 let updates: Vec<CUpdate> = updates;
                 let mut reads: Vec<VarId> =
                     guard.iter().flat_map(|g| g.reads.iter().copied()).collect();
+                if let Some(ix) = sync.as_ref().and_then(|s| s.index.as_ref()) {
+                    reads.extend(ix.reads.iter().copied());
+                }
                 for u in &updates {
                     reads.extend(u.value.reads.iter().copied());
                     reads.extend(u.index.iter().flat_map(|c| c.reads.iter().copied()));
@@ -227,6 +242,7 @@ impl Atg {
             .collect();
         Atg {
             upper,
+            shortcuts: true,
             sets: Sets::new(
                 network.variables.iter().map(|v| (v.lo, v.hi.max(v.lo))),
                 total,
@@ -236,6 +252,11 @@ impl Atg {
             goal,
             en: Enumerator::default(),
             enabled: Vec::new(),
+            stale: Vec::new(),
+            last_enabled: Vec::new(),
+            receivers: Vec::new(),
+            touched: Vec::new(),
+            stamp: Vec::new(),
             last_eval: Vec::new(),
             chan_range: Vec::new(),
             chan_buf: Vec::new(),
@@ -249,6 +270,12 @@ impl Atg {
             selected: Vec::new(),
             best: Vec::new(),
         }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn without_shortcuts(mut self) -> Atg {
+        self.shortcuts = false;
+        self
     }
 
     fn reset(&mut self, locations: &[LocId], variables: &[i32]) {
@@ -265,6 +292,8 @@ impl Atg {
         self.trans_edges.clear();
         self.last_eval.clear();
         self.last_eval.resize(self.edges.len(), ABSENT);
+        self.last_enabled.clear();
+        self.last_enabled.resize(self.edges.len(), ABSENT);
     }
 
     fn atom_holds(sets: &Sets, en: &mut Enumerator, a: &GoalAtom, k: u16) -> bool {
@@ -287,6 +316,7 @@ impl Atg {
     /// Builds layer `k + 1` from layer `k`; false at a fixpoint.
     fn step(&mut self, k: u16) -> bool {
         self.enabled.clear();
+        self.stale.clear();
         self.chan_range.clear();
         self.chan_buf.clear();
         for (i, e) in self.edges.iter().enumerate() {
@@ -294,15 +324,13 @@ impl Atg {
             if source > k {
                 continue;
             }
+            let unchanged_since = |l: u16| e.reads.iter().all(|&v| self.sets.changed_at(v) <= l);
             // An internal edge last looked at in layer `last`, when its
             // source was already reached and none of its inputs has grown
             // since, would only repeat what it did (or did not do) then.
             let last = self.last_eval[i];
             if e.sync.is_none() {
-                if last != ABSENT
-                    && source <= last
-                    && e.reads.iter().all(|&v| self.sets.changed_at(v) <= last)
-                {
+                if self.shortcuts && last != ABSENT && source <= last && unchanged_since(last) {
                     continue;
                 }
                 self.last_eval[i] = k;
@@ -319,9 +347,41 @@ impl Atg {
                     continue; // no valid channel index
                 }
             }
+            // A synchronising edge that was enabled in the previous layer and
+            // whose inputs did not grow since then behaves exactly as it did.
+            let stale =
+                self.shortcuts && k > 0 && self.last_enabled[i] == k - 1 && unchanged_since(k - 1);
+            self.last_enabled[i] = k;
             self.enabled.push(i);
+            self.stale.push(stale);
             self.chan_range.push((start, self.chan_buf.len()));
         }
+        // Receivers by channel, so that pairing costs no more than the pairs.
+        for c in self.touched.drain(..) {
+            self.receivers[c as usize].clear();
+        }
+        for b in 0..self.enabled.len() {
+            let receives = self.edges[self.enabled[b]]
+                .sync
+                .as_ref()
+                .is_some_and(|x| !x.send);
+            if !receives {
+                continue;
+            }
+            let (from, to) = self.chan_range[b];
+            for &c in &self.chan_buf[from..to] {
+                let c = c as usize;
+                if self.receivers.len() <= c {
+                    self.receivers.resize(c + 1, Vec::new());
+                }
+                if self.receivers[c].is_empty() {
+                    self.touched.push(c as ChanId);
+                }
+                self.receivers[c].push(b);
+            }
+        }
+        self.stamp.clear();
+        self.stamp.resize(self.enabled.len(), usize::MAX);
         let mut changed = false;
         for a in 0..self.enabled.len() {
             let s = self.enabled[a];
@@ -339,30 +399,33 @@ impl Atg {
             }
             self.list.clear();
             self.list.push(s);
-            let sc = self.chan_range[a];
-            for b in 0..self.enabled.len() {
-                let r = self.enabled[b];
-                let receiver = &self.edges[r];
-                let receives = receiver.sync.as_ref().is_some_and(|x| !x.send);
-                if !receives || receiver.process == self.edges[s].process {
+            let mut all_stale = self.stale[a];
+            let (from, to) = self.chan_range[a];
+            for ci in from..to {
+                let c = self.chan_buf[ci] as usize;
+                let Some(rs) = self.receivers.get(c) else {
                     continue;
-                }
-                let rc = self.chan_range[b];
-                let common = self.chan_buf[sc.0..sc.1]
-                    .iter()
-                    .any(|c| self.chan_buf[rc.0..rc.1].contains(c));
-                if !common {
-                    continue;
-                }
-                if broadcast {
-                    self.list.push(r);
-                } else {
-                    self.list.truncate(1);
-                    self.list.push(r);
-                    changed |= self.fire(k);
+                };
+                for ri in 0..rs.len() {
+                    let b = self.receivers[c][ri];
+                    let r = self.enabled[b];
+                    if self.stamp[b] == a || self.edges[r].process == self.edges[s].process {
+                        continue;
+                    }
+                    self.stamp[b] = a;
+                    if broadcast {
+                        all_stale &= self.stale[b];
+                        self.list.push(r);
+                    } else if !(self.stale[a] && self.stale[b]) {
+                        self.list.truncate(1);
+                        self.list.push(r);
+                        changed |= self.fire(k);
+                    }
                 }
             }
-            if broadcast {
+            if broadcast && !all_stale {
+                // Receivers take part in process order (edges are stored so).
+                self.list[1..].sort_unstable();
                 changed |= self.fire(k);
             }
         }

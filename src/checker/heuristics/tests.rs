@@ -628,3 +628,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Skipping edges whose inputs did not grow is an optimisation only.
+    #[test]
+    fn shortcuts_change_no_value((n, goal, off) in network_strategy()) {
+        use super::{Heuristic, atg::Atg, goal::dnf};
+        let off = EdgeSet { disabled: off };
+        let d = dnf(&n, &goal);
+        for upper in [false, true] {
+            let mut fast = Atg::new(&n, &d, &off, upper);
+            let mut slow = Atg::new(&n, &d, &off, upper).without_shortcuts();
+            for (state, _) in exact_distances(&n, &off, &goal) {
+                prop_assert_eq!(
+                    fast.estimate(&state.0, &state.1),
+                    slow.estimate(&state.0, &state.1),
+                    "upper = {} at {:?}", upper, state
+                );
+            }
+        }
+    }
+}
