@@ -546,7 +546,7 @@ impl Atg {
 
     fn add_fact(&mut self, f: Fact) {
         let (first, _) = self.sets.first(f);
-        if first == 0 || first == ABSENT {
+        if first == 0 || first as usize >= self.buckets.len() {
             return;
         }
         if self.seen.insert(f) {
@@ -749,9 +749,11 @@ fn channels(sets: &Sets, en: &mut Enumerator, s: &CSync, k: u16, out: &mut Vec<C
         None => out.push(s.base),
         Some(ix) => {
             let len = s.len as i64;
+            // `out` may hold other edges' channels before `start`.
+            let start = out.len();
             let r = en.run(sets, ix, k, |x, _| {
                 let c = s.base + x as u32;
-                if (0..len).contains(&(x as i64)) && !out.contains(&c) {
+                if (0..len).contains(&(x as i64)) && !out[start..].contains(&c) {
                     out.push(c);
                 }
                 false

@@ -253,6 +253,27 @@ fn channel_array_index_comes_from_variables() {
 }
 
 #[test]
+fn sender_and_receiver_on_the_same_array_element() {
+    let mut n = net();
+    let i = var(&mut n, 0, 1, 0);
+    let d = chan(&mut n, ChannelKind::Binary);
+    chan(&mut n, ChannelKind::Binary); // d[1]
+    let p = process(&mut n, 2);
+    let q = process(&mut n, 1);
+    let d_i = |dir| Sync {
+        channel: ChanRef {
+            base: d,
+            len: 2,
+            index: Some(Expr::Var(i)),
+        },
+        dir,
+    };
+    edge(&mut n, p, 0, 1).sync = Some(d_i(SyncDir::Receive));
+    edge(&mut n, q, 0, 0).sync = Some(d_i(SyncDir::Send));
+    assert_eq!(initial(&n, &at(p, 1)), [Some(1); 4]);
+}
+
+#[test]
 fn unreachable_goal_is_none() {
     let mut n = net();
     let v = var(&mut n, 0, 7, 0);
@@ -520,9 +541,9 @@ fn edge_spec() -> impl Strategy<Value = EdgeSpec> {
     (
         0u32..4,
         0u32..4,
-        proptest::option::of((0u32..2, 0u8..3, 0i32..4)),
-        0u8..10,
-        proptest::option::of((0u32..2, 0u8..3, 0i32..4)),
+        proptest::option::of((0u32..2, 0u8..4, 0i32..4)),
+        0u8..12,
+        proptest::option::of((0u32..2, 0u8..4, 0i32..4)),
     )
         .prop_map(|(source, target, guard, sync, update)| EdgeSpec {
             source,
@@ -552,31 +573,64 @@ fn build_random(locs: &[u32], specs: &[Vec<EdgeSpec>]) -> Network {
     let mut n = net();
     var(&mut n, 0, 3, 0);
     var(&mut n, 0, 3, 1);
+    // An array a[2] in slots 2 and 3, indexed by v0 or v1 (3 and 4 are out of
+    // bounds: model errors, so no successor).
+    var(&mut n, 0, 2, 0);
+    var(&mut n, 0, 2, 0);
     let c = chan(&mut n, ChannelKind::Binary);
     let b = chan(&mut n, ChannelKind::Broadcast);
+    // A channel array d[2], indexed by v0.
+    let d = chan(&mut n, ChannelKind::Binary);
+    chan(&mut n, ChannelKind::Binary);
+    let d_at = |dir| Sync {
+        channel: ChanRef {
+            base: d,
+            len: 2,
+            index: Some(Expr::Var(0)),
+        },
+        dir,
+    };
+    let a_at = |v: VarId| Expr::Index {
+        base: 2,
+        len: 2,
+        index: x(v),
+    };
     for (pi, (&nl, es)) in locs.iter().zip(specs).enumerate() {
         let p = process(&mut n, nl as usize);
         assert_eq!(p as usize, pi);
         for s in es {
             let e = edge(&mut n, p, s.source % nl, s.target % nl);
             if let Some((v, op, c)) = s.guard {
-                let op = [BinOp::Eq, BinOp::Lt, BinOp::Ne][op as usize];
-                e.guard = Some(cmp(op, v, c));
+                e.guard = Some(match op {
+                    0 => cmp(BinOp::Eq, v, c),
+                    1 => cmp(BinOp::Lt, v, c),
+                    2 => cmp(BinOp::Ne, v, c),
+                    _ => Expr::Binary(BinOp::Eq, Box::new(a_at(v)), k(c)),
+                });
             }
             match s.sync {
                 0 => sync(e, c, SyncDir::Send),
                 1 => sync(e, c, SyncDir::Receive),
                 2 => sync(e, b, SyncDir::Send),
                 3 => sync(e, b, SyncDir::Receive),
+                4 => e.sync = Some(d_at(SyncDir::Send)),
+                5 => e.sync = Some(d_at(SyncDir::Receive)),
                 _ => {}
             }
             if let Some((v, kind, c)) = s.update {
-                let value = match kind {
-                    0 => Expr::Const(c),
-                    1 => Expr::Binary(BinOp::Add, x(v), k(1)),
-                    _ => Expr::Var(1 - v),
-                };
-                assign(e, v, value);
+                match kind {
+                    0 => assign(e, v, Expr::Const(c)),
+                    1 => assign(e, v, Expr::Binary(BinOp::Add, x(v), k(1))),
+                    2 => assign(e, v, Expr::Var(1 - v)),
+                    _ => e.updates.push(Update::Assign {
+                        target: LValue {
+                            base: 2,
+                            len: 2,
+                            index: Some(Expr::Var(v)),
+                        },
+                        value: Expr::Const(c),
+                    }),
+                }
             }
         }
     }
