@@ -630,7 +630,7 @@ impl Atg {
         if self.buckets.len() <= m as usize {
             self.buckets.resize(m as usize + 1, Vec::new());
         }
-        for b in &mut self.buckets[..=m as usize] {
+        for b in &mut self.buckets {
             b.clear();
         }
         self.seen.clear();
