@@ -1,13 +1,16 @@
 //! Distance heuristics: estimates of the number of transitions from a state to
 //! the goal, computed on the discrete part only (clocks are ignored).
-
 //!
-//! Every heuristic works on the goal in disjunctive normal form ([`goal`]) and
+//! Every heuristic works on the goal in disjunctive normal form (`goal`) and
 //! takes the minimum over its disjuncts:
-//! - `DL` / `DU` ([`dist`]): per-process graph distance to the goal location,
+//! - `DL` / `DU` (`dist`): per-process graph distance to the goal location,
 //!   maximum (admissible) or sum;
-//! - `HL` / `HU` ([`atg`]): the monotonicity abstraction's layer count
+//! - `HL` / `HU` (`atg`, `sets`): the monotonicity abstraction's layer count
 //!   (admissible) or the length of an abstract plan extracted from it.
+//!
+//! `None` from [`Heuristic::estimate`] is a proof that the goal is unreachable
+//! from the state (on the network without the disabled edges); `DL` and `HL`
+//! never overestimate the number of transitions to the goal.
 
 mod atg;
 mod dist;
