@@ -1,0 +1,101 @@
+//! Every public UPPAAL/TChecker model in the shared benchmark directory
+//! imports, except those that need constructs zeno does not have.
+
+use std::path::{Path, PathBuf};
+use zeno::import::{ImportOptions, import};
+
+fn models_dir() -> Option<PathBuf> {
+    // `shared/` sits beside the repository; ZENO_TICKTAC_DIR overrides it.
+    let dir = match std::env::var("ZENO_TICKTAC_DIR") {
+        Ok(d) => PathBuf::from(d),
+        Err(_) => PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/models/ticktac"
+        )),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "note: {} not found; skipping the public-model import test",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("xml" | "tck" | "xta")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+/// Models that legitimately fail, with a fragment of the expected error.
+fn expected_failure(name: &str) -> Option<&'static str> {
+    if name.starts_with("csmacd") && name.ends_with(".tck") {
+        // Bus@cd:Station1@cd:Station2@cd... has 3+ participants.
+        return Some("participants");
+    }
+    if name.starts_with("sts") && name.ends_with(".xml") {
+        // `void initialize() { ... }`, called in an assignment.
+        return Some("function `initialize`");
+    }
+    None
+}
+
+#[test]
+fn public_models_import() {
+    let Some(dir) = models_dir() else { return };
+    let mut all = Vec::new();
+    files(&dir, &mut all);
+    all.sort();
+    assert!(!all.is_empty());
+    let mut failures = Vec::new();
+    for p in &all {
+        let name = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let text = std::fs::read_to_string(p).expect("readable model");
+        let r = import(&name, &text, &ImportOptions::default());
+        match (r, expected_failure(&name)) {
+            (Ok(imp), None) => {
+                if std::env::var("SHOW").is_ok_and(|s| name.contains(&s)) {
+                    println!("== {name}\n{}", imp.zeno);
+                    for w in &imp.warnings {
+                        println!("  {w}");
+                    }
+                }
+            }
+            (Ok(_), Some(_)) => failures.push(format!("{name}: imported but expected to fail")),
+            (Err(diags), Some(frag)) => {
+                if !diags.iter().any(|d| d.message.contains(frag)) {
+                    failures.push(format!("{name}: failed differently: {}", diags[0]));
+                }
+            }
+            (Err(diags), None) => failures.push(format!(
+                "{name}: {}",
+                diags
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .take(3)
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
