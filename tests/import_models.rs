@@ -43,8 +43,16 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Models that legitimately fail, with a fragment of the expected error.
 fn expected_failure(name: &str) -> Option<&'static str> {
-    if name.starts_with("csmacd") && name.ends_with(".tck") {
-        // Bus@cd:Station1@cd:Station2@cd... has 3+ participants.
+    if name.starts_with("csmacd-full") && name.ends_with("_fix.tck") {
+        // `sync:Bus@cd:Station1@cd:Station2@cd...` has 3+ participants.
+        return Some("participants");
+    }
+    if name.starts_with("csmacd-full") && name.ends_with(".tck") {
+        // `do:y:=0`, which TChecker rejects too (see EXPECTED.md).
+        return Some("malformed attributes");
+    }
+    if name.starts_with("sts") && name.ends_with(".tck") {
+        // `sync:Ctrl@...:A1@...:A2@...:...` has one vector per process count.
         return Some("participants");
     }
     if name.starts_with("sts") && name.ends_with(".xml") {
