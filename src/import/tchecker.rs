@@ -76,6 +76,7 @@ struct TEdge {
 #[derive(Default)]
 struct TProc {
     name: String,
+    span: Span,
     locs: Vec<TLoc>,
     edges: Vec<TEdge>,
 }
@@ -154,7 +155,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         let inits = p.locs.iter().filter(|l| l.loc.init).count();
         if inits != 1 {
             sink.error(
-                Span::default(),
+                p.span,
                 format!(
                     "process `{}` has {inits} initial locations (needs exactly one)",
                     p.name
@@ -300,7 +301,7 @@ fn attributes(p: Part) -> Result<Vec<(Part, Part)>, (Span, String)> {
         return Ok(Vec::new());
     }
     let items = p.split(':');
-    if items.len() % 2 != 0 {
+    if !items.len().is_multiple_of(2) {
         return Err((
             p.span(),
             "malformed attributes: expected `key:value` pairs separated by ` : `".into(),
@@ -395,6 +396,7 @@ fn statement(
             used.insert(sanitize(fields[1].text));
             procs.push(TProc {
                 name: fields[1].text.to_string(),
+                span: line.span(),
                 ..TProc::default()
             });
         }
