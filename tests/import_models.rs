@@ -107,3 +107,47 @@ fn public_models_import() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn fischer_tchecker_labels_become_a_reachability_check() {
+    let Some(dir) = models_dir() else { return };
+    let text =
+        std::fs::read_to_string(dir.join("fischer/fischer_2_10_10.tck")).expect("readable model");
+    let opts = ImportOptions {
+        labels: vec!["cs1".into(), "cs2".into()],
+    };
+    let imp = import("fischer_2_10_10.tck", &text, &opts).expect("imports");
+    // `location:P1:cs{labels:cs1}` and `location:P2:cs{labels:cs2}`.
+    assert!(
+        imp.zeno.contains("check labels: E<> P1.cs && P2.cs;"),
+        "{}",
+        imp.zeno
+    );
+    // `edge:P1:wait:cs:tau{provided:x1>10&&id==1}`: tau is in no sync vector.
+    assert!(
+        imp.zeno.contains("wait -> cs when x1 > 10 && id == 1;"),
+        "{}",
+        imp.zeno
+    );
+    assert!(imp.zeno.contains("system P1, P2;"));
+}
+
+#[test]
+fn fischer_xml_query_and_parameter() {
+    let Some(dir) = models_dir() else { return };
+    let text =
+        std::fs::read_to_string(dir.join("fischer/fischer_2_10_10.xml")).expect("readable model");
+    let imp = import("fischer_2_10_10.xml", &text, &ImportOptions::default()).expect("imports");
+    assert!(
+        imp.zeno.contains("template P(const pid_t pid) {"),
+        "{}",
+        imp.zeno
+    );
+    assert!(imp.zeno.contains("id_t id = 0;"));
+    assert!(imp.zeno.contains("wait -> cs when x > k && id == pid;"));
+    assert!(imp.zeno.contains(
+        "check q1: A[] forall (i : pid_t) forall (j : pid_t) i != j imply !(P(i).cs && P(j).cs);"
+    ));
+    assert!(imp.zeno.contains("check q2: A[] !deadlock;"));
+    assert!(imp.warnings.is_empty(), "{:?}", imp.warnings);
+}

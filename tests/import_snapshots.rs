@@ -275,3 +275,71 @@ fn unknown_format() {
     "#]],
     );
 }
+
+const XTA: &str = "// Fischer, XTA 4.x
+const int K = 2;
+int id;
+chan go;
+
+process P(const int pid, int &shared) {
+    clock x;
+    state idle, req { x <= K }, wait, cs;
+    commit cs;
+    init idle;
+    trans
+        idle -> req { guard id == 0; assign x = 0; },
+        req -> wait { guard x <= K; assign x := 0, id := pid; },
+             -> idle { select i : int[0, 1]; sync go?; assign shared = i; },
+        wait -> cs { guard x > K && id == pid; sync go!; };
+}
+
+P1 = P(1, id);
+P2 = P(2, id);
+system P1, P2;
+";
+
+#[test]
+fn uppaal_xta_small() {
+    show(
+        "fischer.xta",
+        XTA,
+        &[],
+        expect![[r#"
+        const int K = 2;
+        int id;
+        chan go;
+
+        template P(const int pid, int &shared) {
+            clock x;
+
+            init location idle;
+            location req invariant x <= K;
+            location wait;
+            committed location cs;
+
+            idle -> req when id == 0 do x = 0;
+            req -> wait when x <= K do x = 0, id = pid;
+            req -> idle select i : int[0, 1] sync go? do shared = i;
+            wait -> cs when x > K && id == pid sync go!;
+        }
+
+        P1 = P(1, id);
+        P2 = P(2, id);
+        system P1, P2;
+    "#]],
+    );
+}
+
+#[test]
+fn broken_xta() {
+    let text = "int x;\nprocess P() {\n  state a, b;\n  init c;\n  trans a -> b { guard x > 1; };\n}\nprocess Q() {\n  state a;\n  init a;\n  trans a -> a { guard x >> 1; };\n}\nsystem P, Q;\n";
+    show(
+        "bad.xta",
+        text,
+        &[],
+        expect![[r#"
+        4:8: error: `c` is not a state of `P`
+        10:26: error: shift `>>` is not supported in zeno
+    "#]],
+    );
+}

@@ -138,6 +138,26 @@ impl Cursor {
         self.toks[self.pos.min(self.toks.len() - 1)].span
     }
 
+    /// The span of the previous token.
+    pub(crate) fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1).min(self.toks.len() - 1)].span
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    pub(crate) fn set_pos(&mut self, pos: usize) {
+        self.pos = pos.min(self.toks.len() - 1);
+    }
+
+    /// The previous token.
+    pub(crate) fn prev_tok(&self) -> Tok {
+        self.toks[self.pos.saturating_sub(1).min(self.toks.len() - 1)]
+            .tok
+            .clone()
+    }
+
     pub(crate) fn bump(&mut self) -> Tok {
         let t = self.peek().clone();
         if self.pos < self.toks.len() - 1 {
@@ -152,6 +172,35 @@ impl Cursor {
 
     pub(crate) fn at_kw(&self, kw: &str) -> bool {
         matches!(self.peek(), Tok::Ident(s) if s == kw)
+    }
+
+    /// Takes the tokens up to (not including) one of `stop` at bracket depth
+    /// 0, as a cursor of their own.
+    pub(crate) fn take_until(&mut self, stop: &[&str]) -> Cursor {
+        let mut out = Vec::new();
+        let mut depth = 0i32;
+        loop {
+            let t = &self.toks[self.pos.min(self.toks.len() - 1)];
+            match &t.tok {
+                Tok::Eof => break,
+                Tok::Punct(p) if depth == 0 && stop.contains(p) => break,
+                Tok::Punct("(") | Tok::Punct("[") | Tok::Punct("{") => depth += 1,
+                Tok::Punct(")") | Tok::Punct("]") | Tok::Punct("}") => depth -= 1,
+                _ => {}
+            }
+            out.push(t.clone());
+            self.bump();
+        }
+        let end = self.span();
+        out.push(Token {
+            tok: Tok::Eof,
+            span: Span::new(end.start, end.start),
+        });
+        Cursor::new(out)
+    }
+
+    pub(crate) fn into_tokens(self) -> Vec<Token> {
+        self.toks
     }
 
     pub(crate) fn at_eof(&self) -> bool {
