@@ -121,12 +121,19 @@ impl Parser<'_> {
             match op {
                 "?" if COND_BP >= min_bp => {
                     self.c.bump();
-                    let then = self.expr_bp(0)?;
+                    let then = self.expr_bp(1)?;
                     self.c.expect(":")?;
                     let els = self.expr_bp(COND_BP)?;
                     lhs = Expr::Cond(Box::new(lhs), Box::new(then), Box::new(els));
                 }
-                "=" | ":=" | "+=" | "-=" | "*=" | "/=" | "%=" if ASSIGN_BP >= min_bp => {
+                "=" | ":=" | "+=" | "-=" | "*=" | "/=" | "%=" => {
+                    // zeno updates are statements: `x = e`, never inside `e`.
+                    if min_bp > 0 {
+                        return Err((
+                            self.c.span(),
+                            "assignment inside an expression is not supported".into(),
+                        ));
+                    }
                     self.c.bump();
                     let norm = match op {
                         ":=" | "=" => "=",
@@ -172,7 +179,7 @@ impl Parser<'_> {
             )),
             Tok::Punct("(") => {
                 self.c.bump();
-                let e = self.expr_bp(0)?;
+                let e = self.expr_bp(1)?;
                 self.c.expect(")")?;
                 self.postfix(e)
             }
@@ -241,7 +248,7 @@ impl Parser<'_> {
     fn postfix(&mut self, mut e: Expr) -> PResult<Expr> {
         loop {
             if self.c.eat("[") {
-                let i = self.expr_bp(0)?;
+                let i = self.expr_bp(1)?;
                 self.c.expect("]")?;
                 e = Expr::Index(Box::new(e), Box::new(i));
             } else if self.c.at(".") {
@@ -455,5 +462,73 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
             }
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lex::{Cursor, tokenize};
+    use super::*;
+
+    fn round(text: &str, ctx: Ctx) -> Result<String, String> {
+        let toks = tokenize(text, &|i| i as u32).map_err(|e| e.1)?;
+        let mut c = Cursor::new(toks);
+        let e = Parser { c: &mut c, ctx }.expr().map_err(|e| e.1)?;
+        assert!(c.at_eof(), "trailing tokens in {text}");
+        Ok(print(&e))
+    }
+
+    fn model(text: &str) -> String {
+        round(text, Ctx::Model).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn precedence_is_kept_with_minimal_parentheses() {
+        assert_eq!(model("(a + b) * c"), "(a + b) * c");
+        assert_eq!(model("a + (b * c)"), "a + b * c");
+        assert_eq!(model("a - (b - c)"), "a - (b - c)");
+        assert_eq!(model("(a - b) - c"), "a - b - c");
+        assert_eq!(model("not (a and b) or c"), "!(a && b) || c");
+        // `not` binds weaker than `==` in UPPAAL: not a == b is !(a == b).
+        assert_eq!(model("not a == b"), "!(a == b)");
+        assert_eq!(model("a || b && c"), "a || b && c");
+        assert_eq!(model("(a || b) && c"), "(a || b) && c");
+        assert_eq!(model("x := y + 1"), "x = y + 1");
+        assert_eq!(model("a[i] += 2"), "a[i] += 2");
+        assert_eq!(model("c ? 1 : 2 + 3"), "c ? 1 : 2 + 3");
+        assert_eq!(model("-(x)"), "-x");
+        assert_eq!(model("-3"), "-3");
+        assert_eq!(model("a[i+1][j]"), "a[i + 1][j]");
+        assert_eq!(model("a imply b imply c"), "(a imply b) imply c");
+    }
+
+    #[test]
+    fn queries_allow_instances_and_quantifiers() {
+        let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
+        assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
+        assert!(round("forall (i : T) i", Ctx::Model).is_err());
+    }
+
+    #[test]
+    fn unsupported_operators_are_rejected() {
+        for (text, word) in [
+            ("a & b", "bitwise `&`"),
+            ("a << 1", "shift"),
+            ("f(1)", "function `f`"),
+            ("++x", "prefix"),
+            ("x' == 0", "clock rate"),
+            ("1.5", "integers"),
+            ("x = y = 0", "assignment inside"),
+            ("a[i = 1]", "assignment inside"),
+        ] {
+            let err = round(text, Ctx::Model).expect_err(text);
+            assert!(err.contains(word), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn keyword_names_are_renamed() {
+        assert_eq!(model("init + location"), "init_ + location_");
+        assert_eq!(model("true && !deadlock"), "true && !deadlock");
     }
 }
