@@ -80,6 +80,16 @@ fn public_models_import() {
         let r = import(&name, &text, &ImportOptions::default());
         match (r, expected_failure(&name)) {
             (Ok(imp), None) => {
+                // The output must be valid zeno syntax.
+                let parse = zeno::syntax::parse(&imp.zeno);
+                if let Some(e) = parse.errors().first() {
+                    let at = &imp.zeno[e.range.start as usize..];
+                    failures.push(format!(
+                        "{name}: zeno syntax error `{}` at `{}`",
+                        e.message,
+                        at.lines().next().unwrap_or_default()
+                    ));
+                }
                 if std::env::var("SHOW").is_ok_and(|s| name.contains(&s)) {
                     println!("== {name}\n{}", imp.zeno);
                     for w in &imp.warnings {

@@ -10,6 +10,9 @@ fn show(name: &str, text: &str, labels: &[&str], want: Expect) {
     };
     let out = match import(name, text, &opts) {
         Ok(imp) => {
+            // Whatever the importer writes must be valid zeno syntax.
+            let errors = zeno::syntax::parse(&imp.zeno).errors().to_vec();
+            assert!(errors.is_empty(), "{errors:?}\n{}", imp.zeno);
             let mut s = imp.zeno;
             for w in imp.warnings {
                 s.push_str(&format!("{w}\n"));
@@ -342,4 +345,9 @@ fn broken_xta() {
         10:26: error: shift `>>` is not supported in zeno
     "#]],
     );
+}
+
+#[test]
+fn the_syntax_check_above_has_teeth() {
+    assert!(!zeno::syntax::parse("template P( {").errors().is_empty());
 }
