@@ -351,3 +351,50 @@ fn broken_xta() {
 fn the_syntax_check_above_has_teeth() {
     assert!(!zeno::syntax::parse("template P( {").errors().is_empty());
 }
+
+#[test]
+fn tchecker_names_must_be_identifiers() {
+    show(
+        "n.tck",
+        "system:s\nprocess:P\nlocation:P:a.b{initial:}\n",
+        &[],
+        expect![[r#"
+            2:1: error: process `P` has 0 initial locations (needs exactly one)
+            3:12: error: `a.b` is not a name zeno can use
+        "#]],
+    );
+}
+
+/// No input may make the importers panic: every prefix of small models in
+/// each format, and a few byte-level corruptions, must give Ok or Err; and
+/// an Ok result must still be valid zeno syntax.
+#[test]
+fn truncated_and_corrupted_inputs_do_not_panic() {
+    for (name, text) in [("a.xml", XML), ("a.tck", TCK), ("a.xta", XTA)] {
+        let mut cuts: Vec<usize> = (0..=text.len())
+            .filter(|i| text.is_char_boundary(*i))
+            .collect();
+        cuts.dedup();
+        for cut in cuts {
+            assert_ok_parses(name, &text[..cut]);
+        }
+        for (i, _) in text.char_indices().step_by(7) {
+            for junk in ["<", "&", "{", "}", ":", "\"", "é", "\n", "@", "?"] {
+                let mut t = text.to_string();
+                t.insert_str(i, junk);
+                assert_ok_parses(name, &t);
+            }
+        }
+    }
+}
+
+fn assert_ok_parses(name: &str, text: &str) {
+    if let Ok(imp) = import(name, text, &ImportOptions::default()) {
+        let errors = zeno::syntax::parse(&imp.zeno).errors().to_vec();
+        assert!(
+            errors.is_empty(),
+            "input:\n{text}\noutput:\n{}\n{errors:?}",
+            imp.zeno
+        );
+    }
+}

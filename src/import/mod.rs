@@ -138,6 +138,13 @@ impl<'a> Sink<'a> {
     }
 }
 
+/// A valid zeno (and C) identifier.
+pub(crate) fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(text.len());

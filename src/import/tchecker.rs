@@ -6,10 +6,10 @@
 //! sends, second receives); vectors with three or more participants or weak
 //! (`?`) participants have no zeno equivalent yet and are reported.
 
-use super::Sink;
 use super::expr::{Ctx, Parser, print, sanitize};
 use super::lex::{Cursor, tokenize};
 use super::model::{Check, Edge, Location, Model, Template};
+use super::{Sink, is_ident};
 use crate::ir::Span;
 use std::collections::HashSet;
 
@@ -359,6 +359,16 @@ fn statement(
     };
     let fields: Vec<Part> = head.split(':').into_iter().map(Part::trim).collect();
     let kind = fields[0].text;
+    // Every field but the kind and numbers is a name zeno must be able to use.
+    for f in &fields[1..] {
+        let plain = f.text.strip_suffix('?').unwrap_or(f.text);
+        let ok = plain
+            .split('@')
+            .all(|n| is_ident(n) || n.parse::<i64>().is_ok());
+        if !ok {
+            return Err((f.span(), format!("`{}` is not a name zeno can use", f.text)));
+        }
+    }
     let want = |n: usize| -> Result<(), (Span, String)> {
         if fields.len() == n {
             Ok(())

@@ -517,11 +517,7 @@ fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
     }
 }
 
-fn is_ident(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
+use super::is_ident;
 
 fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
     let Some(name_chunk) = &t.name else {
@@ -566,7 +562,13 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             .find(|l| l.id == id)
             .map(|l| match &l.name {
                 Some(n) if is_ident(n.text.trim()) => sanitize(n.text.trim()),
-                _ => format!("_{}", id),
+                // Ids are XML names (may hold `-` or `.`); keep them readable.
+                _ => format!(
+                    "_{}",
+                    id.chars()
+                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                        .collect::<String>()
+                ),
             })
     };
     for l in &t.locations {
