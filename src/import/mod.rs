@@ -11,6 +11,7 @@
 //! its position in the source file; nothing is dropped silently.
 
 mod decl;
+mod export;
 mod expr;
 mod lex;
 mod model;
@@ -18,6 +19,8 @@ mod queries;
 mod tchecker;
 mod uppaal_xml;
 mod xta;
+
+pub use export::{export_tchecker, export_xta};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::Span;
