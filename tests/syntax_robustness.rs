@@ -56,7 +56,7 @@ fn exercise_ast(root: &SyntaxNode) {
                     let _ = (d.is_const(), d.ty());
                     for decl in d.declarators() {
                         let _ = (decl.name().map(|n| n.text()), decl.init());
-                        let _ = decl.array_sizes().map(|s| s.expr()).count();
+                        decl.array_sizes().for_each(|s| drop(s.expr()));
                     }
                 }
                 Item::TypedefDecl(t) => {
@@ -92,7 +92,7 @@ fn exercise_ast(root: &SyntaxNode) {
                     let _ = (i.name(), i.template(), i.args().count());
                 }
                 Item::System(s) => {
-                    let _ = s.entries().map(|e| e.text()).count();
+                    s.entries().for_each(|e| drop(e.text()));
                 }
                 Item::Check(c) => {
                     let _ = (c.name(), c.quantifier(), c.formula());
