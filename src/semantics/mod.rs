@@ -94,3 +94,5 @@ impl AnalysisHost {
         &self.db
     }
 }
+#[cfg(test)]
+mod tests_hir;
