@@ -113,3 +113,16 @@ fn huge_ranges_are_capped() {
     );
     assert!(a.network.is_none());
 }
+
+#[test]
+fn nested_expansions_share_one_budget() {
+    // Each quantifier alone is within the per-construct cap, together they
+    // would make 10^12 terms.
+    let text = "template P() { init location s; }\n\
+                system P;\n\
+                check c: E<> forall (i : int[0, 9999]) forall (j : int[0, 9999]) forall (k : int[0, 9999]) i + j + k >= 0;";
+    let a = analyze(text);
+    let msgs: Vec<&str> = a.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(msgs.iter().any(|m| m.contains("expands into more than 1000000")), "{msgs:?}");
+    assert!(a.network.is_none());
+}

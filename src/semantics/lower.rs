@@ -13,6 +13,10 @@ use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 
+/// The most elements (instances, select copies, quantifier values) a whole
+/// model may expand into.
+pub const MAX_TOTAL_EXPANSION: i64 = 1_000_000;
+
 /// Slot used for values unknown while a template is checked alone.
 const UNKNOWN: u32 = u32::MAX;
 
@@ -26,6 +30,8 @@ struct Entry {
     sym: Sym,
     span: Span,
     used: bool,
+    /// Overrides the symbol's kind in "never used" warnings ("parameter").
+    what: Option<&'static str>,
 }
 
 #[derive(Default)]
@@ -91,6 +97,10 @@ pub struct Ctx {
     /// Global names read anywhere this context looked.
     pub used_globals: FxHashSet<String>,
     pub procs: Vec<ProcInfo>,
+    /// Expansion work left (instances, select copies, quantifier values),
+    /// so that nested expansions cannot multiply into billions.
+    budget: i64,
+    budget_reported: bool,
 }
 
 impl Ctx {
@@ -108,6 +118,8 @@ impl Ctx {
             mode,
             used_globals: FxHashSet::default(),
             procs: Vec::new(),
+            budget: MAX_TOTAL_EXPANSION,
+            budget_reported: false,
         }
     }
 
@@ -122,6 +134,7 @@ impl Ctx {
                     sym: sym.clone(),
                     span: Span::default(),
                     used: true,
+                    what: None,
                 },
             );
         }
@@ -167,6 +180,25 @@ impl Ctx {
         std::mem::replace(&mut self.offset, offset)
     }
 
+    /// Takes `n` units of expansion work; false (reported once) when the
+    /// model would expand beyond [`MAX_TOTAL_EXPANSION`].
+    pub fn spend(&mut self, n: i64, span: Span) -> bool {
+        self.budget -= n;
+        if self.budget >= 0 {
+            return true;
+        }
+        if !self.budget_reported {
+            self.budget_reported = true;
+            self.error(
+                span,
+                format!(
+                    "the model expands into more than {MAX_TOTAL_EXPANSION} instances, edges and quantifier terms"
+                ),
+            );
+        }
+        false
+    }
+
     fn abs(&self, span: Span) -> Span {
         Span::new(span.start + self.offset, span.end + self.offset)
     }
@@ -199,7 +231,7 @@ impl Ctx {
                 {
                     let d = Diagnostic::warning(
                         self.abs(e.span),
-                        format!("{} `{name}` is never used", e.sym.kind_name()),
+                        format!("{} `{name}` is never used", e.what.unwrap_or(e.sym.kind_name())),
                     );
                     self.diags.push(d);
                 }
@@ -229,6 +261,7 @@ impl Ctx {
                 sym,
                 span: name.span,
                 used: false,
+                what: None,
             },
         );
     }
@@ -242,6 +275,7 @@ impl Ctx {
                     sym,
                     span: Span::default(),
                     used: true,
+                    what: None,
                 },
             );
         }
@@ -753,6 +787,9 @@ impl Ctx {
             );
             return None;
         }
+        if !self.spend(hi - lo + 1, tyref.span()) {
+            return None;
+        }
         Some((lo..=hi).map(Some).collect())
     }
 
@@ -827,11 +864,8 @@ impl Ctx {
                 }
                 _ => None,
             },
-            ExprKind::Field(b, f) if self.mode == Mode::Lower || !self.procs.is_empty() => {
-                let pid = match &b.kind {
-                    ExprKind::Name(p) => self.procs.iter().position(|pi| pi.name == *p),
-                    _ => None,
-                }?;
+            ExprKind::Field(b, f) => {
+                let pid = self.find_process(b)?;
                 match self.procs[pid].locals.get(&f.text) {
                     Some(Sym::Clock { id }) => Some((*id, 0)),
                     _ => None,
@@ -841,6 +875,23 @@ impl Ctx {
                 let (x, _) = self.clock_term(a)?;
                 let (y, _) = self.clock_term(b)?;
                 Some((x, y))
+            }
+            _ => None,
+        }
+    }
+
+    /// The process `P1` or `Proc(1)` names, without reporting anything.
+    fn find_process(&mut self, base: &hir::Expr) -> Option<usize> {
+        match &base.kind {
+            ExprKind::Name(p) => self.procs.iter().position(|pi| pi.name == *p),
+            ExprKind::Call(t, args) => {
+                let reported = self.diags.len();
+                let vals: Vec<Option<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
+                self.diags.truncate(reported);
+                let vals: Vec<i64> = vals.into_iter().collect::<Option<_>>()?;
+                self.procs
+                    .iter()
+                    .position(|pi| pi.template == t.text && pi.args == vals && pi.name.contains('('))
             }
             _ => None,
         }
@@ -1009,8 +1060,16 @@ impl Ctx {
                 self.error(e.span, "a clock can only be reset with `=`");
                 return None;
             }
-            let value = rhs.and_then(|r| self.const_eval(r))?;
-            if value < 0 || value > i32::MAX as i64 {
+            let value = match rhs.map(|r| self.data(r)) {
+                Some(Typed {
+                    expr: ir::Expr::Const(v),
+                    ..
+                }) => v as i64,
+                Some(t) if t.is_const => return None,
+                Some(t) if matches!(t.ty, Ty::Error) => return None,
+                _ => -1,
+            };
+            if value < 0 {
                 self.error(
                     e.span,
                     "a clock can only be reset to a non-negative constant",
@@ -1110,8 +1169,12 @@ impl Ctx {
                     ),
                 })
             }
-            (Sym::Var { .. }, _) => {
-                self.error(e.span, format!("`{name}` cannot be assigned like this"));
+            (Sym::Var { .. }, None) => {
+                self.error(e.span, format!("`{name}` is an array: assign its elements"));
+                None
+            }
+            (Sym::Var { .. }, Some(_)) => {
+                self.error(span, format!("`{name}` is not an array"));
                 None
             }
             (Sym::Const { .. }, _) => {
@@ -1216,6 +1279,9 @@ impl Ctx {
                 None => Sym::Const { value: None, ty },
             };
             self.define(&p.name, sym);
+            if let Some(e) = self.scopes.last_mut().and_then(|s| s.map.get_mut(&p.name.text)) {
+                e.what = Some("parameter");
+            }
         }
         self.declare(&t.decls, &format!("{proc_name}."));
 
@@ -1416,6 +1482,9 @@ impl Ctx {
                     })
                 })
                 .collect();
+        }
+        if self.mode == Mode::Lower && !self.spend(combos.len() as i64, e.span) {
+            return Vec::new();
         }
         combos
     }

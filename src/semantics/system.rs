@@ -284,6 +284,9 @@ fn expand(ctx: &mut Ctx, t: &hir::TemplateItem, entry: &hir::Name) {
         ));
         return;
     }
+    if !ctx.spend(count, entry.span) {
+        return;
+    }
     let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
     for (lo, hi, _) in &ranges {
         combos = combos
@@ -322,8 +325,12 @@ fn instantiate(
     bound: &[Sym],
     name: &str,
     args: Vec<i64>,
-    _at: Span,
+    at: Span,
 ) {
+    let size = (t.data.edges.len() + t.data.locations.len() + 1) as i64;
+    if !ctx.spend(size, at) {
+        return;
+    }
     if let Some((process, mut info)) = ctx.template(&t.data, Some(bound), name, t.offset) {
         info.args = args;
         ctx.net.processes.push(process);
