@@ -231,7 +231,10 @@ impl Ctx {
                 {
                     let d = Diagnostic::warning(
                         self.abs(e.span),
-                        format!("{} `{name}` is never used", e.what.unwrap_or(e.sym.kind_name())),
+                        format!(
+                            "{} `{name}` is never used",
+                            e.what.unwrap_or(e.sym.kind_name())
+                        ),
                     );
                     self.diags.push(d);
                 }
@@ -889,9 +892,9 @@ impl Ctx {
                 let vals: Vec<Option<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
                 self.diags.truncate(reported);
                 let vals: Vec<i64> = vals.into_iter().collect::<Option<_>>()?;
-                self.procs
-                    .iter()
-                    .position(|pi| pi.template == t.text && pi.args == vals && pi.name.contains('('))
+                self.procs.iter().position(|pi| {
+                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
+                })
             }
             _ => None,
         }
@@ -1279,7 +1282,11 @@ impl Ctx {
                 None => Sym::Const { value: None, ty },
             };
             self.define(&p.name, sym);
-            if let Some(e) = self.scopes.last_mut().and_then(|s| s.map.get_mut(&p.name.text)) {
+            if let Some(e) = self
+                .scopes
+                .last_mut()
+                .and_then(|s| s.map.get_mut(&p.name.text))
+            {
                 e.what = Some("parameter");
             }
         }
