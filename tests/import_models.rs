@@ -55,10 +55,6 @@ fn expected_failure(name: &str) -> Option<&'static str> {
         // `sync:Ctrl@...:A1@...:A2@...:...` has one vector per process count.
         return Some("participants");
     }
-    if name.starts_with("sts") && name.ends_with(".xml") {
-        // `void initialize() { ... }`, called in an assignment.
-        return Some("function `initialize`");
-    }
     None
 }
 

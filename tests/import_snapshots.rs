@@ -398,3 +398,64 @@ fn assert_ok_parses(name: &str, text: &str) {
         );
     }
 }
+
+#[test]
+fn simple_functions_are_inlined() {
+    let text = "<nta><declaration>const int N = 2;
+typedef int[1,N] pid_t;
+bool a[pid_t];
+int k;
+void reset() {
+  for (i : pid_t) { a[i] := true; }
+  k = 0;
+}
+</declaration>
+<template><name>P</name><location id=\"l\"/><init ref=\"l\"/>
+<transition><source ref=\"l\"/><target ref=\"l\"/><label kind=\"assignment\">k++, reset()</label></transition>
+</template><system>system P;</system></nta>";
+    show(
+        "fn.xml",
+        text,
+        &[],
+        expect![[r#"
+        const int N = 2;
+        typedef int[1, N] pid_t;
+        bool a[3];
+        int k;
+        // function reset() is inlined where it is called
+
+        template P() {
+            init location _l;
+
+            _l -> _l do k++, a[1] = true, a[2] = true, k = 0;
+        }
+
+        system P;
+        3:8: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
+    "#]],
+    );
+}
+
+#[test]
+fn other_functions_are_rejected() {
+    let text = "<nta><declaration>int k;
+int f(int x) { return x; }
+void g() { if (k) { k = 1; } }
+void h() { for (int i = 0; i &lt; 2; i++) k++; }
+bool b;
+</declaration>
+<template><name>P</name><location id=\"l\"/><init ref=\"l\"/>
+<transition><source ref=\"l\"/><target ref=\"l\"/><label kind=\"assignment\">g()</label></transition>
+</template><system>system P;</system></nta>";
+    show(
+        "fn.xml",
+        text,
+        &[],
+        expect![[r#"
+        2:5: error: function `f` is not supported (zeno has no functions)
+        3:12: error: function `g` is not supported: `if` (only assignments and `for (i : T)` loops can be inlined)
+        4:12: error: function `h` is not supported: C-style `for (init; cond; step)` loops (only assignments and `for (i : T)` loops can be inlined)
+        8:72: error: call of function `g` is not supported
+    "#]],
+    );
+}

@@ -13,7 +13,13 @@ use std::collections::HashMap;
 pub(crate) struct Env {
     consts: HashMap<String, i64>,
     typedefs: HashMap<String, (Expr, Expr)>,
+    /// Simple `void f()` functions, as the updates they perform (loops
+    /// unrolled); calls in assignment labels are replaced by these.
+    functions: HashMap<String, Vec<Expr>>,
 }
+
+/// Upper bound on the updates an inlined function may expand to.
+const MAX_INLINED: usize = 10_000;
 
 impl Env {
     fn value(&self, e: &Expr) -> Option<i64> {
@@ -213,6 +219,30 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
         let name_span = c.span();
         let name = c.ident()?;
         if c.at("(") {
+            if ty.text == "void"
+                && c.peek_at(1) == &Tok::Punct(")")
+                && c.peek_at(2) == &Tok::Punct("{")
+            {
+                c.bump();
+                c.bump();
+                let open = c.pos();
+                c.bump();
+                match block_body(c, env) {
+                    Ok(body) => {
+                        env.functions.insert(name.clone(), body);
+                        return Ok(vec![format!(
+                            "// function {name}() is inlined where it is called"
+                        )]);
+                    }
+                    Err((span, why)) => {
+                        sink.error(span, format!("function `{name}` is not supported: {why} (only assignments and `for (i : T)` loops can be inlined)"));
+                        // Skip the whole body, from its `{`.
+                        c.set_pos(open);
+                        recover(c);
+                        return Ok(Vec::new());
+                    }
+                }
+            }
             return Err((
                 name_span,
                 format!("function `{name}` is not supported (zeno has no functions)"),
@@ -354,4 +384,124 @@ pub(crate) fn system_statement(
 
 fn expr_no_comma(c: &mut Cursor) -> PResult<Expr> {
     expr(c)
+}
+
+/// Statements up to the closing `}` of a function body (consumed).
+fn block_body(c: &mut Cursor, env: &Env) -> PResult<Vec<Expr>> {
+    let mut out = Vec::new();
+    while !c.eat("}") {
+        if c.at_eof() {
+            return Err((c.span(), "unterminated function body".into()));
+        }
+        statement(c, env, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn statement(c: &mut Cursor, env: &Env, out: &mut Vec<Expr>) -> PResult<()> {
+    if c.eat(";") {
+        return Ok(());
+    }
+    if c.eat("{") {
+        out.extend(block_body(c, env)?);
+        return Ok(());
+    }
+    if c.at_kw("for") {
+        let span = c.span();
+        c.bump();
+        c.expect("(")?;
+        let var = c.ident()?;
+        if !c.eat(":") {
+            return Err((span, "C-style `for (init; cond; step)` loops".into()));
+        }
+        let ty_span = c.span();
+        let ty = c.ident()?;
+        let (lo, hi) = if ty == "int" {
+            c.expect("[")?;
+            let lo = item(c)?;
+            c.expect(",")?;
+            let hi = item(c)?;
+            c.expect("]")?;
+            (lo, hi)
+        } else {
+            env.typedefs
+                .get(&ty)
+                .cloned()
+                .ok_or((ty_span, format!("unknown type `{ty}` in the loop")))?
+        };
+        c.expect(")")?;
+        let (Some(lo), Some(hi)) = (env.value(&lo), env.value(&hi)) else {
+            return Err((ty_span, "loop bounds that are not constants".into()));
+        };
+        let mut body = Vec::new();
+        statement(c, env, &mut body)?;
+        for k in lo..=hi {
+            for e in &body {
+                out.push(subst(e, &var, k));
+            }
+            if out.len() > MAX_INLINED {
+                return Err((span, format!("more than {MAX_INLINED} inlined updates")));
+            }
+        }
+        return Ok(());
+    }
+    for kw in [
+        "if", "while", "do", "return", "for", "int", "bool", "clock", "const",
+    ] {
+        if c.at_kw(kw) {
+            return Err((c.span(), format!("`{kw}`")));
+        }
+    }
+    let e = expr(c)?;
+    c.expect(";")?;
+    out.push(e);
+    Ok(())
+}
+
+/// `e` with the loop variable `var` replaced by `k`.
+fn subst(e: &Expr, var: &str, k: i64) -> Expr {
+    let s = |x: &Expr| Box::new(subst(x, var, k));
+    match e {
+        Expr::Ident(n) if n == var => Expr::Int(k),
+        Expr::Int(_) | Expr::Ident(_) => e.clone(),
+        Expr::Index(a, i) => Expr::Index(s(a), s(i)),
+        Expr::Field(a, f) => Expr::Field(s(a), f.clone()),
+        Expr::Call(f, args) => {
+            Expr::Call(f.clone(), args.iter().map(|a| subst(a, var, k)).collect())
+        }
+        Expr::Unary(op, a) => Expr::Unary(op, s(a)),
+        Expr::Binary(op, a, b) => Expr::Binary(op, s(a), s(b)),
+        Expr::Cond(a, b, c) => Expr::Cond(s(a), s(b), s(c)),
+        Expr::Assign(op, a, b) => Expr::Assign(op, s(a), s(b)),
+        Expr::PostIncr(op, a) => Expr::PostIncr(op, s(a)),
+        // A quantifier rebinding the same name hides the loop variable.
+        Expr::Quant(q, v, t, b) if v == var => Expr::Quant(q, v.clone(), t.clone(), b.clone()),
+        Expr::Quant(q, v, t, b) => Expr::Quant(q, v.clone(), t.clone(), s(b)),
+    }
+}
+
+/// An assignment label: updates separated by `,`, where a call `f()` of an
+/// inlined function stands for its updates.
+pub(crate) fn updates(c: &mut Cursor, env: &Env) -> PResult<Vec<Expr>> {
+    let mut out = Vec::new();
+    loop {
+        let inlined = match (c.peek(), c.peek_at(1), c.peek_at(2), c.peek_at(3)) {
+            (Tok::Ident(f), Tok::Punct("("), Tok::Punct(")"), Tok::Punct(",") | Tok::Eof) => {
+                env.functions.get(f).cloned()
+            }
+            _ => None,
+        };
+        match inlined {
+            Some(body) => {
+                c.bump();
+                c.bump();
+                c.bump();
+                out.extend(body);
+            }
+            None => out.push(expr(c)?),
+        }
+        if !c.eat(",") {
+            return Ok(out);
+        }
+    }
 }

@@ -377,6 +377,31 @@ fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>
     }
 }
 
+/// Updates, with calls of inlined functions expanded.
+fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(sink)?;
+    let r = decl::updates(&mut c, env).and_then(|es| {
+        if c.at_eof() {
+            Ok(es)
+        } else {
+            Err((
+                c.span(),
+                format!(
+                    "unexpected {} after the update",
+                    super::lex::describe(c.peek())
+                ),
+            ))
+        }
+    });
+    match r {
+        Ok(es) => Some(es.iter().map(print).collect()),
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            None
+        }
+    }
+}
+
 /// `c!`, `c[i]?`: the direction is split off first, since `?` would
 /// otherwise start a conditional expression.
 fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
@@ -641,7 +666,9 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             }
             match lab.kind.as_str() {
                 "guard" => e.guard = label_exprs(&lab.text, false, sink).and_then(|mut v| v.pop()),
-                "assignment" => e.updates = label_exprs(&lab.text, true, sink).unwrap_or_default(),
+                "assignment" => {
+                    e.updates = assignment_label(&lab.text, env, sink).unwrap_or_default()
+                }
                 "synchronisation" => e.sync = sync_label(&lab.text, sink),
                 "select" => e.select = select_label(&lab.text, sink).unwrap_or_default(),
                 "comments" => {}

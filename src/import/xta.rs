@@ -175,7 +175,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                     ..Edge::default()
                 };
                 c.expect("{")?;
-                labels(c, &mut e)?;
+                labels(c, &mut e, env)?;
                 c.expect("}")?;
                 t.edges.push(e);
                 prev_src = Some(src);
@@ -201,7 +201,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
 }
 
 /// `select ...; guard ...; sync ...; assign ...;` inside a transition.
-fn labels(c: &mut Cursor, e: &mut Edge) -> PResult<()> {
+fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
     while !c.at("}") && !c.at_eof() {
         let span = c.span();
         let kw = c.ident()?;
@@ -239,11 +239,7 @@ fn labels(c: &mut Cursor, e: &mut Edge) -> PResult<()> {
                 e.sync = Some(format!("{}{dir}", print(&ch)));
             }
             "assign" => {
-                let us = Parser {
-                    c: &mut part,
-                    ctx: Ctx::Model,
-                }
-                .list()?;
+                let us = decl::updates(&mut part, env)?;
                 e.updates = us.iter().map(print).collect();
             }
             "probability" => return Err((span, "probabilities are not supported".into())),
