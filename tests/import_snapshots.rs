@@ -459,3 +459,16 @@ bool b;
     "#]],
     );
 }
+
+#[test]
+fn labels_on_uppaal_models_are_reported() {
+    let opts = ImportOptions {
+        labels: vec!["cs".into()],
+    };
+    let imp = import("small.xml", XML, &opts).expect("imports");
+    assert!(
+        imp.warnings[0]
+            .message
+            .contains("labels only apply to TChecker")
+    );
+}

@@ -222,11 +222,27 @@ pub fn import_as(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<ImportDiagnostic>> {
-    match format {
+    let mut r = match format {
         Format::UppaalXml => import_uppaal_xml(text),
         Format::UppaalXta => import_xta(text),
-        Format::TChecker => import_tchecker(text, &opts.labels),
+        Format::TChecker => return import_tchecker(text, &opts.labels),
+    };
+    // Labels are a TChecker notion: say so rather than ignore them.
+    if !opts.labels.is_empty()
+        && let Ok(imp) = &mut r
+    {
+        imp.warnings.insert(
+            0,
+            ImportDiagnostic {
+                severity: Severity::Warning,
+                message: "labels only apply to TChecker models; ignored".into(),
+                span: Span::new(0, 0),
+                line: 1,
+                col: 1,
+            },
+        );
     }
+    r
 }
 
 /// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).
