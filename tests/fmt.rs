@@ -7,7 +7,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use zeno::fmt::format;
-use zeno::syntax::{SyntaxKind, parse};
+use zeno::syntax::{AstNode, SyntaxKind, parse};
 
 fn data_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fmt")
@@ -139,6 +139,78 @@ proptest! {
         prop_assume!(parse(&text).errors().is_empty());
         let once = format(&text).unwrap();
         prop_assert_eq!(tokens(&once), tokens(&text));
+        let twice = format(&once).unwrap();
+        prop_assert_eq!(twice, once);
+    }
+}
+
+const VOCABULARY: &[&str] = &[
+    "int x;",
+    "clock c;",
+    " x ",
+    " + 1",
+    " && y",
+    "(",
+    ")",
+    "-",
+    "!",
+    "not ",
+    ";",
+    ",",
+    "// note\n",
+    "/* c */",
+    "\n",
+    "\n\n",
+    "a -> b;",
+    "l0 -> l1 when x > 0;",
+    "do x = 0",
+    " sync c!",
+    "location q;",
+    "init location p;",
+    "[0]",
+    ".f",
+    "(1)",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        max_global_rejects: 100_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// On any error-free mutation of the samples, the output is error-free,
+    /// keeps the tokens (when no declaration is split) and is a fixed point.
+    #[test]
+    fn idempotent_on_mutated_samples(
+        sample in 0..SAMPLES.len(),
+        edits in proptest::collection::vec((any::<usize>(), 0..VOCABULARY.len()), 1..4),
+    ) {
+        let mut text = SAMPLES[sample].to_string();
+        for (pos, word) in edits {
+            // Insert between tokens, where an insertion has a fair chance
+            // to keep the model valid.
+            let starts: Vec<usize> = parse(&text)
+                .syntax_node()
+                .descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .map(|t| u32::from(t.text_range().start()) as usize)
+                .collect();
+            let at = starts.get(pos % starts.len().max(1)).copied().unwrap_or(0);
+            text.insert_str(at, VOCABULARY[word]);
+        }
+        prop_assume!(parse(&text).errors().is_empty());
+        let once = format(&text).unwrap();
+        prop_assert!(parse(&once).errors().is_empty(), "{}", once);
+        let splits = parse(&text)
+            .tree()
+            .syntax()
+            .descendants()
+            .filter_map(zeno::syntax::ast::VarDecl::cast)
+            .any(|d| d.declarators().count() > 1);
+        if !splits {
+            prop_assert_eq!(tokens(&once), tokens(&text));
+        }
         let twice = format(&once).unwrap();
         prop_assert_eq!(twice, once);
     }
