@@ -4,6 +4,7 @@
 //! The CLI and the language server call [`check`]; nothing else here is needed
 //! to decide a property.
 
+pub mod dbm;
 pub mod heuristics;
 pub mod trace;
 
