@@ -30,11 +30,11 @@ pub(super) fn extra_lu_plus(d: &mut Dbm, lower: &[i32], upper: &[i32]) {
                 continue;
             }
             let c = get(i, j);
-            let new = if i != 0 && c != INF && bound::value(c) > lower[i] {
-                INF
-            } else if i != 0 && exceeds_lower[i] {
-                INF
-            } else if i != 0 && exceeds_upper[j] {
+            let new = if i != 0
+                && ((c != INF && bound::value(c) > lower[i])
+                    || exceeds_lower[i]
+                    || exceeds_upper[j])
+            {
                 INF
             } else if i == 0 && exceeds_upper[j] {
                 bound::lt(-upper[j]).min(bound::LE_ZERO)

@@ -66,6 +66,18 @@ impl Dbm {
         d
     }
 
+    /// Wraps raw entries that are already canonical (from the store).
+    pub fn from_canonical(dim: usize, m: Vec<Raw>) -> Dbm {
+        Dbm { dim, m }
+    }
+
+    /// Overwrites with canonical raw entries, reusing the allocation.
+    pub fn set_raw(&mut self, dim: usize, m: &[Raw]) {
+        self.dim = dim;
+        self.m.clear();
+        self.m.extend_from_slice(m);
+    }
+
     pub fn dim(&self) -> usize {
         self.dim
     }
@@ -251,7 +263,11 @@ impl Dbm {
                 }
                 let diff = num[i] - num[j];
                 let c = bound::value(b) as i64 * den;
-                let ok = if bound::is_strict(b) { diff < c } else { diff <= c };
+                let ok = if bound::is_strict(b) {
+                    diff < c
+                } else {
+                    diff <= c
+                };
                 if !ok {
                     return false;
                 }

@@ -126,8 +126,8 @@ fn extrapolation_forgets_large_values() {
 
 fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
     let n = dim * dim;
-    proptest::collection::vec((0usize..dim, 0usize..dim, -6i32..8, any::<bool>()), 0..n)
-        .prop_map(move |cs| {
+    proptest::collection::vec((0usize..dim, 0usize..dim, -6i32..8, any::<bool>()), 0..n).prop_map(
+        move |cs| {
             let mut d = Dbm::zero(dim);
             d.up();
             // Random resets and constraints interleaved give varied shapes.
@@ -146,7 +146,8 @@ fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
                 }
             }
             d
-        })
+        },
+    )
 }
 
 /// Points on a grid of step 1/2 inside [0, 10]^(dim-1).
