@@ -25,10 +25,10 @@ fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
         ..Options::default()
     };
     let r = check(net, k, &options, &Cancel::new(), &mut |_| {});
-    if let Some(t) = &r.trace {
-        if let Err(e) = replay(net, k, t) {
-            panic!("{order:?}: trace does not replay: {e}\n{t:#?}");
-        }
+    if let Some(t) = &r.trace
+        && let Err(e) = replay(net, k, t)
+    {
+        panic!("{order:?}: trace does not replay: {e}\n{t:#?}");
     }
     r
 }
@@ -40,12 +40,12 @@ fn all_orders(net: &Network, check: usize, expected: Verdict) -> CheckResult {
     for order in ORDERS {
         let r = run(net, check, order);
         assert_eq!(r.verdict, expected, "{order:?}");
-        let needs_trace = match (&net.checks[check].kind, &expected) {
-            (_, Verdict::ModelError(_)) => true,
-            (CheckKind::Invariant(_), Verdict::Fails) => true,
-            (CheckKind::Reachable(_), Verdict::Holds) => true,
-            _ => false,
-        };
+        let needs_trace = matches!(
+            (&net.checks[check].kind, &expected),
+            (_, Verdict::ModelError(_))
+                | (CheckKind::Invariant(_), Verdict::Fails)
+                | (CheckKind::Reachable(_), Verdict::Holds)
+        );
         assert_eq!(r.trace.is_some(), needs_trace, "{order:?}");
         if order == SearchOrder::Bfs {
             bfs = Some(r.clone());
@@ -104,7 +104,7 @@ fn replay(net: &Network, check: usize, t: &Trace) -> Result<(), String> {
         TraceEnd::Goal { delay: d } => {
             delay(net, &locs, &vars, &mut clocks, *d)?;
             let goal = net.checks[check].kind.goal();
-            if !holds(net, &goal, &locs, &vars, &clocks) {
+            if !holds(&goal, &locs, &vars, &clocks) {
                 return Err(format!(
                     "goal does not hold at the end: {locs:?} {vars:?} {clocks:?}"
                 ));
@@ -365,7 +365,7 @@ fn mentions_deadlock(f: &Formula) -> bool {
 
 /// The goal on a concrete state. A deadlock is not decided here (it needs
 /// every future delay); the deadlock tests check the end state by hand.
-fn holds(net: &Network, f: &Formula, locs: &[LocId], vars: &[i32], clocks: &[Rational64]) -> bool {
+fn holds(f: &Formula, locs: &[LocId], vars: &[i32], clocks: &[Rational64]) -> bool {
     if mentions_deadlock(f) {
         return true;
     }
@@ -375,9 +375,9 @@ fn holds(net: &Network, f: &Formula, locs: &[LocId], vars: &[i32], clocks: &[Rat
         Formula::At { process, location } => locs[*process as usize] == *location,
         Formula::Data(e) => e.eval(vars).is_ok_and(|v| v != 0),
         Formula::Clock(cc) => cc_holds(cc, vars, clocks).unwrap_or(false),
-        Formula::Not(g) => !holds(net, g, locs, vars, clocks),
-        Formula::And(gs) => gs.iter().all(|g| holds(net, g, locs, vars, clocks)),
-        Formula::Or(gs) => gs.iter().any(|g| holds(net, g, locs, vars, clocks)),
+        Formula::Not(g) => !holds(g, locs, vars, clocks),
+        Formula::And(gs) => gs.iter().all(|g| holds(g, locs, vars, clocks)),
+        Formula::Or(gs) => gs.iter().any(|g| holds(g, locs, vars, clocks)),
     }
 }
 
