@@ -772,3 +772,43 @@ fn stats_are_reported() {
     assert!(res.stats.bytes_per_state > 0);
     assert!(res.stats.peak_memory >= res.stats.bytes_per_state);
 }
+
+#[test]
+fn built_heuristics_agree_on_verdicts() {
+    for buggy in [false, true] {
+        let net = fischer(3, 2, buggy);
+        let expected = if buggy {
+            Verdict::Fails
+        } else {
+            Verdict::Holds
+        };
+        for heuristic in [
+            HeuristicKind::DL,
+            HeuristicKind::DU,
+            HeuristicKind::HL,
+            HeuristicKind::HU,
+        ] {
+            for search in [SearchOrder::Greedy, SearchOrder::AStar] {
+                for cache_heuristic in [true, false] {
+                    let options = Options {
+                        search,
+                        heuristic,
+                        cache_heuristic,
+                        ..Options::default()
+                    };
+                    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                    assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
+                    if let Some(t) = &res.trace {
+                        replay(&net, 0, t).unwrap();
+                        // dL and hL are admissible: A* keeps BFS's length.
+                        if search == SearchOrder::AStar
+                            && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL)
+                        {
+                            assert_eq!(t.len(), 6, "{heuristic:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

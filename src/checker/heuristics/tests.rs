@@ -10,7 +10,12 @@ use super::{EdgeSet, build};
 use crate::checker::HeuristicKind;
 use crate::ir::*;
 
-const KINDS: [HeuristicKind; 4] = [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU];
+const KINDS: [HeuristicKind; 4] = [
+    HeuristicKind::DL,
+    HeuristicKind::DU,
+    HeuristicKind::HL,
+    HeuristicKind::HU,
+];
 
 // ---------------------------------------------------------------- builders
 
@@ -113,12 +118,24 @@ fn at(p: ProcId, l: LocId) -> Formula {
 }
 
 /// All four estimates at a state, in the order dL, dU, hL, hU.
-fn all(n: &Network, goal: &Formula, disabled: &EdgeSet, locs: &[LocId], vars: &[i32]) -> [Option<u32>; 4] {
+fn all(
+    n: &Network,
+    goal: &Formula,
+    disabled: &EdgeSet,
+    locs: &[LocId],
+    vars: &[i32],
+) -> [Option<u32>; 4] {
     KINDS.map(|kind| build(kind, n, goal, disabled).estimate(locs, vars))
 }
 
 fn initial(n: &Network, goal: &Formula) -> [Option<u32>; 4] {
-    all(n, goal, &EdgeSet::none(n), &n.initial_locations(), &n.initial_variables())
+    all(
+        n,
+        goal,
+        &EdgeSet::none(n),
+        &n.initial_locations(),
+        &n.initial_variables(),
+    )
 }
 
 // ---------------------------------------------------------------- hand-computed values
@@ -165,7 +182,10 @@ fn guard_set_by_another_process() {
     // Location distance ignores the guard; the ATG needs Q's move first.
     assert_eq!(initial(&n, &goal), [Some(1), Some(1), Some(2), Some(2)]);
     // Once x = 1 (Q moved), one step remains.
-    assert_eq!(all(&n, &goal, &EdgeSet::none(&n), &[0, 1], &[1]), [Some(1); 4]);
+    assert_eq!(
+        all(&n, &goal, &EdgeSet::none(&n), &[0, 1], &[1]),
+        [Some(1); 4]
+    );
 }
 
 #[test]
@@ -323,7 +343,10 @@ fn enabled(n: &Network, off: &EdgeSet, s: &State, p: usize) -> Vec<usize> {
         .filter(|(e, edge)| {
             !off.contains(p as ProcId, *e as EdgeId)
                 && edge.source == s.0[p]
-                && edge.guard.as_ref().is_none_or(|g| g.eval(&s.1).is_ok_and(|v| v != 0))
+                && edge
+                    .guard
+                    .as_ref()
+                    .is_none_or(|g| g.eval(&s.1).is_ok_and(|v| v != 0))
         })
         .map(|(e, _)| e)
         .collect()
@@ -361,7 +384,9 @@ fn successors(n: &Network, off: &EdgeSet, s: &State) -> Vec<State> {
             match sync_of(p, e) {
                 None => out.extend(apply(n, s, &[(p, e)])),
                 Some(sy) if sy.dir == SyncDir::Send => {
-                    let Ok(ch) = sy.channel.resolve(&s.1) else { continue };
+                    let Ok(ch) = sy.channel.resolve(&s.1) else {
+                        continue;
+                    };
                     let receivers = |q: usize| -> Vec<usize> {
                         en[q]
                             .iter()
@@ -542,7 +567,10 @@ fn network_strategy() -> impl Strategy<Value = (Network, Formula, Vec<Vec<bool>>
     proptest::collection::vec(2u32..5, 1..4).prop_flat_map(|locs| {
         let procs = locs.len();
         let specs = proptest::collection::vec(proptest::collection::vec(edge_spec(), 1..6), procs);
-        let off = proptest::collection::vec(proptest::collection::vec(proptest::bool::weighted(0.2), 6), procs);
+        let off = proptest::collection::vec(
+            proptest::collection::vec(proptest::bool::weighted(0.2), 6),
+            procs,
+        );
         (Just(locs), specs, goal_strategy(procs), off).prop_map(|(locs, specs, goal, off)| {
             let n = build_random(&locs, &specs);
             let off = specs
