@@ -5,6 +5,8 @@
 //! locations and everything reachable from them without resetting `x`; a
 //! negative value means "never compared". Sound for diagonal-free models.
 
+#![allow(clippy::needless_range_loop)] // i, j index the matrix and the bound tables alike
+
 use super::Dbm;
 use super::bound::{self, INF};
 
