@@ -857,3 +857,24 @@ fn broadcast_split_decides_deadlock() {
     assert_eq!(t.steps[0].after.locations, vec![1, 0]);
     assert!(t.steps[0].delay < r(3));
 }
+
+#[test]
+fn timeout_and_progress() {
+    let net = fischer(7, 2, false);
+    let options = Options {
+        timeout: Some(std::time::Duration::ZERO),
+        ..Options::default()
+    };
+    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
+    // A full run of F7 explores more than 4096 states: progress is reported
+    // with growing figures.
+    let mut seen: Vec<u64> = Vec::new();
+    let res = check(&net, 0, &Options::default(), &Cancel::new(), &mut |s| {
+        seen.push(s.explored)
+    });
+    assert_eq!(res.verdict, Verdict::Holds);
+    assert!(!seen.is_empty());
+    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    assert!(seen.iter().all(|&e| e <= res.stats.explored));
+}
