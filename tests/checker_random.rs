@@ -217,6 +217,24 @@ proptest! {
                 }
                 prop_assert_eq!(bfs.len(), results[4].trace.as_ref().unwrap().len());
             }
+            // The built heuristics: same verdicts; hL and dL are admissible,
+            // so A* keeps the BFS length.
+            for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU] {
+                for search in [SearchOrder::Greedy, SearchOrder::AStar] {
+                    let options = Options { search, heuristic, max_states: Some(20_000), ..Options::default() };
+                    let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
+                    prop_assert_eq!(&r.verdict, &results[0].verdict, "{:?} {:?}", search, heuristic);
+                    if let Some(t) = &r.trace {
+                        prop_assert!(support::simulator::replay(&net, k, t).is_ok());
+                        if search == SearchOrder::AStar
+                            && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL)
+                        {
+                            let bfs = results[0].trace.as_ref().unwrap().len();
+                            prop_assert_eq!(t.len(), bfs, "{:?}", heuristic);
+                        }
+                    }
+                }
+            }
         }
     }
 }
