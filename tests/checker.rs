@@ -886,3 +886,36 @@ fn timeout_and_progress() {
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
     assert!(seen.iter().all(|&e| e <= res.stats.explored));
 }
+
+#[test]
+fn extrapolation_keeps_broadcast_receivers_honest() {
+    // S: s0 (urgent) -> s1 (urgent) --b!--> s2; R: r0 --[x <= 0] b?--> r1.
+    // No time passes before the send, so x = 0 and R must take part: R can
+    // never be left in r0. (The receiver's guard is also used negated, so
+    // extrapolation must keep x's upper bound 0.)
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.process(
+        "S",
+        &[
+            ("s0", LocationKind::Urgent),
+            ("s1", LocationKind::Urgent),
+            ("s2", LocationKind::Normal),
+        ],
+    );
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.edge(s, 0, 1);
+    n.edge(s, 1, 2).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(le(x, 0));
+    let left_out = n.reach(and(vec![at(s, 2), at(rcv, 0)]));
+    let joined = n.reach(and(vec![at(s, 2), at(rcv, 1)]));
+    all_orders(&n.n, left_out, Verdict::Fails);
+    assert_eq!(
+        all_orders(&n.n, joined, Verdict::Holds)
+            .trace
+            .unwrap()
+            .len(),
+        2
+    );
+}

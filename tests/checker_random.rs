@@ -27,8 +27,8 @@ struct EdgeSpec {
 #[derive(Debug, Clone)]
 struct Spec {
     kinds: Vec<Vec<u8>>,
-    invariants: Vec<Vec<Option<(u32, i32)>>>,
-    channels: Vec<(bool, bool)>, // (broadcast?, urgent?)
+    invariants: Vec<Vec<Option<(u32, i32, bool)>>>, // bound c or v + c
+    channels: Vec<(bool, bool)>,                    // (broadcast?, urgent?)
     edges: Vec<EdgeSpec>,
     goal: (u32, u32, Option<(u32, i32)>, bool),
 }
@@ -67,7 +67,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         proptest::collection::vec(proptest::collection::vec(0..10u8, LOCS as usize), PROCS),
         proptest::collection::vec(
             proptest::collection::vec(
-                proptest::option::weighted(0.3, (1..=CLOCKS, 1..5i32)),
+                proptest::option::weighted(0.3, (1..=CLOCKS, 1..5i32, any::<bool>())),
                 LOCS as usize,
             ),
             PROCS,
@@ -121,8 +121,13 @@ fn build(s: &Spec) -> Network {
         let refs: Vec<(&str, LocationKind)> = locs.iter().map(|(a, k)| (a.as_str(), *k)).collect();
         n.process(&format!("P{p}"), &refs);
         for l in 0..LOCS as usize {
-            if let Some((x, c)) = s.invariants[p][l] {
-                n.inv(p as ProcId, l as LocId, le(clocks[x as usize - 1], c));
+            if let Some((x, c, reads)) = s.invariants[p][l] {
+                let mut cc = le(clocks[x as usize - 1], c);
+                if reads {
+                    // A bound read from a variable: LU bounds use its range.
+                    cc.bound = add(v(var), net::c(c));
+                }
+                n.inv(p as ProcId, l as LocId, cc);
             }
         }
     }
