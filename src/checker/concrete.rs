@@ -205,8 +205,9 @@ fn choose_delay(zone: &Dbm, u: &[Rational64], may_delay: bool) -> Option<Rationa
         lo
     } else {
         match hi {
-            Some((h, _)) => (lo + h) / 2,
-            None => lo + 1,
+            Some((h, _)) if h > lo => simplest_between(lo, h, 64).unwrap_or((lo + h) / 2),
+            Some(_) => return None,
+            None => lo.floor() + 1,
         }
     };
     let v: Vec<Rational64> = u
@@ -217,9 +218,49 @@ fn choose_delay(zone: &Dbm, u: &[Rational64], may_delay: bool) -> Option<Rationa
     contains(zone, &v).then_some(d)
 }
 
+/// The rational with the smallest denominator strictly between `lo` and `hi`
+/// (`0 <= lo < hi`), by continued fractions (Stern–Brocot). Keeping
+/// denominators small keeps long traces within `i64` arithmetic.
+fn simplest_between(lo: Rational64, hi: Rational64, depth: u32) -> Option<Rational64> {
+    let one = Rational64::from_integer(1);
+    let fl = lo.floor();
+    if fl + one < hi {
+        return Some(fl + one);
+    }
+    if depth == 0 {
+        return None;
+    }
+    // lo < x < hi <= fl + 1: x = fl + 1/y with 1/(hi - fl) < y < 1/(lo - fl).
+    let y_lo = one / (hi - fl);
+    let y = if lo == fl {
+        y_lo.floor() + one
+    } else {
+        simplest_between(y_lo, one / (lo - fl), depth - 1)?
+    };
+    Some(fl + one / y)
+}
+
 /// A delay into one of the zones of a union.
 fn choose_delay_in(zones: &[Dbm], u: &[Rational64], may_delay: bool) -> Option<Rational64> {
     zones.iter().find_map(|z| choose_delay(z, u, may_delay))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Rational64 {
+        Rational64::new(n, d)
+    }
+
+    #[test]
+    fn simplest_rationals() {
+        assert_eq!(simplest_between(q(3, 1), q(5, 1), 8), Some(q(4, 1)));
+        assert_eq!(simplest_between(q(3, 1), q(4, 1), 8), Some(q(7, 2)));
+        assert_eq!(simplest_between(q(1, 3), q(1, 2), 8), Some(q(2, 5)));
+        assert_eq!(simplest_between(q(0, 1), q(1, 10), 8), Some(q(1, 11)));
+        assert_eq!(simplest_between(q(7, 3), q(5, 2), 8), Some(q(12, 5)));
+    }
 }
 
 fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> ConcreteState {
