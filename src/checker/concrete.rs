@@ -245,24 +245,6 @@ fn choose_delay_in(zones: &[Dbm], u: &[Rational64], may_delay: bool) -> Option<R
     zones.iter().find_map(|z| choose_delay(z, u, may_delay))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn q(n: i64, d: i64) -> Rational64 {
-        Rational64::new(n, d)
-    }
-
-    #[test]
-    fn simplest_rationals() {
-        assert_eq!(simplest_between(q(3, 1), q(5, 1), 8), Some(q(4, 1)));
-        assert_eq!(simplest_between(q(3, 1), q(4, 1), 8), Some(q(7, 2)));
-        assert_eq!(simplest_between(q(1, 3), q(1, 2), 8), Some(q(2, 5)));
-        assert_eq!(simplest_between(q(0, 1), q(1, 10), 8), Some(q(1, 11)));
-        assert_eq!(simplest_between(q(7, 3), q(5, 2), 8), Some(q(12, 5)));
-    }
-}
-
 fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> ConcreteState {
     ConcreteState {
         locations: model.locs(key).iter().map(|&l| l as LocId).collect(),
@@ -361,4 +343,22 @@ pub fn error_trace(
         error,
     };
     Some(trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Rational64 {
+        Rational64::new(n, d)
+    }
+
+    #[test]
+    fn simplest_rationals() {
+        assert_eq!(simplest_between(q(3, 1), q(5, 1), 8), Some(q(4, 1)));
+        assert_eq!(simplest_between(q(3, 1), q(4, 1), 8), Some(q(7, 2)));
+        assert_eq!(simplest_between(q(1, 3), q(1, 2), 8), Some(q(2, 5)));
+        assert_eq!(simplest_between(q(0, 1), q(1, 10), 8), Some(q(1, 11)));
+        assert_eq!(simplest_between(q(7, 3), q(5, 2), 8), Some(q(12, 5)));
+    }
 }
