@@ -919,3 +919,25 @@ fn extrapolation_keeps_broadcast_receivers_honest() {
         2
     );
 }
+
+#[test]
+fn long_random_dfs_traces_replay() {
+    // Random DFS finds long counterexamples (tens of steps) on buggy Fischer:
+    // their delays must still be exact.
+    for procs in [4, 5] {
+        let net = fischer(procs, 2, true);
+        for seed in 0..8 {
+            let options = Options {
+                search: SearchOrder::RandomDfs,
+                seed,
+                ..Options::default()
+            };
+            let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+            assert_eq!(res.verdict, Verdict::Fails);
+            let t = res.trace.unwrap();
+            assert!(t.len() >= 6);
+            replay(&net, 0, &t).unwrap();
+            support::simulator::replay(&net, 0, &t).unwrap();
+        }
+    }
+}
