@@ -112,7 +112,10 @@ fn error_item(p: &mut Parser<'_>, ctx: Context) {
     p.bump();
     // At the top level a `}` closes nothing: skip it with the rest.
     let stop_at_curly = ctx == Context::Template;
-    while !p.at_eof() && !at_item_start(p) && !(stop_at_curly && p.at(R_CURLY)) {
+    loop {
+        if p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY)) {
+            break;
+        }
         if p.eat(SEMICOLON) {
             break;
         }
