@@ -91,14 +91,32 @@ const SAMPLES: &[&str] = &[
     include_str!("data/fmt/fischer.in.zeno"),
     include_str!("data/fmt/comments.in.zeno"),
     include_str!("data/fmt/edges.in.zeno"),
+    include_str!("data/fmt/long_edges.in.zeno"),
+    include_str!("data/syntax/valid/all_constructs.zeno"),
 ];
+
+/// Does formatting split a declaration (`int a, b;`)? Then the tokens
+/// change (`int a; int b;`) and only idempotence is compared.
+fn splits_declarations(text: &str) -> bool {
+    parse(text)
+        .tree()
+        .syntax()
+        .descendants()
+        .filter_map(zeno::syntax::ast::VarDecl::cast)
+        .any(|d| d.declarators().count() > 1)
+}
 
 #[test]
 fn formatting_keeps_tokens_and_comments() {
+    let mut compared = 0;
     for sample in SAMPLES {
         let formatted = format(sample).unwrap();
-        assert_eq!(tokens(&formatted), tokens(sample));
+        if !splits_declarations(sample) {
+            assert_eq!(tokens(&formatted), tokens(sample));
+            compared += 1;
+        }
     }
+    assert!(compared >= 3);
 }
 
 /// Whitespace-only edits: insert spaces/newlines or delete whitespace
@@ -138,7 +156,9 @@ proptest! {
         // Whitespace edits can glue or split tokens (`- >`); skip those.
         prop_assume!(parse(&text).errors().is_empty());
         let once = format(&text).unwrap();
-        prop_assert_eq!(tokens(&once), tokens(&text));
+        if !splits_declarations(&text) {
+            prop_assert_eq!(tokens(&once), tokens(&text));
+        }
         let twice = format(&once).unwrap();
         prop_assert_eq!(twice, once);
     }
@@ -202,13 +222,7 @@ proptest! {
         prop_assume!(parse(&text).errors().is_empty());
         let once = format(&text).unwrap();
         prop_assert!(parse(&once).errors().is_empty(), "{}", once);
-        let splits = parse(&text)
-            .tree()
-            .syntax()
-            .descendants()
-            .filter_map(zeno::syntax::ast::VarDecl::cast)
-            .any(|d| d.declarators().count() > 1);
-        if !splits {
+        if !splits_declarations(&text) {
             prop_assert_eq!(tokens(&once), tokens(&text));
         }
         let twice = format(&once).unwrap();
