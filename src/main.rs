@@ -5,7 +5,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "zeno", version, about = "Directed model checking of timed automata")]
+#[command(
+    name = "zeno",
+    version,
+    about = "Directed model checking of timed automata"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
