@@ -107,7 +107,12 @@ fn error_item(p: &mut Parser<'_>, ctx: Context) {
         Context::TopLevel => "a declaration, template, system line or check",
         Context::Template => "a declaration, location or edge",
     };
-    p.error_here(format!("expected {what}, found {}", p.current().describe()));
+    if p.at(IDENT) && matches!(p.nth(1), MINUS | MINUS2 | GT | GTEQ) {
+        // `a -` or `a >`: an edge whose arrow is being typed.
+        p.error_here("expected `->` after the source location");
+    } else {
+        p.error_here(format!("expected {what}, found {}", p.current().describe()));
+    }
     let m = p.start();
     p.bump();
     // At the top level a `}` closes nothing: skip it with the rest.
