@@ -65,7 +65,7 @@ const fn mask(kind: SyntaxKind) -> u128 {
     if raw < 128 { 1u128 << raw } else { 0 }
 }
 
-pub struct Parser<'t> {
+pub struct Parser {
     /// Significant tokens only (no trivia, no unknown characters).
     tokens: Vec<Token>,
     pos: usize,
@@ -75,11 +75,10 @@ pub struct Parser<'t> {
     pub(super) tree_depth: u32,
     error_count: usize,
     end: u32,
-    _text: &'t str,
 }
 
-impl<'t> Parser<'t> {
-    pub fn new(text: &'t str, all_tokens: &[Token]) -> Parser<'t> {
+impl Parser {
+    pub fn new(text: &str, all_tokens: &[Token]) -> Parser {
         let tokens = all_tokens
             .iter()
             .filter(|t| !t.kind.is_trivia() && t.kind != ERROR)
@@ -93,7 +92,6 @@ impl<'t> Parser<'t> {
             tree_depth: 0,
             error_count: 0,
             end: text.len() as u32,
-            _text: text,
         }
     }
 
@@ -257,7 +255,7 @@ pub struct Marker {
 }
 
 impl Marker {
-    pub fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+    pub fn complete(self, p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
         if let Some(Event::Start { kind: slot, .. }) = p.events.get_mut(self.pos) {
             *slot = kind;
         } else if let Some(event) = p.events.get_mut(self.pos) {
@@ -271,7 +269,7 @@ impl Marker {
     }
 
     /// Forgets the node; its tokens go to the parent.
-    pub fn abandon(self, p: &mut Parser<'_>) {
+    pub fn abandon(self, p: &mut Parser) {
         if self.pos + 1 == p.events.len() {
             p.events.pop();
         }
@@ -287,7 +285,7 @@ pub struct CompletedMarker {
 impl CompletedMarker {
     /// Starts a new node that will become the parent of this one
     /// (`a` → `a + b`).
-    pub fn precede(self, p: &mut Parser<'_>) -> Marker {
+    pub fn precede(self, p: &mut Parser) -> Marker {
         let new = p.start();
         if let Some(Event::Start { forward_parent, .. }) = p.events.get_mut(self.pos) {
             *forward_parent = Some(new.pos);
