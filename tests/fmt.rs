@@ -119,15 +119,23 @@ fn formatting_keeps_tokens_and_comments() {
     assert!(compared >= 3);
 }
 
-/// Whitespace-only edits: insert spaces/newlines or delete whitespace
-/// between tokens.
+/// Where tokens start: whitespace inserted there never changes a token.
+fn token_starts(text: &str) -> Vec<usize> {
+    parse(text)
+        .syntax_node()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .map(|t| u32::from(t.text_range().start()) as usize)
+        .collect()
+}
+
+/// Whitespace-only edits between tokens: insert spaces or newlines, or
+/// delete a space (which may glue two tokens; such inputs are skipped).
 fn respace(text: &str, edits: &[(usize, usize)]) -> String {
     let mut text = text.to_string();
     for &(pos, what) in edits {
-        let mut at = pos % (text.len() + 1);
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
+        let starts = token_starts(&text);
+        let at = starts.get(pos % starts.len().max(1)).copied().unwrap_or(0);
         match what % 4 {
             0 => text.insert(at, ' '),
             1 => text.insert(at, '\n'),
@@ -143,7 +151,11 @@ fn respace(text: &str, edits: &[(usize, usize)]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        max_global_rejects: 100_000,
+        ..ProptestConfig::default()
+    })]
 
     /// Formatting is idempotent, keeps the tokens, and does not depend on
     /// the input's layout beyond blank lines and comment placement.
@@ -210,12 +222,7 @@ proptest! {
         for (pos, word) in edits {
             // Insert between tokens, where an insertion has a fair chance
             // to keep the model valid.
-            let starts: Vec<usize> = parse(&text)
-                .syntax_node()
-                .descendants_with_tokens()
-                .filter_map(|e| e.into_token())
-                .map(|t| u32::from(t.text_range().start()) as usize)
-                .collect();
+            let starts = token_starts(&text);
             let at = starts.get(pos % starts.len().max(1)).copied().unwrap_or(0);
             text.insert_str(at, VOCABULARY[word]);
         }
