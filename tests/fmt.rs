@@ -91,25 +91,51 @@ const SAMPLES: &[&str] = &[
     include_str!("data/fmt/fischer.in.zeno"),
     include_str!("data/fmt/comments.in.zeno"),
     include_str!("data/fmt/edges.in.zeno"),
+    include_str!("data/fmt/long_edges.in.zeno"),
+    include_str!("data/syntax/valid/all_constructs.zeno"),
 ];
+
+/// Does formatting split a declaration (`int a, b;`)? Then the tokens
+/// change (`int a; int b;`) and only idempotence is compared.
+fn splits_declarations(text: &str) -> bool {
+    parse(text)
+        .tree()
+        .syntax()
+        .descendants()
+        .filter_map(zeno::syntax::ast::VarDecl::cast)
+        .any(|d| d.declarators().count() > 1)
+}
 
 #[test]
 fn formatting_keeps_tokens_and_comments() {
+    let mut compared = 0;
     for sample in SAMPLES {
         let formatted = format(sample).unwrap();
-        assert_eq!(tokens(&formatted), tokens(sample));
+        if !splits_declarations(sample) {
+            assert_eq!(tokens(&formatted), tokens(sample));
+            compared += 1;
+        }
     }
+    assert!(compared >= 3);
 }
 
-/// Whitespace-only edits: insert spaces/newlines or delete whitespace
-/// between tokens.
+/// Where tokens start: whitespace inserted there never changes a token.
+fn token_starts(text: &str) -> Vec<usize> {
+    parse(text)
+        .syntax_node()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .map(|t| u32::from(t.text_range().start()) as usize)
+        .collect()
+}
+
+/// Whitespace-only edits between tokens: insert spaces or newlines, or
+/// delete a space (which may glue two tokens; such inputs are skipped).
 fn respace(text: &str, edits: &[(usize, usize)]) -> String {
     let mut text = text.to_string();
     for &(pos, what) in edits {
-        let mut at = pos % (text.len() + 1);
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
+        let starts = token_starts(&text);
+        let at = starts.get(pos % starts.len().max(1)).copied().unwrap_or(0);
         match what % 4 {
             0 => text.insert(at, ' '),
             1 => text.insert(at, '\n'),
@@ -125,7 +151,11 @@ fn respace(text: &str, edits: &[(usize, usize)]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        max_global_rejects: 100_000,
+        ..ProptestConfig::default()
+    })]
 
     /// Formatting is idempotent, keeps the tokens, and does not depend on
     /// the input's layout beyond blank lines and comment placement.
@@ -138,7 +168,9 @@ proptest! {
         // Whitespace edits can glue or split tokens (`- >`); skip those.
         prop_assume!(parse(&text).errors().is_empty());
         let once = format(&text).unwrap();
-        prop_assert_eq!(tokens(&once), tokens(&text));
+        if !splits_declarations(&text) {
+            prop_assert_eq!(tokens(&once), tokens(&text));
+        }
         let twice = format(&once).unwrap();
         prop_assert_eq!(twice, once);
     }
@@ -190,25 +222,14 @@ proptest! {
         for (pos, word) in edits {
             // Insert between tokens, where an insertion has a fair chance
             // to keep the model valid.
-            let starts: Vec<usize> = parse(&text)
-                .syntax_node()
-                .descendants_with_tokens()
-                .filter_map(|e| e.into_token())
-                .map(|t| u32::from(t.text_range().start()) as usize)
-                .collect();
+            let starts = token_starts(&text);
             let at = starts.get(pos % starts.len().max(1)).copied().unwrap_or(0);
             text.insert_str(at, VOCABULARY[word]);
         }
         prop_assume!(parse(&text).errors().is_empty());
         let once = format(&text).unwrap();
         prop_assert!(parse(&once).errors().is_empty(), "{}", once);
-        let splits = parse(&text)
-            .tree()
-            .syntax()
-            .descendants()
-            .filter_map(zeno::syntax::ast::VarDecl::cast)
-            .any(|d| d.declarators().count() > 1);
-        if !splits {
+        if !splits_declarations(&text) {
             prop_assert_eq!(tokens(&once), tokens(&text));
         }
         let twice = format(&once).unwrap();

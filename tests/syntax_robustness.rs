@@ -342,6 +342,33 @@ fn other_deep_inputs() {
     // Moderate nesting is fine and error-free.
     let ok = format!("int x = {}1{};", "(".repeat(100), ")".repeat(100));
     assert_eq!(check_total(&ok).errors(), &[]);
-    let long_chain = format!("int x = 1{};", " + 1".repeat(500));
+    let long_chain = format!("int x = 1{};", " + 1".repeat(200));
     assert_eq!(check_total(&long_chain).errors(), &[]);
+    // Beyond the tree-depth limit: one error, and the declaration still ends
+    // at its `;` so the next item parses.
+    let too_long = format!(
+        "int x = 1{};
+clock y;",
+        " + 1".repeat(300)
+    );
+    let parse = check_total(&too_long);
+    assert_eq!(parse.errors().len(), 1, "{:?}", parse.errors());
+    assert!(has_nesting_error(&parse));
+    assert_eq!(parse.tree().items().count(), 2);
+}
+
+#[test]
+fn pathological_inputs_give_a_bounded_number_of_errors() {
+    let size = 1024 * 1024;
+    for unit in ["} ", "$ ", "é", ") ", "; ", "int ", "a -> ", "template T( "] {
+        let text = unit.repeat(size / unit.len());
+        let parse = check_total(&text);
+        assert!(!parse.errors().is_empty(), "{unit:?}");
+        assert!(
+            parse.errors().len() <= 2001,
+            "{unit:?}: {}",
+            parse.errors().len()
+        );
+        assert!(parse.errors().iter().all(|e| e.message.len() < 200));
+    }
 }

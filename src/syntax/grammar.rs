@@ -49,7 +49,7 @@ enum Context {
     Template,
 }
 
-pub fn source_file(p: &mut Parser<'_>) {
+pub fn source_file(p: &mut Parser) {
     let m = p.start();
     while !p.at_eof() {
         let before = p.pos();
@@ -61,7 +61,7 @@ pub fn source_file(p: &mut Parser<'_>) {
 
 /// Defensive: if a grammar function consumed nothing, wrap one token in an
 /// `ERROR` node so that the enclosing loop cannot spin.
-fn ensure_progress(p: &mut Parser<'_>, before: usize) {
+fn ensure_progress(p: &mut Parser, before: usize) {
     if p.pos() == before && !p.at_eof() {
         let m = p.start();
         p.bump();
@@ -69,11 +69,11 @@ fn ensure_progress(p: &mut Parser<'_>, before: usize) {
     }
 }
 
-fn at_item_start(p: &Parser<'_>) -> bool {
+fn at_item_start(p: &Parser) -> bool {
     p.at_set(ITEM_KEYWORDS) || (p.at(IDENT) && matches!(p.nth(1), ARROW | IDENT | EQ))
 }
 
-fn item(p: &mut Parser<'_>, ctx: Context) {
+fn item(p: &mut Parser, ctx: Context) {
     match p.current() {
         TEMPLATE_KW => template(p),
         SYSTEM_KW => system(p),
@@ -93,7 +93,7 @@ fn item(p: &mut Parser<'_>, ctx: Context) {
 }
 
 /// Is this `init`/`urgent`/`committed`… followed by `location`?
-fn location_ahead(p: &Parser<'_>) -> bool {
+fn location_ahead(p: &Parser) -> bool {
     let mut n = 0;
     while LOCATION_MODIFIERS.contains(p.nth(n)) {
         n += 1;
@@ -102,15 +102,25 @@ fn location_ahead(p: &Parser<'_>) -> bool {
 }
 
 /// Skips tokens that cannot start an item, as one `ERROR` node.
-fn error_item(p: &mut Parser<'_>, ctx: Context) {
+fn error_item(p: &mut Parser, ctx: Context) {
     let what = match ctx {
         Context::TopLevel => "a declaration, template, system line or check",
         Context::Template => "a declaration, location or edge",
     };
-    p.error_here(format!("expected {what}, found {}", p.current().describe()));
+    if p.at(IDENT) && matches!(p.nth(1), MINUS | MINUS2 | GT | GTEQ) {
+        // `a -` or `a >`: an edge whose arrow is being typed.
+        p.error_here("expected `->` after the source location");
+    } else {
+        p.error_here(format!("expected {what}, found {}", p.current().describe()));
+    }
     let m = p.start();
     p.bump();
-    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+    // At the top level a `}` closes nothing: skip it with the rest.
+    let stop_at_curly = ctx == Context::Template;
+    loop {
+        if p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY)) {
+            break;
+        }
         if p.eat(SEMICOLON) {
             break;
         }
@@ -121,7 +131,7 @@ fn error_item(p: &mut Parser<'_>, ctx: Context) {
 
 /// Expects the `;` that ends an item; when it is missing, skips to the next
 /// item (or past the next `;`).
-fn semi(p: &mut Parser<'_>) {
+fn semi(p: &mut Parser) {
     if p.eat(SEMICOLON) {
         return;
     }
@@ -139,7 +149,7 @@ fn semi(p: &mut Parser<'_>) {
     m.complete(p, ERROR);
 }
 
-fn name(p: &mut Parser<'_>) -> bool {
+fn name(p: &mut Parser) -> bool {
     if p.at(IDENT) {
         let m = p.start();
         p.bump();
@@ -151,7 +161,7 @@ fn name(p: &mut Parser<'_>) -> bool {
     }
 }
 
-fn name_ref(p: &mut Parser<'_>) -> bool {
+fn name_ref(p: &mut Parser) -> bool {
     if p.at(IDENT) {
         let m = p.start();
         p.bump();
@@ -165,10 +175,15 @@ fn name_ref(p: &mut Parser<'_>) -> bool {
 
 // ---------------------------------------------------------------- declarations
 
-fn var_decl(p: &mut Parser<'_>) {
+fn var_decl(p: &mut Parser) {
     let m = p.start();
     p.eat(CONST_KW);
-    ty(p);
+    if p.at(IDENT) && matches!(p.nth(1), EQ | SEMICOLON | COMMA | L_BRACK) {
+        // `const N = 3;`: the name is there, the type is missing.
+        p.error_expected("a type");
+    } else {
+        ty(p);
+    }
     loop {
         declarator(p);
         if !p.eat(COMMA) {
@@ -179,7 +194,7 @@ fn var_decl(p: &mut Parser<'_>) {
     m.complete(p, VAR_DECL);
 }
 
-fn declarator(p: &mut Parser<'_>) {
+fn declarator(p: &mut Parser) {
     if !p.at(IDENT) {
         p.error_expected("a name");
         return;
@@ -195,7 +210,7 @@ fn declarator(p: &mut Parser<'_>) {
     m.complete(p, VAR_DECLARATOR);
 }
 
-fn array_size(p: &mut Parser<'_>) {
+fn array_size(p: &mut Parser) {
     let m = p.start();
     p.bump();
     expr(p);
@@ -203,7 +218,7 @@ fn array_size(p: &mut Parser<'_>) {
     m.complete(p, ARRAY_SIZE);
 }
 
-fn initializer(p: &mut Parser<'_>) {
+fn initializer(p: &mut Parser) {
     if p.at(L_CURLY) {
         array_init(p);
     } else {
@@ -212,7 +227,7 @@ fn initializer(p: &mut Parser<'_>) {
 }
 
 /// `{ 1, 2, { 3 } }`
-fn array_init(p: &mut Parser<'_>) {
+fn array_init(p: &mut Parser) {
     if !p.enter() {
         return;
     }
@@ -223,7 +238,7 @@ fn array_init(p: &mut Parser<'_>) {
     p.leave();
 }
 
-fn typedef_decl(p: &mut Parser<'_>) {
+fn typedef_decl(p: &mut Parser) {
     let m = p.start();
     p.bump();
     ty(p);
@@ -237,7 +252,7 @@ fn typedef_decl(p: &mut Parser<'_>) {
 
 /// A type: `int`, `int[lo, hi]`, `bool`, `clock`, `[urgent] [broadcast] chan`,
 /// or a typedef name.
-fn ty(p: &mut Parser<'_>) -> bool {
+fn ty(p: &mut Parser) -> bool {
     let m = p.start();
     let kind = match p.current() {
         INT_KW => {
@@ -277,7 +292,7 @@ fn ty(p: &mut Parser<'_>) -> bool {
 }
 
 /// `[lo, hi]` after `int`.
-fn range(p: &mut Parser<'_>) {
+fn range(p: &mut Parser) {
     let m = p.start();
     p.bump();
     expr(p);
@@ -289,7 +304,7 @@ fn range(p: &mut Parser<'_>) {
 
 // ------------------------------------------------------------------- templates
 
-fn template(p: &mut Parser<'_>) {
+fn template(p: &mut Parser) {
     let m = p.start();
     p.bump();
     name(p);
@@ -304,7 +319,7 @@ fn template(p: &mut Parser<'_>) {
     m.complete(p, TEMPLATE);
 }
 
-fn param_list(p: &mut Parser<'_>) {
+fn param_list(p: &mut Parser) {
     let m = p.start();
     p.bump();
     delimited(
@@ -317,7 +332,7 @@ fn param_list(p: &mut Parser<'_>) {
 }
 
 /// `const T p`, `T &p`, `T p` (UPPAAL's by-value form), `T p[N]`.
-fn param(p: &mut Parser<'_>) {
+fn param(p: &mut Parser) {
     if !p.at(CONST_KW) && !p.at_set(TYPE_START) {
         p.error_expected("a parameter");
         return;
@@ -333,7 +348,7 @@ fn param(p: &mut Parser<'_>) {
     m.complete(p, PARAM);
 }
 
-fn template_body(p: &mut Parser<'_>) {
+fn template_body(p: &mut Parser) {
     let m = p.start();
     p.bump();
     while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
@@ -345,7 +360,7 @@ fn template_body(p: &mut Parser<'_>) {
     m.complete(p, TEMPLATE_BODY);
 }
 
-fn location(p: &mut Parser<'_>, ctx: Context) {
+fn location(p: &mut Parser, ctx: Context) {
     if ctx == Context::TopLevel {
         p.error_here("locations belong inside a template");
     }
@@ -366,7 +381,7 @@ fn location(p: &mut Parser<'_>, ctx: Context) {
 }
 
 /// `src -> dst select … when … sync … do …;`
-fn edge(p: &mut Parser<'_>, ctx: Context) {
+fn edge(p: &mut Parser, ctx: Context) {
     if ctx == Context::TopLevel {
         p.error_here("edges belong inside a template");
     }
@@ -408,7 +423,7 @@ fn edge(p: &mut Parser<'_>, ctx: Context) {
     m.complete(p, EDGE);
 }
 
-fn select_clause(p: &mut Parser<'_>) {
+fn select_clause(p: &mut Parser) {
     let m = p.start();
     p.bump();
     loop {
@@ -424,7 +439,7 @@ fn select_clause(p: &mut Parser<'_>) {
     m.complete(p, SELECT_CLAUSE);
 }
 
-fn guard(p: &mut Parser<'_>) {
+fn guard(p: &mut Parser) {
     let m = p.start();
     p.bump();
     expr(p);
@@ -432,7 +447,7 @@ fn guard(p: &mut Parser<'_>) {
 }
 
 /// `sync c!`, `sync c[e]?`
-fn sync(p: &mut Parser<'_>) {
+fn sync(p: &mut Parser) {
     let m = p.start();
     p.bump();
     if p.at(IDENT) {
@@ -452,7 +467,7 @@ fn sync(p: &mut Parser<'_>) {
     m.complete(p, SYNC);
 }
 
-fn update(p: &mut Parser<'_>) {
+fn update(p: &mut Parser) {
     let m = p.start();
     p.bump();
     loop {
@@ -466,14 +481,18 @@ fn update(p: &mut Parser<'_>) {
 
 // ------------------------------------------------------- system line and checks
 
-fn instance(p: &mut Parser<'_>, ctx: Context) {
+fn instance(p: &mut Parser, ctx: Context) {
     if ctx == Context::Template {
         p.error_here("instances belong at the top level, not inside a template");
     }
     let m = p.start();
     name(p);
     p.bump(); // `=`
-    name_ref(p);
+    if p.at(IDENT) {
+        name_ref(p);
+    } else {
+        p.error_expected("a template name");
+    }
     if p.at(L_PAREN) {
         arg_list(p);
     }
@@ -481,7 +500,7 @@ fn instance(p: &mut Parser<'_>, ctx: Context) {
     m.complete(p, INSTANCE);
 }
 
-fn arg_list(p: &mut Parser<'_>) {
+fn arg_list(p: &mut Parser) {
     let m = p.start();
     p.bump();
     delimited(
@@ -495,7 +514,7 @@ fn arg_list(p: &mut Parser<'_>) {
     m.complete(p, ARG_LIST);
 }
 
-fn system(p: &mut Parser<'_>) {
+fn system(p: &mut Parser) {
     let m = p.start();
     p.bump();
     loop {
@@ -509,7 +528,7 @@ fn system(p: &mut Parser<'_>) {
 }
 
 /// `check name: A[] phi;` (the name is optional).
-fn check(p: &mut Parser<'_>) {
+fn check(p: &mut Parser) {
     let m = p.start();
     p.bump();
     if p.at(IDENT) && p.nth(1) == COLON {
@@ -532,10 +551,10 @@ fn check(p: &mut Parser<'_>) {
 /// A comma-separated list after its opening token, up to `close` (consumed).
 /// Stops early at `stop` tokens (a missing closer).
 fn delimited(
-    p: &mut Parser<'_>,
+    p: &mut Parser,
     close: SyntaxKind,
     stop: TokenSet,
-    mut element: impl FnMut(&mut Parser<'_>),
+    mut element: impl FnMut(&mut Parser),
 ) {
     loop {
         if p.at(close) || p.at_eof() || p.at_set(stop) {
@@ -587,11 +606,11 @@ fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
     })
 }
 
-pub fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+pub fn expr(p: &mut Parser) -> Option<CompletedMarker> {
     expr_bp(p, 0)
 }
 
-fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+fn expr_bp(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
     if !p.enter() {
         return None;
     }
@@ -600,7 +619,7 @@ fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
     result
 }
 
-fn expr_bp_inner(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+fn expr_bp_inner(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
     let mut lhs = lhs(p)?;
     let mut chain = 0;
     while let Some((left_bp, right_bp, kind)) = infix(p.current()) {
@@ -629,7 +648,7 @@ fn expr_bp_inner(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
 
 /// An operand: literal, name, parenthesised expression, prefix operator or
 /// quantifier, followed by postfix operators.
-fn lhs(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
     let m = p.start();
     let kind = match p.current() {
         INT_NUMBER | TRUE_KW | FALSE_KW | DEADLOCK_KW => {
@@ -678,7 +697,7 @@ fn lhs(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 }
 
 /// `e[i]`, `e.name`, `e(args)` (when `allow_call`), `e++`, `e--`.
-fn postfix(p: &mut Parser<'_>, mut lhs: CompletedMarker, allow_call: bool) -> CompletedMarker {
+fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> CompletedMarker {
     let mut chain = 0;
     loop {
         let kind = match p.current() {

@@ -4,10 +4,8 @@
 /// rowan stores can be turned back into a kind without `unsafe`.
 macro_rules! syntax_kinds {
     ($($kind:ident),* $(,)?) => {
-        /// Token kinds come first (they must stay below 128: [`TokenSet`]
-        /// is a 128-bit set), then node kinds.
-        ///
-        /// [`TokenSet`]: super::parser::TokenSet
+        /// Token kinds come first (they must stay below 128: the parser's
+        /// token sets are 128-bit sets), then node kinds.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]

@@ -4,6 +4,11 @@
 //! the tree (comments and unknown characters included), and what the parser
 //! cannot make sense of becomes `ERROR` nodes plus diagnostics. Other layers
 //! read the tree through the typed views in [`ast`].
+//!
+//! Limits that keep every layer safe on hostile input: nesting beyond
+//! [`MAX_RECURSION`] levels, or trees deeper than [`MAX_TREE_DEPTH`] (plus a
+//! few levels of items), are cut off with a "nesting too deep" error, and at
+//! most a thousand errors are reported.
 
 pub mod ast;
 mod grammar;

@@ -15,9 +15,12 @@ use crate::ir::Span;
 /// `ERROR` node: deeply nested input gives a diagnostic, not a stack overflow.
 pub const MAX_RECURSION: u32 = 128;
 /// How deep the produced tree may get through operator chains such as
-/// `a + a + a + …` (each operator nests the tree one level), so that
-/// recursive walks over the tree stay within a normal stack.
-pub const MAX_TREE_DEPTH: u32 = 1024;
+/// `a + a + a + …` (each operator nests the tree one level), so that the
+/// recursive walks of later layers stay within a 2 MB thread stack even in
+/// debug builds (the semantic analysis overflowed at about 600 levels).
+pub const MAX_TREE_DEPTH: u32 = 256;
+/// At most this many syntax errors are reported (the last one says so).
+pub const MAX_ERRORS: usize = 1000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -63,7 +66,7 @@ const fn mask(kind: SyntaxKind) -> u128 {
     if raw < 128 { 1u128 << raw } else { 0 }
 }
 
-pub struct Parser<'t> {
+pub struct Parser {
     /// Significant tokens only (no trivia, no unknown characters).
     tokens: Vec<Token>,
     pos: usize,
@@ -71,12 +74,12 @@ pub struct Parser<'t> {
     /// Current recursion depth and tree depth, see the constants above.
     pub(super) recursion: u32,
     pub(super) tree_depth: u32,
+    error_count: usize,
     end: u32,
-    _text: &'t str,
 }
 
-impl<'t> Parser<'t> {
-    pub fn new(text: &'t str, all_tokens: &[Token]) -> Parser<'t> {
+impl Parser {
+    pub fn new(text: &str, all_tokens: &[Token]) -> Parser {
         let tokens = all_tokens
             .iter()
             .filter(|t| !t.kind.is_trivia() && t.kind != ERROR)
@@ -88,8 +91,8 @@ impl<'t> Parser<'t> {
             events: Vec::new(),
             recursion: 0,
             tree_depth: 0,
+            error_count: 0,
             end: text.len() as u32,
-            _text: text,
         }
     }
 
@@ -184,15 +187,27 @@ impl<'t> Parser<'t> {
     pub fn error_expected(&mut self, what: &str) {
         let message = format!("expected {what}{}", self.found());
         let span = self.missing_span();
-        self.events
-            .push(Event::Error(Diagnostic::error(span, message)));
+        self.push_error(Diagnostic::error(span, message));
+    }
+
+    /// Records an error, up to [`MAX_ERRORS`]: pathological input must not
+    /// produce millions of diagnostics.
+    fn push_error(&mut self, diagnostic: Diagnostic) {
+        self.error_count += 1;
+        if self.error_count < MAX_ERRORS {
+            self.events.push(Event::Error(diagnostic));
+        } else if self.error_count == MAX_ERRORS {
+            self.events.push(Event::Error(Diagnostic::error(
+                diagnostic.range,
+                "too many syntax errors; the rest of the file is not checked",
+            )));
+        }
     }
 
     /// An error about the current token.
     pub fn error_here(&mut self, message: impl Into<String>) {
         let span = self.current_span();
-        self.events
-            .push(Event::Error(Diagnostic::error(span, message)));
+        self.push_error(Diagnostic::error(span, message.into()));
     }
 
     /// Enters one level of recursion; `false` (after reporting and skipping
@@ -241,7 +256,7 @@ pub struct Marker {
 }
 
 impl Marker {
-    pub fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+    pub fn complete(self, p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
         if let Some(Event::Start { kind: slot, .. }) = p.events.get_mut(self.pos) {
             *slot = kind;
         } else if let Some(event) = p.events.get_mut(self.pos) {
@@ -255,7 +270,7 @@ impl Marker {
     }
 
     /// Forgets the node; its tokens go to the parent.
-    pub fn abandon(self, p: &mut Parser<'_>) {
+    pub fn abandon(self, p: &mut Parser) {
         if self.pos + 1 == p.events.len() {
             p.events.pop();
         }
@@ -271,7 +286,7 @@ pub struct CompletedMarker {
 impl CompletedMarker {
     /// Starts a new node that will become the parent of this one
     /// (`a` → `a + b`).
-    pub fn precede(self, p: &mut Parser<'_>) -> Marker {
+    pub fn precede(self, p: &mut Parser) -> Marker {
         let new = p.start();
         if let Some(Event::Start { forward_parent, .. }) = p.events.get_mut(self.pos) {
             *forward_parent = Some(new.pos);
