@@ -123,6 +123,10 @@ fn nested_expansions_share_one_budget() {
                 check c: E<> forall (i : int[0, 9999]) forall (j : int[0, 9999]) forall (k : int[0, 9999]) i + j + k >= 0;";
     let a = analyze(text);
     let msgs: Vec<&str> = a.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert!(msgs.iter().any(|m| m.contains("expands into more than 1000000")), "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("expands into more than 1000000")),
+        "{msgs:?}"
+    );
     assert!(a.network.is_none());
 }

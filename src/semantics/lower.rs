@@ -231,7 +231,10 @@ impl Ctx {
                 {
                     let d = Diagnostic::warning(
                         self.abs(e.span),
-                        format!("{} `{name}` is never used", e.what.unwrap_or(e.sym.kind_name())),
+                        format!(
+                            "{} `{name}` is never used",
+                            e.what.unwrap_or(e.sym.kind_name())
+                        ),
                     );
                     self.diags.push(d);
                 }
@@ -490,11 +493,11 @@ impl Ctx {
             Ty::Int { .. } | Ty::Bool | Ty::Error => {
                 let (lo, hi) = ty.bounds().unwrap_or((ty::INT_MIN, ty::INT_MAX));
                 let mut init = if (lo..=hi).contains(&0) { 0 } else { lo };
-                if let Some(e) = &v.init {
-                    if let Some(val) = self.const_eval(e) {
-                        self.check_range(val, &ty, e.span, "initial value");
-                        init = val;
-                    }
+                if let Some(e) = &v.init
+                    && let Some(val) = self.const_eval(e)
+                {
+                    self.check_range(val, &ty, e.span, "initial value");
+                    init = val;
                 }
                 let base = self.net.variables.len() as ir::VarId;
                 let (lo32, hi32) = (clamp32(lo), clamp32(hi));
@@ -804,7 +807,7 @@ impl Ctx {
     // ---- process references in checks ----
 
     fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {
-        let pid = match &base.kind {
+        match &base.kind {
             ExprKind::Name(p) => {
                 let found = self.procs.iter().position(|pi| pi.name == *p);
                 if found.is_none() {
@@ -848,8 +851,7 @@ impl Ctx {
                 self.error(field.span, msg);
                 FieldRes::Error
             }
-        });
-        pid
+        })
     }
 
     // ---- clocks ----
@@ -889,9 +891,9 @@ impl Ctx {
                 let vals: Vec<Option<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
                 self.diags.truncate(reported);
                 let vals: Vec<i64> = vals.into_iter().collect::<Option<_>>()?;
-                self.procs
-                    .iter()
-                    .position(|pi| pi.template == t.text && pi.args == vals && pi.name.contains('('))
+                self.procs.iter().position(|pi| {
+                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
+                })
             }
             _ => None,
         }
@@ -1279,7 +1281,11 @@ impl Ctx {
                 None => Sym::Const { value: None, ty },
             };
             self.define(&p.name, sym);
-            if let Some(e) = self.scopes.last_mut().and_then(|s| s.map.get_mut(&p.name.text)) {
+            if let Some(e) = self
+                .scopes
+                .last_mut()
+                .and_then(|s| s.map.get_mut(&p.name.text))
+            {
                 e.what = Some("parameter");
             }
         }
