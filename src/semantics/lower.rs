@@ -30,8 +30,6 @@ struct Entry {
     sym: Sym,
     span: Span,
     used: bool,
-    /// Overrides the symbol's kind in "never used" warnings ("parameter").
-    what: Option<&'static str>,
 }
 
 #[derive(Default)]
@@ -134,7 +132,6 @@ impl Ctx {
                     sym: sym.clone(),
                     span: Span::default(),
                     used: true,
-                    what: None,
                 },
             );
         }
@@ -231,10 +228,7 @@ impl Ctx {
                 {
                     let d = Diagnostic::warning(
                         self.abs(e.span),
-                        format!(
-                            "{} `{name}` is never used",
-                            e.what.unwrap_or(e.sym.kind_name())
-                        ),
+                        format!("{} `{name}` is never used", e.sym.kind_name()),
                     );
                     self.diags.push(d);
                 }
@@ -264,7 +258,6 @@ impl Ctx {
                 sym,
                 span: name.span,
                 used: false,
-                what: None,
             },
         );
     }
@@ -278,7 +271,6 @@ impl Ctx {
                     sym,
                     span: Span::default(),
                     used: true,
-                    what: None,
                 },
             );
         }
@@ -1281,12 +1273,14 @@ impl Ctx {
                 None => Sym::Const { value: None, ty },
             };
             self.define(&p.name, sym);
+            // Parameters often only tell instances apart (`pid` in
+            // symmetric models): never warn about them.
             if let Some(e) = self
                 .scopes
                 .last_mut()
                 .and_then(|s| s.map.get_mut(&p.name.text))
             {
-                e.what = Some("parameter");
+                e.used = true;
             }
         }
         self.declare(&t.decls, &format!("{proc_name}."));
