@@ -64,6 +64,7 @@ enum ClockCtx {
 }
 
 /// What a process looks like from a check formula.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ProcInfo {
     pub name: String,
     pub template: String,
@@ -99,6 +100,9 @@ pub struct Ctx {
     /// so that nested expansions cannot multiply into billions.
     budget: i64,
     budget_reported: bool,
+    /// First variable, clock and channel index this context allocates
+    /// (non-zero when one instance is lowered on its own).
+    bases: (u32, u32, u32),
 }
 
 impl Ctx {
@@ -118,6 +122,7 @@ impl Ctx {
             procs: Vec::new(),
             budget: MAX_TOTAL_EXPANSION,
             budget_reported: false,
+            bases: (0, 0, 0),
         }
     }
 
@@ -136,6 +141,21 @@ impl Ctx {
             );
         }
         ctx
+    }
+
+    /// A lower-mode context for one instance: globals from `globals`, new
+    /// variables, clocks and channels numbered from `bases`.
+    pub fn for_instance(globals: &GlobalScope, bases: (u32, u32, u32)) -> Ctx {
+        let mut ctx = Ctx::with_globals(globals);
+        ctx.mode = Mode::Lower;
+        ctx.net.clocks.clear();
+        ctx.bases = bases;
+        ctx
+    }
+
+    /// Expansion work still allowed.
+    pub fn budget_left(&self) -> i64 {
+        self.budget
     }
 
     pub fn global_scope(&self) -> GlobalScope {
@@ -467,7 +487,7 @@ impl Ctx {
                         "clocks start at 0 and cannot have an initial value",
                     );
                 }
-                let id = self.net.clocks.len() as ClockId;
+                let id = self.bases.1 + self.net.clocks.len() as ClockId;
                 self.net.clocks.push(ir::Clock {
                     name: display,
                     span,
@@ -478,7 +498,7 @@ impl Ctx {
                 if let Some(init) = &v.init {
                     self.error(init.span, "channels cannot have an initial value");
                 }
-                let base = self.net.channels.len() as ir::ChanId;
+                let base = self.bases.2 + self.net.channels.len() as ir::ChanId;
                 for i in 0..len.unwrap_or(1) {
                     let name = match len {
                         Some(_) => format!("{display}[{i}]"),
@@ -510,7 +530,7 @@ impl Ctx {
                     self.check_range(val, &ty, e.span, "initial value");
                     init = val;
                 }
-                let base = self.net.variables.len() as ir::VarId;
+                let base = self.bases.0 + self.net.variables.len() as ir::VarId;
                 let (lo32, hi32) = (clamp32(lo), clamp32(hi));
                 for i in 0..len.unwrap_or(1) {
                     let name = match len {
@@ -1281,7 +1301,7 @@ impl Ctx {
         params: Option<&[Sym]>,
         proc_name: &str,
         offset: u32,
-    ) -> Option<(ir::Process, ProcInfo)> {
+    ) -> (ir::Process, ProcInfo) {
         self.offset = offset;
         self.push_scope();
         for (k, p) in t.params.iter().enumerate() {
@@ -1473,7 +1493,7 @@ impl Ctx {
             locals,
             locations: loc_ids.into_iter().map(|(k, (id, _))| (k, id)).collect(),
         };
-        Some((process, info))
+        (process, info)
     }
 
     /// Every combination of `select` values of an edge (one unknown

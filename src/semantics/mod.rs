@@ -15,6 +15,8 @@ pub mod lower;
 pub mod system;
 pub mod ty;
 
+use std::sync::Arc;
+
 use crate::diagnostics::Diagnostic;
 use crate::ir;
 
@@ -74,20 +76,21 @@ impl AnalysisHost {
         db::file_diagnostics(&self.db, self.file).clone()
     }
 
-    /// The network, or `None` when the model has errors.
-    pub fn network(&self) -> Option<ir::Network> {
+    /// The network, or `None` when the model has errors. Shared: cloning
+    /// the `Arc` is free, the network is rebuilt only after a change.
+    pub fn network(&self) -> Option<Arc<ir::Network>> {
         db::network(&self.db, self.file)
     }
 
     pub fn analysis(&self) -> Analysis {
         Analysis {
             diagnostics: self.diagnostics(),
-            network: self.network(),
+            network: self.network().map(|n| (*n).clone()),
         }
     }
 
     /// The item tree (for outlines, go-to-definition, completion).
-    pub fn item_tree(&self) -> std::sync::Arc<hir::ItemTree> {
+    pub fn item_tree(&self) -> Arc<hir::ItemTree> {
         db::item_tree(&self.db, self.file).tree.clone()
     }
 
