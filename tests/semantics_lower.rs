@@ -358,3 +358,24 @@ fn array_reference_parameters() {
         ]
     );
 }
+
+#[test]
+fn parameter_sized_local_arrays() {
+    // `a[1]` is fine for n = 2 although the template alone cannot tell.
+    let net = lower(
+        "template P(const int n) {\n\
+           int[0, 5] a[n];\n\
+           init location s;\n\
+           s -> s do a[1] = n;\n\
+         }\n\
+         Q = P(2);\n\
+         system Q;",
+    );
+    let vars: Vec<_> = net.variables.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(vars, ["Q.a[0]", "Q.a[1]"]);
+    let bad = analyze(
+        "template P(const int n) { int a[n]; init location s; s -> s do a[2] = 1; }\nQ = P(2);\nsystem Q;",
+    );
+    let msgs: Vec<_> = bad.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(msgs, ["index 2 is out of range [0, 1]"]);
+}

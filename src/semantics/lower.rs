@@ -17,6 +17,10 @@ use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 /// model may expand into.
 pub const MAX_TOTAL_EXPANSION: i64 = 1_000_000;
 
+/// Length of an array whose size is unknown while its template is checked
+/// on its own.
+const UNKNOWN_LEN: u32 = u32::MAX;
+
 /// Slot used for values unknown while a template is checked alone.
 const UNKNOWN: u32 = u32::MAX;
 
@@ -443,8 +447,13 @@ impl Ctx {
                     );
                     Some(1)
                 }
-                None => Some(1),
+                // Known only per instance (a parameter): any index goes.
+                None => Some(UNKNOWN_LEN),
             },
+        };
+        let slots = match len {
+            Some(UNKNOWN_LEN) | None => 1,
+            Some(n) => n,
         };
         let display = format!("{prefix}{}", v.name.text);
         let span = self.abs(v.span);
@@ -499,7 +508,7 @@ impl Ctx {
                     self.error(init.span, "channels cannot have an initial value");
                 }
                 let base = self.bases.2 + self.net.channels.len() as ir::ChanId;
-                for i in 0..len.unwrap_or(1) {
+                for i in 0..slots {
                     let name = match len {
                         Some(_) => format!("{display}[{i}]"),
                         None => display.clone(),
@@ -532,7 +541,7 @@ impl Ctx {
                 }
                 let base = self.bases.0 + self.net.variables.len() as ir::VarId;
                 let (lo32, hi32) = (clamp32(lo), clamp32(hi));
-                for i in 0..len.unwrap_or(1) {
+                for i in 0..slots {
                     let name = match len {
                         Some(_) => format!("{display}[{i}]"),
                         None => display.clone(),
@@ -788,6 +797,9 @@ impl Ctx {
     /// A constant index, checked against the length.
     fn const_index(&mut self, e: &ir::Expr, len: u32, span: Span) -> Option<u32> {
         let ir::Expr::Const(k) = e else { return None };
+        if len == UNKNOWN_LEN {
+            return None;
+        }
         if *k < 0 || *k as i64 >= len as i64 {
             self.error(
                 span,
