@@ -8,6 +8,7 @@
 pub mod checker;
 pub mod diagnostics;
 pub mod fmt;
+pub mod import;
 pub mod ir;
 pub mod semantics;
 pub mod syntax;

@@ -238,3 +238,60 @@ fn spans_locate_nodes() {
     let name = loc.name().unwrap();
     assert_eq!(u32::from(name.syntax().text_range().start()), 38);
 }
+
+#[test]
+fn accessors_on_broken_input_return_none_instead_of_guessing() {
+    let src = "template P() {\n a -> \n b -> c when;\n location;\n}\ncheck : x;\nint[, 3] v;";
+    let parse = parse(src);
+    assert!(!parse.errors().is_empty());
+    let items: Vec<_> = parse.tree().items().collect();
+    let Item::Template(t) = &items[0] else {
+        panic!()
+    };
+    let edges: Vec<_> = t.edges().collect();
+    assert_eq!(edges.len(), 2);
+    assert_eq!(edges[0].source().unwrap().text(), "a");
+    assert!(edges[0].target().is_none());
+    assert_eq!(edges[1].target().unwrap().text(), "c");
+    let guard = edges[1].guard().unwrap();
+    assert!(guard.expr().is_none());
+    let loc = t.locations().next().unwrap();
+    assert!(loc.name().is_none());
+
+    let Item::Check(check) = &items[1] else {
+        panic!()
+    };
+    assert!(check.name().is_none());
+    assert!(check.quantifier().is_none());
+
+    let Item::VarDecl(v) = &items[2] else {
+        panic!()
+    };
+    let Some(ast::Type::IntType(int)) = v.ty() else {
+        panic!()
+    };
+    let range = int.range().unwrap();
+    assert!(
+        range.lo().is_none(),
+        "the upper bound must not pose as the lower"
+    );
+    assert_eq!(text(&range.hi().unwrap()), "3");
+}
+
+#[test]
+fn literal_values() {
+    let parse = parse("int x = 99999999999999999999; int y = 7;");
+    let values: Vec<_> = parse
+        .syntax_node()
+        .descendants()
+        .filter_map(ast::Literal::cast)
+        .map(|l| (l.kind(), l.int_value()))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            (Some(ast::LiteralKind::Int), None),
+            (Some(ast::LiteralKind::Int), Some(7))
+        ]
+    );
+}

@@ -110,7 +110,12 @@ fn error_item(p: &mut Parser<'_>, ctx: Context) {
     p.error_here(format!("expected {what}, found {}", p.current().describe()));
     let m = p.start();
     p.bump();
-    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+    // At the top level a `}` closes nothing: skip it with the rest.
+    let stop_at_curly = ctx == Context::Template;
+    loop {
+        if p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY)) {
+            break;
+        }
         if p.eat(SEMICOLON) {
             break;
         }
@@ -168,7 +173,12 @@ fn name_ref(p: &mut Parser<'_>) -> bool {
 fn var_decl(p: &mut Parser<'_>) {
     let m = p.start();
     p.eat(CONST_KW);
-    ty(p);
+    if p.at(IDENT) && matches!(p.nth(1), EQ | SEMICOLON | COMMA | L_BRACK) {
+        // `const N = 3;`: the name is there, the type is missing.
+        p.error_expected("a type");
+    } else {
+        ty(p);
+    }
     loop {
         declarator(p);
         if !p.eat(COMMA) {
@@ -473,7 +483,11 @@ fn instance(p: &mut Parser<'_>, ctx: Context) {
     let m = p.start();
     name(p);
     p.bump(); // `=`
-    name_ref(p);
+    if p.at(IDENT) {
+        name_ref(p);
+    } else {
+        p.error_expected("a template name");
+    }
     if p.at(L_PAREN) {
         arg_list(p);
     }

@@ -1,0 +1,908 @@
+//! Export of a lowered network ([`ir::Network`]) to TChecker and UPPAAL XTA,
+//! so that a zeno model can be cross-checked with those tools.
+//!
+//! Working from the lowered network (templates instantiated, `select`
+//! expanded, constants folded) keeps this independent of the source syntax.
+//! Arrays are rebuilt from the indexed accesses; names are flattened
+//! (`P1.x` → `P1_x`, `Proc(1)` → `Proc_1`).
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    BinOp, ChanRef, ChannelKind, CheckKind, ClockConstraint, Expr, Formula, LocationKind, Network,
+    Span, UnOp, Update,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A flattened identifier: `P1.x` → `P1_x`, `Proc(1, 2)` → `Proc_1_2`.
+fn clean(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' => out.push(c),
+            ')' | ' ' | ']' => {}
+            _ => out.push('_'),
+        }
+    }
+    if out.chars().next().is_none_or(|c| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// `a[0]` → `a`: the name of an array from its first slot.
+fn array_name(first_slot: &str) -> String {
+    clean(first_slot.strip_suffix("[0]").unwrap_or(first_slot))
+}
+
+/// For each slot, the array `(base, len)` it belongs to, from the indexed
+/// accesses found in the network.
+struct Arrays {
+    of: Vec<Option<(u32, u32)>>,
+}
+
+impl Arrays {
+    fn new(
+        slots: usize,
+        groups: &BTreeSet<(u32, u32)>,
+        errors: &mut Vec<Diagnostic>,
+        what: &str,
+    ) -> Arrays {
+        let mut of = vec![None; slots];
+        // Largest first, so a sub-range access reuses the enclosing array.
+        let mut sorted: Vec<_> = groups.iter().copied().collect();
+        sorted.sort_by_key(|&(b, l)| (std::cmp::Reverse(l), b));
+        for (base, len) in sorted {
+            let range = base as usize..(base + len) as usize;
+            if range.end > slots {
+                errors.push(Diagnostic::error(
+                    Span::default(),
+                    format!("{what} array access out of the network's slots"),
+                ));
+                continue;
+            }
+            let inside = of[range.clone()].iter().all(|g| g.is_none());
+            let covered = of[range.clone()]
+                .iter()
+                .all(|g| matches!(g, Some((b, l)) if *b <= base && base + len <= b + l));
+            if inside {
+                for g in &mut of[range] {
+                    *g = Some((base, len));
+                }
+            } else if !covered {
+                errors.push(Diagnostic::error(
+                    Span::default(),
+                    format!("overlapping {what} arrays cannot be exported"),
+                ));
+            }
+        }
+        Arrays { of }
+    }
+}
+
+fn collect_expr(e: &Expr, vars: &mut BTreeSet<(u32, u32)>) {
+    match e {
+        Expr::Const(_) | Expr::Var(_) => {}
+        Expr::Index { base, len, index } => {
+            vars.insert((*base, *len));
+            collect_expr(index, vars);
+        }
+        Expr::Unary(_, a) => collect_expr(a, vars),
+        Expr::Binary(_, a, b) => {
+            collect_expr(a, vars);
+            collect_expr(b, vars);
+        }
+        Expr::Cond(c, a, b) => {
+            collect_expr(c, vars);
+            collect_expr(a, vars);
+            collect_expr(b, vars);
+        }
+    }
+}
+
+fn collect_formula(f: &Formula, vars: &mut BTreeSet<(u32, u32)>) {
+    match f {
+        Formula::Data(e) => collect_expr(e, vars),
+        Formula::Clock(c) => collect_expr(&c.bound, vars),
+        Formula::Not(a) => collect_formula(a, vars),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| collect_formula(f, vars)),
+        _ => {}
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    TChecker,
+    Xta,
+}
+
+/// Names and printing shared by both exporters.
+struct Printer<'n> {
+    net: &'n Network,
+    vars: Arrays,
+    dialect: Dialect,
+}
+
+impl<'n> Printer<'n> {
+    fn new(net: &'n Network, dialect: Dialect, errors: &mut Vec<Diagnostic>) -> Printer<'n> {
+        let mut groups = BTreeSet::new();
+        for p in &net.processes {
+            for l in &p.locations {
+                l.invariant
+                    .iter()
+                    .for_each(|c| collect_expr(&c.bound, &mut groups));
+            }
+            for e in &p.edges {
+                if let Some(g) = &e.guard {
+                    collect_expr(g, &mut groups);
+                }
+                e.clock_guard
+                    .iter()
+                    .for_each(|c| collect_expr(&c.bound, &mut groups));
+                for u in &e.updates {
+                    if let Update::Assign { target, value } = u {
+                        if let Some(i) = &target.index {
+                            groups.insert((target.base, target.len));
+                            collect_expr(i, &mut groups);
+                        }
+                        collect_expr(value, &mut groups);
+                    }
+                }
+                if let Some(s) = &e.sync
+                    && let Some(i) = &s.channel.index
+                {
+                    collect_expr(i, &mut groups);
+                }
+            }
+        }
+        for c in &net.checks {
+            match &c.kind {
+                CheckKind::Invariant(f) | CheckKind::Reachable(f) => {
+                    collect_formula(f, &mut groups)
+                }
+            }
+        }
+        let vars = Arrays::new(net.variables.len(), &groups, errors, "variable");
+        Printer { net, vars, dialect }
+    }
+
+    fn var(&self, v: u32) -> String {
+        match self.vars.of.get(v as usize).copied().flatten() {
+            Some((base, _)) => format!("{}[{}]", self.array(base), v - base),
+            None => self
+                .net
+                .variables
+                .get(v as usize)
+                .map_or(format!("_v{v}"), |x| clean(&x.name)),
+        }
+    }
+
+    fn array(&self, base: u32) -> String {
+        self.net
+            .variables
+            .get(base as usize)
+            .map_or(format!("_v{base}"), |x| array_name(&x.name))
+    }
+
+    fn clock(&self, c: u32) -> String {
+        self.net
+            .clocks
+            .get(c as usize)
+            .map_or(format!("_c{c}"), |x| clean(&x.name))
+    }
+
+    fn expr(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        let mut s = String::new();
+        self.write(&mut s, e, 0, span, errors);
+        s
+    }
+
+    fn write(&self, out: &mut String, e: &Expr, min: u8, span: Span, errors: &mut Vec<Diagnostic>) {
+        let p = prec(e);
+        if p < min {
+            out.push('(');
+        }
+        match e {
+            Expr::Const(c) => out.push_str(&c.to_string()),
+            Expr::Var(v) => out.push_str(&self.var(*v)),
+            Expr::Index { base, index, .. } => {
+                let name = match self.vars.of.get(*base as usize).copied().flatten() {
+                    Some((b, _)) if b == *base => self.array(*base),
+                    Some((b, _)) => {
+                        // A sub-range of a bigger array: shift the index.
+                        out.push_str(&self.array(b));
+                        out.push('[');
+                        self.write(out, index, 0, span, errors);
+                        out.push_str(&format!(" + {}]", base - b));
+                        if p < min {
+                            out.push(')');
+                        }
+                        return;
+                    }
+                    None => self.array(*base),
+                };
+                out.push_str(&name);
+                out.push('[');
+                self.write(out, index, 0, span, errors);
+                out.push(']');
+            }
+            Expr::Unary(op, a) => {
+                out.push_str(match op {
+                    UnOp::Neg => "-",
+                    UnOp::Not => "!",
+                    UnOp::BitNot => {
+                        if self.dialect == Dialect::TChecker {
+                            errors.push(Diagnostic::error(span, "TChecker has no bitwise `~`"));
+                        }
+                        "~"
+                    }
+                });
+                self.write(out, a, 14, span, errors);
+            }
+            Expr::Binary(op, a, b) => {
+                let text = binop(*op);
+                if self.dialect == Dialect::TChecker
+                    && matches!(
+                        op,
+                        BinOp::BitAnd
+                            | BinOp::BitOr
+                            | BinOp::BitXor
+                            | BinOp::Shl
+                            | BinOp::Shr
+                            | BinOp::Min
+                            | BinOp::Max
+                    )
+                {
+                    errors.push(Diagnostic::error(
+                        span,
+                        format!("TChecker has no operator `{text}`"),
+                    ));
+                }
+                // Comparisons never chain: parenthesise both operands.
+                let rel = matches!(p, 8 | 9);
+                self.write(out, a, if rel { p + 1 } else { p }, span, errors);
+                out.push_str(&format!(" {text} "));
+                self.write(out, b, p + 1, span, errors);
+            }
+            Expr::Cond(c, a, b) => {
+                if self.dialect == Dialect::TChecker {
+                    errors.push(Diagnostic::error(
+                        span,
+                        "TChecker has no conditional expression `c ? a : b`",
+                    ));
+                }
+                self.write(out, c, 3, span, errors);
+                out.push_str(" ? ");
+                self.write(out, a, 3, span, errors);
+                out.push_str(" : ");
+                self.write(out, b, 2, span, errors);
+            }
+        }
+        if p < min {
+            out.push(')');
+        }
+    }
+
+    fn constraint(&self, c: &ClockConstraint, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        let rel = if c.strict { "<" } else { "<=" };
+        if c.j == 0 {
+            format!(
+                "{} {rel} {}",
+                self.clock(c.i),
+                self.expr(&c.bound, span, errors)
+            )
+        } else if c.i == 0 {
+            let rel = if c.strict { ">" } else { ">=" };
+            let neg = match &c.bound {
+                Expr::Const(k) => k.checked_neg().map_or(format!("-({k})"), |v| v.to_string()),
+                b => format!("-({})", self.expr(b, span, errors)),
+            };
+            format!("{} {rel} {neg}", self.clock(c.j))
+        } else {
+            format!(
+                "{} - {} {rel} {}",
+                self.clock(c.i),
+                self.clock(c.j),
+                self.expr(&c.bound, span, errors)
+            )
+        }
+    }
+
+    fn formula(&self, f: &Formula, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        match f {
+            Formula::True => "true".into(),
+            Formula::False => "false".into(),
+            Formula::At { process, location } => {
+                let p = &self.net.processes[*process as usize];
+                let l = p
+                    .locations
+                    .get(*location as usize)
+                    .map_or("?", |l| l.name.as_str());
+                format!("{}.{}", clean(&p.name), l)
+            }
+            Formula::Data(e) => format!("({})", self.expr(e, span, errors)),
+            Formula::Clock(c) => format!("({})", self.constraint(c, span, errors)),
+            Formula::Deadlock => "deadlock".into(),
+            Formula::Not(a) => format!("!{}", self.formula(a, span, errors)),
+            Formula::And(fs) | Formula::Or(fs) => {
+                if fs.is_empty() {
+                    return if matches!(f, Formula::And(_)) {
+                        "true".into()
+                    } else {
+                        "false".into()
+                    };
+                }
+                let sep = if matches!(f, Formula::And(_)) {
+                    " && "
+                } else {
+                    " || "
+                };
+                let parts: Vec<String> = fs.iter().map(|g| self.formula(g, span, errors)).collect();
+                format!("({})", parts.join(sep))
+            }
+        }
+    }
+
+    /// The channel slot an edge synchronises on, when known statically.
+    fn chan_slot(&self, c: &ChanRef, span: Span, errors: &mut Vec<Diagnostic>) -> Option<u32> {
+        match &c.index {
+            None => Some(c.base),
+            Some(i) if i.is_constant() => match i.eval(&[]) {
+                Ok(k) if k >= 0 && (k as u32) < c.len => Some(c.base + k as u32),
+                _ => {
+                    errors.push(Diagnostic::error(span, "channel index out of bounds"));
+                    None
+                }
+            },
+            Some(_) => {
+                errors.push(Diagnostic::error(
+                    span,
+                    "a channel index that depends on variables cannot be exported to TChecker",
+                ));
+                None
+            }
+        }
+    }
+}
+
+fn prec(e: &Expr) -> u8 {
+    match e {
+        Expr::Cond(..) => 2,
+        Expr::Binary(op, ..) => match op {
+            BinOp::Or => 3,
+            BinOp::And => 4,
+            BinOp::BitOr => 5,
+            BinOp::BitXor => 6,
+            BinOp::BitAnd => 7,
+            BinOp::Eq | BinOp::Ne => 8,
+            BinOp::Lt | BinOp::Le | BinOp::Ge | BinOp::Gt => 9,
+            BinOp::Min | BinOp::Max => 10,
+            BinOp::Shl | BinOp::Shr => 11,
+            BinOp::Add | BinOp::Sub => 12,
+            BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
+        },
+        Expr::Unary(..) => 14,
+        Expr::Const(c) if *c < 0 => 14,
+        _ => 15,
+    }
+}
+
+fn binop(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Mod => "%",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+        BinOp::Ge => ">=",
+        BinOp::Gt => ">",
+        BinOp::And => "&&",
+        BinOp::Or => "||",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::BitXor => "^",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+        BinOp::Min => "<?",
+        BinOp::Max => ">?",
+    }
+}
+
+/// Locations whose joint occupation a check asks about, when the check is a
+/// plain conjunction of locations (`E<> P1.cs && P2.cs` or `A[] !(...)`).
+fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
+    let f = match kind {
+        CheckKind::Reachable(f) => f,
+        CheckKind::Invariant(Formula::Not(f)) => f,
+        CheckKind::Invariant(_) => return None,
+    };
+    match f {
+        Formula::At { process, location } => Some(vec![(*process, *location)]),
+        Formula::And(fs) => fs
+            .iter()
+            .map(|g| match g {
+                Formula::At { process, location } => Some((*process, *location)),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+fn updates_text(
+    pr: &Printer,
+    us: &[Update],
+    span: Span,
+    errors: &mut Vec<Diagnostic>,
+    sep: &str,
+) -> String {
+    let parts: Vec<String> = us
+        .iter()
+        .map(|u| match u {
+            Update::Assign { target, value } => {
+                let lhs = match &target.index {
+                    None => pr.var(target.base),
+                    Some(i) => pr.expr(
+                        &Expr::Index {
+                            base: target.base,
+                            len: target.len,
+                            index: Box::new(i.clone()),
+                        },
+                        span,
+                        errors,
+                    ),
+                };
+                format!("{lhs} = {}", pr.expr(value, span, errors))
+            }
+            Update::ResetClock { clock, value } => format!("{} = {value}", pr.clock(*clock)),
+        })
+        .collect();
+    parts.join(sep)
+}
+
+/// Writes the network in TChecker's format. Binary channels become one
+/// synchronisation vector per (sender, receiver) pair of processes,
+/// broadcast channels one vector per sender with weak (`?`) receivers.
+/// Checks that are conjunctions of locations become location labels and a
+/// comment with the `tck-reach -l` question.
+pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let pr = Printer::new(net, Dialect::TChecker, &mut errors);
+    let mut out = format!("# exported from zeno\nsystem:{}\n\n", clean(system_name));
+    // Labels for the checks.
+    let mut labels: BTreeMap<(u32, u32), Vec<String>> = BTreeMap::new();
+    let mut notes = Vec::new();
+    for c in &net.checks {
+        match location_atoms(&c.kind) {
+            Some(atoms) => {
+                let names: Vec<String> = (1..=atoms.len())
+                    .map(|k| format!("{}_{k}", clean(&c.name)))
+                    .collect();
+                for (a, n) in atoms.iter().zip(&names) {
+                    labels.entry(*a).or_default().push(n.clone());
+                }
+                let meaning = if matches!(c.kind, CheckKind::Reachable(_)) {
+                    "holds iff reachable"
+                } else {
+                    "holds iff not reachable"
+                };
+                notes.push(format!(
+                    "# check {}: tck-reach -l {} ({meaning})",
+                    c.name,
+                    names.join(",")
+                ));
+            }
+            None => notes.push(format!("# check {}: not expressible with labels", c.name)),
+        }
+    }
+    for n in &notes {
+        out.push_str(n);
+        out.push('\n');
+    }
+    // Events: one per channel slot and direction, plus `tau`.
+    let mut senders: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    let mut receivers: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    let chan_name = |c: u32| {
+        net.channels
+            .get(c as usize)
+            .map_or(format!("_ch{c}"), |x| clean(&x.name))
+    };
+    let mut edge_events: Vec<Vec<Option<String>>> = Vec::new();
+    for (pi, p) in net.processes.iter().enumerate() {
+        let mut evs = Vec::new();
+        for e in &p.edges {
+            let ev = e.sync.as_ref().and_then(|s| {
+                let slot = pr.chan_slot(&s.channel, e.span, &mut errors)?;
+                if net.channels.get(slot as usize).is_some_and(|c| c.urgent) {
+                    errors.push(Diagnostic::error(e.span, "TChecker has no urgent channels"));
+                }
+                let send = matches!(s.dir, crate::ir::SyncDir::Send);
+                if send {
+                    senders.entry(slot).or_default().insert(pi as u32);
+                } else {
+                    receivers.entry(slot).or_default().insert(pi as u32);
+                }
+                Some(format!(
+                    "{}_{}",
+                    chan_name(slot),
+                    if send { "snd" } else { "rcv" }
+                ))
+            });
+            evs.push(ev);
+        }
+        edge_events.push(evs);
+    }
+    out.push_str("\nevent:tau\n");
+    let all_events: BTreeSet<&String> = edge_events.iter().flatten().flatten().collect();
+    for e in &all_events {
+        out.push_str(&format!("event:{e}\n"));
+    }
+    out.push('\n');
+    // Variables: arrays where an indexed access exists, scalars otherwise.
+    let mut v = 0usize;
+    while v < net.variables.len() {
+        let x = &net.variables[v];
+        match pr.vars.of[v] {
+            Some((base, len)) if base as usize == v => {
+                let slots = &net.variables[v..v + len as usize];
+                if slots
+                    .iter()
+                    .any(|s| (s.lo, s.hi, s.init) != (x.lo, x.hi, x.init))
+                {
+                    errors.push(Diagnostic::error(
+                        x.span,
+                        "TChecker arrays need one range and initial value for all elements",
+                    ));
+                }
+                out.push_str(&format!(
+                    "int:{len}:{}:{}:{}:{}\n",
+                    x.lo,
+                    x.hi,
+                    x.init,
+                    pr.array(base)
+                ));
+                v += len as usize;
+            }
+            Some(_) => v += 1,
+            None => {
+                out.push_str(&format!(
+                    "int:1:{}:{}:{}:{}\n",
+                    x.lo,
+                    x.hi,
+                    x.init,
+                    clean(&x.name)
+                ));
+                v += 1;
+            }
+        }
+    }
+    for c in 1..net.clocks.len() {
+        out.push_str(&format!("clock:1:{}\n", pr.clock(c as u32)));
+    }
+    for (pi, p) in net.processes.iter().enumerate() {
+        let pname = clean(&p.name);
+        out.push_str(&format!("\nprocess:{pname}\n"));
+        for (li, l) in p.locations.iter().enumerate() {
+            let mut attrs = Vec::new();
+            if li as u32 == p.initial {
+                attrs.push("initial:".to_string());
+            }
+            match l.kind {
+                LocationKind::Committed => attrs.push("committed:".into()),
+                LocationKind::Urgent => attrs.push("urgent:".into()),
+                LocationKind::Normal => {}
+            }
+            if !l.invariant.is_empty() {
+                let inv: Vec<String> = l
+                    .invariant
+                    .iter()
+                    .map(|c| pr.constraint(c, l.span, &mut errors))
+                    .collect();
+                attrs.push(format!("invariant:{}", inv.join("&&")));
+            }
+            if let Some(ls) = labels.get(&(pi as u32, li as u32)) {
+                attrs.push(format!("labels:{}", ls.join(",")));
+            }
+            out.push_str(&format!(
+                "location:{pname}:{}{{{}}}\n",
+                l.name,
+                attrs.join(" : ")
+            ));
+        }
+        for (ei, e) in p.edges.iter().enumerate() {
+            let src = &p.locations[e.source as usize].name;
+            let dst = &p.locations[e.target as usize].name;
+            let ev = edge_events[pi][ei].clone();
+            // A handshake with no possible partner can never fire.
+            if let (Some(ev), Some(s)) = (&ev, &e.sync)
+                && let Some(slot) = pr.chan_slot(&s.channel, e.span, &mut Vec::new())
+            {
+                let partners = if matches!(s.dir, crate::ir::SyncDir::Send) {
+                    &receivers
+                } else {
+                    &senders
+                };
+                let kind = net.channels.get(slot as usize).map(|c| c.kind);
+                let has_partner = partners
+                    .get(&slot)
+                    .is_some_and(|ps| ps.iter().any(|q| *q != pi as u32));
+                let alone_ok = kind == Some(ChannelKind::Broadcast)
+                    && matches!(s.dir, crate::ir::SyncDir::Send);
+                if !has_partner && !alone_ok {
+                    out.push_str(&format!(
+                        "# edge {src} -> {dst} on {ev} never fires: no partner process\n"
+                    ));
+                    continue;
+                }
+            }
+            let mut guard: Vec<String> = Vec::new();
+            if let Some(g) = &e.guard {
+                guard.push(pr.expr(g, e.span, &mut errors));
+            }
+            guard.extend(
+                e.clock_guard
+                    .iter()
+                    .map(|c| pr.constraint(c, e.span, &mut errors)),
+            );
+            let mut attrs = Vec::new();
+            if !guard.is_empty() {
+                attrs.push(format!("provided:{}", guard.join("&&")));
+            }
+            if !e.updates.is_empty() {
+                attrs.push(format!(
+                    "do:{}",
+                    updates_text(&pr, &e.updates, e.span, &mut errors, ";")
+                ));
+            }
+            out.push_str(&format!(
+                "edge:{pname}:{src}:{dst}:{}{{{}}}\n",
+                ev.as_deref().unwrap_or("tau"),
+                attrs.join(" : ")
+            ));
+        }
+    }
+    out.push('\n');
+    for (slot, ss) in &senders {
+        let name = chan_name(*slot);
+        let rs = receivers.get(slot).cloned().unwrap_or_default();
+        let broadcast = net
+            .channels
+            .get(*slot as usize)
+            .is_some_and(|c| c.kind == ChannelKind::Broadcast);
+        for s in ss {
+            let sname = clean(&net.processes[*s as usize].name);
+            if broadcast {
+                let weak: Vec<String> = rs
+                    .iter()
+                    .filter(|r| *r != s)
+                    .map(|r| format!("{}@{name}_rcv?", clean(&net.processes[*r as usize].name)))
+                    .collect();
+                if !weak.is_empty() {
+                    out.push_str(&format!("sync:{sname}@{name}_snd:{}\n", weak.join(":")));
+                }
+            } else {
+                for r in rs.iter().filter(|r| *r != s) {
+                    let rname = clean(&net.processes[*r as usize].name);
+                    out.push_str(&format!("sync:{sname}@{name}_snd:{rname}@{name}_rcv\n"));
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes the network as a UPPAAL XTA 4.x file, and its checks as a UPPAAL
+/// query file (one query per line).
+pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let pr = Printer::new(net, Dialect::Xta, &mut errors);
+    let mut out = String::from("// exported from zeno\n");
+    let mut v = 0usize;
+    while v < net.variables.len() {
+        let x = &net.variables[v];
+        let ty = if x.is_bool {
+            "bool".to_string()
+        } else {
+            format!("int[{}, {}]", x.lo, x.hi)
+        };
+        let val = |s: &crate::ir::Variable| {
+            if s.is_bool {
+                (if s.init != 0 { "true" } else { "false" }).to_string()
+            } else {
+                s.init.to_string()
+            }
+        };
+        match pr.vars.of[v] {
+            Some((base, len)) if base as usize == v => {
+                let slots = &net.variables[v..v + len as usize];
+                let inits: Vec<String> = slots.iter().map(val).collect();
+                if slots
+                    .iter()
+                    .any(|s| (s.lo, s.hi, s.is_bool) != (x.lo, x.hi, x.is_bool))
+                {
+                    errors.push(Diagnostic::error(
+                        x.span,
+                        "array elements with different ranges cannot be exported",
+                    ));
+                }
+                // All-zero arrays need no initialiser (zeno cannot read one).
+                if slots.iter().all(|s| s.init == 0) {
+                    out.push_str(&format!("{ty} {}[{len}];\n", pr.array(base)));
+                } else {
+                    out.push_str(&format!(
+                        "{ty} {}[{len}] = {{{}}};\n",
+                        pr.array(base),
+                        inits.join(", ")
+                    ));
+                }
+                v += len as usize;
+            }
+            Some(_) => v += 1,
+            None => {
+                out.push_str(&format!("{ty} {} = {};\n", clean(&x.name), val(x)));
+                v += 1;
+            }
+        }
+    }
+    for c in 1..net.clocks.len() {
+        out.push_str(&format!("clock {};\n", pr.clock(c as u32)));
+    }
+    // Channels: arrays rebuilt from indexed synchronisations.
+    let mut chan_groups = BTreeSet::new();
+    for p in &net.processes {
+        for e in &p.edges {
+            if let Some(s) = &e.sync
+                && s.channel.index.is_some()
+            {
+                chan_groups.insert((s.channel.base, s.channel.len));
+            }
+        }
+    }
+    let chans = Arrays::new(net.channels.len(), &chan_groups, &mut errors, "channel");
+    let chan_array = |b: u32| {
+        net.channels
+            .get(b as usize)
+            .map_or(format!("_ch{b}"), |c| array_name(&c.name))
+    };
+    let mut c = 0usize;
+    while c < net.channels.len() {
+        let ch = &net.channels[c];
+        let mut kw = String::new();
+        if ch.urgent {
+            kw.push_str("urgent ");
+        }
+        if ch.kind == ChannelKind::Broadcast {
+            kw.push_str("broadcast ");
+        }
+        match chans.of[c] {
+            Some((base, len)) if base as usize == c => {
+                out.push_str(&format!("{kw}chan {}[{len}];\n", chan_array(base)));
+                c += len as usize;
+            }
+            Some(_) => c += 1,
+            None => {
+                out.push_str(&format!("{kw}chan {};\n", clean(&ch.name)));
+                c += 1;
+            }
+        }
+    }
+    let mut names = Vec::new();
+    for p in &net.processes {
+        let pname = clean(&p.name);
+        names.push(pname.clone());
+        out.push_str(&format!("\nprocess {pname}() {{\n"));
+        let states: Vec<String> = p
+            .locations
+            .iter()
+            .map(|l| {
+                if l.invariant.is_empty() {
+                    l.name.clone()
+                } else {
+                    let inv: Vec<String> = l
+                        .invariant
+                        .iter()
+                        .map(|c| pr.constraint(c, l.span, &mut errors))
+                        .collect();
+                    format!("{} {{ {} }}", l.name, inv.join(" && "))
+                }
+            })
+            .collect();
+        out.push_str(&format!("state\n    {};\n", states.join(",\n    ")));
+        let of_kind = |k: LocationKind| -> Vec<&str> {
+            p.locations
+                .iter()
+                .filter(|l| l.kind == k)
+                .map(|l| l.name.as_str())
+                .collect()
+        };
+        let committed = of_kind(LocationKind::Committed);
+        if !committed.is_empty() {
+            out.push_str(&format!("commit {};\n", committed.join(", ")));
+        }
+        let urgent = of_kind(LocationKind::Urgent);
+        if !urgent.is_empty() {
+            out.push_str(&format!("urgent {};\n", urgent.join(", ")));
+        }
+        let init = p
+            .locations
+            .get(p.initial as usize)
+            .map_or("?", |l| l.name.as_str());
+        out.push_str(&format!("init {init};\n"));
+        if !p.edges.is_empty() {
+            let mut trans = Vec::new();
+            for e in &p.edges {
+                let mut labels = Vec::new();
+                let mut guard: Vec<String> = Vec::new();
+                if let Some(g) = &e.guard {
+                    guard.push(pr.expr(g, e.span, &mut errors));
+                }
+                guard.extend(
+                    e.clock_guard
+                        .iter()
+                        .map(|c| pr.constraint(c, e.span, &mut errors)),
+                );
+                if !guard.is_empty() {
+                    labels.push(format!("guard {};", guard.join(" && ")));
+                }
+                if let Some(s) = &e.sync {
+                    let ch = match &s.channel.index {
+                        None => net
+                            .channels
+                            .get(s.channel.base as usize)
+                            .map_or(String::new(), |c| clean(&c.name)),
+                        Some(i) => format!(
+                            "{}[{}]",
+                            chan_array(s.channel.base),
+                            pr.expr(i, e.span, &mut errors)
+                        ),
+                    };
+                    let dir = if matches!(s.dir, crate::ir::SyncDir::Send) {
+                        "!"
+                    } else {
+                        "?"
+                    };
+                    labels.push(format!("sync {ch}{dir};"));
+                }
+                if !e.updates.is_empty() {
+                    labels.push(format!(
+                        "assign {};",
+                        updates_text(&pr, &e.updates, e.span, &mut errors, ", ")
+                    ));
+                }
+                trans.push(format!(
+                    "    {} -> {} {{ {} }}",
+                    p.locations[e.source as usize].name,
+                    p.locations[e.target as usize].name,
+                    labels.join(" ")
+                ));
+            }
+            out.push_str(&format!("trans\n{};\n", trans.join(",\n")));
+        }
+        out.push_str("}\n");
+    }
+    out.push_str(&format!("\nsystem {};\n", names.join(", ")));
+    let mut queries = String::new();
+    for c in &net.checks {
+        let (q, f) = match &c.kind {
+            CheckKind::Invariant(f) => ("A[]", f),
+            CheckKind::Reachable(f) => ("E<>", f),
+        };
+        queries.push_str(&format!(
+            "/* {} */\n{q} {}\n",
+            c.name,
+            pr.formula(f, c.span, &mut errors)
+        ));
+    }
+    if errors.is_empty() {
+        Ok((out, queries))
+    } else {
+        Err(errors)
+    }
+}

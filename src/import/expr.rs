@@ -1,0 +1,534 @@
+//! UPPAAL/TChecker expressions: parse into a small tree, then print as zeno.
+//!
+//! Re-printing (rather than copying text) normalises `:=` to `=`, `and` to
+//! `&&` and so on, and lets the parser reject what zeno has no equivalent
+//! for (bitwise operators, function calls, clock rates) with a located error.
+
+use super::lex::{Cursor, PResult, Tok, describe};
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Expr {
+    Int(i64),
+    Ident(String),
+    Index(Box<Expr>, Box<Expr>),
+    /// `P(1).cs`, `P1.x`: a process's location or variable (queries only).
+    Field(Box<Expr>, String),
+    /// `P(1)` before a `.` in a query: an instance of a parameterised template.
+    Call(String, Vec<Expr>),
+    Unary(&'static str, Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Assign(&'static str, Box<Expr>, Box<Expr>),
+    PostIncr(&'static str, Box<Expr>),
+    /// `forall (i : T) body`, `exists`, `sum`; the type is already zeno text.
+    Quant(&'static str, String, String, Box<Expr>),
+}
+
+/// Where an expression appears; queries allow `P(1).cs` and quantifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ctx {
+    Model,
+    Query,
+}
+
+/// Binary operators: (token, normalised zeno operator, binding power).
+/// Textual `and`/`or`/`imply` bind weaker than everything symbolic, as in UPPAAL.
+const BINARY: &[(&str, &str, u8)] = &[
+    ("imply", "imply", 2),
+    ("or", "||", 3),
+    ("and", "&&", 4),
+    ("||", "||", 8),
+    ("&&", "&&", 9),
+    ("==", "==", 12),
+    ("!=", "!=", 12),
+    ("<", "<", 13),
+    ("<=", "<=", 13),
+    (">=", ">=", 13),
+    (">", ">", 13),
+    ("+", "+", 15),
+    ("-", "-", 15),
+    ("*", "*", 16),
+    ("/", "/", 16),
+    ("%", "%", 16),
+];
+
+const ASSIGN_BP: u8 = 6;
+const COND_BP: u8 = 7;
+const NOT_WORD_BP: u8 = 5;
+const UNARY_BP: u8 = 17;
+
+/// Operators zeno does not have, with the reason given to the user.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("&", "bitwise `&`"),
+    ("|", "bitwise `|`"),
+    ("^", "bitwise `^`"),
+    ("<<", "shift `<<`"),
+    (">>", "shift `>>`"),
+    ("<?", "minimum operator `<?`"),
+    (">?", "maximum operator `>?`"),
+    ("~", "bitwise `~`"),
+    ("'", "clock rate `'`"),
+    ("&=", "compound assignment `&=`"),
+    ("|=", "compound assignment `|=`"),
+    ("^=", "compound assignment `^=`"),
+    ("<<=", "compound assignment `<<=`"),
+    (">>=", "compound assignment `>>=`"),
+];
+
+fn unsupported(c: &Cursor) -> Option<&'static str> {
+    match c.peek() {
+        Tok::Punct(p) => UNSUPPORTED
+            .iter()
+            .find(|(q, _)| q == p)
+            .map(|(_, why)| *why),
+        _ => None,
+    }
+}
+
+pub(crate) struct Parser<'c> {
+    pub c: &'c mut Cursor,
+    pub ctx: Ctx,
+}
+
+impl Parser<'_> {
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        self.expr_bp(0)
+    }
+
+    /// An expression that stops before `,` (argument lists, updates).
+    fn expr_bp(&mut self, min_bp: u8) -> PResult<Expr> {
+        let mut lhs = self.prefix()?;
+        loop {
+            if let Some(why) = unsupported(self.c) {
+                return Err((self.c.span(), format!("{why} is not supported in zeno")));
+            }
+            let op = match self.c.peek() {
+                Tok::Punct(p) => *p,
+                Tok::Ident(s) if s == "and" => "and",
+                Tok::Ident(s) if s == "or" => "or",
+                Tok::Ident(s) if s == "imply" => "imply",
+                _ => break,
+            };
+            if let Some((_, norm, bp)) = BINARY.iter().find(|(t, _, _)| *t == op) {
+                if *bp < min_bp {
+                    break;
+                }
+                self.c.bump();
+                let rhs = self.expr_bp(bp + 1)?;
+                lhs = Expr::Binary(norm, Box::new(lhs), Box::new(rhs));
+                continue;
+            }
+            match op {
+                "?" if COND_BP >= min_bp => {
+                    self.c.bump();
+                    let then = self.expr_bp(1)?;
+                    self.c.expect(":")?;
+                    let els = self.expr_bp(COND_BP)?;
+                    lhs = Expr::Cond(Box::new(lhs), Box::new(then), Box::new(els));
+                }
+                "=" | ":=" | "+=" | "-=" | "*=" | "/=" | "%=" => {
+                    // zeno updates are statements: `x = e`, never inside `e`.
+                    if min_bp > 0 {
+                        return Err((
+                            self.c.span(),
+                            "assignment inside an expression is not supported".into(),
+                        ));
+                    }
+                    self.c.bump();
+                    let norm = match op {
+                        ":=" | "=" => "=",
+                        "+=" => "+=",
+                        "-=" => "-=",
+                        "*=" => "*=",
+                        "/=" => "/=",
+                        _ => "%=",
+                    };
+                    let rhs = self.expr_bp(ASSIGN_BP)?;
+                    lhs = Expr::Assign(norm, Box::new(lhs), Box::new(rhs));
+                }
+                _ => break,
+            }
+        }
+        Ok(lhs)
+    }
+
+    fn prefix(&mut self) -> PResult<Expr> {
+        let span = self.c.span();
+        if let Some(why) = unsupported(self.c) {
+            return Err((span, format!("{why} is not supported in zeno")));
+        }
+        match self.c.peek().clone() {
+            Tok::Punct("!") => {
+                self.c.bump();
+                Ok(Expr::Unary("!", Box::new(self.expr_bp(UNARY_BP)?)))
+            }
+            Tok::Punct("-") => {
+                self.c.bump();
+                match self.expr_bp(UNARY_BP)? {
+                    Expr::Int(n) => Ok(Expr::Int(-n)),
+                    e => Ok(Expr::Unary("-", Box::new(e))),
+                }
+            }
+            Tok::Punct("+") => {
+                self.c.bump();
+                self.expr_bp(UNARY_BP)
+            }
+            Tok::Punct("++") | Tok::Punct("--") => Err((
+                span,
+                "prefix increment/decrement is not supported; write `x++` or `x = x + 1`".into(),
+            )),
+            Tok::Punct("(") => {
+                self.c.bump();
+                let e = self.expr_bp(1)?;
+                self.c.expect(")")?;
+                self.postfix(e)
+            }
+            Tok::Int(n) => {
+                self.c.bump();
+                Ok(Expr::Int(n))
+            }
+            Tok::Ident(s) if s == "not" => {
+                self.c.bump();
+                Ok(Expr::Unary("!", Box::new(self.expr_bp(NOT_WORD_BP)?)))
+            }
+            Tok::Ident(s) if matches!(s.as_str(), "forall" | "exists" | "sum") => {
+                if self.ctx != Ctx::Query {
+                    return Err((
+                        span,
+                        format!("`{s}` expressions are only supported in queries"),
+                    ));
+                }
+                self.c.bump();
+                let kind = match s.as_str() {
+                    "forall" => "forall",
+                    "exists" => "exists",
+                    _ => "sum",
+                };
+                self.c.expect("(")?;
+                let var = self.c.ident()?;
+                self.c.expect(":")?;
+                let ty = self.bounded_type()?;
+                self.c.expect(")")?;
+                let body = self.expr_bp(0)?;
+                Ok(Expr::Quant(kind, var, ty, Box::new(body)))
+            }
+            Tok::Ident(s) => {
+                self.c.bump();
+                let e = if self.c.at("(") {
+                    if self.ctx != Ctx::Query {
+                        return Err((span, format!("call of function `{s}` is not supported")));
+                    }
+                    self.c.bump();
+                    let mut args = Vec::new();
+                    if !self.c.at(")") {
+                        loop {
+                            args.push(self.expr_bp(ASSIGN_BP + 1)?);
+                            if !self.c.eat(",") {
+                                break;
+                            }
+                        }
+                    }
+                    self.c.expect(")")?;
+                    if !self.c.at(".") {
+                        return Err((span, format!("call of function `{s}` is not supported")));
+                    }
+                    Expr::Call(s, args)
+                } else {
+                    Expr::Ident(s)
+                };
+                self.postfix(e)
+            }
+            t => Err((
+                span,
+                format!("expected an expression, found {}", describe(&t)),
+            )),
+        }
+    }
+
+    fn postfix(&mut self, mut e: Expr) -> PResult<Expr> {
+        loop {
+            if self.c.eat("[") {
+                let i = self.expr_bp(1)?;
+                self.c.expect("]")?;
+                e = Expr::Index(Box::new(e), Box::new(i));
+            } else if self.c.at(".") {
+                self.c.bump();
+                let f = self.c.ident()?;
+                e = Expr::Field(Box::new(e), f);
+            } else if self.c.at("++") || self.c.at("--") {
+                let op = if self.c.at("++") { "++" } else { "--" };
+                self.c.bump();
+                e = Expr::PostIncr(op, Box::new(e));
+            } else if self.c.at("'") {
+                return Err((
+                    self.c.span(),
+                    "clock rate `'` is not supported in zeno".into(),
+                ));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// `T` or `int[lo, hi]`, printed as zeno text.
+    pub(crate) fn bounded_type(&mut self) -> PResult<String> {
+        let name = self.c.ident()?;
+        if name == "int" && self.c.eat("[") {
+            let lo = self.expr_bp(ASSIGN_BP + 1)?;
+            self.c.expect(",")?;
+            let hi = self.expr_bp(ASSIGN_BP + 1)?;
+            self.c.expect("]")?;
+            return Ok(format!("int[{}, {}]", print(&lo), print(&hi)));
+        }
+        Ok(sanitize(&name))
+    }
+
+    /// Expressions separated by `,` (assignment labels, argument lists).
+    pub(crate) fn list(&mut self) -> PResult<Vec<Expr>> {
+        let mut out = vec![self.expr_bp(0)?];
+        while self.c.eat(",") {
+            out.push(self.expr_bp(0)?);
+        }
+        Ok(out)
+    }
+}
+
+/// Words that are keywords in zeno but may be ordinary names in UPPAAL or
+/// TChecker files; such names get a trailing `_`.
+const ZENO_KEYWORDS: &[&str] = &[
+    "template",
+    "location",
+    "init",
+    "committed",
+    "urgent",
+    "invariant",
+    "when",
+    "sync",
+    "do",
+    "select",
+    "check",
+    "system",
+    "typedef",
+    "const",
+    "clock",
+    "chan",
+    "broadcast",
+    "int",
+    "bool",
+    "forall",
+    "exists",
+    "sum",
+    "imply",
+    "and",
+    "or",
+    "not",
+];
+
+pub(crate) fn sanitize(name: &str) -> String {
+    if ZENO_KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Precedence when printing (zeno's, which is C's plus `imply` lowest).
+fn prec(e: &Expr) -> u8 {
+    match e {
+        Expr::Quant(..) | Expr::Assign(..) => 0,
+        Expr::Binary("imply", ..) => 1,
+        Expr::Cond(..) => 2,
+        Expr::Binary(op, ..) => match *op {
+            "||" => 3,
+            "&&" => 4,
+            "==" | "!=" => 5,
+            "<" | "<=" | ">=" | ">" => 6,
+            "+" | "-" => 7,
+            _ => 8,
+        },
+        Expr::Unary(..) => 9,
+        Expr::Int(n) if *n < 0 => 9,
+        _ => 10,
+    }
+}
+
+fn child(out: &mut String, e: &Expr, min: u8) {
+    if prec(e) < min {
+        out.push('(');
+        write(out, e);
+        out.push(')');
+    } else {
+        write(out, e);
+    }
+}
+
+fn write(out: &mut String, e: &Expr) {
+    match e {
+        Expr::Int(n) => out.push_str(&n.to_string()),
+        Expr::Ident(s) => {
+            if matches!(s.as_str(), "true" | "false" | "deadlock") {
+                out.push_str(s)
+            } else {
+                out.push_str(&sanitize(s))
+            }
+        }
+        Expr::Index(a, i) => {
+            child(out, a, 10);
+            out.push('[');
+            write(out, i);
+            out.push(']');
+        }
+        Expr::Field(a, f) => {
+            child(out, a, 10);
+            out.push('.');
+            out.push_str(&sanitize(f));
+        }
+        Expr::Call(f, args) => {
+            out.push_str(&sanitize(f));
+            out.push('(');
+            for (k, a) in args.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                child(out, a, 1);
+            }
+            out.push(')');
+        }
+        Expr::Unary(op, a) => {
+            out.push_str(op);
+            child(out, a, 9);
+        }
+        Expr::Binary(op, l, r) => {
+            let p = prec(e);
+            // Comparisons do not chain in zeno: parenthesise both sides.
+            let (lmin, rmin) = if p == 5 || p == 6 {
+                (p + 1, p + 1)
+            } else {
+                (p, p + 1)
+            };
+            child(out, l, lmin.max(if p == 1 { 2 } else { 0 }));
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            child(out, r, rmin);
+        }
+        Expr::Cond(c, t, f) => {
+            child(out, c, 3);
+            out.push_str(" ? ");
+            child(out, t, 2);
+            out.push_str(" : ");
+            child(out, f, 2);
+        }
+        Expr::Assign(op, l, r) => {
+            write(out, l);
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            child(out, r, 1);
+        }
+        Expr::PostIncr(op, a) => {
+            child(out, a, 10);
+            out.push_str(op);
+        }
+        Expr::Quant(kind, var, ty, body) => {
+            out.push_str(&format!("{kind} ({} : {ty}) ", sanitize(var)));
+            write(out, body);
+        }
+    }
+}
+
+/// The zeno text of an expression.
+pub(crate) fn print(e: &Expr) -> String {
+    let mut s = String::new();
+    write(&mut s, e);
+    s
+}
+
+/// Evaluates an expression made of integer literals and known constants.
+pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match e {
+        Expr::Int(n) => Some(*n),
+        Expr::Ident(s) => lookup(s),
+        Expr::Unary("-", a) => eval_const(a, lookup).map(|v| -v),
+        Expr::Binary(op, l, r) => {
+            let (l, r) = (eval_const(l, lookup)?, eval_const(r, lookup)?);
+            match *op {
+                "+" => l.checked_add(r),
+                "-" => l.checked_sub(r),
+                "*" => l.checked_mul(r),
+                "/" if r != 0 => Some(l / r),
+                "%" if r != 0 => Some(l % r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lex::{Cursor, tokenize};
+    use super::*;
+
+    fn round(text: &str, ctx: Ctx) -> Result<String, String> {
+        let toks = tokenize(text, &|i| i as u32).map_err(|e| e.1)?;
+        let mut c = Cursor::new(toks);
+        let e = Parser { c: &mut c, ctx }.expr().map_err(|e| e.1)?;
+        assert!(c.at_eof(), "trailing tokens in {text}");
+        Ok(print(&e))
+    }
+
+    fn model(text: &str) -> String {
+        round(text, Ctx::Model).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn precedence_is_kept_with_minimal_parentheses() {
+        assert_eq!(model("(a + b) * c"), "(a + b) * c");
+        assert_eq!(model("a + (b * c)"), "a + b * c");
+        assert_eq!(model("a - (b - c)"), "a - (b - c)");
+        assert_eq!(model("(a - b) - c"), "a - b - c");
+        assert_eq!(model("not (a and b) or c"), "!(a && b) || c");
+        // `not` binds weaker than `==` in UPPAAL: not a == b is !(a == b).
+        assert_eq!(model("not a == b"), "!(a == b)");
+        assert_eq!(model("a || b && c"), "a || b && c");
+        assert_eq!(model("(a || b) && c"), "(a || b) && c");
+        assert_eq!(model("x := y + 1"), "x = y + 1");
+        assert_eq!(model("a[i] += 2"), "a[i] += 2");
+        assert_eq!(model("c ? 1 : 2 + 3"), "c ? 1 : 2 + 3");
+        assert_eq!(model("-(x)"), "-x");
+        assert_eq!(model("-3"), "-3");
+        assert_eq!(model("a[i+1][j]"), "a[i + 1][j]");
+        assert_eq!(model("a imply b imply c"), "(a imply b) imply c");
+    }
+
+    #[test]
+    fn queries_allow_instances_and_quantifiers() {
+        let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
+        assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
+        assert!(round("forall (i : T) i", Ctx::Model).is_err());
+    }
+
+    #[test]
+    fn unsupported_operators_are_rejected() {
+        for (text, word) in [
+            ("a & b", "bitwise `&`"),
+            ("a << 1", "shift"),
+            ("f(1)", "function `f`"),
+            ("++x", "prefix"),
+            ("x' == 0", "clock rate"),
+            ("1.5", "integers"),
+            ("x = y = 0", "assignment inside"),
+            ("a[i = 1]", "assignment inside"),
+        ] {
+            let err = round(text, Ctx::Model).expect_err(text);
+            assert!(err.contains(word), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn keyword_names_are_renamed() {
+        assert_eq!(model("init + location"), "init_ + location_");
+        assert_eq!(model("true && !deadlock"), "true && !deadlock");
+    }
+}

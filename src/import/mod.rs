@@ -1,0 +1,271 @@
+//! Importers: read models written for UPPAAL (XML and XTA) or TChecker and
+//! write the equivalent zeno text.
+//!
+//! Every reader goes through the same steps: parse the foreign file into a
+//! small [`model::Model`] (templates, locations, edges, declarations as zeno
+//! text), then [`model::Model::write`] formats it. Expressions are not copied
+//! as text: [`expr`] parses and re-prints them, so that constructs zeno does
+//! not have are reported instead of passed through.
+//!
+//! Anything that cannot be translated produces an [`ImportDiagnostic`] with
+//! its position in the source file; nothing is dropped silently.
+
+mod decl;
+mod export;
+mod expr;
+mod lex;
+mod model;
+mod queries;
+mod tchecker;
+mod uppaal_xml;
+mod xta;
+
+pub use export::{export_tchecker, export_xta};
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::Span;
+use std::fmt;
+
+/// Options for [`import`].
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// TChecker labels whose joint reachability becomes
+    /// `check labels: E<> (...)` (the `-l cs1,cs2` question of `tck-reach`).
+    pub labels: Vec<String>,
+}
+
+/// A successful import: the zeno text, and warnings about constructs that
+/// were translated approximately or left out (e.g. an untranslatable query).
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub zeno: String,
+    pub warnings: Vec<ImportDiagnostic>,
+}
+
+/// The foreign formats [`import`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    UppaalXml,
+    UppaalXta,
+    TChecker,
+}
+
+/// A message about the source file, located by byte range and line:col
+/// (both 1-based) in that file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportDiagnostic {
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl ImportDiagnostic {
+    /// The shared diagnostic type, for rendering with the other layers'.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic {
+            severity: self.severity,
+            message: self.message.clone(),
+            range: self.span,
+            related: Vec::new(),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for ImportDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        };
+        write!(f, "{}:{}: {}: {}", self.line, self.col, kind, self.message)
+    }
+}
+
+/// Collects diagnostics while reading one source text, turning byte offsets
+/// into line:col.
+pub(crate) struct Sink<'a> {
+    text: &'a str,
+    pub(crate) diags: Vec<ImportDiagnostic>,
+}
+
+impl<'a> Sink<'a> {
+    pub(crate) fn new(text: &'a str) -> Sink<'a> {
+        Sink {
+            text,
+            diags: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, severity: Severity, span: Span, message: String) {
+        let (line, col) = line_col(self.text, span.start as usize);
+        self.diags.push(ImportDiagnostic {
+            severity,
+            message,
+            span,
+            line,
+            col,
+        });
+    }
+
+    pub(crate) fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.push(Severity::Error, span, message.into());
+    }
+
+    pub(crate) fn warning(&mut self, span: Span, message: impl Into<String>) {
+        self.push(Severity::Warning, span, message.into());
+    }
+
+    pub(crate) fn has_errors(&self) -> bool {
+        self.diags.iter().any(ImportDiagnostic::is_error)
+    }
+
+    /// `Ok` with the warnings when no error was reported, else all diagnostics.
+    pub(crate) fn finish(mut self, zeno: String) -> Result<Imported, Vec<ImportDiagnostic>> {
+        self.diags.sort_by_key(|d| (d.span.start, d.span.end));
+        if self.has_errors() {
+            Err(self.diags)
+        } else {
+            Ok(Imported {
+                zeno,
+                warnings: self.diags,
+            })
+        }
+    }
+}
+
+/// A valid zeno (and C) identifier.
+pub(crate) fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let mut line = 1u32;
+    let mut line_start = 0usize;
+    for (i, b) in text.as_bytes()[..offset].iter().enumerate() {
+        if *b == b'\n' {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    let col = text
+        .get(line_start..offset)
+        .map_or(offset - line_start, |s| s.chars().count());
+    (line, col as u32 + 1)
+}
+
+/// Guesses the format from the file extension, then from the content.
+pub fn detect_format(path_or_name: &str, text: &str) -> Option<Format> {
+    let lower = path_or_name.to_ascii_lowercase();
+    if lower.ends_with(".xml") {
+        return Some(Format::UppaalXml);
+    }
+    if lower.ends_with(".xta") || lower.ends_with(".ta") {
+        return Some(Format::UppaalXta);
+    }
+    if lower.ends_with(".tck") {
+        return Some(Format::TChecker);
+    }
+    let trimmed = text.trim_start();
+    if trimmed.starts_with("<?xml") || trimmed.starts_with("<nta") || trimmed.contains("<nta>") {
+        return Some(Format::UppaalXml);
+    }
+    let tck = text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("system:") || l.starts_with("process:") || l.starts_with("edge:")
+    });
+    if tck {
+        return Some(Format::TChecker);
+    }
+    if text.contains("process ") && text.contains("system ") {
+        return Some(Format::UppaalXta);
+    }
+    None
+}
+
+/// Reads a UPPAAL XML, UPPAAL XTA or TChecker model (detected from the name,
+/// else from the content) and returns it as formatted zeno text.
+pub fn import(
+    path_or_name: &str,
+    text: &str,
+    opts: &ImportOptions,
+) -> Result<Imported, Vec<ImportDiagnostic>> {
+    match detect_format(path_or_name, text) {
+        Some(format) => import_as(format, text, opts),
+        None => {
+            let mut sink = Sink::new(text);
+            sink.error(
+                Span::new(0, 0),
+                format!(
+                    "cannot tell the format of `{path_or_name}`: expected UPPAAL XML (.xml), UPPAAL XTA (.xta) or TChecker (.tck)"
+                ),
+            );
+            Err(sink.diags)
+        }
+    }
+}
+
+/// Like [`import`] with a known format.
+pub fn import_as(
+    format: Format,
+    text: &str,
+    opts: &ImportOptions,
+) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let mut r = match format {
+        Format::UppaalXml => import_uppaal_xml(text),
+        Format::UppaalXta => import_xta(text),
+        Format::TChecker => return import_tchecker(text, &opts.labels),
+    };
+    // Labels are a TChecker notion: say so rather than ignore them.
+    if !opts.labels.is_empty()
+        && let Ok(imp) = &mut r
+    {
+        imp.warnings.insert(
+            0,
+            ImportDiagnostic {
+                severity: Severity::Warning,
+                message: "labels only apply to TChecker models; ignored".into(),
+                span: Span::new(0, 0),
+                line: 1,
+                col: 1,
+            },
+        );
+    }
+    r
+}
+
+/// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).
+pub fn import_uppaal_xml(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let mut sink = Sink::new(text);
+    let model = uppaal_xml::read(text, &mut sink);
+    let zeno = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(zeno)
+}
+
+/// Reads a UPPAAL XTA (4.x textual) model.
+pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let mut sink = Sink::new(text);
+    let model = xta::read(text, &mut sink);
+    let zeno = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(zeno)
+}
+
+/// Reads a TChecker model; `labels` (may be empty) becomes a reachability
+/// check of a state carrying all those labels.
+pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let mut sink = Sink::new(text);
+    let model = tchecker::read(text, labels, &mut sink);
+    let zeno = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(zeno)
+}

@@ -1,0 +1,156 @@
+//! The translated model, already in zeno terms, and its formatting.
+
+/// A zeno model under construction. Declarations, guards and updates are
+/// zeno text produced by the expression printer.
+#[derive(Debug, Default)]
+pub(crate) struct Model {
+    /// Leading comment lines (source format, notes).
+    pub header: Vec<String>,
+    /// Global declarations, one per line, with their `;`.
+    pub globals: Vec<String>,
+    pub templates: Vec<Template>,
+    /// `P1 = P(1);` lines.
+    pub instances: Vec<String>,
+    /// The names in `system ...;`.
+    pub system: Vec<String>,
+    pub checks: Vec<Check>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Template {
+    pub name: String,
+    /// Parameters as zeno text, e.g. `const pid_t pid`.
+    pub params: Vec<String>,
+    pub locals: Vec<String>,
+    pub locations: Vec<Location>,
+    pub edges: Vec<Edge>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Location {
+    pub name: String,
+    pub init: bool,
+    pub urgent: bool,
+    pub committed: bool,
+    pub invariant: Option<String>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Edge {
+    pub src: String,
+    pub dst: String,
+    /// `i : pid_t` items.
+    pub select: Vec<String>,
+    pub guard: Option<String>,
+    /// `c!`, `c[i]?`.
+    pub sync: Option<String>,
+    pub updates: Vec<String>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Check {
+    /// Comment lines printed above the check.
+    pub comment: Vec<String>,
+    pub name: String,
+    /// `A[] ...` / `E<> ...`, or `None` for a query kept only as a comment.
+    pub formula: Option<String>,
+}
+
+impl Model {
+    pub(crate) fn write(&self) -> String {
+        let mut out = String::new();
+        for h in &self.header {
+            out.push_str(&format!("// {h}\n"));
+        }
+        if !self.header.is_empty() {
+            out.push('\n');
+        }
+        for g in &self.globals {
+            out.push_str(g);
+            out.push('\n');
+        }
+        if !self.globals.is_empty() {
+            out.push('\n');
+        }
+        for t in &self.templates {
+            t.write(&mut out);
+            out.push('\n');
+        }
+        for i in &self.instances {
+            out.push_str(i);
+            out.push('\n');
+        }
+        if !self.system.is_empty() {
+            out.push_str(&format!("system {};\n", self.system.join(", ")));
+        }
+        if !self.checks.is_empty() {
+            out.push('\n');
+        }
+        for c in &self.checks {
+            for line in &c.comment {
+                out.push_str(&format!("// {line}\n"));
+            }
+            if let Some(f) = &c.formula {
+                out.push_str(&format!("check {}: {f};\n", c.name));
+            }
+        }
+        out
+    }
+}
+
+impl Template {
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!(
+            "template {}({}) {{\n",
+            self.name,
+            self.params.join(", ")
+        ));
+        for l in &self.locals {
+            out.push_str(&format!("    {l}\n"));
+        }
+        if !self.locals.is_empty() {
+            out.push('\n');
+        }
+        for l in &self.locations {
+            let mut s = String::from("    ");
+            if l.init {
+                s.push_str("init ");
+            }
+            if l.urgent {
+                s.push_str("urgent ");
+            }
+            if l.committed {
+                s.push_str("committed ");
+            }
+            s.push_str("location ");
+            s.push_str(&l.name);
+            if let Some(inv) = &l.invariant {
+                s.push_str(" invariant ");
+                s.push_str(inv);
+            }
+            s.push_str(";\n");
+            out.push_str(&s);
+        }
+        if !self.edges.is_empty() {
+            out.push('\n');
+        }
+        for e in &self.edges {
+            let mut s = format!("    {} -> {}", e.src, e.dst);
+            if !e.select.is_empty() {
+                s.push_str(&format!(" select {}", e.select.join(", ")));
+            }
+            if let Some(g) = &e.guard {
+                s.push_str(&format!(" when {g}"));
+            }
+            if let Some(c) = &e.sync {
+                s.push_str(&format!(" sync {c}"));
+            }
+            if !e.updates.is_empty() {
+                s.push_str(&format!(" do {}", e.updates.join(", ")));
+            }
+            s.push_str(";\n");
+            out.push_str(&s);
+        }
+        out.push_str("}\n");
+    }
+}

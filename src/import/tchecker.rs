@@ -1,0 +1,529 @@
+//! TChecker's declaration format: `system:`, `event:`, `process:`, `int:`,
+//! `clock:`, `location:`, `edge:`, `sync:` lines.
+//!
+//! Processes become parameterless templates with one instance each.
+//! Binary synchronisation vectors become one channel each (first participant
+//! sends, second receives); vectors with three or more participants or weak
+//! (`?`) participants have no zeno equivalent yet and are reported.
+
+use super::expr::{Ctx, Parser, print, sanitize};
+use super::lex::{Cursor, tokenize};
+use super::model::{Check, Edge, Location, Model, Template};
+use super::{Sink, is_ident};
+use crate::ir::Span;
+use std::collections::HashSet;
+
+/// A piece of a line with its offset in the file.
+#[derive(Debug, Clone, Copy)]
+struct Part<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Part<'a> {
+    fn span(&self) -> Span {
+        Span::new(self.at as u32, (self.at + self.text.len()) as u32)
+    }
+
+    fn trim(self) -> Part<'a> {
+        let lead = self.text.len() - self.text.trim_start().len();
+        Part {
+            text: self.text.trim(),
+            at: self.at + lead,
+        }
+    }
+
+    fn split(self, sep: char) -> Vec<Part<'a>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, c) in self.text.char_indices() {
+            if c == sep {
+                out.push(Part {
+                    text: &self.text[start..i],
+                    at: self.at + start,
+                });
+                start = i + 1;
+            }
+        }
+        out.push(Part {
+            text: &self.text[start..],
+            at: self.at + start,
+        });
+        out
+    }
+
+    fn cursor(&self) -> Result<Cursor, (Span, String)> {
+        let at = self.at;
+        tokenize(self.text, &|i| (at + i) as u32).map(Cursor::new)
+    }
+}
+
+struct TLoc {
+    name: String,
+    loc: Location,
+    labels: Vec<String>,
+}
+
+struct TEdge {
+    src: String,
+    dst: String,
+    event: String,
+    guard: Option<String>,
+    updates: Vec<String>,
+    span: Span,
+}
+
+#[derive(Default)]
+struct TProc {
+    name: String,
+    span: Span,
+    locs: Vec<TLoc>,
+    edges: Vec<TEdge>,
+}
+
+struct SyncVec {
+    parts: Vec<(String, String, bool)>,
+    span: Span,
+}
+
+pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Model> {
+    let mut model = Model::default();
+    let mut procs: Vec<TProc> = Vec::new();
+    let mut events: HashSet<String> = HashSet::new();
+    let mut syncs: Vec<SyncVec> = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
+    let mut offset = 0usize;
+    for raw in text.split_inclusive('\n') {
+        let line_at = offset;
+        offset += raw.len();
+        let line = raw.split('#').next().unwrap_or("");
+        let part = Part {
+            text: line.trim_end(),
+            at: line_at,
+        }
+        .trim();
+        if part.text.is_empty() {
+            continue;
+        }
+        if let Err((span, msg)) = statement(
+            part,
+            &mut model,
+            &mut procs,
+            &mut events,
+            &mut syncs,
+            &mut used,
+        ) {
+            sink.error(span, msg);
+        }
+    }
+    // Channels for binary vectors; n-ary and weak ones are reported.
+    let mut chans: Vec<Option<String>> = Vec::new();
+    for v in &syncs {
+        if v.parts.len() != 2 || v.parts.iter().any(|p| p.2) {
+            sink.error(
+                v.span,
+                format!(
+                    "synchronisation vector with {} participants{} cannot be written in zeno (only binary handshakes)",
+                    v.parts.len(),
+                    if v.parts.iter().any(|p| p.2) { " (some weak `?`)" } else { "" }
+                ),
+            );
+            chans.push(None);
+            continue;
+        }
+        let (e1, e2) = (&v.parts[0].1, &v.parts[1].1);
+        let base = if e1 == e2 {
+            sanitize(e1)
+        } else {
+            format!("{}_{}", sanitize(e1), sanitize(e2))
+        };
+        let mut name = base.clone();
+        let mut k = 2;
+        while used.contains(&name) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        used.insert(name.clone());
+        model.globals.push(format!("chan {name};"));
+        chans.push(Some(name));
+    }
+    for p in &procs {
+        let mut t = Template {
+            name: sanitize(&p.name),
+            ..Template::default()
+        };
+        let inits = p.locs.iter().filter(|l| l.loc.init).count();
+        if inits != 1 {
+            sink.error(
+                p.span,
+                format!(
+                    "process `{}` has {inits} initial locations (needs exactly one)",
+                    p.name
+                ),
+            );
+        }
+        for l in &p.locs {
+            t.locations.push(Location {
+                name: l.loc.name.clone(),
+                init: l.loc.init,
+                urgent: l.loc.urgent,
+                committed: l.loc.committed,
+                invariant: l.loc.invariant.clone(),
+            });
+        }
+        for e in &p.edges {
+            if !events.contains(&e.event) {
+                sink.error(e.span, format!("undeclared event `{}`", e.event));
+            }
+            for (name, what) in [(&e.src, "source"), (&e.dst, "target")] {
+                if !p.locs.iter().any(|l| l.name == *name) {
+                    sink.error(
+                        e.span,
+                        format!(
+                            "{what} location `{name}` is not declared in process `{}`",
+                            p.name
+                        ),
+                    );
+                }
+            }
+            let base = Edge {
+                src: sanitize(&e.src),
+                dst: sanitize(&e.dst),
+                guard: e.guard.clone(),
+                updates: e.updates.clone(),
+                ..Edge::default()
+            };
+            let mut synced = false;
+            for (v, chan) in syncs.iter().zip(&chans) {
+                let Some(k) = v
+                    .parts
+                    .iter()
+                    .position(|(pp, ev, _)| *pp == p.name && *ev == e.event)
+                else {
+                    continue;
+                };
+                synced = true;
+                if let Some(c) = chan {
+                    let mut ed = base.clone();
+                    ed.sync = Some(format!("{c}{}", if k == 0 { "!" } else { "?" }));
+                    t.edges.push(ed);
+                }
+            }
+            if !synced {
+                t.edges.push(base);
+            }
+        }
+        model.system.push(t.name.clone());
+        model.templates.push(t);
+    }
+    if !labels.is_empty() {
+        let mut conj = Vec::new();
+        for lab in labels {
+            let holders: Vec<String> = procs
+                .iter()
+                .flat_map(|p| {
+                    p.locs
+                        .iter()
+                        .filter(|l| l.labels.contains(lab))
+                        .map(move |l| format!("{}.{}", sanitize(&p.name), l.loc.name))
+                })
+                .collect();
+            match holders.len() {
+                0 => sink.error(
+                    Span::default(),
+                    format!("no location carries the label `{lab}`"),
+                ),
+                1 => conj.push(holders[0].clone()),
+                _ => conj.push(format!("({})", holders.join(" || "))),
+            }
+        }
+        model.checks.push(Check {
+            comment: vec![format!("reachability of the labels {}", labels.join(", "))],
+            name: "labels".into(),
+            formula: Some(format!("E<> {}", conj.join(" && "))),
+        });
+    }
+    Some(model)
+}
+
+fn expr_text(p: Part) -> Result<String, (Span, String)> {
+    let mut c = p.cursor()?;
+    let e = Parser {
+        c: &mut c,
+        ctx: Ctx::Model,
+    }
+    .expr()?;
+    if !c.at_eof() {
+        return Err((
+            c.span(),
+            format!(
+                "unexpected {} in the expression",
+                super::lex::describe(c.peek())
+            ),
+        ));
+    }
+    Ok(print(&e))
+}
+
+/// `x=0;y=y+1`: statements separated by `;` (`nop` is dropped).
+fn statements(p: Part) -> Result<Vec<String>, (Span, String)> {
+    let mut c = p.cursor()?;
+    let mut out = Vec::new();
+    while !c.at_eof() {
+        if c.eat(";") {
+            continue;
+        }
+        if c.eat_kw("nop") {
+            continue;
+        }
+        for kw in ["if", "while", "local"] {
+            if c.at_kw(kw) {
+                return Err((c.span(), format!("`{kw}` statements are not supported")));
+            }
+        }
+        let e = Parser {
+            c: &mut c,
+            ctx: Ctx::Model,
+        }
+        .expr()?;
+        out.push(print(&e));
+        if !c.at_eof() {
+            c.expect(";")?;
+        }
+    }
+    Ok(out)
+}
+
+/// `key:value : key:value`.
+fn attributes(p: Part) -> Result<Vec<(Part, Part)>, (Span, String)> {
+    let p = p.trim();
+    if p.text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let items = p.split(':');
+    if !items.len().is_multiple_of(2) {
+        return Err((
+            p.span(),
+            "malformed attributes: expected `key:value` pairs separated by ` : `".into(),
+        ));
+    }
+    Ok(items
+        .chunks(2)
+        .map(|kv| (kv[0].trim(), kv[1].trim()))
+        .collect())
+}
+
+fn number(p: Part) -> Result<i64, (Span, String)> {
+    p.trim().text.parse().map_err(|_| {
+        (
+            p.span(),
+            format!("expected an integer, found `{}`", p.text.trim()),
+        )
+    })
+}
+
+fn statement(
+    line: Part,
+    model: &mut Model,
+    procs: &mut Vec<TProc>,
+    events: &mut HashSet<String>,
+    syncs: &mut Vec<SyncVec>,
+    used: &mut HashSet<String>,
+) -> Result<(), (Span, String)> {
+    let (head, attrs) = match line.text.find('{') {
+        Some(i) => {
+            if !line.text.ends_with('}') {
+                return Err((
+                    line.span(),
+                    "missing `}` at the end of the attributes".into(),
+                ));
+            }
+            (
+                Part {
+                    text: &line.text[..i],
+                    at: line.at,
+                },
+                Part {
+                    text: &line.text[i + 1..line.text.len() - 1],
+                    at: line.at + i + 1,
+                },
+            )
+        }
+        None => (
+            line,
+            Part {
+                text: "",
+                at: line.at + line.text.len(),
+            },
+        ),
+    };
+    let fields: Vec<Part> = head.split(':').into_iter().map(Part::trim).collect();
+    let kind = fields[0].text;
+    // Every field but the kind and numbers is a name zeno must be able to use.
+    for f in &fields[1..] {
+        let plain = f.text.strip_suffix('?').unwrap_or(f.text);
+        let ok = plain
+            .split('@')
+            .all(|n| is_ident(n) || n.parse::<i64>().is_ok());
+        if !ok {
+            return Err((f.span(), format!("`{}` is not a name zeno can use", f.text)));
+        }
+    }
+    let want = |n: usize| -> Result<(), (Span, String)> {
+        if fields.len() == n {
+            Ok(())
+        } else {
+            Err((
+                head.span(),
+                format!(
+                    "`{kind}` declaration needs {} fields separated by `:`, found {}",
+                    n - 1,
+                    fields.len() - 1
+                ),
+            ))
+        }
+    };
+    let proc_of = |procs: &mut Vec<TProc>, name: Part| -> Result<usize, (Span, String)> {
+        procs
+            .iter()
+            .position(|p| p.name == name.text)
+            .ok_or_else(|| (name.span(), format!("undeclared process `{}`", name.text)))
+    };
+    match kind {
+        "system" => {
+            want(2)?;
+            model.header.push(format!(
+                "imported from the TChecker system `{}`",
+                fields[1].text
+            ));
+        }
+        "event" => {
+            want(2)?;
+            events.insert(fields[1].text.to_string());
+        }
+        "process" => {
+            want(2)?;
+            used.insert(sanitize(fields[1].text));
+            procs.push(TProc {
+                name: fields[1].text.to_string(),
+                span: line.span(),
+                ..TProc::default()
+            });
+        }
+        "int" => {
+            want(6)?;
+            let size = number(fields[1])?;
+            let (lo, hi, init) = (number(fields[2])?, number(fields[3])?, number(fields[4])?);
+            let name = sanitize(fields[5].text);
+            used.insert(name.clone());
+            if size == 1 {
+                model
+                    .globals
+                    .push(format!("int[{lo}, {hi}] {name} = {init};"));
+            } else {
+                let default = if lo <= 0 && 0 <= hi { 0 } else { lo };
+                if init != default {
+                    return Err((
+                        fields[4].span(),
+                        format!(
+                            "array `{name}` with initial value {init} cannot be written in zeno (no array initialisers)"
+                        ),
+                    ));
+                }
+                model
+                    .globals
+                    .push(format!("int[{lo}, {hi}] {name}[{size}];"));
+            }
+        }
+        "clock" => {
+            want(3)?;
+            let size = number(fields[1])?;
+            let name = sanitize(fields[2].text);
+            used.insert(name.clone());
+            if size == 1 {
+                model.globals.push(format!("clock {name};"));
+            } else {
+                model.globals.push(format!("clock {name}[{size}];"));
+            }
+        }
+        "location" => {
+            want(3)?;
+            let p = proc_of(procs, fields[1])?;
+            let mut l = TLoc {
+                name: fields[2].text.to_string(),
+                loc: Location {
+                    name: sanitize(fields[2].text),
+                    ..Location::default()
+                },
+                labels: Vec::new(),
+            };
+            for (k, v) in attributes(attrs)? {
+                match k.text {
+                    "initial" => l.loc.init = true,
+                    "committed" => l.loc.committed = true,
+                    "urgent" => l.loc.urgent = true,
+                    "invariant" => l.loc.invariant = Some(expr_text(v)?),
+                    "labels" => l
+                        .labels
+                        .extend(v.text.split(',').map(|s| s.trim().to_string())),
+                    other => {
+                        return Err((k.span(), format!("unknown location attribute `{other}`")));
+                    }
+                }
+            }
+            procs[p].locs.push(l);
+        }
+        "edge" => {
+            want(5)?;
+            let p = proc_of(procs, fields[1])?;
+            let mut e = TEdge {
+                src: fields[2].text.to_string(),
+                dst: fields[3].text.to_string(),
+                event: fields[4].text.to_string(),
+                guard: None,
+                updates: Vec::new(),
+                span: line.span(),
+            };
+            for (k, v) in attributes(attrs)? {
+                match k.text {
+                    "provided" => e.guard = Some(expr_text(v)?),
+                    "do" => e.updates = statements(v)?,
+                    other => return Err((k.span(), format!("unknown edge attribute `{other}`"))),
+                }
+            }
+            procs[p].edges.push(e);
+        }
+        "sync" => {
+            let mut parts = Vec::new();
+            for f in &fields[1..] {
+                let (text, weak) = match f.text.strip_suffix('?') {
+                    Some(t) => (t, true),
+                    None => (f.text, false),
+                };
+                let Some((pp, ev)) = text.split_once('@') else {
+                    return Err((
+                        f.span(),
+                        format!("expected `process@event`, found `{}`", f.text),
+                    ));
+                };
+                proc_of(procs, Part { text: pp, at: f.at })?;
+                if !events.contains(ev) {
+                    return Err((f.span(), format!("undeclared event `{ev}`")));
+                }
+                parts.push((pp.to_string(), ev.to_string(), weak));
+            }
+            if parts.len() < 2 {
+                return Err((
+                    line.span(),
+                    "a synchronisation vector needs at least two participants".into(),
+                ));
+            }
+            syncs.push(SyncVec {
+                parts,
+                span: line.span(),
+            });
+        }
+        other => return Err((fields[0].span(), format!("unknown declaration `{other}`"))),
+    }
+    Ok(())
+}

@@ -1,0 +1,683 @@
+//! UPPAAL 4.x/5.x XML (`<nta>`): the XML structure is read with quick-xml,
+//! every label's text is translated with positions mapped back to the file.
+
+use super::Sink;
+use super::decl::{self, Env, SystemDecl};
+use super::expr::{Ctx, Parser, print, sanitize};
+use super::lex::{Cursor, tokenize};
+use super::model::{Check, Edge, Location, Model, Template};
+use super::queries;
+use crate::ir::Span;
+use quick_xml::Reader;
+use quick_xml::events::{BytesStart, Event};
+
+/// Text of an element with, for each byte, its offset in the file (entities
+/// such as `&lt;` make the two differ).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Chunk {
+    pub text: String,
+    pub map: Vec<u32>,
+    pub start: u32,
+}
+
+impl Chunk {
+    fn at(start: u32) -> Chunk {
+        Chunk {
+            start,
+            ..Chunk::default()
+        }
+    }
+
+    fn push_raw(&mut self, raw: &str, offset: u32) {
+        let b = raw.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'&'
+                && let Some(end) = raw[i..].find(';')
+            {
+                let ent = &raw[i + 1..i + end];
+                let ch = match ent {
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "amp" => Some('&'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    _ if ent.starts_with("#x") => u32::from_str_radix(&ent[2..], 16)
+                        .ok()
+                        .and_then(char::from_u32),
+                    _ if ent.starts_with('#') => ent[1..].parse().ok().and_then(char::from_u32),
+                    _ => None,
+                };
+                if let Some(ch) = ch {
+                    for _ in 0..ch.len_utf8() {
+                        self.map.push(offset + i as u32);
+                    }
+                    self.text.push(ch);
+                    i += end + 1;
+                    continue;
+                }
+            }
+            let ch = raw[i..].chars().next().unwrap_or(' ');
+            for k in 0..ch.len_utf8() {
+                self.map.push(offset + (i + k) as u32);
+            }
+            self.text.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+
+    fn push_verbatim(&mut self, raw: &str, offset: u32) {
+        for (i, _) in raw.bytes().enumerate() {
+            self.map.push(offset + i as u32);
+        }
+        self.text.push_str(raw);
+    }
+
+    pub(crate) fn offset(&self, i: usize) -> u32 {
+        match self.map.get(i) {
+            Some(o) => *o,
+            None => self.map.last().map_or(self.start, |o| o + 1),
+        }
+    }
+
+    fn span(&self) -> Span {
+        Span::new(self.offset(0), self.offset(self.text.len()))
+    }
+
+    /// Tokens of the text, or the lexical error reported to `sink`.
+    pub(crate) fn cursor(&self, sink: &mut Sink) -> Option<Cursor> {
+        match tokenize(&self.text, &|i| self.offset(i)) {
+            Ok(t) => Some(Cursor::new(t)),
+            Err((span, msg)) => {
+                sink.error(span, msg);
+                None
+            }
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct XLabel {
+    kind: String,
+    text: Chunk,
+    span: Span,
+}
+
+#[derive(Debug, Default)]
+struct XLocation {
+    id: String,
+    name: Option<Chunk>,
+    labels: Vec<XLabel>,
+    urgent: bool,
+    committed: bool,
+}
+
+#[derive(Debug, Default)]
+struct XTransition {
+    source: Option<String>,
+    target: Option<String>,
+    labels: Vec<XLabel>,
+    span: Span,
+}
+
+#[derive(Debug, Default)]
+struct XTemplate {
+    name: Option<Chunk>,
+    parameter: Option<Chunk>,
+    declaration: Option<Chunk>,
+    locations: Vec<XLocation>,
+    init: Option<(String, Span)>,
+    transitions: Vec<XTransition>,
+    span: Span,
+}
+
+#[derive(Debug, Default)]
+struct XQuery {
+    formula: Chunk,
+    comment: Chunk,
+}
+
+#[derive(Debug, Default)]
+struct Nta {
+    declaration: Option<Chunk>,
+    templates: Vec<XTemplate>,
+    system: Option<Chunk>,
+    queries: Vec<XQuery>,
+}
+
+fn attr(e: &BytesStart, name: &str) -> Option<String> {
+    e.try_get_attribute(name)
+        .ok()
+        .flatten()
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
+/// Reads the XML structure; `None` after a reported error.
+fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().trim_text(false);
+    let mut nta = Nta::default();
+    let mut stack: Vec<(String, u32)> = Vec::new();
+    let mut saw_nta = false;
+    loop {
+        let pos = reader.buffer_position() as u32;
+        let ev = match reader.read_event() {
+            Ok(ev) => ev,
+            Err(e) => {
+                let at = reader.error_position() as u32;
+                sink.error(Span::new(at, at + 1), format!("malformed XML: {e}"));
+                return None;
+            }
+        };
+        let end_pos = reader.buffer_position() as u32;
+        let path: Vec<&str> = stack.iter().map(|(s, _)| s.as_str()).collect();
+        match ev {
+            Event::Start(ref e) | Event::Empty(ref e) => {
+                let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                let span = Span::new(pos, end_pos);
+                let is_empty = matches!(ev, Event::Empty(_));
+                match (path.as_slice(), name.as_str()) {
+                    ([], "nta") => saw_nta = true,
+                    ([], other) => {
+                        sink.error(
+                            span,
+                            format!("expected a UPPAAL `<nta>` document, found `<{other}>`"),
+                        );
+                        return None;
+                    }
+                    (["nta"], "template") => nta.templates.push(XTemplate {
+                        span,
+                        ..XTemplate::default()
+                    }),
+                    (["nta"], "declaration") => nta.declaration = Some(Chunk::at(end_pos)),
+                    (["nta"], "system") => nta.system = Some(Chunk::at(end_pos)),
+                    (["nta", "queries"], "query") => nta.queries.push(XQuery::default()),
+                    (["nta", "queries", "query"], "formula") => {
+                        if let Some(q) = nta.queries.last_mut() {
+                            q.formula = Chunk::at(end_pos);
+                        }
+                    }
+                    (["nta", "template"], child) => {
+                        let Some(t) = nta.templates.last_mut() else {
+                            continue;
+                        };
+                        match child {
+                            "name" => t.name = Some(Chunk::at(end_pos)),
+                            "parameter" => t.parameter = Some(Chunk::at(end_pos)),
+                            "declaration" => t.declaration = Some(Chunk::at(end_pos)),
+                            "location" => t.locations.push(XLocation {
+                                id: attr(e, "id").unwrap_or_default(),
+                                ..XLocation::default()
+                            }),
+                            "init" => t.init = attr(e, "ref").map(|r| (r, span)),
+                            "transition" => t.transitions.push(XTransition {
+                                span,
+                                ..XTransition::default()
+                            }),
+                            "branchpoint" => sink.error(
+                                span,
+                                "branchpoints (probabilistic edges) are not supported",
+                            ),
+                            _ => {}
+                        }
+                    }
+                    (["nta", "template", "location"], child) => {
+                        if let Some(l) = nta
+                            .templates
+                            .last_mut()
+                            .and_then(|t| t.locations.last_mut())
+                        {
+                            match child {
+                                "name" => l.name = Some(Chunk::at(end_pos)),
+                                "urgent" => l.urgent = true,
+                                "committed" => l.committed = true,
+                                "label" => l.labels.push(XLabel {
+                                    kind: attr(e, "kind").unwrap_or_default(),
+                                    text: Chunk::at(end_pos),
+                                    span,
+                                }),
+                                _ => {}
+                            }
+                        }
+                    }
+                    (["nta", "template", "transition"], child) => {
+                        if let Some(tr) = nta
+                            .templates
+                            .last_mut()
+                            .and_then(|t| t.transitions.last_mut())
+                        {
+                            match child {
+                                "source" => tr.source = attr(e, "ref"),
+                                "target" => tr.target = attr(e, "ref"),
+                                "label" => tr.labels.push(XLabel {
+                                    kind: attr(e, "kind").unwrap_or_default(),
+                                    text: Chunk::at(end_pos),
+                                    span,
+                                }),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if !is_empty {
+                    stack.push((name, pos));
+                }
+            }
+            Event::End(_) => {
+                stack.pop();
+            }
+            Event::Text(ref t) => {
+                let raw = String::from_utf8_lossy(t.as_ref()).into_owned();
+                if let Some(chunk) = text_target(&mut nta, &path) {
+                    chunk.push_raw(&raw, pos);
+                }
+            }
+            Event::CData(ref t) => {
+                let raw = String::from_utf8_lossy(t.as_ref()).into_owned();
+                if let Some(chunk) = text_target(&mut nta, &path) {
+                    chunk.push_verbatim(&raw, pos + 9);
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if let Some((name, at)) = stack.last() {
+        let end = text.len() as u32;
+        sink.error(
+            Span::new(end, end),
+            format!("unexpected end of the file: `<{name}>` (opened at byte {at}) is not closed"),
+        );
+        return None;
+    }
+    if !saw_nta {
+        sink.error(
+            Span::new(0, 0),
+            "no `<nta>` element: not a UPPAAL XML model",
+        );
+        return None;
+    }
+    Some(nta)
+}
+
+fn text_target<'a>(nta: &'a mut Nta, path: &[&str]) -> Option<&'a mut Chunk> {
+    match path {
+        ["nta", "declaration"] => nta.declaration.as_mut(),
+        ["nta", "system"] => nta.system.as_mut(),
+        ["nta", "queries", "query", "formula"] => nta.queries.last_mut().map(|q| &mut q.formula),
+        ["nta", "queries", "query", "comment"] => nta.queries.last_mut().map(|q| &mut q.comment),
+        ["nta", "template", rest @ ..] => {
+            let t = nta.templates.last_mut()?;
+            match rest {
+                ["name"] => t.name.as_mut(),
+                ["parameter"] => t.parameter.as_mut(),
+                ["declaration"] => t.declaration.as_mut(),
+                ["location", "name"] => t.locations.last_mut()?.name.as_mut(),
+                ["location", "label"] => t
+                    .locations
+                    .last_mut()?
+                    .labels
+                    .last_mut()
+                    .map(|l| &mut l.text),
+                ["transition", "label"] => t
+                    .transitions
+                    .last_mut()?
+                    .labels
+                    .last_mut()
+                    .map(|l| &mut l.text),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Translates every declaration statement of a chunk.
+pub(crate) fn declarations(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec<String> {
+    let mut out = Vec::new();
+    while !c.at_eof() {
+        out.extend(decl::declaration(c, env, sink));
+    }
+    out
+}
+
+/// Parses a whole chunk as one expression (guard, invariant) or a
+/// comma-separated list (assignments); reports errors to `sink`.
+fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(sink)?;
+    let mut p = Parser {
+        c: &mut c,
+        ctx: Ctx::Model,
+    };
+    let r = if list {
+        p.list()
+    } else {
+        p.expr().map(|e| vec![e])
+    };
+    let r = r.and_then(|es| {
+        if c.at_eof() {
+            Ok(es)
+        } else {
+            Err((
+                c.span(),
+                format!(
+                    "unexpected {} after the expression",
+                    super::lex::describe(c.peek())
+                ),
+            ))
+        }
+    });
+    match r {
+        Ok(es) => Some(es.iter().map(print).collect()),
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            None
+        }
+    }
+}
+
+/// Updates, with calls of inlined functions expanded.
+fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(sink)?;
+    let r = decl::updates(&mut c, env).and_then(|es| {
+        if c.at_eof() {
+            Ok(es)
+        } else {
+            Err((
+                c.span(),
+                format!(
+                    "unexpected {} after the update",
+                    super::lex::describe(c.peek())
+                ),
+            ))
+        }
+    });
+    match r {
+        Ok(es) => Some(es.iter().map(print).collect()),
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            None
+        }
+    }
+}
+
+/// `c!`, `c[i]?`: the direction is split off first, since `?` would
+/// otherwise start a conditional expression.
+fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
+    let toks = match tokenize(&chunk.text, &|i| chunk.offset(i)) {
+        Ok(t) => t,
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            return None;
+        }
+    };
+    match super::lex::split_direction(toks) {
+        Ok((toks, dir)) => {
+            let mut c = Cursor::new(toks);
+            let r = Parser {
+                c: &mut c,
+                ctx: Ctx::Model,
+            }
+            .expr()
+            .and_then(|e| {
+                if c.at_eof() {
+                    Ok(e)
+                } else {
+                    Err((
+                        c.span(),
+                        "unexpected text in the synchronisation".to_string(),
+                    ))
+                }
+            });
+            match r {
+                Ok(e) => Some(format!("{}{dir}", print(&e))),
+                Err((span, msg)) => {
+                    sink.error(span, msg);
+                    None
+                }
+            }
+        }
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            None
+        }
+    }
+}
+
+/// `i : pid_t, j : int[0, 3]`.
+fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(sink)?;
+    let r = (|| {
+        let mut out = Vec::new();
+        loop {
+            let v = c.ident()?;
+            c.expect(":")?;
+            let ty = Parser {
+                c: &mut c,
+                ctx: Ctx::Model,
+            }
+            .bounded_type()?;
+            out.push(format!("{} : {ty}", sanitize(&v)));
+            if !c.eat(",") {
+                break;
+            }
+        }
+        if !c.at_eof() {
+            return Err((c.span(), "unexpected text in the select label".to_string()));
+        }
+        Ok(out)
+    })();
+    match r {
+        Ok(s) => Some(s),
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            None
+        }
+    }
+}
+
+pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
+    let nta = parse_xml(text, sink)?;
+    let mut model = Model::default();
+    let mut env = Env::default();
+    if let Some(d) = &nta.declaration
+        && let Some(mut c) = d.cursor(sink)
+    {
+        model.globals = declarations(&mut c, &mut env, sink);
+    }
+    for t in &nta.templates {
+        if let Some(tm) = template(t, &mut env, sink) {
+            model.templates.push(tm);
+        }
+    }
+    let mut sys = SystemDecl::default();
+    match &nta.system {
+        Some(s) => {
+            if let Some(mut c) = s.cursor(sink) {
+                while !c.at_eof() {
+                    decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
+                }
+            }
+        }
+        None => sink.error(Span::new(0, 0), "the model has no `<system>` element"),
+    }
+    model.instances = sys.instances;
+    model.system = sys.system;
+    for (k, q) in nta.queries.iter().enumerate() {
+        if q.formula.text.trim().is_empty() {
+            continue;
+        }
+        model.checks.push(query(q, k + 1, sink));
+    }
+    Some(model)
+}
+
+fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
+    let comment = q.comment.text.trim();
+    let name = if is_ident(comment) {
+        sanitize(comment)
+    } else {
+        format!("q{n}")
+    };
+    let mut lines: Vec<String> = if is_ident(comment) || comment.is_empty() {
+        Vec::new()
+    } else {
+        comment.lines().map(|l| l.trim().to_string()).collect()
+    };
+    let formula = q
+        .formula
+        .cursor(sink)
+        .and_then(|mut c| queries::formula(&mut c, q.formula.span(), sink));
+    if formula.is_none() {
+        lines.push(format!(
+            "not translated: {}",
+            q.formula.text.trim().replace('\n', " ")
+        ));
+    }
+    Check {
+        comment: lines,
+        name,
+        formula,
+    }
+}
+
+use super::is_ident;
+
+fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
+    let Some(name_chunk) = &t.name else {
+        sink.error(t.span, "template without a `<name>`");
+        return None;
+    };
+    let name = name_chunk.text.trim().to_string();
+    if !is_ident(&name) {
+        sink.error(
+            name_chunk.span(),
+            format!("template name `{name}` is not a valid name"),
+        );
+        return None;
+    }
+    let mut out = Template {
+        name: sanitize(&name),
+        ..Template::default()
+    };
+    if let Some(p) = &t.parameter
+        && let Some(mut c) = p.cursor(sink)
+    {
+        match decl::parameters(&mut c, env, sink).and_then(|ps| {
+            if c.at_eof() {
+                Ok(ps)
+            } else {
+                Err((c.span(), "expected `,` between parameters".to_string()))
+            }
+        }) {
+            Ok(ps) => out.params = ps,
+            Err((span, msg)) => sink.error(span, msg),
+        }
+    }
+    if let Some(d) = &t.declaration
+        && let Some(mut c) = d.cursor(sink)
+    {
+        out.locals = declarations(&mut c, env, sink);
+    }
+    // Location ids are file-wide; names are what zeno uses.
+    let loc_name = |id: &str| -> Option<String> {
+        t.locations
+            .iter()
+            .find(|l| l.id == id)
+            .map(|l| match &l.name {
+                Some(n) if is_ident(n.text.trim()) => sanitize(n.text.trim()),
+                // Ids are XML names (may hold `-` or `.`); keep them readable.
+                _ => format!(
+                    "_{}",
+                    id.chars()
+                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                        .collect::<String>()
+                ),
+            })
+    };
+    for l in &t.locations {
+        if let Some(n) = &l.name
+            && !is_ident(n.text.trim())
+        {
+            sink.error(
+                n.span(),
+                format!("location name `{}` is not a valid name", n.text.trim()),
+            );
+        }
+        let mut loc = Location {
+            name: loc_name(&l.id).unwrap_or_default(),
+            init: t.init.as_ref().is_some_and(|(r, _)| *r == l.id),
+            urgent: l.urgent,
+            committed: l.committed,
+            invariant: None,
+        };
+        for lab in &l.labels {
+            match lab.kind.as_str() {
+                "invariant" => {
+                    if lab.text.text.trim().is_empty() {
+                        continue;
+                    }
+                    if let Some(mut es) = label_exprs(&lab.text, false, sink) {
+                        loc.invariant = es.pop();
+                    }
+                }
+                "comments" => {}
+                "exponentialrate" => sink.error(
+                    lab.span,
+                    "exponential rates (statistical models) are not supported",
+                ),
+                other => sink.error(lab.span, format!("unknown location label kind `{other}`")),
+            }
+        }
+        out.locations.push(loc);
+    }
+    match &t.init {
+        None => sink.error(
+            t.span,
+            format!("template `{name}` has no initial location (`<init>`)"),
+        ),
+        Some((r, span)) if loc_name(r).is_none() => sink.error(
+            *span,
+            format!("`<init ref=\"{r}\">` names no location of `{name}`"),
+        ),
+        _ => {}
+    }
+    for tr in &t.transitions {
+        let (Some(s), Some(d)) = (&tr.source, &tr.target) else {
+            sink.error(tr.span, "transition without `<source>` or `<target>`");
+            continue;
+        };
+        let (Some(src), Some(dst)) = (loc_name(s), loc_name(d)) else {
+            sink.error(
+                tr.span,
+                "transition refers to a location id that does not exist",
+            );
+            continue;
+        };
+        let mut e = Edge {
+            src,
+            dst,
+            ..Edge::default()
+        };
+        for lab in &tr.labels {
+            if lab.text.text.trim().is_empty() {
+                continue;
+            }
+            match lab.kind.as_str() {
+                "guard" => e.guard = label_exprs(&lab.text, false, sink).and_then(|mut v| v.pop()),
+                "assignment" => {
+                    e.updates = assignment_label(&lab.text, env, sink).unwrap_or_default()
+                }
+                "synchronisation" => e.sync = sync_label(&lab.text, sink),
+                "select" => e.select = select_label(&lab.text, sink).unwrap_or_default(),
+                "comments" => {}
+                "testcode" => sink.warning(lab.span, "test code label ignored"),
+                "probability" => sink.error(lab.span, "probabilities are not supported"),
+                other => sink.error(lab.span, format!("unknown transition label kind `{other}`")),
+            }
+        }
+        out.edges.push(e);
+    }
+    Some(out)
+}

@@ -1,0 +1,257 @@
+//! UPPAAL XTA 4.x (textual format): declarations, `process` bodies with
+//! `state`, `commit`, `urgent`, `init` and `trans`, instances and `system`.
+//! Queries live in a separate `.q` file in this format and are not read.
+
+use super::Sink;
+use super::decl::{self, Env, SystemDecl};
+use super::expr::{Ctx, Parser, print, sanitize};
+use super::lex::{Cursor, PResult, Tok, describe, split_direction, tokenize};
+use super::model::{Edge, Location, Model, Template};
+
+pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
+    let toks = match tokenize(text, &|i| i as u32) {
+        Ok(t) => t,
+        Err((span, msg)) => {
+            sink.error(span, msg);
+            return None;
+        }
+    };
+    let mut c = Cursor::new(toks);
+    let mut model = Model::default();
+    let mut env = Env::default();
+    let mut sys = SystemDecl::default();
+    while !c.at_eof() {
+        if c.at_kw("process") {
+            let start = c.pos();
+            match process(&mut c, &mut env, sink) {
+                Ok(t) => model.templates.push(t),
+                Err((span, msg)) => {
+                    sink.error(span, msg);
+                    c.set_pos(start);
+                    skip_process(&mut c);
+                }
+            }
+        } else if c.at_kw("system")
+            || matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
+                && matches!(c.peek_at(2), Tok::Ident(_))
+                && c.peek_at(3) == &Tok::Punct("(")
+        {
+            decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
+        } else {
+            let lines = decl::declaration(&mut c, &mut env, sink);
+            model.globals.extend(lines);
+        }
+    }
+    model.instances = sys.instances;
+    model.system = sys.system;
+    if model.system.is_empty() && !sink.has_errors() {
+        sink.error(c.span(), "the model has no `system` line");
+    }
+    Some(model)
+}
+
+/// Error recovery: from `process`, skip to the `}` closing its body.
+fn skip_process(c: &mut Cursor) {
+    let mut depth = 0i32;
+    while !c.at_eof() {
+        match c.bump() {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                depth -= 1;
+                if depth <= 0 {
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> {
+    c.bump();
+    let name_span = c.span();
+    let name = c.ident()?;
+    let mut t = Template {
+        name: sanitize(&name),
+        ..Template::default()
+    };
+    c.expect("(")?;
+    let mut params = c.take_until(&[")"]);
+    t.params = decl::parameters(&mut params, env, sink)?;
+    if !params.at_eof() {
+        return Err((
+            params.span(),
+            format!("unexpected {} in the parameters", describe(params.peek())),
+        ));
+    }
+    c.expect(")")?;
+    c.expect("{")?;
+    // Local declarations come first, up to `state`.
+    while !c.at_kw("state") && !c.at("}") && !c.at_eof() {
+        t.locals.extend(decl::declaration(c, env, sink));
+    }
+    if !c.eat_kw("state") {
+        return Err((
+            c.span(),
+            format!("process `{name}` has no `state` declaration"),
+        ));
+    }
+    loop {
+        let lname = c.ident()?;
+        let mut loc = Location {
+            name: sanitize(&lname),
+            ..Location::default()
+        };
+        if c.eat("{") {
+            let mut inv = c.take_until(&["}"]);
+            let e = Parser {
+                c: &mut inv,
+                ctx: Ctx::Model,
+            }
+            .expr()?;
+            if !inv.at_eof() {
+                return Err((
+                    inv.span(),
+                    format!("unexpected {} in the invariant", describe(inv.peek())),
+                ));
+            }
+            loc.invariant = Some(print(&e));
+            c.expect("}")?;
+        }
+        t.locations.push(loc);
+        if !c.eat(",") {
+            break;
+        }
+    }
+    c.expect(";")?;
+    let mut has_init = false;
+    loop {
+        let kw_span = c.span();
+        if c.eat_kw("commit") || c.eat_kw("committed") || c.eat_kw("urgent") {
+            let urgent = matches!(&c.prev_tok(), Tok::Ident(k) if k == "urgent");
+            loop {
+                let span = c.span();
+                let l = sanitize(&c.ident()?);
+                match t.locations.iter_mut().find(|x| x.name == l) {
+                    Some(x) if urgent => x.urgent = true,
+                    Some(x) => x.committed = true,
+                    None => return Err((span, format!("`{l}` is not a state of `{name}`"))),
+                }
+                if !c.eat(",") {
+                    break;
+                }
+            }
+            c.expect(";")?;
+        } else if c.eat_kw("init") {
+            let span = c.span();
+            let l = sanitize(&c.ident()?);
+            match t.locations.iter_mut().find(|x| x.name == l) {
+                Some(x) => x.init = true,
+                None => return Err((span, format!("`{l}` is not a state of `{name}`"))),
+            }
+            has_init = true;
+            c.expect(";")?;
+        } else if c.eat_kw("trans") {
+            let mut prev_src: Option<String> = None;
+            loop {
+                let src = if c.at("->") {
+                    prev_src.clone().ok_or((
+                        c.span(),
+                        "`-> target` needs a previous transition".to_string(),
+                    ))?
+                } else {
+                    sanitize(&c.ident()?)
+                };
+                c.expect("->")?;
+                let dst = sanitize(&c.ident()?);
+                for l in [&src, &dst] {
+                    if !t.locations.iter().any(|x| x.name == *l) {
+                        return Err((c.prev_span(), format!("`{l}` is not a state of `{name}`")));
+                    }
+                }
+                let mut e = Edge {
+                    src: src.clone(),
+                    dst,
+                    ..Edge::default()
+                };
+                c.expect("{")?;
+                labels(c, &mut e, env)?;
+                c.expect("}")?;
+                t.edges.push(e);
+                prev_src = Some(src);
+                if !c.eat(",") {
+                    break;
+                }
+            }
+            c.expect(";")?;
+        } else if c.at_kw("priority") || c.at_kw("branchpoint") {
+            return Err((
+                kw_span,
+                format!("`{}` in a process is not supported", describe(c.peek())),
+            ));
+        } else {
+            break;
+        }
+    }
+    c.expect("}")?;
+    if !has_init {
+        return Err((name_span, format!("process `{name}` has no `init` state")));
+    }
+    Ok(t)
+}
+
+/// `select ...; guard ...; sync ...; assign ...;` inside a transition.
+fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
+    while !c.at("}") && !c.at_eof() {
+        let span = c.span();
+        let kw = c.ident()?;
+        let mut part = c.take_until(&[";"]);
+        match kw.as_str() {
+            "select" => loop {
+                let v = part.ident()?;
+                part.expect(":")?;
+                let ty = Parser {
+                    c: &mut part,
+                    ctx: Ctx::Model,
+                }
+                .bounded_type()?;
+                e.select.push(format!("{} : {ty}", sanitize(&v)));
+                if !part.eat(",") {
+                    break;
+                }
+            },
+            "guard" => {
+                let g = Parser {
+                    c: &mut part,
+                    ctx: Ctx::Model,
+                }
+                .expr()?;
+                e.guard = Some(print(&g));
+            }
+            "sync" => {
+                let (toks, dir) = split_direction(part.into_tokens())?;
+                part = Cursor::new(toks);
+                let ch = Parser {
+                    c: &mut part,
+                    ctx: Ctx::Model,
+                }
+                .expr()?;
+                e.sync = Some(format!("{}{dir}", print(&ch)));
+            }
+            "assign" => {
+                let us = decl::updates(&mut part, env)?;
+                e.updates = us.iter().map(print).collect();
+            }
+            "probability" => return Err((span, "probabilities are not supported".into())),
+            other => return Err((span, format!("unknown transition label `{other}`"))),
+        }
+        if !part.at_eof() {
+            return Err((
+                part.span(),
+                format!("unexpected {} in the `{kw}` label", describe(part.peek())),
+            ));
+        }
+        c.expect(";")?;
+    }
+    Ok(())
+}

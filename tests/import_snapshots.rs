@@ -1,0 +1,474 @@
+//! Small hand-written UPPAAL and TChecker inputs and the zeno text they
+//! become; broken inputs and their located diagnostics.
+
+use expect_test::{Expect, expect};
+use zeno::import::{ImportOptions, import, import_tchecker};
+
+fn show(name: &str, text: &str, labels: &[&str], want: Expect) {
+    let opts = ImportOptions {
+        labels: labels.iter().map(|s| s.to_string()).collect(),
+    };
+    let out = match import(name, text, &opts) {
+        Ok(imp) => {
+            // Whatever the importer writes must be valid zeno syntax.
+            let errors = zeno::syntax::parse(&imp.zeno).errors().to_vec();
+            assert!(errors.is_empty(), "{errors:?}\n{}", imp.zeno);
+            let mut s = imp.zeno;
+            for w in imp.warnings {
+                s.push_str(&format!("{w}\n"));
+            }
+            s
+        }
+        Err(diags) => diags.iter().map(|d| format!("{d}\n")).collect(),
+    };
+    want.assert_eq(&out);
+}
+
+const XML: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<nta>
+<declaration>const int N = 2;
+typedef int[1,N] pid_t;
+int[0,N] id := 0;
+urgent chan go;
+bool flag[pid_t];</declaration>
+<template>
+<name>P</name>
+<parameter>pid_t pid, int &amp;r</parameter>
+<declaration>clock x;</declaration>
+<location id="id0"><name>idle</name></location>
+<location id="id1"><name>req</name><label kind="invariant">x &lt;= 2</label></location>
+<location id="id2"><committed/></location>
+<init ref="id0"/>
+<transition><source ref="id0"/><target ref="id1"/>
+  <label kind="guard">id == 0 and not flag[pid]</label>
+  <label kind="assignment">x := 0, id := pid, r++</label></transition>
+<transition><source ref="id1"/><target ref="id2"/>
+  <label kind="select">i : int[0,1]</label>
+  <label kind="synchronisation">go!</label>
+  <label kind="assignment">flag[pid] = (i == 1 ? true : false)</label></transition>
+<transition><source ref="id2"/><target ref="id0"/></transition>
+</template>
+<system>int count;
+P1 = P(1, count);
+P2 = P(2, count);
+system P1, P2;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.req and P2.req</formula><comment>both_req</comment></query>
+<query><formula>A[] forall (i : pid_t) id != i imply !flag[i]</formula><comment>Flags are clear
+when id differs</comment></query>
+<query><formula>P1.req --&gt; P1.idle</formula><comment></comment></query>
+</queries>
+</nta>
+"#;
+
+#[test]
+fn uppaal_xml_small() {
+    show(
+        "small.xml",
+        XML,
+        &[],
+        expect![[r#"
+            const int N = 2;
+            typedef int[1, N] pid_t;
+            int[0, N] id = 0;
+            urgent chan go;
+            bool flag[3];
+            int count;
+
+            template P(const pid_t pid, int &r) {
+                clock x;
+
+                init location idle;
+                location req invariant x <= 2;
+                committed location _id2;
+
+                idle -> req when id == 0 && !flag[pid] do x = 0, id = pid, r++;
+                req -> _id2 select i : int[0, 1] sync go! do flag[pid] = i == 1 ? true : false;
+                _id2 -> idle;
+            }
+
+            P1 = P(1, count);
+            P2 = P(2, count);
+            system P1, P2;
+
+            check both_req: E<> P1.req && P2.req;
+            // Flags are clear
+            // when id differs
+            check q2: A[] forall (i : pid_t) id != i imply !flag[i];
+            // not translated: P1.req --> P1.idle
+            7:11: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
+            33:17: warning: only `A[]` and `E<>` queries are supported (not `-->`, `sup`, `inf`, `Pr`, ...); query left as a comment
+        "#]],
+    );
+}
+
+const TCK: &str = "# two processes
+system:demo
+event:tau
+event:a
+event:b
+int:1:0:2:1:k
+int:3:0:5:0:arr
+clock:1:x
+process:P
+location:P:init{initial: : invariant:x<=3}
+location:P:done{labels:goal}
+edge:P:init:done:a{provided:x>=1&&k==1 : do:x=0;arr[2]=k+1}
+edge:P:done:init:tau
+process:Q
+location:Q:q0{initial: : committed:}
+location:Q:q1{urgent: : labels:goal,other}
+edge:Q:q0:q1:b{provided:k!=0}
+sync:P@a:Q@b
+";
+
+#[test]
+fn tchecker_small() {
+    show(
+        "small.tck",
+        TCK,
+        &["goal"],
+        expect![[r#"
+        // imported from the TChecker system `demo`
+
+        int[0, 2] k = 1;
+        int[0, 5] arr[3];
+        clock x;
+        chan a_b;
+
+        template P() {
+            init location init_ invariant x <= 3;
+            location done;
+
+            init_ -> done when x >= 1 && k == 1 sync a_b! do x = 0, arr[2] = k + 1;
+            done -> init_;
+        }
+
+        template Q() {
+            init committed location q0;
+            urgent location q1;
+
+            q0 -> q1 when k != 0 sync a_b?;
+        }
+
+        system P, Q;
+
+        // reachability of the labels goal
+        check labels: E<> (P.done || Q.q1);
+    "#]],
+    );
+}
+
+#[test]
+fn tchecker_nary_sync_is_reported() {
+    let text = "system:s\nevent:e\nprocess:A\nlocation:A:l{initial:}\nedge:A:l:l:e\nprocess:B\nlocation:B:l{initial:}\nedge:B:l:l:e\nprocess:C\nlocation:C:l{initial:}\nedge:C:l:l:e\nsync:A@e:B@e:C@e?\n";
+    show(
+        "nary.tck",
+        text,
+        &[],
+        expect![[r#"
+        12:1: error: synchronisation vector with 3 participants (some weak `?`) cannot be written in zeno (only binary handshakes)
+    "#]],
+    );
+}
+
+#[test]
+fn tchecker_missing_label() {
+    let r = import_tchecker(TCK, &["nowhere".to_string()]);
+    let diags = r.expect_err("an unknown label is an error");
+    assert!(diags.iter().any(|d| d.message.contains("`nowhere`")));
+}
+
+// Broken inputs: each diagnostic must name the problem and its line:col.
+
+#[test]
+fn broken_truncated_xml() {
+    let text =
+        "<nta>\n<declaration>int x;</declaration>\n<template><name>P</name>\n<location id=\"a\">";
+    show(
+        "t.xml",
+        text,
+        &[],
+        expect![[r#"
+        4:18: error: unexpected end of the file: `<location>` (opened at byte 65) is not closed
+    "#]],
+    );
+}
+
+#[test]
+fn broken_mismatched_xml() {
+    show(
+        "m.xml",
+        "<nta>\n<system>system P;</sys>\n</nta>\n",
+        &[],
+        expect![[r#"
+        2:18: error: malformed XML: ill-formed document: expected `</system>`, but `</sys>` was found
+    "#]],
+    );
+}
+
+#[test]
+fn broken_unknown_label_kind() {
+    let text = "<nta><template><name>P</name>\n<location id=\"a\"><label kind=\"colour\">red</label></location>\n<init ref=\"a\"/></template>\n<system>system P;</system></nta>";
+    show(
+        "k.xml",
+        text,
+        &[],
+        expect![[r#"
+        2:18: error: unknown location label kind `colour`
+    "#]],
+    );
+}
+
+#[test]
+fn broken_bad_expression() {
+    let text = "<nta><declaration>int x;</declaration><template><name>P</name>\n<location id=\"a\"/><init ref=\"a\"/>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x &amp; 3 == 1</label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x == </label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"assignment\">x := f(1)</label></transition>\n</template><system>system P;</system></nta>";
+    show(
+        "e.xml",
+        text,
+        &[],
+        expect![[r#"
+        3:69: error: bitwise `&` is not supported in zeno
+        4:72: error: expected an expression, found the end of the text
+        5:77: error: call of function `f` is not supported
+    "#]],
+    );
+}
+
+#[test]
+fn broken_function_and_priority() {
+    let text = "<nta><declaration>int x;\nint f(int a) { return a + 1; }\nbool b;</declaration><template><name>P</name><location id=\"a\"/><init ref=\"a\"/></template>\n<system>Q = P();\nsystem P &lt; Q;</system></nta>";
+    show(
+        "f.xml",
+        text,
+        &[],
+        expect![[r#"
+        2:5: error: function `f` is not supported (zeno has no functions)
+        5:10: error: process priorities (`<` in the system line) are not supported
+    "#]],
+    );
+}
+
+#[test]
+fn broken_tchecker_lines() {
+    let text = "system:s\nevent:e\nprocess:P\nint:1:0:x:0:v\nlocation:P:l{initial: : colour:red}\nedge:P:l:m:e{do:v:=1}\nlocation:Q:l\nfrobnicate:1\n";
+    show(
+        "b.tck",
+        text,
+        &[],
+        expect![[r#"
+        3:1: error: process `P` has 0 initial locations (needs exactly one)
+        4:9: error: expected an integer, found `x`
+        5:25: error: unknown location attribute `colour`
+        6:14: error: malformed attributes: expected `key:value` pairs separated by ` : `
+        7:10: error: undeclared process `Q`
+        8:1: error: unknown declaration `frobnicate`
+    "#]],
+    );
+}
+
+#[test]
+fn unknown_format() {
+    show(
+        "model.txt",
+        "hello",
+        &[],
+        expect![[r#"
+        1:1: error: cannot tell the format of `model.txt`: expected UPPAAL XML (.xml), UPPAAL XTA (.xta) or TChecker (.tck)
+    "#]],
+    );
+}
+
+const XTA: &str = "// Fischer, XTA 4.x
+const int K = 2;
+int id;
+chan go;
+
+process P(const int pid, int &shared) {
+    clock x;
+    state idle, req { x <= K }, wait, cs;
+    commit cs;
+    init idle;
+    trans
+        idle -> req { guard id == 0; assign x = 0; },
+        req -> wait { guard x <= K; assign x := 0, id := pid; },
+             -> idle { select i : int[0, 1]; sync go?; assign shared = i; },
+        wait -> cs { guard x > K && id == pid; sync go!; };
+}
+
+P1 = P(1, id);
+P2 = P(2, id);
+system P1, P2;
+";
+
+#[test]
+fn uppaal_xta_small() {
+    show(
+        "fischer.xta",
+        XTA,
+        &[],
+        expect![[r#"
+        const int K = 2;
+        int id;
+        chan go;
+
+        template P(const int pid, int &shared) {
+            clock x;
+
+            init location idle;
+            location req invariant x <= K;
+            location wait;
+            committed location cs;
+
+            idle -> req when id == 0 do x = 0;
+            req -> wait when x <= K do x = 0, id = pid;
+            req -> idle select i : int[0, 1] sync go? do shared = i;
+            wait -> cs when x > K && id == pid sync go!;
+        }
+
+        P1 = P(1, id);
+        P2 = P(2, id);
+        system P1, P2;
+    "#]],
+    );
+}
+
+#[test]
+fn broken_xta() {
+    let text = "int x;\nprocess P() {\n  state a, b;\n  init c;\n  trans a -> b { guard x > 1; };\n}\nprocess Q() {\n  state a;\n  init a;\n  trans a -> a { guard x >> 1; };\n}\nsystem P, Q;\n";
+    show(
+        "bad.xta",
+        text,
+        &[],
+        expect![[r#"
+        4:8: error: `c` is not a state of `P`
+        10:26: error: shift `>>` is not supported in zeno
+    "#]],
+    );
+}
+
+#[test]
+fn the_syntax_check_above_has_teeth() {
+    assert!(!zeno::syntax::parse("template P( {").errors().is_empty());
+}
+
+#[test]
+fn tchecker_names_must_be_identifiers() {
+    show(
+        "n.tck",
+        "system:s\nprocess:P\nlocation:P:a.b{initial:}\n",
+        &[],
+        expect![[r#"
+            2:1: error: process `P` has 0 initial locations (needs exactly one)
+            3:12: error: `a.b` is not a name zeno can use
+        "#]],
+    );
+}
+
+/// No input may make the importers panic: every prefix of small models in
+/// each format, and a few byte-level corruptions, must give Ok or Err; and
+/// an Ok result must still be valid zeno syntax.
+#[test]
+fn truncated_and_corrupted_inputs_do_not_panic() {
+    for (name, text) in [("a.xml", XML), ("a.tck", TCK), ("a.xta", XTA)] {
+        let mut cuts: Vec<usize> = (0..=text.len())
+            .filter(|i| text.is_char_boundary(*i))
+            .collect();
+        cuts.dedup();
+        for cut in cuts {
+            assert_ok_parses(name, &text[..cut]);
+        }
+        for (i, _) in text.char_indices().step_by(7) {
+            for junk in ["<", "&", "{", "}", ":", "\"", "é", "\n", "@", "?"] {
+                let mut t = text.to_string();
+                t.insert_str(i, junk);
+                assert_ok_parses(name, &t);
+            }
+        }
+    }
+}
+
+fn assert_ok_parses(name: &str, text: &str) {
+    if let Ok(imp) = import(name, text, &ImportOptions::default()) {
+        let errors = zeno::syntax::parse(&imp.zeno).errors().to_vec();
+        assert!(
+            errors.is_empty(),
+            "input:\n{text}\noutput:\n{}\n{errors:?}",
+            imp.zeno
+        );
+    }
+}
+
+#[test]
+fn simple_functions_are_inlined() {
+    let text = "<nta><declaration>const int N = 2;
+typedef int[1,N] pid_t;
+bool a[pid_t];
+int k;
+void reset() {
+  for (i : pid_t) { a[i] := true; }
+  k = 0;
+}
+</declaration>
+<template><name>P</name><location id=\"l\"/><init ref=\"l\"/>
+<transition><source ref=\"l\"/><target ref=\"l\"/><label kind=\"assignment\">k++, reset()</label></transition>
+</template><system>system P;</system></nta>";
+    show(
+        "fn.xml",
+        text,
+        &[],
+        expect![[r#"
+        const int N = 2;
+        typedef int[1, N] pid_t;
+        bool a[3];
+        int k;
+        // function reset() is inlined where it is called
+
+        template P() {
+            init location _l;
+
+            _l -> _l do k++, a[1] = true, a[2] = true, k = 0;
+        }
+
+        system P;
+        3:8: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
+    "#]],
+    );
+}
+
+#[test]
+fn other_functions_are_rejected() {
+    let text = "<nta><declaration>int k;
+int f(int x) { return x; }
+void g() { if (k) { k = 1; } }
+void h() { for (int i = 0; i &lt; 2; i++) k++; }
+bool b;
+</declaration>
+<template><name>P</name><location id=\"l\"/><init ref=\"l\"/>
+<transition><source ref=\"l\"/><target ref=\"l\"/><label kind=\"assignment\">g()</label></transition>
+</template><system>system P;</system></nta>";
+    show(
+        "fn.xml",
+        text,
+        &[],
+        expect![[r#"
+        2:5: error: function `f` is not supported (zeno has no functions)
+        3:12: error: function `g` is not supported: `if` (only assignments and `for (i : T)` loops can be inlined)
+        4:12: error: function `h` is not supported: C-style `for (init; cond; step)` loops (only assignments and `for (i : T)` loops can be inlined)
+        8:72: error: call of function `g` is not supported
+    "#]],
+    );
+}
+
+#[test]
+fn labels_on_uppaal_models_are_reported() {
+    let opts = ImportOptions {
+        labels: vec!["cs".into()],
+    };
+    let imp = import("small.xml", XML, &opts).expect("imports");
+    assert!(
+        imp.warnings[0]
+            .message
+            .contains("labels only apply to TChecker")
+    );
+}
