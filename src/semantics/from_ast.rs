@@ -5,7 +5,7 @@
 //! has already reported it), and nodes inside `ERROR` are skipped. Spans
 //! inside a template are made relative to the template's start.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use super::hir::*;
@@ -98,13 +98,23 @@ struct Lowerer {
     offset: u32,
     /// Constructs the parser accepts but the semantics does not support yet.
     diags: RefCell<Vec<Diagnostic>>,
+    /// Current expression nesting, and whether too deep was reported.
+    depth: Cell<u32>,
+    too_deep: Cell<bool>,
 }
+
+/// How deeply expressions may nest in the HIR. Every later pass recurses
+/// over expressions, so this bounds their stack use; the parser allows far
+/// deeper trees.
+pub const MAX_EXPR_DEPTH: u32 = 200;
 
 impl Lowerer {
     fn new(offset: u32) -> Lowerer {
         Lowerer {
             offset,
             diags: RefCell::new(Vec::new()),
+            depth: Cell::new(0),
+            too_deep: Cell::new(false),
         }
     }
 
@@ -402,6 +412,23 @@ impl Lowerer {
     // ---- expressions ----
 
     fn expr(&self, node: &SyntaxNode) -> Expr {
+        if self.depth.get() >= MAX_EXPR_DEPTH {
+            if !self.too_deep.replace(true) {
+                let r = node.text_range();
+                self.diags.borrow_mut().push(Diagnostic::error(
+                    Span::new(u32::from(r.start()), u32::from(r.end())),
+                    format!("expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+                ));
+            }
+            return Expr::new(ExprKind::Missing, self.span(node));
+        }
+        self.depth.set(self.depth.get() + 1);
+        let e = self.expr_inner(node);
+        self.depth.set(self.depth.get() - 1);
+        e
+    }
+
+    fn expr_inner(&self, node: &SyntaxNode) -> Expr {
         let span = self.span(node);
         let sub = |i: usize| self.opt_expr(exprs(node).nth(i), node);
         let op_token = || tokens(node).next().map(|t| t.kind());
