@@ -250,6 +250,10 @@ impl Ctx {
 
     /// Pops a scope, warning about its unused entries when asked to.
     fn pop_scope(&mut self, warn_unused: bool) {
+        // The global scope (index 0) is never popped.
+        if self.scopes.len() <= 1 {
+            return;
+        }
         let Some(scope) = self.scopes.pop() else {
             return;
         };
