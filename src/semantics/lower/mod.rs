@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
+use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDir, UnOp};
 
 mod clocks;
 mod expr;

@@ -152,8 +152,9 @@ impl Ctx {
         }
     }
 
-    /// Lowers a synchronisation; also returns whether the channel is urgent.
-    pub(super) fn sync(&mut self, s: &hir::SyncHir) -> Option<(ir::Sync, bool)> {
+    /// Lowers a synchronisation; also returns the channel's kind and whether
+    /// it is urgent.
+    pub(super) fn sync(&mut self, s: &hir::SyncHir) -> Option<(ir::Sync, ChannelKind, bool)> {
         let (name, span, idx) = match &s.channel.kind {
             ExprKind::Name(n) => (n, s.channel.span, None),
             ExprKind::Index(a, i) => match &a.kind {
@@ -171,7 +172,10 @@ impl Ctx {
         };
         let sym = self.lookup_or_error(name, span)?;
         let Sym::Chan {
-            base, len, urgent, ..
+            base,
+            len,
+            urgent,
+            kind,
         } = sym
         else {
             self.error(
@@ -215,6 +219,7 @@ impl Ctx {
                 channel,
                 dir: s.dir,
             },
+            kind,
             urgent,
         ))
     }
@@ -340,11 +345,23 @@ impl Ctx {
                     self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
                 }
                 let sync = e.sync.as_ref().and_then(|s| {
-                    let (sync, urgent) = self.sync(s)?;
+                    let (sync, kind, urgent) = self.sync(s)?;
+                    let at = e.guard.as_ref().map_or(s.span, |g| g.span);
                     if urgent && !clock_guard.is_empty() {
                         self.error(
-                            e.guard.as_ref().map_or(s.span, |g| g.span),
+                            at,
                             "edges synchronising on an urgent channel cannot have clock guards",
+                        );
+                    }
+                    // As in UPPAAL: whether a receiver takes part must not
+                    // depend on the clocks, or one delay would split it.
+                    if kind == ChannelKind::Broadcast
+                        && sync.dir == SyncDir::Receive
+                        && !clock_guard.is_empty()
+                    {
+                        self.error(
+                            at,
+                            "edges receiving on a broadcast channel cannot have clock guards",
                         );
                     }
                     Some(sync)
