@@ -20,23 +20,37 @@ fn model(bound_b: u32, header: &str) -> String {
     )
 }
 
-/// A host whose database records every execution of `check_template`.
-fn counting_host() -> (AnalysisHost, Arc<Mutex<usize>>) {
-    let count = Arc::new(Mutex::new(0));
-    let c = count.clone();
+type Log = Arc<Mutex<Vec<String>>>;
+
+/// A host whose database records every query execution.
+fn logging_host() -> (AnalysisHost, Log) {
+    let log: Log = Arc::default();
+    let l = log.clone();
     let db = Database::with_event_callback(Box::new(move |event| {
         if let salsa::EventKind::WillExecute { database_key } = event.kind
-            && format!("{database_key:?}").contains("check_template")
-            && let Ok(mut n) = c.lock()
+            && let Ok(mut log) = l.lock()
         {
-            *n += 1;
+            log.push(format!("{database_key:?}"));
         }
     }));
-    (AnalysisHost::with_database(db), count)
+    (AnalysisHost::with_database(db), log)
 }
 
-fn take(count: &Arc<Mutex<usize>>) -> usize {
-    std::mem::take(&mut *count.lock().unwrap())
+/// A host counting executions of `check_template`.
+fn counting_host() -> (AnalysisHost, Log) {
+    logging_host()
+}
+
+/// Executions of `query` since the last call (clears the whole log).
+fn executions(log: &Log, query: &str) -> usize {
+    let log = std::mem::take(&mut *log.lock().unwrap());
+    log.iter()
+        .filter(|k| k.starts_with(&format!("{query}(")))
+        .count()
+}
+
+fn take(log: &Log) -> usize {
+    executions(log, "check_template")
 }
 
 #[test]
@@ -103,4 +117,43 @@ fn diagnostics_inside_a_moved_template_are_shifted() {
         "m"
     );
     assert_eq!(d[0].message, "unknown name `m`");
+}
+
+#[test]
+fn edit_in_one_template_reparses_and_relowers_only_that_template() {
+    let (mut host, log) = logging_host();
+    host.set_text(&model(5, ""));
+    host.diagnostics();
+    host.network().expect("network");
+    let first: Vec<String> = log.lock().unwrap().clone();
+    let count = |q: &str| {
+        first
+            .iter()
+            .filter(|k| k.starts_with(&format!("{q}(")))
+            .count()
+    };
+    // The header chunk and one chunk per template; one instance each.
+    assert_eq!(count("chunk_items"), 4, "{first:#?}");
+    assert_eq!(count("lower_instance"), 3);
+    log.lock().unwrap().clear();
+
+    host.set_text(&model(6, ""));
+    host.diagnostics();
+    let net = host.network().expect("network");
+    let second: Vec<String> = log.lock().unwrap().clone();
+    let count = |q: &str| {
+        second
+            .iter()
+            .filter(|k| k.starts_with(&format!("{q}(")))
+            .count()
+    };
+    assert_eq!(count("chunk_items"), 1, "{second:#?}");
+    assert_eq!(count("check_template"), 1);
+    assert_eq!(count("lower_instance"), 1);
+    // ... and the network has B's new bound: `x <= 6` on B's clock (2).
+    let inv = &net.processes[1].locations[0].invariant;
+    assert_eq!(inv.len(), 1);
+    assert_eq!((inv[0].i, inv[0].j), (2, 0));
+    assert_eq!(inv[0].bound, zeno::ir::Expr::Const(6));
+    let _ = executions(&log, "");
 }

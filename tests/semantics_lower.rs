@@ -326,3 +326,56 @@ fn quantifiers_expand() {
         ])
     );
 }
+
+#[test]
+fn array_reference_parameters() {
+    let net = lower(
+        "int[0, 1] pad; int[0, 3] g[2];\n\
+         template P(int[0, 3] &r[2], const int k) {\n\
+           init location s;\n\
+           s -> s do r[1] = k, r[k - 1] = 3;\n\
+         }\n\
+         Q = P(g, 2);\n\
+         system Q;",
+    );
+    // g occupies slots 1 and 2; r[1] is slot 2, r[k - 1] with k = 2 too.
+    let target = |base| LValue {
+        base,
+        len: 1,
+        index: None,
+    };
+    assert_eq!(
+        net.processes[0].edges[0].updates,
+        [
+            Update::Assign {
+                target: target(2),
+                value: Expr::Const(2)
+            },
+            Update::Assign {
+                target: target(2),
+                value: Expr::Const(3)
+            },
+        ]
+    );
+}
+
+#[test]
+fn parameter_sized_local_arrays() {
+    // `a[1]` is fine for n = 2 although the template alone cannot tell.
+    let net = lower(
+        "template P(const int n) {\n\
+           int[0, 5] a[n];\n\
+           init location s;\n\
+           s -> s do a[1] = n;\n\
+         }\n\
+         Q = P(2);\n\
+         system Q;",
+    );
+    let vars: Vec<_> = net.variables.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(vars, ["Q.a[0]", "Q.a[1]"]);
+    let bad = analyze(
+        "template P(const int n) { int a[n]; init location s; s -> s do a[2] = 1; }\nQ = P(2);\nsystem Q;",
+    );
+    let msgs: Vec<_> = bad.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(msgs, ["index 2 is out of range [0, 1]"]);
+}

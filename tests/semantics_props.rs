@@ -130,3 +130,28 @@ fn nested_expansions_share_one_budget() {
     );
     assert!(a.network.is_none());
 }
+
+#[test]
+fn deeply_nested_expressions_do_not_overflow_the_stack() {
+    // The parser caps nesting; everything after it must cope with the cap
+    // (test threads have small stacks).
+    for n in [100, 1000, 1100, 5000] {
+        let chain = vec!["id"; n].join(" + ");
+        let parens = format!("{}id{}", "(".repeat(n), ")".repeat(n));
+        let nots = format!("{}(id == 0)", "!".repeat(n));
+        for e in [chain, parens, nots] {
+            let text = format!(
+                "int id;\ntemplate P() {{ clock x; init location s; s -> s when {e} && x > 1 do id = {e}; }}\nsystem P;\ncheck c: E<> {e};"
+            );
+            check_invariants(&text);
+            if n >= 1000 {
+                let a = analyze(&text);
+                assert!(
+                    a.diagnostics.iter().any(|d| d.message.contains("nest")),
+                    "{:?}",
+                    a.diagnostics
+                );
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@ use rustc_hash::FxHashSet;
 
 use super::hir::{ItemTree, Template};
 use super::lower::{Ctx, GlobalScope, Mode};
+use super::system::{InstanceLowered, InstanceRequest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
 
@@ -50,9 +51,43 @@ pub struct FileItems {
     pub syntax_diagnostics: Vec<Diagnostic>,
 }
 
+/// The text of one chunk of a file (see [`super::chunks`]).
+#[salsa::interned]
+pub struct Chunk<'db> {
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// Parses one chunk and lowers it to HIR, spans relative to the chunk: equal
+/// chunk texts share one memo wherever they are in the file.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_items<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> FileItems {
+    let (tree, syntax_diagnostics) = super::from_ast::lower_file(chunk.text(db));
+    FileItems {
+        tree: Arc::new(tree),
+        syntax_diagnostics,
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: SourceFile) -> FileItems {
-    let (tree, syntax_diagnostics) = super::from_ast::lower_file(file.text(db));
+    use super::chunks;
+    let text = file.text(db);
+    let mut tree = ItemTree::default();
+    let mut syntax_diagnostics = Vec::new();
+    let pieces = chunks::split(text);
+    for (k, &(start, end)) in pieces.iter().enumerate() {
+        let piece = text.get(start as usize..end as usize).unwrap_or_default();
+        let items = chunk_items(db, Chunk::new(db, piece.to_string()));
+        chunks::append(&mut tree, &items.tree, start);
+        let last = k + 1 == pieces.len();
+        syntax_diagnostics.extend(
+            items
+                .syntax_diagnostics
+                .iter()
+                .map(|d| chunks::place_diagnostic(d, start, last)),
+        );
+    }
     FileItems {
         tree: Arc::new(tree),
         syntax_diagnostics,
@@ -145,15 +180,35 @@ fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {
     d
 }
 
+/// One instance to lower; see [`super::system::InstanceRequest`].
+#[salsa::interned]
+pub struct InstanceKey<'db> {
+    #[returns(ref)]
+    pub request: InstanceRequest,
+}
+
+/// Lowers one instance, spans relative to its template: re-runs only when
+/// the template, the global scope, the arguments or the index bases change.
+#[salsa::tracked(returns(ref))]
+pub fn lower_instance<'db>(
+    db: &'db dyn salsa::Database,
+    key: InstanceKey<'db>,
+) -> Arc<InstanceLowered> {
+    Arc::new(super::system::lower_instance(key.request(db)))
+}
+
 /// The network, and the diagnostics only the whole model shows (system line,
 /// checks, instance arguments, unused globals).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lowered {
-    pub network: ir::Network,
+    pub network: Arc<ir::Network>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-#[salsa::tracked(returns(ref))]
+/// Assembles the network from the memoised instances. `no_eq`: comparing
+/// two networks costs as much as building one, and nothing downstream is
+/// expensive enough to be worth backdating.
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
     let tree = item_tree(db, file).tree.clone();
     let uses: FxHashSet<String> = template_checks(db, file)
@@ -161,9 +216,12 @@ pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
         .iter()
         .cloned()
         .collect();
-    let (network, diagnostics) = super::system::lower_network(&tree, &uses);
+    let (network, diagnostics) =
+        super::system::lower_network_with(&tree, &uses, &mut |req: InstanceRequest| {
+            lower_instance(db, InstanceKey::new(db, req)).clone()
+        });
     Lowered {
-        network,
+        network: Arc::new(network),
         diagnostics,
     }
 }
@@ -194,7 +252,7 @@ pub fn sort_dedup(all: &mut Vec<Diagnostic>) {
 }
 
 /// The network when the file has no errors.
-pub fn network(db: &dyn salsa::Database, file: SourceFile) -> Option<ir::Network> {
+pub fn network(db: &dyn salsa::Database, file: SourceFile) -> Option<Arc<ir::Network>> {
     let has_errors = file_diagnostics(db, file)
         .iter()
         .any(|d| d.severity == Severity::Error);

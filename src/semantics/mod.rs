@@ -7,12 +7,15 @@
 //! incremental salsa queries. [`AnalysisHost`] is the entry point of a
 //! long-lived client (the language server); [`analyze`] is the one-shot one.
 
+pub mod chunks;
 pub mod db;
 pub mod from_ast;
 pub mod hir;
 pub mod lower;
 pub mod system;
 pub mod ty;
+
+use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir;
@@ -73,20 +76,21 @@ impl AnalysisHost {
         db::file_diagnostics(&self.db, self.file).clone()
     }
 
-    /// The network, or `None` when the model has errors.
-    pub fn network(&self) -> Option<ir::Network> {
+    /// The network, or `None` when the model has errors. Shared: cloning
+    /// the `Arc` is free, the network is rebuilt only after a change.
+    pub fn network(&self) -> Option<Arc<ir::Network>> {
         db::network(&self.db, self.file)
     }
 
     pub fn analysis(&self) -> Analysis {
         Analysis {
             diagnostics: self.diagnostics(),
-            network: self.network(),
+            network: self.network().map(|n| (*n).clone()),
         }
     }
 
     /// The item tree (for outlines, go-to-definition, completion).
-    pub fn item_tree(&self) -> std::sync::Arc<hir::ItemTree> {
+    pub fn item_tree(&self) -> Arc<hir::ItemTree> {
         db::item_tree(&self.db, self.file).tree.clone()
     }
 

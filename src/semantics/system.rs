@@ -4,7 +4,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::hir::{self, ExprKind, ItemTree, Quantifier};
-use super::lower::{Ctx, Mode};
+use std::sync::Arc;
+
+use super::lower::{Ctx, GlobalScope, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
 use super::ty::{MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::ir;
@@ -17,8 +19,22 @@ pub fn lower_network(
     tree: &ItemTree,
     template_uses: &FxHashSet<String>,
 ) -> (ir::Network, Vec<Diagnostic>) {
+    lower_network_with(tree, template_uses, &mut |req| {
+        Arc::new(lower_instance(&req))
+    })
+}
+
+/// [`lower_network`] with a custom instance lowerer (the database passes a
+/// memoising one).
+pub fn lower_network_with(
+    tree: &ItemTree,
+    template_uses: &FxHashSet<String>,
+    lower: &mut InstanceLowerer<'_>,
+) -> (ir::Network, Vec<Diagnostic>) {
     let mut ctx = Ctx::new(Mode::Lower);
     ctx.declare(&tree.globals, "");
+    let scope = Arc::new(ctx.global_scope());
+    let mut sink = Sink { scope, lower };
 
     let mut templates: FxHashMap<&str, &hir::TemplateItem> = FxHashMap::default();
     for t in &tree.templates {
@@ -84,11 +100,19 @@ pub fn lower_network(
             };
             used_templates.insert(&t.data.name.text);
             if let Some(bound) = bind_args(&mut ctx, t, inst) {
-                instantiate(&mut ctx, t, &bound, &inst.name.text, Vec::new(), inst.span);
+                instantiate(
+                    &mut ctx,
+                    &mut sink,
+                    t,
+                    &bound,
+                    &inst.name.text,
+                    Vec::new(),
+                    inst.span,
+                );
             }
         } else if let Some(t) = templates.get(entry.text.as_str()) {
             used_templates.insert(&t.data.name.text);
-            expand(&mut ctx, t, entry);
+            expand(&mut ctx, &mut sink, t, entry);
         } else {
             ctx.diags.push(Diagnostic::error(
                 entry.span,
@@ -122,8 +146,10 @@ pub fn lower_network(
 
     // Checks.
     let mut check_names: FxHashMap<&str, Span> = FxHashMap::default();
-    for c in &tree.checks {
-        if let Some(first) = check_names.get(c.name.text.as_str()) {
+    for (k, c) in tree.checks.iter().enumerate() {
+        if c.name.text.is_empty() {
+            // Unnamed: no duplicates to report.
+        } else if let Some(first) = check_names.get(c.name.text.as_str()) {
             let d = Diagnostic::error(
                 c.name.span,
                 format!("check `{}` is already defined", c.name.text),
@@ -139,7 +165,11 @@ pub fn lower_network(
             Quantifier::Eventually => ir::CheckKind::Reachable(phi),
         };
         ctx.net.checks.push(ir::Check {
-            name: c.name.text.clone(),
+            name: if c.name.text.is_empty() {
+                format!("check{}", k + 1)
+            } else {
+                c.name.text.clone()
+            },
             kind,
             span: c.span,
             name_span: c.name.span,
@@ -181,7 +211,7 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
     for (p, arg) in params.iter().zip(&inst.args) {
         // Parameter types are written inside the template but resolved in
         // the global scope, where every typedef they may use lives.
-        let ty = ctx.resolve_type_at(&p.ty, t.offset);
+        let ty = ctx.param_type_at(p, t.offset);
         if p.is_ref {
             let ExprKind::Name(n) = &arg.kind else {
                 ctx.diags.push(Diagnostic::error(
@@ -253,10 +283,10 @@ fn compatible(param: &Ty, arg: &Ty) -> bool {
 }
 
 /// `system Proc;`: one instance per combination of parameter values.
-fn expand(ctx: &mut Ctx, t: &hir::TemplateItem, entry: &hir::Name) {
+fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: &hir::Name) {
     let mut ranges = Vec::new();
     for p in &t.data.params {
-        let ty = ctx.resolve_type_at(&p.ty, t.offset);
+        let ty = ctx.param_type_at(p, t.offset);
         match ty.bounds() {
             Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
             _ => {
@@ -315,12 +345,68 @@ fn expand(ctx: &mut Ctx, t: &hir::TemplateItem, entry: &hir::Name) {
                 ty: ty.clone(),
             })
             .collect();
-        instantiate(ctx, t, &bound, &name, values, entry.span);
+        instantiate(ctx, sink, t, &bound, &name, values, entry.span);
     }
+}
+
+/// One instance to lower: a template with its parameters bound.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InstanceRequest {
+    pub template: Arc<hir::Template>,
+    pub scope: Arc<GlobalScope>,
+    pub params: Vec<Sym>,
+    pub name: String,
+    pub args: Vec<i64>,
+    /// First variable, clock and channel index of the instance's locals.
+    pub bases: (u32, u32, u32),
+}
+
+/// A lowered instance, spans relative to its template's start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceLowered {
+    pub process: ir::Process,
+    pub info: ProcInfo,
+    pub variables: Vec<ir::Variable>,
+    pub clocks: Vec<ir::Clock>,
+    pub channels: Vec<ir::Channel>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub spent: i64,
+    /// Global names the instance reads or writes, sorted.
+    pub used_globals: Vec<String>,
+}
+
+/// Lowers one instance on its own (the salsa query memoises this).
+pub fn lower_instance(req: &InstanceRequest) -> InstanceLowered {
+    let mut ctx = Ctx::for_instance(&req.scope, req.bases);
+    let (process, mut info) = ctx.template(&req.template, Some(&req.params), &req.name, 0);
+    info.args = req.args.clone();
+    let spent = MAX_TOTAL_EXPANSION - ctx.budget_left();
+    let mut used_globals: Vec<String> = ctx.used_globals.iter().cloned().collect();
+    used_globals.sort();
+    InstanceLowered {
+        used_globals,
+        process,
+        info,
+        variables: ctx.net.variables,
+        clocks: ctx.net.clocks,
+        channels: ctx.net.channels,
+        diagnostics: ctx.diags,
+        spent,
+    }
+}
+
+/// How [`lower_network`] lowers an instance: directly, or through a cache.
+pub type InstanceLowerer<'a> = dyn FnMut(InstanceRequest) -> Arc<InstanceLowered> + 'a;
+
+/// Where instances go: the network's context, and how to lower them.
+struct Sink<'a, 'b> {
+    scope: Arc<GlobalScope>,
+    lower: &'a mut InstanceLowerer<'b>,
 }
 
 fn instantiate(
     ctx: &mut Ctx,
+    sink: &mut Sink<'_, '_>,
     t: &hir::TemplateItem,
     bound: &[Sym],
     name: &str,
@@ -331,17 +417,68 @@ fn instantiate(
     if !ctx.spend(size, at) {
         return;
     }
-    if let Some((process, mut info)) = ctx.template(&t.data, Some(bound), name, t.offset) {
-        info.args = args;
-        ctx.net.processes.push(process);
-        ctx.procs.push(info);
+    let bases = (
+        ctx.net.variables.len() as u32,
+        ctx.net.clocks.len() as u32,
+        ctx.net.channels.len() as u32,
+    );
+    let lowered = (sink.lower)(InstanceRequest {
+        template: t.data.clone(),
+        scope: sink.scope.clone(),
+        params: bound.to_vec(),
+        name: name.to_string(),
+        args,
+        bases,
+    });
+    if lowered.spent > 0 && !ctx.spend(lowered.spent, at) {
+        return;
     }
+    let d = t.offset;
+    let mv = |s: Span| shift(s, d);
+    ctx.net
+        .variables
+        .extend(lowered.variables.iter().map(|v| ir::Variable {
+            span: mv(v.span),
+            ..v.clone()
+        }));
+    ctx.net
+        .clocks
+        .extend(lowered.clocks.iter().map(|c| ir::Clock {
+            span: mv(c.span),
+            ..c.clone()
+        }));
+    ctx.net
+        .channels
+        .extend(lowered.channels.iter().map(|c| ir::Channel {
+            span: mv(c.span),
+            ..c.clone()
+        }));
+    let mut process = lowered.process.clone();
+    process.span = mv(process.span);
+    for l in &mut process.locations {
+        l.span = mv(l.span);
+    }
+    for e in &mut process.edges {
+        e.span = mv(e.span);
+    }
+    ctx.net.processes.push(process);
+    ctx.procs.push(lowered.info.clone());
+    ctx.used_globals
+        .extend(lowered.used_globals.iter().cloned());
+    ctx.diags.extend(lowered.diagnostics.iter().map(|x| {
+        let mut x = x.clone();
+        x.range = mv(x.range);
+        for r in &mut x.related {
+            r.range = mv(r.range);
+        }
+        x
+    }));
 }
 
 impl Ctx {
-    fn resolve_type_at(&mut self, t: &hir::TypeRef, offset: u32) -> Ty {
+    fn param_type_at(&mut self, p: &hir::Param, offset: u32) -> Ty {
         let saved = self.set_offset(offset);
-        let ty = self.resolve_type(t);
+        let ty = self.param_type(p);
         self.set_offset(saved);
         ty
     }

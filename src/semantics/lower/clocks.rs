@@ -1,0 +1,197 @@
+//! Clock constraints (guards, invariants) and check formulas.
+
+use super::*;
+
+impl Ctx {
+    // ---- clocks ----
+
+    /// `x` or `x - y` as DBM indices, without reporting anything.
+    pub(super) fn clock_term(&mut self, e: &hir::Expr) -> Option<(ClockId, ClockId)> {
+        match &e.kind {
+            ExprKind::Name(n) => match self.peek(n) {
+                Some(Sym::Clock { id }) => {
+                    self.lookup(n);
+                    Some((id, 0))
+                }
+                _ => None,
+            },
+            ExprKind::Field(b, f) => {
+                let pid = self.find_process(b)?;
+                match self.procs[pid].locals.get(&f.text) {
+                    Some(Sym::Clock { id }) => Some((*id, 0)),
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinaryOp::Sub, a, b) => {
+                let (x, _) = self.clock_term(a)?;
+                let (y, _) = self.clock_term(b)?;
+                Some((x, y))
+            }
+            _ => None,
+        }
+    }
+
+    /// The process `P1` or `Proc(1)` names, without reporting anything.
+    pub(super) fn find_process(&mut self, base: &hir::Expr) -> Option<usize> {
+        match &base.kind {
+            ExprKind::Name(p) => self.procs.iter().position(|pi| pi.name == *p),
+            ExprKind::Call(t, args) => {
+                let reported = self.diags.len();
+                let vals: Vec<Option<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
+                self.diags.truncate(reported);
+                let vals: Vec<i64> = vals.into_iter().collect::<Option<_>>()?;
+                self.procs.iter().position(|pi| {
+                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn peek(&self, name: &str) -> Option<Sym> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.map.get(name).map(|e| e.sym.clone()))
+    }
+
+    /// Lowers `term ~ bound` or `bound ~ term`; `None` when `e` is not a
+    /// clock comparison.
+    pub(super) fn clock_cmp(&mut self, e: &hir::Expr) -> Option<Vec<ClockConstraint>> {
+        let ExprKind::Binary(op, a, b) = &e.kind else {
+            return None;
+        };
+        if !op.is_comparison() {
+            return None;
+        }
+        let (term, bound, op) = if let Some(t) = self.clock_term(a) {
+            (t, b, *op)
+        } else if let Some(t) = self.clock_term(b) {
+            let flipped = match op {
+                BinaryOp::Lt => BinaryOp::Gt,
+                BinaryOp::Le => BinaryOp::Ge,
+                BinaryOp::Gt => BinaryOp::Lt,
+                BinaryOp::Ge => BinaryOp::Le,
+                o => *o,
+            };
+            (t, a, flipped)
+        } else {
+            return None;
+        };
+        let bound = self.data(bound).expr;
+        let (i, j) = term;
+        let upper = |strict| ClockConstraint {
+            i,
+            j,
+            strict,
+            bound: bound.clone(),
+        };
+        let lower = |strict| ClockConstraint {
+            i: j,
+            j: i,
+            strict,
+            bound: ty::unary(UnOp::Neg, bound.clone()),
+        };
+        Some(match op {
+            BinaryOp::Lt => vec![upper(true)],
+            BinaryOp::Le => vec![upper(false)],
+            BinaryOp::Gt => vec![lower(true)],
+            BinaryOp::Ge => vec![lower(false)],
+            BinaryOp::Eq => vec![upper(false), lower(false)],
+            _ => {
+                self.error(e.span, "clocks cannot be compared with `!=`");
+                vec![]
+            }
+        })
+    }
+
+    /// Splits a conjunction into its data part and clock constraints.
+    pub(super) fn conjunction(
+        &mut self,
+        e: &hir::Expr,
+        ctx: ClockCtx,
+        data: &mut Vec<ir::Expr>,
+        clocks: &mut Vec<ClockConstraint>,
+    ) {
+        if let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
+            self.conjunction(a, ctx, data, clocks);
+            self.conjunction(b, ctx, data, clocks);
+            return;
+        }
+        if let Some(cs) = self.clock_cmp(e) {
+            if ctx == ClockCtx::Invariant && cs.iter().any(|c| c.i == 0) {
+                self.error(e.span, "an invariant can only bound clocks from above");
+            }
+            clocks.extend(cs);
+            return;
+        }
+        let t = self.data(e);
+        if ctx == ClockCtx::Invariant {
+            if !matches!(t.ty, Ty::Error) {
+                self.error(
+                    e.span,
+                    "an invariant must be a conjunction of clock upper bounds",
+                );
+            }
+            return;
+        }
+        match t.expr {
+            ir::Expr::Const(v) if v != 0 => {}
+            expr => data.push(expr),
+        }
+    }
+
+    // ---- formulas ----
+
+    pub fn formula(&mut self, e: &hir::Expr) -> ir::Formula {
+        use ir::Formula as F;
+        match &e.kind {
+            ExprKind::Bool(true) => F::True,
+            ExprKind::Bool(false) => F::False,
+            ExprKind::Deadlock => F::Deadlock,
+            ExprKind::Binary(BinaryOp::And, a, b) => F::And(vec![self.formula(a), self.formula(b)]),
+            ExprKind::Binary(BinaryOp::Or, a, b) => F::Or(vec![self.formula(a), self.formula(b)]),
+            ExprKind::Binary(BinaryOp::Imply, a, b) => {
+                F::Or(vec![F::Not(Box::new(self.formula(a))), self.formula(b)])
+            }
+            ExprKind::Unary(UnaryOp::Not, a) => F::Not(Box::new(self.formula(a))),
+            ExprKind::Quant(kind @ (QuantKind::Forall | QuantKind::Exists), name, tyref, body) => {
+                let Some(values) = self.quant_values(name, tyref) else {
+                    return F::False;
+                };
+                let mut parts = Vec::new();
+                for v in values {
+                    self.push_scope();
+                    self.bind_value(&name.text, v, tyref);
+                    parts.push(self.formula(body));
+                    self.pop_scope(false);
+                }
+                if *kind == QuantKind::Forall {
+                    F::And(parts)
+                } else {
+                    F::Or(parts)
+                }
+            }
+            ExprKind::Field(base, field) => match self.resolve_field(base, field) {
+                FieldRes::Location(process, location) => F::At { process, location },
+                FieldRes::Sym(sym) => F::Data(self.sym_value(sym, &field.text, e.span).expr),
+                FieldRes::Error => F::False,
+            },
+            _ => {
+                if let Some(cs) = self.clock_cmp(e) {
+                    let mut parts: Vec<F> = cs.into_iter().map(F::Clock).collect();
+                    return if parts.len() == 1 {
+                        parts.pop().unwrap_or(F::True)
+                    } else {
+                        F::And(parts)
+                    };
+                }
+                match self.data(e).expr {
+                    ir::Expr::Const(0) => F::False,
+                    ir::Expr::Const(_) => F::True,
+                    expr => F::Data(expr),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Data expressions, and names of processes in checks.
+
+use super::*;
+
+impl Ctx {
+    // ---- data expressions ----
+
+    pub(super) fn data(&mut self, e: &hir::Expr) -> Typed {
+        match &e.kind {
+            ExprKind::Missing => Typed::error(),
+            ExprKind::Int(v) => match i32::try_from(*v) {
+                Ok(v) => Typed {
+                    expr: ir::Expr::Const(v),
+                    ty: Ty::int(),
+                    is_const: true,
+                },
+                Err(_) => {
+                    self.error(e.span, format!("the integer {v} is too large"));
+                    Typed::error()
+                }
+            },
+            ExprKind::Bool(b) => Typed {
+                expr: ir::Expr::Const(*b as i32),
+                ty: Ty::Bool,
+                is_const: true,
+            },
+            ExprKind::Name(n) => match self.lookup_or_error(n, e.span) {
+                Some(sym) => self.sym_value(sym, n, e.span),
+                None => Typed::error(),
+            },
+            ExprKind::Field(base, field) => match self.resolve_field(base, field) {
+                FieldRes::Sym(sym) => self.sym_value(sym, &field.text, e.span),
+                FieldRes::Location(..) => {
+                    self.error(e.span, "a location test is not a value here");
+                    Typed::error()
+                }
+                FieldRes::Error => Typed::error(),
+            },
+            ExprKind::Index(arr, idx) => self.index(arr, idx, e.span),
+            ExprKind::Call(name, _) => {
+                self.error(
+                    name.span,
+                    format!(
+                        "`{}(...)` can only be used to name a process in a check",
+                        name.text
+                    ),
+                );
+                Typed::error()
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.data(a);
+                let (op, ty) = match op {
+                    UnaryOp::Plus => return a,
+                    UnaryOp::Neg => (UnOp::Neg, Ty::int()),
+                    UnaryOp::Not => (UnOp::Not, Ty::Bool),
+                    UnaryOp::BitNot => (UnOp::BitNot, Ty::int()),
+                };
+                Typed {
+                    expr: ty::unary(op, a.expr),
+                    ty,
+                    is_const: a.is_const,
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.data(a), self.data(b));
+                let is_const = a.is_const && b.is_const;
+                let (expr, ty) = match op {
+                    BinaryOp::Imply => (
+                        ty::binary(BinOp::Or, ty::unary(UnOp::Not, a.expr), b.expr),
+                        Ty::Bool,
+                    ),
+                    _ => {
+                        let bop = bin_op(*op);
+                        let ty = if op.is_comparison() || matches!(op, BinaryOp::And | BinaryOp::Or)
+                        {
+                            Ty::Bool
+                        } else {
+                            Ty::int()
+                        };
+                        if matches!(bop, BinOp::Div | BinOp::Mod)
+                            && matches!(b.expr, ir::Expr::Const(0))
+                        {
+                            self.error(e.span, "division by zero");
+                        }
+                        (ty::binary(bop, a.expr, b.expr), ty)
+                    }
+                };
+                Typed { expr, ty, is_const }
+            }
+            ExprKind::Cond(c, a, b) => {
+                let (c, a, b) = (self.data(c), self.data(a), self.data(b));
+                let is_const = c.is_const && a.is_const && b.is_const;
+                let expr = match c.expr {
+                    ir::Expr::Const(v) => {
+                        if v != 0 {
+                            a.expr
+                        } else {
+                            b.expr
+                        }
+                    }
+                    c => ir::Expr::Cond(Box::new(c), Box::new(a.expr), Box::new(b.expr)),
+                };
+                Typed {
+                    expr,
+                    ty: a.ty,
+                    is_const,
+                }
+            }
+            ExprKind::Assign(..) | ExprKind::Incr(..) => {
+                self.error(e.span, "an assignment is not allowed here");
+                Typed::error()
+            }
+            ExprKind::Quant(kind, name, tyref, body) => {
+                let Some(values) = self.quant_values(name, tyref) else {
+                    return Typed::error();
+                };
+                let (op, unit) = match kind {
+                    QuantKind::Forall => (BinOp::And, 1),
+                    QuantKind::Exists => (BinOp::Or, 0),
+                    QuantKind::Sum => (BinOp::Add, 0),
+                };
+                let mut acc = ir::Expr::Const(unit);
+                let mut is_const = true;
+                for v in values {
+                    self.push_scope();
+                    self.bind_value(&name.text, v, tyref);
+                    let t = self.data(body);
+                    self.pop_scope(false);
+                    is_const &= t.is_const;
+                    acc = ty::binary(op, acc, t.expr);
+                }
+                let ty = if *kind == QuantKind::Sum {
+                    Ty::int()
+                } else {
+                    Ty::Bool
+                };
+                Typed {
+                    expr: acc,
+                    ty,
+                    is_const,
+                }
+            }
+            ExprKind::Deadlock => {
+                self.error(e.span, "`deadlock` can only be used in a check");
+                Typed::error()
+            }
+        }
+    }
+
+    pub(super) fn sym_value(&mut self, sym: Sym, name: &str, span: Span) -> Typed {
+        match sym {
+            Sym::Const { value, ty } => Typed {
+                expr: match value {
+                    Some(v) => ir::Expr::Const(clamp32(v)),
+                    None => ir::Expr::Var(UNKNOWN),
+                },
+                ty,
+                is_const: true,
+            },
+            Sym::Var {
+                base,
+                ty: Ty::Array(..),
+            } => {
+                self.error(span, format!("`{name}` is an array: index it"));
+                let _ = base;
+                Typed::error()
+            }
+            Sym::Var { base, ty } => Typed {
+                expr: ir::Expr::Var(base),
+                ty,
+                is_const: false,
+            },
+            Sym::Clock { .. } => {
+                self.error(
+                    span,
+                    "clocks can only be compared in a conjunction of a guard, an invariant or a check (not under `||` or `!`, not in arithmetic)",
+                );
+                Typed::error()
+            }
+            other => {
+                self.error(
+                    span,
+                    format!(
+                        "`{name}` is a {} and cannot be used as a value",
+                        other.kind_name()
+                    ),
+                );
+                Typed::error()
+            }
+        }
+    }
+
+    fn index(&mut self, arr: &hir::Expr, idx: &hir::Expr, span: Span) -> Typed {
+        let sym = match &arr.kind {
+            ExprKind::Name(n) => self.lookup_or_error(n, arr.span),
+            ExprKind::Field(b, f) => match self.resolve_field(b, f) {
+                FieldRes::Sym(s) => Some(s),
+                _ => None,
+            },
+            _ => {
+                self.error(arr.span, "only arrays can be indexed");
+                None
+            }
+        };
+        let i = self.data(idx);
+        let Some(sym) = sym else {
+            return Typed::error();
+        };
+        let Sym::Var {
+            base,
+            ty: Ty::Array(elem, len),
+        } = sym
+        else {
+            self.error(arr.span, format!("a {} cannot be indexed", sym.kind_name()));
+            return Typed::error();
+        };
+        let expr = match self.const_index(&i.expr, len, idx.span) {
+            Some(k) => ir::Expr::Var(base.wrapping_add(k)),
+            None => ir::Expr::Index {
+                base,
+                len,
+                index: Box::new(i.expr),
+            },
+        };
+        let _ = span;
+        Typed {
+            expr,
+            ty: *elem,
+            is_const: false,
+        }
+    }
+
+    /// A constant index, checked against the length.
+    pub(super) fn const_index(&mut self, e: &ir::Expr, len: u32, span: Span) -> Option<u32> {
+        let ir::Expr::Const(k) = e else { return None };
+        if len == UNKNOWN_LEN {
+            return None;
+        }
+        if *k < 0 || *k as i64 >= len as i64 {
+            self.error(
+                span,
+                format!("index {k} is out of range [0, {}]", len as i64 - 1),
+            );
+            return Some(0);
+        }
+        Some(*k as u32)
+    }
+
+    /// The values a bound variable ranges over; `[None]` in check mode.
+    pub(super) fn quant_values(
+        &mut self,
+        name: &hir::Name,
+        tyref: &TypeRef,
+    ) -> Option<Vec<Option<i64>>> {
+        let ty = self.resolve_type(tyref);
+        let Some((lo, hi)) = ty.bounds() else {
+            self.error(
+                name.span,
+                format!("`{}` needs a bounded integer type", name.text),
+            );
+            return None;
+        };
+        if self.mode == Mode::Check {
+            return Some(vec![None]);
+        }
+        if hi - lo + 1 > MAX_EXPANSION {
+            self.error(
+                tyref.span(),
+                format!(
+                    "the range [{lo}, {hi}] has {} values, more than the {MAX_EXPANSION} that can be expanded",
+                    hi - lo + 1
+                ),
+            );
+            return None;
+        }
+        if !self.spend(hi - lo + 1, tyref.span()) {
+            return None;
+        }
+        Some((lo..=hi).map(Some).collect())
+    }
+
+    pub(super) fn bind_value(&mut self, name: &str, value: Option<i64>, tyref: &TypeRef) {
+        let ty = match tyref {
+            TypeRef::Bool { .. } => Ty::Bool,
+            _ => Ty::int(),
+        };
+        self.bind(name, Sym::Const { value, ty });
+    }
+
+    // ---- process references in checks ----
+
+    pub(super) fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {
+        match &base.kind {
+            ExprKind::Name(p) => {
+                let found = self.procs.iter().position(|pi| pi.name == *p);
+                if found.is_none() {
+                    self.error(base.span, format!("unknown process `{p}`"));
+                }
+                found
+            }
+            ExprKind::Call(t, args) => {
+                let vals: Option<Vec<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
+                let Some(vals) = vals else {
+                    return FieldRes::Error;
+                };
+                let found = self.procs.iter().position(|pi| {
+                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
+                });
+                if found.is_none() && self.mode == Mode::Lower {
+                    let args: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+                    self.error(
+                        base.span,
+                        format!("no process `{}({})` in the system", t.text, args.join(", ")),
+                    );
+                }
+                found
+            }
+            _ => {
+                self.error(base.span, "expected a process name");
+                None
+            }
+        }
+        .map_or(FieldRes::Error, |pid| {
+            let p = &self.procs[pid];
+            if let Some(l) = p.locations.get(&field.text) {
+                FieldRes::Location(pid as ir::ProcId, *l)
+            } else if let Some(s) = p.locals.get(&field.text) {
+                FieldRes::Sym(s.clone())
+            } else {
+                let msg = format!(
+                    "process `{}` has no location or variable `{}`",
+                    p.name, field.text
+                );
+                self.error(field.span, msg);
+                FieldRes::Error
+            }
+        })
+    }
+}

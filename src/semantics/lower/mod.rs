@@ -1,0 +1,610 @@
+//! Name resolution, type checking and lowering of HIR to [`ir::Network`].
+//!
+//! One walker does all three, so the rules live in one place. It runs in two
+//! modes: [`Mode::Check`] checks a template on its own (parameters and
+//! `select` values unknown; used by the per-template salsa query), and
+//! [`Mode::Lower`] builds the network for concrete instances. Lowering never
+//! panics on bad input: every problem becomes a diagnostic and a placeholder.
+//!
+//! This module holds the context, scopes, types and declarations;
+//! `expr` data expressions, `clocks` clock constraints and check
+//! formulas, `template` updates, synchronisations and templates.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
+use super::ty::{self, MAX_EXPANSION, Sym, Ty};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDir, UnOp};
+
+mod clocks;
+mod expr;
+mod template;
+
+/// The most elements (instances, select copies, quantifier values) a whole
+/// model may expand into.
+pub const MAX_TOTAL_EXPANSION: i64 = 1_000_000;
+
+/// Length of an array whose size is unknown while its template is checked
+/// on its own.
+const UNKNOWN_LEN: u32 = u32::MAX;
+
+/// Slot used for values unknown while a template is checked alone.
+const UNKNOWN: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Check,
+    Lower,
+}
+
+struct Entry {
+    sym: Sym,
+    span: Span,
+    used: bool,
+}
+
+#[derive(Default)]
+struct Scope {
+    map: FxHashMap<String, Entry>,
+    order: Vec<String>,
+}
+
+/// A lowered data expression.
+struct Typed {
+    expr: ir::Expr,
+    ty: Ty,
+    /// Known at compile time (possibly with a value still unknown in check mode).
+    is_const: bool,
+}
+
+impl Typed {
+    fn error() -> Typed {
+        Typed {
+            expr: ir::Expr::Const(0),
+            ty: Ty::Error,
+            is_const: true,
+        }
+    }
+}
+
+/// Where a clock comparison appears, which decides what is allowed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ClockCtx {
+    Guard,
+    Invariant,
+}
+
+/// What a process looks like from a check formula.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcInfo {
+    pub name: String,
+    pub template: String,
+    pub args: Vec<i64>,
+    pub locals: FxHashMap<String, Sym>,
+    pub locations: FxHashMap<String, ir::LocId>,
+}
+
+enum FieldRes {
+    Location(ir::ProcId, ir::LocId),
+    Sym(Sym),
+    Error,
+}
+
+/// The global declarations as seen by templates: names and symbols only (no
+/// spans), so that it stays equal when text moves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct GlobalScope {
+    pub symbols: Vec<(String, Sym)>,
+}
+
+pub struct Ctx {
+    pub net: ir::Network,
+    pub diags: Vec<Diagnostic>,
+    scopes: Vec<Scope>,
+    /// Added to every span: the template's offset when lowering its body.
+    offset: u32,
+    pub mode: Mode,
+    /// Global names read anywhere this context looked.
+    pub used_globals: FxHashSet<String>,
+    pub procs: Vec<ProcInfo>,
+    /// Expansion work left (instances, select copies, quantifier values),
+    /// so that nested expansions cannot multiply into billions.
+    budget: i64,
+    budget_reported: bool,
+    /// First variable, clock and channel index this context allocates
+    /// (non-zero when one instance is lowered on its own).
+    bases: (u32, u32, u32),
+}
+
+impl Ctx {
+    pub fn new(mode: Mode) -> Ctx {
+        let mut net = ir::Network::default();
+        net.clocks.push(ir::Clock {
+            name: "0".into(),
+            span: Span::default(),
+        });
+        Ctx {
+            net,
+            diags: Vec::new(),
+            scopes: vec![Scope::default()],
+            offset: 0,
+            mode,
+            used_globals: FxHashSet::default(),
+            procs: Vec::new(),
+            budget: MAX_TOTAL_EXPANSION,
+            budget_reported: false,
+            bases: (0, 0, 0),
+        }
+    }
+
+    /// A check-mode context whose global scope is `globals`.
+    pub fn with_globals(globals: &GlobalScope) -> Ctx {
+        let mut ctx = Ctx::new(Mode::Check);
+        for (name, sym) in &globals.symbols {
+            ctx.scopes[0].order.push(name.clone());
+            ctx.scopes[0].map.insert(
+                name.clone(),
+                Entry {
+                    sym: sym.clone(),
+                    span: Span::default(),
+                    used: true,
+                },
+            );
+        }
+        ctx
+    }
+
+    /// A lower-mode context for one instance: globals from `globals`, new
+    /// variables, clocks and channels numbered from `bases`.
+    pub fn for_instance(globals: &GlobalScope, bases: (u32, u32, u32)) -> Ctx {
+        let mut ctx = Ctx::with_globals(globals);
+        ctx.mode = Mode::Lower;
+        ctx.net.clocks.clear();
+        ctx.bases = bases;
+        ctx
+    }
+
+    /// Expansion work still allowed.
+    pub fn budget_left(&self) -> i64 {
+        self.budget
+    }
+
+    pub fn global_scope(&self) -> GlobalScope {
+        let scope = &self.scopes[0];
+        GlobalScope {
+            symbols: scope
+                .order
+                .iter()
+                .filter_map(|n| scope.map.get(n).map(|e| (n.clone(), e.sym.clone())))
+                .collect(),
+        }
+    }
+
+    /// Global entries with their definition spans, for unused warnings.
+    pub fn global_entries(&self) -> Vec<(String, Span, &'static str)> {
+        let scope = &self.scopes[0];
+        scope
+            .order
+            .iter()
+            .filter_map(|n| {
+                scope
+                    .map
+                    .get(n)
+                    .map(|e| (n.clone(), e.span, e.sym.kind_name()))
+            })
+            .collect()
+    }
+
+    /// Looks a name up in the global scope only.
+    pub fn lookup_global(&mut self, name: &str) -> Option<Sym> {
+        let e = self.scopes[0].map.get_mut(name)?;
+        e.used = true;
+        self.used_globals.insert(name.to_string());
+        Some(e.sym.clone())
+    }
+
+    /// Sets the span offset, returning the previous one.
+    pub fn set_offset(&mut self, offset: u32) -> u32 {
+        std::mem::replace(&mut self.offset, offset)
+    }
+
+    /// Takes `n` units of expansion work; false (reported once) when the
+    /// model would expand beyond [`MAX_TOTAL_EXPANSION`].
+    pub fn spend(&mut self, n: i64, span: Span) -> bool {
+        self.budget -= n;
+        if self.budget >= 0 {
+            return true;
+        }
+        if !self.budget_reported {
+            self.budget_reported = true;
+            self.error(
+                span,
+                format!(
+                    "the model expands into more than {MAX_TOTAL_EXPANSION} instances, edges and quantifier terms"
+                ),
+            );
+        }
+        false
+    }
+
+    fn abs(&self, span: Span) -> Span {
+        Span::new(span.start + self.offset, span.end + self.offset)
+    }
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        let d = Diagnostic::error(self.abs(span), msg);
+        self.diags.push(d);
+    }
+
+    fn warning(&mut self, span: Span, msg: impl Into<String>) {
+        let d = Diagnostic::warning(self.abs(span), msg);
+        self.diags.push(d);
+    }
+
+    // ---- scopes ----
+
+    fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    /// Pops a scope, warning about its unused entries when asked to.
+    fn pop_scope(&mut self, warn_unused: bool) {
+        // The global scope (index 0) is never popped.
+        if self.scopes.len() <= 1 {
+            return;
+        }
+        let Some(scope) = self.scopes.pop() else {
+            return;
+        };
+        if warn_unused && self.mode == Mode::Check {
+            for name in &scope.order {
+                if let Some(e) = scope.map.get(name)
+                    && !e.used
+                {
+                    let d = Diagnostic::warning(
+                        self.abs(e.span),
+                        format!("{} `{name}` is never used", e.sym.kind_name()),
+                    );
+                    self.diags.push(d);
+                }
+            }
+        }
+    }
+
+    fn define(&mut self, name: &hir::Name, sym: Sym) {
+        let offset = self.offset;
+        let Some(scope) = self.scopes.last_mut() else {
+            return;
+        };
+        if let Some(first) = scope.map.get(&name.text) {
+            let first_span = Span::new(first.span.start + offset, first.span.end + offset);
+            let d = Diagnostic::error(
+                self.abs(name.span),
+                format!("`{}` is already defined", name.text),
+            )
+            .with_related(first_span, "first defined here");
+            self.diags.push(d);
+            return;
+        }
+        scope.order.push(name.text.clone());
+        scope.map.insert(
+            name.text.clone(),
+            Entry {
+                sym,
+                span: name.span,
+                used: false,
+            },
+        );
+    }
+
+    /// Binds a name without duplicate checks (select and quantifier variables).
+    fn bind(&mut self, name: &str, sym: Sym) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.map.insert(
+                name.to_string(),
+                Entry {
+                    sym,
+                    span: Span::default(),
+                    used: true,
+                },
+            );
+        }
+    }
+
+    fn lookup(&mut self, name: &str) -> Option<Sym> {
+        let depth = self.scopes.len();
+        for (i, scope) in self.scopes.iter_mut().enumerate().rev() {
+            if let Some(e) = scope.map.get_mut(name) {
+                e.used = true;
+                let sym = e.sym.clone();
+                if i == 0 && depth > 0 {
+                    self.used_globals.insert(name.to_string());
+                }
+                return Some(sym);
+            }
+        }
+        None
+    }
+
+    fn lookup_or_error(&mut self, name: &str, span: Span) -> Option<Sym> {
+        let sym = self.lookup(name);
+        if sym.is_none() {
+            self.error(span, format!("unknown name `{name}`"));
+        }
+        sym
+    }
+
+    // ---- types and constants ----
+
+    pub fn resolve_type(&mut self, t: &TypeRef) -> Ty {
+        match t {
+            TypeRef::Int { range: None, .. } => Ty::int(),
+            TypeRef::Int {
+                range: Some(range),
+                span,
+            } => {
+                let (lo, hi) = &**range;
+                let (Some(l), Some(h)) = (self.const_eval(lo), self.const_eval(hi)) else {
+                    return Ty::int();
+                };
+                if l > h {
+                    self.error(*span, format!("the range [{l}, {h}] is empty"));
+                    return Ty::Error;
+                }
+                Ty::Int { lo: l, hi: h }
+            }
+            TypeRef::Bool { .. } => Ty::Bool,
+            TypeRef::Clock { .. } => Ty::Clock,
+            TypeRef::Chan {
+                urgent, broadcast, ..
+            } => Ty::Chan {
+                kind: if *broadcast {
+                    ChannelKind::Broadcast
+                } else {
+                    ChannelKind::Binary
+                },
+                urgent: *urgent,
+            },
+            TypeRef::Named(n) => match self.lookup_or_error(&n.text, n.span) {
+                Some(Sym::Typedef(t)) => t,
+                Some(other) => {
+                    self.error(
+                        n.span,
+                        format!("`{}` is a {}, not a type", n.text, other.kind_name()),
+                    );
+                    Ty::Error
+                }
+                None => Ty::Error,
+            },
+        }
+    }
+
+    /// A parameter's type, arrays included.
+    pub fn param_type(&mut self, p: &hir::Param) -> Ty {
+        let ty = self.resolve_type(&p.ty);
+        let Some(size) = &p.array else {
+            return ty;
+        };
+        match self.const_eval(size) {
+            Some(n) if (1..=MAX_EXPANSION).contains(&n) => Ty::Array(Box::new(ty), n as u32),
+            Some(n) => {
+                self.error(
+                    size.span,
+                    format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
+                );
+                Ty::Error
+            }
+            None => Ty::Error,
+        }
+    }
+
+    /// Evaluates a constant expression; `None` when it is not constant
+    /// (reported) or only known once the template is instantiated.
+    pub fn const_eval(&mut self, e: &hir::Expr) -> Option<i64> {
+        let t = self.data(e);
+        if matches!(t.ty, Ty::Error) {
+            return None;
+        }
+        if !t.is_const {
+            self.error(e.span, "expected a constant expression");
+            return None;
+        }
+        match t.expr {
+            ir::Expr::Const(v) => Some(v as i64),
+            _ => None,
+        }
+    }
+
+    fn check_range(&mut self, value: i64, ty: &Ty, span: Span, what: &str) {
+        if let Ty::Int { lo, hi } = ty
+            && (value < *lo || value > *hi)
+        {
+            self.error(
+                span,
+                format!("{what} {value} is outside the range [{lo}, {hi}]"),
+            );
+        }
+        if matches!(ty, Ty::Bool) && !(0..=1).contains(&value) {
+            self.error(span, format!("{what} {value} is not a boolean"));
+        }
+    }
+
+    // ---- declarations ----
+
+    /// Declares variables, constants, clocks, channels and typedefs;
+    /// `prefix` qualifies display names of locals (`P1.`).
+    pub fn declare(&mut self, decls: &[Decl], prefix: &str) {
+        for d in decls {
+            match d {
+                Decl::Typedef(t) => {
+                    let ty = self.resolve_type(&t.ty);
+                    self.define(&t.name, Sym::Typedef(ty));
+                }
+                Decl::Var(v) => self.declare_var(v, prefix),
+            }
+        }
+    }
+
+    fn declare_var(&mut self, v: &hir::VarDecl, prefix: &str) {
+        let ty = self.resolve_type(&v.ty);
+        let len = match &v.array {
+            None => None,
+            Some(size) => match self.const_eval(size) {
+                Some(n) if (1..=MAX_EXPANSION).contains(&n) => Some(n as u32),
+                Some(n) => {
+                    self.error(
+                        size.span,
+                        format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
+                    );
+                    Some(1)
+                }
+                // Known only per instance (a parameter): any index goes.
+                None => Some(UNKNOWN_LEN),
+            },
+        };
+        let slots = match len {
+            Some(UNKNOWN_LEN) | None => 1,
+            Some(n) => n,
+        };
+        let display = format!("{prefix}{}", v.name.text);
+        let span = self.abs(v.span);
+        if v.is_const {
+            if len.is_some() {
+                self.error(v.span, "constant arrays are not supported");
+            }
+            if !ty.is_data() {
+                self.error(v.ty.span(), "only integers and booleans can be constant");
+            }
+            let value = match &v.init {
+                Some(init) => self.const_eval(init),
+                None => {
+                    self.error(
+                        v.name.span,
+                        format!("constant `{}` needs a value", v.name.text),
+                    );
+                    None
+                }
+            };
+            if let (Some(val), Some(init)) = (value, &v.init) {
+                self.check_range(val, &ty, init.span, "value");
+            }
+            let value = value.or(if self.mode == Mode::Lower {
+                Some(0)
+            } else {
+                None
+            });
+            self.define(&v.name, Sym::Const { value, ty });
+            return;
+        }
+        match ty {
+            Ty::Clock => {
+                if len.is_some() {
+                    self.error(v.span, "clock arrays are not supported");
+                }
+                if let Some(init) = &v.init {
+                    self.error(
+                        init.span,
+                        "clocks start at 0 and cannot have an initial value",
+                    );
+                }
+                let id = self.bases.1 + self.net.clocks.len() as ClockId;
+                self.net.clocks.push(ir::Clock {
+                    name: display,
+                    span,
+                });
+                self.define(&v.name, Sym::Clock { id });
+            }
+            Ty::Chan { kind, urgent } => {
+                if let Some(init) = &v.init {
+                    self.error(init.span, "channels cannot have an initial value");
+                }
+                let base = self.bases.2 + self.net.channels.len() as ir::ChanId;
+                for i in 0..slots {
+                    let name = match len {
+                        Some(_) => format!("{display}[{i}]"),
+                        None => display.clone(),
+                    };
+                    self.net.channels.push(ir::Channel {
+                        name,
+                        kind,
+                        urgent,
+                        span,
+                    });
+                }
+                self.define(
+                    &v.name,
+                    Sym::Chan {
+                        base,
+                        len,
+                        kind,
+                        urgent,
+                    },
+                );
+            }
+            Ty::Int { .. } | Ty::Bool | Ty::Error => {
+                let (lo, hi) = ty.bounds().unwrap_or((ty::INT_MIN, ty::INT_MAX));
+                let mut init = if (lo..=hi).contains(&0) { 0 } else { lo };
+                if let Some(e) = &v.init
+                    && let Some(val) = self.const_eval(e)
+                {
+                    self.check_range(val, &ty, e.span, "initial value");
+                    init = val;
+                }
+                let base = self.bases.0 + self.net.variables.len() as ir::VarId;
+                let (lo32, hi32) = (clamp32(lo), clamp32(hi));
+                for i in 0..slots {
+                    let name = match len {
+                        Some(_) => format!("{display}[{i}]"),
+                        None => display.clone(),
+                    };
+                    self.net.variables.push(ir::Variable {
+                        name,
+                        lo: lo32,
+                        hi: hi32,
+                        init: clamp32(init),
+                        is_bool: matches!(ty, Ty::Bool),
+                        span,
+                    });
+                }
+                let ty = match len {
+                    Some(n) => Ty::Array(Box::new(ty), n),
+                    None => ty,
+                };
+                self.define(&v.name, Sym::Var { base, ty });
+            }
+            Ty::Array(..) => {
+                self.error(v.ty.span(), "nested array types are not supported");
+            }
+        }
+    }
+}
+
+fn clamp32(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+fn bin_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::Div => BinOp::Div,
+        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::Lt => BinOp::Lt,
+        BinaryOp::Le => BinOp::Le,
+        BinaryOp::Eq => BinOp::Eq,
+        BinaryOp::Ne => BinOp::Ne,
+        BinaryOp::Ge => BinOp::Ge,
+        BinaryOp::Gt => BinOp::Gt,
+        BinaryOp::And | BinaryOp::Imply => BinOp::And,
+        BinaryOp::Or => BinOp::Or,
+        BinaryOp::BitAnd => BinOp::BitAnd,
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::BitXor => BinOp::BitXor,
+        BinaryOp::Shl => BinOp::Shl,
+        BinaryOp::Shr => BinOp::Shr,
+        BinaryOp::Min => BinOp::Min,
+        BinaryOp::Max => BinOp::Max,
+    }
+}

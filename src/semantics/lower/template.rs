@@ -1,0 +1,475 @@
+//! Updates, synchronisations and whole templates.
+
+use rustc_hash::FxHashMap;
+
+use super::*;
+
+impl Ctx {
+    // ---- updates and syncs ----
+
+    pub(super) fn update(&mut self, e: &hir::Expr) -> Option<ir::Update> {
+        let (op, lhs, rhs) = match &e.kind {
+            ExprKind::Assign(op, l, r) => (*op, &**l, Some(&**r)),
+            ExprKind::Incr(l, _) => (AssignOp::Add, &**l, None),
+            _ => {
+                self.error(e.span, "expected an assignment");
+                return None;
+            }
+        };
+        if let Some((clock, 0)) = self.clock_term(lhs) {
+            if op != AssignOp::Assign || !matches!(e.kind, ExprKind::Assign(..)) {
+                self.error(e.span, "a clock can only be reset with `=`");
+                return None;
+            }
+            let value = match rhs.map(|r| self.data(r)) {
+                Some(Typed {
+                    expr: ir::Expr::Const(v),
+                    ..
+                }) => v as i64,
+                Some(t) if t.is_const => return None,
+                Some(t) if matches!(t.ty, Ty::Error) => return None,
+                _ => -1,
+            };
+            if value < 0 {
+                self.error(
+                    e.span,
+                    "a clock can only be reset to a non-negative constant",
+                );
+                return None;
+            }
+            return Some(ir::Update::ResetClock {
+                clock,
+                value: value as i32,
+            });
+        }
+        let value = match rhs {
+            Some(r) => self.data(r),
+            None => Typed {
+                expr: ir::Expr::Const(match e.kind {
+                    ExprKind::Incr(_, false) => -1,
+                    _ => 1,
+                }),
+                ty: Ty::int(),
+                is_const: true,
+            },
+        };
+        let (target, ty) = self.lvalue(lhs)?;
+        let read = match &target.index {
+            None => ir::Expr::Var(target.base),
+            Some(i) => ir::Expr::Index {
+                base: target.base,
+                len: target.len,
+                index: Box::new(i.clone()),
+            },
+        };
+        let value = match op {
+            AssignOp::Assign => {
+                if let ir::Expr::Const(v) = value.expr {
+                    self.check_range(v as i64, &ty, e.span, "value");
+                }
+                value.expr
+            }
+            AssignOp::Add => ty::binary(BinOp::Add, read, value.expr),
+            AssignOp::Sub => ty::binary(BinOp::Sub, read, value.expr),
+            AssignOp::Mul => ty::binary(BinOp::Mul, read, value.expr),
+            AssignOp::Div => ty::binary(BinOp::Div, read, value.expr),
+        };
+        Some(ir::Update::Assign { target, value })
+    }
+
+    pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
+        let (name, span, idx) = match &e.kind {
+            ExprKind::Name(n) => (n, e.span, None),
+            ExprKind::Index(a, i) => match &a.kind {
+                ExprKind::Name(n) => (n, a.span, Some(&**i)),
+                _ => {
+                    self.error(e.span, "cannot assign to this expression");
+                    return None;
+                }
+            },
+            ExprKind::Missing => return None,
+            _ => {
+                self.error(e.span, "cannot assign to this expression");
+                return None;
+            }
+        };
+        let sym = self.lookup_or_error(name, span)?;
+        match (sym, idx) {
+            (Sym::Var { base, ty }, None) if !matches!(ty, Ty::Array(..)) => Some((
+                ir::LValue {
+                    base,
+                    len: 1,
+                    index: None,
+                },
+                ty,
+            )),
+            (
+                Sym::Var {
+                    base,
+                    ty: Ty::Array(elem, len),
+                },
+                Some(i),
+            ) => {
+                let iv = self.data(i).expr;
+                Some(match self.const_index(&iv, len, i.span) {
+                    Some(k) => (
+                        ir::LValue {
+                            base: base.wrapping_add(k),
+                            len: 1,
+                            index: None,
+                        },
+                        *elem,
+                    ),
+                    None => (
+                        ir::LValue {
+                            base,
+                            len,
+                            index: Some(iv),
+                        },
+                        *elem,
+                    ),
+                })
+            }
+            (Sym::Var { .. }, None) => {
+                self.error(e.span, format!("`{name}` is an array: assign its elements"));
+                None
+            }
+            (Sym::Var { .. }, Some(_)) => {
+                self.error(span, format!("`{name}` is not an array"));
+                None
+            }
+            (Sym::Const { .. }, _) => {
+                self.error(span, format!("cannot assign to the constant `{name}`"));
+                None
+            }
+            (other, _) => {
+                self.error(
+                    span,
+                    format!("cannot assign to the {} `{name}`", other.kind_name()),
+                );
+                None
+            }
+        }
+    }
+
+    /// Lowers a synchronisation; also returns the channel's kind and whether
+    /// it is urgent.
+    pub(super) fn sync(&mut self, s: &hir::SyncHir) -> Option<(ir::Sync, ChannelKind, bool)> {
+        let (name, span, idx) = match &s.channel.kind {
+            ExprKind::Name(n) => (n, s.channel.span, None),
+            ExprKind::Index(a, i) => match &a.kind {
+                ExprKind::Name(n) => (n, a.span, Some(&**i)),
+                _ => {
+                    self.error(s.channel.span, "expected a channel");
+                    return None;
+                }
+            },
+            ExprKind::Missing => return None,
+            _ => {
+                self.error(s.channel.span, "expected a channel");
+                return None;
+            }
+        };
+        let sym = self.lookup_or_error(name, span)?;
+        let Sym::Chan {
+            base,
+            len,
+            urgent,
+            kind,
+        } = sym
+        else {
+            self.error(
+                span,
+                format!("`{name}` is a {}, not a channel", sym.kind_name()),
+            );
+            return None;
+        };
+        let channel = match (len, idx) {
+            (None, None) => ir::ChanRef {
+                base,
+                len: 1,
+                index: None,
+            },
+            (Some(len), Some(i)) => {
+                let iv = self.data(i).expr;
+                match self.const_index(&iv, len, i.span) {
+                    Some(k) => ir::ChanRef {
+                        base: base.wrapping_add(k),
+                        len: 1,
+                        index: None,
+                    },
+                    None => ir::ChanRef {
+                        base,
+                        len,
+                        index: Some(iv),
+                    },
+                }
+            }
+            (Some(_), None) => {
+                self.error(span, format!("`{name}` is a channel array: index it"));
+                return None;
+            }
+            (None, Some(_)) => {
+                self.error(s.channel.span, format!("`{name}` is not an array"));
+                return None;
+            }
+        };
+        Some((
+            ir::Sync {
+                channel,
+                dir: s.dir,
+            },
+            kind,
+            urgent,
+        ))
+    }
+
+    // ---- templates ----
+
+    /// Checks (in check mode) or lowers (in lower mode, with `params` bound
+    /// and `offset` the template's position) one template.
+    pub fn template(
+        &mut self,
+        t: &hir::Template,
+        params: Option<&[Sym]>,
+        proc_name: &str,
+        offset: u32,
+    ) -> (ir::Process, ProcInfo) {
+        self.offset = offset;
+        self.push_scope();
+        for (k, p) in t.params.iter().enumerate() {
+            let ty = self.param_type(p);
+            let sym = match params.and_then(|ps| ps.get(k)) {
+                Some(s) => s.clone(),
+                None if p.is_ref => Sym::Var { base: UNKNOWN, ty },
+                None => Sym::Const { value: None, ty },
+            };
+            self.define(&p.name, sym);
+            // Parameters often only tell instances apart (`pid` in
+            // symmetric models): never warn about them.
+            if let Some(e) = self
+                .scopes
+                .last_mut()
+                .and_then(|s| s.map.get_mut(&p.name.text))
+            {
+                e.used = true;
+            }
+        }
+        self.declare(&t.decls, &format!("{proc_name}."));
+
+        // Locations.
+        let mut locations = Vec::new();
+        let mut loc_ids: FxHashMap<String, (ir::LocId, Span)> = FxHashMap::default();
+        let mut initial: Option<(ir::LocId, Span)> = None;
+        for l in &t.locations {
+            let id = locations.len() as ir::LocId;
+            if let Some((_, first)) = loc_ids.get(&l.name.text) {
+                let first = self.abs(*first);
+                let d = Diagnostic::error(
+                    self.abs(l.name.span),
+                    format!("location `{}` is already defined", l.name.text),
+                )
+                .with_related(first, "first defined here");
+                self.diags.push(d);
+                continue;
+            }
+            loc_ids.insert(l.name.text.clone(), (id, l.name.span));
+            if l.init {
+                if let Some((_, first)) = initial {
+                    let first = self.abs(first);
+                    let d = Diagnostic::error(
+                        self.abs(l.name.span),
+                        format!(
+                            "template `{}` has more than one initial location",
+                            t.name.text
+                        ),
+                    )
+                    .with_related(first, "first initial location");
+                    self.diags.push(d);
+                } else {
+                    initial = Some((id, l.name.span));
+                }
+            }
+            let mut invariant = Vec::new();
+            if let Some(inv) = &l.invariant {
+                self.conjunction(inv, ClockCtx::Invariant, &mut Vec::new(), &mut invariant);
+            }
+            locations.push(ir::Location {
+                name: l.name.text.clone(),
+                kind: l.kind,
+                invariant,
+                span: self.abs(l.span),
+            });
+        }
+        if initial.is_none() && self.mode == Mode::Check {
+            self.error(
+                t.name.span,
+                format!(
+                    "template `{}` has no initial location (mark one `init`)",
+                    t.name.text
+                ),
+            );
+        }
+
+        // Edges.
+        let mut edges = Vec::new();
+        let mut succ: Vec<Vec<ir::LocId>> = vec![Vec::new(); locations.len()];
+        for e in &t.edges {
+            let mut ends = [0; 2];
+            let mut ok = true;
+            for (k, n) in [&e.source, &e.target].into_iter().enumerate() {
+                match loc_ids.get(&n.text) {
+                    Some((id, _)) => ends[k] = *id,
+                    None => {
+                        if !n.text.is_empty() {
+                            self.error(n.span, format!("unknown location `{}`", n.text));
+                        }
+                        ok = false;
+                    }
+                }
+            }
+            if ok && let Some(s) = succ.get_mut(ends[0] as usize) {
+                s.push(ends[1]);
+            }
+            for assignment in self.select_values(e) {
+                self.push_scope();
+                let mut selects = Vec::new();
+                for (s, v) in e.selects.iter().zip(&assignment) {
+                    self.bind_value(&s.name.text, *v, &s.ty);
+                    if let Some(v) = v {
+                        selects.push((s.name.text.clone(), clamp32(*v)));
+                    }
+                }
+                let (mut data, mut clock_guard) = (Vec::new(), Vec::new());
+                if let Some(g) = &e.guard {
+                    self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
+                }
+                let sync = e.sync.as_ref().and_then(|s| {
+                    let (sync, kind, urgent) = self.sync(s)?;
+                    let at = e.guard.as_ref().map_or(s.span, |g| g.span);
+                    if urgent && !clock_guard.is_empty() {
+                        self.error(
+                            at,
+                            "edges synchronising on an urgent channel cannot have clock guards",
+                        );
+                    }
+                    // As in UPPAAL: whether a receiver takes part must not
+                    // depend on the clocks, or one delay would split it.
+                    if kind == ChannelKind::Broadcast
+                        && sync.dir == SyncDir::Receive
+                        && !clock_guard.is_empty()
+                    {
+                        self.error(
+                            at,
+                            "edges receiving on a broadcast channel cannot have clock guards",
+                        );
+                    }
+                    Some(sync)
+                });
+                let updates = e.updates.iter().filter_map(|u| self.update(u)).collect();
+                self.pop_scope(false);
+                let guard = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
+                edges.push(ir::Edge {
+                    source: ends[0],
+                    target: ends[1],
+                    guard,
+                    clock_guard,
+                    sync,
+                    updates,
+                    selects,
+                    span: self.abs(e.span),
+                });
+            }
+        }
+
+        if self.mode == Mode::Check
+            && let Some((init, _)) = initial
+        {
+            let mut seen = vec![false; locations.len()];
+            let mut stack = vec![init];
+            while let Some(l) = stack.pop() {
+                if let Some(s) = seen.get_mut(l as usize) {
+                    if *s {
+                        continue;
+                    }
+                    *s = true;
+                }
+                stack.extend(succ.get(l as usize).into_iter().flatten().copied());
+            }
+            for (k, l) in t.locations.iter().enumerate() {
+                if let Some((id, span)) = loc_ids.get(&l.name.text)
+                    && *span == l.name.span
+                    && !seen.get(*id as usize).copied().unwrap_or(true)
+                {
+                    let _ = k;
+                    self.warning(
+                        l.name.span,
+                        format!("location `{}` is unreachable", l.name.text),
+                    );
+                }
+            }
+        }
+
+        let locals: FxHashMap<String, Sym> = self
+            .scopes
+            .last()
+            .map(|s| {
+                s.map
+                    .iter()
+                    .map(|(k, e)| (k.clone(), e.sym.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.pop_scope(true);
+        let span = self.abs(t.span);
+        self.offset = 0;
+        let process = ir::Process {
+            name: proc_name.to_string(),
+            template: t.name.text.clone(),
+            locations,
+            edges,
+            initial: initial.map_or(0, |(i, _)| i),
+            span,
+        };
+        let info = ProcInfo {
+            name: proc_name.to_string(),
+            template: t.name.text.clone(),
+            args: Vec::new(),
+            locals,
+            locations: loc_ids.into_iter().map(|(k, (id, _))| (k, id)).collect(),
+        };
+        (process, info)
+    }
+
+    /// Every combination of `select` values of an edge (one unknown
+    /// combination in check mode); empty when the expansion is too large.
+    pub(super) fn select_values(&mut self, e: &hir::Edge) -> Vec<Vec<Option<i64>>> {
+        let mut combos: Vec<Vec<Option<i64>>> = vec![Vec::new()];
+        for s in &e.selects {
+            let Some(values) = self.quant_values(&s.name, &s.ty) else {
+                return Vec::new();
+            };
+            if (combos.len() as i64).saturating_mul(values.len() as i64) > MAX_EXPANSION {
+                self.error(
+                    s.name.span,
+                    format!("this select makes more than {MAX_EXPANSION} edges"),
+                );
+                return Vec::new();
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    values.iter().map(move |v| {
+                        let mut c = c.clone();
+                        c.push(*v);
+                        c
+                    })
+                })
+                .collect();
+        }
+        if self.mode == Mode::Lower && !self.spend(combos.len() as i64, e.span) {
+            return Vec::new();
+        }
+        combos
+    }
+}
