@@ -12,7 +12,12 @@ pub enum EvalError {
     #[error("integer overflow")]
     Overflow,
     #[error("value {value} is outside the range [{lo}, {hi}] of variable #{var}")]
-    OutOfRange { var: VarId, value: i32, lo: i32, hi: i32 },
+    OutOfRange {
+        var: VarId,
+        value: i32,
+        lo: i32,
+        hi: i32,
+    },
 }
 
 fn index_in(index: i32, len: u32) -> Result<u32, EvalError> {
@@ -45,9 +50,7 @@ impl Expr {
                     UnOp::BitNot => Ok(!v),
                 }
             }
-            Expr::Binary(BinOp::And, a, b) => {
-                Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0))
-            }
+            Expr::Binary(BinOp::And, a, b) => Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
             Expr::Binary(op, a, b) => binary(*op, a.eval(vars)?, b.eval(vars)?),
             Expr::Cond(c, a, b) => {
@@ -174,8 +177,14 @@ mod tests {
             .eval(&vars)
         };
         assert_eq!(read(1), Ok(30));
-        assert_eq!(read(2), Err(EvalError::IndexOutOfBounds { index: 2, len: 2 }));
-        assert_eq!(read(-1), Err(EvalError::IndexOutOfBounds { index: -1, len: 2 }));
+        assert_eq!(
+            read(2),
+            Err(EvalError::IndexOutOfBounds { index: 2, len: 2 })
+        );
+        assert_eq!(
+            read(-1),
+            Err(EvalError::IndexOutOfBounds { index: -1, len: 2 })
+        );
     }
 
     #[test]

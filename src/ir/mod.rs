@@ -281,7 +281,10 @@ pub enum Formula {
     True,
     False,
     /// The process is in the location.
-    At { process: ProcId, location: LocId },
+    At {
+        process: ProcId,
+        location: LocId,
+    },
     /// A data expression, true when non-zero.
     Data(Expr),
     Clock(ClockConstraint),
