@@ -80,8 +80,15 @@ pub fn run(args: &CheckArgs) -> u8 {
     let cancel = Cancel::new();
     {
         let cancel = cancel.clone();
+        // The first Ctrl-C stops the search gracefully; a second one, in case
+        // something does not poll the flag, exits at once (128 + SIGINT).
         // Failing to install the handler only loses graceful Ctrl-C.
-        let _ = ctrlc::set_handler(move || cancel.cancel());
+        let _ = ctrlc::set_handler(move || {
+            if cancel.is_cancelled() {
+                std::process::exit(130);
+            }
+            cancel.cancel();
+        });
     }
     let mut outcome = Outcome::default();
     let mut reports = Vec::new();
@@ -112,15 +119,15 @@ pub fn run(args: &CheckArgs) -> u8 {
                 continue;
             }
         };
-        if args.format == Format::Text && !network.checks.is_empty() {
-            let _ = writeln!(stdout.lock(), "{}", file.path);
-        }
         for (i, c) in network.checks.iter().enumerate() {
             if !args.checks.is_empty() {
                 match args.checks.iter().position(|n| *n == c.name) {
                     Some(k) => matched[k] = true,
                     None => continue,
                 }
+            }
+            if args.format == Format::Text && file.checks.is_empty() {
+                let _ = writeln!(stdout.lock(), "{}", file.path);
             }
             let mut progress = Progress::new(&c.name);
             let result =
