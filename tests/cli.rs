@@ -105,6 +105,33 @@ fn invalid_utf8_file_is_named_with_its_offset() {
 }
 
 #[test]
+fn unreadable_file_in_json_and_sarif() {
+    let o = zeno(&["check", "no/such/model.zeno", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["exit_code"], 2);
+    assert_eq!(doc["files"][0]["path"], "no/such/model.zeno");
+    assert!(
+        doc["files"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read")
+    );
+    assert_eq!(doc["files"][0]["checks"].as_array().unwrap().len(), 0);
+
+    let o = zeno(&["check", "no/such/model.zeno", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    let r = &doc["runs"][0]["results"][0];
+    assert_eq!(r["ruleId"], "diagnostic");
+    assert_eq!(r["level"], "error");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "no/such/model.zeno"
+    );
+}
+
+#[test]
 fn fmt_missing_path_is_an_error() {
     let o = zeno(&["fmt", "no/such/dir"]);
     assert_eq!(o.status.code(), Some(2));
