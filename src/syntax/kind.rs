@@ -154,6 +154,11 @@ impl SyntaxKind {
             .unwrap_or(SyntaxKind::ERROR)
     }
 
+    /// Every kind, in declaration order.
+    pub fn all() -> &'static [SyntaxKind] {
+        ALL_KINDS
+    }
+
     pub fn is_trivia(self) -> bool {
         matches!(self, SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
     }

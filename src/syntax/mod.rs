@@ -122,6 +122,9 @@ pub fn parse(text: &str) -> Parse {
     let (green, parse_errors) = parser::build_tree(text, &tokens, events);
     errors.extend(parse_errors);
     errors.sort_by_key(|e| (e.range.start, e.range.end));
+    // One message per position: a missing target and the `;` after it are
+    // one mistake.
+    errors.dedup_by(|later, earlier| later.range == earlier.range);
     Parse { green, errors }
 }
 
