@@ -35,7 +35,7 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-// ---- usage errors: no frontend or checker needed ----
+// ---- usage errors ----
 
 #[test]
 fn unknown_flag_is_a_usage_error() {
@@ -138,10 +138,9 @@ fn fmt_missing_path_is_an_error() {
     assert!(stderr(&o).contains("no/such/dir"), "{}", stderr(&o));
 }
 
-// ---- end to end: needs the frontend and the checker ----
+// ---- end to end ----
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn buggy_model_exits_1_with_a_trace() {
     let o = zeno(&["check", &data("fischer_bug.zeno"), "--check", "mutex"]);
     let out = stdout(&o);
@@ -160,7 +159,6 @@ fn buggy_model_exits_1_with_a_trace() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn every_search_finds_the_bug() {
     for search in ["bfs", "dfs", "rdfs", "greedy", "astar"] {
         let o = zeno(&[
@@ -176,7 +174,6 @@ fn every_search_finds_the_bug() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn correct_model_exits_0() {
     let o = zeno(&["check", &data("fischer.zeno")]);
     let out = stdout(&o);
@@ -186,7 +183,6 @@ fn correct_model_exits_0() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn witness_of_reachability_exits_0() {
     let o = zeno(&["check", &data("fischer_bug.zeno"), "--check", "can_enter"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
@@ -198,7 +194,6 @@ fn witness_of_reachability_exits_0() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn state_limit_exits_3_with_statistics() {
     let o = zeno(&["check", &data("fischer.zeno"), "--max-states", "1"]);
     let out = stdout(&o);
@@ -208,7 +203,6 @@ fn state_limit_exits_3_with_statistics() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn reachable_model_error_exits_1() {
     let o = zeno(&["check", &data("overflow.zeno"), "--trace", "full"]);
     let out = stdout(&o);
@@ -218,7 +212,6 @@ fn reachable_model_error_exits_1() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn syntax_errors_exit_2_with_snippets() {
     let o = zeno(&["check", &data("syntax_error.zeno")]);
     assert_eq!(o.status.code(), Some(2));
@@ -228,7 +221,6 @@ fn syntax_errors_exit_2_with_snippets() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn unknown_check_name_exits_2() {
     let o = zeno(&["check", &data("fischer.zeno"), "--check", "nope"]);
     assert_eq!(o.status.code(), Some(2));
@@ -240,7 +232,6 @@ fn unknown_check_name_exits_2() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn json_has_the_documented_fields() {
     let o = zeno(&[
         "check",
@@ -277,7 +268,6 @@ fn json_has_the_documented_fields() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn sarif_has_code_flows_for_violations() {
     let o = zeno(&[
         "check",
@@ -306,7 +296,6 @@ fn sarif_has_code_flows_for_violations() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn fmt_check_lists_unformatted_files_and_fmt_fixes_them() {
     let dir = scratch("fmt");
     std::fs::copy(data("unformatted.zeno"), dir.join("m.zeno")).expect("copy");
@@ -327,7 +316,6 @@ fn fmt_check_lists_unformatted_files_and_fmt_fixes_them() {
 }
 
 #[test]
-#[ignore = "needs the frontend, the checker and the formatter"]
 fn fmt_syntax_error_exits_2() {
     let o = zeno(&["fmt", "--check", &data("syntax_error.zeno")]);
     assert_eq!(o.status.code(), Some(2));

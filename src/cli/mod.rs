@@ -22,14 +22,6 @@ use args::{Cli, Command};
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
         Command::Check(a) => check::run(&a),
-        Command::Fmt(a) => fmt::run(&a, formatter),
+        Command::Fmt(a) => fmt::run(&a, zeno::fmt::format),
     }
-}
-
-fn formatter(text: &str) -> Result<String, Vec<zeno::diagnostics::Diagnostic>> {
-    let _ = text;
-    Err(vec![zeno::diagnostics::Diagnostic::error(
-        zeno::ir::Span::default(),
-        "the formatter is not available in this build",
-    )])
 }

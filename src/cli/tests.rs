@@ -85,6 +85,13 @@ fn no_trace_and_model_error_text() {
 }
 
 #[test]
+fn one_state_is_singular() {
+    let mut f = file_with(&[(0, fixture::limit())]);
+    f.checks[0].stats.explored = 1;
+    assert!(text::stats(&f.checks[0].stats).starts_with("explored 1 state, generated 12"));
+}
+
+#[test]
 fn byte_sizes() {
     assert_eq!(text::bytes(0), "0 B");
     assert_eq!(text::bytes(1023), "1023 B");

@@ -77,8 +77,9 @@ fn location(file: &FileReport, e: &EdgeReport) -> String {
 /// `explored 10 states, generated 12, stored 9, 0.004 s, peak memory 1.5 KiB`
 pub fn stats(s: &StatsReport) -> String {
     format!(
-        "explored {} states, generated {}, stored {}, {:.3} s, peak memory {}",
+        "explored {} {}, generated {}, stored {}, {:.3} s, peak memory {}",
         s.explored,
+        if s.explored == 1 { "state" } else { "states" },
         s.generated,
         s.stored,
         s.time_seconds,
