@@ -160,14 +160,15 @@ pub fn run(args: &CheckArgs) -> u8 {
     let code = outcome.code();
     match args.format {
         Format::Text => {}
-        Format::Json => print_json(&json::document(&reports, code)),
-        Format::Sarif => print_json(&sarif::document(&reports)),
+        Format::Json => print(&json::document(&reports, code)),
+        Format::Sarif => {
+            print(&serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default())
+        }
     }
     code
 }
 
-fn print_json(v: &serde_json::Value) {
-    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+fn print(text: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 

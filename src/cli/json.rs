@@ -14,11 +14,13 @@ struct Document<'a> {
     files: &'a [FileReport],
 }
 
-pub fn document(files: &[FileReport], exit_code: u8) -> serde_json::Value {
-    serde_json::to_value(Document {
+/// The document, pretty-printed with fields in schema order.
+pub fn document(files: &[FileReport], exit_code: u8) -> String {
+    let doc = Document {
         version: SCHEMA_VERSION,
         exit_code,
         files,
-    })
-    .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }))
+    };
+    // Serializing plain structs of strings and numbers cannot fail.
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
 }

@@ -102,7 +102,7 @@ fn byte_sizes() {
 #[test]
 fn json_document_fields() {
     let f = file_with(&[(0, fixture::violated()), (1, fixture::holds())]);
-    let doc = json::document(&[f], 1);
+    let doc: serde_json::Value = serde_json::from_str(&json::document(&[f], 1)).unwrap();
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["exit_code"], 1);
     let file = &doc["files"][0];
