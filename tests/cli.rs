@@ -218,6 +218,55 @@ fn syntax_errors_exit_2_with_snippets() {
     let err = stderr(&o);
     assert!(err.contains("error"), "{err}");
     assert!(err.contains("syntax_error.zeno:1:"), "{err}");
+    // The snippet quotes the offending line.
+    assert!(err.contains("int[0, 3] n = ;"), "{err}");
+    assert!(!err.contains('\x1b'), "no colors when piped: {err}");
+}
+
+#[test]
+fn syntax_errors_in_json() {
+    let o = zeno(&["check", &data("syntax_error.zeno"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    let diags = doc["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    // `int[0, 3] n = ;`: the parser puts "expected an expression" right
+    // after the previous token, the `=` at column 13, so at column 14.
+    let d = diags
+        .iter()
+        .find(|d| d["severity"] == "error")
+        .expect("an error");
+    assert_eq!(d["range"]["start"]["line"], 1);
+    assert_eq!(d["range"]["start"]["column"], 14);
+    assert_eq!(d["range"]["bytes"][0], 13);
+    assert!(doc["files"][0]["checks"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn trace_detail_levels() {
+    let file = data("fischer_bug.zeno");
+    let none = stdout(&zeno(&[
+        "check", &file, "--check", "mutex", "--trace", "none",
+    ]));
+    assert_eq!(
+        none.lines().count(),
+        3,
+        "header, verdict, statistics: {none}"
+    );
+    let full = stdout(&zeno(&[
+        "check", &file, "--check", "mutex", "--trace", "full",
+    ]));
+    assert!(
+        full.contains("0. initial: Proc(1).idle, Proc(2).idle; id = 0;"),
+        "{full}"
+    );
+    assert!(
+        full.contains("fischer_bug.zeno:17:5: idle -> req"),
+        "{full}"
+    );
+    // The last state of a mutex counterexample has both processes in `cs`.
+    assert!(full.contains("state: Proc(1).cs, Proc(2).cs;"), "{full}");
 }
 
 #[test]
