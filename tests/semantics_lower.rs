@@ -326,3 +326,35 @@ fn quantifiers_expand() {
         ])
     );
 }
+
+#[test]
+fn array_reference_parameters() {
+    let net = lower(
+        "int[0, 1] pad; int[0, 3] g[2];\n\
+         template P(int[0, 3] &r[2], const int k) {\n\
+           init location s;\n\
+           s -> s do r[1] = k, r[k - 1] = 3;\n\
+         }\n\
+         Q = P(g, 2);\n\
+         system Q;",
+    );
+    // g occupies slots 1 and 2; r[1] is slot 2, r[k - 1] with k = 2 too.
+    let target = |base| LValue {
+        base,
+        len: 1,
+        index: None,
+    };
+    assert_eq!(
+        net.processes[0].edges[0].updates,
+        [
+            Update::Assign {
+                target: target(2),
+                value: Expr::Const(2)
+            },
+            Update::Assign {
+                target: target(2),
+                value: Expr::Const(3)
+            },
+        ]
+    );
+}

@@ -5,6 +5,7 @@
 //! has already reported it), and nodes inside `ERROR` are skipped. Spans
 //! inside a template are made relative to the template's start.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::hir::*;
@@ -16,18 +17,20 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
     let parse = crate::syntax::parse(text);
     let root = parse.syntax_node();
     let mut tree = ItemTree::default();
-    let top = Lowerer { offset: 0 };
+    let mut diags = parse.errors().to_vec();
+    let top = Lowerer::new(0);
     for item in root.children() {
         match item.kind() {
             VAR_DECL => top.var_decl(&item, &mut tree.globals),
             TYPEDEF_DECL => tree.globals.push(Decl::Typedef(top.typedef(&item))),
             TEMPLATE => {
                 let offset = u32::from(item.text_range().start());
-                let l = Lowerer { offset };
+                let l = Lowerer::new(offset);
                 tree.templates.push(TemplateItem {
                     data: Arc::new(l.template(&item)),
                     offset,
                 });
+                diags.extend(l.diags.into_inner());
             }
             INSTANCE => tree.instances.push(top.instance(&item)),
             SYSTEM => tree.system.extend(
@@ -43,7 +46,8 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
             _ => {}
         }
     }
-    (tree, parse.errors().to_vec())
+    diags.extend(top.diags.into_inner());
+    (tree, diags)
 }
 
 fn is_expr(kind: SyntaxKind) -> bool {
@@ -92,9 +96,36 @@ fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
 struct Lowerer {
     /// Subtracted from absolute positions (the template's start).
     offset: u32,
+    /// Constructs the parser accepts but the semantics does not support yet.
+    diags: RefCell<Vec<Diagnostic>>,
 }
 
 impl Lowerer {
+    fn new(offset: u32) -> Lowerer {
+        Lowerer {
+            offset,
+            diags: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn unsupported(&self, node: &SyntaxNode, what: &str) {
+        let r = node.text_range();
+        self.diags.borrow_mut().push(Diagnostic::error(
+            Span::new(u32::from(r.start()), u32::from(r.end())),
+            format!("{what} are not supported yet"),
+        ));
+    }
+
+    /// The first `ARRAY_SIZE` child; further dimensions are reported.
+    fn array_size(&self, node: &SyntaxNode, what: &str) -> Option<Expr> {
+        let mut sizes = node.children().filter(|c| c.kind() == ARRAY_SIZE);
+        let first = sizes.next()?;
+        for extra in sizes {
+            self.unsupported(&extra, what);
+        }
+        Some(self.opt_expr(exprs(&first).next(), &first))
+    }
+
     fn span(&self, node: &SyntaxNode) -> Span {
         let r = node.text_range();
         Span::new(
@@ -144,11 +175,11 @@ impl Lowerer {
         };
         let ty = self.ty(&ty);
         for d in node.children().filter(|c| c.kind() == VAR_DECLARATOR) {
-            let array = child(&d, ARRAY_SIZE).map(|a| self.opt_expr(exprs(&a).next(), &a));
+            let array = self.array_size(&d, "multi-dimensional arrays");
             let init = exprs(&d).next().map(|e| self.expr(&e)).or_else(|| {
-                // Array initialisers are not supported yet; keep a marker so
-                // that the declaration is still reported as initialised.
-                child(&d, ARRAY_INIT).map(|a| Expr::new(ExprKind::Missing, self.span(&a)))
+                let a = child(&d, ARRAY_INIT)?;
+                self.unsupported(&a, "array initialisers");
+                Some(Expr::new(ExprKind::Missing, self.span(&a)))
             });
             out.push(Decl::Var(VarDecl {
                 is_const,
@@ -162,6 +193,9 @@ impl Lowerer {
     }
 
     fn typedef(&self, node: &SyntaxNode) -> Typedef {
+        if let Some(a) = child(node, ARRAY_SIZE) {
+            self.unsupported(&a, "array typedefs");
+        }
         let ty = match node.children().find(|c| is_type(c.kind())) {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
@@ -246,6 +280,7 @@ impl Lowerer {
         Param {
             is_const: has_token(node, CONST_KW),
             is_ref: has_token(node, AMP),
+            array: self.array_size(node, "multi-dimensional array parameters"),
             ty,
             name: self.name_child(node),
             span: self.span(node),
@@ -337,6 +372,17 @@ impl Lowerer {
         let quantifier = tokens(node).find_map(|t| match t.kind() {
             A_BOX => Some(Quantifier::Always),
             E_DIAMOND => Some(Quantifier::Eventually),
+            A_DIAMOND | E_BOX => {
+                let r = t.text_range();
+                self.diags.borrow_mut().push(Diagnostic::error(
+                    Span::new(u32::from(r.start()), u32::from(r.end())),
+                    format!(
+                        "`{}` checks are not supported: use `A[]` or `E<>`",
+                        t.text()
+                    ),
+                ));
+                None
+            }
             _ => None,
         });
         let span = self.span(node);

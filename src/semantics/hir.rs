@@ -99,6 +99,8 @@ pub struct Param {
     pub is_const: bool,
     pub is_ref: bool,
     pub ty: TypeRef,
+    /// `int &a[N]`
+    pub array: Option<Expr>,
     pub name: Name,
     pub span: Span,
 }

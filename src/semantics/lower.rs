@@ -344,6 +344,25 @@ impl Ctx {
         }
     }
 
+    /// A parameter's type, arrays included.
+    pub fn param_type(&mut self, p: &hir::Param) -> Ty {
+        let ty = self.resolve_type(&p.ty);
+        let Some(size) = &p.array else {
+            return ty;
+        };
+        match self.const_eval(size) {
+            Some(n) if (1..=MAX_EXPANSION).contains(&n) => Ty::Array(Box::new(ty), n as u32),
+            Some(n) => {
+                self.error(
+                    size.span,
+                    format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
+                );
+                Ty::Error
+            }
+            None => Ty::Error,
+        }
+    }
+
     /// Evaluates a constant expression; `None` when it is not constant
     /// (reported) or only known once the template is instantiated.
     pub fn const_eval(&mut self, e: &hir::Expr) -> Option<i64> {
@@ -1075,7 +1094,6 @@ impl Ctx {
                 value: value as i32,
             });
         }
-        let (target, ty) = self.lvalue(lhs)?;
         let value = match rhs {
             Some(r) => self.data(r),
             None => Typed {
@@ -1087,6 +1105,7 @@ impl Ctx {
                 is_const: true,
             },
         };
+        let (target, ty) = self.lvalue(lhs)?;
         let read = match &target.index {
             None => ir::Expr::Var(target.base),
             Some(i) => ir::Expr::Index {
@@ -1266,7 +1285,7 @@ impl Ctx {
         self.offset = offset;
         self.push_scope();
         for (k, p) in t.params.iter().enumerate() {
-            let ty = self.resolve_type(&p.ty);
+            let ty = self.param_type(p);
             let sym = match params.and_then(|ps| ps.get(k)) {
                 Some(s) => s.clone(),
                 None if p.is_ref => Sym::Var { base: UNKNOWN, ty },

@@ -181,7 +181,7 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
     for (p, arg) in params.iter().zip(&inst.args) {
         // Parameter types are written inside the template but resolved in
         // the global scope, where every typedef they may use lives.
-        let ty = ctx.resolve_type_at(&p.ty, t.offset);
+        let ty = ctx.param_type_at(p, t.offset);
         if p.is_ref {
             let ExprKind::Name(n) = &arg.kind else {
                 ctx.diags.push(Diagnostic::error(
@@ -256,7 +256,7 @@ fn compatible(param: &Ty, arg: &Ty) -> bool {
 fn expand(ctx: &mut Ctx, t: &hir::TemplateItem, entry: &hir::Name) {
     let mut ranges = Vec::new();
     for p in &t.data.params {
-        let ty = ctx.resolve_type_at(&p.ty, t.offset);
+        let ty = ctx.param_type_at(p, t.offset);
         match ty.bounds() {
             Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
             _ => {
@@ -339,9 +339,9 @@ fn instantiate(
 }
 
 impl Ctx {
-    fn resolve_type_at(&mut self, t: &hir::TypeRef, offset: u32) -> Ty {
+    fn param_type_at(&mut self, p: &hir::Param, offset: u32) -> Ty {
         let saved = self.set_offset(offset);
-        let ty = self.resolve_type(t);
+        let ty = self.param_type(p);
         self.set_offset(saved);
         ty
     }

@@ -80,6 +80,7 @@ fn fischer_like() -> ItemTree {
             is_const: true,
             is_ref: false,
             ty: range(int(1), var("N")),
+            array: None,
             name: name("pid"),
             span: sp(),
         }],
