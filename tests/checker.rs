@@ -812,3 +812,48 @@ fn built_heuristics_agree_on_verdicts() {
         }
     }
 }
+
+#[test]
+fn broadcast_receiver_with_clock_guard_joins_exactly_when_enabled() {
+    // S: s0 --b!--> s1; R: r0 --[x <= 2] b?--> r1. R takes part iff x <= 2.
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.normal("S", &["s0", "s1"]);
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.edge(s, 0, 1).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(le(x, 2));
+    let left_out = n.reach(and(vec![at(s, 1), at(rcv, 0)]));
+    let joined = n.reach(and(vec![at(s, 1), at(rcv, 1)]));
+    let left_out_early = n.reach(and(vec![at(s, 1), at(rcv, 0), Formula::Clock(le(x, 2))]));
+    let late_join = n.reach(and(vec![at(s, 1), at(rcv, 1), Formula::Clock(lt(x, 0))]));
+    // Left out: the send happens after more than 2 time units.
+    let t = all_orders(&n.n, left_out, Verdict::Holds).trace.unwrap();
+    assert_eq!(t.len(), 1);
+    assert!(t.steps[0].delay > r(2));
+    assert_eq!(t.steps[0].transition.edges, vec![(s, 0)]);
+    let t = all_orders(&n.n, joined, Verdict::Holds).trace.unwrap();
+    assert_eq!(t.steps[0].transition.edges, vec![(s, 0), (rcv, 0)]);
+    all_orders(&n.n, left_out_early, Verdict::Fails);
+    all_orders(&n.n, late_join, Verdict::Fails);
+}
+
+#[test]
+fn broadcast_split_decides_deadlock() {
+    // S: s0 (x <= 5) --b!--> s1 (no edges); R: r0 --[x >= 3] b?--> r1 --> r1 loop.
+    // Sending before x = 3 leaves R in r0 and S in s1: a deadlock.
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.normal("S", &["s0", "s1"]);
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.inv(s, 0, le(x, 5));
+    n.edge(s, 0, 1).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(ge(x, 3));
+    n.edge(rcv, 1, 1);
+    let k = n.always(not(Formula::Deadlock));
+    let t = all_orders(&n.n, k, Verdict::Fails).trace.unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.steps[0].after.locations, vec![1, 0]);
+    assert!(t.steps[0].delay < r(3));
+}
