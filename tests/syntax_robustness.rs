@@ -345,3 +345,19 @@ fn other_deep_inputs() {
     let long_chain = format!("int x = 1{};", " + 1".repeat(500));
     assert_eq!(check_total(&long_chain).errors(), &[]);
 }
+
+#[test]
+fn pathological_inputs_give_a_bounded_number_of_errors() {
+    let size = 1024 * 1024;
+    for unit in ["} ", "$ ", "é", ") ", "; ", "int ", "a -> ", "template T( "] {
+        let text = unit.repeat(size / unit.len());
+        let parse = check_total(&text);
+        assert!(!parse.errors().is_empty(), "{unit:?}");
+        assert!(
+            parse.errors().len() <= 2001,
+            "{unit:?}: {}",
+            parse.errors().len()
+        );
+        assert!(parse.errors().iter().all(|e| e.message.len() < 200));
+    }
+}

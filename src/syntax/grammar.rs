@@ -110,7 +110,9 @@ fn error_item(p: &mut Parser<'_>, ctx: Context) {
     p.error_here(format!("expected {what}, found {}", p.current().describe()));
     let m = p.start();
     p.bump();
-    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+    // At the top level a `}` closes nothing: skip it with the rest.
+    let stop_at_curly = ctx == Context::Template;
+    while !p.at_eof() && !at_item_start(p) && !(stop_at_curly && p.at(R_CURLY)) {
         if p.eat(SEMICOLON) {
             break;
         }

@@ -11,6 +11,9 @@ use super::SyntaxKind;
 use crate::diagnostics::Diagnostic;
 use crate::ir::Span;
 
+/// Unknown characters reported at most (the parser has its own limit).
+const MAX_ERRORS: usize = 1000;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {
     pub kind: SyntaxKind,
@@ -310,23 +313,31 @@ pub fn tokenize(text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
     if pos < text.len() {
         push_error(&mut tokens, pos, text.len());
     }
-    for token in &tokens {
-        if token.kind == SyntaxKind::ERROR {
-            let (s, e) = (
-                u32::from(token.range.start()) as usize,
-                u32::from(token.range.end()) as usize,
-            );
-            let shown = text.get(s..e).unwrap_or("?");
-            let what = if shown.chars().count() == 1 {
-                "unknown character"
-            } else {
-                "unknown characters"
-            };
-            errors.push(Diagnostic::error(
-                span(s, e),
-                format!("{what} `{}`", shown.escape_debug()),
-            ));
+    for token in tokens
+        .iter()
+        .filter(|t| t.kind == SyntaxKind::ERROR)
+        .take(MAX_ERRORS)
+    {
+        let (s, e) = (
+            u32::from(token.range.start()) as usize,
+            u32::from(token.range.end()) as usize,
+        );
+        let shown = text.get(s..e).unwrap_or("?");
+        let count = shown.chars().count();
+        let what = if count == 1 {
+            "unknown character"
+        } else {
+            "unknown characters"
+        };
+        // Long runs are abbreviated: the range says where they are.
+        let mut quoted: String = shown.chars().take(16).collect::<String>();
+        if count > 16 {
+            quoted.push('…');
         }
+        errors.push(Diagnostic::error(
+            span(s, e),
+            format!("{what} `{}`", quoted.escape_debug()),
+        ));
     }
     (tokens, errors)
 }

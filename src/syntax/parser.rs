@@ -18,6 +18,8 @@ pub const MAX_RECURSION: u32 = 128;
 /// `a + a + a + …` (each operator nests the tree one level), so that
 /// recursive walks over the tree stay within a normal stack.
 pub const MAX_TREE_DEPTH: u32 = 1024;
+/// At most this many syntax errors are reported (the last one says so).
+pub const MAX_ERRORS: usize = 1000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -71,6 +73,7 @@ pub struct Parser<'t> {
     /// Current recursion depth and tree depth, see the constants above.
     pub(super) recursion: u32,
     pub(super) tree_depth: u32,
+    error_count: usize,
     end: u32,
     _text: &'t str,
 }
@@ -88,6 +91,7 @@ impl<'t> Parser<'t> {
             events: Vec::new(),
             recursion: 0,
             tree_depth: 0,
+            error_count: 0,
             end: text.len() as u32,
             _text: text,
         }
@@ -184,15 +188,27 @@ impl<'t> Parser<'t> {
     pub fn error_expected(&mut self, what: &str) {
         let message = format!("expected {what}{}", self.found());
         let span = self.missing_span();
-        self.events
-            .push(Event::Error(Diagnostic::error(span, message)));
+        self.push_error(Diagnostic::error(span, message));
+    }
+
+    /// Records an error, up to [`MAX_ERRORS`]: pathological input must not
+    /// produce millions of diagnostics.
+    fn push_error(&mut self, diagnostic: Diagnostic) {
+        self.error_count += 1;
+        if self.error_count < MAX_ERRORS {
+            self.events.push(Event::Error(diagnostic));
+        } else if self.error_count == MAX_ERRORS {
+            self.events.push(Event::Error(Diagnostic::error(
+                diagnostic.range,
+                "too many syntax errors; the rest of the file is not checked",
+            )));
+        }
     }
 
     /// An error about the current token.
     pub fn error_here(&mut self, message: impl Into<String>) {
         let span = self.current_span();
-        self.events
-            .push(Event::Error(Diagnostic::error(span, message)));
+        self.push_error(Diagnostic::error(span, message.into()));
     }
 
     /// Enters one level of recursion; `false` (after reporting and skipping
