@@ -195,7 +195,7 @@ impl<'a> Progress<'a> {
         }
         if self.bar.is_none() && s.elapsed >= Duration::from_secs(1) {
             let bar = ProgressBar::new_spinner();
-            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
                 bar.set_style(style);
             }
             bar.enable_steady_tick(Duration::from_millis(120));
@@ -203,8 +203,11 @@ impl<'a> Progress<'a> {
         }
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
-                "{}: explored {} states, stored {}",
-                self.name, s.explored, s.stored
+                "{}: explored {} states, stored {} [{}s]",
+                self.name,
+                s.explored,
+                s.stored,
+                s.elapsed.as_secs()
             ));
         }
     }
