@@ -1,5 +1,6 @@
 //! `zeno fmt`: format model files in place, or list the unformatted ones.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use zeno::diagnostics::Diagnostic;
@@ -42,7 +43,8 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             continue;
         }
         if args.check {
-            println!("{}", source.display_path());
+            // A closed stdout (`| head`) must not panic.
+            let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
             outcome.add(exit::FAILS);
         } else if let Err(e) = std::fs::write(path, formatted) {
             diag::error(&format!("cannot write `{}`: {e}", source.display_path()));
