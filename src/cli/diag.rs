@@ -76,7 +76,8 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
 
 /// A one-line error not tied to a model text (unreadable file, bad flag value).
 pub fn error(message: &str) {
-    eprintln!("error: {message}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
 }
 
 #[cfg(test)]
