@@ -27,7 +27,7 @@ fn template(k: usize, bound: usize) -> String {
     s
 }
 
-fn model(edited_bound: usize) -> String {
+pub fn model(edited_bound: usize) -> String {
     let mut s = String::from(
         "const int N = 2;\ntypedef int[1, N] pid_t;\nint[0, N] id;\nint[0, 3] g[3];\nchan c[N];\n\n",
     );

@@ -50,9 +50,43 @@ pub struct FileItems {
     pub syntax_diagnostics: Vec<Diagnostic>,
 }
 
+/// The text of one chunk of a file (see [`super::chunks`]).
+#[salsa::interned]
+pub struct Chunk<'db> {
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// Parses one chunk and lowers it to HIR, spans relative to the chunk: equal
+/// chunk texts share one memo wherever they are in the file.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_items<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> FileItems {
+    let (tree, syntax_diagnostics) = super::from_ast::lower_file(chunk.text(db));
+    FileItems {
+        tree: Arc::new(tree),
+        syntax_diagnostics,
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: SourceFile) -> FileItems {
-    let (tree, syntax_diagnostics) = super::from_ast::lower_file(file.text(db));
+    use super::chunks;
+    let text = file.text(db);
+    let mut tree = ItemTree::default();
+    let mut syntax_diagnostics = Vec::new();
+    let pieces = chunks::split(text);
+    for (k, &(start, end)) in pieces.iter().enumerate() {
+        let piece = text.get(start as usize..end as usize).unwrap_or_default();
+        let items = chunk_items(db, Chunk::new(db, piece.to_string()));
+        chunks::append(&mut tree, &items.tree, start);
+        let last = k + 1 == pieces.len();
+        syntax_diagnostics.extend(
+            items
+                .syntax_diagnostics
+                .iter()
+                .map(|d| chunks::place_diagnostic(d, start, last)),
+        );
+    }
     FileItems {
         tree: Arc::new(tree),
         syntax_diagnostics,

@@ -388,8 +388,8 @@ impl Lowerer {
         let span = self.span(node);
         let name = match child(node, NAME) {
             Some(n) => self.name(&n),
-            // Unnamed checks are named after their position.
-            None => Name::new(format!("check@{}", span.start), span),
+            // Unnamed checks are numbered when the network is built.
+            None => Name::new("", span),
         };
         Some(CheckDecl {
             name,

@@ -7,6 +7,7 @@
 //! incremental salsa queries. [`AnalysisHost`] is the entry point of a
 //! long-lived client (the language server); [`analyze`] is the one-shot one.
 
+pub mod chunks;
 pub mod db;
 pub mod from_ast;
 pub mod hir;

@@ -122,8 +122,10 @@ pub fn lower_network(
 
     // Checks.
     let mut check_names: FxHashMap<&str, Span> = FxHashMap::default();
-    for c in &tree.checks {
-        if let Some(first) = check_names.get(c.name.text.as_str()) {
+    for (k, c) in tree.checks.iter().enumerate() {
+        if c.name.text.is_empty() {
+            // Unnamed: no duplicates to report.
+        } else if let Some(first) = check_names.get(c.name.text.as_str()) {
             let d = Diagnostic::error(
                 c.name.span,
                 format!("check `{}` is already defined", c.name.text),
@@ -139,7 +141,11 @@ pub fn lower_network(
             Quantifier::Eventually => ir::CheckKind::Reachable(phi),
         };
         ctx.net.checks.push(ir::Check {
-            name: c.name.text.clone(),
+            name: if c.name.text.is_empty() {
+                format!("check{}", k + 1)
+            } else {
+                c.name.text.clone()
+            },
             kind,
             span: c.span,
             name_span: c.name.span,
