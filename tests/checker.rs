@@ -4,6 +4,7 @@
 
 #[path = "checker_net.rs"]
 mod net;
+mod support;
 
 use net::*;
 use num_rational::Rational64;
@@ -29,6 +30,11 @@ fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
         && let Err(e) = replay(net, k, t)
     {
         panic!("{order:?}: trace does not replay: {e}\n{t:#?}");
+    }
+    if let Some(t) = &r.trace
+        && let Err(e) = support::simulator::replay(net, k, t)
+    {
+        panic!("{order:?}: the simulator rejects the trace: {e}\n{t:#?}");
     }
     r
 }
@@ -727,6 +733,7 @@ fn astar_with_admissible_heuristic_finds_shortest() {
         assert_eq!(res.verdict, Verdict::Fails);
         let t = res.trace.unwrap();
         replay(&net, 0, &t).unwrap();
+        support::simulator::replay(&net, 0, &t).unwrap();
         if order == SearchOrder::AStar {
             assert_eq!(t.len(), 6);
         }
@@ -800,6 +807,7 @@ fn built_heuristics_agree_on_verdicts() {
                     assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
                     if let Some(t) = &res.trace {
                         replay(&net, 0, t).unwrap();
+                        support::simulator::replay(&net, 0, t).unwrap();
                         // dL and hL are admissible: A* keeps BFS's length.
                         if search == SearchOrder::AStar
                             && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL)
@@ -856,4 +864,25 @@ fn broadcast_split_decides_deadlock() {
     assert_eq!(t.len(), 1);
     assert_eq!(t.steps[0].after.locations, vec![1, 0]);
     assert!(t.steps[0].delay < r(3));
+}
+
+#[test]
+fn timeout_and_progress() {
+    let net = fischer(7, 2, false);
+    let options = Options {
+        timeout: Some(std::time::Duration::ZERO),
+        ..Options::default()
+    };
+    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
+    // A full run of F7 explores more than 4096 states: progress is reported
+    // with growing figures.
+    let mut seen: Vec<u64> = Vec::new();
+    let res = check(&net, 0, &Options::default(), &Cancel::new(), &mut |s| {
+        seen.push(s.explored)
+    });
+    assert_eq!(res.verdict, Verdict::Holds);
+    assert!(!seen.is_empty());
+    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    assert!(seen.iter().all(|&e| e <= res.stats.explored));
 }

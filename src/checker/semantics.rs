@@ -475,7 +475,7 @@ impl<'a> Model<'a> {
         }
         new_key.clear();
         new_key.extend_from_slice(key);
-        if self.clocked_broadcast && edges.len() >= 1 {
+        if self.clocked_broadcast && !edges.is_empty() {
             let guarded = out[0].clone();
             let mut pieces = Vec::new();
             self.split_broadcast(key, edges, &guarded, &mut pieces)?;

@@ -224,6 +224,7 @@ proptest! {
 /// form every partial point satisfying the constraints among the fixed clocks
 /// extends, so the interval left for the next clock is never empty. Returns
 /// numerators over the common denominator `2^dim`.
+#[allow(clippy::needless_range_loop)]
 fn sample(d: &Dbm, choice: &[u8]) -> (Vec<i64>, i64) {
     let n = d.dim();
     let den = 1i64 << n;

@@ -1,0 +1,959 @@
+//! A deliberately simple concrete simulator for timed-automata networks.
+//!
+//! It replays a [`Trace`] on a [`Network`] step by step under UPPAAL's concrete
+//! semantics and reports the first step that does not follow them. It is an
+//! independent route to the checker's answers: it shares no code with the
+//! checker and has its own expression evaluator (it never calls
+//! `ir::Expr::eval`), so a bug in one is unlikely to hide the same bug in the
+//! other.
+//!
+//! Everything is concrete: clocks are exact rationals, delays are the trace's
+//! delays. The only place where all delays must be considered is the
+//! `deadlock` formula; there every clock constraint on `x + d` is an interval
+//! of `d`, so enabledness is decided exactly by intersecting intervals.
+
+use num_rational::Rational64;
+use zeno::checker::{ConcreteState, Trace, TraceEnd, Transition};
+use zeno::ir::{
+    BinOp, ChanId, ChanRef, ChannelKind, ClockConstraint, EvalError, Expr, Formula, LValue,
+    LocationKind, Network, ProcId, SyncDir, UnOp, Update,
+};
+
+type Q = Rational64;
+
+fn q(v: i32) -> Q {
+    Q::from_integer(v as i64)
+}
+
+/// Replays `trace` as a counterexample or witness for `network.checks[check]`.
+/// Returns `Err` with a message naming the first wrong step.
+pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), String> {
+    let check = network
+        .checks
+        .get(check)
+        .ok_or_else(|| format!("the network has no check #{check}"))?;
+    let sim = Sim { net: network };
+
+    let initial = sim.initial_state();
+    if trace.initial != initial {
+        return Err(format!(
+            "initial state: the trace starts in {:?}, the network in {:?}",
+            trace.initial, initial
+        ));
+    }
+    sim.check_invariants(&initial)
+        .map_err(|e| format!("initial state: {e}"))?;
+
+    let mut state = initial;
+    for (k, step) in trace.steps.iter().enumerate() {
+        let at = format!("step {} ({:?})", k + 1, step.transition.edges);
+        let delayed = sim
+            .delay(&state, step.delay)
+            .map_err(|e| format!("{at}: {e}"))?;
+        let next = match sim
+            .fire(&delayed, &step.transition)
+            .map_err(|e| format!("{at}: {e}"))?
+        {
+            Ok(next) => next,
+            Err(error) => return Err(format!("{at}: an update fails: {error}")),
+        };
+        if next != step.after {
+            return Err(format!(
+                "{at}: the trace arrives in {:?}, the semantics in {:?}",
+                step.after, next
+            ));
+        }
+        state = next;
+    }
+
+    let at = format!("end of the trace (after {} steps)", trace.steps.len());
+    match &trace.end {
+        TraceEnd::Goal { delay } => {
+            let last = sim
+                .delay(&state, *delay)
+                .map_err(|e| format!("{at}: {e}"))?;
+            let goal = check.kind.goal();
+            if !sim
+                .formula(&goal, &last)
+                .map_err(|e| format!("{at}: {e}"))?
+            {
+                return Err(format!(
+                    "{at}: the goal of check `{}` does not hold in {:?}",
+                    check.name, last
+                ));
+            }
+            Ok(())
+        }
+        TraceEnd::ModelError {
+            delay,
+            transition,
+            error,
+        } => {
+            let last = sim
+                .delay(&state, *delay)
+                .map_err(|e| format!("{at}: {e}"))?;
+            // A guard that cannot be evaluated (a bad index, a division by
+            // zero) is a run-time error too, found before any update runs.
+            if let Some(actual) = sim.guard_error(&last, transition) {
+                return if actual == *error {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{at}: a guard fails with `{actual}`, the trace says `{error}`"
+                    ))
+                };
+            }
+            match sim
+                .fire(&last, transition)
+                .map_err(|e| format!("{at}: {e}"))?
+            {
+                Ok(next) => Err(format!(
+                    "{at}: the transition {:?} succeeds (arriving in {next:?}) instead of failing with `{error}`",
+                    transition.edges
+                )),
+                Err(actual) if actual == *error => Ok(()),
+                Err(actual) => Err(format!(
+                    "{at}: the transition fails with `{actual}`, the trace says `{error}`"
+                )),
+            }
+        }
+    }
+}
+
+/// Whether `state` satisfies `formula` (`deadlock` included). Exposed so that
+/// tests can ask the simulator about single states.
+pub fn holds(network: &Network, formula: &Formula, state: &ConcreteState) -> Result<bool, String> {
+    Sim { net: network }.formula(formula, state)
+}
+
+struct Sim<'a> {
+    net: &'a Network,
+}
+
+// ---------------------------------------------------------------------------
+// Expressions: an evaluator of our own.
+
+fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
+    let read = |slot: u32| -> Result<i32, EvalError> {
+        // Slots come from the lowering, not from the model's values; a bad
+        // one is a bug in the network, reported as an overflow-free error.
+        vars.get(slot as usize)
+            .copied()
+            .ok_or(EvalError::IndexOutOfBounds {
+                index: slot as i32,
+                len: vars.len() as u32,
+            })
+    };
+    match e {
+        Expr::Const(c) => Ok(*c),
+        Expr::Var(v) => read(*v),
+        Expr::Index { base, len, index } => {
+            let i = element(eval(index, vars)?, *len)?;
+            read(base + i)
+        }
+        Expr::Unary(UnOp::Neg, a) => eval(a, vars)?.checked_neg().ok_or(EvalError::Overflow),
+        Expr::Unary(UnOp::Not, a) => Ok((eval(a, vars)? == 0) as i32),
+        Expr::Unary(UnOp::BitNot, a) => Ok(!eval(a, vars)?),
+        Expr::Binary(BinOp::And, a, b) => Ok((eval(a, vars)? != 0 && eval(b, vars)? != 0) as i32),
+        Expr::Binary(BinOp::Or, a, b) => Ok((eval(a, vars)? != 0 || eval(b, vars)? != 0) as i32),
+        Expr::Binary(op, a, b) => {
+            let (x, y) = (eval(a, vars)?, eval(b, vars)?);
+            let ov = EvalError::Overflow;
+            Ok(match op {
+                BinOp::Add => x.checked_add(y).ok_or(ov)?,
+                BinOp::Sub => x.checked_sub(y).ok_or(ov)?,
+                BinOp::Mul => x.checked_mul(y).ok_or(ov)?,
+                BinOp::Div | BinOp::Mod if y == 0 => return Err(EvalError::DivisionByZero),
+                // Rust's `/` and `%` on integers truncate toward zero, as C does.
+                BinOp::Div => x.checked_div(y).ok_or(ov)?,
+                BinOp::Mod => x.checked_rem(y).ok_or(ov)?,
+                BinOp::Lt => (x < y) as i32,
+                BinOp::Le => (x <= y) as i32,
+                BinOp::Eq => (x == y) as i32,
+                BinOp::Ne => (x != y) as i32,
+                BinOp::Ge => (x >= y) as i32,
+                BinOp::Gt => (x > y) as i32,
+                BinOp::And | BinOp::Or => unreachable!("handled above (short circuit)"),
+                BinOp::BitAnd => x & y,
+                BinOp::BitOr => x | y,
+                BinOp::BitXor => x ^ y,
+                BinOp::Shl => x.checked_shl(y as u32).ok_or(ov)?,
+                BinOp::Shr => x.checked_shr(y as u32).ok_or(ov)?,
+                BinOp::Min => x.min(y),
+                BinOp::Max => x.max(y),
+            })
+        }
+        Expr::Cond(c, a, b) => {
+            if eval(c, vars)? != 0 {
+                eval(a, vars)
+            } else {
+                eval(b, vars)
+            }
+        }
+    }
+}
+
+fn element(index: i32, len: u32) -> Result<u32, EvalError> {
+    if index >= 0 && (index as i64) < len as i64 {
+        Ok(index as u32)
+    } else {
+        Err(EvalError::IndexOutOfBounds { index, len })
+    }
+}
+
+fn channel(c: &ChanRef, vars: &[i32]) -> Result<ChanId, String> {
+    match &c.index {
+        None => Ok(c.base),
+        Some(i) => {
+            let i = eval(i, vars).map_err(|e| format!("channel index: {e}"))?;
+            Ok(c.base + element(i, c.len).map_err(|e| format!("channel index: {e}"))?)
+        }
+    }
+}
+
+fn slot(l: &LValue, vars: &[i32]) -> Result<u32, EvalError> {
+    match &l.index {
+        None => Ok(l.base),
+        Some(i) => Ok(l.base + element(eval(i, vars)?, l.len)?),
+    }
+}
+
+fn clock_holds(c: &ClockConstraint, vars: &[i32], clocks: &[Q]) -> Result<bool, String> {
+    let value = |k: u32| {
+        clocks
+            .get(k as usize)
+            .copied()
+            .ok_or_else(|| format!("clock #{k} does not exist"))
+    };
+    let diff = value(c.i)? - value(c.j)?;
+    let bound = q(eval(&c.bound, vars).map_err(|e| format!("clock bound: {e}"))?);
+    Ok(if c.strict {
+        diff < bound
+    } else {
+        diff <= bound
+    })
+}
+
+fn guard_holds(guard: &Option<Expr>, vars: &[i32]) -> Result<bool, String> {
+    match guard {
+        None => Ok(true),
+        Some(g) => Ok(eval(g, vars).map_err(|e| format!("guard: {e}"))? != 0),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Concrete steps.
+
+impl Sim<'_> {
+    fn initial_state(&self) -> ConcreteState {
+        ConcreteState {
+            locations: self.net.processes.iter().map(|p| p.initial).collect(),
+            variables: self.net.variables.iter().map(|v| v.init).collect(),
+            clocks: vec![Q::from_integer(0); self.net.clocks.len()],
+        }
+    }
+
+    fn location(&self, p: usize, s: &ConcreteState) -> &zeno::ir::Location {
+        &self.net.processes[p].locations[s.locations[p] as usize]
+    }
+
+    /// Every process's invariant holds in `s`.
+    fn check_invariants(&self, s: &ConcreteState) -> Result<(), String> {
+        for (p, proc_) in self.net.processes.iter().enumerate() {
+            let loc = self.location(p, s);
+            for c in &loc.invariant {
+                if !clock_holds(c, &s.variables, &s.clocks)? {
+                    return Err(format!(
+                        "the invariant of {}.{} is violated (clocks {:?})",
+                        proc_.name, loc.name, s.clocks
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether time may not pass in `s`: an urgent or committed location, or
+    /// a synchronisation on an urgent channel enabled by its data guards.
+    fn urgent(&self, s: &ConcreteState) -> Result<bool, String> {
+        for p in 0..self.net.processes.len() {
+            if self.location(p, s).kind != LocationKind::Normal {
+                return Ok(true);
+            }
+        }
+        for (p, proc_) in self.net.processes.iter().enumerate() {
+            for e in &proc_.edges {
+                let Some(sync) = &e.sync else { continue };
+                if e.source != s.locations[p]
+                    || sync.dir != SyncDir::Send
+                    || !guard_holds(&e.guard, &s.variables)?
+                {
+                    continue;
+                }
+                let c = channel(&sync.channel, &s.variables)?;
+                let chan = &self.net.channels[c as usize];
+                if !chan.urgent {
+                    continue;
+                }
+                if chan.kind == ChannelKind::Broadcast {
+                    return Ok(true);
+                }
+                for (r, other) in self.net.processes.iter().enumerate() {
+                    if r == p {
+                        continue;
+                    }
+                    for e2 in &other.edges {
+                        if e2.source == s.locations[r]
+                            && e2
+                                .sync
+                                .as_ref()
+                                .is_some_and(|s2| s2.dir == SyncDir::Receive)
+                            && guard_holds(&e2.guard, &s.variables)?
+                            && channel(&e2.sync.as_ref().unwrap().channel, &s.variables)? == c
+                        {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Lets `d` time units pass.
+    fn delay(&self, s: &ConcreteState, d: Q) -> Result<ConcreteState, String> {
+        if d < Q::from_integer(0) {
+            return Err(format!("negative delay {d}"));
+        }
+        if d > Q::from_integer(0) && self.urgent(s)? {
+            return Err(format!(
+                "delay {d} where time may not pass (urgent or committed location, or an enabled urgent channel)"
+            ));
+        }
+        // Invariants are conjunctions of difference constraints, so the set of
+        // delays satisfying them is convex: the two ends suffice.
+        self.check_invariants(s)
+            .map_err(|e| format!("before the delay: {e}"))?;
+        let mut t = s.clone();
+        for x in t.clocks.iter_mut().skip(1) {
+            *x += d;
+        }
+        self.check_invariants(&t)
+            .map_err(|e| format!("after the delay {d}: {e}"))?;
+        Ok(t)
+    }
+
+    /// Takes `tr` in `s` (already delayed). The outer error is a violation of
+    /// the semantics; the inner one a run-time error of the model's updates.
+    fn fire(
+        &self,
+        s: &ConcreteState,
+        tr: &Transition,
+    ) -> Result<Result<ConcreteState, EvalError>, String> {
+        let net = self.net;
+        if tr.edges.is_empty() {
+            return Err("a transition without edges".into());
+        }
+        // Each edge belongs to its process, leaves its current location and is enabled.
+        let mut edges = Vec::new();
+        for (n, &(p, e)) in tr.edges.iter().enumerate() {
+            let proc_ = net
+                .processes
+                .get(p as usize)
+                .ok_or_else(|| format!("no process #{p}"))?;
+            let edge = proc_
+                .edges
+                .get(e as usize)
+                .ok_or_else(|| format!("process {} has no edge #{e}", proc_.name))?;
+            if tr.edges[..n].iter().any(|&(p2, _)| p2 == p) {
+                return Err(format!("process {} takes two edges", proc_.name));
+            }
+            if edge.source != s.locations[p as usize] {
+                return Err(format!(
+                    "edge #{e} of {} leaves {}, but the process is in {}",
+                    proc_.name,
+                    proc_.locations[edge.source as usize].name,
+                    proc_.locations[s.locations[p as usize] as usize].name
+                ));
+            }
+            if !self.edge_enabled(p, edge, s)? {
+                return Err(format!(
+                    "the guard of edge #{e} of {} does not hold (variables {:?}, clocks {:?})",
+                    proc_.name, s.variables, s.clocks
+                ));
+            }
+            edges.push((p, edge));
+        }
+
+        // The synchronisation structure.
+        let (sender_p, first) = edges[0];
+        match &first.sync {
+            None => {
+                if edges.len() != 1 {
+                    return Err("an edge without sync is taken together with others".into());
+                }
+            }
+            Some(sync) if sync.dir == SyncDir::Receive => {
+                return Err("the first edge receives; the sender must be listed first".into());
+            }
+            Some(sync) => {
+                let c = channel(&sync.channel, &s.variables)?;
+                let chan = &net.channels[c as usize];
+                for &(p, e) in &edges[1..] {
+                    let ok = e.sync.as_ref().is_some_and(|r| {
+                        r.dir == SyncDir::Receive
+                            && channel(&r.channel, &s.variables).ok() == Some(c)
+                    });
+                    if !ok {
+                        return Err(format!(
+                            "the edge of {} does not receive on {}",
+                            net.processes[p as usize].name, chan.name
+                        ));
+                    }
+                }
+                match chan.kind {
+                    ChannelKind::Binary => {
+                        if edges.len() != 2 {
+                            return Err(format!(
+                                "a handshake on {} needs exactly one receiver, the transition has {}",
+                                chan.name,
+                                edges.len() - 1
+                            ));
+                        }
+                    }
+                    ChannelKind::Broadcast => {
+                        let listed: Vec<ProcId> = edges[1..].iter().map(|&(p, _)| p).collect();
+                        if listed.windows(2).any(|w| w[0] >= w[1]) {
+                            return Err(format!(
+                                "broadcast receivers are not in process order: {listed:?}"
+                            ));
+                        }
+                        let enabled = self.enabled_receivers(sender_p, c, s)?;
+                        if listed != enabled {
+                            return Err(format!(
+                                "broadcast on {}: the receivers taken are {listed:?}, the enabled ones {enabled:?}",
+                                chan.name
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+
+        // Committed locations: the transition must involve a committed process.
+        let committed = |p: usize| self.location(p, s).kind == LocationKind::Committed;
+        if (0..net.processes.len()).any(committed)
+            && !edges.iter().any(|&(p, _)| committed(p as usize))
+        {
+            return Err("a process is committed, but the transition involves none".into());
+        }
+
+        // Updates: sender first, then the receivers, each left to right.
+        let mut t = s.clone();
+        for &(p, e) in &edges {
+            t.locations[p as usize] = e.target;
+            for u in &e.updates {
+                match u {
+                    Update::Assign { target, value } => {
+                        let result = slot(target, &t.variables).and_then(|k| {
+                            let v = eval(value, &t.variables)?;
+                            let var = &net.variables[k as usize];
+                            if v < var.lo || v > var.hi {
+                                return Err(EvalError::OutOfRange {
+                                    var: k,
+                                    value: v,
+                                    lo: var.lo,
+                                    hi: var.hi,
+                                });
+                            }
+                            Ok((k, v))
+                        });
+                        match result {
+                            Ok((k, v)) => t.variables[k as usize] = v,
+                            Err(error) => return Ok(Err(error)),
+                        }
+                    }
+                    Update::ResetClock { clock, value } => {
+                        if *value < 0 {
+                            return Err(format!("reset of clock #{clock} to {value}"));
+                        }
+                        t.clocks[*clock as usize] = q(*value);
+                    }
+                }
+            }
+        }
+        self.check_invariants(&t)
+            .map_err(|e| format!("on arrival: {e}"))?;
+        Ok(Ok(t))
+    }
+
+    /// The first evaluation error of the transition's guards, sync indices
+    /// and clock bounds, edge by edge, if any.
+    fn guard_error(&self, s: &ConcreteState, tr: &Transition) -> Option<EvalError> {
+        for &(p, e) in &tr.edges {
+            let edge = self.net.processes.get(p as usize)?.edges.get(e as usize)?;
+            if let Some(g) = &edge.guard
+                && let Err(error) = eval(g, &s.variables)
+            {
+                return Some(error);
+            }
+            if let Some(sync) = &edge.sync
+                && let Some(i) = &sync.channel.index
+            {
+                match eval(i, &s.variables) {
+                    Err(error) => return Some(error),
+                    Ok(i) => {
+                        if let Err(error) = element(i, sync.channel.len) {
+                            return Some(error);
+                        }
+                    }
+                }
+            }
+            for c in &edge.clock_guard {
+                if let Err(error) = eval(&c.bound, &s.variables) {
+                    return Some(error);
+                }
+            }
+        }
+        None
+    }
+
+    fn edge_enabled(
+        &self,
+        _p: ProcId,
+        e: &zeno::ir::Edge,
+        s: &ConcreteState,
+    ) -> Result<bool, String> {
+        if !guard_holds(&e.guard, &s.variables)? {
+            return Ok(false);
+        }
+        for c in &e.clock_guard {
+            if !clock_holds(c, &s.variables, &s.clocks)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The processes other than `sender` with an enabled edge receiving on `c`, in order.
+    fn enabled_receivers(
+        &self,
+        sender: ProcId,
+        c: ChanId,
+        s: &ConcreteState,
+    ) -> Result<Vec<ProcId>, String> {
+        let mut out = Vec::new();
+        for (r, proc_) in self.net.processes.iter().enumerate() {
+            if r as ProcId == sender {
+                continue;
+            }
+            for e in &proc_.edges {
+                let receives = e.sync.as_ref().is_some_and(|x| x.dir == SyncDir::Receive);
+                if e.source == s.locations[r]
+                    && receives
+                    && channel(&e.sync.as_ref().unwrap().channel, &s.variables)? == c
+                    && self.edge_enabled(r as ProcId, e, s)?
+                {
+                    out.push(r as ProcId);
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    // -----------------------------------------------------------------------
+    // Formulas.
+
+    fn formula(&self, f: &Formula, s: &ConcreteState) -> Result<bool, String> {
+        Ok(match f {
+            Formula::True => true,
+            Formula::False => false,
+            Formula::At { process, location } => s.locations[*process as usize] == *location,
+            Formula::Data(e) => eval(e, &s.variables).map_err(|e| format!("formula: {e}"))? != 0,
+            Formula::Clock(c) => clock_holds(c, &s.variables, &s.clocks)?,
+            Formula::Deadlock => self.deadlocked(s)?,
+            Formula::Not(g) => !self.formula(g, s)?,
+            Formula::And(gs) => {
+                for g in gs {
+                    if !self.formula(g, s)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Formula::Or(gs) => {
+                for g in gs {
+                    if self.formula(g, s)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Deadlock: exact, with intervals of delays.
+
+/// A set of delays `d >= 0`: from `lo` to `hi` (`None` is infinity).
+#[derive(Debug, Clone, Copy)]
+struct Interval {
+    lo: Q,
+    lo_open: bool,
+    hi: Option<Q>,
+    hi_open: bool,
+}
+
+impl Interval {
+    fn all() -> Interval {
+        Interval {
+            lo: Q::from_integer(0),
+            lo_open: false,
+            hi: None,
+            hi_open: false,
+        }
+    }
+
+    fn point(d: Q) -> Interval {
+        Interval {
+            lo: d,
+            lo_open: false,
+            hi: Some(d),
+            hi_open: false,
+        }
+    }
+
+    fn empty() -> Interval {
+        Interval {
+            lo: Q::from_integer(1),
+            lo_open: false,
+            hi: Some(Q::from_integer(0)),
+            hi_open: false,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self.hi {
+            None => false,
+            Some(h) => h < self.lo || (h == self.lo && (self.lo_open || self.hi_open)),
+        }
+    }
+
+    fn contains(&self, d: Q) -> bool {
+        let above = d > self.lo || (d == self.lo && !self.lo_open);
+        let below = match self.hi {
+            None => true,
+            Some(h) => d < h || (d == h && !self.hi_open),
+        };
+        above && below
+    }
+
+    fn meet(self, o: Interval) -> Interval {
+        let (lo, lo_open) = if self.lo > o.lo {
+            (self.lo, self.lo_open)
+        } else if o.lo > self.lo {
+            (o.lo, o.lo_open)
+        } else {
+            (self.lo, self.lo_open || o.lo_open)
+        };
+        let (hi, hi_open) = match (self.hi, o.hi) {
+            (None, _) => (o.hi, o.hi_open),
+            (_, None) => (self.hi, self.hi_open),
+            (Some(a), Some(b)) if a < b => (Some(a), self.hi_open),
+            (Some(a), Some(b)) if b < a => (Some(b), o.hi_open),
+            (Some(a), _) => (Some(a), self.hi_open || o.hi_open),
+        };
+        Interval {
+            lo,
+            lo_open,
+            hi,
+            hi_open,
+        }
+    }
+}
+
+/// Clock values as functions of the delay: `base[k] + d` when `moves[k]`, else `base[k]`.
+struct Affine<'a> {
+    base: &'a [Q],
+    moves: &'a [bool],
+}
+
+impl Affine<'_> {
+    /// The delays `d >= 0` at which `c` holds.
+    fn interval(&self, c: &ClockConstraint, vars: &[i32]) -> Result<Interval, String> {
+        let (i, j) = (c.i as usize, c.j as usize);
+        if i >= self.base.len() || j >= self.base.len() {
+            return Err("a clock constraint names a missing clock".into());
+        }
+        let bound = q(eval(&c.bound, vars).map_err(|e| format!("clock bound: {e}"))?);
+        // (base_i + m_i d) - (base_j + m_j d) ~ bound  <=>  k d ~ r
+        let k = self.moves[i] as i32 - self.moves[j] as i32;
+        let r = bound - (self.base[i] - self.base[j]);
+        let zero = Q::from_integer(0);
+        Ok(match k {
+            0 => {
+                if zero < r || (!c.strict && zero == r) {
+                    Interval::all()
+                } else {
+                    Interval::empty()
+                }
+            }
+            1 => Interval::all().meet(Interval {
+                lo: zero,
+                lo_open: false,
+                hi: Some(r),
+                hi_open: c.strict,
+            }),
+            _ => Interval::all().meet(Interval {
+                lo: -r,
+                lo_open: c.strict,
+                hi: None,
+                hi_open: false,
+            }),
+        })
+    }
+}
+
+impl Sim<'_> {
+    fn moving(&self, s: &ConcreteState) -> Vec<bool> {
+        (0..s.clocks.len()).map(|k| k != 0).collect()
+    }
+
+    /// Delays allowed in `s` by urgency and the invariants.
+    fn allowed_delays(&self, s: &ConcreteState) -> Result<Interval, String> {
+        let moves = self.moving(s);
+        let now = Affine {
+            base: &s.clocks,
+            moves: &moves,
+        };
+        let mut allowed = if self.urgent(s)? {
+            Interval::point(Q::from_integer(0))
+        } else {
+            Interval::all()
+        };
+        for p in 0..self.net.processes.len() {
+            for c in &self.location(p, s).invariant {
+                allowed = allowed.meet(now.interval(c, &s.variables)?);
+            }
+        }
+        Ok(allowed)
+    }
+
+    /// Whether no action transition is possible in `s`, now or after any delay.
+    fn deadlocked(&self, s: &ConcreteState) -> Result<bool, String> {
+        let allowed = self.allowed_delays(s)?;
+        if allowed.is_empty() {
+            return Ok(true);
+        }
+        let net = self.net;
+        let moves = self.moving(s);
+        let now = Affine {
+            base: &s.clocks,
+            moves: &moves,
+        };
+        let guard_interval = |e: &zeno::ir::Edge| -> Result<Interval, String> {
+            let mut i = Interval::all();
+            for c in &e.clock_guard {
+                i = i.meet(now.interval(c, &s.variables)?);
+            }
+            Ok(i)
+        };
+        for (p, proc_) in net.processes.iter().enumerate() {
+            for (ei, e) in proc_.edges.iter().enumerate() {
+                if e.source != s.locations[p] || !guard_holds(&e.guard, &s.variables)? {
+                    continue;
+                }
+                let me = (p as ProcId, ei as u32);
+                match &e.sync {
+                    None => {
+                        if self.feasible(s, &[me], allowed)? {
+                            return Ok(false);
+                        }
+                    }
+                    Some(sync) if sync.dir == SyncDir::Receive => {}
+                    Some(sync) => {
+                        let c = channel(&sync.channel, &s.variables)?;
+                        // Candidate partners: receiving edges on `c` of other
+                        // processes whose data guard holds, with the delays
+                        // at which their clock guards hold.
+                        let mut partners: Vec<(ProcId, u32, Interval)> = Vec::new();
+                        for (r, other) in net.processes.iter().enumerate() {
+                            if r == p {
+                                continue;
+                            }
+                            for (ri, re) in other.edges.iter().enumerate() {
+                                let Some(rs) = &re.sync else { continue };
+                                if re.source == s.locations[r]
+                                    && rs.dir == SyncDir::Receive
+                                    && guard_holds(&re.guard, &s.variables)?
+                                    && channel(&rs.channel, &s.variables)? == c
+                                {
+                                    partners.push((r as ProcId, ri as u32, guard_interval(re)?));
+                                }
+                            }
+                        }
+                        if net.channels[c as usize].kind == ChannelKind::Binary {
+                            for &(r, ri, _) in &partners {
+                                if self.feasible(s, &[me, (r, ri)], allowed)? {
+                                    return Ok(false);
+                                }
+                            }
+                        } else if self.broadcast_feasible(s, me, &partners, allowed)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// A broadcast's receivers change with the delay: split the delays at the
+    /// ends of the receivers' guard intervals; on each piece the set of
+    /// enabled receivers is fixed.
+    fn broadcast_feasible(
+        &self,
+        s: &ConcreteState,
+        sender: (ProcId, u32),
+        partners: &[(ProcId, u32, Interval)],
+        allowed: Interval,
+    ) -> Result<bool, String> {
+        let mut points = vec![Q::from_integer(0)];
+        for (_, _, i) in partners {
+            points.push(i.lo);
+            points.extend(i.hi);
+        }
+        points.sort();
+        points.dedup();
+        let mut pieces: Vec<(Interval, Q)> = Vec::new();
+        for (n, &a) in points.iter().enumerate() {
+            pieces.push((Interval::point(a), a));
+            let (hi, rep) = match points.get(n + 1) {
+                Some(&b) => (Some(b), (a + b) / Q::from_integer(2)),
+                None => (None, a + Q::from_integer(1)),
+            };
+            let open = Interval {
+                lo: a,
+                lo_open: true,
+                hi,
+                hi_open: true,
+            };
+            pieces.push((open, rep));
+        }
+        for (piece, rep) in pieces {
+            let piece = piece.meet(allowed);
+            if piece.is_empty() {
+                continue;
+            }
+            // Per receiving process, the edges enabled on this piece; each
+            // process takes exactly one of them.
+            let mut choices: Vec<Vec<(ProcId, u32)>> = Vec::new();
+            for &(r, ri, i) in partners {
+                if !i.contains(rep) {
+                    continue;
+                }
+                match choices.last_mut() {
+                    Some(last) if last[0].0 == r => last.push((r, ri)),
+                    _ => choices.push(vec![(r, ri)]),
+                }
+            }
+            let mut pick = vec![0usize; choices.len()];
+            loop {
+                let mut edges = vec![sender];
+                edges.extend(choices.iter().zip(&pick).map(|(c, &k)| c[k]));
+                if self.feasible(s, &edges, piece)? {
+                    return Ok(true);
+                }
+                // Next combination (odometer).
+                let mut k = 0;
+                while k < pick.len() {
+                    pick[k] += 1;
+                    if pick[k] < choices[k].len() {
+                        break;
+                    }
+                    pick[k] = 0;
+                    k += 1;
+                }
+                if k == pick.len() {
+                    break;
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the transition `edges` (data guards already true) can be taken
+    /// after some delay in `within`: clock guards, the committed rule, and the
+    /// invariants on arrival. A transition whose updates fail counts as
+    /// possible: it is an action (leading to a model error), not a deadlock.
+    fn feasible(
+        &self,
+        s: &ConcreteState,
+        edges: &[(ProcId, u32)],
+        within: Interval,
+    ) -> Result<bool, String> {
+        let net = self.net;
+        let committed = |p: usize| self.location(p, s).kind == LocationKind::Committed;
+        if (0..net.processes.len()).any(committed)
+            && !edges.iter().any(|&(p, _)| committed(p as usize))
+        {
+            return Ok(false);
+        }
+        let moves = self.moving(s);
+        let now = Affine {
+            base: &s.clocks,
+            moves: &moves,
+        };
+        let mut ok = within;
+        let mut vars = s.variables.clone();
+        let mut locations = s.locations.clone();
+        let mut base = s.clocks.clone();
+        let mut post_moves = moves.clone();
+        for &(p, e) in edges {
+            let edge = &net.processes[p as usize].edges[e as usize];
+            for c in &edge.clock_guard {
+                ok = ok.meet(now.interval(c, &s.variables)?);
+            }
+        }
+        if ok.is_empty() {
+            return Ok(false);
+        }
+        for &(p, e) in edges {
+            let edge = &net.processes[p as usize].edges[e as usize];
+            locations[p as usize] = edge.target;
+            for u in &edge.updates {
+                match u {
+                    Update::Assign { target, value } => {
+                        let result = slot(target, &vars).and_then(|k| Ok((k, eval(value, &vars)?)));
+                        match result {
+                            Ok((k, v)) => {
+                                let var = &net.variables[k as usize];
+                                if v < var.lo || v > var.hi {
+                                    return Ok(true);
+                                }
+                                vars[k as usize] = v;
+                            }
+                            Err(_) => return Ok(true),
+                        }
+                    }
+                    Update::ResetClock { clock, value } => {
+                        base[*clock as usize] = q(*value);
+                        post_moves[*clock as usize] = false;
+                    }
+                }
+            }
+        }
+        let after = Affine {
+            base: &base,
+            moves: &post_moves,
+        };
+        for (p, proc_) in net.processes.iter().enumerate() {
+            for c in &proc_.locations[locations[p] as usize].invariant {
+                ok = ok.meet(after.interval(c, &vars)?);
+            }
+        }
+        Ok(!ok.is_empty())
+    }
+}
