@@ -1,24 +1,23 @@
 //! The `zeno` command line.
 
+mod cli;
+
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-
-#[derive(Parser)]
-#[command(
-    name = "zeno",
-    version,
-    about = "Directed model checking of timed automata"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {}
+use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {}
+    let parsed = match cli::args::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // `--help` and `--version` are not errors; everything else is a usage error.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                cli::check::exit::ERROR
+            } else {
+                0
+            });
+        }
+    };
+    ExitCode::from(cli::run(parsed))
 }

@@ -1,0 +1,189 @@
+//! Command-line arguments (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use zeno::checker::{HeuristicKind, SearchOrder};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "zeno",
+    version,
+    about = "Directed model checking of timed automata"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Decide the checks of model files.
+    Check(CheckArgs),
+    /// Format model files in place.
+    Fmt(FmtArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Model files (`.zeno`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Only run the named check (repeatable); default: every check.
+    #[arg(long = "check", value_name = "NAME")]
+    pub checks: Vec<String>,
+    /// Order in which the search explores the state space.
+    #[arg(long, value_enum, default_value_t = Search::Greedy)]
+    pub search: Search,
+    /// Distance heuristic guiding `greedy` and `astar`.
+    #[arg(long, value_enum, default_value_t = Heuristic::Hu)]
+    pub heuristic: Heuristic,
+    /// Stop after exploring this many states (exit 3).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop each check after this many seconds (exit 3).
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// Seed of the random successor order of `rdfs`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// How much of each trace the text output shows.
+    #[arg(long, value_enum, default_value_t = TraceDetail::Short)]
+    pub trace: TraceDetail,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Do not write; list the files that would change and exit 1 if any.
+    #[arg(long)]
+    pub check: bool,
+    /// Files, or directories to search for `.zeno` files.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Search {
+    Bfs,
+    Dfs,
+    Rdfs,
+    Greedy,
+    Astar,
+}
+
+impl From<Search> for SearchOrder {
+    fn from(s: Search) -> SearchOrder {
+        match s {
+            Search::Bfs => SearchOrder::Bfs,
+            Search::Dfs => SearchOrder::Dfs,
+            Search::Rdfs => SearchOrder::RandomDfs,
+            Search::Greedy => SearchOrder::Greedy,
+            Search::Astar => SearchOrder::AStar,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Heuristic {
+    Zero,
+    Dl,
+    Du,
+    Hl,
+    Hu,
+}
+
+impl From<Heuristic> for HeuristicKind {
+    fn from(h: Heuristic) -> HeuristicKind {
+        match h {
+            Heuristic::Zero => HeuristicKind::Zero,
+            Heuristic::Dl => HeuristicKind::DL,
+            Heuristic::Du => HeuristicKind::DU,
+            Heuristic::Hl => HeuristicKind::HL,
+            Heuristic::Hu => HeuristicKind::HU,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum TraceDetail {
+    None,
+    Short,
+    Full,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("zeno").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn check_defaults_to_directed_search() {
+        let Command::Check(a) = parse(&["check", "m.zeno"]).unwrap().command else {
+            panic!("expected check");
+        };
+        assert_eq!(a.search, Search::Greedy);
+        assert_eq!(a.heuristic, Heuristic::Hu);
+        assert_eq!(a.format, Format::Text);
+        assert_eq!(a.trace, TraceDetail::Short);
+        assert_eq!(a.max_states, None);
+    }
+
+    #[test]
+    fn check_flags_parse() {
+        let cli = parse(&[
+            "check",
+            "a.zeno",
+            "b.zeno",
+            "--check",
+            "mutex",
+            "--search",
+            "rdfs",
+            "--heuristic",
+            "dl",
+            "--max-states",
+            "10",
+            "--timeout",
+            "1.5",
+            "--seed",
+            "7",
+            "--format",
+            "sarif",
+            "--trace",
+            "full",
+        ])
+        .unwrap();
+        let Command::Check(a) = cli.command else {
+            panic!("expected check");
+        };
+        assert_eq!(a.files.len(), 2);
+        assert_eq!(a.checks, ["mutex"]);
+        assert_eq!(SearchOrder::from(a.search), SearchOrder::RandomDfs);
+        assert_eq!(HeuristicKind::from(a.heuristic), HeuristicKind::DL);
+        assert_eq!(a.max_states, Some(10));
+        assert_eq!(a.timeout, Some(1.5));
+        assert_eq!(a.seed, 7);
+        assert_eq!(a.format, Format::Sarif);
+        assert_eq!(a.trace, TraceDetail::Full);
+    }
+
+    #[test]
+    fn usage_errors() {
+        assert!(parse(&["check"]).is_err());
+        assert!(parse(&["check", "m.zeno", "--search", "sideways"]).is_err());
+        assert!(parse(&["check", "m.zeno", "--bogus"]).is_err());
+        assert!(parse(&["fmt"]).is_err());
+    }
+}

@@ -1,0 +1,241 @@
+//! `zeno check`: analyze each file, decide its checks, report.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use zeno::checker::{self, Cancel, Options, Stats};
+use zeno::semantics;
+
+use super::args::{CheckArgs, Format};
+use super::report::{self, FileReport};
+use super::source::read_source;
+use super::{diag, json, sarif, text};
+
+/// Exit codes, from the most to the least important when a run has several
+/// outcomes: an error in the input beats a failing check, which beats a limit.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const FAILS: u8 = 1;
+    pub const ERROR: u8 = 2;
+    pub const LIMIT: u8 = 3;
+}
+
+/// Folds outcomes into the exit code of the run.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Outcome {
+    error: bool,
+    fails: bool,
+    limit: bool,
+}
+
+impl Outcome {
+    pub fn add(&mut self, code: u8) {
+        match code {
+            exit::ERROR => self.error = true,
+            exit::FAILS => self.fails = true,
+            exit::LIMIT => self.limit = true,
+            _ => {}
+        }
+    }
+
+    pub fn code(self) -> u8 {
+        if self.error {
+            exit::ERROR
+        } else if self.fails {
+            exit::FAILS
+        } else if self.limit {
+            exit::LIMIT
+        } else {
+            exit::OK
+        }
+    }
+}
+
+fn options(args: &CheckArgs) -> Result<Options, String> {
+    let timeout = match args.timeout {
+        None => None,
+        Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
+            format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
+        })?),
+    };
+    Ok(Options {
+        search: args.search.into(),
+        heuristic: args.heuristic.into(),
+        max_states: args.max_states,
+        timeout,
+        seed: args.seed,
+        cache_heuristic: true,
+    })
+}
+
+pub fn run(args: &CheckArgs) -> u8 {
+    let options = match options(args) {
+        Ok(o) => o,
+        Err(e) => {
+            diag::error(&e);
+            return exit::ERROR;
+        }
+    };
+    let cancel = Cancel::new();
+    {
+        let cancel = cancel.clone();
+        // The first Ctrl-C stops the search gracefully; a second one, in case
+        // something does not poll the flag, exits at once (128 + SIGINT).
+        // Failing to install the handler only loses graceful Ctrl-C.
+        let _ = ctrlc::set_handler(move || {
+            if cancel.is_cancelled() {
+                std::process::exit(130);
+            }
+            cancel.cancel();
+        });
+    }
+    let mut outcome = Outcome::default();
+    let mut reports = Vec::new();
+    let mut matched = vec![false; args.checks.len()];
+    let stdout = std::io::stdout();
+
+    for path in &args.files {
+        let source = match read_source(path) {
+            Ok(s) => s,
+            Err(e) => {
+                diag::error(&e.to_string());
+                outcome.add(exit::ERROR);
+                reports.push(FileReport::unreadable(
+                    path.to_string_lossy().replace('\\', "/"),
+                    e.to_string(),
+                ));
+                continue;
+            }
+        };
+        let analysis = semantics::analyze(&source.text);
+        diag::emit(&source, &analysis.diagnostics);
+        let mut file = FileReport::new(&source, &analysis.diagnostics);
+        let network = match analysis.network {
+            Some(n) if !file.has_errors() => n,
+            _ => {
+                outcome.add(exit::ERROR);
+                reports.push(file);
+                continue;
+            }
+        };
+        for (i, c) in network.checks.iter().enumerate() {
+            if !args.checks.is_empty() {
+                match args.checks.iter().position(|n| *n == c.name) {
+                    Some(k) => matched[k] = true,
+                    None => continue,
+                }
+            }
+            if args.format == Format::Text && file.checks.is_empty() {
+                let _ = writeln!(stdout.lock(), "{}", file.path);
+            }
+            let mut progress = Progress::new(&c.name);
+            let result =
+                checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+            progress.finish();
+            let r = report::check_report(&source, &network, i, &result);
+            outcome.add(r.verdict.exit_code());
+            if args.format == Format::Text {
+                let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));
+            }
+            file.checks.push(r);
+            if cancel.is_cancelled() {
+                break;
+            }
+        }
+        reports.push(file);
+        if cancel.is_cancelled() {
+            break;
+        }
+    }
+
+    for (name, found) in args.checks.iter().zip(&matched) {
+        // Only meaningful when every file could be analyzed.
+        if !found && !cancel.is_cancelled() && !outcome.error {
+            diag::error(&format!("no check named `{name}` in the given files"));
+            outcome.add(exit::ERROR);
+        }
+    }
+
+    let code = outcome.code();
+    match args.format {
+        Format::Text => {}
+        Format::Json => print(&json::document(&reports, code)),
+        Format::Sarif => {
+            print(&serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default())
+        }
+    }
+    code
+}
+
+fn print(text: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+/// A spinner with the explored-state count, shown only on a terminal and
+/// only once a check has run for a second (short runs stay quiet).
+struct Progress<'a> {
+    name: &'a str,
+    enabled: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl<'a> Progress<'a> {
+    fn new(name: &'a str) -> Progress<'a> {
+        Progress {
+            name,
+            enabled: std::io::stderr().is_terminal(),
+            bar: None,
+        }
+    }
+
+    fn update(&mut self, s: &Stats) {
+        if !self.enabled {
+            return;
+        }
+        if self.bar.is_none() && s.elapsed >= Duration::from_secs(1) {
+            let bar = ProgressBar::new_spinner();
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(120));
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!(
+                "{}: explored {} states, stored {} [{}s]",
+                self.name,
+                s.explored,
+                s.stored,
+                s.elapsed.as_secs()
+            ));
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::report::VerdictKind;
+
+    #[test]
+    fn outcome_priorities() {
+        let code = |codes: &[u8]| {
+            let mut o = Outcome::default();
+            codes.iter().for_each(|&c| o.add(c));
+            o.code()
+        };
+        assert_eq!(code(&[]), 0);
+        assert_eq!(code(&[0, 0]), 0);
+        assert_eq!(code(&[0, 3]), 3);
+        assert_eq!(code(&[3, 1, 0]), 1);
+        assert_eq!(code(&[1, 2, 3]), 2);
+        assert_eq!(VerdictKind::ModelError.exit_code(), 1);
+    }
+}

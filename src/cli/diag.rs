@@ -1,0 +1,108 @@
+//! Diagnostics as colored source snippets (codespan-reporting) on stderr.
+
+use std::io::IsTerminal;
+
+use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+use zeno::diagnostics::{Diagnostic, Severity};
+
+use super::source::Source;
+
+/// Colors only for a terminal, and never when `NO_COLOR` is set (no-color.org).
+pub fn stderr_color() -> termcolor::ColorChoice {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if !no_color && std::io::stderr().is_terminal() {
+        termcolor::ColorChoice::Auto
+    } else {
+        termcolor::ColorChoice::Never
+    }
+}
+
+fn snippet(source: &Source, d: &Diagnostic) -> Snippet<()> {
+    let severity = match d.severity {
+        Severity::Error => SnippetSeverity::Error,
+        Severity::Warning => SnippetSeverity::Warning,
+        Severity::Info => SnippetSeverity::Note,
+        Severity::Hint => SnippetSeverity::Help,
+    };
+    let clamp = |o: u32| {
+        let mut o = (o as usize).min(source.text.len());
+        while !source.text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    };
+    let range = |s: zeno::ir::Span| {
+        let start = clamp(s.start);
+        start..clamp(s.end).max(start)
+    };
+    let mut labels = vec![Label::primary((), range(d.range))];
+    labels.extend(
+        d.related
+            .iter()
+            .map(|r| Label::secondary((), range(r.range)).with_message(r.message.clone())),
+    );
+    Snippet::new(severity)
+        .with_message(d.message.clone())
+        .with_labels(labels)
+}
+
+/// The diagnostics as plain text (what stderr shows without colors).
+#[cfg(test)]
+pub fn render_to_string(source: &Source, diagnostics: &[Diagnostic]) -> String {
+    let file = SimpleFile::new(source.display_path(), source.text.as_str());
+    let config = term::Config::default();
+    let mut out = String::new();
+    for d in diagnostics {
+        // Spans are clamped above, so rendering cannot fail on a bad range.
+        let _ = term::emit_to_string(&mut out, &config, &file, &snippet(source, d));
+    }
+    out
+}
+
+pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    let file = SimpleFile::new(source.display_path(), source.text.as_str());
+    let config = term::Config::default();
+    let stream = termcolor::StandardStream::stderr(stderr_color());
+    let mut lock = stream.lock();
+    for d in diagnostics {
+        let _ = term::emit_to_write_style(&mut lock, &config, &file, &snippet(source, d));
+    }
+}
+
+/// A one-line error not tied to a model text (unreadable file, bad flag value).
+pub fn error(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zeno::ir::Span;
+
+    #[test]
+    fn renders_located_snippet_with_related() {
+        let text = "int x = 1;\nint x = 2;\n";
+        let source = Source::new("m.zeno", text.to_string());
+        let d = Diagnostic::error(Span::new(15, 16), "`x` is defined twice")
+            .with_related(Span::new(4, 5), "first defined here");
+        let out = render_to_string(&source, &[d]);
+        assert!(out.starts_with("error: `x` is defined twice"), "{out}");
+        assert!(out.contains("m.zeno:2:5"), "{out}");
+        assert!(out.contains("first defined here"), "{out}");
+        assert!(out.contains("int x = 2;"), "{out}");
+    }
+
+    #[test]
+    fn out_of_range_spans_do_not_panic() {
+        let source = Source::new("m.zeno", "aç".to_string());
+        let d = Diagnostic::warning(Span::new(2, 99), "odd");
+        let out = render_to_string(&source, &[d]);
+        assert!(out.starts_with("warning: odd"), "{out}");
+    }
+}

@@ -1,0 +1,105 @@
+//! `zeno fmt`: format model files in place, or list the unformatted ones.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use zeno::diagnostics::Diagnostic;
+
+use super::args::FmtArgs;
+use super::check::{Outcome, exit};
+use super::diag;
+use super::source::read_source;
+
+/// Text in, formatted text or syntax errors out.
+pub type Formatter = fn(&str) -> Result<String, Vec<Diagnostic>>;
+
+pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
+    let mut outcome = Outcome::default();
+    let mut files = Vec::new();
+    for path in &args.paths {
+        if let Err(e) = collect(path, &mut files) {
+            diag::error(&e);
+            outcome.add(exit::ERROR);
+        }
+    }
+    for path in &files {
+        let source = match read_source(path) {
+            Ok(s) => s,
+            Err(e) => {
+                diag::error(&e.to_string());
+                outcome.add(exit::ERROR);
+                continue;
+            }
+        };
+        let formatted = match format(&source.text) {
+            Ok(t) => t,
+            Err(diagnostics) => {
+                diag::emit(&source, &diagnostics);
+                outcome.add(exit::ERROR);
+                continue;
+            }
+        };
+        if formatted == source.text {
+            continue;
+        }
+        if args.check {
+            // A closed stdout (`| head`) must not panic.
+            let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
+            outcome.add(exit::FAILS);
+        } else if let Err(e) = std::fs::write(path, formatted) {
+            diag::error(&format!("cannot write `{}`: {e}", source.display_path()));
+            outcome.add(exit::ERROR);
+        }
+    }
+    outcome.code()
+}
+
+/// `path` itself if it is a file, every `.zeno` file under it (sorted) if it
+/// is a directory.
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if !meta.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let entries =
+        std::fs::read_dir(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    children.sort();
+    for child in children {
+        if child.is_dir() {
+            collect(&child, out)?;
+        } else if child.extension().is_some_and(|e| e == "zeno") {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_yield_zeno_files_recursively() {
+        let dir = std::env::temp_dir().join(format!("zeno-fmt-collect-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        for f in ["b.zeno", "a.txt", "sub/c.zeno"] {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let mut out = Vec::new();
+        collect(&dir, &mut out).unwrap();
+        let names: Vec<_> = out
+            .iter()
+            .map(|p| p.strip_prefix(&dir).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            names,
+            [PathBuf::from("b.zeno"), PathBuf::from("sub/c.zeno")]
+        );
+        assert!(collect(&dir.join("missing"), &mut out).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,482 @@
+//! The results of a run as plain data: every id of the checker's answer is
+//! turned into names and line/column ranges here, once, so that the text,
+//! JSON and SARIF outputs only format. These types *are* the JSON schema
+//! (documented in `docs/cli.md`).
+
+use num_rational::Rational64;
+use serde::Serialize;
+use zeno::checker::{
+    CheckResult, ConcreteState, Limit, Stats, Trace, TraceEnd, Transition, Verdict,
+};
+use zeno::diagnostics::{Diagnostic, Severity};
+use zeno::ir::{self, CheckKind, EvalError, Network, Span, SyncDir};
+
+use super::source::{Position, Source};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub path: String,
+    /// Set when the file could not be read; there are no checks then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub diagnostics: Vec<DiagnosticReport>,
+    pub checks: Vec<CheckReport>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Range {
+    pub start: Position,
+    pub end: Position,
+    /// Byte offsets `[start, end)` in the file.
+    pub bytes: [u32; 2],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DiagnosticReport {
+    /// `error`, `warning`, `info` or `hint`.
+    pub severity: &'static str,
+    pub message: String,
+    pub range: Range,
+    pub related: Vec<RelatedReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RelatedReport {
+    pub message: String,
+    pub range: Range,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    Holds,
+    Fails,
+    ModelError,
+    Unknown,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub name: String,
+    /// `invariant` (`A[]`) or `reachable` (`E<>`).
+    pub kind: &'static str,
+    /// The whole `check` declaration.
+    pub range: Range,
+    pub verdict: VerdictKind,
+    /// The verdict in words, as the text output prints it.
+    pub summary: String,
+    /// Why the search stopped, for `unknown`: `states`, `time` or `cancelled`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<&'static str>,
+    /// The run-time error, for `model_error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub stats: StatsReport,
+    pub trace: Option<TraceReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StatsReport {
+    pub explored: u64,
+    pub generated: u64,
+    pub stored: u64,
+    pub time_seconds: f64,
+    pub peak_memory_bytes: u64,
+    pub bytes_per_state: u64,
+    /// Number of action transitions of the trace, when there is one.
+    pub trace_length: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceReport {
+    pub initial: StateReport,
+    pub steps: Vec<StepReport>,
+    pub end: EndReport,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepReport {
+    /// Time waited before the transition, an exact rational (`"3/2"`).
+    pub delay: String,
+    pub edges: Vec<EdgeReport>,
+    pub after: StateReport,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EndReport {
+    /// Wait `delay` after the last step: the goal state is reached.
+    Goal { delay: String },
+    /// Wait `delay`, then `edges` is enabled but its update fails with `error`.
+    ModelError {
+        delay: String,
+        edges: Vec<EdgeReport>,
+        error: String,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EdgeReport {
+    pub process: String,
+    pub source: String,
+    pub target: String,
+    /// `c!`, `c[2]?`, … when the edge synchronises.
+    pub sync: Option<String>,
+    pub selects: Vec<Binding>,
+    /// The edge declaration in the model.
+    pub range: Range,
+    /// Its text, on one line.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Binding {
+    pub name: String,
+    pub value: i32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StateReport {
+    pub locations: Vec<LocationValue>,
+    pub variables: Vec<Binding>,
+    /// Clock values as exact rationals; the reference clock is left out.
+    pub clocks: Vec<ClockValue>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LocationValue {
+    pub process: String,
+    pub location: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClockValue {
+    pub name: String,
+    pub value: String,
+}
+
+impl VerdictKind {
+    /// The exit code this verdict alone asks for.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            VerdictKind::Holds => 0,
+            VerdictKind::Fails | VerdictKind::ModelError => 1,
+            VerdictKind::Unknown => 3,
+        }
+    }
+}
+
+impl FileReport {
+    pub fn unreadable(path: String, error: String) -> FileReport {
+        FileReport {
+            path,
+            error: Some(error),
+            diagnostics: Vec::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    pub fn new(source: &Source, diagnostics: &[Diagnostic]) -> FileReport {
+        FileReport {
+            path: source.display_path(),
+            error: None,
+            diagnostics: diagnostics.iter().map(|d| diagnostic(source, d)).collect(),
+            checks: Vec::new(),
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.error.is_some() || self.diagnostics.iter().any(|d| d.severity == "error")
+    }
+}
+
+pub fn range(source: &Source, span: Span) -> Range {
+    Range {
+        start: source.position(span.start),
+        end: source.position(span.end),
+        bytes: [span.start, span.end],
+    }
+}
+
+pub fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+        Severity::Hint => "hint",
+    }
+}
+
+fn diagnostic(source: &Source, d: &Diagnostic) -> DiagnosticReport {
+    DiagnosticReport {
+        severity: severity_name(d.severity),
+        message: d.message.clone(),
+        range: range(source, d.range),
+        related: d
+            .related
+            .iter()
+            .map(|r| RelatedReport {
+                message: r.message.clone(),
+                range: range(source, r.range),
+            })
+            .collect(),
+    }
+}
+
+/// Describes the result of `net.checks[check]`.
+pub fn check_report(
+    source: &Source,
+    net: &Network,
+    check: usize,
+    result: &CheckResult,
+) -> CheckReport {
+    let Some(c) = net.checks.get(check) else {
+        // Only reachable through a bug in the caller; report instead of panicking.
+        return CheckReport {
+            name: format!("#{check}"),
+            kind: "invariant",
+            range: range(source, Span::default()),
+            verdict: VerdictKind::Unknown,
+            summary: "unknown: no such check".to_string(),
+            limit: None,
+            error: None,
+            stats: stats(&result.stats, None),
+            trace: None,
+        };
+    };
+    let invariant = matches!(c.kind, CheckKind::Invariant(_));
+    let len = result.trace.as_ref().map(Trace::len);
+    let steps = |n: usize| {
+        if n == 1 {
+            "1 step".to_string()
+        } else {
+            format!("{n} steps")
+        }
+    };
+    let (verdict, summary, limit, error) = match &result.verdict {
+        Verdict::Holds if invariant => (VerdictKind::Holds, "holds".to_string(), None, None),
+        Verdict::Holds => {
+            let s = match len {
+                Some(n) => format!("holds — witness of {}", steps(n)),
+                None => "holds".to_string(),
+            };
+            (VerdictKind::Holds, s, None, None)
+        }
+        Verdict::Fails if invariant => {
+            let s = match len {
+                Some(n) => format!("violated — trace of {}", steps(n)),
+                None => "violated".to_string(),
+            };
+            (VerdictKind::Fails, s, None, None)
+        }
+        Verdict::Fails => (
+            VerdictKind::Fails,
+            "fails — no reachable state satisfies it".to_string(),
+            None,
+            None,
+        ),
+        Verdict::ModelError(e) => {
+            let msg = describe_error(net, e);
+            let s = match len {
+                Some(n) => format!("model error: {msg} — trace of {}", steps(n)),
+                None => format!("model error: {msg}"),
+            };
+            (VerdictKind::ModelError, s, None, Some(msg))
+        }
+        Verdict::Unknown(limit) => {
+            let (name, why) = match limit {
+                Limit::States => ("states", "state limit reached"),
+                Limit::Time => ("time", "time limit reached"),
+                Limit::Cancelled => ("cancelled", "cancelled"),
+            };
+            (
+                VerdictKind::Unknown,
+                format!("unknown: {why}"),
+                Some(name),
+                None,
+            )
+        }
+    };
+    CheckReport {
+        name: c.name.clone(),
+        kind: if invariant { "invariant" } else { "reachable" },
+        range: range(source, c.span),
+        verdict,
+        summary,
+        limit,
+        error,
+        stats: stats(&result.stats, len),
+        trace: result.trace.as_ref().map(|t| trace(source, net, t)),
+    }
+}
+
+fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
+    StatsReport {
+        explored: s.explored,
+        generated: s.generated,
+        stored: s.stored,
+        time_seconds: s.elapsed.as_secs_f64(),
+        peak_memory_bytes: s.peak_memory,
+        bytes_per_state: s.bytes_per_state,
+        trace_length,
+    }
+}
+
+/// The error message with variable numbers replaced by names.
+pub fn describe_error(net: &Network, e: &EvalError) -> String {
+    match e {
+        EvalError::OutOfRange { var, value, lo, hi } => match net.variables.get(*var as usize) {
+            Some(v) => format!(
+                "value {value} is outside the range [{lo}, {hi}] of `{}`",
+                v.name
+            ),
+            None => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
+}
+
+pub fn rational(r: &Rational64) -> String {
+    r.to_string()
+}
+
+fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
+    let mut before = &t.initial;
+    let mut steps = Vec::with_capacity(t.steps.len());
+    for step in &t.steps {
+        steps.push(StepReport {
+            delay: rational(&step.delay),
+            edges: transition(source, net, &step.transition, before),
+            after: state(net, &step.after),
+        });
+        before = &step.after;
+    }
+    let end = match &t.end {
+        TraceEnd::Goal { delay } => EndReport::Goal {
+            delay: rational(delay),
+        },
+        TraceEnd::ModelError {
+            delay,
+            transition: tr,
+            error,
+        } => EndReport::ModelError {
+            delay: rational(delay),
+            edges: transition(source, net, tr, before),
+            error: describe_error(net, error),
+        },
+    };
+    TraceReport {
+        initial: state(net, &t.initial),
+        steps,
+        end,
+    }
+}
+
+const UNKNOWN: &str = "?";
+
+fn transition(
+    source: &Source,
+    net: &Network,
+    tr: &Transition,
+    before: &ConcreteState,
+) -> Vec<EdgeReport> {
+    tr.edges
+        .iter()
+        .map(|&(p, e)| {
+            let process = net.processes.get(p as usize);
+            let edge = process.and_then(|proc| proc.edges.get(e as usize));
+            let loc_name = |l: ir::LocId| {
+                process
+                    .and_then(|proc| proc.locations.get(l as usize))
+                    .map_or(UNKNOWN.to_string(), |l| l.name.clone())
+            };
+            let span = edge.map_or(Span::default(), |e| e.span);
+            EdgeReport {
+                process: process.map_or(format!("#{p}"), |p| p.name.clone()),
+                source: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.source)),
+                target: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.target)),
+                sync: edge
+                    .and_then(|e| e.sync.as_ref())
+                    .map(|s| sync(net, s, before)),
+                selects: edge.map_or(Vec::new(), |e| {
+                    e.selects
+                        .iter()
+                        .map(|(name, value)| Binding {
+                            name: name.clone(),
+                            value: *value,
+                        })
+                        .collect()
+                }),
+                range: range(source, span),
+                text: source
+                    .slice(span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }
+        })
+        .collect()
+}
+
+fn sync(net: &Network, s: &ir::Sync, before: &ConcreteState) -> String {
+    // The channel index is evaluated in the state the transition starts from.
+    let name = match s.channel.resolve(&before.variables) {
+        Ok(c) => net.channels.get(c as usize).map(|c| c.name.clone()),
+        Err(_) => None,
+    }
+    .or_else(|| {
+        net.channels
+            .get(s.channel.base as usize)
+            .map(|c| c.name.clone())
+    })
+    .unwrap_or_else(|| UNKNOWN.to_string());
+    let dir = match s.dir {
+        SyncDir::Send => '!',
+        SyncDir::Receive => '?',
+    };
+    format!("{name}{dir}")
+}
+
+fn state(net: &Network, s: &ConcreteState) -> StateReport {
+    StateReport {
+        locations: s
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(p, &l)| {
+                let proc = net.processes.get(p);
+                LocationValue {
+                    process: proc.map_or(format!("#{p}"), |p| p.name.clone()),
+                    location: proc
+                        .and_then(|p| p.locations.get(l as usize))
+                        .map_or(UNKNOWN.to_string(), |l| l.name.clone()),
+                }
+            })
+            .collect(),
+        variables: s
+            .variables
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| Binding {
+                name: net
+                    .variables
+                    .get(i)
+                    .map_or(format!("#{i}"), |v| v.name.clone()),
+                value,
+            })
+            .collect(),
+        clocks: s
+            .clocks
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, value)| ClockValue {
+                name: net
+                    .clocks
+                    .get(i)
+                    .map_or(format!("#{i}"), |c| c.name.clone()),
+                value: rational(value),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,150 @@
+//! `zeno check --format sarif`: SARIF 2.1.0 for code-scanning tools.
+//!
+//! A violated check (or a reachable model error) is a result at the `check`
+//! declaration whose trace is a `codeFlows` thread flow with one location per
+//! step, at the edge taken. Syntax and semantic diagnostics are results too.
+
+use serde_json::{Value, json};
+
+use super::report::{CheckReport, EdgeReport, EndReport, FileReport, Range, VerdictKind};
+use super::text;
+
+const RULES: [(&str, &str); 5] = [
+    ("violated", "An invariant (A[]) check is violated"),
+    (
+        "no-witness",
+        "No reachable state satisfies a reachability (E<>) check",
+    ),
+    ("model-error", "A run-time error of the model is reachable"),
+    ("unknown", "The search stopped at a limit before a verdict"),
+    (
+        "diagnostic",
+        "A syntax or semantic error or warning in the model",
+    ),
+];
+
+pub fn document(files: &[FileReport]) -> Value {
+    let mut results = Vec::new();
+    for f in files {
+        if let Some(e) = &f.error {
+            results.push(json!({
+                "ruleId": "diagnostic",
+                "level": "error",
+                "message": { "text": e },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": f.path } } }],
+            }));
+        }
+        for d in &f.diagnostics {
+            let level = match d.severity {
+                "error" => "error",
+                "warning" => "warning",
+                _ => "note",
+            };
+            let related: Vec<Value> = d
+                .related
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let mut l = location(&f.path, &r.range, Some(&r.message));
+                    l["id"] = json!(i);
+                    l
+                })
+                .collect();
+            results.push(json!({
+                "ruleId": "diagnostic",
+                "level": level,
+                "message": { "text": d.message },
+                "locations": [location(&f.path, &d.range, None)],
+                "relatedLocations": related,
+            }));
+        }
+        for c in &f.checks {
+            if let Some(r) = check_result(&f.path, c) {
+                results.push(r);
+            }
+        }
+    }
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "zeno",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
+    let (rule, level) = match c.verdict {
+        VerdictKind::Holds => return None,
+        VerdictKind::Fails if c.kind == "invariant" => ("violated", "error"),
+        VerdictKind::Fails => ("no-witness", "error"),
+        VerdictKind::ModelError => ("model-error", "error"),
+        VerdictKind::Unknown => ("unknown", "warning"),
+    };
+    let mut result = json!({
+        "ruleId": rule,
+        "level": level,
+        "message": { "text": format!("{}: {}", c.name, c.summary) },
+        "locations": [location(path, &c.range, None)],
+        "properties": {
+            "check": c.name,
+            "explored": c.stats.explored,
+            "generated": c.stats.generated,
+            "stored": c.stats.stored,
+        },
+    });
+    if let Some(trace) = &c.trace {
+        let mut steps = Vec::new();
+        for (i, step) in trace.steps.iter().enumerate() {
+            for e in &step.edges {
+                let msg = format!("step {}: delay {}, {}", i + 1, step.delay, edge(e));
+                steps.push(json!({ "location": location(path, &e.range, Some(&msg)) }));
+            }
+        }
+        if let EndReport::ModelError {
+            delay,
+            edges,
+            error,
+        } = &trace.end
+        {
+            for e in edges {
+                let msg = format!("then delay {delay}, {} fails: {error}", edge(e));
+                steps.push(json!({ "location": location(path, &e.range, Some(&msg)) }));
+            }
+        }
+        result["codeFlows"] = json!([{ "threadFlows": [{ "locations": steps }] }]);
+    }
+    Some(result)
+}
+
+fn edge(e: &EdgeReport) -> String {
+    text::edges(std::slice::from_ref(e))
+}
+
+fn location(path: &str, range: &Range, message: Option<&str>) -> Value {
+    let mut l = json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": path },
+            "region": {
+                "startLine": range.start.line,
+                "startColumn": range.start.column,
+                "endLine": range.end.line,
+                "endColumn": range.end.column,
+            },
+        },
+    });
+    if let Some(m) = message {
+        l["message"] = json!({ "text": m });
+    }
+    l
+}

@@ -1,0 +1,164 @@
+//! Model files as the CLI sees them: read with located errors, and mapped
+//! from byte offsets to line/column positions for every output format.
+
+use std::path::{Path, PathBuf};
+
+use zeno::ir::Span;
+
+/// A model text that was read successfully.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path as the user wrote it (shown in messages and reports).
+    pub path: PathBuf,
+    pub text: String,
+    /// Byte offset of the start of every line.
+    line_starts: Vec<usize>,
+}
+
+/// A 1-based line and column; the column counts Unicode scalar values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Source {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> Source {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Source {
+            path: path.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// The path for display, with `/` separators on every platform.
+    pub fn display_path(&self) -> String {
+        self.path.to_string_lossy().replace('\\', "/")
+    }
+
+    /// The position of a byte offset; offsets past the end or inside a
+    /// character are clamped so that a bad span never panics the CLI.
+    pub fn position(&self, offset: u32) -> Position {
+        let mut offset = (offset as usize).min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        Position {
+            line: line + 1,
+            column: self.text[start..offset].chars().count() + 1,
+        }
+    }
+
+    /// The text of a span, clamped to the file like [`Source::position`].
+    pub fn slice(&self, span: Span) -> &str {
+        let clamp = |o: u32| {
+            let mut o = (o as usize).min(self.text.len());
+            while !self.text.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
+        let (start, end) = (clamp(span.start), clamp(span.end));
+        &self.text[start..end.max(start)]
+    }
+}
+
+/// Why a file could not be used as a model text.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read `{path}`: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error(
+        "`{path}` is not valid UTF-8: invalid byte at offset {offset} (line {line}, column {column})"
+    )]
+    Utf8 {
+        path: String,
+        offset: usize,
+        line: usize,
+        column: usize,
+    },
+}
+
+pub fn read_source(path: &Path) -> Result<Source, ReadError> {
+    let shown = path.to_string_lossy().into_owned();
+    let bytes = std::fs::read(path).map_err(|error| ReadError::Io {
+        path: shown.clone(),
+        error,
+    })?;
+    decode(&shown, path, bytes)
+}
+
+fn decode(shown: &str, path: &Path, bytes: Vec<u8>) -> Result<Source, ReadError> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source::new(path, text)),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let before = &e.as_bytes()[..offset];
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            // The prefix is valid UTF-8 by definition of `valid_up_to`.
+            let column = std::str::from_utf8(&before[line_start..])
+                .map_or(offset - line_start, |s| s.chars().count())
+                + 1;
+            Err(ReadError::Utf8 {
+                path: shown.to_string(),
+                offset,
+                line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+                column,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_and_count_characters() {
+        let s = Source::new("m.zeno", "ab\nçd\n\nx".to_string());
+        assert_eq!(s.position(0), Position { line: 1, column: 1 });
+        assert_eq!(s.position(2), Position { line: 1, column: 3 });
+        assert_eq!(s.position(3), Position { line: 2, column: 1 });
+        // `ç` is two bytes: offset 5 is `d`, the second character.
+        assert_eq!(s.position(5), Position { line: 2, column: 2 });
+        assert_eq!(s.position(7), Position { line: 3, column: 1 });
+        assert_eq!(s.position(8), Position { line: 4, column: 1 });
+    }
+
+    #[test]
+    fn bad_offsets_are_clamped() {
+        let s = Source::new("m.zeno", "aç".to_string());
+        // Offset 2 is inside `ç`; 100 is past the end.
+        assert_eq!(s.position(2), Position { line: 1, column: 2 });
+        assert_eq!(s.position(100), Position { line: 1, column: 3 });
+        assert_eq!(s.slice(Span::new(1, 100)), "ç");
+        assert_eq!(s.slice(Span::new(5, 1)), "");
+    }
+
+    #[test]
+    fn invalid_utf8_names_offset_and_line() {
+        let bytes = b"int x;\nab\xffc".to_vec();
+        let err = decode("m.zeno", Path::new("m.zeno"), bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`m.zeno` is not valid UTF-8: invalid byte at offset 9 (line 2, column 3)"
+        );
+    }
+
+    #[test]
+    fn missing_file_is_named() {
+        let err = read_source(Path::new("no/such/file.zeno")).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cannot read `no/such/file.zeno`: ")
+        );
+    }
+}

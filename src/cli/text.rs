@@ -1,0 +1,153 @@
+//! The human-readable output of `zeno check`.
+
+use std::fmt::Write;
+
+use super::args::TraceDetail;
+use super::report::{CheckReport, EdgeReport, EndReport, FileReport, StateReport, StatsReport};
+
+/// The report of one file: a header line, then each check (`check::run`
+/// prints the same, but streams it check by check).
+#[cfg(test)]
+pub fn file(report: &FileReport, detail: TraceDetail) -> String {
+    let mut out = String::new();
+    if report.checks.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "{}", report.path);
+    for c in &report.checks {
+        out.push_str(&check(report, c, detail));
+    }
+    out
+}
+
+/// One check: verdict line, statistics, trace.
+pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "  {}: {}", c.name, c.summary);
+    let _ = writeln!(out, "    {}", stats(&c.stats));
+    let Some(trace) = c.trace.as_ref().filter(|_| detail != TraceDetail::None) else {
+        return out;
+    };
+    let full = detail == TraceDetail::Full;
+    if full {
+        let _ = writeln!(out, "    0. initial: {}", state(&trace.initial));
+    }
+    for (i, step) in trace.steps.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "    {}. delay {}: {}",
+            i + 1,
+            step.delay,
+            edges(&step.edges)
+        );
+        if full {
+            for e in &step.edges {
+                let _ = writeln!(out, "       at {}: {}", location(file, e), e.text);
+            }
+            let _ = writeln!(out, "       state: {}", state(&step.after));
+        }
+    }
+    match &trace.end {
+        EndReport::Goal { delay } => {
+            let _ = writeln!(out, "    then delay {delay}: goal reached");
+        }
+        EndReport::ModelError {
+            delay,
+            edges: es,
+            error,
+        } => {
+            let _ = writeln!(out, "    then delay {delay}: {} fails: {error}", edges(es));
+            if full {
+                for e in es {
+                    let _ = writeln!(out, "       at {}: {}", location(file, e), e.text);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn location(file: &FileReport, e: &EdgeReport) -> String {
+    format!(
+        "{}:{}:{}",
+        file.path, e.range.start.line, e.range.start.column
+    )
+}
+
+/// `explored 10 states, generated 12, stored 9, 0.004 s, peak memory 1.5 KiB`
+pub fn stats(s: &StatsReport) -> String {
+    format!(
+        "explored {} {}, generated {}, stored {}, {:.3} s, peak memory {}",
+        s.explored,
+        if s.explored == 1 { "state" } else { "states" },
+        s.generated,
+        s.stored,
+        s.time_seconds,
+        bytes(s.peak_memory_bytes)
+    )
+}
+
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// `P(1): idle -> req (c!), Q: a -> b (c?)`
+pub fn edges(es: &[EdgeReport]) -> String {
+    let parts: Vec<String> = es
+        .iter()
+        .map(|e| {
+            let mut s = format!("{}: {} -> {}", e.process, e.source, e.target);
+            if !e.selects.is_empty() {
+                let b: Vec<String> = e
+                    .selects
+                    .iter()
+                    .map(|b| format!("{} = {}", b.name, b.value))
+                    .collect();
+                let _ = write!(s, " {{{}}}", b.join(", "));
+            }
+            if let Some(sync) = &e.sync {
+                let _ = write!(s, " ({sync})");
+            }
+            s
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// `P(1).req, P(2).idle; id = 1; P(1).x = 3/2`
+pub fn state(s: &StateReport) -> String {
+    let mut parts = vec![
+        s.locations
+            .iter()
+            .map(|l| format!("{}.{}", l.process, l.location))
+            .collect::<Vec<_>>()
+            .join(", "),
+    ];
+    if !s.variables.is_empty() {
+        let v: Vec<String> = s
+            .variables
+            .iter()
+            .map(|b| format!("{} = {}", b.name, b.value))
+            .collect();
+        parts.push(v.join(", "));
+    }
+    if !s.clocks.is_empty() {
+        let c: Vec<String> = s
+            .clocks
+            .iter()
+            .map(|c| format!("{} = {}", c.name, c.value))
+            .collect();
+        parts.push(c.join(", "));
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,372 @@
+//! The `zeno` binary end to end: exit codes, messages and output formats.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn zeno(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("spawn zeno")
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/cli")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zeno-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+// ---- usage errors ----
+
+#[test]
+fn unknown_flag_is_a_usage_error() {
+    let o = zeno(&["check", "--frobnicate", "m.zeno"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--frobnicate"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_search_value_is_a_usage_error() {
+    let o = zeno(&["check", "--search", "sideways", "m.zeno"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("sideways"), "{err}");
+    // clap lists the accepted values.
+    assert!(err.contains("greedy"), "{err}");
+}
+
+#[test]
+fn no_files_is_a_usage_error() {
+    let o = zeno(&["check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("FILE"), "{}", stderr(&o));
+    let o = zeno(&["fmt"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn negative_timeout_is_a_usage_error() {
+    let o = zeno(&["check", "--timeout=-1", "m.zeno"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("timeout"), "{}", stderr(&o));
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let o = zeno(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("check"));
+    let o = zeno(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn missing_file_is_named() {
+    let o = zeno(&["check", "no/such/model.zeno"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot read `no/such/model.zeno`"), "{err}");
+}
+
+#[test]
+fn invalid_utf8_file_is_named_with_its_offset() {
+    let dir = scratch("utf8");
+    let path = dir.join("bad.zeno");
+    std::fs::write(&path, b"int n;\n// caf\xe9\n").expect("write");
+    let o = zeno(&["check", &path.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bad.zeno"), "{err}");
+    // Line 2 starts at byte 7; `// caf` is 6 bytes, so the bad byte is at 13, column 7.
+    assert!(err.contains("offset 13 (line 2, column 7)"), "{err}");
+    let o = zeno(&["fmt", "--check", &path.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.zeno"));
+}
+
+#[test]
+fn unreadable_file_in_json_and_sarif() {
+    let o = zeno(&["check", "no/such/model.zeno", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["exit_code"], 2);
+    assert_eq!(doc["files"][0]["path"], "no/such/model.zeno");
+    assert!(
+        doc["files"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read")
+    );
+    assert_eq!(doc["files"][0]["checks"].as_array().unwrap().len(), 0);
+
+    let o = zeno(&["check", "no/such/model.zeno", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    let r = &doc["runs"][0]["results"][0];
+    assert_eq!(r["ruleId"], "diagnostic");
+    assert_eq!(r["level"], "error");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "no/such/model.zeno"
+    );
+}
+
+#[test]
+fn fmt_missing_path_is_an_error() {
+    let o = zeno(&["fmt", "no/such/dir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/dir"), "{}", stderr(&o));
+}
+
+// ---- end to end ----
+
+#[test]
+fn buggy_model_exits_1_with_a_trace() {
+    let o = zeno(&["check", &data("fischer_bug.zeno"), "--check", "mutex"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(out.contains("mutex: violated — trace of"), "{out}");
+    assert!(out.contains("1. delay "), "{out}");
+    assert!(
+        out.contains("Proc(1): idle -> req") || out.contains("Proc(2): idle -> req"),
+        "{out}"
+    );
+    assert!(out.contains("goal reached"), "{out}");
+    assert!(
+        !out.contains("can_enter"),
+        "only the selected check runs: {out}"
+    );
+}
+
+#[test]
+fn every_search_finds_the_bug() {
+    for search in ["bfs", "dfs", "rdfs", "greedy", "astar"] {
+        let o = zeno(&[
+            "check",
+            &data("fischer_bug.zeno"),
+            "--check",
+            "mutex",
+            "--search",
+            search,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{search}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn correct_model_exits_0() {
+    let o = zeno(&["check", &data("fischer.zeno")]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("mutex: holds"), "{out}");
+    assert!(out.contains("explored "), "{out}");
+}
+
+#[test]
+fn witness_of_reachability_exits_0() {
+    let o = zeno(&["check", &data("fischer_bug.zeno"), "--check", "can_enter"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("can_enter: holds — witness of"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn state_limit_exits_3_with_statistics() {
+    let o = zeno(&["check", &data("fischer.zeno"), "--max-states", "1"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(out.contains("mutex: unknown: state limit reached"), "{out}");
+    assert!(out.contains("explored "), "{out}");
+}
+
+#[test]
+fn reachable_model_error_exits_1() {
+    let o = zeno(&["check", &data("overflow.zeno"), "--trace", "full"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(out.contains("small: model error: "), "{out}");
+    assert!(out.contains("`n`"), "the error names the variable: {out}");
+}
+
+#[test]
+fn syntax_errors_exit_2_with_snippets() {
+    let o = zeno(&["check", &data("syntax_error.zeno")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("error"), "{err}");
+    assert!(err.contains("syntax_error.zeno:1:"), "{err}");
+    // The snippet quotes the offending line.
+    assert!(err.contains("int[0, 3] n = ;"), "{err}");
+    assert!(!err.contains('\x1b'), "no colors when piped: {err}");
+}
+
+#[test]
+fn syntax_errors_in_json() {
+    let o = zeno(&["check", &data("syntax_error.zeno"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    let diags = doc["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    // `int[0, 3] n = ;`: the parser puts "expected an expression" right
+    // after the previous token, the `=` at column 13, so at column 14.
+    let d = diags
+        .iter()
+        .find(|d| d["severity"] == "error")
+        .expect("an error");
+    assert_eq!(d["range"]["start"]["line"], 1);
+    assert_eq!(d["range"]["start"]["column"], 14);
+    assert_eq!(d["range"]["bytes"][0], 13);
+    assert!(doc["files"][0]["checks"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn trace_detail_levels() {
+    let file = data("fischer_bug.zeno");
+    let none = stdout(&zeno(&[
+        "check", &file, "--check", "mutex", "--trace", "none",
+    ]));
+    assert_eq!(
+        none.lines().count(),
+        3,
+        "header, verdict, statistics: {none}"
+    );
+    let full = stdout(&zeno(&[
+        "check", &file, "--check", "mutex", "--trace", "full",
+    ]));
+    assert!(
+        full.contains("0. initial: Proc(1).idle, Proc(2).idle; id = 0;"),
+        "{full}"
+    );
+    assert!(
+        full.contains("fischer_bug.zeno:17:5: idle -> req"),
+        "{full}"
+    );
+    // The last state of a mutex counterexample has both processes in `cs`.
+    assert!(full.contains("state: Proc(1).cs, Proc(2).cs;"), "{full}");
+}
+
+#[test]
+fn unknown_check_name_exits_2() {
+    let o = zeno(&["check", &data("fischer.zeno"), "--check", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no check named `nope`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let o = zeno(&[
+        "check",
+        &data("fischer_bug.zeno"),
+        &data("fischer.zeno"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["exit_code"], 1);
+    let files = doc["files"].as_array().expect("files");
+    assert_eq!(files.len(), 2);
+    let mutex = &files[0]["checks"][0];
+    assert_eq!(mutex["name"], "mutex");
+    assert_eq!(mutex["kind"], "invariant");
+    assert_eq!(mutex["verdict"], "fails");
+    assert_eq!(mutex["range"]["start"]["line"], 26);
+    assert!(mutex["stats"]["explored"].as_u64().is_some());
+    let steps = mutex["trace"]["steps"].as_array().expect("steps");
+    assert_eq!(mutex["stats"]["trace_length"], steps.len());
+    for step in steps {
+        assert!(step["delay"].is_string());
+        let e = &step["edges"][0];
+        assert!(e["process"].as_str().unwrap().starts_with("Proc("), "{e}");
+        assert!(e["source"].is_string() && e["target"].is_string());
+        assert!(e["range"]["start"]["line"].as_u64().unwrap() >= 17);
+        assert_eq!(step["after"]["locations"].as_array().unwrap().len(), 2);
+    }
+    assert_eq!(mutex["trace"]["end"]["kind"], "goal");
+    assert_eq!(files[1]["checks"][0]["verdict"], "holds");
+    assert!(files[1]["diagnostics"].is_array());
+}
+
+#[test]
+fn sarif_has_code_flows_for_violations() {
+    let o = zeno(&[
+        "check",
+        &data("fischer_bug.zeno"),
+        "--check",
+        "mutex",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(doc["version"], "2.1.0");
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    let v = results
+        .iter()
+        .find(|r| r["ruleId"] == "violated")
+        .expect("a violated result");
+    assert_eq!(
+        v["locations"][0]["physicalLocation"]["region"]["startLine"],
+        26
+    );
+    let flow = v["codeFlows"][0]["threadFlows"][0]["locations"]
+        .as_array()
+        .expect("flow");
+    assert!(!flow.is_empty());
+}
+
+#[test]
+fn fmt_check_lists_unformatted_files_and_fmt_fixes_them() {
+    let dir = scratch("fmt");
+    std::fs::copy(data("unformatted.zeno"), dir.join("m.zeno")).expect("copy");
+    let d = dir.to_string_lossy().into_owned();
+    let o = zeno(&["fmt", "--check", &d]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("m.zeno"));
+    let before = std::fs::read_to_string(dir.join("m.zeno")).expect("read");
+    let o = zeno(&["fmt", &d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ne!(
+        std::fs::read_to_string(dir.join("m.zeno")).expect("read"),
+        before
+    );
+    let o = zeno(&["fmt", "--check", &d]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn fmt_syntax_error_exits_2() {
+    let o = zeno(&["fmt", "--check", &data("syntax_error.zeno")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("syntax_error.zeno"), "{}", stderr(&o));
+}
