@@ -2,8 +2,8 @@
 //! the correct version (`A[] mutex` holds, full exploration) and the buggy one
 //! (`x >= k`), per search order. Prints a Markdown table.
 
-#[path = "../tests/checker_net.rs"]
-#[allow(dead_code)]
+#[path = "../tests/support/net.rs"]
+#[allow(dead_code, clippy::new_without_default)]
 mod net;
 
 use std::time::Duration;
