@@ -159,7 +159,6 @@ fn fischer_xml_query_and_parameter() {
 }
 
 #[test]
-#[ignore = "needs the syntax-to-HIR lowering (semantics::from_ast), not written yet"]
 fn imported_fischer_lowers_to_the_expected_network() {
     let Some(dir) = models_dir() else { return };
     let text =
