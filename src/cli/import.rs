@@ -9,6 +9,7 @@ use zeno::import::{self, ImportOptions};
 use super::args::ImportArgs;
 use super::check::exit;
 use super::diag;
+use super::load::formatted;
 use super::source::read_source;
 
 pub fn run(args: &ImportArgs) -> u8 {
@@ -36,9 +37,7 @@ pub fn run(args: &ImportArgs) -> u8 {
         .map(|w| w.to_diagnostic())
         .collect();
     diag::emit(&source, &warnings);
-    // The importer writes formatted text already; the formatter makes sure
-    // the output is exactly what `zeno fmt` would keep.
-    let text = zeno::fmt::format(&imported.zeno).unwrap_or(imported.zeno);
+    let text = formatted(imported.zeno);
     write_output(args.output.as_deref(), &text)
 }
 

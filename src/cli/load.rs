@@ -66,6 +66,13 @@ pub fn format_name(format: Format) -> &'static str {
     }
 }
 
+/// Imported text as `zeno import` prints it (the importer's layout is
+/// already close; the formatter makes it exactly what `zeno fmt` keeps), so
+/// that positions in diagnostics match that output.
+pub fn formatted(zeno: String) -> String {
+    zeno::fmt::format(&zeno).unwrap_or(zeno)
+}
+
 /// The format of `path` when it is not zeno text: `.zeno` files are always
 /// zeno; anything else is imported when its extension or content says so.
 pub fn foreign_format(path: &Path, text: &str) -> Option<Format> {
@@ -106,7 +113,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
             diag::emit(&original, &warnings);
             let name = format!("{} (imported)", original.display_path());
             Ok(Model {
-                source: Source::new(name, imported.zeno),
+                source: Source::new(name, formatted(imported.zeno)),
                 original: Some((original, format)),
             })
         }
