@@ -299,3 +299,26 @@ fn fig1_holds() {
     assert_eq!(answers, [Some(true), Some(true)], "{failures:?}");
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+/// The cyclic UPPAAL mutex with mutex delay 0 (see `mutex`): zeno finds the
+/// `A[]` query violated under every order, but building the concrete
+/// counterexample overflows the checker's 64-bit rationals (a panic in the
+/// debug profile, no trace in release). Kept as a reproduction.
+#[test]
+#[ignore = "the concrete trace overflows i64 rationals in the checker"]
+fn mutex_delay_zero_uppaal_counterexample() {
+    let Some(dir) = models_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("mutex/mutex_2_1_0.xml")).expect("readable");
+    let imported = import("mutex_2_1_0.xml", &text, &ImportOptions::default()).expect("imports");
+    let network = zeno::semantics::analyze(&imported.zeno)
+        .network
+        .expect("lowers");
+    let options = Options {
+        search: SearchOrder::Bfs,
+        ..Options::default()
+    };
+    let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(result.verdict, Verdict::Fails);
+    let trace = result.trace.expect("a counterexample");
+    simulator::replay(&network, 0, &trace).expect("the counterexample replays");
+}
