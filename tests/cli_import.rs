@@ -151,6 +151,17 @@ fn check_uppaal_xml_directly() {
 }
 
 #[test]
+fn format_is_recognised_by_content() {
+    let dir = scratch("content");
+    let m = dir.join("lock.model");
+    std::fs::copy(data("lock.xml"), &m).expect("copy");
+    let o = zeno(&["check", path(&m)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("mutex: holds"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn semantic_errors_in_imported_text_say_it_was_imported() {
     let o = zeno(&["check", &data("undeclared.xml")]);
     assert_eq!(o.status.code(), Some(2));
