@@ -103,7 +103,7 @@ fn lines_size(lines: &[String]) -> Point {
     Point::new(w + 2.0 * PAD, lines.len() as f64 * LINE + PAD)
 }
 
-fn place(g: &ProcessGraph) -> Placed {
+fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
     let dir = Orientation::TopToBottom;
     let mut vg = VisualGraph::new(dir);
     let handles: Vec<_> = g
@@ -129,7 +129,7 @@ fn place(g: &ProcessGraph) -> Placed {
         vg.add_edge(a, handles[e.source], handles[e.target]);
     }
     let mut rec = Recorder::default();
-    vg.do_it(false, false, false, &mut rec);
+    vg.do_it(false, disable_opt, disable_layout, &mut rec);
 
     let nodes: Vec<(Point, Point)> = handles
         .iter()
@@ -156,9 +156,9 @@ fn place(g: &ProcessGraph) -> Placed {
         let to = vg.pos(handles[e.target]).center();
         let mid = Point::new((from.x + to.x) / 2.0, (from.y + to.y) / 2.0);
         let mut best: Option<(f64, usize)> = None;
-        for i in handles.len()..vg.num_nodes() {
+        for (i, &used) in taken.iter().enumerate().skip(handles.len()) {
             let h = NodeHandle::new(i);
-            if taken[i] {
+            if used {
                 continue;
             }
             if let ShapeKind::Connector(Some(t)) = &vg.element(h).shape
@@ -406,12 +406,29 @@ fn markers(out: &mut String) {
     let _ = writeln!(out, "</defs>");
 }
 
+/// Lays out `g`, retrying with fewer of `layout-rs`'s refinements when one
+/// of its internal assertions fails (it asserts rather than returning
+/// errors); such a failure must not take the caller down.
+fn place_robustly(g: &ProcessGraph) -> Result<Placed, PictureError> {
+    for (disable_opt, disable_layout) in [(false, false), (true, false), (true, true)] {
+        if let Ok(p) = catch_unwind(AssertUnwindSafe(|| place(g, disable_opt, disable_layout))) {
+            return Ok(p);
+        }
+    }
+    Err(PictureError::Layout(format!(
+        "the built-in layout failed on process {}",
+        g.name
+    )))
+}
+
 /// The SVG of `graphs`, processes side by side.
 pub(crate) fn svg(graphs: &[ProcessGraph]) -> Result<String, PictureError> {
     // `layout-rs` asserts on internal invariants; a failure there must not
     // take the caller down with it.
-    let placed: Vec<Placed> = catch_unwind(AssertUnwindSafe(|| graphs.iter().map(place).collect()))
-        .map_err(|_| PictureError::Layout("the built-in layout failed on this graph".to_owned()))?;
+    let placed: Vec<Placed> = graphs
+        .iter()
+        .map(place_robustly)
+        .collect::<Result<_, _>>()?;
     let mut body = String::new();
     let mut x = GAP / 2.0;
     let mut height: f64 = 0.0;

@@ -85,21 +85,21 @@ pub(crate) fn build(
         .filter(|(_, p)| filter.is_none_or(|f| p.name == f || p.template == f))
         .map(|(i, _)| i)
         .collect();
-    if selected.is_empty() {
-        if let Some(name) = filter {
-            let mut known: Vec<String> = Vec::new();
-            for p in &net.processes {
-                for n in [&p.template, &p.name] {
-                    if !known.contains(n) {
-                        known.push(n.clone());
-                    }
+    if selected.is_empty()
+        && let Some(name) = filter
+    {
+        let mut known: Vec<String> = Vec::new();
+        for p in &net.processes {
+            for n in [&p.template, &p.name] {
+                if !known.contains(n) {
+                    known.push(n.clone());
                 }
             }
-            return Err(PictureError::UnknownProcess {
-                name: name.to_owned(),
-                known,
-            });
         }
+        return Err(PictureError::UnknownProcess {
+            name: name.to_owned(),
+            known,
+        });
     }
     Ok(selected
         .into_iter()

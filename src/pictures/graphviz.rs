@@ -4,6 +4,7 @@ use std::io::{ErrorKind, Write};
 use std::process::{Command, Stdio};
 
 use super::PictureError;
+use super::style;
 
 /// Runs `dot -Tsvg` on `dot_text`. `Ok(None)` when `dot` is not on `PATH`.
 pub(crate) fn svg(dot_text: &str) -> Result<Option<String>, PictureError> {
@@ -43,10 +44,43 @@ pub(crate) fn svg(dot_text: &str) -> Result<Option<String>, PictureError> {
 }
 
 /// Drops the XML prolog and the DOCTYPE, which names an external DTD, so the
-/// SVG refers to nothing outside itself.
+/// SVG refers to nothing outside itself; and gives every text the font list
+/// of the other pictures (Graphviz writes `Helvetica,sans-Serif`, whose
+/// odd-cased generic family some renderers do not resolve).
 fn self_contained(svg: &str) -> String {
-    match svg.find("<svg") {
-        Some(i) => svg[i..].to_owned(),
-        None => svg.to_owned(),
+    let body = match svg.find("<svg") {
+        Some(i) => &svg[i..],
+        None => svg,
+    };
+    let key = "font-family=\"";
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(i) = rest.find(key) {
+        let value_start = i + key.len();
+        let Some(len) = rest[value_start..].find('"') else {
+            break;
+        };
+        out.push_str(&rest[..value_start]);
+        out.push_str(style::FONT_SVG);
+        rest = &rest[value_start + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::self_contained;
+
+    #[test]
+    fn prolog_dropped_and_fonts_replaced() {
+        let svg = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"x\" \"http://x/svg11.dtd\">\n<svg><text font-family=\"Times,serif\">a</text></svg>";
+        assert_eq!(
+            self_contained(svg),
+            format!(
+                "<svg><text font-family=\"{}\">a</text></svg>",
+                super::style::FONT_SVG
+            )
+        );
     }
 }

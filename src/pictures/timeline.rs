@@ -8,7 +8,7 @@ use std::fmt::Write;
 use num_rational::Rational64;
 
 use crate::checker::{ConcreteState, Trace, TraceEnd, Transition};
-use crate::ir::Network;
+use crate::ir::{Network, SyncDir};
 
 use super::pretty;
 use super::style::{self, esc, num, text_width};
@@ -102,11 +102,26 @@ fn movers(col: &Column) -> Vec<usize> {
     })
 }
 
-/// The synchronisation label of a transition: the sender's channel (`go!`).
-fn sync_label(network: &Network, t: &Transition) -> Option<String> {
+/// The synchronisation label of a transition: the sender's channel (`go!`),
+/// with an array index evaluated in the state `vars` the transition starts
+/// from (`stop[2]!` rather than `stop[list[len - 1]]!`).
+fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String> {
     let &(p, e) = t.edges.first()?;
     let edge = network.processes.get(p as usize)?.edges.get(e as usize)?;
-    edge.sync.as_ref().map(|s| pretty::sync(network, s))
+    let s = edge.sync.as_ref()?;
+    let dir = match s.dir {
+        SyncDir::Send => '!',
+        SyncDir::Receive => '?',
+    };
+    match s
+        .channel
+        .resolve(vars)
+        .ok()
+        .and_then(|c| network.channels.get(c as usize))
+    {
+        Some(ch) => Some(format!("{}{dir}", ch.name)),
+        None => Some(pretty::sync(network, s)),
+    }
 }
 
 /// The trace as a self-contained SVG timeline. `check` indexes
@@ -138,15 +153,15 @@ pub fn trace_svg(network: &Network, check: usize, trace: &Trace) -> String {
             colw = colw.max(text_width(&l.name, FONT) + 28.0);
         }
     }
-    for c in &cols {
+    for (i, c) in cols.iter().enumerate() {
         colw = colw.max(text_width(&format!("t = {}", c.time), FONT) + 16.0);
         for v in c.clocks.iter().map(|v| v.to_string()) {
             colw = colw.max(text_width(&v, FONT) + 16.0);
         }
         if let Some(t) = &c.transition
-            && let Some(s) = sync_label(network, t)
+            && let Some(s) = sync_label(network, t, &cols[i.saturating_sub(1)].variables)
         {
-            colw = colw.max(text_width(&s, FONT) * 2.0 + 24.0);
+            colw = colw.max(text_width(&s, FONT) + 24.0);
         }
     }
     let colw = colw.min(260.0);
@@ -334,12 +349,13 @@ pub fn trace_svg(network: &Network, check: usize, trace: &Trace) -> String {
                 num(lane_y(bottom)),
                 x = num(x)
             );
-            if let Some(s) = sync_label(network, t) {
+            if let Some(s) = sync_label(network, t, &cols[c.saturating_sub(1)].variables) {
+                // In the gap below the top lane, clear of the location boxes.
                 let _ = writeln!(
                     out,
                     "<text x=\"{}\" y=\"{}\" fill=\"{color}\" paint-order=\"stroke\" stroke=\"{}\" stroke-width=\"4\">{}</text>",
                     num(x + 8.0),
-                    num((lane_y(top) + lane_y(bottom)) / 2.0 + 4.0),
+                    num(lane_y(top) + LANE_H / 2.0 + 4.0),
                     style::BACKGROUND,
                     esc(&s)
                 );
