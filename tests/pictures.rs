@@ -283,6 +283,12 @@ fn dot_structure() {
           graph [rankdir=LR, fontname="Helvetica", fontsize=14, nodesep=0.4, ranksep=0.6];
           node [shape=box, style="rounded,filled", fillcolor="#ffffff", color="#222222", fontname="Helvetica", fontsize=12];
           edge [color="#555555", fontcolor="#222222", fontname="Helvetica", fontsize=11, arrowsize=0.8];
+          subgraph cluster_1 {
+            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded;
+            p1_l0 [label="wait", id="Q.wait", peripheries=2];
+            p1_l1 [label="got", id="Q.got"];
+            p1_l0 -> p1_l1 [id="Q.e0", label="sync go?\l"];
+          }
           subgraph cluster_0 {
             label="P"; id="process P"; color="#bbbbbb"; style=rounded;
             p0_l0 [label="idle", id="P.idle", peripheries=2];
@@ -292,12 +298,6 @@ fn dot_structure() {
             p0_l1 -> p0_l2 [id="P.e1", label="select i = 1\lwhen a[v] < 3\ldo a[1] = 1\l"];
             p0_l2 -> p0_l2 [id="P.e2"];
             p0_l2 -> p0_l0 [id="P.e3", label="when x == 3\l"];
-          }
-          subgraph cluster_1 {
-            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded;
-            p1_l0 [label="wait", id="Q.wait", peripheries=2];
-            p1_l1 [label="got", id="Q.got"];
-            p1_l0 -> p1_l1 [id="Q.e0", label="sync go?\l"];
           }
         }
     "##]]
@@ -516,6 +516,49 @@ fn timeline_structure() {
         .next()
         .unwrap_or("");
     assert_eq!(lane_p.matches("class=\"stay\"").count(), 3);
+}
+
+#[test]
+fn timeline_of_a_model_error() {
+    let n = net();
+    let mut t = trace();
+    t.steps.truncate(1);
+    t.end = TraceEnd::ModelError {
+        delay: Rational64::new(1, 3),
+        transition: Transition {
+            edges: vec![(0, 1)],
+        },
+        error: EvalError::IndexOutOfBounds { index: 2, len: 2 },
+    };
+    let svg = pictures::trace_svg(&n, 0, &t);
+    let elems = parse(&svg);
+    // The failing transition is drawn as a step of its own, without a number.
+    assert_eq!(count_class(&elems, "g", "step"), 2);
+    let numbers: Vec<&str> = elems
+        .iter()
+        .filter(|e| e.attr("class") == Some("step-number"))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(numbers, ["1"]);
+    let t_texts = texts(&elems);
+    for s in [
+        "error",
+        "array index 2 is out of bounds 0..2",
+        "t = 17/6",
+        "+1/3",
+    ] {
+        assert!(
+            t_texts.iter().any(|x| x == s),
+            "no text {s:?} in {t_texts:?}"
+        );
+    }
+    let dot = pictures::graph_dot(&n, Some("P"), Some(&t)).expect("dot");
+    assert!(dot.contains("label=\"#error\\lselect i = 1"), "{dot}");
+    let text = pictures::trace_text(&n, 0, &t);
+    assert!(
+        text.ends_with("model error: after delay 1/3, t = 17/6\n  take    P: busy -> done  [select i = 1; when a[v] < 3; do a[1] = 1]\n  fails   array index 2 is out of bounds 0..2\n"),
+        "{text}"
+    );
 }
 
 #[test]

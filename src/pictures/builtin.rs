@@ -257,9 +257,15 @@ fn text_lines(
     }
 }
 
-fn write_process(out: &mut String, g: &ProcessGraph, p: &Placed, dx: f64, dy: f64) {
-    let w = p.max.x - p.min.x + 2.0 * PAD;
+/// Width and height of a process's frame: its layout, and its title.
+fn frame_size(g: &ProcessGraph, p: &Placed) -> (f64, f64) {
+    let w = (p.max.x - p.min.x + 2.0 * PAD).max(text_width(&g.name, 14.0) + 2.0 * PAD);
     let h = p.max.y - p.min.y + 2.0 * PAD + TITLE;
+    (w, h)
+}
+
+fn write_process(out: &mut String, g: &ProcessGraph, p: &Placed, dx: f64, dy: f64) {
+    let (w, h) = frame_size(g, p);
     let _ = writeln!(
         out,
         "<g class=\"cluster\" id=\"{}\" transform=\"translate({} {})\">",
@@ -434,10 +440,7 @@ pub(crate) fn svg(graphs: &[ProcessGraph]) -> Result<String, PictureError> {
     let mut height: f64 = 0.0;
     for (g, p) in graphs.iter().zip(&placed) {
         write_process(&mut body, g, p, x, GAP / 2.0);
-        let w = p.max.x - p.min.x + 2.0 * PAD;
-        let h = p.max.y - p.min.y + 2.0 * PAD + TITLE;
-        // The title must fit too.
-        let w = w.max(text_width(&g.name, 14.0) + 2.0 * PAD);
+        let (w, h) = frame_size(g, p);
         x += w + GAP;
         height = height.max(h + GAP);
     }

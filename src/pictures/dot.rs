@@ -63,7 +63,9 @@ pub(crate) fn write(graphs: &[ProcessGraph]) -> String {
         style::INK,
         quote(font)
     );
-    for (pi, g) in graphs.iter().enumerate() {
+    // With `rankdir=LR`, Graphviz stacks clusters upwards in the order they
+    // are written; writing them last to first puts the first process on top.
+    for (pi, g) in graphs.iter().enumerate().rev() {
         let _ = writeln!(out, "  subgraph cluster_{pi} {{");
         let _ = writeln!(
             out,
