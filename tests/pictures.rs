@@ -314,8 +314,8 @@ fn dot_of_one_template_with_a_trace() {
           edge [color="#555555", fontcolor="#222222", fontname="Helvetica", fontsize=11, arrowsize=0.8];
           subgraph cluster_0 {
             label="Q"; id="process Q"; color="#bbbbbb"; style=rounded;
-            p0_l0 [label="wait", id="Q.wait", peripheries=2, color="#1565c0", penwidth=2];
-            p0_l1 [label="got", id="Q.got", color="#1565c0", penwidth=2];
+            p0_l0 [label="wait", id="Q.wait", peripheries=2, color="#1565c0", penwidth=2, fillcolor="#e3f0fd"];
+            p0_l1 [label="got", id="Q.got", color="#1565c0", penwidth=2, fillcolor="#e3f0fd"];
             p0_l0 -> p0_l1 [id="Q.e0", label="#1\lsync go?\l", color="#1565c0", fontcolor="#1565c0", penwidth=2.5];
           }
         }

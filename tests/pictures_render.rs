@@ -114,6 +114,10 @@ fn every_bundled_model_renders() {
             let svg = pictures::trace_svg(&net, index, &trace);
             let (png, ink) = render(&svg);
             dump(&format!("{name}-{}-trace.png", check.name), &png);
+            let svg = pictures::graph_svg(&net, None, Some(&trace)).expect("graph");
+            let (png, ink) = render(&svg);
+            assert!(ink > 100 * locations);
+            dump(&format!("{name}-{}-graph.png", check.name), &png);
             assert!(
                 ink > 1000,
                 "{name} {}: trace renders almost empty",

@@ -159,6 +159,10 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             }
         }
     }
+    // A well-formed network never has an edge to a missing location; if one
+    // does, leave it out rather than fail on it when laying out.
+    let n_locs = nodes.len();
+    edges.retain(|e| e.source < n_locs && e.target < n_locs);
     // Inside one process's picture its own names need no qualification:
     // `x`, not `Proc(1).x`.
     let prefix = format!("{}.", p.name);

@@ -91,6 +91,9 @@ pub(crate) fn write(graphs: &[ProcessGraph]) -> String {
             }
             if n.visited {
                 attrs.push(format!("color=\"{}\", penwidth=2", style::TRACE));
+                if n.kind == LocationKind::Normal {
+                    attrs.push(format!("fillcolor=\"{}\"", style::TRACE_FILL));
+                }
             }
             let _ = writeln!(out, "    {} [{}];", node_id(pi, li), attrs.join(", "));
         }
