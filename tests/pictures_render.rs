@@ -114,15 +114,15 @@ fn every_bundled_model_renders() {
             let svg = pictures::trace_svg(&net, index, &trace);
             let (png, ink) = render(&svg);
             dump(&format!("{name}-{}-trace.png", check.name), &png);
-            let svg = pictures::graph_svg(&net, None, Some(&trace)).expect("graph");
-            let (png, ink) = render(&svg);
-            assert!(ink > 100 * locations);
-            dump(&format!("{name}-{}-graph.png", check.name), &png);
             assert!(
                 ink > 1000,
                 "{name} {}: trace renders almost empty",
                 check.name
             );
+            let svg = pictures::graph_svg(&net, None, Some(&trace)).expect("graph");
+            let (png, ink) = render(&svg);
+            assert!(ink > 100 * locations);
+            dump(&format!("{name}-{}-graph.png", check.name), &png);
             let graph = pictures::graph_svg_with(&net, None, Some(&trace), LayoutEngine::Builtin)
                 .expect("highlighted graph");
             let steps = trace.len();
