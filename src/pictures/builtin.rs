@@ -4,8 +4,10 @@
 //! SVG is written here, with the same `node`/`edge`/`cluster` groups as
 //! Graphviz's SVG.
 
+use std::cell::Cell;
 use std::fmt::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
 
 use layout::adt::dag::NodeHandle;
 use layout::core::base::Orientation;
@@ -120,7 +122,21 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
             ))
         })
         .collect();
-    let texts: Vec<String> = g.edges.iter().map(|e| e.label_lines().join("\n")).collect();
+    // An unlabelled edge gets a one-space label all the same: its connector
+    // node keeps it apart from an edge between the same locations in the
+    // other direction, which would otherwise be drawn on top of it.
+    let texts: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let text = e.label_lines().join("\n");
+            if text.is_empty() {
+                " ".to_owned()
+            } else {
+                text
+            }
+        })
+        .collect();
     for (ei, e) in g.edges.iter().enumerate() {
         // A labelled edge runs through a connector node sized to its label,
         // so labels take part in the layout.
@@ -412,12 +428,37 @@ fn markers(out: &mut String) {
     let _ = writeln!(out, "</defs>");
 }
 
+thread_local! {
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with panic messages of this thread silenced: a caught assertion
+/// of `layout-rs` is handled by a retry and is no news to the user. Panics
+/// of other threads are reported as before.
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = f();
+    QUIET.with(|q| q.set(false));
+    result
+}
+
 /// Lays out `g`, retrying with fewer of `layout-rs`'s refinements when one
 /// of its internal assertions fails (it asserts rather than returning
 /// errors); such a failure must not take the caller down.
 fn place_robustly(g: &ProcessGraph) -> Result<Placed, PictureError> {
     for (disable_opt, disable_layout) in [(false, false), (true, false), (true, true)] {
-        if let Ok(p) = catch_unwind(AssertUnwindSafe(|| place(g, disable_opt, disable_layout))) {
+        let attempt =
+            quietly(|| catch_unwind(AssertUnwindSafe(|| place(g, disable_opt, disable_layout))));
+        if let Ok(p) = attempt {
             return Ok(p);
         }
     }
