@@ -457,6 +457,27 @@ fn builtin_svg_structure() {
     let svg =
         pictures::graph_svg_with(&net(), None, Some(&trace()), LayoutEngine::Builtin).expect("svg");
     assert_graph_svg(&svg);
+    let mut opt = resvg::usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = resvg::usvg::Tree::from_str(&svg, &opt).expect("valid SVG");
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("size");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    // Trace edges are drawn in the trace colour (#1565c0).
+    let blue = pixmap
+        .pixels()
+        .iter()
+        .filter(|p| p.red() == 0x15 && p.green() == 0x65 && p.blue() == 0xc0)
+        .count();
+    assert!(blue > 200, "only {blue} pixels in the trace colour");
+    if let Some(dir) = std::env::var_os("ZENO_PICTURES_DIR") {
+        let png = pixmap.encode_png().expect("png");
+        std::fs::write(std::path::Path::new(&dir).join("small.png"), png).expect("write");
+    }
     let elems = parse(&svg);
     let ids: Vec<&str> = elems
         .iter()

@@ -139,3 +139,115 @@ fn every_bundled_model_renders() {
     }
     assert!(traces >= 3, "only {traces} traces among the bundled models");
 }
+
+/// A box `(x0, y0, x1, y1)` in a process frame's coordinates.
+type Rect = (f64, f64, f64, f64);
+
+fn overlap(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+fn num_attr(e: &quick_xml::events::BytesStart, name: &str) -> f64 {
+    e.attributes()
+        .filter_map(Result::ok)
+        .find(|a| a.key.as_ref() == name.as_bytes())
+        .and_then(|a| String::from_utf8_lossy(&a.value).parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// The location boxes and label text boxes of each process frame of a
+/// built-in SVG. Text is measured at 7 px per character (DejaVu Sans at
+/// 12 px averages about 6.9), from 11 px above the baseline to 3 below.
+fn frames(svg: &str) -> Vec<(Vec<Rect>, Vec<Rect>)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(svg);
+    let mut out: Vec<(Vec<Rect>, Vec<Rect>)> = Vec::new();
+    // What the innermost open <g> is: 1 node, 2 label, 0 other.
+    let mut groups: Vec<u8> = Vec::new();
+    let mut in_text: Option<(f64, f64)> = None;
+    let mut node_has_box = false;
+    loop {
+        match reader.read_event().expect("XML") {
+            Event::Start(e) if e.name().as_ref() == b"g" => {
+                let class = e
+                    .attributes()
+                    .filter_map(Result::ok)
+                    .find(|a| a.key.as_ref() == b"class")
+                    .map(|a| String::from_utf8_lossy(&a.value).into_owned());
+                match class.as_deref() {
+                    Some("cluster") => out.push((Vec::new(), Vec::new())),
+                    Some("node") => node_has_box = false,
+                    _ => {}
+                }
+                groups.push(match class.as_deref() {
+                    Some("node") => 1,
+                    Some("label") => 2,
+                    _ => 0,
+                });
+            }
+            Event::End(e) if e.name().as_ref() == b"g" => {
+                groups.pop();
+            }
+            Event::Empty(e) if e.name().as_ref() == b"rect" && groups.last() == Some(&1) => {
+                // The first rect is the location; a second is the initial marker.
+                if !node_has_box && let Some(f) = out.last_mut() {
+                    let (x, y) = (num_attr(&e, "x"), num_attr(&e, "y"));
+                    f.0.push((x, y, x + num_attr(&e, "width"), y + num_attr(&e, "height")));
+                    node_has_box = true;
+                }
+            }
+            Event::Start(e) if e.name().as_ref() == b"text" && groups.last() == Some(&2) => {
+                in_text = Some((num_attr(&e, "x"), num_attr(&e, "y")));
+            }
+            Event::Text(t) => {
+                if let (Some((x, y)), Some(f)) = (in_text.take(), out.last_mut()) {
+                    let len = t.unescape().expect("text").chars().count() as f64;
+                    f.1.push((x, y - 11.0, x + 7.0 * len, y + 3.0));
+                }
+            }
+            Event::End(e) if e.name().as_ref() == b"text" => in_text = None,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn builtin_layout_keeps_labels_apart() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("models") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_owned();
+        if !name.ends_with(".zeno") {
+            continue;
+        }
+        let net = load(&name);
+        let svg = pictures::graph_svg_with(&net, None, None, LayoutEngine::Builtin).expect("svg");
+        for (nodes, labels) in frames(&svg) {
+            for (i, a) in labels.iter().enumerate() {
+                for b in &labels[i + 1..] {
+                    assert!(!overlap(*a, *b), "{name}: labels overlap: {a:?} {b:?}");
+                }
+                for n in &nodes {
+                    assert!(
+                        !overlap(*a, *n),
+                        "{name}: label over a location: {a:?} {n:?}"
+                    );
+                }
+                checked += 1;
+            }
+            for (i, a) in nodes.iter().enumerate() {
+                for b in &nodes[i + 1..] {
+                    assert!(!overlap(*a, *b), "{name}: locations overlap: {a:?} {b:?}");
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} label lines checked");
+}

@@ -86,6 +86,8 @@ struct Placed {
     nodes: Vec<(Point, Point)>,
     /// Per edge: its arrows and the middle of its label.
     edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
+    /// Per edge: its label goes left of its point (a self loop on the left).
+    label_left: Vec<bool>,
     min: Point,
     max: Point,
 }
@@ -164,6 +166,7 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
     // Find each label's connector: the nodes after ours whose text is the
     // label, the one nearest to the edge's source (for a self loop, the loop's).
     let mut taken = vec![false; vg.num_nodes()];
+    let mut label_left = vec![false; g.edges.len()];
     for (ei, e) in g.edges.iter().enumerate() {
         if texts[ei].is_empty() {
             continue;
@@ -188,7 +191,13 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
         }
         if let Some((_, i)) = best {
             taken[i] = true;
-            edges[ei].1 = Some(vg.pos(NodeHandle::new(i)).middle());
+            let m = vg.pos(NodeHandle::new(i)).middle();
+            edges[ei].1 = Some(m);
+            if e.source == e.target {
+                let (tl, size) = nodes[e.source];
+                edges[ei].0 = vec![self_loop(tl, size, m, ei)];
+                label_left[ei] = m.x < tl.x + size.x / 2.0;
+            }
         }
     }
     let mut min = Point::new(f64::MAX, f64::MAX);
@@ -210,8 +219,9 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
         }
         if let Some(m) = label {
             let size = lines_size(&g.edges[ei].label_lines());
-            grow(Point::new(m.x, m.y - size.y / 2.0));
-            grow(Point::new(m.x + 8.0 + size.x, m.y + size.y / 2.0));
+            let x = label_x(*m, size, label_left[ei]);
+            grow(Point::new(x, m.y - size.y / 2.0));
+            grow(Point::new(x + size.x, m.y + size.y / 2.0));
         }
     }
     if min.x > max.x {
@@ -221,9 +231,44 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
     Placed {
         nodes,
         edges,
+        label_left,
         min,
         max,
     }
+}
+
+/// A loop out of the side of a location box facing its label's connector
+/// `m`, reaching just short of the label. (`layout-rs` routes self loops
+/// through the connector's corner, which can leave the picture.)
+fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
+    let cy = tl.y + size.y / 2.0;
+    let right = m.x >= tl.x + size.x / 2.0;
+    let side = if right { tl.x + size.x } else { tl.x };
+    let reach = if right {
+        (m.x - 2.0).max(side + 24.0)
+    } else {
+        (m.x + 2.0).min(side - 24.0)
+    };
+    // A cubic curve reaches a quarter of the way from its ends to its controls' x.
+    let cx = (reach - 0.25 * side) / 0.75;
+    let start = Point::new(side, cy - 6.0);
+    let end = Point::new(side, cy + 6.0);
+    RecordedArrow {
+        tag: ei.to_string(),
+        path: vec![
+            (start, Point::new(cx, cy - 28.0)),
+            (Point::new(cx, cy + 28.0), end),
+        ],
+        head_start: false,
+        head_end: true,
+    }
+}
+
+/// Left edge of a label's box (text starts `PAD` further right). The edge
+/// runs through the middle `m` of the space reserved for the label; the
+/// text goes in the reserved half right of it, or left for a loop on the left.
+fn label_x(m: Point, size: Point, left: bool) -> f64 {
+    if left { m.x - size.x } else { m.x - PAD + 8.0 }
 }
 
 fn path_d(path: &[(Point, Point)]) -> String {
@@ -346,9 +391,7 @@ fn write_process(out: &mut String, g: &ProcessGraph, p: &Placed, dx: f64, dy: f6
         if let Some(m) = label {
             let lines = e.label_lines();
             let size = lines_size(&lines);
-            // The edge runs through the middle of the space reserved for
-            // the label; the text goes right of it, in the reserved half.
-            let x = m.x + 8.0;
+            let x = label_x(*m, size, p.label_left[ei]) + PAD;
             let y = m.y - size.y / 2.0 + PAD / 2.0;
             let text_color = if e.highlighted() { color } else { style::INK };
             // A halo in the background colour keeps the text readable over lines.
