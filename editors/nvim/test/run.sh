@@ -6,7 +6,8 @@
 # Opens a copy of models/fischer-buggy.zeno, waits (at most 60 s) for the
 # violation diagnostic, runs :ZenoTraceNext and checks that the cursor is on
 # the first step's edge as given by zeno/errorTrace; then :ZenoTraceNext,
-# :ZenoTracePrev and :ZenoTrace. Exits non-zero on failure.
+# :ZenoTracePrev and :ZenoTrace. Exits non-zero on failure. Runs the trace
+# model's unit tests (test/trace_spec.lua) first.
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -21,6 +22,10 @@ case "$1" in
   *) zeno=$(pwd)/$1 ;;
 esac
 [ -x "$zeno" ] || { echo "not executable: $zeno" >&2; exit 2; }
+
+# The trace model on its own first (no server involved).
+timeout 60 nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$plugin" \
+  -c "luafile $here/trace_spec.lua"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

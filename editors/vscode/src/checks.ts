@@ -65,8 +65,10 @@ export function verdictStatus(verdict: string): Outcome["status"] | undefined {
 
 /**
  * The outcome of one check: the trace's verdict when the server gives one,
- * else the diagnostics on the check's name (an error there is a violation,
- * none means the check holds).
+ * else the diagnostics on the check's name, read by their first words
+ * ("violated: ...", "holds: ...", "unknown: ..."). An error there that says
+ * nothing known is a model error; no diagnostic at all means the check holds
+ * (servers may report only violations).
  */
 export function checkOutcome(
   check: CheckDecl,
@@ -77,14 +79,14 @@ export function checkOutcome(
   const error = own.find((d) => (d.severity ?? 1) === 1);
   const fromVerdict = trace ? verdictStatus(trace.verdict) : undefined;
   if (fromVerdict) {
-    const message = error?.message ?? `${trace!.verdict}: trace of ${trace!.steps.length} steps`;
+    const message =
+      (error ?? own[0])?.message ?? `${trace!.verdict}: trace of ${trace!.steps.length} steps`;
     return { status: fromVerdict, message } as Outcome;
   }
-  if (error) {
-    const status = /violat|fail/i.test(error.message) ? "failed" : "errored";
-    return { status, message: error.message };
+  for (const d of error ? [error, ...own] : own) {
+    const status = verdictStatus(d.message);
+    if (status) return { status, message: d.message } as Outcome;
   }
-  const other = own[0];
-  if (other) return { status: "skipped", message: other.message };
-  return { status: "passed", message: "holds" };
+  if (error) return { status: "errored", message: error.message };
+  return { status: "passed", message: own[0]?.message ?? "holds" };
 }

@@ -67,8 +67,14 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
 }
 
 /** The payload for initializationOptions and didChangeConfiguration. */
-export function serverPayload(get: SettingGetter): { zeno: ServerSettings } {
-  return { zeno: serverSettings(get).settings };
+export function serverPayload(get: SettingGetter): { zeno: ServerSettings & { timeoutMs?: number } } {
+  const settings: ServerSettings & { timeoutMs?: number } = serverSettings(get).settings;
+  // The server has also been seen to read the limit in milliseconds; both
+  // spellings are sent (a server ignores the key it does not know).
+  if (settings.timeoutSeconds !== undefined) {
+    settings.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
+  }
+  return { zeno: settings };
 }
 
 /** The command that starts the server: `zeno.path` if set, else `zeno` on PATH. */

@@ -67,8 +67,17 @@ function range(v: unknown): Range | undefined {
   return start && end ? { start, end } : undefined;
 }
 
-/** Name/value pairs of a JSON object, in the server's order. */
+/**
+ * Name/value pairs, in the server's order, from an object (`{"id": 1}`) or
+ * from a list of `{ "name", "value" }` entries (both shapes are in use).
+ */
 function pairs(v: unknown): [string, string][] {
+  if (Array.isArray(v)) {
+    return v
+      .filter(isObject)
+      .filter((e) => typeof e.name === "string")
+      .map((e) => [e.name as string, str(e.value, JSON.stringify(e.value))]);
+  }
   if (!isObject(v)) return [];
   return Object.entries(v).map(([k, x]) => [k, str(x, JSON.stringify(x))]);
 }
@@ -93,7 +102,8 @@ function delay(v: unknown): string {
 export function parseTrace(uri: string, raw: unknown): Trace | null {
   if (!isObject(raw) || !Array.isArray(raw.steps)) return null;
   const steps: TraceStep[] = raw.steps.filter(isObject).map((s, i) => {
-    const state = isObject(s.state) ? s.state : {};
+    // The state after the step: `state`, or `after` in the server's own naming.
+    const state = isObject(s.state) ? s.state : isObject(s.after) ? s.after : {};
     return {
       index: typeof s.index === "number" ? s.index : i + 1,
       delay: delay(s.delay),

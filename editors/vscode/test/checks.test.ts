@@ -51,6 +51,12 @@ test("outcome from the diagnostics when there is no trace", () => {
   assert.equal(checkOutcome(check, null, [limit]).status, "skipped");
   const broken = { message: "index out of range", severity: 1, range: r(47, 0, 40) };
   assert.equal(checkOutcome(check, null, [broken]).status, "errored");
+  const holds = { message: "holds: 120 states explored", severity: 3, range: r(47, 6, 11) };
+  assert.deepEqual(checkOutcome(check, null, [holds]), { status: "passed", message: holds.message });
+  const noWitness = { message: "fails: no reachable state satisfies it", severity: 1, range: r(47, 6, 11) };
+  assert.equal(checkOutcome(check, null, [noWitness]).status, "failed");
+  const modelError = { message: "model error: id = 4 out of range", severity: 1, range: r(47, 6, 11) };
+  assert.equal(checkOutcome(check, null, [modelError]).status, "errored");
 });
 
 test("the trace's verdict wins: a witness of E<> passes", () => {

@@ -9,7 +9,15 @@ test("valid settings are passed under the key zeno", () => {
     getter({ search: "astar", heuristic: "hl", maxStates: 1000, timeoutSeconds: 2.5, checkOn: "save", debounceMs: 0 }),
   );
   assert.deepEqual(payload, {
-    zeno: { search: "astar", heuristic: "hl", maxStates: 1000, timeoutSeconds: 2.5, checkOn: "save", debounceMs: 0 },
+    zeno: {
+      search: "astar",
+      heuristic: "hl",
+      maxStates: 1000,
+      timeoutSeconds: 2.5,
+      timeoutMs: 2500,
+      checkOn: "save",
+      debounceMs: 0,
+    },
   });
 });
 

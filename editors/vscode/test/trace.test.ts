@@ -46,6 +46,32 @@ test("parseTrace: no trace and malformed parts", () => {
   assert.deepEqual(t.steps[0].state, { locations: [], variables: [], clocks: [] });
 });
 
+test("parseTrace also reads states as name/value lists under `after`", () => {
+  const t = parseTrace("u", {
+    check: "mutex",
+    verdict: "violated",
+    initial: { locations: [], variables: [], clocks: [] },
+    steps: [
+      {
+        delay: "1/2",
+        edges: [{ process: "P(1)", source: "a", target: "b", range: r(3, 0, 9), selects: [] }],
+        after: {
+          locations: [{ name: "P(1)", value: "b" }],
+          variables: [{ name: "id", value: "1" }, { value: "nameless" }],
+          clocks: [{ name: "P(1).x", value: "1/2" }],
+        },
+      },
+    ],
+    end: { kind: "goal", delay: "0" },
+  })!;
+  assert.equal(t.steps[0].index, 1, "index defaults to the position");
+  assert.deepEqual(t.steps[0].state, {
+    locations: [["P(1)", "b"]],
+    variables: [["id", "1"]],
+    clocks: [["P(1).x", "1/2"]],
+  });
+});
+
 test("step texts", () => {
   const t = parseTrace("u", response)!;
   assert.equal(stepTitle(t.steps[1]), "P(1): req → wait | P(2): idle → req");

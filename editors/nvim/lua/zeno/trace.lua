@@ -10,11 +10,20 @@ local function text(v)
   return tostring(v)
 end
 
--- JSON objects decode to Lua tables without key order; sort names so the
--- state text is stable.
+-- A state part is an object (`{"id": 1}`; Lua tables have no key order, so
+-- names are sorted) or a list of `{ name, value }` entries (server order).
 local function pairs_sorted(obj)
   local out = {}
   if type(obj) ~= 'table' then
+    return out
+  end
+  local islist = vim.islist or vim.tbl_islist
+  if islist(obj) then
+    for _, e in ipairs(obj) do
+      if type(e) == 'table' and type(e.name) == 'string' then
+        table.insert(out, { e.name, text(e.value) })
+      end
+    end
     return out
   end
   for k, v in pairs(obj) do
@@ -55,7 +64,8 @@ function M.parse(raw)
           })
         end
       end
-      local state = type(s.state) == 'table' and s.state or {}
+      -- The state after the step: `state`, or `after` in the server's own naming.
+      local state = type(s.state) == 'table' and s.state or (type(s.after) == 'table' and s.after or {})
       table.insert(t.steps, {
         index = type(s.index) == 'number' and s.index or i,
         delay = text(s.delay) ~= '' and text(s.delay) or '0',
