@@ -105,7 +105,11 @@ fn lexer_keywords_are_found() {
 fn textmate_grammar_has_the_lexer_keywords() {
     let lexer = lexer_keywords(&read("src/syntax/lexer.rs"));
     let grammar = textmate_keywords(&read("editors/vscode/syntaxes/zeno.tmLanguage.json"));
-    assert_same("editors/vscode/syntaxes/zeno.tmLanguage.json", &lexer, &grammar);
+    assert_same(
+        "editors/vscode/syntaxes/zeno.tmLanguage.json",
+        &lexer,
+        &grammar,
+    );
 }
 
 #[test]
@@ -127,6 +131,9 @@ fn extraction_sees_a_missing_keyword() {
     let vim = vim_keywords("syntax keyword zenoType int\nsyntax match zenoTemporal /\\<A\\[\\]/\n");
     assert_eq!(
         vim,
-        ["A[]", "int"].iter().map(|s| s.to_string()).collect::<BTreeSet<_>>()
+        ["A[]", "int"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<BTreeSet<_>>()
     );
 }

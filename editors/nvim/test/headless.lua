@@ -76,6 +76,26 @@ local ok, err = pcall(function()
   row = vim.api.nvim_win_get_cursor(0)[1]
   check(row == second, string.format('back to the second step: cursor on line %d, edge on line %d', row, second))
 
+  -- Code lenses, when the server offers them: refreshed and displayed.
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  if caps.codeLensProvider or caps.code_lens then
+    vim.cmd('ZenoCodeLens')
+    local lenses
+    vim.wait(10000, function()
+      lenses = vim.lsp.codelens.get(bufnr)
+      return lenses and #lenses > 0
+    end, 100)
+    check(lenses and #lenses > 0, 'no code lenses displayed')
+    local on_mutex = false
+    for _, l in ipairs(lenses) do
+      if l.range.start.line == violation.lnum then
+        on_mutex = true
+      end
+    end
+    check(on_mutex, 'no code lens on the mutex check')
+    io.stdout:write('lenses: ' .. #lenses .. '\n')
+  end
+
   vim.cmd('ZenoTrace')
   local qf = vim.fn.getqflist()
   check(#qf == #steps, string.format('quickfix has %d entries, trace %d steps', #qf, #steps))
