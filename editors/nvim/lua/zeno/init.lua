@@ -82,8 +82,14 @@ local function on_attach(client, bufnr)
 end
 
 --- The client configuration, the same for every API generation.
+-- `{ zeno = {...} }`; an empty table would be sent as a JSON array.
+local function settings_payload()
+  local s = M.config.settings
+  return { zeno = (s and next(s) ~= nil) and s or vim.empty_dict() }
+end
+
 function M.client_config(bufnr)
-  local settings = { zeno = M.config.settings }
+  local settings = settings_payload()
   return {
     name = 'zeno',
     cmd = M.config.cmd or { M.config.path, 'lsp' },
@@ -317,8 +323,8 @@ function M.register_config()
       cmd = M.config.cmd or { M.config.path, 'lsp' },
       filetypes = { 'zeno' },
       root_markers = { '.git' },
-      init_options = { zeno = M.config.settings },
-      settings = { zeno = M.config.settings },
+      init_options = settings_payload(),
+      settings = settings_payload(),
       handlers = handlers,
       on_attach = on_attach,
     })
