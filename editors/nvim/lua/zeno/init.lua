@@ -159,32 +159,30 @@ function M.fetch(bufnr, check)
   return trace.parse(response.result)
 end
 
---- The check to trace when none is named: the error diagnostic at or above
---- the cursor, else the first error diagnostic of the buffer.
+--- The check to trace when none is named: the violated check (an error
+--- diagnostic on a `check NAME:` line) at or above the cursor, else the
+--- first one in the buffer.
 local function default_check(bufnr)
-  local errors = vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR })
-  table.sort(errors, function(a, b)
-    return a.lnum < b.lnum
-  end)
   local line = vim.api.nvim_win_get_cursor(0)[1] - 1
-  local chosen
-  for _, d in ipairs(errors) do
-    if d.lnum <= line or not chosen then
-      chosen = d
+  local best_line, best_name
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR })) do
+    local text = vim.api.nvim_buf_get_lines(bufnr, d.lnum, d.lnum + 1, false)[1] or ''
+    local name = text:match('^%s*check%s+([%a_][%w_]*)%s*:')
+    if name then
+      local better
+      if best_line == nil then
+        better = true
+      elseif d.lnum <= line then
+        better = best_line > line or d.lnum > best_line
+      else
+        better = best_line > line and d.lnum < best_line
+      end
+      if better then
+        best_line, best_name = d.lnum, name
+      end
     end
   end
-  if not chosen then
-    return nil
-  end
-  local text = vim.api.nvim_buf_get_lines(bufnr, chosen.lnum, chosen.lnum + 1, false)[1] or ''
-  local name = text:match('check%s+([%a_][%w_]*)%s*:')
-  if name then
-    return name
-  end
-  if chosen.end_lnum == chosen.lnum and chosen.end_col and chosen.end_col > chosen.col then
-    return text:sub(chosen.col + 1, chosen.end_col)
-  end
-  return nil
+  return best_name
 end
 
 local function load(bufnr, check)
