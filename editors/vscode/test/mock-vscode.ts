@@ -74,7 +74,89 @@ export const state = {
   editor: undefined as FakeEditor | undefined,
   messages: [] as string[],
   changeListeners: [] as ((e: unknown) => void)[],
+  documents: [] as FakeEditor["document"][],
+  diagnostics: new Map<string, { message: string; severity: number; range: Range }[]>(),
+  controller: undefined as FakeTestController | undefined,
 };
+
+/** Test items, as a map with the methods the extension uses. */
+export class FakeItemCollection {
+  readonly map = new Map<string, FakeTestItem>();
+  constructor(private readonly owner?: FakeTestItem) {}
+  get size() {
+    return this.map.size;
+  }
+  get(id: string) {
+    return this.map.get(id);
+  }
+  add(item: FakeTestItem) {
+    item.parent = this.owner;
+    this.map.set(item.id, item);
+  }
+  delete(id: string) {
+    this.map.delete(id);
+  }
+  replace(items: FakeTestItem[]) {
+    this.map.clear();
+    items.forEach((i) => this.add(i));
+  }
+  forEach(f: (i: FakeTestItem) => void) {
+    this.map.forEach((i) => f(i));
+  }
+}
+
+export class FakeTestItem {
+  parent: FakeTestItem | undefined;
+  range: Range | undefined;
+  readonly children: FakeItemCollection = new FakeItemCollection(this);
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly uri: { toString(): string } | undefined,
+  ) {}
+}
+
+/** What a test run reported, in order. */
+export type RunEvent = [string, string, ...unknown[]];
+
+export class FakeTestController {
+  readonly items = new FakeItemCollection();
+  refreshHandler: unknown;
+  runHandler: ((req: unknown, token: unknown) => Promise<void>) | undefined;
+  readonly events: RunEvent[] = [];
+  createTestItem(id: string, label: string, uri?: { toString(): string }) {
+    return new FakeTestItem(id, label, uri);
+  }
+  createRunProfile(_label: string, _kind: number, handler: (req: unknown, token: unknown) => Promise<void>) {
+    this.runHandler = handler;
+    return {};
+  }
+  createTestRun() {
+    const ev = this.events;
+    return {
+      started: (i: FakeTestItem) => ev.push(["started", i.label]),
+      passed: (i: FakeTestItem, d?: number) => ev.push(["passed", i.label, d]),
+      failed: (i: FakeTestItem, m: TestMessage, d?: number) => ev.push(["failed", i.label, m, d]),
+      errored: (i: FakeTestItem, m: TestMessage, d?: number) => ev.push(["errored", i.label, m, d]),
+      skipped: (i: FakeTestItem) => ev.push(["skipped", i.label]),
+      appendOutput: (o: string) => ev.push(["output", o]),
+      end: () => ev.push(["end", ""]),
+    };
+  }
+  dispose() {}
+}
+
+export class TestMessage {
+  location: unknown;
+  constructor(readonly message: string) {}
+}
+
+export class Location {
+  constructor(
+    readonly uri: unknown,
+    readonly range: Range,
+  ) {}
+}
 
 const uri = (s: string) => ({ toString: () => s, fsPath: s });
 
@@ -110,11 +192,28 @@ export const vscode = {
       return state.editor;
     },
   },
+  TestMessage,
+  Location,
+  TestRunProfileKind: { Run: 1 },
+  tests: {
+    createTestController: () => (state.controller = new FakeTestController()),
+  },
+  languages: {
+    getDiagnostics: (u: { toString(): string }) => state.diagnostics.get(u.toString()) ?? [],
+  },
   workspace: {
+    get textDocuments() {
+      return state.documents;
+    },
+    onDidOpenTextDocument: () => ({ dispose() {} }),
+    onDidCloseTextDocument: () => ({ dispose() {} }),
+    asRelativePath: (u: { toString(): string }) => u.toString().replace(/^.*\//, ""),
+    getConfiguration: () => ({ get: () => undefined }),
     openTextDocument: async (u: { toString(): string }) =>
-      state.editor?.document.uri.toString() === u.toString()
+      state.documents.find((d) => d.uri.toString() === u.toString()) ??
+      (state.editor?.document.uri.toString() === u.toString()
         ? state.editor.document
-        : { uri: u, languageId: "zeno", getText: () => "" },
+        : { uri: u, languageId: "zeno", getText: () => "" }),
     onDidChangeTextDocument: (l: (e: unknown) => void) => {
       state.changeListeners.push(l);
       return { dispose() {} };
