@@ -46,8 +46,13 @@ local function root_dir(bufnr)
   return dir
 end
 
+local client_for -- defined below
+
+-- Only when the server offers lenses: asking one that does not is an error message.
 local function refresh_codelens()
-  if vim.lsp.codelens and vim.lsp.codelens.refresh then
+  local client = client_for(vim.api.nvim_get_current_buf())
+  local caps = client and client.server_capabilities or {}
+  if caps.codeLensProvider and vim.lsp.codelens and vim.lsp.codelens.refresh then
     pcall(vim.lsp.codelens.refresh)
   end
 end
@@ -123,7 +128,7 @@ function M.attach(bufnr)
   vim.lsp.buf_attach_client(bufnr, id)
 end
 
-local function client_for(bufnr)
+function client_for(bufnr)
   local clients
   if vim.lsp.get_clients then
     clients = vim.lsp.get_clients({ bufnr = bufnr, name = 'zeno' })
