@@ -14,10 +14,15 @@ export class ChecksAsTests implements vscode.Disposable {
   private disposables: vscode.Disposable[] = [this.controller];
 
   constructor(private readonly zeno: ZenoClient) {
-    this.controller.createRunProfile("Check", vscode.TestRunProfileKind.Run, (req, token) =>
-      this.run(req, token),
-    true);
-    this.controller.refreshHandler = async () => vscode.workspace.textDocuments.forEach((d) => this.sync(d));
+    this.controller.createRunProfile(
+      "Check",
+      vscode.TestRunProfileKind.Run,
+      (req, token) => this.run(req, token),
+      true,
+    );
+    this.controller.refreshHandler = async () => {
+      vscode.workspace.textDocuments.forEach((d) => this.sync(d));
+    };
     vscode.workspace.textDocuments.forEach((d) => this.sync(d));
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.sync(d)),
@@ -82,9 +87,10 @@ export class ChecksAsTests implements vscode.Disposable {
       }));
       for (const item of checks) {
         if (!done) {
-          run.errored(item, new vscode.TestMessage(this.zeno.client
+          const why = this.zeno.client
             ? "zeno: the server did not finish checking in time"
-            : "zeno: the language server is not running"), duration);
+            : "zeno: the language server is not running";
+          run.errored(item, new vscode.TestMessage(why), duration);
           continue;
         }
         const decl = findChecks(doc.getText()).find((c) => `${file.id}#${c.name}` === item.id);
