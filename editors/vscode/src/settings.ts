@@ -10,8 +10,10 @@ export const CHECK_ON = ["change", "save"] as const;
 export interface ServerSettings {
   search?: (typeof SEARCH_ORDERS)[number];
   heuristic?: (typeof HEURISTICS)[number];
-  maxStates?: number;
-  timeoutSeconds?: number;
+  /** null: no limit. */
+  maxStates?: number | null;
+  /** null: no limit. */
+  timeoutSeconds?: number | null;
   checkOn?: (typeof CHECK_ON)[number];
   debounceMs?: number;
 }
@@ -30,9 +32,18 @@ function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** A positive number, or undefined. */
-function positive(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
+/**
+ * A limit: a positive value, or null for "no limit" (the setting's 0, sent
+ * as null so that the server also drops a limit set earlier); undefined when
+ * invalid.
+ */
+function limit(isValid: (v: number) => boolean) {
+  return (value: unknown): number | null | undefined => {
+    if (value === 0) return null;
+    return typeof value === "number" && Number.isFinite(value) && value > 0 && isValid(value)
+      ? value
+      : undefined;
+  };
 }
 
 /**
@@ -59,20 +70,20 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   };
   take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
-  take("maxStates", count, "a non-negative integer");
-  take("timeoutSeconds", positive, "a positive number");
+  take("maxStates", limit(Number.isInteger), "a non-negative integer");
+  take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
   return { settings, problems };
 }
 
 /** The payload for initializationOptions and didChangeConfiguration. */
-export function serverPayload(get: SettingGetter): { zeno: ServerSettings & { timeoutMs?: number } } {
-  const settings: ServerSettings & { timeoutMs?: number } = serverSettings(get).settings;
-  // The server has also been seen to read the limit in milliseconds; both
+export function serverPayload(get: SettingGetter): { zeno: ServerSettings & { timeoutMs?: number | null } } {
+  const settings: ServerSettings & { timeoutMs?: number | null } = serverSettings(get).settings;
+  // The server reads the time limit in milliseconds (`timeoutMs`); both
   // spellings are sent (a server ignores the key it does not know).
   if (settings.timeoutSeconds !== undefined) {
-    settings.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
+    settings.timeoutMs = settings.timeoutSeconds === null ? null : Math.round(settings.timeoutSeconds * 1000);
   }
   return { zeno: settings };
 }

@@ -76,8 +76,10 @@ export class ChecksAsTests implements vscode.Disposable {
       let done = false;
       if (this.zeno.client) {
         await this.zeno.recheck(doc);
-        const limit = vscode.workspace.getConfiguration("zeno").get<number>("timeoutSeconds") ?? 60;
-        done = await this.zeno.quiescence.waitSince(mark, (limit + 30) * 1000, 1500);
+        // The server's own time limit plus a margin; ten minutes without one.
+        const limit = vscode.workspace.getConfiguration("zeno").get<number>("timeoutSeconds") ?? 0;
+        const waitMs = limit > 0 ? (limit + 30) * 1000 : 600_000;
+        done = await this.zeno.quiescence.waitSince(mark, waitMs, 1500);
       }
       const duration = Date.now() - started;
       const diagnostics = vscode.languages.getDiagnostics(file.uri).map((d) => ({

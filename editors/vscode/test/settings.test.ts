@@ -25,9 +25,15 @@ test("unset settings are left to the server", () => {
   assert.deepEqual(serverPayload(getter({})), { zeno: {} });
 });
 
+test("0 means no limit, sent as null", () => {
+  assert.deepEqual(serverPayload(getter({ maxStates: 0, timeoutSeconds: 0 })), {
+    zeno: { maxStates: null, timeoutSeconds: null, timeoutMs: null },
+  });
+});
+
 test("invalid settings are dropped and reported", () => {
   const { settings, problems } = serverSettings(
-    getter({ search: "best-first", heuristic: "hl", maxStates: -1, timeoutSeconds: 0, checkOn: "always", debounceMs: 1.5 }),
+    getter({ search: "best-first", heuristic: "hl", maxStates: 2.5, timeoutSeconds: -1, checkOn: "always", debounceMs: 1.5 }),
   );
   assert.deepEqual(settings, { heuristic: "hl" });
   assert.equal(problems.length, 5);
