@@ -87,10 +87,15 @@ local function on_attach(client, bufnr)
 end
 
 --- The client configuration, the same for every API generation.
--- `{ zeno = {...} }`; an empty table would be sent as a JSON array.
+-- `{ zeno = {...} }`; an empty table would be sent as a JSON array. The
+-- server reads the time limit in milliseconds, so `timeoutSeconds` is also
+-- sent as `timeoutMs`.
 local function settings_payload()
-  local s = M.config.settings
-  return { zeno = (s and next(s) ~= nil) and s or vim.empty_dict() }
+  local s = vim.deepcopy(M.config.settings or {})
+  if type(s.timeoutSeconds) == 'number' then
+    s.timeoutMs = math.floor(s.timeoutSeconds * 1000 + 0.5)
+  end
+  return { zeno = next(s) ~= nil and s or vim.empty_dict() }
 end
 
 function M.client_config(bufnr)
