@@ -106,6 +106,6 @@ end)
 if not ok then
   fail(tostring(err))
 else
-  io.stdout:write('ok: nvim plugin follows the trace of mutex\n')
+  io.stdout:write('\nok: nvim plugin follows the trace of mutex\n')
   vim.cmd('qa!')
 end
