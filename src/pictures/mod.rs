@@ -4,6 +4,21 @@
 //! Graph layout uses Graphviz's `dot` when it is on `PATH`, and otherwise a
 //! pure-Rust layered layout; either way the SVG is self-contained (no
 //! external fonts, images or DTDs).
+//!
+//! ```no_run
+//! use zeno::checker::{self, Cancel, Options};
+//! use zeno::pictures;
+//!
+//! let text = std::fs::read_to_string("models/fischer-buggy.zeno").unwrap();
+//! let network = zeno::semantics::analyze(&text).network.unwrap();
+//! let result = checker::check(&network, 0, &Options::default(), &Cancel::new(), &mut |_| {});
+//! if let Some(trace) = &result.trace {
+//!     // Proc(1) with the edges of the trace numbered, and the timeline.
+//!     let graph = pictures::graph_svg(&network, Some("Proc(1)"), Some(trace)).unwrap();
+//!     let timeline = pictures::trace_svg(&network, 0, trace);
+//!     println!("{graph}{timeline}{}", pictures::trace_text(&network, 0, trace));
+//! }
+//! ```
 
 mod builtin;
 mod diagram;
