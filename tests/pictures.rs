@@ -284,13 +284,13 @@ fn dot_structure() {
           node [shape=box, style="rounded,filled", fillcolor="#ffffff", color="#222222", fontname="Helvetica", fontsize=12];
           edge [color="#555555", fontcolor="#222222", fontname="Helvetica", fontsize=11, arrowsize=0.8];
           subgraph cluster_1 {
-            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded;
+            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded; labeljust=l;
             p1_l0 [label="wait", id="Q.wait", peripheries=2];
             p1_l1 [label="got", id="Q.got"];
             p1_l0 -> p1_l1 [id="Q.e0", label="sync go?\l"];
           }
           subgraph cluster_0 {
-            label="P"; id="process P"; color="#bbbbbb"; style=rounded;
+            label="P"; id="process P"; color="#bbbbbb"; style=rounded; labeljust=l;
             p0_l0 [label="idle", id="P.idle", peripheries=2];
             p0_l1 [label="busy (U)\nx <= 5", id="P.busy", fillcolor="#fff4c2"];
             p0_l2 [label="done (C)", id="P.done", fillcolor="#ffd9b3"];
@@ -313,7 +313,7 @@ fn dot_of_one_template_with_a_trace() {
           node [shape=box, style="rounded,filled", fillcolor="#ffffff", color="#222222", fontname="Helvetica", fontsize=12];
           edge [color="#555555", fontcolor="#222222", fontname="Helvetica", fontsize=11, arrowsize=0.8];
           subgraph cluster_0 {
-            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded;
+            label="Q"; id="process Q"; color="#bbbbbb"; style=rounded; labeljust=l;
             p0_l0 [label="wait", id="Q.wait", peripheries=2, color="#1565c0", penwidth=2, fillcolor="#e3f0fd"];
             p0_l1 [label="got", id="Q.got", color="#1565c0", penwidth=2, fillcolor="#e3f0fd"];
             p0_l0 -> p0_l1 [id="Q.e0", label="#1\lsync go?\l", color="#1565c0", fontcolor="#1565c0", penwidth=2.5];

@@ -119,6 +119,11 @@ fn every_bundled_model_renders() {
                 "{name} {}: trace renders almost empty",
                 check.name
             );
+            if let Some(dir) = std::env::var_os("ZENO_PICTURES_DIR") {
+                let dot = pictures::graph_dot(&net, None, Some(&trace)).expect("dot");
+                let file = Path::new(&dir).join(format!("{name}-{}.dot", check.name));
+                std::fs::write(file, dot).expect("write dot");
+            }
             let svg = pictures::graph_svg(&net, None, Some(&trace)).expect("graph");
             let (png, ink) = render(&svg);
             assert!(ink > 100 * locations);

@@ -67,9 +67,11 @@ pub(crate) fn write(graphs: &[ProcessGraph]) -> String {
     // are written; writing them last to first puts the first process on top.
     for (pi, g) in graphs.iter().enumerate().rev() {
         let _ = writeln!(out, "  subgraph cluster_{pi} {{");
+        // Title at the left: Graphviz centres it, where it places the
+        // labels of edges running over the top of the cluster too.
         let _ = writeln!(
             out,
-            "    label={}; id={}; color=\"{}\"; style=rounded;",
+            "    label={}; id={}; color=\"{}\"; style=rounded; labeljust=l;",
             quote(&g.name),
             quote(&format!("process {}", g.name)),
             style::FRAME
