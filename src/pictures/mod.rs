@@ -72,7 +72,7 @@ pub fn graph_dot(
 }
 
 /// [`graph_dot`] laid out as a self-contained SVG, by Graphviz when it is
-/// installed and by the built-in layout otherwise.
+/// installed (and works) and by the built-in layout otherwise.
 pub fn graph_svg(
     network: &Network,
     template_or_process: Option<&str>,
@@ -89,18 +89,16 @@ pub fn graph_svg_with(
     engine: LayoutEngine,
 ) -> Result<String, PictureError> {
     let graphs = diagram::build(network, template_or_process, highlight)?;
-    if engine != LayoutEngine::Builtin {
-        match graphviz::svg(&dot::write(&graphs))? {
-            Some(svg) => return Ok(svg),
-            None if engine == LayoutEngine::Graphviz => {
-                return Err(PictureError::Layout(
-                    "Graphviz `dot` is not on PATH".to_owned(),
-                ));
-            }
-            None => {}
-        }
+    match engine {
+        LayoutEngine::Builtin => builtin::svg(&graphs),
+        LayoutEngine::Graphviz => graphviz::svg(&dot::write(&graphs))?
+            .ok_or_else(|| PictureError::Layout("Graphviz `dot` is not on PATH".to_owned())),
+        // A missing or failing `dot` is no reason not to draw.
+        LayoutEngine::Auto => match graphviz::svg(&dot::write(&graphs)) {
+            Ok(Some(svg)) => Ok(svg),
+            Ok(None) | Err(_) => builtin::svg(&graphs),
+        },
     }
-    builtin::svg(&graphs)
 }
 
 /// Whether Graphviz's `dot` can be run.
