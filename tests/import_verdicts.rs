@@ -7,7 +7,7 @@
 //!
 //! The largest instances (Fischer N = 8…10, mutex N = 3 with delay 2) take
 //! minutes in the debug profile: they are in ignored tests, run with
-//! `cargo test --release --test import_verdicts -- --ignored`.
+//! `cargo test --release --test import_verdicts -- --ignored large`.
 
 mod support;
 
@@ -208,15 +208,15 @@ fn fischer_small() {
 }
 
 #[test]
-#[ignore = "minutes in the debug profile: cargo test --release --test import_verdicts -- --ignored"]
-fn fischer_large() {
+#[ignore = "minutes in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+fn large_fischer() {
     let large: Vec<Instance> = (8..=10).map(fischer).collect();
     run(&large, &[BFS, GREEDY_HU]);
 }
 
 #[test]
-#[ignore = "over a minute in the debug profile: cargo test --release --test import_verdicts -- --ignored"]
-fn mutex_three_delay_two() {
+#[ignore = "over a minute in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+fn large_mutex_three_delay_two() {
     run(
         &[mutex(
             "mutex/mutex_3_1_2_lab.tck",
@@ -283,7 +283,7 @@ fn mutex_three() {
     run(
         &[
             mutex("mutex/mutex_3_1_0_lab.tck", None),
-            // mutex_3_1_2 is in `mutex_three_delay_two` (ignored).
+            // mutex_3_1_2 is in `large_mutex_three_delay_two` (ignored).
         ],
         &[BFS, GREEDY_HU],
     );
