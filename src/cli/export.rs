@@ -20,7 +20,8 @@ pub fn run(args: &ExportArgs) -> u8 {
         Err(LoadError::Import { .. } | LoadError::Usage(_)) => return exit::ERROR,
     };
     let analysis = semantics::analyze(&model.source.text);
-    if !analysis.diagnostics.is_empty() {
+    let noted = !analysis.diagnostics.is_empty();
+    if noted {
         model.note_imported();
     }
     diag::emit(&model.source, &analysis.diagnostics);
@@ -51,7 +52,9 @@ pub fn run(args: &ExportArgs) -> u8 {
     let (text, queries) = match result {
         Ok(r) => r,
         Err(diags) => {
-            model.note_imported();
+            if !noted {
+                model.note_imported();
+            }
             diag::emit(&model.source, &diags);
             return exit::ERROR;
         }
