@@ -1,38 +1,11 @@
 //! The `zeno` binary end to end: exit codes, messages and output formats.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn zeno(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zeno"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("spawn zeno")
-}
+use support::cli::*;
 
 fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/cli")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zeno-cli-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    data_file("cli", name)
 }
 
 // ---- usage errors ----
@@ -90,7 +63,7 @@ fn missing_file_is_named() {
 
 #[test]
 fn invalid_utf8_file_is_named_with_its_offset() {
-    let dir = scratch("utf8");
+    let dir = scratch("cli-utf8");
     let path = dir.join("bad.zeno");
     std::fs::write(&path, b"int n;\n// caf\xe9\n").expect("write");
     let o = zeno(&["check", &path.to_string_lossy()]);
@@ -346,7 +319,7 @@ fn sarif_has_code_flows_for_violations() {
 
 #[test]
 fn fmt_check_lists_unformatted_files_and_fmt_fixes_them() {
-    let dir = scratch("fmt");
+    let dir = scratch("cli-fmt");
     std::fs::copy(data("unformatted.zeno"), dir.join("m.zeno")).expect("copy");
     let d = dir.to_string_lossy().into_owned();
     let o = zeno(&["fmt", "--check", &d]);

@@ -2,42 +2,14 @@
 //! files, end to end. The fixtures in `tests/data/import` are small
 //! hand-written models whose verdicts are evident from their text.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn zeno(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zeno"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("spawn zeno")
-}
+use std::path::Path;
+
+use support::cli::*;
 
 fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/import")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zeno-cli-import-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
+    data_file("import", name)
 }
 
 // ---- zeno import ----
@@ -57,7 +29,7 @@ fn import_tchecker_with_labels_prints_the_reachability_check() {
 
 #[test]
 fn import_writes_the_output_file() {
-    let dir = scratch("out");
+    let dir = scratch("cli-import-out");
     let out = dir.join("lock.zeno");
     let o = zeno(&["import", &data("lock.xml"), "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -152,7 +124,7 @@ fn check_uppaal_xml_directly() {
 
 #[test]
 fn format_is_recognised_by_content() {
-    let dir = scratch("content");
+    let dir = scratch("cli-import-content");
     let m = dir.join("lock.model");
     std::fs::copy(data("lock.xml"), &m).expect("copy");
     let o = zeno(&["check", path(&m)]);
@@ -183,7 +155,7 @@ fn semantic_errors_in_imported_text_say_it_was_imported() {
 
 #[test]
 fn labels_on_zeno_text_are_an_error() {
-    let dir = scratch("labels");
+    let dir = scratch("cli-import-labels");
     let m = dir.join("m.zeno");
     std::fs::write(
         &m,
@@ -204,7 +176,7 @@ fn labels_on_zeno_text_are_an_error() {
 
 #[test]
 fn export_tchecker_round_trip_keeps_the_verdict() {
-    let dir = scratch("export-tck");
+    let dir = scratch("cli-import-export-tck");
     let tck = dir.join("lock.tck");
     let o = zeno(&[
         "export",
@@ -263,7 +235,7 @@ fn export_tchecker_round_trip_keeps_the_verdict() {
 
 #[test]
 fn export_xta_writes_the_query_file_beside() {
-    let dir = scratch("export-xta");
+    let dir = scratch("cli-import-export-xta");
     let xta = dir.join("lock.xta");
     let o = zeno(&["export", "--to", "xta", &data("lock.xml"), "-o", path(&xta)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -26,6 +26,10 @@ pub enum Command {
     Import(ImportArgs),
     /// Write a model in TChecker's or UPPAAL's XTA format.
     Export(ExportArgs),
+    /// Draw the automata (SVG or Graphviz DOT), optionally with a trace's edges numbered.
+    Graph(GraphArgs),
+    /// Draw a check's error trace (or witness) as a timeline.
+    Trace(TraceArgs),
 }
 
 #[derive(Debug, Args)]
@@ -76,6 +80,19 @@ pub struct CheckArgs {
     /// Only run the named check (repeatable); default: every check.
     #[arg(long = "check", value_name = "NAME")]
     pub checks: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// How much of each trace the text output shows.
+    #[arg(long, value_enum, default_value_t = TraceDetail::Short)]
+    pub trace: TraceDetail,
+}
+
+/// How to search: shared by every command that runs the checker.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
     /// Order in which the search explores the state space.
     #[arg(long, value_enum, default_value_t = Search::Greedy)]
     pub search: Search,
@@ -91,12 +108,62 @@ pub struct CheckArgs {
     /// Seed of the random successor order of `rdfs`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// Output format on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// How much of each trace the text output shows.
-    #[arg(long, value_enum, default_value_t = TraceDetail::Short)]
-    pub trace: TraceDetail,
+}
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The model (`.zeno`, or any format `zeno import` reads).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Draw only this template's instances, or this one process (`Proc(1)`).
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
+    /// Number and highlight the edges of this check's trace, in order.
+    #[arg(long = "trace", value_name = "CHECK")]
+    pub trace_check: Option<String>,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Svg)]
+    pub format: GraphFormat,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// TChecker labels, when FILE is a TChecker model.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    Svg,
+    Dot,
+}
+
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The model (`.zeno`, or any format `zeno import` reads).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The check whose counterexample or witness to show.
+    #[arg(long = "check", value_name = "NAME")]
+    pub check: String,
+    #[arg(long, value_enum, default_value_t = TraceFormat::Svg)]
+    pub format: TraceFormat,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// TChecker labels, when FILE is a TChecker model.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    Svg,
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use zeno::checker::{self, Cancel, Options, Stats};
 use zeno::semantics;
 
-use super::args::{CheckArgs, Format};
+use super::args::{CheckArgs, Format, SearchArgs};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
 use super::{diag, json, sarif, text};
@@ -52,7 +52,8 @@ impl Outcome {
     }
 }
 
-fn options(args: &CheckArgs) -> Result<Options, String> {
+/// The checker options the search flags ask for.
+pub fn options(args: &SearchArgs) -> Result<Options, String> {
     let timeout = match args.timeout {
         None => None,
         Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
@@ -70,7 +71,7 @@ fn options(args: &CheckArgs) -> Result<Options, String> {
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
-    let options = match options(args) {
+    let options = match options(&args.search) {
         Ok(o) => o,
         Err(e) => {
             diag::error(&e);

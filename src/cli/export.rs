@@ -1,37 +1,16 @@
 //! `zeno export`: write a model (zeno text, or any imported format) for
 //! TChecker or UPPAAL, to run it through those tools.
 
-use zeno::semantics;
-
 use super::args::{ExportArgs, ExportFormat};
 use super::check::exit;
 use super::diag;
 use super::import::write_output;
-use super::load::{LoadError, load};
+use super::load::load_network;
 
 pub fn run(args: &ExportArgs) -> u8 {
-    let model = match load(&args.file, &args.labels) {
-        Ok(m) => m,
-        Err(LoadError::Unreadable(e)) => {
-            diag::error(&e.to_string());
-            return exit::ERROR;
-        }
-        // Already reported.
-        Err(LoadError::Import { .. } | LoadError::Usage(_)) => return exit::ERROR,
-    };
-    let analysis = semantics::analyze(&model.source.text);
-    let noted = !analysis.diagnostics.is_empty();
-    if noted {
-        model.note_imported();
-    }
-    diag::emit(&model.source, &analysis.diagnostics);
-    let has_errors = analysis
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == zeno::diagnostics::Severity::Error);
-    let network = match analysis.network {
-        Some(n) if !has_errors => n,
-        _ => return exit::ERROR,
+    let (model, network) = match load_network(&args.file, &args.labels) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let result = match args.to {
         ExportFormat::Tchecker => {
@@ -52,9 +31,7 @@ pub fn run(args: &ExportArgs) -> u8 {
     let (text, queries) = match result {
         Ok(r) => r,
         Err(diags) => {
-            if !noted {
-                model.note_imported();
-            }
+            model.note_imported();
             diag::emit(&model.source, &diags);
             return exit::ERROR;
         }

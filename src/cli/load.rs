@@ -8,9 +8,12 @@
 
 use std::path::Path;
 
-use zeno::diagnostics::Diagnostic;
+use zeno::diagnostics::{Diagnostic, Severity};
 use zeno::import::{self, Format, ImportOptions};
+use zeno::ir::Network;
+use zeno::semantics;
 
+use super::check::exit;
 use super::diag;
 use super::source::{ReadError, Source, read_source};
 
@@ -125,5 +128,32 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                 diagnostics,
             })
         }
+    }
+}
+
+/// Reads, imports if needed, and analyzes `path`, printing every diagnostic;
+/// the network when the model has no errors, else the exit code to return.
+pub fn load_network(path: &Path, labels: &[String]) -> Result<(Model, Network), u8> {
+    let model = match load(path, labels) {
+        Ok(m) => m,
+        Err(LoadError::Unreadable(e)) => {
+            diag::error(&e.to_string());
+            return Err(exit::ERROR);
+        }
+        // Already reported.
+        Err(LoadError::Import { .. } | LoadError::Usage(_)) => return Err(exit::ERROR),
+    };
+    let analysis = semantics::analyze(&model.source.text);
+    if !analysis.diagnostics.is_empty() {
+        model.note_imported();
+    }
+    diag::emit(&model.source, &analysis.diagnostics);
+    let has_errors = analysis
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    match analysis.network {
+        Some(network) if !has_errors => Ok((model, network)),
+        _ => Err(exit::ERROR),
     }
 }

@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod import;
 pub mod json;
 pub mod load;
+pub mod picture;
 pub mod report;
 pub mod sarif;
 pub mod source;
@@ -28,5 +29,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Fmt(a) => fmt::run(&a, zeno::fmt::format),
         Command::Import(a) => import::run(&a),
         Command::Export(a) => export::run(&a),
+        Command::Graph(a) => picture::run_graph(&a),
+        Command::Trace(a) => picture::run_trace(&a),
     }
 }

@@ -1,0 +1,108 @@
+//! `zeno graph` and `zeno trace`: the automata and the error traces as pictures.
+
+use zeno::checker::{self, Cancel, Trace};
+use zeno::ir::Network;
+use zeno::pictures;
+
+use super::args::{GraphArgs, GraphFormat, SearchArgs, TraceArgs, TraceFormat};
+use super::check::{exit, options};
+use super::diag;
+use super::import::write_output;
+use super::load::load_network;
+
+pub fn run_graph(args: &GraphArgs) -> u8 {
+    let (_model, network) = match load_network(&args.file, &args.labels) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let trace = match &args.trace_check {
+        None => None,
+        Some(name) => {
+            let Some(check) = check_index(&network, name) else {
+                return exit::ERROR;
+            };
+            match find_trace(&network, check, &args.search) {
+                Ok(trace) => Some(trace),
+                Err(code) => return code,
+            }
+        }
+    };
+    let template = args.template.as_deref();
+    let drawn = match args.format {
+        GraphFormat::Dot => pictures::graph_dot(&network, template, trace.as_ref()),
+        GraphFormat::Svg => pictures::graph_svg(&network, template, trace.as_ref()),
+    };
+    match drawn {
+        Ok(text) => write_output(args.output.as_deref(), &text),
+        Err(e) => {
+            diag::error(&e.to_string());
+            exit::ERROR
+        }
+    }
+}
+
+pub fn run_trace(args: &TraceArgs) -> u8 {
+    let (_model, network) = match load_network(&args.file, &args.labels) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let Some(check) = check_index(&network, &args.check) else {
+        return exit::ERROR;
+    };
+    let trace = match find_trace(&network, check, &args.search) {
+        Ok(trace) => trace,
+        Err(code) => return code,
+    };
+    let text = match args.format {
+        TraceFormat::Svg => pictures::trace_svg(&network, check, &trace),
+        TraceFormat::Text => pictures::trace_text(&network, check, &trace),
+        TraceFormat::Json => {
+            let json = pictures::trace_json(&network, check, &trace);
+            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
+        }
+    };
+    write_output(args.output.as_deref(), &text)
+}
+
+/// The index of the check called `name`, or an error listing the checks.
+fn check_index(network: &Network, name: &str) -> Option<usize> {
+    let found = network.checks.iter().position(|c| c.name == name);
+    if found.is_none() {
+        let names: Vec<&str> = network.checks.iter().map(|c| c.name.as_str()).collect();
+        diag::error(&format!(
+            "no check named `{name}`; the model's checks: {}",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    found
+}
+
+/// Decides the check and returns its counterexample or witness; when there
+/// is none (the invariant holds, no witness exists, a limit was hit) says why.
+fn find_trace(network: &Network, check: usize, search: &SearchArgs) -> Result<Trace, u8> {
+    let name = &network.checks[check].name;
+    let options = options(search).map_err(|e| {
+        diag::error(&e);
+        exit::ERROR
+    })?;
+    let result = checker::check(network, check, &options, &Cancel::new(), &mut |_| {});
+    match (result.trace, &result.verdict) {
+        (Some(trace), _) => Ok(trace),
+        (None, checker::Verdict::Unknown(limit)) => {
+            diag::error(&format!(
+                "check `{name}`: no verdict ({limit:?} limit reached), so no trace to draw"
+            ));
+            Err(exit::LIMIT)
+        }
+        (None, verdict) => {
+            diag::error(&format!(
+                "check `{name}` has no trace to draw: its verdict is {verdict:?} (an `A[]` check that holds or an `E<>` check without a witness)"
+            ));
+            Err(exit::FAILS)
+        }
+    }
+}

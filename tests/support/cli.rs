@@ -1,0 +1,52 @@
+//! Running the `zeno` binary in integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `zeno ARGS` without colors and returns what it did.
+pub fn zeno(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("spawn zeno")
+}
+
+/// The path of `tests/data/DIR/NAME`.
+pub fn data_file(dir: &str, name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir)
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The path of a bundled model, `models/NAME`.
+pub fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zeno-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+pub fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
