@@ -245,11 +245,11 @@ mod tests {
         let Command::Check(a) = parse(&["check", "m.zeno"]).unwrap().command else {
             panic!("expected check");
         };
-        assert_eq!(a.search, Search::Greedy);
-        assert_eq!(a.heuristic, Heuristic::Hu);
+        assert_eq!(a.search.search, Search::Greedy);
+        assert_eq!(a.search.heuristic, Heuristic::Hu);
         assert_eq!(a.format, Format::Text);
         assert_eq!(a.trace, TraceDetail::Short);
-        assert_eq!(a.max_states, None);
+        assert_eq!(a.search.max_states, None);
     }
 
     #[test]
@@ -281,11 +281,11 @@ mod tests {
         };
         assert_eq!(a.files.len(), 2);
         assert_eq!(a.checks, ["mutex"]);
-        assert_eq!(SearchOrder::from(a.search), SearchOrder::RandomDfs);
-        assert_eq!(HeuristicKind::from(a.heuristic), HeuristicKind::DL);
-        assert_eq!(a.max_states, Some(10));
-        assert_eq!(a.timeout, Some(1.5));
-        assert_eq!(a.seed, 7);
+        assert_eq!(SearchOrder::from(a.search.search), SearchOrder::RandomDfs);
+        assert_eq!(HeuristicKind::from(a.search.heuristic), HeuristicKind::DL);
+        assert_eq!(a.search.max_states, Some(10));
+        assert_eq!(a.search.timeout, Some(1.5));
+        assert_eq!(a.search.seed, 7);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.trace, TraceDetail::Full);
     }
