@@ -1,5 +1,18 @@
 //! Semantic analysis on salsa: item tree, name resolution, type checking,
 //! lowering to [`crate::ir::Network`].
+//!
+//! Layers: [`from_ast`] turns the syntax tree into the HIR ([`hir`]);
+//! [`lower`] resolves names, checks types and lowers one template or
+//! declaration list; [`system`] assembles the network; [`db`] ties them into
+//! incremental salsa queries. [`AnalysisHost`] is the entry point of a
+//! long-lived client (the language server); [`analyze`] is the one-shot one.
+
+pub mod db;
+pub mod from_ast;
+pub mod hir;
+pub mod lower;
+pub mod system;
+pub mod ty;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir;
@@ -15,6 +28,71 @@ pub struct Analysis {
 
 /// One-shot analysis of a model text (the CLI's entry point; the language
 /// server keeps a database and re-runs only what an edit touched).
-pub fn analyze(_text: &str) -> Analysis {
-    unimplemented!("semantics lands with the frontend")
+pub fn analyze(text: &str) -> Analysis {
+    let mut host = AnalysisHost::new();
+    host.set_text(text);
+    host.analysis()
 }
+
+/// A long-lived, incremental analysis of one model text: set the new text
+/// after every edit, then ask for what is needed; only the queries the edit
+/// affects run again.
+pub struct AnalysisHost {
+    db: db::Database,
+    file: db::SourceFile,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl AnalysisHost {
+    pub fn new() -> AnalysisHost {
+        Self::with_database(db::Database::default())
+    }
+
+    /// A host on a given database (e.g. one with an event callback).
+    pub fn with_database(db: db::Database) -> AnalysisHost {
+        let file = db::SourceFile::new(&db, String::new());
+        AnalysisHost { db, file }
+    }
+
+    pub fn set_text(&mut self, text: &str) {
+        use salsa::Setter;
+        self.file.set_text(&mut self.db).to(text.to_string());
+    }
+
+    pub fn text(&self) -> &str {
+        self.file.text(&self.db)
+    }
+
+    /// Syntax and semantic diagnostics, sorted by position.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        db::file_diagnostics(&self.db, self.file).clone()
+    }
+
+    /// The network, or `None` when the model has errors.
+    pub fn network(&self) -> Option<ir::Network> {
+        db::network(&self.db, self.file)
+    }
+
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            diagnostics: self.diagnostics(),
+            network: self.network(),
+        }
+    }
+
+    /// The item tree (for outlines, go-to-definition, completion).
+    pub fn item_tree(&self) -> std::sync::Arc<hir::ItemTree> {
+        db::item_tree(&self.db, self.file).tree.clone()
+    }
+
+    pub fn db(&self) -> &db::Database {
+        &self.db
+    }
+}
+#[cfg(test)]
+mod tests_hir;

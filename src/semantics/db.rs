@@ -1,0 +1,202 @@
+//! The salsa database and the queries, from text to network.
+//!
+//! Query graph: `item_tree(file)` → `global_scope(file)` (symbols without
+//! spans) → `check_template(TemplateKey)` per template → `file_diagnostics`,
+//! and `lowered(file)` for the network. A [`TemplateKey`] interns a
+//! template's HIR (spans relative to its start) with the global scope, so an
+//! edit in one template leaves every other template's key, and therefore its
+//! memoised check, untouched.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use super::hir::{ItemTree, Template};
+use super::lower::{Ctx, GlobalScope, Mode};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{self, Span};
+
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+impl Database {
+    /// A database that reports every salsa event to `callback` (tests use it
+    /// to count which queries re-execute).
+    pub fn with_event_callback(
+        callback: Box<dyn Fn(salsa::Event) + Send + Sync + 'static>,
+    ) -> Database {
+        Database {
+            storage: salsa::Storage::new(Some(callback)),
+        }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::input]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// The file's item tree with the syntax diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileItems {
+    pub tree: Arc<ItemTree>,
+    pub syntax_diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn item_tree(db: &dyn salsa::Database, file: SourceFile) -> FileItems {
+    let (tree, syntax_diagnostics) = super::from_ast::lower_file(file.text(db));
+    FileItems {
+        tree: Arc::new(tree),
+        syntax_diagnostics,
+    }
+}
+
+/// Global declarations: their diagnostics, and the scope templates see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Globals {
+    pub scope: Arc<GlobalScope>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn globals(db: &dyn salsa::Database, file: SourceFile) -> Globals {
+    let tree = &item_tree(db, file).tree;
+    let mut ctx = Ctx::new(Mode::Lower);
+    ctx.declare(&tree.globals, "");
+    Globals {
+        scope: Arc::new(ctx.global_scope()),
+        diagnostics: ctx.diags,
+    }
+}
+
+/// Only the symbols: equal across edits that do not change a declaration,
+/// so everything that depends on it is backdated.
+#[salsa::tracked(returns(ref))]
+pub fn global_scope(db: &dyn salsa::Database, file: SourceFile) -> Arc<GlobalScope> {
+    globals(db, file).scope.clone()
+}
+
+#[salsa::interned]
+pub struct TemplateKey<'db> {
+    #[returns(ref)]
+    pub template: Arc<Template>,
+    #[returns(ref)]
+    pub scope: Arc<GlobalScope>,
+}
+
+/// What checking one template on its own finds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TemplateCheck {
+    /// Relative to the template's start.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Global names the template reads or writes.
+    pub used_globals: Vec<String>,
+}
+
+/// Name resolution and type checking of one template; reads nothing but its
+/// key, so it re-runs only when the template or the global scope changes.
+#[salsa::tracked(returns(ref))]
+pub fn check_template<'db>(db: &'db dyn salsa::Database, key: TemplateKey<'db>) -> TemplateCheck {
+    let mut ctx = Ctx::with_globals(key.scope(db));
+    let template = key.template(db);
+    ctx.template(template, None, &template.name.text, 0);
+    let mut used_globals: Vec<String> = ctx.used_globals.into_iter().collect();
+    used_globals.sort();
+    TemplateCheck {
+        diagnostics: ctx.diags,
+        used_globals,
+    }
+}
+
+/// The per-template checks of a file, with absolute diagnostics.
+#[salsa::tracked(returns(ref))]
+pub fn template_checks(db: &dyn salsa::Database, file: SourceFile) -> TemplateCheck {
+    let tree = item_tree(db, file).tree.clone();
+    let scope = global_scope(db, file).clone();
+    let mut all = TemplateCheck::default();
+    let mut used = FxHashSet::default();
+    for t in &tree.templates {
+        let key = TemplateKey::new(db, t.data.clone(), scope.clone());
+        let check = check_template(db, key);
+        all.diagnostics
+            .extend(check.diagnostics.iter().map(|d| shift(d, t.offset)));
+        used.extend(check.used_globals.iter().cloned());
+    }
+    all.used_globals = used.into_iter().collect();
+    all.used_globals.sort();
+    all
+}
+
+fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {
+    let s = |r: Span| Span::new(r.start + offset, r.end + offset);
+    let mut d = d.clone();
+    d.range = s(d.range);
+    for r in &mut d.related {
+        r.range = s(r.range);
+    }
+    d
+}
+
+/// The network, and the diagnostics only the whole model shows (system line,
+/// checks, instance arguments, unused globals).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lowered {
+    pub network: ir::Network,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
+    let tree = item_tree(db, file).tree.clone();
+    let uses: FxHashSet<String> = template_checks(db, file)
+        .used_globals
+        .iter()
+        .cloned()
+        .collect();
+    let (network, diagnostics) = super::system::lower_network(&tree, &uses);
+    Lowered {
+        network,
+        diagnostics,
+    }
+}
+
+/// Every diagnostic of the file, sorted by position, without duplicates.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let mut all = item_tree(db, file).syntax_diagnostics.clone();
+    all.extend(globals(db, file).diagnostics.iter().cloned());
+    all.extend(template_checks(db, file).diagnostics.iter().cloned());
+    all.extend(lowered(db, file).diagnostics.iter().cloned());
+    sort_dedup(&mut all);
+    all
+}
+
+/// Sorts by position (errors first at equal positions) and drops repeats:
+/// the same problem is found by the per-template check and by every instance.
+pub fn sort_dedup(all: &mut Vec<Diagnostic>) {
+    all.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.severity, &a.message).cmp(&(
+            b.range.start,
+            b.range.end,
+            b.severity,
+            &b.message,
+        ))
+    });
+    all.dedup_by(|a, b| a.range == b.range && a.message == b.message);
+}
+
+/// The network when the file has no errors.
+pub fn network(db: &dyn salsa::Database, file: SourceFile) -> Option<ir::Network> {
+    let has_errors = file_diagnostics(db, file)
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    (!has_errors).then(|| lowered(db, file).network.clone())
+}

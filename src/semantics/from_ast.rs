@@ -1,0 +1,458 @@
+//! Syntax tree → HIR.
+//!
+//! Reads the lossless tree by node kinds and keeps whatever is there: a
+//! missing piece becomes [`ExprKind::Missing`] or an empty name (the parser
+//! has already reported it), and nodes inside `ERROR` are skipped. Spans
+//! inside a template are made relative to the template's start.
+
+use std::sync::Arc;
+
+use super::hir::*;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{LocationKind, Span, SyncDir};
+use crate::syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+
+pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
+    let parse = crate::syntax::parse(text);
+    let root = parse.syntax_node();
+    let mut tree = ItemTree::default();
+    let top = Lowerer { offset: 0 };
+    for item in root.children() {
+        match item.kind() {
+            VAR_DECL => top.var_decl(&item, &mut tree.globals),
+            TYPEDEF_DECL => tree.globals.push(Decl::Typedef(top.typedef(&item))),
+            TEMPLATE => {
+                let offset = u32::from(item.text_range().start());
+                let l = Lowerer { offset };
+                tree.templates.push(TemplateItem {
+                    data: Arc::new(l.template(&item)),
+                    offset,
+                });
+            }
+            INSTANCE => tree.instances.push(top.instance(&item)),
+            SYSTEM => tree.system.extend(
+                item.children()
+                    .filter(|c| c.kind() == NAME_REF)
+                    .map(|c| top.name(&c)),
+            ),
+            CHECK => {
+                if let Some(c) = top.check(&item) {
+                    tree.checks.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    (tree, parse.errors().to_vec())
+}
+
+fn is_expr(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        LITERAL
+            | NAME_REF
+            | PAREN_EXPR
+            | PREFIX_EXPR
+            | BIN_EXPR
+            | COND_EXPR
+            | INDEX_EXPR
+            | FIELD_EXPR
+            | CALL_EXPR
+            | POSTFIX_EXPR
+            | ASSIGN_EXPR
+            | QUANT_EXPR
+    )
+}
+
+fn is_type(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE
+    )
+}
+
+fn child(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxNode> {
+    node.children().find(|c| c.kind() == kind)
+}
+
+fn exprs(node: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
+    node.children().filter(|c| is_expr(c.kind()))
+}
+
+fn tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia())
+}
+
+fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
+    tokens(node).any(|t| t.kind() == kind)
+}
+
+struct Lowerer {
+    /// Subtracted from absolute positions (the template's start).
+    offset: u32,
+}
+
+impl Lowerer {
+    fn span(&self, node: &SyntaxNode) -> Span {
+        let r = node.text_range();
+        Span::new(
+            u32::from(r.start()) - self.offset,
+            u32::from(r.end()) - self.offset,
+        )
+    }
+
+    /// A `NAME` or `NAME_REF` node.
+    fn name(&self, node: &SyntaxNode) -> Name {
+        let text = tokens(node)
+            .find(|t| t.kind() == IDENT)
+            .map(|t| t.text().to_string())
+            .unwrap_or_default();
+        Name::new(text, self.span(node))
+    }
+
+    /// The `NAME` child, or an empty name at the node's start when missing.
+    fn name_child(&self, node: &SyntaxNode) -> Name {
+        match child(node, NAME) {
+            Some(n) => self.name(&n),
+            None => {
+                let s = self.span(node);
+                Name::new("", Span::new(s.start, s.start))
+            }
+        }
+    }
+
+    fn missing(&self, node: &SyntaxNode) -> Expr {
+        let s = self.span(node);
+        Expr::new(ExprKind::Missing, Span::new(s.end, s.end))
+    }
+
+    fn opt_expr(&self, node: Option<SyntaxNode>, parent: &SyntaxNode) -> Expr {
+        match node {
+            Some(n) => self.expr(&n),
+            None => self.missing(parent),
+        }
+    }
+
+    // ---- declarations ----
+
+    fn var_decl(&self, node: &SyntaxNode, out: &mut Vec<Decl>) {
+        let is_const = has_token(node, CONST_KW);
+        let Some(ty) = node.children().find(|c| is_type(c.kind())) else {
+            return;
+        };
+        let ty = self.ty(&ty);
+        for d in node.children().filter(|c| c.kind() == VAR_DECLARATOR) {
+            let array = child(&d, ARRAY_SIZE).map(|a| self.opt_expr(exprs(&a).next(), &a));
+            let init = exprs(&d).next().map(|e| self.expr(&e)).or_else(|| {
+                // Array initialisers are not supported yet; keep a marker so
+                // that the declaration is still reported as initialised.
+                child(&d, ARRAY_INIT).map(|a| Expr::new(ExprKind::Missing, self.span(&a)))
+            });
+            out.push(Decl::Var(VarDecl {
+                is_const,
+                ty: ty.clone(),
+                name: self.name_child(&d),
+                array,
+                init,
+                span: self.span(&d),
+            }));
+        }
+    }
+
+    fn typedef(&self, node: &SyntaxNode) -> Typedef {
+        let ty = match node.children().find(|c| is_type(c.kind())) {
+            Some(t) => self.ty(&t),
+            None => TypeRef::Int {
+                range: None,
+                span: self.span(node),
+            },
+        };
+        Typedef {
+            ty,
+            name: self.name_child(node),
+            span: self.span(node),
+        }
+    }
+
+    fn ty(&self, node: &SyntaxNode) -> TypeRef {
+        let span = self.span(node);
+        match node.kind() {
+            INT_TYPE => TypeRef::Int {
+                range: child(node, RANGE).map(|r| {
+                    let mut es = exprs(&r);
+                    let lo = self.opt_expr(es.next(), &r);
+                    let hi = self.opt_expr(es.next(), &r);
+                    Box::new((lo, hi))
+                }),
+                span,
+            },
+            BOOL_TYPE => TypeRef::Bool { span },
+            CLOCK_TYPE => TypeRef::Clock { span },
+            CHAN_TYPE => TypeRef::Chan {
+                urgent: has_token(node, URGENT_KW),
+                broadcast: has_token(node, BROADCAST_KW),
+                span,
+            },
+            _ => match child(node, NAME_REF) {
+                Some(n) => TypeRef::Named(self.name(&n)),
+                None => TypeRef::Int { range: None, span },
+            },
+        }
+    }
+
+    // ---- templates ----
+
+    fn template(&self, node: &SyntaxNode) -> Template {
+        let params = child(node, PARAM_LIST)
+            .map(|pl| {
+                pl.children()
+                    .filter(|c| c.kind() == PARAM)
+                    .map(|p| self.param(&p))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut t = Template {
+            name: self.name_child(node),
+            params,
+            decls: Vec::new(),
+            locations: Vec::new(),
+            edges: Vec::new(),
+            span: self.span(node),
+        };
+        if let Some(body) = child(node, TEMPLATE_BODY) {
+            for item in body.children() {
+                match item.kind() {
+                    VAR_DECL => self.var_decl(&item, &mut t.decls),
+                    TYPEDEF_DECL => t.decls.push(Decl::Typedef(self.typedef(&item))),
+                    LOCATION => t.locations.push(self.location(&item)),
+                    EDGE => t.edges.push(self.edge(&item)),
+                    _ => {}
+                }
+            }
+        }
+        t
+    }
+
+    fn param(&self, node: &SyntaxNode) -> Param {
+        let ty = match node.children().find(|c| is_type(c.kind())) {
+            Some(t) => self.ty(&t),
+            None => TypeRef::Int {
+                range: None,
+                span: self.span(node),
+            },
+        };
+        Param {
+            is_const: has_token(node, CONST_KW),
+            is_ref: has_token(node, AMP),
+            ty,
+            name: self.name_child(node),
+            span: self.span(node),
+        }
+    }
+
+    fn location(&self, node: &SyntaxNode) -> Location {
+        let kind = if has_token(node, COMMITTED_KW) {
+            LocationKind::Committed
+        } else if has_token(node, URGENT_KW) {
+            LocationKind::Urgent
+        } else {
+            LocationKind::Normal
+        };
+        Location {
+            name: self.name_child(node),
+            init: has_token(node, INIT_KW),
+            kind,
+            invariant: child(node, INVARIANT).map(|i| self.opt_expr(exprs(&i).next(), &i)),
+            span: self.span(node),
+        }
+    }
+
+    fn edge(&self, node: &SyntaxNode) -> Edge {
+        let mut ends = node.children().filter(|c| c.kind() == NAME_REF);
+        let source = ends.next().map(|n| self.name(&n));
+        let target = ends.next().map(|n| self.name(&n));
+        let empty = || {
+            let s = self.span(node);
+            Name::new("", Span::new(s.start, s.start))
+        };
+        let selects = child(node, SELECT_CLAUSE)
+            .map(|sc| {
+                sc.children()
+                    .filter(|c| c.kind() == SELECT_BINDING)
+                    .map(|b| Select {
+                        name: self.name_child(&b),
+                        ty: match b.children().find(|c| is_type(c.kind())) {
+                            Some(t) => self.ty(&t),
+                            None => TypeRef::Int {
+                                range: None,
+                                span: self.span(&b),
+                            },
+                        },
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let guard = child(node, GUARD).map(|g| self.opt_expr(exprs(&g).next(), &g));
+        let sync = child(node, SYNC).map(|s| SyncHir {
+            channel: self.opt_expr(exprs(&s).next(), &s),
+            dir: if has_token(&s, QUESTION) {
+                SyncDir::Receive
+            } else {
+                SyncDir::Send
+            },
+            span: self.span(&s),
+        });
+        let updates = child(node, UPDATE)
+            .map(|u| exprs(&u).map(|e| self.expr(&e)).collect())
+            .unwrap_or_default();
+        Edge {
+            source: source.unwrap_or_else(empty),
+            target: target.unwrap_or_else(empty),
+            selects,
+            guard,
+            sync,
+            updates,
+            span: self.span(node),
+        }
+    }
+
+    // ---- system line and checks ----
+
+    fn instance(&self, node: &SyntaxNode) -> InstanceDecl {
+        InstanceDecl {
+            name: self.name_child(node),
+            template: child(node, NAME_REF)
+                .map(|n| self.name(&n))
+                .unwrap_or_else(|| self.name_child(node)),
+            args: child(node, ARG_LIST)
+                .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
+                .unwrap_or_default(),
+            span: self.span(node),
+        }
+    }
+
+    fn check(&self, node: &SyntaxNode) -> Option<CheckDecl> {
+        let quantifier = tokens(node).find_map(|t| match t.kind() {
+            A_BOX => Some(Quantifier::Always),
+            E_DIAMOND => Some(Quantifier::Eventually),
+            _ => None,
+        });
+        let span = self.span(node);
+        let name = match child(node, NAME) {
+            Some(n) => self.name(&n),
+            // Unnamed checks are named after their position.
+            None => Name::new(format!("check@{}", span.start), span),
+        };
+        Some(CheckDecl {
+            name,
+            quantifier: quantifier?,
+            formula: self.opt_expr(exprs(node).next(), node),
+            span,
+        })
+    }
+
+    // ---- expressions ----
+
+    fn expr(&self, node: &SyntaxNode) -> Expr {
+        let span = self.span(node);
+        let sub = |i: usize| self.opt_expr(exprs(node).nth(i), node);
+        let op_token = || tokens(node).next().map(|t| t.kind());
+        let kind = match node.kind() {
+            LITERAL => match tokens(node).next() {
+                Some(t) if t.kind() == INT_NUMBER => match t.text().parse::<i64>() {
+                    Ok(v) => ExprKind::Int(v),
+                    // Too long for i64: still reported as "too large".
+                    Err(_) => ExprKind::Int(i64::MAX),
+                },
+                Some(t) if t.kind() == TRUE_KW => ExprKind::Bool(true),
+                Some(t) if t.kind() == FALSE_KW => ExprKind::Bool(false),
+                Some(t) if t.kind() == DEADLOCK_KW => ExprKind::Deadlock,
+                _ => ExprKind::Missing,
+            },
+            NAME_REF => ExprKind::Name(self.name(node).text),
+            PAREN_EXPR => return self.opt_expr(exprs(node).next(), node),
+            PREFIX_EXPR => {
+                let op = match op_token() {
+                    Some(MINUS) => UnaryOp::Neg,
+                    _ => UnaryOp::Not,
+                };
+                ExprKind::Unary(op, Box::new(sub(0)))
+            }
+            BIN_EXPR => {
+                let op = match tokens(node).next().map(|t| t.kind()) {
+                    Some(PLUS) => BinaryOp::Add,
+                    Some(MINUS) => BinaryOp::Sub,
+                    Some(STAR) => BinaryOp::Mul,
+                    Some(SLASH) => BinaryOp::Div,
+                    Some(PERCENT) => BinaryOp::Mod,
+                    Some(LT) => BinaryOp::Lt,
+                    Some(LTEQ) => BinaryOp::Le,
+                    Some(EQ2) => BinaryOp::Eq,
+                    Some(NEQ) => BinaryOp::Ne,
+                    Some(GTEQ) => BinaryOp::Ge,
+                    Some(GT) => BinaryOp::Gt,
+                    Some(AMP2 | AND_KW) => BinaryOp::And,
+                    Some(PIPE2 | OR_KW) => BinaryOp::Or,
+                    Some(IMPLY_KW) => BinaryOp::Imply,
+                    _ => return Expr::new(ExprKind::Missing, span),
+                };
+                ExprKind::Binary(op, Box::new(sub(0)), Box::new(sub(1)))
+            }
+            COND_EXPR => ExprKind::Cond(Box::new(sub(0)), Box::new(sub(1)), Box::new(sub(2))),
+            INDEX_EXPR => ExprKind::Index(Box::new(sub(0)), Box::new(sub(1))),
+            FIELD_EXPR => {
+                let base = sub(0);
+                let field = node
+                    .children()
+                    .filter(|c| c.kind() == NAME_REF)
+                    .last()
+                    .filter(|_| exprs(node).count() >= 2)
+                    .map(|n| self.name(&n))
+                    .unwrap_or_else(|| Name::new("", Span::new(span.end, span.end)));
+                ExprKind::Field(Box::new(base), field)
+            }
+            CALL_EXPR => {
+                let callee = exprs(node).next();
+                let name = match callee {
+                    Some(c) if c.kind() == NAME_REF => self.name(&c),
+                    _ => return Expr::new(ExprKind::Missing, span),
+                };
+                let args = child(node, ARG_LIST)
+                    .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
+                    .unwrap_or_default();
+                ExprKind::Call(name, args)
+            }
+            POSTFIX_EXPR => {
+                let up = tokens(node).any(|t| t.kind() == PLUS2);
+                ExprKind::Incr(Box::new(sub(0)), up)
+            }
+            ASSIGN_EXPR => {
+                let op = match tokens(node).next().map(|t| t.kind()) {
+                    Some(PLUS_EQ) => AssignOp::Add,
+                    Some(MINUS_EQ) => AssignOp::Sub,
+                    Some(STAR_EQ) => AssignOp::Mul,
+                    Some(SLASH_EQ) => AssignOp::Div,
+                    _ => AssignOp::Assign,
+                };
+                ExprKind::Assign(op, Box::new(sub(0)), Box::new(sub(1)))
+            }
+            QUANT_EXPR => {
+                let kind = match op_token() {
+                    Some(EXISTS_KW) => QuantKind::Exists,
+                    Some(SUM_KW) => QuantKind::Sum,
+                    _ => QuantKind::Forall,
+                };
+                let name = self.name_child(node);
+                let ty = match node.children().find(|c| is_type(c.kind())) {
+                    Some(t) => self.ty(&t),
+                    None => TypeRef::Int { range: None, span },
+                };
+                ExprKind::Quant(kind, name, ty, Box::new(sub(0)))
+            }
+            _ => ExprKind::Missing,
+        };
+        Expr::new(kind, span)
+    }
+}

@@ -1,0 +1,285 @@
+//! The semantic model of a file before name resolution: the item tree.
+//!
+//! It mirrors the syntax closely but drops trivia and error nodes, so
+//! everything after it works on plain data. Spans inside a [`Template`] are
+//! relative to the template's start: a template's HIR does not change when
+//! text before it moves, which is what lets its checking be reused by salsa
+//! after edits elsewhere. [`TemplateItem::offset`] makes them absolute again.
+
+use std::sync::Arc;
+
+use crate::ir::{LocationKind, Span, SyncDir};
+
+/// A name together with where it is written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Name {
+    pub fn new(text: impl Into<String>, span: Span) -> Name {
+        Name {
+            text: text.into(),
+            span,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeRef {
+    /// `int` (no range) or `int[lo, hi]`.
+    Int {
+        range: Option<Box<(Expr, Expr)>>,
+        span: Span,
+    },
+    Bool {
+        span: Span,
+    },
+    Clock {
+        span: Span,
+    },
+    Chan {
+        urgent: bool,
+        broadcast: bool,
+        span: Span,
+    },
+    /// A typedef name.
+    Named(Name),
+}
+
+impl TypeRef {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeRef::Int { span, .. }
+            | TypeRef::Bool { span }
+            | TypeRef::Clock { span }
+            | TypeRef::Chan { span, .. } => *span,
+            TypeRef::Named(n) => n.span,
+        }
+    }
+}
+
+/// `[const] T name[size] = init;`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VarDecl {
+    pub is_const: bool,
+    pub ty: TypeRef,
+    pub name: Name,
+    pub array: Option<Expr>,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Typedef {
+    pub ty: TypeRef,
+    pub name: Name,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Decl {
+    Var(VarDecl),
+    Typedef(Typedef),
+}
+
+impl Decl {
+    pub fn name(&self) -> &Name {
+        match self {
+            Decl::Var(v) => &v.name,
+            Decl::Typedef(t) => &t.name,
+        }
+    }
+}
+
+/// `const T p` (by value) or `T &p` (by reference).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Param {
+    pub is_const: bool,
+    pub is_ref: bool,
+    pub ty: TypeRef,
+    pub name: Name,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub name: Name,
+    pub init: bool,
+    pub kind: LocationKind,
+    pub invariant: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Select {
+    pub name: Name,
+    pub ty: TypeRef,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SyncHir {
+    /// A channel name, or an indexed channel array.
+    pub channel: Expr,
+    pub dir: SyncDir,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub source: Name,
+    pub target: Name,
+    pub selects: Vec<Select>,
+    pub guard: Option<Expr>,
+    pub sync: Option<SyncHir>,
+    /// Assignment expressions (`Assign`, `Incr`), left to right.
+    pub updates: Vec<Expr>,
+    pub span: Span,
+}
+
+/// A template, with spans relative to its start.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Template {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub decls: Vec<Decl>,
+    pub locations: Vec<Location>,
+    pub edges: Vec<Edge>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TemplateItem {
+    pub data: Arc<Template>,
+    /// Absolute offset of the template's start in the file.
+    pub offset: u32,
+}
+
+/// `P1 = Proc(1);`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InstanceDecl {
+    pub name: Name,
+    pub template: Name,
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    /// `A[] phi`
+    Always,
+    /// `E<> phi`
+    Eventually,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CheckDecl {
+    pub name: Name,
+    pub quantifier: Quantifier,
+    pub formula: Expr,
+    pub span: Span,
+}
+
+/// Everything a file declares, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct ItemTree {
+    pub globals: Vec<Decl>,
+    pub templates: Vec<TemplateItem>,
+    pub instances: Vec<InstanceDecl>,
+    /// Every `system` line's entries.
+    pub system: Vec<Name>,
+    pub checks: Vec<CheckDecl>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    BitNot,
+    Plus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Ge,
+    Gt,
+    And,
+    Or,
+    Imply,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Min,
+    Max,
+}
+
+impl BinaryOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ge | BinaryOp::Gt
+        )
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssignOp {
+    Assign,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuantKind {
+    Forall,
+    Exists,
+    Sum,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    /// Something the parser could not read; already reported as a syntax error.
+    Missing,
+    Int(i64),
+    Bool(bool),
+    Name(String),
+    Index(Box<Expr>, Box<Expr>),
+    /// `P1.cs`, `Proc(1).x`
+    Field(Box<Expr>, Name),
+    /// `Proc(1)` (an instance made by `system Proc;`), or `min`/`max` calls.
+    Call(Name, Vec<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Assign(AssignOp, Box<Expr>, Box<Expr>),
+    /// `v++` (true) or `v--` (false).
+    Incr(Box<Expr>, bool),
+    Quant(QuantKind, Name, TypeRef, Box<Expr>),
+    Deadlock,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}

@@ -1,0 +1,179 @@
+//! Semantic types, symbols and constant folding.
+
+use crate::ir::{self, BinOp, ChanId, ChannelKind, ClockId, UnOp, VarId};
+
+/// Range of plain `int`.
+pub const INT_MIN: i64 = -32768;
+pub const INT_MAX: i64 = 32767;
+
+/// The most instances, select copies or quantifier values one construct may
+/// expand into; beyond this the model is rejected with a diagnostic instead of
+/// exhausting memory.
+pub const MAX_EXPANSION: i64 = 10_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int {
+        lo: i64,
+        hi: i64,
+    },
+    Bool,
+    Clock,
+    Chan {
+        kind: ChannelKind,
+        urgent: bool,
+    },
+    Array(Box<Ty>, u32),
+    /// Already reported; suppresses follow-up errors.
+    Error,
+}
+
+impl Ty {
+    pub fn int() -> Ty {
+        Ty::Int {
+            lo: INT_MIN,
+            hi: INT_MAX,
+        }
+    }
+
+    /// The values of a bounded scalar type, as used by `select`, quantifiers
+    /// and `system` expansion.
+    pub fn bounds(&self) -> Option<(i64, i64)> {
+        match self {
+            Ty::Int { lo, hi } => Some((*lo, *hi)),
+            Ty::Bool => Some((0, 1)),
+            _ => None,
+        }
+    }
+
+    pub fn is_data(&self) -> bool {
+        matches!(self, Ty::Int { .. } | Ty::Bool | Ty::Error)
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Ty::Int { lo, hi } => format!("int[{lo}, {hi}]"),
+            Ty::Bool => "bool".into(),
+            Ty::Clock => "clock".into(),
+            Ty::Chan { .. } => "chan".into(),
+            Ty::Array(t, n) => format!("{}[{n}]", t.describe()),
+            Ty::Error => "?".into(),
+        }
+    }
+}
+
+/// What a name stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Sym {
+    /// A compile-time value: `const int`, a value parameter, a `select` or
+    /// quantifier binding. `value` is `None` while a template is checked on
+    /// its own, before its parameters are known.
+    Const {
+        value: Option<i64>,
+        ty: Ty,
+    },
+    /// A variable (or array) stored from slot `base`.
+    Var {
+        base: VarId,
+        ty: Ty,
+    },
+    Clock {
+        id: ClockId,
+    },
+    /// A channel, or a channel array of `len` elements.
+    Chan {
+        base: ChanId,
+        len: Option<u32>,
+        kind: ChannelKind,
+        urgent: bool,
+    },
+    Typedef(Ty),
+}
+
+impl Sym {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Sym::Const { .. } => "constant",
+            Sym::Var { .. } => "variable",
+            Sym::Clock { .. } => "clock",
+            Sym::Chan { .. } => "channel",
+            Sym::Typedef(_) => "type",
+        }
+    }
+}
+
+/// Folds an operation on constants, or `None` when it is undefined
+/// (division by zero, overflow): then it is left to run time or reported.
+pub fn fold_binary(op: BinOp, a: i32, b: i32) -> Option<i32> {
+    Some(match op {
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a.checked_sub(b)?,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::Div => a.checked_div(b)?,
+        BinOp::Mod => a.checked_rem(b)?,
+        BinOp::Lt => (a < b) as i32,
+        BinOp::Le => (a <= b) as i32,
+        BinOp::Eq => (a == b) as i32,
+        BinOp::Ne => (a != b) as i32,
+        BinOp::Ge => (a >= b) as i32,
+        BinOp::Gt => (a > b) as i32,
+        BinOp::And => (a != 0 && b != 0) as i32,
+        BinOp::Or => (a != 0 || b != 0) as i32,
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+        BinOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+        BinOp::Min => a.min(b),
+        BinOp::Max => a.max(b),
+    })
+}
+
+pub fn fold_unary(op: UnOp, a: i32) -> Option<i32> {
+    Some(match op {
+        UnOp::Neg => a.checked_neg()?,
+        UnOp::Not => (a == 0) as i32,
+        UnOp::BitNot => !a,
+    })
+}
+
+/// Builds `a op b`, folding it when both sides are constants.
+pub fn binary(op: BinOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+    if let (ir::Expr::Const(x), ir::Expr::Const(y)) = (&a, &b)
+        && let Some(v) = fold_binary(op, *x, *y)
+    {
+        return ir::Expr::Const(v);
+    }
+    ir::Expr::Binary(op, Box::new(a), Box::new(b))
+}
+
+pub fn unary(op: UnOp, a: ir::Expr) -> ir::Expr {
+    if let ir::Expr::Const(x) = a
+        && let Some(v) = fold_unary(op, x)
+    {
+        return ir::Expr::Const(v);
+    }
+    ir::Expr::Unary(op, Box::new(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding() {
+        assert_eq!(fold_binary(BinOp::Div, 7, 2), Some(3));
+        assert_eq!(fold_binary(BinOp::Mod, -7, 2), Some(-1));
+        assert_eq!(fold_binary(BinOp::Div, 1, 0), None);
+        assert_eq!(fold_binary(BinOp::Add, i32::MAX, 1), None);
+        assert_eq!(
+            binary(BinOp::Add, ir::Expr::Const(2), ir::Expr::Const(3)),
+            ir::Expr::Const(5)
+        );
+        assert_eq!(unary(UnOp::Not, ir::Expr::Const(4)), ir::Expr::Const(0));
+        assert!(matches!(
+            binary(BinOp::Add, ir::Expr::Var(0), ir::Expr::Const(3)),
+            ir::Expr::Binary(..)
+        ));
+    }
+}

@@ -1,0 +1,1001 @@
+//! Typed views over the syntax tree: the only way other layers read syntax.
+//!
+//! Every wrapper is a cheap handle on a [`SyntaxNode`]; accessors return
+//! `Option` because the tree of a half-written model can miss any part.
+//! `node.syntax().text_range()` (or [`AstNode::span`]) locates any node.
+//! The shapes follow `grammar/zeno.ungram`.
+
+use rowan::TextRange;
+
+use super::{SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::ir::Span;
+
+pub trait AstNode: Sized {
+    fn can_cast(kind: SyntaxKind) -> bool;
+    fn cast(node: SyntaxNode) -> Option<Self>;
+    fn syntax(&self) -> &SyntaxNode;
+
+    /// The node's range, without leading or trailing trivia outside the node.
+    fn span(&self) -> Span {
+        span_of(self.syntax().text_range())
+    }
+}
+
+/// Converts a rowan range into the project's [`Span`].
+pub fn span_of(range: TextRange) -> Span {
+    Span::new(range.start().into(), range.end().into())
+}
+
+macro_rules! ast_node {
+    ($(#[$attr:meta])* $name:ident, $kind:ident) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name {
+            syntax: SyntaxNode,
+        }
+
+        impl AstNode for $name {
+            fn can_cast(kind: SyntaxKind) -> bool {
+                kind == $kind
+            }
+            fn cast(node: SyntaxNode) -> Option<Self> {
+                Self::can_cast(node.kind()).then_some($name { syntax: node })
+            }
+            fn syntax(&self) -> &SyntaxNode {
+                &self.syntax
+            }
+        }
+    };
+}
+
+macro_rules! ast_enum {
+    ($(#[$attr:meta])* $name:ident { $($variant:ident),* $(,)? }) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($variant($variant)),*
+        }
+
+        impl AstNode for $name {
+            fn can_cast(kind: SyntaxKind) -> bool {
+                $($variant::can_cast(kind))||*
+            }
+            fn cast(node: SyntaxNode) -> Option<Self> {
+                $(if $variant::can_cast(node.kind()) {
+                    return $variant::cast(node).map($name::$variant);
+                })*
+                None
+            }
+            fn syntax(&self) -> &SyntaxNode {
+                match self {
+                    $($name::$variant(it) => it.syntax()),*
+                }
+            }
+        }
+    };
+}
+
+fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
+    parent.children().find_map(N::cast)
+}
+
+fn children<N: AstNode>(parent: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
+    parent.children().filter_map(N::cast)
+}
+
+/// The first child node of type `N` before the first token of kind `before`.
+fn child_before<N: AstNode>(parent: &SyntaxNode, before: SyntaxKind) -> Option<N> {
+    parent
+        .children_with_tokens()
+        .take_while(|e| e.kind() != before)
+        .filter_map(SyntaxElement::into_node)
+        .find_map(N::cast)
+}
+
+fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+    parent
+        .children_with_tokens()
+        .filter_map(SyntaxElement::into_token)
+        .find(|t| t.kind() == kind)
+}
+
+fn has_token(parent: &SyntaxNode, kind: SyntaxKind) -> bool {
+    token(parent, kind).is_some()
+}
+
+/// The first child node of type `N` after the first token of kind `after`.
+fn child_after<N: AstNode>(parent: &SyntaxNode, after: SyntaxKind) -> Option<N> {
+    parent
+        .children_with_tokens()
+        .skip_while(|e| e.kind() != after)
+        .filter_map(SyntaxElement::into_node)
+        .find_map(N::cast)
+}
+
+// ------------------------------------------------------------------ names
+
+ast_node!(
+    /// A name being defined.
+    Name,
+    NAME
+);
+ast_node!(
+    /// A use of a name (also an expression).
+    NameRef,
+    NAME_REF
+);
+
+impl Name {
+    pub fn ident_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, IDENT)
+    }
+    /// The identifier's text (empty only in a malformed tree).
+    pub fn text(&self) -> String {
+        self.ident_token()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default()
+    }
+}
+
+impl NameRef {
+    pub fn ident_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, IDENT)
+    }
+    pub fn text(&self) -> String {
+        self.ident_token()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default()
+    }
+}
+
+// ------------------------------------------------------------------ file and items
+
+ast_node!(SourceFile, SOURCE_FILE);
+
+impl SourceFile {
+    /// Items in text order (error nodes are skipped).
+    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_enum!(
+    /// Anything that can stand at the top level or in a template body.
+    /// (Locations and edges at the top level, or instances inside a
+    /// template, are syntax errors but still appear here.)
+    Item {
+        VarDecl,
+        TypedefDecl,
+        Template,
+        Location,
+        Edge,
+        Instance,
+        System,
+        Check,
+    }
+);
+
+ast_node!(
+    /// `const int N = 3;`, `int[0, 3] a[N], b;`, `clock x;`, `chan c[N];`
+    VarDecl,
+    VAR_DECL
+);
+
+impl VarDecl {
+    pub fn const_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, CONST_KW)
+    }
+    pub fn is_const(&self) -> bool {
+        self.const_token().is_some()
+    }
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn declarators(&self) -> impl Iterator<Item = VarDeclarator> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// One declared variable: `a[N] = { … }`.
+    VarDeclarator,
+    VAR_DECLARATOR
+);
+
+impl VarDeclarator {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
+        children(&self.syntax)
+    }
+    /// The initial value, after `=` (an [`Expr::ArrayInit`] for arrays).
+    pub fn init(&self) -> Option<Expr> {
+        child_after(&self.syntax, EQ)
+    }
+}
+
+ast_node!(
+    /// `[N]` after a declared name.
+    ArraySize,
+    ARRAY_SIZE
+);
+
+impl ArraySize {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `{ e, e, … }` as an initial value.
+    ArrayInit,
+    ARRAY_INIT
+);
+
+impl ArrayInit {
+    pub fn elements(&self) -> impl Iterator<Item = Expr> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `typedef int[1, N] pid_t;`
+    TypedefDecl,
+    TYPEDEF_DECL
+);
+
+impl TypedefDecl {
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
+        children(&self.syntax)
+    }
+}
+
+// ------------------------------------------------------------------ types
+
+ast_enum!(Type {
+    IntType,
+    BoolType,
+    ClockType,
+    ChanType,
+    NamedType,
+});
+
+ast_node!(
+    /// `int` or `int[lo, hi]`.
+    IntType,
+    INT_TYPE
+);
+
+impl IntType {
+    pub fn range(&self) -> Option<Range> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `[lo, hi]` of a bounded integer type.
+    Range,
+    RANGE
+);
+
+impl Range {
+    pub fn lo(&self) -> Option<Expr> {
+        child_before(&self.syntax, COMMA)
+    }
+    pub fn hi(&self) -> Option<Expr> {
+        child_after(&self.syntax, COMMA)
+    }
+}
+
+ast_node!(BoolType, BOOL_TYPE);
+ast_node!(ClockType, CLOCK_TYPE);
+ast_node!(
+    /// `chan`, `urgent chan`, `broadcast chan`, `urgent broadcast chan`.
+    ChanType,
+    CHAN_TYPE
+);
+
+impl ChanType {
+    pub fn is_urgent(&self) -> bool {
+        has_token(&self.syntax, URGENT_KW)
+    }
+    pub fn is_broadcast(&self) -> bool {
+        has_token(&self.syntax, BROADCAST_KW)
+    }
+}
+
+ast_node!(
+    /// A typedef name used as a type.
+    NamedType,
+    NAMED_TYPE
+);
+
+impl NamedType {
+    pub fn name_ref(&self) -> Option<NameRef> {
+        child(&self.syntax)
+    }
+}
+
+// ------------------------------------------------------------------ templates
+
+ast_node!(
+    /// `template Name(params) { … }`
+    Template,
+    TEMPLATE
+);
+
+impl Template {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn param_list(&self) -> Option<ParamList> {
+        child(&self.syntax)
+    }
+    /// The parameters (none when the list is absent).
+    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
+        self.param_list()
+            .into_iter()
+            .flat_map(|list| children::<Param>(&list.syntax))
+    }
+    pub fn body(&self) -> Option<TemplateBody> {
+        child(&self.syntax)
+    }
+    /// The body's items in text order.
+    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
+        self.body()
+            .into_iter()
+            .flat_map(|body| children::<Item>(&body.syntax))
+    }
+    pub fn var_decls(&self) -> impl Iterator<Item = VarDecl> + use<> {
+        self.items().filter_map(|i| match i {
+            Item::VarDecl(d) => Some(d),
+            _ => None,
+        })
+    }
+    pub fn locations(&self) -> impl Iterator<Item = Location> + use<> {
+        self.items().filter_map(|i| match i {
+            Item::Location(l) => Some(l),
+            _ => None,
+        })
+    }
+    pub fn edges(&self) -> impl Iterator<Item = Edge> + use<> {
+        self.items().filter_map(|i| match i {
+            Item::Edge(e) => Some(e),
+            _ => None,
+        })
+    }
+}
+
+ast_node!(ParamList, PARAM_LIST);
+
+impl ParamList {
+    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `const pid_t pid`, `int &x`, or UPPAAL's by-value `pid_t pid`.
+    Param,
+    PARAM
+);
+
+impl Param {
+    pub fn is_const(&self) -> bool {
+        has_token(&self.syntax, CONST_KW)
+    }
+    /// `T &p`: a reference to a global variable or array.
+    pub fn is_ref(&self) -> bool {
+        has_token(&self.syntax, AMP)
+    }
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `{ … }` of a template.
+    TemplateBody,
+    TEMPLATE_BODY
+);
+
+impl TemplateBody {
+    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `init committed location l invariant x <= 3;`
+    Location,
+    LOCATION
+);
+
+impl Location {
+    pub fn is_init(&self) -> bool {
+        has_token(&self.syntax, INIT_KW)
+    }
+    pub fn is_urgent(&self) -> bool {
+        has_token(&self.syntax, URGENT_KW)
+    }
+    pub fn is_committed(&self) -> bool {
+        has_token(&self.syntax, COMMITTED_KW)
+    }
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn invariant(&self) -> Option<Invariant> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(Invariant, INVARIANT);
+
+impl Invariant {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `src -> dst select i : T when g sync c! do a = 1;`
+    Edge,
+    EDGE
+);
+
+impl Edge {
+    pub fn source(&self) -> Option<NameRef> {
+        child_before(&self.syntax, ARROW)
+    }
+    pub fn arrow_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, ARROW)
+    }
+    pub fn target(&self) -> Option<NameRef> {
+        child_after(&self.syntax, ARROW)
+    }
+    pub fn select(&self) -> Option<SelectClause> {
+        child(&self.syntax)
+    }
+    pub fn guard(&self) -> Option<Guard> {
+        child(&self.syntax)
+    }
+    pub fn sync(&self) -> Option<Sync> {
+        child(&self.syntax)
+    }
+    pub fn update(&self) -> Option<Update> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(SelectClause, SELECT_CLAUSE);
+
+impl SelectClause {
+    pub fn bindings(&self) -> impl Iterator<Item = SelectBinding> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `i : int[0, N - 1]`
+    SelectBinding,
+    SELECT_BINDING
+);
+
+impl SelectBinding {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `when e`
+    Guard,
+    GUARD
+);
+
+impl Guard {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `sync c[e]!` / `sync c?`
+    Sync,
+    SYNC
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SyncKind {
+    /// `!`
+    Send,
+    /// `?`
+    Receive,
+}
+
+impl Sync {
+    /// The channel: a name, possibly indexed (`c[e]`).
+    pub fn channel(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn kind(&self) -> Option<SyncKind> {
+        if has_token(&self.syntax, BANG) {
+            Some(SyncKind::Send)
+        } else if has_token(&self.syntax, QUESTION) {
+            Some(SyncKind::Receive)
+        } else {
+            None
+        }
+    }
+}
+
+ast_node!(
+    /// `do a = 1, x = 0`
+    Update,
+    UPDATE
+);
+
+impl Update {
+    /// The updates, in execution order.
+    pub fn exprs(&self) -> impl Iterator<Item = Expr> + use<> {
+        children(&self.syntax)
+    }
+}
+
+// ------------------------------------------------------------------ system and checks
+
+ast_node!(
+    /// `P1 = Proc(1);`
+    Instance,
+    INSTANCE
+);
+
+impl Instance {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn template(&self) -> Option<NameRef> {
+        child(&self.syntax)
+    }
+    pub fn arg_list(&self) -> Option<ArgList> {
+        child(&self.syntax)
+    }
+    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
+        self.arg_list()
+            .into_iter()
+            .flat_map(|list| children::<Expr>(&list.syntax))
+    }
+}
+
+ast_node!(
+    /// `(e, e)` of an instance or a call-like process reference.
+    ArgList,
+    ARG_LIST
+);
+
+impl ArgList {
+    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `system P1, Proc;`
+    System,
+    SYSTEM
+);
+
+impl System {
+    pub fn entries(&self) -> impl Iterator<Item = NameRef> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `check name: A[] phi;`
+    Check,
+    CHECK
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathQuantifier {
+    /// `A[]`: invariance.
+    AlwaysGlobally,
+    /// `E<>`: reachability.
+    ExistsEventually,
+    /// `A<>`: inevitability (parsed; semantics may reject it).
+    AlwaysEventually,
+    /// `E[]`: potentially always (parsed; semantics may reject it).
+    ExistsGlobally,
+}
+
+impl Check {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn quantifier_token(&self) -> Option<SyntaxToken> {
+        self.syntax
+            .children_with_tokens()
+            .filter_map(SyntaxElement::into_token)
+            .find(|t| matches!(t.kind(), A_BOX | E_DIAMOND | A_DIAMOND | E_BOX))
+    }
+    pub fn quantifier(&self) -> Option<PathQuantifier> {
+        Some(match self.quantifier_token()?.kind() {
+            A_BOX => PathQuantifier::AlwaysGlobally,
+            E_DIAMOND => PathQuantifier::ExistsEventually,
+            A_DIAMOND => PathQuantifier::AlwaysEventually,
+            _ => PathQuantifier::ExistsGlobally,
+        })
+    }
+    pub fn formula(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+// ------------------------------------------------------------------ expressions
+
+ast_enum!(Expr {
+    Literal,
+    NameRef,
+    ParenExpr,
+    PrefixExpr,
+    BinExpr,
+    CondExpr,
+    IndexExpr,
+    FieldExpr,
+    CallExpr,
+    PostfixExpr,
+    AssignExpr,
+    QuantExpr,
+    ArrayInit,
+});
+
+ast_node!(
+    /// `42`, `true`, `false`, `deadlock`.
+    Literal,
+    LITERAL
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LiteralKind {
+    Int,
+    True,
+    False,
+    Deadlock,
+}
+
+impl Literal {
+    pub fn token(&self) -> Option<SyntaxToken> {
+        self.syntax.first_token()
+    }
+    pub fn kind(&self) -> Option<LiteralKind> {
+        Some(match self.token()?.kind() {
+            INT_NUMBER => LiteralKind::Int,
+            TRUE_KW => LiteralKind::True,
+            FALSE_KW => LiteralKind::False,
+            DEADLOCK_KW => LiteralKind::Deadlock,
+            _ => return None,
+        })
+    }
+    /// The value of an integer literal; `None` if it is not one or does not
+    /// fit in an `i64` (report that as an error).
+    pub fn int_value(&self) -> Option<i64> {
+        let token = self.token()?;
+        if token.kind() != INT_NUMBER {
+            return None;
+        }
+        token.text().parse().ok()
+    }
+}
+
+ast_node!(ParenExpr, PAREN_EXPR);
+
+impl ParenExpr {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PrefixOp {
+    /// `-e`
+    Neg,
+    /// `!e` or `not e`
+    Not,
+}
+
+ast_node!(
+    /// `-e`, `!e`, `not e`
+    PrefixExpr,
+    PREFIX_EXPR
+);
+
+impl PrefixExpr {
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        self.syntax.first_token()
+    }
+    pub fn op(&self) -> Option<PrefixOp> {
+        Some(match self.op_token()?.kind() {
+            MINUS => PrefixOp::Neg,
+            BANG | NOT_KW => PrefixOp::Not,
+            _ => return None,
+        })
+    }
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Ge,
+    Gt,
+    /// `&&` or `and`
+    And,
+    /// `||` or `or`
+    Or,
+    /// `imply`
+    Imply,
+}
+
+ast_node!(
+    /// `lhs op rhs`
+    BinExpr,
+    BIN_EXPR
+);
+
+/// The operator token of a binary-like node: the first token child that is
+/// not trivia (operands are nodes).
+fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(SyntaxElement::into_token)
+        .find(|t| !t.kind().is_trivia() && t.kind() != ERROR)
+}
+
+impl BinExpr {
+    pub fn lhs(&self) -> Option<Expr> {
+        self.syntax
+            .children_with_tokens()
+            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
+            .filter_map(SyntaxElement::into_node)
+            .find_map(Expr::cast)
+    }
+    pub fn rhs(&self) -> Option<Expr> {
+        let op = self.op_token()?;
+        op.siblings_with_tokens(rowan::Direction::Next)
+            .filter_map(SyntaxElement::into_node)
+            .find_map(Expr::cast)
+    }
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        op_token(&self.syntax)
+    }
+    pub fn op(&self) -> Option<BinOp> {
+        Some(match self.op_token()?.kind() {
+            PLUS => BinOp::Add,
+            MINUS => BinOp::Sub,
+            STAR => BinOp::Mul,
+            SLASH => BinOp::Div,
+            PERCENT => BinOp::Rem,
+            LT => BinOp::Lt,
+            LTEQ => BinOp::Le,
+            EQ2 => BinOp::Eq,
+            NEQ => BinOp::Ne,
+            GTEQ => BinOp::Ge,
+            GT => BinOp::Gt,
+            AMP2 | AND_KW => BinOp::And,
+            PIPE2 | OR_KW => BinOp::Or,
+            IMPLY_KW => BinOp::Imply,
+            _ => return None,
+        })
+    }
+}
+
+ast_node!(
+    /// `c ? a : b`
+    CondExpr,
+    COND_EXPR
+);
+
+impl CondExpr {
+    pub fn condition(&self) -> Option<Expr> {
+        child_before(&self.syntax, QUESTION)
+    }
+    pub fn then_branch(&self) -> Option<Expr> {
+        self.syntax
+            .children_with_tokens()
+            .skip_while(|e| e.kind() != QUESTION)
+            .take_while(|e| e.kind() != COLON)
+            .filter_map(SyntaxElement::into_node)
+            .find_map(Expr::cast)
+    }
+    pub fn else_branch(&self) -> Option<Expr> {
+        child_after(&self.syntax, COLON)
+    }
+}
+
+ast_node!(
+    /// `a[i]`
+    IndexExpr,
+    INDEX_EXPR
+);
+
+impl IndexExpr {
+    pub fn base(&self) -> Option<Expr> {
+        child_before(&self.syntax, L_BRACK)
+    }
+    pub fn index(&self) -> Option<Expr> {
+        child_after(&self.syntax, L_BRACK)
+    }
+}
+
+ast_node!(
+    /// `P1.cs`, `Proc(1).x`
+    FieldExpr,
+    FIELD_EXPR
+);
+
+impl FieldExpr {
+    pub fn base(&self) -> Option<Expr> {
+        child_before(&self.syntax, DOT)
+    }
+    pub fn field(&self) -> Option<NameRef> {
+        child_after(&self.syntax, DOT)
+    }
+}
+
+ast_node!(
+    /// `Proc(1)`: an instance reference in a formula.
+    CallExpr,
+    CALL_EXPR
+);
+
+impl CallExpr {
+    pub fn callee(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn arg_list(&self) -> Option<ArgList> {
+        child(&self.syntax)
+    }
+    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
+        self.arg_list()
+            .into_iter()
+            .flat_map(|list| children::<Expr>(&list.syntax))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PostfixOp {
+    /// `e++`
+    Incr,
+    /// `e--`
+    Decr,
+}
+
+ast_node!(
+    /// `v++`, `v--`
+    PostfixExpr,
+    POSTFIX_EXPR
+);
+
+impl PostfixExpr {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        op_token(&self.syntax)
+    }
+    pub fn op(&self) -> Option<PostfixOp> {
+        Some(match self.op_token()?.kind() {
+            PLUS2 => PostfixOp::Incr,
+            MINUS2 => PostfixOp::Decr,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssignOp {
+    /// `=`
+    Assign,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `*=`
+    Mul,
+    /// `/=`
+    Div,
+}
+
+ast_node!(
+    /// `v = e`, `a[i] += e`
+    AssignExpr,
+    ASSIGN_EXPR
+);
+
+impl AssignExpr {
+    pub fn lhs(&self) -> Option<Expr> {
+        self.syntax
+            .children_with_tokens()
+            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
+            .filter_map(SyntaxElement::into_node)
+            .find_map(Expr::cast)
+    }
+    pub fn rhs(&self) -> Option<Expr> {
+        let op = self.op_token()?;
+        op.siblings_with_tokens(rowan::Direction::Next)
+            .filter_map(SyntaxElement::into_node)
+            .find_map(Expr::cast)
+    }
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        op_token(&self.syntax)
+    }
+    pub fn op(&self) -> Option<AssignOp> {
+        Some(match self.op_token()?.kind() {
+            EQ => AssignOp::Assign,
+            PLUS_EQ => AssignOp::Add,
+            MINUS_EQ => AssignOp::Sub,
+            STAR_EQ => AssignOp::Mul,
+            SLASH_EQ => AssignOp::Div,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+    Sum,
+}
+
+ast_node!(
+    /// `forall (i : T) e`, `exists (i : T) e`, `sum (i : T) e`
+    QuantExpr,
+    QUANT_EXPR
+);
+
+impl QuantExpr {
+    pub fn quantifier(&self) -> Option<Quantifier> {
+        Some(match self.syntax.first_token()?.kind() {
+            FORALL_KW => Quantifier::Forall,
+            EXISTS_KW => Quantifier::Exists,
+            SUM_KW => Quantifier::Sum,
+            _ => return None,
+        })
+    }
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn body(&self) -> Option<Expr> {
+        child_after(&self.syntax, R_PAREN)
+    }
+}

@@ -1,0 +1,719 @@
+//! The grammar: one function per construct, recursive descent for items and
+//! a precedence-climbing (Pratt) parser for expressions.
+//!
+//! Invariants that keep the parser total: every loop either consumes a token
+//! or exits, and every recursion goes through [`Parser::enter`].
+
+use super::SyntaxKind::{self, *};
+use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
+
+/// Tokens that always begin an item: parsing resumes at them after an error.
+const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
+    CONST_KW,
+    TYPEDEF_KW,
+    INT_KW,
+    BOOL_KW,
+    CLOCK_KW,
+    CHAN_KW,
+    URGENT_KW,
+    BROADCAST_KW,
+    COMMITTED_KW,
+    TEMPLATE_KW,
+    INIT_KW,
+    LOCATION_KW,
+    SYSTEM_KW,
+    CHECK_KW,
+]);
+
+/// Items that cannot occur in a template body: seeing one there means the
+/// body's `}` is missing.
+const TOP_LEVEL_ONLY: TokenSet = TokenSet::new(&[TEMPLATE_KW, SYSTEM_KW, CHECK_KW]);
+
+const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, E_BOX]);
+
+const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITTED_KW]);
+
+const TYPE_START: TokenSet = TokenSet::new(&[
+    INT_KW,
+    BOOL_KW,
+    CLOCK_KW,
+    CHAN_KW,
+    URGENT_KW,
+    BROADCAST_KW,
+    IDENT,
+]);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    TopLevel,
+    Template,
+}
+
+pub fn source_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    while !p.at_eof() {
+        let before = p.pos();
+        item(p, Context::TopLevel);
+        ensure_progress(p, before);
+    }
+    m.complete(p, SOURCE_FILE);
+}
+
+/// Defensive: if a grammar function consumed nothing, wrap one token in an
+/// `ERROR` node so that the enclosing loop cannot spin.
+fn ensure_progress(p: &mut Parser<'_>, before: usize) {
+    if p.pos() == before && !p.at_eof() {
+        let m = p.start();
+        p.bump();
+        m.complete(p, ERROR);
+    }
+}
+
+fn at_item_start(p: &Parser<'_>) -> bool {
+    p.at_set(ITEM_KEYWORDS) || (p.at(IDENT) && matches!(p.nth(1), ARROW | IDENT | EQ))
+}
+
+fn item(p: &mut Parser<'_>, ctx: Context) {
+    match p.current() {
+        TEMPLATE_KW => template(p),
+        SYSTEM_KW => system(p),
+        CHECK_KW => check(p),
+        TYPEDEF_KW => typedef_decl(p),
+        INIT_KW | COMMITTED_KW | LOCATION_KW => location(p, ctx),
+        URGENT_KW if location_ahead(p) => location(p, ctx),
+        CONST_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW | URGENT_KW | BROADCAST_KW => var_decl(p),
+        IDENT => match p.nth(1) {
+            ARROW => edge(p, ctx),
+            IDENT => var_decl(p),
+            EQ => instance(p, ctx),
+            _ => error_item(p, ctx),
+        },
+        _ => error_item(p, ctx),
+    }
+}
+
+/// Is this `init`/`urgent`/`committed`… followed by `location`?
+fn location_ahead(p: &Parser<'_>) -> bool {
+    let mut n = 0;
+    while LOCATION_MODIFIERS.contains(p.nth(n)) {
+        n += 1;
+    }
+    p.nth(n) == LOCATION_KW
+}
+
+/// Skips tokens that cannot start an item, as one `ERROR` node.
+fn error_item(p: &mut Parser<'_>, ctx: Context) {
+    let what = match ctx {
+        Context::TopLevel => "a declaration, template, system line or check",
+        Context::Template => "a declaration, location or edge",
+    };
+    p.error_here(format!("expected {what}, found {}", p.current().describe()));
+    let m = p.start();
+    p.bump();
+    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+        if p.eat(SEMICOLON) {
+            break;
+        }
+        p.bump();
+    }
+    m.complete(p, ERROR);
+}
+
+/// Expects the `;` that ends an item; when it is missing, skips to the next
+/// item (or past the next `;`).
+fn semi(p: &mut Parser<'_>) {
+    if p.eat(SEMICOLON) {
+        return;
+    }
+    p.error_expected("`;`");
+    if p.at_eof() || at_item_start(p) || p.at(R_CURLY) {
+        return;
+    }
+    let m = p.start();
+    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+        if p.eat(SEMICOLON) {
+            break;
+        }
+        p.bump();
+    }
+    m.complete(p, ERROR);
+}
+
+fn name(p: &mut Parser<'_>) -> bool {
+    if p.at(IDENT) {
+        let m = p.start();
+        p.bump();
+        m.complete(p, NAME);
+        true
+    } else {
+        p.error_expected("a name");
+        false
+    }
+}
+
+fn name_ref(p: &mut Parser<'_>) -> bool {
+    if p.at(IDENT) {
+        let m = p.start();
+        p.bump();
+        m.complete(p, NAME_REF);
+        true
+    } else {
+        p.error_expected("a name");
+        false
+    }
+}
+
+// ---------------------------------------------------------------- declarations
+
+fn var_decl(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.eat(CONST_KW);
+    ty(p);
+    loop {
+        declarator(p);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    semi(p);
+    m.complete(p, VAR_DECL);
+}
+
+fn declarator(p: &mut Parser<'_>) {
+    if !p.at(IDENT) {
+        p.error_expected("a name");
+        return;
+    }
+    let m = p.start();
+    name(p);
+    while p.at(L_BRACK) {
+        array_size(p);
+    }
+    if p.eat(EQ) {
+        initializer(p);
+    }
+    m.complete(p, VAR_DECLARATOR);
+}
+
+fn array_size(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    expr(p);
+    p.expect(R_BRACK);
+    m.complete(p, ARRAY_SIZE);
+}
+
+fn initializer(p: &mut Parser<'_>) {
+    if p.at(L_CURLY) {
+        array_init(p);
+    } else {
+        expr(p);
+    }
+}
+
+/// `{ 1, 2, { 3 } }`
+fn array_init(p: &mut Parser<'_>) {
+    if !p.enter() {
+        return;
+    }
+    let m = p.start();
+    p.bump();
+    delimited(p, R_CURLY, TokenSet::new(&[SEMICOLON]), initializer);
+    m.complete(p, ARRAY_INIT);
+    p.leave();
+}
+
+fn typedef_decl(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    ty(p);
+    name(p);
+    while p.at(L_BRACK) {
+        array_size(p);
+    }
+    semi(p);
+    m.complete(p, TYPEDEF_DECL);
+}
+
+/// A type: `int`, `int[lo, hi]`, `bool`, `clock`, `[urgent] [broadcast] chan`,
+/// or a typedef name.
+fn ty(p: &mut Parser<'_>) -> bool {
+    let m = p.start();
+    let kind = match p.current() {
+        INT_KW => {
+            p.bump();
+            if p.at(L_BRACK) {
+                range(p);
+            }
+            INT_TYPE
+        }
+        BOOL_KW => {
+            p.bump();
+            BOOL_TYPE
+        }
+        CLOCK_KW => {
+            p.bump();
+            CLOCK_TYPE
+        }
+        URGENT_KW | BROADCAST_KW | CHAN_KW => {
+            while p.at(URGENT_KW) || p.at(BROADCAST_KW) {
+                p.bump();
+            }
+            p.expect(CHAN_KW);
+            CHAN_TYPE
+        }
+        IDENT => {
+            name_ref(p);
+            NAMED_TYPE
+        }
+        _ => {
+            m.abandon(p);
+            p.error_expected("a type");
+            return false;
+        }
+    };
+    m.complete(p, kind);
+    true
+}
+
+/// `[lo, hi]` after `int`.
+fn range(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    expr(p);
+    p.expect(COMMA);
+    expr(p);
+    p.expect(R_BRACK);
+    m.complete(p, RANGE);
+}
+
+// ------------------------------------------------------------------- templates
+
+fn template(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    name(p);
+    if p.at(L_PAREN) {
+        param_list(p);
+    }
+    if p.at(L_CURLY) {
+        template_body(p);
+    } else {
+        p.error_expected("`{`");
+    }
+    m.complete(p, TEMPLATE);
+}
+
+fn param_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    delimited(
+        p,
+        R_PAREN,
+        TokenSet::new(&[L_CURLY, R_CURLY, SEMICOLON]).union(TOP_LEVEL_ONLY),
+        param,
+    );
+    m.complete(p, PARAM_LIST);
+}
+
+/// `const T p`, `T &p`, `T p` (UPPAAL's by-value form), `T p[N]`.
+fn param(p: &mut Parser<'_>) {
+    if !p.at(CONST_KW) && !p.at_set(TYPE_START) {
+        p.error_expected("a parameter");
+        return;
+    }
+    let m = p.start();
+    p.eat(CONST_KW);
+    ty(p);
+    p.eat(AMP);
+    name(p);
+    while p.at(L_BRACK) {
+        array_size(p);
+    }
+    m.complete(p, PARAM);
+}
+
+fn template_body(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+        let before = p.pos();
+        item(p, Context::Template);
+        ensure_progress(p, before);
+    }
+    p.expect(R_CURLY);
+    m.complete(p, TEMPLATE_BODY);
+}
+
+fn location(p: &mut Parser<'_>, ctx: Context) {
+    if ctx == Context::TopLevel {
+        p.error_here("locations belong inside a template");
+    }
+    let m = p.start();
+    while p.at_set(LOCATION_MODIFIERS) {
+        p.bump();
+    }
+    p.expect(LOCATION_KW);
+    name(p);
+    if p.at(INVARIANT_KW) {
+        let inv = p.start();
+        p.bump();
+        expr(p);
+        inv.complete(p, INVARIANT);
+    }
+    semi(p);
+    m.complete(p, LOCATION);
+}
+
+/// `src -> dst select … when … sync … do …;`
+fn edge(p: &mut Parser<'_>, ctx: Context) {
+    if ctx == Context::TopLevel {
+        p.error_here("edges belong inside a template");
+    }
+    let m = p.start();
+    name_ref(p);
+    p.bump(); // `->`
+    // `a -> ` followed by the next edge `b -> c`: the target is missing,
+    // `b` starts the next edge.
+    if p.at(IDENT) && p.nth(1) != ARROW {
+        name_ref(p);
+    } else {
+        p.error_expected("a target location");
+    }
+    let mut last = 0;
+    loop {
+        let order = match p.current() {
+            SELECT_KW => 1,
+            WHEN_KW => 2,
+            SYNC_KW => 3,
+            DO_KW => 4,
+            _ => break,
+        };
+        if order <= last {
+            p.error_here(format!(
+                "{} is out of place: an edge has at most one of each clause, \
+                 in the order select, when, sync, do",
+                p.current().describe()
+            ));
+        }
+        last = last.max(order);
+        match order {
+            1 => select_clause(p),
+            2 => guard(p),
+            3 => sync(p),
+            _ => update(p),
+        }
+    }
+    semi(p);
+    m.complete(p, EDGE);
+}
+
+fn select_clause(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    loop {
+        let b = p.start();
+        name(p);
+        p.expect(COLON);
+        ty(p);
+        b.complete(p, SELECT_BINDING);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    m.complete(p, SELECT_CLAUSE);
+}
+
+fn guard(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    expr(p);
+    m.complete(p, GUARD);
+}
+
+/// `sync c!`, `sync c[e]?`
+fn sync(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    if p.at(IDENT) {
+        let c = p.start();
+        p.bump();
+        let c = c.complete(p, NAME_REF);
+        // Only indexing and fields: `c?` must not start a `?:`.
+        postfix(p, c, false);
+    } else {
+        p.error_expected("a channel");
+    }
+    if p.at(BANG) || p.at(QUESTION) {
+        p.bump();
+    } else {
+        p.error_expected("`!` or `?`");
+    }
+    m.complete(p, SYNC);
+}
+
+fn update(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    loop {
+        expr(p);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    m.complete(p, UPDATE);
+}
+
+// ------------------------------------------------------- system line and checks
+
+fn instance(p: &mut Parser<'_>, ctx: Context) {
+    if ctx == Context::Template {
+        p.error_here("instances belong at the top level, not inside a template");
+    }
+    let m = p.start();
+    name(p);
+    p.bump(); // `=`
+    name_ref(p);
+    if p.at(L_PAREN) {
+        arg_list(p);
+    }
+    semi(p);
+    m.complete(p, INSTANCE);
+}
+
+fn arg_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    delimited(
+        p,
+        R_PAREN,
+        TokenSet::new(&[SEMICOLON, L_CURLY, R_CURLY]),
+        |p| {
+            expr(p);
+        },
+    );
+    m.complete(p, ARG_LIST);
+}
+
+fn system(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    loop {
+        name_ref(p);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    semi(p);
+    m.complete(p, SYSTEM);
+}
+
+/// `check name: A[] phi;` (the name is optional).
+fn check(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    if p.at(IDENT) && p.nth(1) == COLON {
+        name(p);
+        p.bump();
+    } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
+        name(p);
+        p.error_expected("`:`");
+    }
+    if p.at_set(PATH_QUANTIFIERS) {
+        p.bump();
+    } else {
+        p.error_expected("`A[]` or `E<>`");
+    }
+    expr(p);
+    semi(p);
+    m.complete(p, CHECK);
+}
+
+/// A comma-separated list after its opening token, up to `close` (consumed).
+/// Stops early at `stop` tokens (a missing closer).
+fn delimited(
+    p: &mut Parser<'_>,
+    close: SyntaxKind,
+    stop: TokenSet,
+    mut element: impl FnMut(&mut Parser<'_>),
+) {
+    loop {
+        if p.at(close) || p.at_eof() || p.at_set(stop) {
+            break;
+        }
+        let before = p.pos();
+        element(p);
+        if p.pos() == before {
+            // The element reported the error; skip the offending token.
+            let m = p.start();
+            p.bump();
+            m.complete(p, ERROR);
+            continue;
+        }
+        if p.eat(COMMA) || p.at(close) {
+            continue;
+        }
+        p.error_expected(&format!("`,` or {}", close.describe()));
+        if p.at_set(stop) {
+            break;
+        }
+    }
+    p.expect(close);
+}
+
+// ----------------------------------------------------------------- expressions
+
+/// Binding powers of prefix operators' operands.
+const NOT_OPERAND_BP: u8 = 11;
+const UNARY_OPERAND_BP: u8 = 21;
+/// A quantifier's body extends as far as possible (down to `?:`).
+const QUANTIFIER_BODY_BP: u8 = 3;
+
+/// Infix operators: (left binding power, right binding power, node kind).
+/// Higher binds tighter; right > left means left-associative.
+fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
+    Some(match kind {
+        EQ | PLUS_EQ | MINUS_EQ | STAR_EQ | SLASH_EQ => (2, 1, ASSIGN_EXPR),
+        QUESTION => (4, 3, COND_EXPR),
+        IMPLY_KW => (6, 5, BIN_EXPR),
+        OR_KW | PIPE2 => (7, 8, BIN_EXPR),
+        AND_KW | AMP2 => (9, 10, BIN_EXPR),
+        // `not` sits here (NOT_OPERAND_BP): `not a == b` is `not (a == b)`.
+        EQ2 | NEQ => (13, 14, BIN_EXPR),
+        LT | LTEQ | GT | GTEQ => (15, 16, BIN_EXPR),
+        PLUS | MINUS => (17, 18, BIN_EXPR),
+        STAR | SLASH | PERCENT => (19, 20, BIN_EXPR),
+        _ => return None,
+    })
+}
+
+pub fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    expr_bp(p, 0)
+}
+
+fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+    if !p.enter() {
+        return None;
+    }
+    let result = expr_bp_inner(p, min_bp);
+    p.leave();
+    result
+}
+
+fn expr_bp_inner(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+    let mut lhs = lhs(p)?;
+    let mut chain = 0;
+    while let Some((left_bp, right_bp, kind)) = infix(p.current()) {
+        if left_bp < min_bp {
+            break;
+        }
+        // Each operator nests the tree one level deeper.
+        if p.tree_depth >= MAX_TREE_DEPTH {
+            p.too_deep();
+            break;
+        }
+        p.tree_depth += 1;
+        chain += 1;
+        let m = lhs.precede(p);
+        p.bump();
+        if kind == COND_EXPR {
+            expr_bp(p, 0);
+            p.expect(COLON);
+        }
+        expr_bp(p, right_bp);
+        lhs = m.complete(p, kind);
+    }
+    p.tree_depth -= chain;
+    Some(lhs)
+}
+
+/// An operand: literal, name, parenthesised expression, prefix operator or
+/// quantifier, followed by postfix operators.
+fn lhs(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let m = p.start();
+    let kind = match p.current() {
+        INT_NUMBER | TRUE_KW | FALSE_KW | DEADLOCK_KW => {
+            p.bump();
+            LITERAL
+        }
+        // `x -> y` is the next edge, not part of this expression.
+        IDENT if p.nth(1) != ARROW => {
+            p.bump();
+            NAME_REF
+        }
+        L_PAREN => {
+            p.bump();
+            expr(p);
+            p.expect(R_PAREN);
+            PAREN_EXPR
+        }
+        MINUS | BANG => {
+            p.bump();
+            expr_bp(p, UNARY_OPERAND_BP);
+            PREFIX_EXPR
+        }
+        NOT_KW => {
+            p.bump();
+            expr_bp(p, NOT_OPERAND_BP);
+            PREFIX_EXPR
+        }
+        FORALL_KW | EXISTS_KW | SUM_KW => {
+            p.bump();
+            p.expect(L_PAREN);
+            name(p);
+            p.expect(COLON);
+            ty(p);
+            p.expect(R_PAREN);
+            expr_bp(p, QUANTIFIER_BODY_BP);
+            QUANT_EXPR
+        }
+        _ => {
+            m.abandon(p);
+            p.error_expected("an expression");
+            return None;
+        }
+    };
+    let done = m.complete(p, kind);
+    Some(postfix(p, done, true))
+}
+
+/// `e[i]`, `e.name`, `e(args)` (when `allow_call`), `e++`, `e--`.
+fn postfix(p: &mut Parser<'_>, mut lhs: CompletedMarker, allow_call: bool) -> CompletedMarker {
+    let mut chain = 0;
+    loop {
+        let kind = match p.current() {
+            L_BRACK => INDEX_EXPR,
+            DOT => FIELD_EXPR,
+            L_PAREN if allow_call => CALL_EXPR,
+            PLUS2 | MINUS2 if allow_call => POSTFIX_EXPR,
+            _ => break,
+        };
+        if p.tree_depth >= MAX_TREE_DEPTH {
+            p.too_deep();
+            break;
+        }
+        p.tree_depth += 1;
+        chain += 1;
+        let m = lhs.precede(p);
+        match kind {
+            INDEX_EXPR => {
+                p.bump();
+                expr(p);
+                p.expect(R_BRACK);
+            }
+            FIELD_EXPR => {
+                p.bump();
+                if p.at(IDENT) {
+                    name_ref(p);
+                } else {
+                    p.error_expected("a field name");
+                }
+            }
+            CALL_EXPR => arg_list(p),
+            _ => p.bump(),
+        }
+        lhs = m.complete(p, kind);
+    }
+    p.tree_depth -= chain;
+    lhs
+}

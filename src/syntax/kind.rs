@@ -1,0 +1,290 @@
+//! Every kind of token and node in the zeno syntax tree.
+
+/// Declares the enum and a table of all its values, so that the raw `u16`
+/// rowan stores can be turned back into a kind without `unsafe`.
+macro_rules! syntax_kinds {
+    ($($kind:ident),* $(,)?) => {
+        /// Token kinds come first (they must stay below 128: [`TokenSet`]
+        /// is a 128-bit set), then node kinds.
+        ///
+        /// [`TokenSet`]: super::parser::TokenSet
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        pub enum SyntaxKind {
+            $($kind),*
+        }
+
+        const ALL_KINDS: &[SyntaxKind] = &[$(SyntaxKind::$kind),*];
+    };
+}
+
+syntax_kinds! {
+    // Trivia.
+    WHITESPACE,
+    COMMENT,
+    // An unknown character (token), or a node wrapping what the parser could
+    // not make sense of.
+    ERROR,
+    // Literals and names.
+    IDENT,
+    INT_NUMBER,
+    // Keywords.
+    CONST_KW,
+    TYPEDEF_KW,
+    INT_KW,
+    BOOL_KW,
+    CLOCK_KW,
+    CHAN_KW,
+    URGENT_KW,
+    BROADCAST_KW,
+    COMMITTED_KW,
+    TEMPLATE_KW,
+    INIT_KW,
+    LOCATION_KW,
+    INVARIANT_KW,
+    WHEN_KW,
+    SYNC_KW,
+    SELECT_KW,
+    DO_KW,
+    SYSTEM_KW,
+    CHECK_KW,
+    TRUE_KW,
+    FALSE_KW,
+    AND_KW,
+    OR_KW,
+    NOT_KW,
+    IMPLY_KW,
+    FORALL_KW,
+    EXISTS_KW,
+    SUM_KW,
+    DEADLOCK_KW,
+    // Path quantifiers of checks: `A[]`, `E<>`, `A<>`, `E[]`.
+    A_BOX,
+    E_DIAMOND,
+    A_DIAMOND,
+    E_BOX,
+    // Punctuation.
+    SEMICOLON,
+    COMMA,
+    COLON,
+    DOT,
+    L_PAREN,
+    R_PAREN,
+    L_BRACK,
+    R_BRACK,
+    L_CURLY,
+    R_CURLY,
+    ARROW,
+    EQ,
+    PLUS_EQ,
+    MINUS_EQ,
+    STAR_EQ,
+    SLASH_EQ,
+    PLUS2,
+    MINUS2,
+    PLUS,
+    MINUS,
+    STAR,
+    SLASH,
+    PERCENT,
+    LT,
+    LTEQ,
+    EQ2,
+    NEQ,
+    GTEQ,
+    GT,
+    AMP2,
+    PIPE2,
+    BANG,
+    QUESTION,
+    AMP,
+    // End of input; only the parser sees it, never the tree.
+    EOF,
+
+    // Nodes.
+    SOURCE_FILE,
+    VAR_DECL,
+    VAR_DECLARATOR,
+    ARRAY_SIZE,
+    ARRAY_INIT,
+    TYPEDEF_DECL,
+    INT_TYPE,
+    RANGE,
+    BOOL_TYPE,
+    CLOCK_TYPE,
+    CHAN_TYPE,
+    NAMED_TYPE,
+    TEMPLATE,
+    PARAM_LIST,
+    PARAM,
+    TEMPLATE_BODY,
+    LOCATION,
+    INVARIANT,
+    EDGE,
+    SELECT_CLAUSE,
+    SELECT_BINDING,
+    GUARD,
+    SYNC,
+    UPDATE,
+    INSTANCE,
+    ARG_LIST,
+    SYSTEM,
+    CHECK,
+    NAME,
+    NAME_REF,
+    LITERAL,
+    PAREN_EXPR,
+    PREFIX_EXPR,
+    BIN_EXPR,
+    COND_EXPR,
+    INDEX_EXPR,
+    FIELD_EXPR,
+    CALL_EXPR,
+    POSTFIX_EXPR,
+    ASSIGN_EXPR,
+    QUANT_EXPR,
+}
+
+impl SyntaxKind {
+    pub fn from_raw(raw: u16) -> SyntaxKind {
+        ALL_KINDS
+            .get(raw as usize)
+            .copied()
+            .unwrap_or(SyntaxKind::ERROR)
+    }
+
+    pub fn is_trivia(self) -> bool {
+        matches!(self, SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
+    }
+
+    pub fn is_keyword(self) -> bool {
+        (SyntaxKind::CONST_KW as u16..=SyntaxKind::DEADLOCK_KW as u16).contains(&(self as u16))
+    }
+
+    /// Is this a token kind (as opposed to a node kind)?
+    pub fn is_token(self) -> bool {
+        self <= SyntaxKind::EOF
+    }
+
+    /// How the token is written, for messages like "expected `;`".
+    pub fn describe(self) -> &'static str {
+        use SyntaxKind::*;
+        match self {
+            WHITESPACE => "whitespace",
+            COMMENT => "a comment",
+            ERROR => "an unknown character",
+            IDENT => "a name",
+            INT_NUMBER => "a number",
+            CONST_KW => "`const`",
+            TYPEDEF_KW => "`typedef`",
+            INT_KW => "`int`",
+            BOOL_KW => "`bool`",
+            CLOCK_KW => "`clock`",
+            CHAN_KW => "`chan`",
+            URGENT_KW => "`urgent`",
+            BROADCAST_KW => "`broadcast`",
+            COMMITTED_KW => "`committed`",
+            TEMPLATE_KW => "`template`",
+            INIT_KW => "`init`",
+            LOCATION_KW => "`location`",
+            INVARIANT_KW => "`invariant`",
+            WHEN_KW => "`when`",
+            SYNC_KW => "`sync`",
+            SELECT_KW => "`select`",
+            DO_KW => "`do`",
+            SYSTEM_KW => "`system`",
+            CHECK_KW => "`check`",
+            TRUE_KW => "`true`",
+            FALSE_KW => "`false`",
+            AND_KW => "`and`",
+            OR_KW => "`or`",
+            NOT_KW => "`not`",
+            IMPLY_KW => "`imply`",
+            FORALL_KW => "`forall`",
+            EXISTS_KW => "`exists`",
+            SUM_KW => "`sum`",
+            DEADLOCK_KW => "`deadlock`",
+            A_BOX => "`A[]`",
+            E_DIAMOND => "`E<>`",
+            A_DIAMOND => "`A<>`",
+            E_BOX => "`E[]`",
+            SEMICOLON => "`;`",
+            COMMA => "`,`",
+            COLON => "`:`",
+            DOT => "`.`",
+            L_PAREN => "`(`",
+            R_PAREN => "`)`",
+            L_BRACK => "`[`",
+            R_BRACK => "`]`",
+            L_CURLY => "`{`",
+            R_CURLY => "`}`",
+            ARROW => "`->`",
+            EQ => "`=`",
+            PLUS_EQ => "`+=`",
+            MINUS_EQ => "`-=`",
+            STAR_EQ => "`*=`",
+            SLASH_EQ => "`/=`",
+            PLUS2 => "`++`",
+            MINUS2 => "`--`",
+            PLUS => "`+`",
+            MINUS => "`-`",
+            STAR => "`*`",
+            SLASH => "`/`",
+            PERCENT => "`%`",
+            LT => "`<`",
+            LTEQ => "`<=`",
+            EQ2 => "`==`",
+            NEQ => "`!=`",
+            GTEQ => "`>=`",
+            GT => "`>`",
+            AMP2 => "`&&`",
+            PIPE2 => "`||`",
+            BANG => "`!`",
+            QUESTION => "`?`",
+            AMP => "`&`",
+            EOF => "end of file",
+            _ => "a syntax node",
+        }
+    }
+}
+
+impl From<SyntaxKind> for rowan::SyntaxKind {
+    fn from(kind: SyntaxKind) -> rowan::SyntaxKind {
+        rowan::SyntaxKind(kind as u16)
+    }
+}
+
+/// The rowan language of zeno trees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ZenoLanguage {}
+
+impl rowan::Language for ZenoLanguage {
+    type Kind = SyntaxKind;
+
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from_raw(raw.0)
+    }
+
+    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+        kind.into()
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<ZenoLanguage>;
+pub type SyntaxToken = rowan::SyntaxToken<ZenoLanguage>;
+pub type SyntaxElement = rowan::SyntaxElement<ZenoLanguage>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_round_trip_and_token_bound() {
+        for &kind in ALL_KINDS {
+            assert_eq!(SyntaxKind::from_raw(kind as u16), kind);
+        }
+        assert!((SyntaxKind::EOF as u16) < 128);
+        assert_eq!(SyntaxKind::from_raw(u16::MAX), SyntaxKind::ERROR);
+    }
+}
