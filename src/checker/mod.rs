@@ -4,8 +4,19 @@
 //! The CLI and the language server call [`check`]; nothing else here is needed
 //! to decide a property.
 
+mod concrete;
+pub mod dbm;
+mod frontier;
+mod goal;
 pub mod heuristics;
+mod lu;
+mod search;
+mod semantics;
+mod store;
 pub mod trace;
+
+pub use frontier::{Frontier, Queue};
+pub use heuristics::Heuristic;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -127,12 +138,43 @@ pub struct CheckResult {
 ///
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).
+/// The best-first orders use the heuristic `options.heuristic`; the blind
+/// orders ignore it.
 pub fn check(
-    _network: &ir::Network,
-    _check: usize,
-    _options: &Options,
-    _cancel: &Cancel,
-    _progress: &mut dyn FnMut(&Stats),
+    network: &ir::Network,
+    check: usize,
+    options: &Options,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    unimplemented!("the search lands with the checker core")
+    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);
+    if guided
+        && options.heuristic != HeuristicKind::Zero
+        && let Some(c) = network.checks.get(check)
+    {
+        {
+            let goal = c.kind.goal();
+            let mut h = heuristics::build(
+                options.heuristic,
+                network,
+                &goal,
+                &heuristics::EdgeSet::none(network),
+            );
+            return search::run(network, check, options, Some(h.as_mut()), cancel, progress);
+        }
+    }
+    search::run(network, check, options, None, cancel, progress)
+}
+
+/// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
+/// `None` is the constant 0).
+pub fn check_with_heuristic(
+    network: &ir::Network,
+    check: usize,
+    options: &Options,
+    heuristic: Option<&mut dyn Heuristic>,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    search::run(network, check, options, heuristic, cancel, progress)
 }

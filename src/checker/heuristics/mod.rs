@@ -1,6 +1,21 @@
 //! Distance heuristics: estimates of the number of transitions from a state to
 //! the goal, computed on the discrete part only (clocks are ignored).
 
+//!
+//! Every heuristic works on the goal in disjunctive normal form ([`goal`]) and
+//! takes the minimum over its disjuncts:
+//! - `DL` / `DU` ([`dist`]): per-process graph distance to the goal location,
+//!   maximum (admissible) or sum;
+//! - `HL` / `HU` ([`atg`]): the monotonicity abstraction's layer count
+//!   (admissible) or the length of an abstract plan extracted from it.
+
+mod atg;
+mod dist;
+mod goal;
+mod sets;
+#[cfg(test)]
+mod tests;
+
 use crate::ir::{EdgeId, LocId, Network, ProcId};
 
 use super::HeuristicKind;
@@ -27,7 +42,11 @@ impl EdgeSet {
     }
 
     pub fn contains(&self, process: ProcId, edge: EdgeId) -> bool {
-        self.disabled[process as usize][edge as usize]
+        self.disabled
+            .get(process as usize)
+            .and_then(|p| p.get(edge as usize))
+            .copied()
+            .unwrap_or(false)
     }
 }
 
@@ -40,10 +59,26 @@ pub trait Heuristic: Send {
 
 /// Builds the heuristic `kind` for `goal` on `network` without the edges in `disabled`.
 pub fn build(
-    _kind: HeuristicKind,
-    _network: &Network,
-    _goal: &Formula,
-    _disabled: &EdgeSet,
+    kind: HeuristicKind,
+    network: &Network,
+    goal: &Formula,
+    disabled: &EdgeSet,
 ) -> Box<dyn Heuristic> {
-    unimplemented!("heuristics land with the checker core")
+    let dnf = goal::dnf(network, goal);
+    match kind {
+        HeuristicKind::Zero => Box::new(Zero),
+        HeuristicKind::DL => Box::new(dist::LocationDistance::new(network, &dnf, disabled, false)),
+        HeuristicKind::DU => Box::new(dist::LocationDistance::new(network, &dnf, disabled, true)),
+        HeuristicKind::HL => Box::new(atg::Atg::new(network, &dnf, disabled, false)),
+        HeuristicKind::HU => Box::new(atg::Atg::new(network, &dnf, disabled, true)),
+    }
+}
+
+/// Blind search: every state is estimated at 0.
+struct Zero;
+
+impl Heuristic for Zero {
+    fn estimate(&mut self, _locations: &[LocId], _variables: &[i32]) -> Option<u32> {
+        Some(0)
+    }
 }

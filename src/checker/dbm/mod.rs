@@ -1,0 +1,286 @@
+//! Difference bound matrices (Bengtsson & Yi 2004, "Timed automata: semantics,
+//! algorithms and tools"), kept canonical (all-pairs shortest paths) after
+//! every operation, plus LU extrapolation and zone subtraction.
+
+pub mod bound;
+mod extrapolate;
+mod federation;
+
+pub use bound::Raw;
+pub use federation::{subtract, subtract_all};
+
+use bound::{INF, LE_ZERO};
+
+/// A zone over clocks `0..dim` (`0` is the reference clock): entry `(i, j)`
+/// bounds `x_i - x_j`. An empty zone has a negative diagonal entry at `(0, 0)`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Dbm {
+    dim: usize,
+    m: Vec<Raw>,
+}
+
+impl std::fmt::Debug for Dbm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_empty() {
+            return write!(f, "Dbm(empty)");
+        }
+        write!(f, "Dbm[")?;
+        for i in 0..self.dim {
+            for j in 0..self.dim {
+                let b = self.get(i, j);
+                if i == j || b == INF {
+                    continue;
+                }
+                let op = if bound::is_strict(b) { "<" } else { "<=" };
+                write!(f, " x{i}-x{j}{op}{}", bound::value(b))?;
+            }
+        }
+        write!(f, " ]")
+    }
+}
+
+impl Dbm {
+    /// The zone where every clock is 0.
+    pub fn zero(dim: usize) -> Dbm {
+        Dbm {
+            dim,
+            m: vec![LE_ZERO; dim * dim],
+        }
+    }
+
+    /// All non-negative valuations.
+    pub fn universe(dim: usize) -> Dbm {
+        let mut m = vec![INF; dim * dim];
+        for i in 0..dim {
+            m[i * dim + i] = LE_ZERO;
+            m[i] = LE_ZERO; // x_0 - x_i <= 0
+        }
+        Dbm { dim, m }
+    }
+
+    /// Builds a zone from raw entries and closes it (for tests and traces).
+    pub fn from_raw(dim: usize, m: Vec<Raw>) -> Dbm {
+        assert_eq!(m.len(), dim * dim);
+        let mut d = Dbm { dim, m };
+        d.close();
+        d
+    }
+
+    /// Wraps raw entries that are already canonical (from the store).
+    pub fn from_canonical(dim: usize, m: Vec<Raw>) -> Dbm {
+        Dbm { dim, m }
+    }
+
+    /// Overwrites with canonical raw entries, reusing the allocation.
+    pub fn set_raw(&mut self, dim: usize, m: &[Raw]) {
+        self.dim = dim;
+        self.m.clear();
+        self.m.extend_from_slice(m);
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    pub fn raw(&self) -> &[Raw] {
+        &self.m
+    }
+
+    #[inline]
+    pub fn get(&self, i: usize, j: usize) -> Raw {
+        self.m[i * self.dim + j]
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, j: usize, b: Raw) {
+        self.m[i * self.dim + j] = b;
+    }
+
+    /// Copies `other` into `self`, reusing the allocation.
+    pub fn assign(&mut self, other: &Dbm) {
+        self.dim = other.dim;
+        self.m.clone_from(&other.m);
+    }
+
+    fn mark_empty(&mut self) {
+        self.m[0] = bound::LT_ZERO - 1;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.m[0] < LE_ZERO
+    }
+
+    /// Floyd–Warshall closure; marks the zone empty on a negative cycle.
+    pub fn close(&mut self) -> bool {
+        let n = self.dim;
+        for k in 0..n {
+            for i in 0..n {
+                let ik = self.m[i * n + k];
+                if ik == INF {
+                    continue;
+                }
+                for j in 0..n {
+                    let s = bound::add(ik, self.m[k * n + j]);
+                    if s < self.m[i * n + j] {
+                        self.m[i * n + j] = s;
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            if self.m[i * n + i] < LE_ZERO {
+                self.mark_empty();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Intersects with `x_i - x_j ≺ b` and restores canonical form in O(n²).
+    /// Returns false when the zone becomes empty.
+    pub fn constrain(&mut self, i: usize, j: usize, b: Raw) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        if b >= self.get(i, j) {
+            return true;
+        }
+        if bound::add(b, self.get(j, i)) < LE_ZERO {
+            self.mark_empty();
+            return false;
+        }
+        self.set(i, j, b);
+        let n = self.dim;
+        // Only paths through the new edge i -> j can get shorter.
+        for k in 0..n {
+            let ki = self.m[k * n + i];
+            if ki == INF {
+                continue;
+            }
+            let kij = bound::add(ki, b);
+            for l in 0..n {
+                let s = bound::add(kij, self.m[j * n + l]);
+                if s < self.m[k * n + l] {
+                    self.m[k * n + l] = s;
+                }
+            }
+        }
+        true
+    }
+
+    /// Let time pass: remove the upper bounds.
+    pub fn up(&mut self) {
+        if self.is_empty() {
+            return;
+        }
+        for i in 1..self.dim {
+            self.set(i, 0, INF);
+        }
+    }
+
+    /// The valuations from which some delay leads into the zone.
+    pub fn down(&mut self) {
+        if self.is_empty() {
+            return;
+        }
+        for i in 1..self.dim {
+            let mut b = LE_ZERO;
+            for j in 1..self.dim {
+                b = b.min(self.get(j, i));
+            }
+            self.set(0, i, b);
+        }
+    }
+
+    /// `x := v` for a constant `v >= 0`.
+    pub fn reset(&mut self, x: usize, v: i32) {
+        if self.is_empty() {
+            return;
+        }
+        let n = self.dim;
+        for j in 0..n {
+            if j == x {
+                continue;
+            }
+            self.m[x * n + j] = bound::add(bound::le(v), self.m[j]);
+            self.m[j * n + x] = bound::add(self.m[j * n], bound::le(-v));
+        }
+        self.set(x, x, LE_ZERO);
+    }
+
+    /// Removes every constraint on `x` (except `x >= 0`).
+    pub fn free(&mut self, x: usize) {
+        if self.is_empty() {
+            return;
+        }
+        let n = self.dim;
+        for i in 0..n {
+            if i != x {
+                self.m[x * n + i] = INF;
+                self.m[i * n + x] = self.m[i * n];
+            }
+        }
+    }
+
+    /// Intersection; returns false when empty.
+    pub fn intersect(&mut self, other: &Dbm) -> bool {
+        if self.is_empty() || other.is_empty() {
+            self.mark_empty();
+            return false;
+        }
+        let mut changed = false;
+        for (a, &b) in self.m.iter_mut().zip(&other.m) {
+            if b < *a {
+                *a = b;
+                changed = true;
+            }
+        }
+        !changed || self.close()
+    }
+
+    /// Whether every valuation of `self` is in `other`.
+    pub fn is_subset_of(&self, other: &Dbm) -> bool {
+        if self.is_empty() {
+            return true;
+        }
+        if other.is_empty() {
+            return false;
+        }
+        self.m.iter().zip(&other.m).all(|(a, b)| a <= b)
+    }
+
+    /// Whether the valuation (as rationals `num[i] / den`) satisfies every
+    /// constraint; `num[0]` must be 0.
+    pub fn contains_point(&self, num: &[i64], den: i64) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        for i in 0..self.dim {
+            for j in 0..self.dim {
+                let b = self.get(i, j);
+                if b == INF {
+                    continue;
+                }
+                let diff = num[i] - num[j];
+                let c = bound::value(b) as i64 * den;
+                let ok = if bound::is_strict(b) {
+                    diff < c
+                } else {
+                    diff <= c
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Extra+_LU extrapolation; see [`extrapolate`].
+    pub fn extrapolate_lu(&mut self, lower: &[i32], upper: &[i32]) {
+        extrapolate::extra_lu_plus(self, lower, upper);
+    }
+}
+
+#[cfg(test)]
+mod tests;

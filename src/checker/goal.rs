@@ -1,0 +1,269 @@
+//! Evaluation of the goal formula on a symbolic state: the part of the zone
+//! where it holds, as a union of zones (clock constraints, negation and
+//! `deadlock` cut zones into pieces).
+
+use crate::ir::Formula;
+
+use super::dbm::{self, Dbm, bound};
+use super::semantics::{Model, TransitionBuf};
+
+pub struct Goal {
+    pub formula: Formula,
+    /// Whether the formula mentions clocks or `deadlock` (else it is decided on
+    /// the discrete part alone).
+    symbolic: bool,
+}
+
+fn is_symbolic(f: &Formula) -> bool {
+    match f {
+        Formula::Clock(_) | Formula::Deadlock => true,
+        Formula::Not(g) => is_symbolic(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(is_symbolic),
+        _ => false,
+    }
+}
+
+impl Goal {
+    pub fn new(formula: Formula) -> Goal {
+        Goal {
+            symbolic: is_symbolic(&formula),
+            formula,
+        }
+    }
+
+    /// The pieces of `zone` satisfying the goal (empty when none).
+    pub fn satisfied(
+        &self,
+        model: &Model,
+        key: &[i32],
+        zone: &Dbm,
+        buf: &mut TransitionBuf,
+    ) -> Vec<Dbm> {
+        if !self.symbolic {
+            return if discrete(model, &self.formula, key) {
+                vec![zone.clone()]
+            } else {
+                Vec::new()
+            };
+        }
+        symbolic(model, &self.formula, key, zone, buf)
+    }
+}
+
+/// Data and location parts. An evaluation error makes an atom false: goal
+/// formulas are side-effect free and errors there are not model errors.
+fn discrete(model: &Model, f: &Formula, key: &[i32]) -> bool {
+    match f {
+        Formula::True => true,
+        Formula::False => false,
+        Formula::At { process, location } => {
+            key.get(*process as usize) == Some(&(*location as i32))
+        }
+        Formula::Data(e) => e.eval(model.vars(key)).map(|v| v != 0).unwrap_or(false),
+        Formula::Clock(_) | Formula::Deadlock => true,
+        Formula::Not(g) => !discrete(model, g, key),
+        Formula::And(gs) => gs.iter().all(|g| discrete(model, g, key)),
+        Formula::Or(gs) => gs.iter().any(|g| discrete(model, g, key)),
+    }
+}
+
+fn symbolic(
+    model: &Model,
+    f: &Formula,
+    key: &[i32],
+    zone: &Dbm,
+    buf: &mut TransitionBuf,
+) -> Vec<Dbm> {
+    let whole = |b: bool| if b { vec![zone.clone()] } else { Vec::new() };
+    match f {
+        Formula::True | Formula::False | Formula::At { .. } | Formula::Data(_) => {
+            whole(discrete(model, f, key))
+        }
+        Formula::Clock(c) => {
+            let mut z = zone.clone();
+            match c.bound.eval(model.vars(key)) {
+                Ok(b) if z.constrain(c.i as usize, c.j as usize, bound::raw(b, c.strict)) => {
+                    vec![z]
+                }
+                _ => Vec::new(),
+            }
+        }
+        Formula::Deadlock => deadlocked(model, key, zone, buf),
+        Formula::Not(g) => {
+            let mut rest = vec![zone.clone()];
+            for hole in symbolic(model, g, key, zone, buf) {
+                rest = dbm::subtract_all(&rest, &hole);
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            rest
+        }
+        Formula::And(gs) => {
+            let mut acc = vec![zone.clone()];
+            for g in gs {
+                let part = symbolic(model, g, key, zone, buf);
+                let mut next = Vec::new();
+                for a in &acc {
+                    for b in &part {
+                        let mut z = a.clone();
+                        if z.intersect(b) {
+                            next.push(z);
+                        }
+                    }
+                }
+                acc = next;
+                if acc.is_empty() {
+                    break;
+                }
+            }
+            acc
+        }
+        Formula::Or(gs) => gs
+            .iter()
+            .flat_map(|g| symbolic(model, g, key, zone, buf))
+            .collect(),
+    }
+}
+
+/// The valuations of `zone` from which no action transition is possible now
+/// or after any delay: `zone` minus, for each transition, the valuations that
+/// reach its enabling set (guard, and target invariants after the resets).
+pub fn deadlocked(model: &Model, key: &[i32], zone: &Dbm, buf: &mut TransitionBuf) -> Vec<Dbm> {
+    if model.transitions(key, buf).is_err() {
+        // The evaluation error is reported as a model error by the search.
+        return Vec::new();
+    }
+    let can_delay = model.can_delay(key);
+    let dim = model.dim;
+    let mut rest = vec![zone.clone()];
+    let mut new_key = Vec::new();
+    for k in 0..buf.len() {
+        let edges = buf.get(k);
+        let mut enabled = Dbm::universe(dim);
+        match model.guards(key, edges, &mut enabled) {
+            Ok(false) => continue,
+            Ok(true) => {
+                new_key.clear();
+                new_key.extend_from_slice(key);
+                let mut resets: Vec<(usize, i32)> = Vec::new();
+                for &(p, e) in edges {
+                    for u in &model.net.processes[p as usize].edges[e as usize].updates {
+                        if let crate::ir::Update::ResetClock { clock, value } = u {
+                            resets.retain(|r| r.0 != *clock as usize);
+                            resets.push((*clock as usize, *value));
+                        }
+                    }
+                }
+                if model.update(&mut new_key, edges, None).is_ok() {
+                    // Pre-image of the target invariants under the resets.
+                    let mut target = Dbm::universe(dim);
+                    match model.invariants(&new_key, &mut target) {
+                        Ok(true) => {
+                            for &(x, v) in &resets {
+                                target.constrain(x, 0, bound::le(v));
+                                target.constrain(0, x, bound::le(-v));
+                            }
+                            for &(x, _) in &resets {
+                                target.free(x);
+                            }
+                            if !enabled.intersect(&target) {
+                                continue;
+                            }
+                        }
+                        Ok(false) => continue,
+                        // Errors surface as model errors when the state is expanded.
+                        Err(_) => return Vec::new(),
+                    }
+                } else {
+                    return Vec::new();
+                }
+            }
+            Err(_) => return Vec::new(),
+        }
+        if can_delay {
+            if !matches!(model.invariants(key, &mut enabled), Ok(true)) {
+                continue;
+            }
+            enabled.down();
+        }
+        rest = dbm::subtract_all(&rest, &enabled);
+        if rest.is_empty() {
+            break;
+        }
+    }
+    rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::*;
+
+    #[test]
+    fn clocked_loop_never_deadlocks() {
+        let cc = |i, j, b| ClockConstraint {
+            i,
+            j,
+            strict: false,
+            bound: Expr::Const(b),
+        };
+        let net = Network {
+            clocks: vec![
+                Clock {
+                    name: "0".into(),
+                    span: Span::default(),
+                },
+                Clock {
+                    name: "x".into(),
+                    span: Span::default(),
+                },
+            ],
+            processes: vec![Process {
+                name: "P".into(),
+                template: "P".into(),
+                locations: vec![Location {
+                    name: "l0".into(),
+                    kind: LocationKind::Normal,
+                    invariant: vec![cc(1, 0, 2)],
+                    span: Span::default(),
+                }],
+                edges: vec![Edge {
+                    source: 0,
+                    target: 0,
+                    guard: None,
+                    clock_guard: vec![cc(0, 1, -1)],
+                    sync: None,
+                    updates: vec![Update::ResetClock { clock: 1, value: 0 }],
+                    selects: vec![],
+                    span: Span::default(),
+                }],
+                initial: 0,
+                span: Span::default(),
+            }],
+            ..Network::default()
+        };
+        let mut net = net;
+        net.checks.push(Check {
+            name: "c".into(),
+            kind: CheckKind::Invariant(Formula::Not(Box::new(Formula::Deadlock))),
+            span: Span::default(),
+            name_span: Span::default(),
+        });
+        let r = crate::checker::check(
+            &net,
+            0,
+            &Default::default(),
+            &Default::default(),
+            &mut |_| {},
+        );
+        // Extrapolation must not invent valuations beyond the invariant x <= 2.
+        assert_eq!(r.verdict, crate::checker::Verdict::Holds);
+        let f = Formula::Deadlock;
+        let model = Model::new(&net, &f);
+        let (key, zone) = model.initial().unwrap().unwrap();
+        let mut buf = TransitionBuf::default();
+        let d = deadlocked(&model, &key, &zone, &mut buf);
+        assert!(d.is_empty());
+    }
+}

@@ -1,0 +1,212 @@
+//! Location-dependent LU bounds for extrapolation (static guard analysis,
+//! Behrmann, Bouyer, Fleury, Larsen 2003): for a process in location `l`, the
+//! largest constant each clock is compared to, from below (L) and above (U),
+//! in `l` or anywhere reachable from `l` along the process' edges without
+//! resetting that clock. The bound of a network state is the max over processes.
+#![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
+
+use crate::ir::{BinOp, ClockConstraint, Expr, Formula, Network, UnOp};
+
+use super::dbm::bound::MAX_CONST;
+
+/// Per process, per location, per clock: (lower, upper); `-1` = never compared.
+pub struct LuTable {
+    bounds: Vec<Vec<Vec<(i32, i32)>>>,
+    global: Vec<(i32, i32)>,
+    /// Diagonal constraints make Extra+_LU unsound; extrapolation is then off.
+    pub has_diagonal: bool,
+    /// Use `L = U = max(L, U)` (Extra+_M): deciding `deadlock` needs every
+    /// valuation of an extrapolated zone to be bisimilar (region-equivalent)
+    /// to one of the exact zone, which the LU simulation alone does not give.
+    max_bounds: bool,
+}
+
+fn mentions_deadlock(f: &Formula) -> bool {
+    match f {
+        Formula::Deadlock => true,
+        Formula::Not(g) => mentions_deadlock(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(mentions_deadlock),
+        _ => false,
+    }
+}
+
+impl LuTable {
+    pub fn new(net: &Network, goal: &Formula) -> LuTable {
+        let dim = net.dbm_dim();
+        let mut has_diagonal = false;
+        let mut bounds = Vec::with_capacity(net.processes.len());
+        for p in &net.processes {
+            let mut local: Vec<Vec<(i32, i32)>> = p
+                .locations
+                .iter()
+                .map(|l| {
+                    let mut b = vec![(-1, -1); dim];
+                    for c in &l.invariant {
+                        add_constraint(net, c, &mut b, &mut has_diagonal);
+                    }
+                    b
+                })
+                .collect();
+            for e in &p.edges {
+                for c in &e.clock_guard {
+                    add_constraint(net, c, &mut local[e.source as usize], &mut has_diagonal);
+                }
+            }
+            // Propagate backwards along edges that do not reset the clock.
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for e in &p.edges {
+                    for x in 1..dim {
+                        let reset = e.updates.iter().any(|u| {
+                            matches!(u, crate::ir::Update::ResetClock { clock, .. } if *clock as usize == x)
+                        });
+                        if reset {
+                            continue;
+                        }
+                        let (tl, tu) = local[e.target as usize][x];
+                        let s = &mut local[e.source as usize][x];
+                        if tl > s.0 || tu > s.1 {
+                            s.0 = s.0.max(tl);
+                            s.1 = s.1.max(tu);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            bounds.push(local);
+        }
+        let mut global = vec![(-1, -1); dim];
+        goal_bounds(net, goal, &mut global, &mut has_diagonal);
+        LuTable {
+            bounds,
+            global,
+            has_diagonal,
+            max_bounds: mentions_deadlock(goal),
+        }
+    }
+
+    /// Fills `lower`/`upper` (length `dim`) for the given locations.
+    pub fn fill(&self, locations: &[i32], lower: &mut [i32], upper: &mut [i32]) {
+        for (x, &(l, u)) in self.global.iter().enumerate() {
+            lower[x] = l;
+            upper[x] = u;
+        }
+        for (p, &loc) in locations.iter().enumerate() {
+            for (x, &(l, u)) in self.bounds[p][loc as usize].iter().enumerate() {
+                lower[x] = lower[x].max(l);
+                upper[x] = upper[x].max(u);
+            }
+        }
+        if self.max_bounds {
+            for x in 0..lower.len() {
+                let m = lower[x].max(upper[x]);
+                lower[x] = m;
+                upper[x] = m;
+            }
+        }
+        lower[0] = 0;
+        upper[0] = 0;
+    }
+}
+
+fn add_constraint(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
+    let (lo, hi) = expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
+    let clamp = |v: i64| v.clamp(-1, MAX_CONST as i64) as i32;
+    let (i, j) = (c.i as usize, c.j as usize);
+    if i != 0 && j != 0 {
+        *diag = true;
+    } else if j == 0 && i != 0 {
+        // x_i ≺ bound: an upper bound.
+        b[i].1 = b[i].1.max(clamp(hi));
+    } else if i == 0 && j != 0 {
+        // -x_j ≺ bound, i.e. x_j ≻ -bound: a lower bound.
+        b[j].0 = b[j].0.max(clamp(-lo));
+    }
+}
+
+fn goal_bounds(net: &Network, f: &Formula, b: &mut [(i32, i32)], diag: &mut bool) {
+    match f {
+        Formula::Clock(c) => {
+            // Under negation a lower bound becomes an upper one: count both.
+            let (lo, hi) =
+                expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
+            let m = lo.abs().max(hi.abs()).min(MAX_CONST as i64) as i32;
+            if c.i != 0 && c.j != 0 {
+                *diag = true;
+            }
+            for x in [c.i as usize, c.j as usize] {
+                if x != 0 {
+                    b[x].0 = b[x].0.max(m);
+                    b[x].1 = b[x].1.max(m);
+                }
+            }
+        }
+        Formula::Not(g) => goal_bounds(net, g, b, diag),
+        Formula::And(gs) | Formula::Or(gs) => {
+            for g in gs {
+                goal_bounds(net, g, b, diag);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An interval containing every value the expression can take over the
+/// variables' declared ranges (None when it cannot be bounded simply).
+pub fn expr_range(net: &Network, e: &Expr) -> Option<(i64, i64)> {
+    let var = |v: u32| {
+        net.variables
+            .get(v as usize)
+            .map(|v| (v.lo as i64, v.hi as i64))
+    };
+    Some(match e {
+        Expr::Const(c) => (*c as i64, *c as i64),
+        Expr::Var(v) => var(*v)?,
+        Expr::Index { base, len, .. } => {
+            let mut r: Option<(i64, i64)> = None;
+            for s in *base..*base + *len {
+                let (a, b) = var(s)?;
+                r = Some(match r {
+                    None => (a, b),
+                    Some((x, y)) => (x.min(a), y.max(b)),
+                });
+            }
+            r?
+        }
+        Expr::Unary(UnOp::Neg, a) => {
+            let (a, b) = expr_range(net, a)?;
+            (-b, -a)
+        }
+        Expr::Unary(UnOp::Not, _) => (0, 1),
+        Expr::Binary(op, a, b) => {
+            let (a0, a1) = expr_range(net, a)?;
+            let (b0, b1) = expr_range(net, b)?;
+            match op {
+                BinOp::Add => (a0 + b0, a1 + b1),
+                BinOp::Sub => (a0 - b1, a1 - b0),
+                BinOp::Mul => {
+                    let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                    (*c.iter().min()?, *c.iter().max()?)
+                }
+                BinOp::Min => (a0.min(b0), a1.min(b1)),
+                BinOp::Max => (a0.max(b0), a1.max(b1)),
+                BinOp::Lt
+                | BinOp::Le
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Ge
+                | BinOp::Gt
+                | BinOp::And
+                | BinOp::Or => (0, 1),
+                _ => return None,
+            }
+        }
+        Expr::Cond(_, a, b) => {
+            let (a0, a1) = expr_range(net, a)?;
+            let (b0, b1) = expr_range(net, b)?;
+            (a0.min(b0), a1.max(b1))
+        }
+        Expr::Unary(UnOp::BitNot, _) => return None,
+    })
+}

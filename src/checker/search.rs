@@ -1,0 +1,270 @@
+//! The exploration loop (thesis §2.2, Fig. 2.1): pop a state, compute its
+//! zone successors, drop those subsumed by stored states, stop at the first
+//! goal state or model error.
+
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use crate::ir::{self, EdgeId, EvalError, ProcId};
+
+use super::concrete;
+use super::dbm::Dbm;
+use super::frontier::{Frontier, Queue};
+use super::goal::Goal;
+use super::heuristics::Heuristic;
+use super::semantics::{Model, TransitionBuf};
+use super::store::{Inserted, NO_PARENT, Store};
+use super::{Cancel, CheckResult, Limit, Options, SearchOrder, Stats, Verdict};
+
+/// How often (in explored states) limits and cancellation are polled.
+const POLL_EVERY: u64 = 1024;
+/// How often (in explored states) progress is reported.
+const PROGRESS_EVERY: u64 = 4096;
+/// Priority of states the heuristic declares dead ends: explored last, but
+/// still explored, since a model error may be reachable from them.
+const DEAD_END: u32 = u32::MAX / 4;
+
+/// What the search found.
+enum Found {
+    Goal(u32, Vec<Dbm>),
+    Error(u32, Vec<(ProcId, EdgeId)>, EvalError),
+}
+
+pub fn run(
+    net: &ir::Network,
+    check: usize,
+    options: &Options,
+    mut heuristic: Option<&mut dyn Heuristic>,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let Some(chk) = net.checks.get(check) else {
+        return CheckResult {
+            verdict: Verdict::Unknown(Limit::Cancelled),
+            stats,
+            trace: None,
+        };
+    };
+    let goal = Goal::new(chk.kind.goal());
+    let model = Model::new(net, &goal.formula);
+    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
+    let found_verdict = if invariant {
+        Verdict::Fails
+    } else {
+        Verdict::Holds
+    };
+    let none_verdict = if invariant {
+        Verdict::Holds
+    } else {
+        Verdict::Fails
+    };
+
+    let order = options.search;
+    let guided = matches!(order, SearchOrder::Greedy | SearchOrder::AStar);
+    // Goal at generation is earliest for blind orders; A* must test at
+    // expansion for its traces to be shortest.
+    let goal_at_pop = order == SearchOrder::AStar;
+    let by_depth = matches!(order, SearchOrder::Bfs | SearchOrder::AStar);
+    let mut frontier = match order {
+        SearchOrder::Bfs => Frontier::fifo(),
+        SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo(),
+        SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first(),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut store = Store::new(model.nproc + net.variables.len(), model.dim);
+    let mut buf = TransitionBuf::default();
+    let mut goal_buf = TransitionBuf::default();
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    let mut order_buf: Vec<usize> = Vec::new();
+    let mut new_key = Vec::new();
+    let mut new_zone = Dbm::zero(model.dim);
+    let mut zone = Dbm::zero(model.dim);
+    let mut key = Vec::new();
+    let mut peak = 0u64;
+
+    let mut locs: Vec<u32> = Vec::with_capacity(model.nproc);
+    let mut priority = |store: &mut Store, id: u32, key: &[i32], g: u32| -> u64 {
+        let Some(h) = heuristic.as_deref_mut().filter(|_| guided) else {
+            return 0;
+        };
+        let disc = store.state(id).disc;
+        let value = match store.cached_h(disc).filter(|_| options.cache_heuristic) {
+            Some(v) => v,
+            None => {
+                locs.clear();
+                locs.extend(model.locs(key).iter().map(|&l| l as u32));
+                let v = h.estimate(&locs, model.vars(key));
+                if options.cache_heuristic {
+                    store.set_cached_h(disc, v);
+                }
+                v
+            }
+        };
+        let h = value.unwrap_or(DEAD_END) as u64;
+        match order {
+            SearchOrder::AStar => ((g as u64 + h) << 32) | h,
+            _ => h,
+        }
+    };
+
+    let finish = |stats: &mut Stats, store: &Store, peak: u64| {
+        stats.stored = store.live();
+        stats.elapsed = start.elapsed();
+        stats.peak_memory = peak.max(store.bytes());
+        stats.bytes_per_state = store.bytes_per_state();
+    };
+
+    let found = 'search: {
+        let init = match model.initial() {
+            Ok(Some(s)) => s,
+            Ok(None) => break 'search None,
+            Err(e) => {
+                // Initial invariant bounds fail to evaluate: an error before any step.
+                break 'search Some(Found::Error(NO_PARENT, Vec::new(), e));
+            }
+        };
+        let (ikey, mut izone) = init;
+        model.extrapolate(&ikey, &mut izone, &mut lower, &mut upper);
+        stats.generated += 1;
+        let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, by_depth) else {
+            break 'search None;
+        };
+        if !goal_at_pop {
+            let pieces = goal.satisfied(&model, &ikey, &izone, &mut goal_buf);
+            if !pieces.is_empty() {
+                break 'search Some(Found::Goal(id, pieces));
+            }
+        }
+        let p = priority(&mut store, id, &ikey, 0);
+        frontier.push(id, p);
+
+        while let Some(id) = frontier.pop() {
+            if store.state(id).removed {
+                continue;
+            }
+            stats.explored += 1;
+            if (stats.explored - 1) % POLL_EVERY == 0 {
+                peak = peak.max(store.bytes() + frontier.bytes() as u64);
+                let limit = if cancel.is_cancelled() {
+                    Some(Limit::Cancelled)
+                } else if options.timeout.is_some_and(|t| start.elapsed() >= t) {
+                    Some(Limit::Time)
+                } else {
+                    None
+                };
+                if let Some(limit) = limit {
+                    finish(&mut stats, &store, peak);
+                    return CheckResult {
+                        verdict: Verdict::Unknown(limit),
+                        stats,
+                        trace: None,
+                    };
+                }
+            }
+            if options.max_states.is_some_and(|m| stats.explored > m) {
+                stats.explored -= 1;
+                finish(&mut stats, &store, peak);
+                return CheckResult {
+                    verdict: Verdict::Unknown(Limit::States),
+                    stats,
+                    trace: None,
+                };
+            }
+            if stats.explored % PROGRESS_EVERY == 0 {
+                stats.stored = store.live();
+                stats.elapsed = start.elapsed();
+                progress(&stats);
+            }
+            key.clear();
+            key.extend_from_slice(store.key(id));
+            store.zone_into(id, &mut zone);
+            let g = store.state(id).g;
+            if goal_at_pop {
+                let pieces = goal.satisfied(&model, &key, &zone, &mut goal_buf);
+                if !pieces.is_empty() {
+                    break 'search Some(Found::Goal(id, pieces));
+                }
+            }
+            if let Err(e) = model.transitions(&key, &mut buf) {
+                break 'search Some(Found::Error(id, e.edges, e.error));
+            }
+            order_buf.clear();
+            order_buf.extend(0..buf.len());
+            if order == SearchOrder::RandomDfs {
+                order_buf.shuffle(&mut rng);
+            }
+            for &k in &order_buf {
+                let edges = buf.get(k);
+                match model.successor(&key, &zone, edges, &mut new_key, &mut new_zone) {
+                    Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
+                    Ok(false) => continue,
+                    Ok(true) => {}
+                }
+                stats.generated += 1;
+                model.extrapolate(&new_key, &mut new_zone, &mut lower, &mut upper);
+                let Inserted::New(sid) =
+                    store.insert(&new_key, &new_zone, id, edges, g + 1, by_depth)
+                else {
+                    continue;
+                };
+                if !goal_at_pop {
+                    let pieces = goal.satisfied(&model, &new_key, &new_zone, &mut goal_buf);
+                    if !pieces.is_empty() {
+                        break 'search Some(Found::Goal(sid, pieces));
+                    }
+                }
+                let p = priority(&mut store, sid, &new_key, g + 1);
+                frontier.push(sid, p);
+            }
+        }
+        None
+    };
+    peak = peak.max(store.bytes() + frontier.bytes() as u64);
+    finish(&mut stats, &store, peak);
+    match found {
+        None => CheckResult {
+            verdict: none_verdict,
+            stats,
+            trace: None,
+        },
+        Some(Found::Goal(id, _pieces)) => {
+            let path = path_to(&store, id);
+            let trace = concrete::goal_trace(&model, &goal, &path);
+            CheckResult {
+                verdict: found_verdict,
+                stats,
+                trace,
+            }
+        }
+        Some(Found::Error(id, edges, error)) => {
+            let path = if id == NO_PARENT {
+                Vec::new()
+            } else {
+                path_to(&store, id)
+            };
+            let trace = concrete::error_trace(&model, &path, &edges, error);
+            CheckResult {
+                verdict: Verdict::ModelError(error),
+                stats,
+                trace,
+            }
+        }
+    }
+}
+
+/// The transitions from the initial state to `id`.
+fn path_to(store: &Store, mut id: u32) -> Vec<Vec<(ProcId, EdgeId)>> {
+    let mut path = Vec::new();
+    while store.state(id).parent != NO_PARENT {
+        path.push(store.transition(id).to_vec());
+        id = store.state(id).parent;
+    }
+    path.reverse();
+    path
+}

@@ -1,0 +1,443 @@
+//! The symbolic semantics of a network (as UPPAAL): which transitions are
+//! enabled in a discrete state, and the zone successor of a transition.
+//!
+//! A discrete state is one `i32` slice: the location of every process, then
+//! the value of every variable slot.
+#![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
+
+use crate::ir::{
+    ChanId, ChannelKind, ClockConstraint, EdgeId, EvalError, LocationKind, Network, ProcId,
+    SyncDir, Update,
+};
+
+use super::dbm::{Dbm, bound};
+use super::lu::LuTable;
+
+/// A transition enabled on the data part, or the edge whose evaluation failed.
+pub type Edges = [(ProcId, EdgeId)];
+
+/// Where an evaluation error happened: the edges being considered.
+#[derive(Debug, Clone)]
+pub struct ErrorAt {
+    pub edges: Vec<(ProcId, EdgeId)>,
+    pub error: EvalError,
+}
+
+/// Transitions of one discrete state, stored flat to avoid an allocation per
+/// transition.
+#[derive(Default)]
+pub struct TransitionBuf {
+    pub edges: Vec<(ProcId, EdgeId)>,
+    pub ends: Vec<usize>,
+    senders: Vec<(ProcId, EdgeId, ChanId)>,
+    receivers: Vec<(ProcId, EdgeId, ChanId)>,
+    choice: Vec<(usize, usize)>,
+}
+
+impl TransitionBuf {
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn get(&self, k: usize) -> &Edges {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.edges[start..self.ends[k]]
+    }
+
+    fn clear(&mut self) {
+        self.edges.clear();
+        self.ends.clear();
+        self.senders.clear();
+        self.receivers.clear();
+    }
+
+    fn push(&mut self, edges: &[(ProcId, EdgeId)]) {
+        self.edges.extend_from_slice(edges);
+        self.ends.push(self.edges.len());
+    }
+}
+
+pub struct Model<'a> {
+    pub net: &'a Network,
+    pub nproc: usize,
+    pub dim: usize,
+    /// `out[p][l]`: edges of process `p` leaving location `l`.
+    out: Vec<Vec<Vec<EdgeId>>>,
+    lu: LuTable,
+    pub extrapolate: bool,
+    has_urgent_channel: bool,
+}
+
+fn truth(e: &Option<crate::ir::Expr>, vars: &[i32]) -> Result<bool, EvalError> {
+    match e {
+        None => Ok(true),
+        Some(e) => Ok(e.eval(vars)? != 0),
+    }
+}
+
+impl<'a> Model<'a> {
+    pub fn new(net: &'a Network, goal: &crate::ir::Formula) -> Model<'a> {
+        let out = net
+            .processes
+            .iter()
+            .map(|p| {
+                let mut out = vec![Vec::new(); p.locations.len()];
+                for (k, e) in p.edges.iter().enumerate() {
+                    if let Some(v) = out.get_mut(e.source as usize) {
+                        v.push(k as EdgeId);
+                    }
+                }
+                out
+            })
+            .collect();
+        let lu = LuTable::new(net, goal);
+        Model {
+            net,
+            nproc: net.processes.len(),
+            dim: net.dbm_dim(),
+            out,
+            extrapolate: !lu.has_diagonal,
+            lu,
+            has_urgent_channel: net.channels.iter().any(|c| c.urgent),
+        }
+    }
+
+    /// The initial discrete state.
+    pub fn initial_key(&self) -> Vec<i32> {
+        let mut k: Vec<i32> = self
+            .net
+            .initial_locations()
+            .iter()
+            .map(|&l| l as i32)
+            .collect();
+        k.extend(self.net.initial_variables());
+        k
+    }
+
+    pub fn locs<'k>(&self, key: &'k [i32]) -> &'k [i32] {
+        &key[..self.nproc]
+    }
+
+    pub fn vars<'k>(&self, key: &'k [i32]) -> &'k [i32] {
+        &key[self.nproc..]
+    }
+
+    fn kind(&self, p: usize, loc: i32) -> LocationKind {
+        self.net.processes[p].locations[loc as usize].kind
+    }
+
+    fn committed(&self, key: &[i32]) -> bool {
+        (0..self.nproc).any(|p| self.kind(p, key[p]) == LocationKind::Committed)
+    }
+
+    /// Every transition enabled by the data part of its guards (clock guards
+    /// are left to the zone), respecting committed locations.
+    pub fn transitions(&self, key: &[i32], buf: &mut TransitionBuf) -> Result<(), ErrorAt> {
+        buf.clear();
+        let vars = self.vars(key);
+        let committed = self.committed(key);
+        let is_committed =
+            |p: ProcId| self.kind(p as usize, key[p as usize]) == LocationKind::Committed;
+        for p in 0..self.nproc {
+            let proc_ = &self.net.processes[p];
+            for &e in &self.out[p][key[p] as usize] {
+                let edge = &proc_.edges[e as usize];
+                let at = |error| ErrorAt {
+                    edges: vec![(p as ProcId, e)],
+                    error,
+                };
+                if !truth(&edge.guard, vars).map_err(at)? {
+                    continue;
+                }
+                match &edge.sync {
+                    None => {
+                        if !committed || is_committed(p as ProcId) {
+                            buf.push(&[(p as ProcId, e)]);
+                        }
+                    }
+                    Some(s) => {
+                        let c = s.channel.resolve(vars).map_err(at)?;
+                        if c as usize >= self.net.channels.len() {
+                            continue;
+                        }
+                        match s.dir {
+                            SyncDir::Send => buf.senders.push((p as ProcId, e, c)),
+                            SyncDir::Receive => buf.receivers.push((p as ProcId, e, c)),
+                        }
+                    }
+                }
+            }
+        }
+        let mut tmp: Vec<(ProcId, EdgeId)> = Vec::new();
+        for si in 0..buf.senders.len() {
+            let (p, e, c) = buf.senders[si];
+            match self.net.channels[c as usize].kind {
+                ChannelKind::Binary => {
+                    for ri in 0..buf.receivers.len() {
+                        let (q, f, d) = buf.receivers[ri];
+                        if d != c || q == p {
+                            continue;
+                        }
+                        if committed && !is_committed(p) && !is_committed(q) {
+                            continue;
+                        }
+                        buf.push(&[(p, e), (q, f)]);
+                    }
+                }
+                ChannelKind::Broadcast => {
+                    // One choice of receiving edge per process that has one.
+                    buf.choice.clear();
+                    let mut k = 0;
+                    while k < buf.receivers.len() {
+                        let q = buf.receivers[k].0;
+                        let start = k;
+                        while k < buf.receivers.len() && buf.receivers[k].0 == q {
+                            k += 1;
+                        }
+                        let n = buf.receivers[start..k].iter().filter(|r| r.2 == c).count();
+                        if q != p && n > 0 {
+                            buf.choice.push((start, k));
+                        }
+                    }
+                    // Enumerate the product of choices with a mixed-radix counter.
+                    let mut idx = vec![0usize; buf.choice.len()];
+                    loop {
+                        tmp.clear();
+                        tmp.push((p, e));
+                        let mut any_committed = is_committed(p);
+                        for (g, &(start, end)) in buf.choice.iter().enumerate() {
+                            let r = buf.receivers[start..end]
+                                .iter()
+                                .filter(|r| r.2 == c)
+                                .nth(idx[g]);
+                            if let Some(&(q, f, _)) = r {
+                                any_committed |= is_committed(q);
+                                tmp.push((q, f));
+                            }
+                        }
+                        if !committed || any_committed {
+                            buf.push(&tmp);
+                        }
+                        // Advance the counter.
+                        let mut g = 0;
+                        loop {
+                            if g == buf.choice.len() {
+                                break;
+                            }
+                            let (start, end) = buf.choice[g];
+                            let n = buf.receivers[start..end]
+                                .iter()
+                                .filter(|r| r.2 == c)
+                                .count();
+                            idx[g] += 1;
+                            if idx[g] < n {
+                                break;
+                            }
+                            idx[g] = 0;
+                            g += 1;
+                        }
+                        if g == buf.choice.len() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether time may pass in this discrete state: no urgent or committed
+    /// location, and no synchronisation on an urgent channel enabled (decided
+    /// on the data part; clock guards are not allowed on urgent channels).
+    pub fn can_delay(&self, key: &[i32]) -> bool {
+        if (0..self.nproc).any(|p| self.kind(p, key[p]) != LocationKind::Normal) {
+            return false;
+        }
+        if !self.has_urgent_channel {
+            return true;
+        }
+        let vars = self.vars(key);
+        let mut senders: Vec<(usize, ChanId)> = Vec::new();
+        let mut receivers: Vec<(usize, ChanId)> = Vec::new();
+        for p in 0..self.nproc {
+            let proc_ = &self.net.processes[p];
+            for &e in &self.out[p][key[p] as usize] {
+                let edge = &proc_.edges[e as usize];
+                let Some(s) = &edge.sync else { continue };
+                // An evaluation error is reported when the state is expanded.
+                let Ok(true) = truth(&edge.guard, vars) else {
+                    continue;
+                };
+                let Ok(c) = s.channel.resolve(vars) else {
+                    continue;
+                };
+                let Some(ch) = self.net.channels.get(c as usize) else {
+                    continue;
+                };
+                if !ch.urgent {
+                    continue;
+                }
+                match s.dir {
+                    SyncDir::Send => senders.push((p, c)),
+                    SyncDir::Receive => receivers.push((p, c)),
+                }
+            }
+        }
+        for &(p, c) in &senders {
+            if self.net.channels[c as usize].kind == ChannelKind::Broadcast {
+                return false;
+            }
+            if receivers.iter().any(|&(q, d)| d == c && q != p) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Intersects `zone` with a conjunction of clock constraints whose bounds
+    /// are evaluated on `vars`.
+    pub fn constrain_all(
+        &self,
+        zone: &mut Dbm,
+        cs: &[ClockConstraint],
+        vars: &[i32],
+    ) -> Result<bool, EvalError> {
+        for c in cs {
+            let b = c.bound.eval(vars)?;
+            if !zone.constrain(c.i as usize, c.j as usize, bound::raw(b, c.strict)) {
+                return Ok(false);
+            }
+        }
+        Ok(!zone.is_empty())
+    }
+
+    /// Intersects `zone` with the invariants of every current location.
+    pub fn invariants(&self, key: &[i32], zone: &mut Dbm) -> Result<bool, EvalError> {
+        let vars = self.vars(key);
+        for p in 0..self.nproc {
+            let loc = &self.net.processes[p].locations[key[p] as usize];
+            if !self.constrain_all(zone, &loc.invariant, vars)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Intersects `zone` with the clock guards of the edges.
+    pub fn guards(&self, key: &[i32], edges: &Edges, zone: &mut Dbm) -> Result<bool, EvalError> {
+        let vars = self.vars(key);
+        for &(p, e) in edges {
+            let edge = &self.net.processes[p as usize].edges[e as usize];
+            if !self.constrain_all(zone, &edge.clock_guard, vars)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Moves the discrete state along the edges and runs their updates in
+    /// order; clock resets are applied to `zone` when given.
+    pub fn update(
+        &self,
+        key: &mut [i32],
+        edges: &Edges,
+        mut zone: Option<&mut Dbm>,
+    ) -> Result<(), EvalError> {
+        for &(p, e) in edges {
+            let edge = &self.net.processes[p as usize].edges[e as usize];
+            key[p as usize] = edge.target as i32;
+            for u in &edge.updates {
+                match u {
+                    Update::Assign { target, value } => {
+                        let vars = &key[self.nproc..];
+                        let slot = target.resolve(vars)?;
+                        let v = value.eval(vars)?;
+                        let var = self.net.variables.get(slot as usize).ok_or(
+                            EvalError::IndexOutOfBounds {
+                                index: slot as i32,
+                                len: self.net.variables.len() as u32,
+                            },
+                        )?;
+                        if v < var.lo || v > var.hi {
+                            return Err(EvalError::OutOfRange {
+                                var: slot,
+                                value: v,
+                                lo: var.lo,
+                                hi: var.hi,
+                            });
+                        }
+                        key[self.nproc + slot as usize] = v;
+                    }
+                    Update::ResetClock { clock, value } => {
+                        if let Some(z) = zone.as_deref_mut() {
+                            z.reset(*clock as usize, *value);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Delay closure of an entry zone: `up` when time may pass, then the
+    /// invariants again.
+    pub fn delay(&self, key: &[i32], zone: &mut Dbm) -> Result<bool, EvalError> {
+        if self.can_delay(key) {
+            zone.up();
+            self.invariants(key, zone)
+        } else {
+            Ok(!zone.is_empty())
+        }
+    }
+
+    /// The zone successor of `edges` from (`key`, `zone`), written into
+    /// `new_key`/`new_zone`. `Ok(false)` when the successor is empty.
+    pub fn successor(
+        &self,
+        key: &[i32],
+        zone: &Dbm,
+        edges: &Edges,
+        new_key: &mut Vec<i32>,
+        new_zone: &mut Dbm,
+    ) -> Result<bool, EvalError> {
+        new_zone.assign(zone);
+        if !self.guards(key, edges, new_zone)? {
+            return Ok(false);
+        }
+        new_key.clear();
+        new_key.extend_from_slice(key);
+        self.update(new_key, edges, Some(new_zone))?;
+        if !self.invariants(new_key, new_zone)? || !self.delay(new_key, new_zone)? {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Extra+_LU with the bounds of the state's locations.
+    pub fn extrapolate(
+        &self,
+        key: &[i32],
+        zone: &mut Dbm,
+        lower: &mut Vec<i32>,
+        upper: &mut Vec<i32>,
+    ) {
+        if !self.extrapolate {
+            return;
+        }
+        lower.resize(self.dim, 0);
+        upper.resize(self.dim, 0);
+        self.lu.fill(self.locs(key), lower, upper);
+        zone.extrapolate_lu(lower, upper);
+    }
+
+    /// The initial state: all clocks 0, invariants, delay. `Ok(None)` when the
+    /// initial invariants are unsatisfiable.
+    pub fn initial(&self) -> Result<Option<(Vec<i32>, Dbm)>, EvalError> {
+        let key = self.initial_key();
+        let mut zone = Dbm::zero(self.dim);
+        if !self.invariants(&key, &mut zone)? || !self.delay(&key, &mut zone)? {
+            return Ok(None);
+        }
+        Ok(Some((key, zone)))
+    }
+}

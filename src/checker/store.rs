@@ -1,0 +1,193 @@
+//! The passed/waiting store: discrete parts hashed to an id, and per discrete
+//! part the zones stored so far, with inclusion subsumption. Every state keeps
+//! its parent and the transition that produced it for trace reconstruction.
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{EdgeId, ProcId};
+
+use super::dbm::{Dbm, Raw};
+
+pub const NO_PARENT: u32 = u32::MAX;
+
+pub struct StateRec {
+    pub disc: u32,
+    pub parent: u32,
+    trans_start: u32,
+    trans_len: u32,
+    /// Number of transitions from the initial state.
+    pub g: u32,
+    /// Set when a larger zone replaced this one: frontier entries are skipped.
+    pub removed: bool,
+}
+
+struct Disc {
+    key_start: u32,
+    /// Live states with this discrete part.
+    states: Vec<u32>,
+    /// Cached heuristic value (`None` = not computed yet).
+    pub h: Option<Option<u32>>,
+}
+
+pub struct Store {
+    nkey: usize,
+    dim: usize,
+    map: FxHashMap<Box<[i32]>, u32>,
+    discs: Vec<Disc>,
+    keys: Vec<i32>,
+    zones: Vec<Raw>,
+    states: Vec<StateRec>,
+    trans: Vec<(ProcId, EdgeId)>,
+    live: u64,
+}
+
+/// Outcome of an insertion.
+pub enum Inserted {
+    New(u32),
+    Subsumed,
+}
+
+fn subset(a: &[Raw], b: &[Raw]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x <= y)
+}
+
+impl Store {
+    pub fn new(nkey: usize, dim: usize) -> Store {
+        Store {
+            nkey,
+            dim,
+            map: FxHashMap::default(),
+            discs: Vec::new(),
+            keys: Vec::new(),
+            zones: Vec::new(),
+            states: Vec::new(),
+            trans: Vec::new(),
+            live: 0,
+        }
+    }
+
+    fn zone_raw(&self, id: u32) -> &[Raw] {
+        let n = self.dim * self.dim;
+        &self.zones[id as usize * n..(id as usize + 1) * n]
+    }
+
+    /// Copies the zone of `id` into `out` without allocating.
+    pub fn zone_into(&self, id: u32, out: &mut Dbm) {
+        out.set_raw(self.dim, self.zone_raw(id));
+    }
+
+    pub fn key(&self, id: u32) -> &[i32] {
+        let d = &self.discs[self.states[id as usize].disc as usize];
+        &self.keys[d.key_start as usize..d.key_start as usize + self.nkey]
+    }
+
+    pub fn state(&self, id: u32) -> &StateRec {
+        &self.states[id as usize]
+    }
+
+    pub fn transition(&self, id: u32) -> &[(ProcId, EdgeId)] {
+        let s = &self.states[id as usize];
+        &self.trans[s.trans_start as usize..(s.trans_start + s.trans_len) as usize]
+    }
+
+    pub fn cached_h(&self, disc: u32) -> Option<Option<u32>> {
+        self.discs[disc as usize].h
+    }
+
+    pub fn set_cached_h(&mut self, disc: u32, h: Option<u32>) {
+        self.discs[disc as usize].h = Some(h);
+    }
+
+    /// Stores `(key, zone)` unless a stored zone of the same discrete part
+    /// includes it; removes stored zones it includes. With `by_depth`, only
+    /// states at no greater depth subsume (so shortest traces survive).
+    pub fn insert(
+        &mut self,
+        key: &[i32],
+        zone: &Dbm,
+        parent: u32,
+        trans: &[(ProcId, EdgeId)],
+        g: u32,
+        by_depth: bool,
+    ) -> Inserted {
+        let disc = match self.map.get(key) {
+            Some(&d) => d,
+            None => {
+                let d = self.discs.len() as u32;
+                let key_start = self.keys.len() as u32;
+                self.keys.extend_from_slice(key);
+                self.discs.push(Disc {
+                    key_start,
+                    states: Vec::new(),
+                    h: None,
+                });
+                self.map.insert(key.into(), d);
+                d
+            }
+        };
+        let z = zone.raw();
+        let n = self.dim * self.dim;
+        let mut k = 0;
+        let mut live = std::mem::take(&mut self.discs[disc as usize].states);
+        while k < live.len() {
+            let s = live[k];
+            let stored = &self.zones[s as usize * n..(s as usize + 1) * n];
+            let sg = self.states[s as usize].g;
+            if subset(z, stored) && (!by_depth || sg <= g) {
+                self.discs[disc as usize].states = live;
+                return Inserted::Subsumed;
+            }
+            if subset(stored, z) && (!by_depth || g <= sg) {
+                self.states[s as usize].removed = true;
+                self.live -= 1;
+                live.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        let id = self.states.len() as u32;
+        live.push(id);
+        self.discs[disc as usize].states = live;
+        self.zones.extend_from_slice(z);
+        let trans_start = self.trans.len() as u32;
+        self.trans.extend_from_slice(trans);
+        self.states.push(StateRec {
+            disc,
+            parent,
+            trans_start,
+            trans_len: trans.len() as u32,
+            g,
+            removed: false,
+        });
+        self.live += 1;
+        Inserted::New(id)
+    }
+
+    /// Live (not removed) states.
+    pub fn live(&self) -> u64 {
+        self.live
+    }
+
+    /// Bytes held by the store (capacities of its tables).
+    pub fn bytes(&self) -> u64 {
+        let map = self.map.capacity() * (std::mem::size_of::<(Box<[i32]>, u32)>() + 1)
+            + self.map.len() * self.nkey * 4;
+        let discs = self.discs.capacity() * std::mem::size_of::<Disc>()
+            + self
+                .discs
+                .iter()
+                .map(|d| d.states.capacity() * 4)
+                .sum::<usize>();
+        (map + discs
+            + self.keys.capacity() * 4
+            + self.zones.capacity() * 4
+            + self.states.capacity() * std::mem::size_of::<StateRec>()
+            + self.trans.capacity() * 8) as u64
+    }
+
+    /// Bytes per stored state: discrete part, zone and bookkeeping.
+    pub fn bytes_per_state(&self) -> u64 {
+        let n = self.states.len().max(1) as u64;
+        self.bytes() / n
+    }
+}
