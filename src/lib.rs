@@ -9,5 +9,6 @@ pub mod checker;
 pub mod diagnostics;
 pub mod fmt;
 pub mod ir;
+pub mod lsp;
 pub mod semantics;
 pub mod syntax;

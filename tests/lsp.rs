@@ -1,0 +1,460 @@
+//! The language server end to end: a small JSON-RPC client talks to
+//! `zeno::lsp::serve` over an in-memory duplex stream, with the same framing
+//! as stdio.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
+use tokio::sync::mpsc;
+
+const FISCHER_BUGGY: &str = include_str!("../models/fischer-buggy.zeno");
+
+/// Guards against a hang (a missing message), not a timing assertion.
+const HANG: Duration = Duration::from_secs(120);
+
+struct TestClient {
+    writer: WriteHalf<DuplexStream>,
+    incoming: mpsc::UnboundedReceiver<Value>,
+    /// Messages read while waiting for something else.
+    backlog: VecDeque<Value>,
+    next_id: i64,
+}
+
+impl TestClient {
+    async fn start() -> TestClient {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_in, server_out) = tokio::io::split(server_end);
+        tokio::spawn(zeno::lsp::serve(server_in, server_out));
+        let (reader, writer) = tokio::io::split(client_end);
+        let (tx, incoming) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(reader);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.expect("a Content-Length header")];
+                if reader.read_exact(&mut body).await.is_err() {
+                    return;
+                }
+                let msg: Value = serde_json::from_slice(&body).expect("a JSON message");
+                if tx.send(msg).is_err() {
+                    return;
+                }
+            }
+        });
+        TestClient {
+            writer,
+            incoming,
+            backlog: VecDeque::new(),
+            next_id: 1,
+        }
+    }
+
+    async fn write(&mut self, msg: Value) {
+        let body = serde_json::to_string(&msg).unwrap();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(framed.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    async fn write_raw(&mut self, body: &str) {
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(framed.as_bytes()).await.unwrap();
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.write(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    async fn next_message(&mut self) -> Value {
+        tokio::time::timeout(HANG, self.incoming.recv())
+            .await
+            .expect("the server went silent")
+            .expect("the server closed the stream")
+    }
+
+    /// The full response (result or error) to a request.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let msg = self.next_message().await;
+            if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                return msg;
+            }
+            self.backlog.push_back(msg);
+        }
+    }
+
+    /// The next notification of `method` satisfying `pred`; the others
+    /// before it are dropped.
+    async fn wait_for(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        while let Some(msg) = self.backlog.pop_front() {
+            if msg["method"] == method && pred(&msg["params"]) {
+                return msg["params"].clone();
+            }
+        }
+        loop {
+            let msg = self.next_message().await;
+            if msg["method"] == method && pred(&msg["params"]) {
+                return msg["params"].clone();
+            }
+        }
+    }
+
+    /// Waits for quiescence and returns the last diagnostics published for
+    /// `uri` before it.
+    async fn diagnostics_when_quiescent(&mut self, uri: &str) -> Value {
+        let mut last = None;
+        loop {
+            let msg = match self.backlog.pop_front() {
+                Some(m) => m,
+                None => self.next_message().await,
+            };
+            if msg["method"] == "textDocument/publishDiagnostics" && msg["params"]["uri"] == uri {
+                last = Some(msg["params"].clone());
+            }
+            if msg["method"] == "zeno/serverStatus" && msg["params"]["quiescent"] == true {
+                return last.expect("diagnostics before quiescence");
+            }
+        }
+    }
+
+    async fn initialize(&mut self, options: Value) {
+        let r = self
+            .request(
+                "initialize",
+                json!({"capabilities": {}, "initializationOptions": options}),
+            )
+            .await;
+        assert_eq!(r["result"]["serverInfo"]["name"], "zeno", "{r}");
+        self.notify("initialized", json!({})).await;
+    }
+
+    async fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "zeno", "version": 1, "text": text}}),
+        )
+        .await;
+    }
+
+    async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+}
+
+/// Line and UTF-16 column of a byte offset (the test's own route: counts
+/// characters instead of using the server's line index).
+fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let character: usize = before[line_start..].chars().map(char::len_utf16).sum();
+    json!({"line": line, "character": character})
+}
+
+fn find_diagnostic<'a>(params: &'a Value, needle: &str) -> &'a Value {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains(needle))
+        .unwrap_or_else(|| panic!("no diagnostic with `{needle}` in {params}"))
+}
+
+fn diagnostic_at<'a>(params: &'a Value, start: &Value) -> &'a Value {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| &d["range"]["start"] == start)
+        .unwrap_or_else(|| panic!("no diagnostic at {start} in {params}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buggy_fischer_is_violated_then_fixed() {
+    let uri = "file:///models/fischer-buggy.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"debounceMs": 20}})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+
+    // The frontend's diagnostics come first, for version 1: a valid model has none.
+    let first = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(first["version"], 1);
+    assert_eq!(first["diagnostics"], json!([]), "{first}");
+
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["version"], 1);
+    let mutex_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check mutex:").unwrap() + 6,
+    );
+    let mutex = diagnostic_at(&done, &mutex_at);
+    assert_eq!(mutex["severity"], 1, "{mutex}");
+    let message = mutex["message"].as_str().unwrap();
+    assert!(message.starts_with("violated: trace of "), "{message}");
+    let related = mutex["relatedInformation"].as_array().unwrap();
+    let steps: usize = message["violated: trace of ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(related.len(), steps);
+    // Two processes need idle -> req -> wait -> cs each: at least 6 steps.
+    assert!(steps >= 6, "{message}");
+    for (i, r) in related.iter().enumerate() {
+        let m = r["message"].as_str().unwrap();
+        assert!(
+            m.starts_with(&format!("step {} of {steps}: Proc(", i + 1)),
+            "{m}"
+        );
+        assert_eq!(r["location"]["uri"], uri);
+    }
+    // The last step enters cs through the buggy edge `wait -> cs`.
+    let buggy_edge = FISCHER_BUGGY.find("wait -> cs    when").unwrap();
+    assert_eq!(
+        related[steps - 1]["location"]["range"]["start"],
+        position(FISCHER_BUGGY, buggy_edge)
+    );
+    let can_enter_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check can_enter:").unwrap() + 6,
+    );
+    let can_enter = diagnostic_at(&done, &can_enter_at);
+    assert_eq!(can_enter["severity"], 3);
+    assert!(can_enter["message"].as_str().unwrap().starts_with("holds"));
+    let no_deadlock_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check no_deadlock:").unwrap() + 6,
+    );
+    let no_deadlock = diagnostic_at(&done, &no_deadlock_at);
+    assert!(
+        no_deadlock["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("holds")
+    );
+
+    // The structured trace.
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    let trace = &r["result"];
+    assert_eq!(trace["check"], "mutex", "{r}");
+    assert_eq!(trace["verdict"], "violated");
+    let trace_steps = trace["steps"].as_array().unwrap();
+    assert_eq!(trace_steps.len(), steps);
+    let initial_locations = &trace["initial"]["locations"];
+    assert_eq!(
+        initial_locations,
+        &json!([{"name": "Proc(1)", "value": "idle"}, {"name": "Proc(2)", "value": "idle"},
+                {"name": "Proc(3)", "value": "idle"}])
+    );
+    for s in trace_steps {
+        assert_eq!(s["edges"].as_array().unwrap().len(), 1, "{s}");
+        let delay = s["delay"].as_str().unwrap();
+        assert!(
+            delay.split('/').all(|p| p.parse::<u64>().is_ok()),
+            "{delay}"
+        );
+        assert_eq!(s["after"]["clocks"].as_array().unwrap().len(), 3);
+    }
+    let last = &trace_steps[steps - 1];
+    assert_eq!(last["edges"][0]["source"], "wait");
+    assert_eq!(last["edges"][0]["target"], "cs");
+    let locs = last["after"]["locations"].as_array().unwrap();
+    let in_cs = locs.iter().filter(|l| l["value"] == "cs").count();
+    assert_eq!(
+        in_cs, 2,
+        "the violating state has two processes in cs: {last}"
+    );
+    assert_eq!(trace["end"]["kind"], "goal");
+
+    // Fix the guard: `x >= K` becomes `x > K`.
+    let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
+    let start = position(FISCHER_BUGGY, ge);
+    let end = position(FISCHER_BUGGY, ge + 2);
+    c.change(
+        uri,
+        2,
+        json!([{"range": {"start": start, "end": end}, "text": ">"}]),
+    )
+    .await;
+    let fixed = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
+        .await;
+    assert_eq!(fixed["diagnostics"], json!([]), "{fixed}");
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["version"], 2);
+    let mutex = diagnostic_at(&done, &mutex_at);
+    assert_eq!(mutex["severity"], 3, "{mutex}");
+    assert!(
+        mutex["message"].as_str().unwrap().starts_with("holds"),
+        "{mutex}"
+    );
+    assert!(mutex.get("relatedInformation").is_none_or(Value::is_null));
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breadth_first_finds_the_shortest_counterexample() {
+    // The model's header: `expect mutex: fails shortest 6`.
+    let uri = "file:///fischer.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"search": "bfs", "debounceMs": 0}))
+        .await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    let mutex = find_diagnostic(&done, "violated");
+    assert!(
+        mutex["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("violated: trace of 6 steps"),
+        "{mutex}"
+    );
+    assert_eq!(mutex["relatedInformation"].as_array().unwrap().len(), 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn semantic_errors_after_non_ascii_text() {
+    let uri = "file:///bad.zeno";
+    let text = "// ÿ 日本 😀\nint a = /* ÿ😀 */ 1; int c = nope;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    // `nope` is on line 1 at UTF-16 column 29: "int a = /* " (11) + "ÿ" (1)
+    // + "😀" (2) + " */ 1; int c = " (15); it is 4 units long.
+    let nope = find_diagnostic(&d, "unknown name `nope`");
+    assert_eq!(nope["range"]["start"], json!({"line": 1, "character": 29}));
+    assert_eq!(nope["range"]["end"], json!({"line": 1, "character": 33}));
+    assert_eq!(nope["severity"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_apply_in_version_order() {
+    let uri = "file:///order.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, "int a;\n").await;
+    let first = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(first["version"], 1);
+    // Version 2 turns `a` into `bca`; version 3 replaces `bca` with `ok`.
+    // Sent in reverse order; applied in order they give `int ok;`, while
+    // version 3 applied first would leave `int bcok` (a syntax error).
+    let r = |l0: u32, c0: u32, l1: u32, c1: u32| json!({"start": {"line": l0, "character": c0}, "end": {"line": l1, "character": c1}});
+    c.change(uri, 3, json!([{"range": r(0, 4, 0, 7), "text": "ok"}]))
+        .await;
+    c.change(uri, 2, json!([{"range": r(0, 4, 0, 4), "text": "bc"}]))
+        .await;
+    let after = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(after["version"], 3, "{after}");
+    // The only diagnostic of `int ok;` is that `ok` (columns 4..6) is unused.
+    let diagnostics = after["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{after}");
+    assert_eq!(diagnostics[0]["message"], "variable `ok` is never used");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 6}})
+    );
+    // A late duplicate of version 2 is ignored: the next publish is for 4.
+    c.change(uri, 2, json!([{"text": "garbage"}])).await;
+    c.change(
+        uri,
+        4,
+        json!([{"range": r(0, 0, 0, 0), "text": "int bad = ;\n"}]),
+    )
+    .await;
+    let after = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(after["version"], 4, "{after}");
+    let messages: Vec<&str> = after["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("`ok`")), "{after}");
+    assert!(!messages.iter().any(|m| m.contains("garbage")), "{after}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_do_not_kill_the_server() {
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0})).await;
+
+    let r = c.request("zeno/noSuchMethod", json!({})).await;
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+
+    let r = c
+        .request(
+            "zeno/errorTrace",
+            json!({"uri": "file:///closed.zeno", "check": "mutex"}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+
+    // Notifications about a closed document and malformed parameters.
+    c.change("file:///closed.zeno", 2, json!([{"text": "int a;"}]))
+        .await;
+    c.notify("textDocument/didOpen", json!({"textDocument": 7}))
+        .await;
+    c.write_raw("{ this is not json").await;
+    // A malformed request still gets an answer.
+    c.write_raw(r#"{"jsonrpc":"2.0","id":99,"method":"zeno/errorTrace","params":7}"#)
+        .await;
+    let answer = loop {
+        let msg = c.next_message().await;
+        if msg["id"] == 99 {
+            break msg;
+        }
+    };
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+
+    // Still alive: an unknown check of an open document is a proper error.
+    let uri = "file:///ok.zeno";
+    c.open(uri, FISCHER_BUGGY).await;
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "nope"}))
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.diagnostics_when_quiescent(uri).await;
+    let r = c.request("shutdown", Value::Null).await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}
