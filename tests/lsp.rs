@@ -241,6 +241,27 @@ async fn buggy_fischer_is_violated_then_fixed() {
         related[steps - 1]["location"]["range"]["start"],
         position(FISCHER_BUGGY, buggy_edge)
     );
+    // A hint at the edge of every step points back to the check.
+    let hints: Vec<&Value> = done["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == 4)
+        .collect();
+    assert_eq!(hints.len(), steps, "{done}");
+    for (h, r) in hints.iter().zip(related) {
+        assert_eq!(h["range"], r["location"]["range"]);
+        assert!(
+            h["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(r["message"].as_str().unwrap())
+        );
+        assert_eq!(
+            h["relatedInformation"][0]["location"]["range"]["start"],
+            mutex_at
+        );
+    }
     let can_enter_at = position(
         FISCHER_BUGGY,
         FISCHER_BUGGY.find("check can_enter:").unwrap() + 6,
@@ -457,4 +478,88 @@ async fn bad_requests_do_not_kill_the_server() {
     c.diagnostics_when_quiescent(uri).await;
     let r = c.request("shutdown", Value::Null).await;
     assert_eq!(r["result"], Value::Null, "{r}");
+}
+
+/// Waits until the server is quiescent with results for `version`.
+async fn quiescent_at(c: &mut TestClient, uri: &str, version: i32) -> Value {
+    loop {
+        let d = c.diagnostics_when_quiescent(uri).await;
+        if d["version"] == version {
+            return d;
+        }
+    }
+}
+
+fn mutex_message(d: &Value) -> Option<String> {
+    d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "check" && d["range"]["start"]["line"] == 47)
+        .map(|d| d["message"].as_str().unwrap().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_edit_supersedes_a_running_check() {
+    let uri = "file:///race.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    // Fix the bug right away, while version 1 may still be checking.
+    let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
+    let (start, end) = (position(FISCHER_BUGGY, ge), position(FISCHER_BUGGY, ge + 2));
+    c.change(
+        uri,
+        2,
+        json!([{"range": {"start": start, "end": end}, "text": ">"}]),
+    )
+    .await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    // `check mutex` is on line 47 (0-based) of the model.
+    let m = mutex_message(&d).expect("a result for mutex");
+    assert!(m.starts_with("holds"), "{d}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_on_save_and_configuration_changes() {
+    let uri = "file:///save.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"checkOn": "save", "debounceMs": 0}}))
+        .await;
+    // Opening always checks.
+    c.open(uri, FISCHER_BUGGY).await;
+    let d = quiescent_at(&mut c, uri, 1).await;
+    assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
+
+    // An edit only re-analyses: version 2 is published without results.
+    c.change(
+        uri,
+        2,
+        json!([{"text": FISCHER_BUGGY.replace("x >= K &&", "x > K &&")}]),
+    )
+    .await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
+        .await;
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+
+    // Saving checks it.
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri}}),
+    )
+    .await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    assert!(mutex_message(&d).unwrap().starts_with("holds"), "{d}");
+
+    // Back to checking on change, with breadth-first search.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"zeno": {"checkOn": "change", "search": "bfs"}}}),
+    )
+    .await;
+    c.change(uri, 3, json!([{"text": FISCHER_BUGGY}])).await;
+    let d = quiescent_at(&mut c, uri, 3).await;
+    let m = mutex_message(&d).unwrap();
+    assert!(m.starts_with("violated: trace of 6 steps"), "{m}");
 }

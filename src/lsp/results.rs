@@ -104,21 +104,24 @@ fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span
     )
 }
 
-/// The diagnostic for a finished check, on its name. `None` when the check
+/// The diagnostics of a finished check: one on its name and, for a violation,
+/// a hint at the edge of every step pointing back to it. Empty when the check
 /// was cancelled (a newer edit will report instead).
-pub fn check_diagnostic(
+pub fn check_diagnostics(
     uri: &Uri,
     index: &LineIndex,
     network: &ir::Network,
     check: usize,
     result: &CheckResult,
-) -> Option<lsp::Diagnostic> {
-    let c = network.checks.get(check)?;
+) -> Vec<lsp::Diagnostic> {
+    let Some(c) = network.checks.get(check) else {
+        return Vec::new();
+    };
     let explored = result.stats.explored;
     let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
     let steps = result.trace.as_ref().map_or(0, |t| t.len());
     let (sev, message) = match &result.verdict {
-        Verdict::Unknown(Limit::Cancelled) => return None,
+        Verdict::Unknown(Limit::Cancelled) => return Vec::new(),
         Verdict::Holds if invariant => (
             DiagnosticSeverity::INFORMATION,
             format!("holds: {explored} states explored"),
@@ -151,7 +154,9 @@ pub fn check_diagnostic(
             ),
         ),
     };
+    let violated = sev == DiagnosticSeverity::ERROR;
     let mut related = Vec::new();
+    let mut hints = Vec::new();
     if let Some(trace) = &result.trace {
         let n = trace.len();
         for (i, step) in trace.steps.iter().enumerate() {
@@ -161,14 +166,26 @@ pub fn check_diagnostic(
             let Some(span) = edge_span(network, p, e) else {
                 continue;
             };
-            related.push((
-                span,
-                format!(
-                    "step {} of {n}: {}",
-                    i + 1,
-                    describe_transition(network, &step.transition)
-                ),
-            ));
+            let what = format!(
+                "step {} of {n}: {}",
+                i + 1,
+                describe_transition(network, &step.transition)
+            );
+            if violated {
+                hints.push(lsp_diagnostic(
+                    uri,
+                    index,
+                    DiagnosticSeverity::HINT,
+                    Some("trace-step"),
+                    range(index, span),
+                    format!(
+                        "{what} (trace of `{}`, after a delay of {})",
+                        c.name, step.delay
+                    ),
+                    vec![(c.name_span, format!("the check `{}`", c.name))],
+                ));
+            }
+            related.push((span, what));
         }
         if let TraceEnd::ModelError { transition, .. } = &trace.end
             && let Some(&(p, e)) = transition.edges.first()
@@ -183,7 +200,7 @@ pub fn check_diagnostic(
             ));
         }
     }
-    Some(lsp_diagnostic(
+    let main = lsp_diagnostic(
         uri,
         index,
         sev,
@@ -191,7 +208,8 @@ pub fn check_diagnostic(
         range(index, c.name_span),
         message,
         related,
-    ))
+    );
+    std::iter::once(main).chain(hints).collect()
 }
 
 /// Parameters of `zeno/errorTrace`.

@@ -101,12 +101,16 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
+/// Runs `f`, turning a panic into its message: a bug in one analysis or
+/// check must not take the server down.
+fn guarded<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string())
+    })
 }
 
 fn goal_mentions_deadlock(f: &ir::Formula) -> bool {
@@ -124,7 +128,7 @@ impl State {
         let mut all = d.diagnostics.clone();
         if let Some(network) = &d.network {
             for (i, r) in d.results.iter().enumerate() {
-                all.extend(results::check_diagnostic(
+                all.extend(results::check_diagnostics(
                     uri,
                     &d.doc.line_index,
                     network,
@@ -195,10 +199,10 @@ impl Doc {
         self.results.clear();
         let text = &self.doc.text;
         let host = &mut self.host;
-        let analysis = catch_unwind(AssertUnwindSafe(|| {
+        let analysis = guarded(|| {
             host.set_text(text);
             host.analysis()
-        }));
+        });
         let index = &self.doc.line_index;
         match analysis {
             Ok(a) => {
@@ -209,8 +213,7 @@ impl Doc {
                     .collect();
                 self.network = a.network.map(Arc::new);
             }
-            Err(payload) => {
-                let msg = panic_message(payload.as_ref());
+            Err(msg) => {
                 out.log
                     .push(format!("internal error analysing {}: {msg}", uri.as_str()));
                 self.host = AnalysisHost::new();
@@ -236,12 +239,9 @@ fn run_checks(network: &ir::Network, settings: &Settings, cancel: &Cancel) -> Ve
             break;
         }
         let options = settings.options(goal_mentions_deadlock(&c.kind.goal()));
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            checker::check(network, i, &options, cancel, &mut |_| {})
-        }));
-        out.push(result.unwrap_or_else(|payload| {
+        let result = guarded(|| checker::check(network, i, &options, cancel, &mut |_| {}));
+        out.push(result.unwrap_or_else(|_| {
             // Reported as "unknown"; the panic message went to stderr.
-            let _ = panic_message(payload.as_ref());
             CheckResult {
                 verdict: Verdict::Unknown(Limit::Cancelled),
                 stats: Stats::default(),
@@ -503,5 +503,34 @@ impl LanguageServer for Backend {
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.update(|st, out| apply_settings(st, &params.settings, out))
             .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_its_message() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        let n = 3;
+        assert_eq!(
+            guarded(|| -> i32 { panic!("bad input {n}") }),
+            Err("bad input 3".to_string())
+        );
+        assert_eq!(
+            guarded(|| -> i32 { panic!("static") }),
+            Err("static".to_string())
+        );
+    }
+
+    #[test]
+    fn deadlock_goals_are_found() {
+        let dl = ir::Formula::Not(Box::new(ir::Formula::Deadlock));
+        assert!(goal_mentions_deadlock(&ir::Formula::Not(Box::new(dl))));
+        assert!(!goal_mentions_deadlock(&ir::Formula::And(vec![
+            ir::Formula::True,
+            ir::Formula::False
+        ])));
     }
 }
