@@ -119,6 +119,26 @@ impl TestClient {
         }
     }
 
+    /// The next request from the server with this method (whole message).
+    async fn wait_for_request(&mut self, method: &str) -> Value {
+        while let Some(msg) = self.backlog.pop_front() {
+            if msg["method"] == method && msg.get("id").is_some() {
+                return msg;
+            }
+        }
+        loop {
+            let msg = self.next_message().await;
+            if msg["method"] == method && msg.get("id").is_some() {
+                return msg;
+            }
+        }
+    }
+
+    async fn respond(&mut self, id: &Value, result: Value) {
+        self.write(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+            .await;
+    }
+
     /// Waits for quiescence and returns the last diagnostics published for
     /// `uri` before it.
     async fn diagnostics_when_quiescent(&mut self, uri: &str) -> Value {
@@ -562,4 +582,54 @@ async fn check_on_save_and_configuration_changes() {
     let d = quiescent_at(&mut c, uri, 3).await;
     let m = mutex_message(&d).unwrap();
     assert!(m.starts_with("violated: trace of 6 steps"), "{m}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_and_its_cancel_button() {
+    let uri = "file:///progress.zeno";
+    let mut c = TestClient::start().await;
+    let r = c
+        .request(
+            "initialize",
+            json!({"capabilities": {"window": {"workDoneProgress": true}},
+                   "initializationOptions": {"debounceMs": 0}}),
+        )
+        .await;
+    assert!(r["result"].is_object(), "{r}");
+    c.notify("initialized", json!({})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+
+    // The first job reports its progress from begin to end.
+    let create = c.wait_for_request("window/workDoneProgress/create").await;
+    let token = create["params"]["token"].clone();
+    c.respond(&create["id"], Value::Null).await;
+    let begin = c
+        .wait_for("$/progress", |p| {
+            p["token"] == token && p["value"]["kind"] == "begin"
+        })
+        .await;
+    assert_eq!(begin["value"]["cancellable"], true, "{begin}");
+    c.wait_for("$/progress", |p| {
+        p["token"] == token && p["value"]["kind"] == "end"
+    })
+    .await;
+    let d = quiescent_at(&mut c, uri, 1).await;
+    assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
+
+    // The second job is cancelled before it starts searching: the user
+    // presses the cancel button while the token is being created.
+    c.change(uri, 2, json!([{"text": FISCHER_BUGGY}])).await;
+    let create = c.wait_for_request("window/workDoneProgress/create").await;
+    let token = create["params"]["token"].clone();
+    c.notify("window/workDoneProgress/cancel", json!({"token": token}))
+        .await;
+    // A round trip after the cancel notification, so that it has been handled.
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.respond(&create["id"], Value::Null).await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    let m = mutex_message(&d).unwrap();
+    assert!(m.starts_with("unknown: cancelled"), "{m}");
 }

@@ -32,6 +32,10 @@ where
     let input = framing::sanitize(input);
     let (service, socket) = LspService::build(server::Backend::new)
         .custom_method("zeno/errorTrace", server::Backend::error_trace)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            server::Backend::work_done_progress_cancel,
+        )
         .finish();
     Server::new(input, output, socket).serve(service).await;
 }

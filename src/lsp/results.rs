@@ -105,8 +105,7 @@ fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span
 }
 
 /// The diagnostics of a finished check: one on its name and, for a violation,
-/// a hint at the edge of every step pointing back to it. Empty when the check
-/// was cancelled (a newer edit will report instead).
+/// a hint at the edge of every step pointing back to it.
 pub fn check_diagnostics(
     uri: &Uri,
     index: &LineIndex,
@@ -121,7 +120,6 @@ pub fn check_diagnostics(
     let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
     let steps = result.trace.as_ref().map_or(0, |t| t.len());
     let (sev, message) = match &result.verdict {
-        Verdict::Unknown(Limit::Cancelled) => return Vec::new(),
         Verdict::Holds if invariant => (
             DiagnosticSeverity::INFORMATION,
             format!("holds: {explored} states explored"),
@@ -142,14 +140,18 @@ pub fn check_diagnostics(
             DiagnosticSeverity::ERROR,
             format!("model error: {e}, after a trace of {steps} steps, {explored} states explored"),
         ),
+        Verdict::Unknown(Limit::Cancelled) => (
+            DiagnosticSeverity::INFORMATION,
+            format!("unknown: cancelled after {explored} states explored"),
+        ),
         Verdict::Unknown(limit) => (
             DiagnosticSeverity::INFORMATION,
             format!(
                 "unknown: limit reached ({}), {explored} states explored",
-                match limit {
-                    Limit::States => "states",
-                    Limit::Time => "time",
-                    Limit::Cancelled => "cancelled",
+                if *limit == Limit::States {
+                    "states"
+                } else {
+                    "time"
                 }
             ),
         ),

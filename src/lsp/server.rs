@@ -59,6 +59,8 @@ struct State {
     next_job: u64,
     /// The last `zeno/serverStatus` sent.
     quiescent_sent: Option<bool>,
+    /// The client shows `$/progress` (it said so in `initialize`).
+    work_done_progress: bool,
 }
 
 struct Doc {
@@ -230,27 +232,47 @@ impl Doc {
     }
 }
 
-/// Runs every check of a network in order, stopping when cancelled. Runs on
-/// a blocking worker thread.
-fn run_checks(network: &ir::Network, settings: &Settings, cancel: &Cancel) -> Vec<CheckResult> {
+/// Runs every check of a network in order on a blocking worker thread,
+/// reporting `(check, explored states)` as it goes. Once cancelled, the
+/// remaining checks are reported as cancelled without running.
+fn run_checks(
+    network: &ir::Network,
+    settings: &Settings,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(usize, u64),
+) -> Vec<CheckResult> {
     let mut out = Vec::new();
     for (i, c) in network.checks.iter().enumerate() {
+        let cancelled = CheckResult {
+            verdict: Verdict::Unknown(Limit::Cancelled),
+            stats: Stats::default(),
+            trace: None,
+        };
         if cancel.is_cancelled() {
-            break;
+            out.push(cancelled);
+            continue;
         }
+        progress(i, 0);
         let options = settings.options(goal_mentions_deadlock(&c.kind.goal()));
-        let result = guarded(|| checker::check(network, i, &options, cancel, &mut |_| {}));
-        out.push(result.unwrap_or_else(|_| {
-            // Reported as "unknown"; the panic message went to stderr.
-            CheckResult {
-                verdict: Verdict::Unknown(Limit::Cancelled),
-                stats: Stats::default(),
-                trace: None,
-            }
-        }));
+        let result = guarded(|| {
+            checker::check(network, i, &options, cancel, &mut |stats| {
+                progress(i, stats.explored)
+            })
+        });
+        // A panic is reported as "unknown"; its message went to stderr.
+        out.push(result.unwrap_or(cancelled));
     }
     out
 }
+
+/// The progress token of a check job.
+fn progress_token(id: u64) -> String {
+    format!("zeno/check/{id}")
+}
+
+/// How long to wait for the client to accept a progress token before
+/// checking without progress reports.
+const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(10);
 
 impl Backend {
     pub fn new(client: Client) -> Backend {
@@ -311,21 +333,24 @@ impl Backend {
     async fn job(&self, uri: Uri, id: u64) {
         let debounce = lock(&self.state).settings.debounce;
         tokio::time::sleep(debounce).await;
-        let (network, settings, cancel) = {
+        let (network, settings, cancel, work_done_progress) = {
             let st = lock(&self.state);
             let Some(d) = st.docs.get(&uri) else { return };
             match &d.job {
                 Some(job) if job.id == id => {}
                 _ => return,
             }
-            (d.network.clone(), st.settings.clone(), d.job_cancel())
+            (
+                d.network.clone(),
+                st.settings.clone(),
+                d.job_cancel(),
+                st.work_done_progress,
+            )
         };
         let results = match network {
             Some(network) => {
-                let cancel = cancel.clone();
-                tokio::task::spawn_blocking(move || run_checks(&network, &settings, &cancel))
+                self.check_with_progress(network, settings, cancel, id, work_done_progress)
                     .await
-                    .unwrap_or_default()
             }
             None => Vec::new(),
         };
@@ -334,7 +359,8 @@ impl Backend {
                 return;
             };
             match &d.job {
-                Some(job) if job.id == id && !cancel.is_cancelled() => {}
+                // Replaced by a newer job: that one reports.
+                Some(job) if job.id == id => {}
                 _ => return,
             }
             d.job = None;
@@ -343,6 +369,63 @@ impl Backend {
             out.status = st.status_change();
         })
         .await;
+    }
+
+    /// Runs the checks on a worker thread, forwarding their progress to the
+    /// client as `$/progress` (with a cancel button) when it supports it.
+    async fn check_with_progress(
+        &self,
+        network: Arc<ir::Network>,
+        settings: Settings,
+        cancel: Cancel,
+        id: u64,
+        work_done_progress: bool,
+    ) -> Vec<CheckResult> {
+        let token = NumberOrString::String(progress_token(id));
+        let created = work_done_progress
+            && matches!(
+                tokio::time::timeout(
+                    PROGRESS_CREATE_WAIT,
+                    self.client.create_work_done_progress(token.clone()),
+                )
+                .await,
+                Ok(Ok(()))
+            );
+        let progress = if created {
+            Some(
+                self.client
+                    .progress(token, "zeno: checking")
+                    .with_cancel_button()
+                    .begin()
+                    .await,
+            )
+        } else {
+            None
+        };
+        let names: Vec<String> = network.checks.iter().map(|c| c.name.clone()).collect();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let worker = tokio::task::spawn_blocking(move || {
+            run_checks(&network, &settings, &cancel, &mut |i, explored| {
+                let _ = tx.send((i, explored));
+            })
+        });
+        tokio::pin!(worker);
+        let results = loop {
+            tokio::select! {
+                done = &mut worker => break done.unwrap_or_default(),
+                Some((i, explored)) = rx.recv() => {
+                    if let Some(p) = &progress {
+                        let name = names.get(i).map_or("?", String::as_str);
+                        p.report_with_message(format!("{name}: {explored} states explored"), None)
+                            .await;
+                    }
+                }
+            }
+        };
+        if let Some(p) = progress {
+            p.finish().await;
+        }
+        results
     }
 
     /// Applies queued edits that waited too long for a missing version.
@@ -357,6 +440,21 @@ impl Backend {
             }
         })
         .await;
+    }
+
+    /// `window/workDoneProgress/cancel`: the user stopped a check job.
+    pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        let NumberOrString::String(token) = params.token else {
+            return;
+        };
+        let st = lock(&self.state);
+        for d in st.docs.values() {
+            if let Some(job) = &d.job
+                && progress_token(job.id) == token
+            {
+                job.cancel.cancel();
+            }
+        }
     }
 
     /// `zeno/errorTrace`: the structured trace of a check of an open document.
@@ -400,6 +498,12 @@ fn apply_settings(st: &mut State, value: &Value, out: &mut Outgoing) {
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        lock(&self.state).work_done_progress = params
+            .capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false);
         if let Some(options) = &params.initialization_options {
             let mut out = Outgoing::default();
             apply_settings(&mut lock(&self.state), options, &mut out);
