@@ -633,3 +633,114 @@ async fn progress_and_its_cancel_button() {
     let m = mutex_message(&d).unwrap();
     assert!(m.starts_with("unknown: cancelled"), "{m}");
 }
+
+/// The frontend's diagnostics of a text as the server should publish them,
+/// computed by a fresh analysis and the test's own position conversion.
+fn expected_diagnostics(text: &str) -> Vec<Value> {
+    zeno::semantics::analyze(text)
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let severity = match d.severity {
+                zeno::diagnostics::Severity::Error => 1,
+                zeno::diagnostics::Severity::Warning => 2,
+                zeno::diagnostics::Severity::Info => 3,
+                zeno::diagnostics::Severity::Hint => 4,
+            };
+            json!({
+                "message": d.message,
+                "severity": severity,
+                "start": position(text, d.range.start as usize),
+                "end": position(text, d.range.end as usize),
+                "related": d.related.len(),
+            })
+        })
+        .collect()
+}
+
+fn published(d: &Value) -> Vec<Value> {
+    d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            json!({
+                "message": d["message"],
+                "severity": d["severity"],
+                "start": d["range"]["start"],
+                "end": d["range"]["end"],
+                "related": d["relatedInformation"].as_array().map_or(0, Vec::len),
+            })
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_quick_random_edits_end_in_a_fresh_analysis() {
+    use rand::{Rng, SeedableRng};
+    let uri = "file:///stress.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    let mut text = FISCHER_BUGGY.to_string();
+    c.open(uri, &text).await;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let pieces = [
+        "x", " ", "\n", ";", "}", "{", "é", "😀", "int ", "->", "// ÿ",
+    ];
+    let edits = 1500;
+    let mut request_ids = Vec::new();
+    for version in 2..edits + 2 {
+        // A random char-aligned range, replaced by a random piece (or nothing).
+        let bounds: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
+        let a = bounds[rng.random_range(0..bounds.len())];
+        let b = bounds[rng.random_range(0..bounds.len())].min(a + 8).max(a);
+        let b = *bounds.iter().find(|&&x| x >= b).unwrap();
+        let new = if rng.random_bool(0.4) {
+            ""
+        } else {
+            pieces[rng.random_range(0..pieces.len())]
+        };
+        let range = json!({"start": position(&text, a), "end": position(&text, b)});
+        text.replace_range(a..b, new);
+        let msg = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": range, "text": new}]}});
+        c.write(msg).await;
+        if version % 100 == 0 {
+            let id = 10_000 + version as i64;
+            c.write(
+                json!({"jsonrpc": "2.0", "id": id, "method": "zeno/errorTrace",
+                "params": {"uri": uri, "check": "mutex"}}),
+            )
+            .await;
+            request_ids.push(id);
+        }
+    }
+    let last_version = edits + 1;
+    // Every request is answered, and the last version's diagnostics match a
+    // fresh analysis of the final text.
+    let mut answered = Vec::new();
+    let mut final_diagnostics = None;
+    while answered.len() < request_ids.len() || final_diagnostics.is_none() {
+        let msg = c.next_message().await;
+        if let Some(id) = msg.get("id").and_then(Value::as_i64)
+            && msg.get("method").is_none()
+        {
+            assert!(msg.get("result").is_some() || msg.get("error").is_some());
+            answered.push(id);
+        }
+        if msg["method"] == "textDocument/publishDiagnostics"
+            && msg["params"]["version"] == last_version
+        {
+            final_diagnostics = Some(msg["params"].clone());
+        }
+    }
+    answered.sort();
+    assert_eq!(answered, request_ids);
+    let d = final_diagnostics.unwrap();
+    assert_eq!(published(&d), expected_diagnostics(&text));
+}
