@@ -4,6 +4,7 @@
 
 #[path = "checker_net.rs"]
 mod net;
+mod support;
 
 use net::*;
 use num_rational::Rational64;
@@ -29,6 +30,11 @@ fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
         && let Err(e) = replay(net, k, t)
     {
         panic!("{order:?}: trace does not replay: {e}\n{t:#?}");
+    }
+    if let Some(t) = &r.trace
+        && let Err(e) = support::simulator::replay(net, k, t)
+    {
+        panic!("{order:?}: the simulator rejects the trace: {e}\n{t:#?}");
     }
     r
 }
@@ -727,6 +733,7 @@ fn astar_with_admissible_heuristic_finds_shortest() {
         assert_eq!(res.verdict, Verdict::Fails);
         let t = res.trace.unwrap();
         replay(&net, 0, &t).unwrap();
+        support::simulator::replay(&net, 0, &t).unwrap();
         if order == SearchOrder::AStar {
             assert_eq!(t.len(), 6);
         }
@@ -800,6 +807,7 @@ fn built_heuristics_agree_on_verdicts() {
                     assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
                     if let Some(t) = &res.trace {
                         replay(&net, 0, t).unwrap();
+                        support::simulator::replay(&net, 0, t).unwrap();
                         // dL and hL are admissible: A* keeps BFS's length.
                         if search == SearchOrder::AStar
                             && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL)
@@ -809,6 +817,127 @@ fn built_heuristics_agree_on_verdicts() {
                     }
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn broadcast_receiver_with_clock_guard_joins_exactly_when_enabled() {
+    // S: s0 --b!--> s1; R: r0 --[x <= 2] b?--> r1. R takes part iff x <= 2.
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.normal("S", &["s0", "s1"]);
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.edge(s, 0, 1).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(le(x, 2));
+    let left_out = n.reach(and(vec![at(s, 1), at(rcv, 0)]));
+    let joined = n.reach(and(vec![at(s, 1), at(rcv, 1)]));
+    let left_out_early = n.reach(and(vec![at(s, 1), at(rcv, 0), Formula::Clock(le(x, 2))]));
+    let late_join = n.reach(and(vec![at(s, 1), at(rcv, 1), Formula::Clock(lt(x, 0))]));
+    // Left out: the send happens after more than 2 time units.
+    let t = all_orders(&n.n, left_out, Verdict::Holds).trace.unwrap();
+    assert_eq!(t.len(), 1);
+    assert!(t.steps[0].delay > r(2));
+    assert_eq!(t.steps[0].transition.edges, vec![(s, 0)]);
+    let t = all_orders(&n.n, joined, Verdict::Holds).trace.unwrap();
+    assert_eq!(t.steps[0].transition.edges, vec![(s, 0), (rcv, 0)]);
+    all_orders(&n.n, left_out_early, Verdict::Fails);
+    all_orders(&n.n, late_join, Verdict::Fails);
+}
+
+#[test]
+fn broadcast_split_decides_deadlock() {
+    // S: s0 (x <= 5) --b!--> s1 (no edges); R: r0 --[x >= 3] b?--> r1 --> r1 loop.
+    // Sending before x = 3 leaves R in r0 and S in s1: a deadlock.
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.normal("S", &["s0", "s1"]);
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.inv(s, 0, le(x, 5));
+    n.edge(s, 0, 1).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(ge(x, 3));
+    n.edge(rcv, 1, 1);
+    let k = n.always(not(Formula::Deadlock));
+    let t = all_orders(&n.n, k, Verdict::Fails).trace.unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.steps[0].after.locations, vec![1, 0]);
+    assert!(t.steps[0].delay < r(3));
+}
+
+#[test]
+fn timeout_and_progress() {
+    let net = fischer(7, 2, false);
+    let options = Options {
+        timeout: Some(std::time::Duration::ZERO),
+        ..Options::default()
+    };
+    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
+    // A full run of F7 explores more than 4096 states: progress is reported
+    // with growing figures.
+    let mut seen: Vec<u64> = Vec::new();
+    let res = check(&net, 0, &Options::default(), &Cancel::new(), &mut |s| {
+        seen.push(s.explored)
+    });
+    assert_eq!(res.verdict, Verdict::Holds);
+    assert!(!seen.is_empty());
+    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    assert!(seen.iter().all(|&e| e <= res.stats.explored));
+}
+
+#[test]
+fn extrapolation_keeps_broadcast_receivers_honest() {
+    // S: s0 (urgent) -> s1 (urgent) --b!--> s2; R: r0 --[x <= 0] b?--> r1.
+    // No time passes before the send, so x = 0 and R must take part: R can
+    // never be left in r0. (The receiver's guard is also used negated, so
+    // extrapolation must keep x's upper bound 0.)
+    let mut n = Net::new();
+    let x = n.clock("x");
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.process(
+        "S",
+        &[
+            ("s0", LocationKind::Urgent),
+            ("s1", LocationKind::Urgent),
+            ("s2", LocationKind::Normal),
+        ],
+    );
+    let rcv = n.normal("R", &["r0", "r1"]);
+    n.edge(s, 0, 1);
+    n.edge(s, 1, 2).send(b);
+    n.edge(rcv, 0, 1).recv(b).when(le(x, 0));
+    let left_out = n.reach(and(vec![at(s, 2), at(rcv, 0)]));
+    let joined = n.reach(and(vec![at(s, 2), at(rcv, 1)]));
+    all_orders(&n.n, left_out, Verdict::Fails);
+    assert_eq!(
+        all_orders(&n.n, joined, Verdict::Holds)
+            .trace
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn long_random_dfs_traces_replay() {
+    // Random DFS finds long counterexamples (tens of steps) on buggy Fischer:
+    // their delays must still be exact.
+    for procs in [4, 5] {
+        let net = fischer(procs, 2, true);
+        for seed in 0..8 {
+            let options = Options {
+                search: SearchOrder::RandomDfs,
+                seed,
+                ..Options::default()
+            };
+            let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+            assert_eq!(res.verdict, Verdict::Fails);
+            let t = res.trace.unwrap();
+            assert!(t.len() >= 6);
+            replay(&net, 0, &t).unwrap();
+            support::simulator::replay(&net, 0, &t).unwrap();
         }
     }
 }

@@ -18,15 +18,16 @@ use super::trace::{ConcreteState, Step, Trace, TraceEnd, Transition};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 
-/// The exact symbolic run along a path.
+/// The exact symbolic run along a path. Sets are unions of zones: a
+/// broadcast whose left-out receivers have clock guards splits a zone.
 struct Run {
     keys: Vec<Vec<i32>>,
     /// Valuations right after entering each state (after resets and invariants).
-    entry: Vec<Dbm>,
+    entry: Vec<Vec<Dbm>>,
     /// `entry` after letting time pass.
-    delayed: Vec<Dbm>,
+    delayed: Vec<Vec<Dbm>>,
     /// `delayed[i-1]` ∩ guards of step `i` (index `i - 1`).
-    guarded: Vec<Dbm>,
+    guarded: Vec<Vec<Dbm>>,
 }
 
 fn forward(model: &Model, path: &[Edges]) -> Option<Run> {
@@ -41,29 +42,43 @@ fn forward(model: &Model, path: &[Edges]) -> Option<Run> {
     }
     let mut run = Run {
         keys: vec![key],
-        entry: vec![entry],
-        delayed: vec![delayed],
+        entry: vec![vec![entry]],
+        delayed: vec![vec![delayed]],
         guarded: Vec::new(),
     };
     for edges in path {
         let key = run.keys.last()?.clone();
-        let mut z = run.delayed.last()?.clone();
-        if !model.guards(&key, edges, &mut z).ok()? {
-            return None;
+        let mut guarded = Vec::new();
+        for z in run.delayed.last()? {
+            let mut g = z.clone();
+            if model.guards(&key, edges, &mut g).ok()? {
+                let mut pieces = Vec::new();
+                model.split_broadcast(&key, edges, &g, &mut pieces).ok()?;
+                guarded.extend(pieces);
+            }
         }
-        run.guarded.push(z.clone());
         let mut next = key;
-        model.update(&mut next, edges, Some(&mut z)).ok()?;
-        if !model.invariants(&next, &mut z).ok()? {
-            return None;
+        model.update(&mut next, edges, None).ok()?;
+        let mut entry = Vec::new();
+        let mut delayed = Vec::new();
+        for g in &guarded {
+            let mut z = g.clone();
+            model.resets(edges, &mut z);
+            if model.invariants(&next, &mut z).ok()? {
+                let mut d = z.clone();
+                if model.delay(&next, &mut d).ok()? {
+                    delayed.push(d);
+                }
+                entry.push(z);
+            }
         }
-        let mut d = z.clone();
-        if !model.delay(&next, &mut d).ok()? {
+        if delayed.is_empty() {
             return None;
         }
         run.keys.push(next);
-        run.entry.push(z);
-        run.delayed.push(d);
+        run.entry.push(entry);
+        run.delayed.push(delayed);
+        run.guarded.push(guarded);
     }
     Some(run)
 }
@@ -82,29 +97,53 @@ fn resets(model: &Model, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
     out
 }
 
-/// Backwards from `target` (a non-empty subset of the last delayed zone):
+/// Pairwise non-empty intersections of two unions of zones.
+fn intersect_all(a: &[Dbm], b: &[Dbm]) -> Vec<Dbm> {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            let mut z = x.clone();
+            if z.intersect(y) {
+                out.push(z);
+            }
+        }
+    }
+    out
+}
+
+/// Backwards from `target` (a non-empty subset of the last delayed set):
 /// `sets[i]` are the valuations of state `i` after its delay that lead to
 /// the target.
-fn backward(model: &Model, run: &Run, path: &[Edges], target: Dbm) -> Option<Vec<Dbm>> {
+fn backward(model: &Model, run: &Run, path: &[Edges], target: Vec<Dbm>) -> Option<Vec<Vec<Dbm>>> {
     let n = path.len();
     let mut sets = vec![target];
     for i in (1..=n).rev() {
-        let b = sets.last()?;
-        let mut pre = b.clone();
-        if model.can_delay(&run.keys[i]) {
-            pre.down();
+        let delay = model.can_delay(&run.keys[i]);
+        let mut pre: Vec<Dbm> = sets
+            .last()?
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                if delay {
+                    b.down();
+                }
+                b
+            })
+            .collect();
+        pre = intersect_all(&pre, &run.entry[i]);
+        let r = resets(model, &path[i - 1]);
+        for z in &mut pre {
+            for &(x, v) in &r {
+                z.constrain(x, 0, bound::le(v));
+                z.constrain(0, x, bound::le(-v));
+            }
+            for &(x, _) in &r {
+                z.free(x);
+            }
         }
-        if !pre.intersect(&run.entry[i]) {
-            return None;
-        }
-        for &(x, v) in &resets(model, &path[i - 1]) {
-            pre.constrain(x, 0, bound::le(v));
-            pre.constrain(0, x, bound::le(-v));
-        }
-        for &(x, _) in &resets(model, &path[i - 1]) {
-            pre.free(x);
-        }
-        if !pre.intersect(&run.guarded[i - 1]) {
+        pre.retain(|z| !z.is_empty());
+        let pre = intersect_all(&pre, &run.guarded[i - 1]);
+        if pre.is_empty() {
             return None;
         }
         sets.push(pre);
@@ -166,8 +205,9 @@ fn choose_delay(zone: &Dbm, u: &[Rational64], may_delay: bool) -> Option<Rationa
         lo
     } else {
         match hi {
-            Some((h, _)) => (lo + h) / 2,
-            None => lo + 1,
+            Some((h, _)) if h > lo => simplest_between(lo, h, 64).unwrap_or((lo + h) / 2),
+            Some(_) => return None,
+            None => lo.floor() + 1,
         }
     };
     let v: Vec<Rational64> = u
@@ -176,6 +216,33 @@ fn choose_delay(zone: &Dbm, u: &[Rational64], may_delay: bool) -> Option<Rationa
         .map(|(i, &x)| if i == 0 { x } else { x + d })
         .collect();
     contains(zone, &v).then_some(d)
+}
+
+/// The rational with the smallest denominator strictly between `lo` and `hi`
+/// (`0 <= lo < hi`), by continued fractions (Stern–Brocot). Keeping
+/// denominators small keeps long traces within `i64` arithmetic.
+fn simplest_between(lo: Rational64, hi: Rational64, depth: u32) -> Option<Rational64> {
+    let one = Rational64::from_integer(1);
+    let fl = lo.floor();
+    if fl + one < hi {
+        return Some(fl + one);
+    }
+    if depth == 0 {
+        return None;
+    }
+    // lo < x < hi <= fl + 1: x = fl + 1/y with 1/(hi - fl) < y < 1/(lo - fl).
+    let y_lo = one / (hi - fl);
+    let y = if lo == fl {
+        y_lo.floor() + one
+    } else {
+        simplest_between(y_lo, one / (lo - fl), depth - 1)?
+    };
+    Some(fl + one / y)
+}
+
+/// A delay into one of the zones of a union.
+fn choose_delay_in(zones: &[Dbm], u: &[Rational64], may_delay: bool) -> Option<Rational64> {
+    zones.iter().find_map(|z| choose_delay(z, u, may_delay))
 }
 
 fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> ConcreteState {
@@ -187,13 +254,18 @@ fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> Concrete
 }
 
 /// Picks the concrete run: delays forwards through `sets`.
-fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Dbm]) -> Option<(Trace, Rational64)> {
+fn pick(
+    model: &Model,
+    run: &Run,
+    path: &[Edges],
+    sets: &[Vec<Dbm>],
+) -> Option<(Trace, Rational64)> {
     let zero = Rational64::from_integer(0);
     let mut u = vec![zero; model.dim];
     let initial = concrete_state(model, &run.keys[0], &u);
     let mut steps = Vec::with_capacity(path.len());
     for (i, edges) in path.iter().enumerate() {
-        let d = choose_delay(&sets[i], &u, model.can_delay(&run.keys[i]))?;
+        let d = choose_delay_in(&sets[i], &u, model.can_delay(&run.keys[i]))?;
         for x in u.iter_mut().skip(1) {
             *x += d;
         }
@@ -209,7 +281,7 @@ fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Dbm]) -> Option<(Trace
         });
     }
     let n = path.len();
-    let d = choose_delay(&sets[n], &u, model.can_delay(&run.keys[n]))?;
+    let d = choose_delay_in(&sets[n], &u, model.can_delay(&run.keys[n]))?;
     Some((
         Trace {
             initial,
@@ -225,9 +297,12 @@ pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges]) -> Option<Trace> {
     let run = forward(model, path)?;
     let n = path.len();
     let mut buf = TransitionBuf::default();
-    let pieces = goal.satisfied(model, &run.keys[n], &run.delayed[n], &mut buf);
+    let pieces: Vec<Dbm> = run.delayed[n]
+        .iter()
+        .flat_map(|z| goal.satisfied(model, &run.keys[n], z, &mut buf))
+        .collect();
     for piece in pieces {
-        if let Some(sets) = backward(model, &run, path, piece) {
+        if let Some(sets) = backward(model, &run, path, vec![piece]) {
             let (mut trace, d) = pick(model, &run, path, &sets)?;
             trace.end = TraceEnd::Goal { delay: d };
             return Some(trace);
@@ -245,12 +320,19 @@ pub fn error_trace(
 ) -> Option<Trace> {
     let run = forward(model, path)?;
     let n = path.len();
-    let mut target = run.delayed[n].clone();
     // The failing transition's clock guards, when they evaluate.
-    let mut guarded = target.clone();
-    if let Ok(true) = model.guards(&run.keys[n], edges, &mut guarded) {
-        target = guarded;
-    }
+    let target: Vec<Dbm> = run.delayed[n]
+        .iter()
+        .map(|z| {
+            let mut g = z.clone();
+            match model.guards(&run.keys[n], edges, &mut g) {
+                Ok(true) => g,
+                Ok(false) => Dbm::from_raw(z.dim(), vec![bound::LT_ZERO; z.dim() * z.dim()]),
+                Err(_) => z.clone(),
+            }
+        })
+        .filter(|z| !z.is_empty())
+        .collect();
     let sets = backward(model, &run, path, target)?;
     let (mut trace, d) = pick(model, &run, path, &sets)?;
     trace.end = TraceEnd::ModelError {
@@ -261,4 +343,22 @@ pub fn error_trace(
         error,
     };
     Some(trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Rational64 {
+        Rational64::new(n, d)
+    }
+
+    #[test]
+    fn simplest_rationals() {
+        assert_eq!(simplest_between(q(3, 1), q(5, 1), 8), Some(q(4, 1)));
+        assert_eq!(simplest_between(q(3, 1), q(4, 1), 8), Some(q(7, 2)));
+        assert_eq!(simplest_between(q(1, 3), q(1, 2), 8), Some(q(2, 5)));
+        assert_eq!(simplest_between(q(0, 1), q(1, 10), 8), Some(q(1, 11)));
+        assert_eq!(simplest_between(q(7, 3), q(5, 2), 8), Some(q(12, 5)));
+    }
 }

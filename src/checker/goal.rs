@@ -181,13 +181,24 @@ pub fn deadlocked(model: &Model, key: &[i32], zone: &Dbm, buf: &mut TransitionBu
             }
             Err(_) => return Vec::new(),
         }
-        if can_delay {
-            if !matches!(model.invariants(key, &mut enabled), Ok(true)) {
-                continue;
-            }
-            enabled.down();
+        // A broadcast fires with exactly the receivers enabled: the zone
+        // where this choice of receivers is the enabled one.
+        let mut pieces = Vec::new();
+        if model
+            .split_broadcast(key, edges, &enabled, &mut pieces)
+            .is_err()
+        {
+            return Vec::new();
         }
-        rest = dbm::subtract_all(&rest, &enabled);
+        for mut piece in pieces {
+            if can_delay {
+                if !matches!(model.invariants(key, &mut piece), Ok(true)) {
+                    continue;
+                }
+                piece.down();
+            }
+            rest = dbm::subtract_all(&rest, &piece);
+        }
         if rest.is_empty() {
             break;
         }

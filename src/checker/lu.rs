@@ -5,7 +5,7 @@
 //! resetting that clock. The bound of a network state is the max over processes.
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
-use crate::ir::{BinOp, ClockConstraint, Expr, Formula, Network, UnOp};
+use crate::ir::{BinOp, ChannelKind, ClockConstraint, Expr, Formula, Network, SyncDir, UnOp};
 
 use super::dbm::bound::MAX_CONST;
 
@@ -48,8 +48,24 @@ impl LuTable {
                 })
                 .collect();
             for e in &p.edges {
+                // A broadcast goes ahead without a receiver exactly where the
+                // receiver's clock guard is false: the guard is used negated
+                // too, so its constants bound the clock from both sides.
+                let broadcast_receive = e.sync.as_ref().is_some_and(|s| {
+                    s.dir == SyncDir::Receive
+                        && (s.channel.base..s.channel.base + s.channel.len.max(1)).any(|c| {
+                            net.channels
+                                .get(c as usize)
+                                .is_some_and(|c| c.kind == ChannelKind::Broadcast)
+                        })
+                });
                 for c in &e.clock_guard {
-                    add_constraint(net, c, &mut local[e.source as usize], &mut has_diagonal);
+                    let b = &mut local[e.source as usize];
+                    if broadcast_receive {
+                        add_both_sides(net, c, b, &mut has_diagonal);
+                    } else {
+                        add_constraint(net, c, b, &mut has_diagonal);
+                    }
                 }
             }
             // Propagate backwards along edges that do not reset the clock.
@@ -125,23 +141,26 @@ fn add_constraint(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag
     }
 }
 
+/// Counts the constant of `c` as a lower and an upper bound of its clocks
+/// (for constraints that are also used negated).
+fn add_both_sides(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
+    let (lo, hi) = expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
+    let m = lo.abs().max(hi.abs()).min(MAX_CONST as i64) as i32;
+    if c.i != 0 && c.j != 0 {
+        *diag = true;
+    }
+    for x in [c.i as usize, c.j as usize] {
+        if x != 0 {
+            b[x].0 = b[x].0.max(m);
+            b[x].1 = b[x].1.max(m);
+        }
+    }
+}
+
 fn goal_bounds(net: &Network, f: &Formula, b: &mut [(i32, i32)], diag: &mut bool) {
     match f {
-        Formula::Clock(c) => {
-            // Under negation a lower bound becomes an upper one: count both.
-            let (lo, hi) =
-                expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
-            let m = lo.abs().max(hi.abs()).min(MAX_CONST as i64) as i32;
-            if c.i != 0 && c.j != 0 {
-                *diag = true;
-            }
-            for x in [c.i as usize, c.j as usize] {
-                if x != 0 {
-                    b[x].0 = b[x].0.max(m);
-                    b[x].1 = b[x].1.max(m);
-                }
-            }
-        }
+        // Under negation a lower bound becomes an upper one: count both.
+        Formula::Clock(c) => add_both_sides(net, c, b, diag),
         Formula::Not(g) => goal_bounds(net, g, b, diag),
         Formula::And(gs) | Formula::Or(gs) => {
             for g in gs {

@@ -52,6 +52,7 @@ pub enum HeuristicKind {
 pub struct Options {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
+    /// Stop with `Verdict::Unknown(Limit::States)` after exploring this many states.
     pub max_states: Option<u64>,
     pub timeout: Option<Duration>,
     /// Seed for `RandomDfs`.
@@ -134,7 +135,8 @@ pub struct CheckResult {
     pub trace: Option<Trace>,
 }
 
-/// Decides `network.checks[check]`.
+/// Decides `network.checks[check]` (an index out of range gives
+/// `Verdict::Unknown(Limit::Cancelled)` with no work done).
 ///
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).

@@ -83,7 +83,7 @@ pub fn run(
     let mut upper = Vec::new();
     let mut order_buf: Vec<usize> = Vec::new();
     let mut new_key = Vec::new();
-    let mut new_zone = Dbm::zero(model.dim);
+    let mut succ: Vec<Dbm> = vec![Dbm::zero(model.dim)];
     let mut zone = Dbm::zero(model.dim);
     let mut key = Vec::new();
     let mut peak = 0u64;
@@ -201,26 +201,26 @@ pub fn run(
             }
             for &k in &order_buf {
                 let edges = buf.get(k);
-                match model.successor(&key, &zone, edges, &mut new_key, &mut new_zone) {
+                let n = match model.successor(&key, &zone, edges, &mut new_key, &mut succ) {
                     Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
-                    Ok(false) => continue,
-                    Ok(true) => {}
-                }
-                stats.generated += 1;
-                model.extrapolate(&new_key, &mut new_zone, &mut lower, &mut upper);
-                let Inserted::New(sid) =
-                    store.insert(&new_key, &new_zone, id, edges, g + 1, by_depth)
-                else {
-                    continue;
+                    Ok(n) => n,
                 };
-                if !goal_at_pop {
-                    let pieces = goal.satisfied(&model, &new_key, &new_zone, &mut goal_buf);
-                    if !pieces.is_empty() {
-                        break 'search Some(Found::Goal(sid, pieces));
+                for new_zone in &mut succ[..n] {
+                    stats.generated += 1;
+                    model.extrapolate(&new_key, new_zone, &mut lower, &mut upper);
+                    let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, by_depth);
+                    let Inserted::New(sid) = inserted else {
+                        continue;
+                    };
+                    if !goal_at_pop {
+                        let pieces = goal.satisfied(&model, &new_key, new_zone, &mut goal_buf);
+                        if !pieces.is_empty() {
+                            break 'search Some(Found::Goal(sid, pieces));
+                        }
                     }
+                    let p = priority(&mut store, sid, &new_key, g + 1);
+                    frontier.push(sid, p);
                 }
-                let p = priority(&mut store, sid, &new_key, g + 1);
-                frontier.push(sid, p);
             }
         }
         None

@@ -31,7 +31,8 @@ pub struct TransitionBuf {
     pub ends: Vec<usize>,
     senders: Vec<(ProcId, EdgeId, ChanId)>,
     receivers: Vec<(ProcId, EdgeId, ChanId)>,
-    choice: Vec<(usize, usize)>,
+    /// Per receiving process: its slice of `receivers` and how many options it has.
+    choice: Vec<(usize, usize, usize)>,
 }
 
 impl TransitionBuf {
@@ -66,6 +67,8 @@ pub struct Model<'a> {
     lu: LuTable,
     pub extrapolate: bool,
     has_urgent_channel: bool,
+    /// Some edge receiving on a broadcast channel has a clock guard.
+    clocked_broadcast: bool,
 }
 
 fn truth(e: &Option<crate::ir::Expr>, vars: &[i32]) -> Result<bool, EvalError> {
@@ -99,6 +102,17 @@ impl<'a> Model<'a> {
             extrapolate: !lu.has_diagonal,
             lu,
             has_urgent_channel: net.channels.iter().any(|c| c.urgent),
+            clocked_broadcast: net.processes.iter().flat_map(|p| &p.edges).any(|e| {
+                !e.clock_guard.is_empty()
+                    && e.sync.as_ref().is_some_and(|s| {
+                        s.dir == SyncDir::Receive
+                            && (s.channel.base..s.channel.base + s.channel.len.max(1)).any(|c| {
+                                net.channels
+                                    .get(c as usize)
+                                    .is_some_and(|c| c.kind == ChannelKind::Broadcast)
+                            })
+                    })
+            }),
         }
     }
 
@@ -120,6 +134,55 @@ impl<'a> Model<'a> {
 
     pub fn vars<'k>(&self, key: &'k [i32]) -> &'k [i32] {
         &key[self.nproc..]
+    }
+
+    fn edge(&self, p: ProcId, e: EdgeId) -> &crate::ir::Edge {
+        &self.net.processes[p as usize].edges[e as usize]
+    }
+
+    /// For a broadcast, the zone pieces of `zone` where no receiving edge of
+    /// a process left out of `edges` is enabled (UPPAAL's broadcast takes
+    /// every enabled receiver). Writes `zone` itself when nothing is left out.
+    pub fn split_broadcast(
+        &self,
+        key: &[i32],
+        edges: &Edges,
+        zone: &Dbm,
+        out: &mut Vec<Dbm>,
+    ) -> Result<(), EvalError> {
+        out.clear();
+        out.push(zone.clone());
+        let Some(&(p, e)) = edges.first() else {
+            return Ok(());
+        };
+        let vars = self.vars(key);
+        let Some(s) = &self.edge(p, e).sync else {
+            return Ok(());
+        };
+        let c = s.channel.resolve(vars)?;
+        if self.net.channels[c as usize].kind != ChannelKind::Broadcast {
+            return Ok(());
+        }
+        for q in 0..self.nproc as ProcId {
+            if q == p || edges.iter().any(|&(r, _)| r == q) {
+                continue;
+            }
+            for &f in &self.out[q as usize][key[q as usize] as usize] {
+                let edge = self.edge(q, f);
+                let Some(t) = &edge.sync else { continue };
+                if t.dir != SyncDir::Receive
+                    || !truth(&edge.guard, vars)?
+                    || t.channel.resolve(vars)? != c
+                {
+                    continue;
+                }
+                let mut guard = Dbm::universe(self.dim);
+                if self.constrain_all(&mut guard, &edge.clock_guard, vars)? {
+                    *out = super::dbm::subtract_all(out, &guard);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn kind(&self, p: usize, loc: i32) -> LocationKind {
@@ -185,7 +248,10 @@ impl<'a> Model<'a> {
                     }
                 }
                 ChannelKind::Broadcast => {
-                    // One choice of receiving edge per process that has one.
+                    // One choice of receiving edge per process that has one;
+                    // a process whose receiving edges have clock guards may
+                    // also stay out (where those guards are false, see
+                    // `split_broadcast`).
                     buf.choice.clear();
                     let mut k = 0;
                     while k < buf.receivers.len() {
@@ -194,9 +260,11 @@ impl<'a> Model<'a> {
                         while k < buf.receivers.len() && buf.receivers[k].0 == q {
                             k += 1;
                         }
-                        let n = buf.receivers[start..k].iter().filter(|r| r.2 == c).count();
+                        let on_c = || buf.receivers[start..k].iter().filter(|r| r.2 == c);
+                        let n = on_c().count();
+                        let clocked = on_c().any(|r| !self.edge(r.0, r.1).clock_guard.is_empty());
                         if q != p && n > 0 {
-                            buf.choice.push((start, k));
+                            buf.choice.push((start, k, n + clocked as usize));
                         }
                     }
                     // Enumerate the product of choices with a mixed-radix counter.
@@ -205,7 +273,7 @@ impl<'a> Model<'a> {
                         tmp.clear();
                         tmp.push((p, e));
                         let mut any_committed = is_committed(p);
-                        for (g, &(start, end)) in buf.choice.iter().enumerate() {
+                        for (g, &(start, end, _)) in buf.choice.iter().enumerate() {
                             let r = buf.receivers[start..end]
                                 .iter()
                                 .filter(|r| r.2 == c)
@@ -224,11 +292,7 @@ impl<'a> Model<'a> {
                             if g == buf.choice.len() {
                                 break;
                             }
-                            let (start, end) = buf.choice[g];
-                            let n = buf.receivers[start..end]
-                                .iter()
-                                .filter(|r| r.2 == c)
-                                .count();
+                            let n = buf.choice[g].2;
                             idx[g] += 1;
                             if idx[g] < n {
                                 break;
@@ -390,27 +454,62 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// The zone successor of `edges` from (`key`, `zone`), written into
-    /// `new_key`/`new_zone`. `Ok(false)` when the successor is empty.
+    /// The zone successors of `edges` from (`key`, `zone`): the new discrete
+    /// state goes to `new_key`, the zones to `out[..n]` (its elements are
+    /// reused), and `n` is returned (0 when disabled). There is more than one
+    /// zone only for a broadcast whose left-out receivers have clock guards.
     pub fn successor(
         &self,
         key: &[i32],
         zone: &Dbm,
         edges: &Edges,
         new_key: &mut Vec<i32>,
-        new_zone: &mut Dbm,
-    ) -> Result<bool, EvalError> {
-        new_zone.assign(zone);
-        if !self.guards(key, edges, new_zone)? {
-            return Ok(false);
+        out: &mut Vec<Dbm>,
+    ) -> Result<usize, EvalError> {
+        if out.is_empty() {
+            out.push(zone.clone());
+        }
+        out[0].assign(zone);
+        if !self.guards(key, edges, &mut out[0])? {
+            return Ok(0);
         }
         new_key.clear();
         new_key.extend_from_slice(key);
-        self.update(new_key, edges, Some(new_zone))?;
-        if !self.invariants(new_key, new_zone)? || !self.delay(new_key, new_zone)? {
-            return Ok(false);
+        if self.clocked_broadcast && !edges.is_empty() {
+            let guarded = out[0].clone();
+            let mut pieces = Vec::new();
+            self.split_broadcast(key, edges, &guarded, &mut pieces)?;
+            self.update(new_key, edges, None)?;
+            let mut n = 0;
+            for mut z in pieces {
+                self.resets(edges, &mut z);
+                if self.invariants(new_key, &mut z)? && self.delay(new_key, &mut z)? {
+                    if n < out.len() {
+                        out[n] = z;
+                    } else {
+                        out.push(z);
+                    }
+                    n += 1;
+                }
+            }
+            return Ok(n);
         }
-        Ok(true)
+        self.update(new_key, edges, Some(&mut out[0]))?;
+        if !self.invariants(new_key, &mut out[0])? || !self.delay(new_key, &mut out[0])? {
+            return Ok(0);
+        }
+        Ok(1)
+    }
+
+    /// Applies the clock resets of the edges, in order.
+    pub fn resets(&self, edges: &Edges, zone: &mut Dbm) {
+        for &(p, e) in edges {
+            for u in &self.edge(p, e).updates {
+                if let Update::ResetClock { clock, value } = u {
+                    zone.reset(*clock as usize, *value);
+                }
+            }
+        }
     }
 
     /// Extra+_LU with the bounds of the state's locations.

@@ -5,6 +5,8 @@
 //! locations and everything reachable from them without resetting `x`; a
 //! negative value means "never compared". Sound for diagonal-free models.
 
+#![allow(clippy::needless_range_loop)] // i, j index the matrix and the bound tables alike
+
 use super::Dbm;
 use super::bound::{self, INF};
 
@@ -13,30 +15,24 @@ pub(super) fn extra_lu_plus(d: &mut Dbm, lower: &[i32], upper: &[i32]) {
         return;
     }
     let n = d.dim;
-    // -c_0i: the lower bound of x_i (as a value); compared before anything changes.
+    // Every rule reads the entry itself and the original first row (the
+    // lower bounds -c_0i), so rows 1.. are rewritten first and row 0 last:
+    // no copy of the matrix is needed.
     let lower_value = |d: &Dbm, i: usize| -bound::value(d.get(0, i));
-    let exceeds_lower: Vec<bool> = (0..n)
-        .map(|i| i != 0 && lower_value(d, i) > lower[i])
-        .collect();
-    let exceeds_upper: Vec<bool> = (0..n)
-        .map(|j| j != 0 && lower_value(d, j) > upper[j])
-        .collect();
-    let old = d.m.clone();
-    let get = |i: usize, j: usize| old[i * n + j];
     let mut changed = false;
-    for i in 0..n {
+    for i in (1..n).chain(std::iter::once(0)) {
+        let exceeds_lower = i != 0 && lower_value(d, i) > lower[i];
         for j in 0..n {
             if i == j {
                 continue;
             }
-            let c = get(i, j);
+            let c = d.get(i, j);
+            let exceeds_upper = j != 0 && lower_value(d, j) > upper[j];
             let new = if i != 0
-                && ((c != INF && bound::value(c) > lower[i])
-                    || exceeds_lower[i]
-                    || exceeds_upper[j])
+                && ((c != INF && bound::value(c) > lower[i]) || exceeds_lower || exceeds_upper)
             {
                 INF
-            } else if i == 0 && exceeds_upper[j] {
+            } else if i == 0 && exceeds_upper {
                 bound::lt(-upper[j]).min(bound::LE_ZERO)
             } else {
                 c

@@ -219,3 +219,65 @@ proptest! {
         }
     }
 }
+
+/// Picks a point of a non-empty canonical zone clock by clock: in closed
+/// form every partial point satisfying the constraints among the fixed clocks
+/// extends, so the interval left for the next clock is never empty. Returns
+/// numerators over the common denominator `2^dim`.
+#[allow(clippy::needless_range_loop)]
+fn sample(d: &Dbm, choice: &[u8]) -> (Vec<i64>, i64) {
+    let n = d.dim();
+    let den = 1i64 << n;
+    let mut u = vec![0i64; n];
+    for i in 1..n {
+        // lo ≺ u_i ≺ hi, as numerators over den.
+        let (mut lo, mut lo_strict) = (i64::MIN, false);
+        let (mut hi, mut hi_strict) = (i64::MAX, false);
+        for j in 0..i {
+            let up = d.get(i, j); // u_i - u_j ≺ c
+            if up != INF {
+                let c = u[j] + bound::value(up) as i64 * den;
+                if c < hi || (c == hi && bound::is_strict(up)) {
+                    hi = c;
+                    hi_strict = bound::is_strict(up);
+                }
+            }
+            let low = d.get(j, i); // u_j - u_i ≺ c
+            if low != INF {
+                let c = u[j] - bound::value(low) as i64 * den;
+                if c > lo || (c == lo && bound::is_strict(low)) {
+                    lo = c;
+                    lo_strict = bound::is_strict(low);
+                }
+            }
+        }
+        // Grid of step 1/2^i inside (lo, hi): the denominator has room left.
+        let step = den >> i;
+        let pick = choice.get(i).copied().unwrap_or(0) as i64;
+        u[i] = if hi == i64::MAX {
+            lo + step * (1 + pick % 5)
+        } else if !lo_strict && pick % 3 == 0 {
+            lo
+        } else if !hi_strict && pick % 3 == 1 {
+            hi
+        } else {
+            lo + (hi - lo) / 2
+        };
+    }
+    (u, den)
+}
+
+proptest! {
+    #[test]
+    fn sampled_points_satisfy_the_constraints(d in arb_zone(4), choice in proptest::collection::vec(any::<u8>(), 4)) {
+        prop_assume!(!d.is_empty());
+        let (u, den) = sample(&d, &choice);
+        prop_assert!(d.contains_point(&u, den), "{:?} {:?}/{}", d, u, den);
+        // The point stays inside after letting time pass, and after `up` any
+        // later point on its diagonal is inside too.
+        let mut e = d.clone();
+        e.up();
+        let later: Vec<i64> = u.iter().enumerate().map(|(i, &x)| if i == 0 { 0 } else { x + 3 * den }).collect();
+        prop_assert!(e.contains_point(&later, den));
+    }
+}
