@@ -744,3 +744,117 @@ async fn many_quick_random_edits_end_in_a_fresh_analysis() {
     let d = final_diagnostics.unwrap();
     assert_eq!(published(&d), expected_diagnostics(&text));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_lenses_and_stepping_through_a_trace() {
+    let uri = "file:///lenses.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0, "search": "bfs"}))
+        .await;
+    c.open(uri, FISCHER_BUGGY).await;
+    quiescent_at(&mut c, uri, 1).await;
+
+    let r = c
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let lenses = r["result"].as_array().unwrap().clone();
+    let mutex_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check mutex:").unwrap() + 6,
+    );
+    let titles: Vec<&str> = lenses
+        .iter()
+        .filter(|l| l["range"]["start"] == mutex_at)
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "✗ violated — trace of 6 steps",
+            "Show trace",
+            "Step through"
+        ],
+        "{r}"
+    );
+    let no_deadlock_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check no_deadlock:").unwrap() + 6,
+    );
+    let titles: Vec<&str> = lenses
+        .iter()
+        .filter(|l| l["range"]["start"] == no_deadlock_at)
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["✓ holds"]);
+
+    let s = run(&mut c, uri, "zeno.trace.show").await;
+    assert_eq!(s["result"]["step"], 1, "{s}");
+    assert_eq!(s["result"]["total"], 6);
+    assert_eq!(s["result"]["edges"][0]["source"], "idle");
+    assert_eq!(s["result"]["edges"][0]["target"], "req");
+    let s = run(&mut c, uri, "zeno.trace.prev").await;
+    assert_eq!(s["result"]["step"], 1, "stays at the first step: {s}");
+    for expected in 2..=6 {
+        let s = run(&mut c, uri, "zeno.trace.next").await;
+        assert_eq!(s["result"]["step"], expected, "{s}");
+    }
+    let s = run(&mut c, uri, "zeno.trace.next").await;
+    assert_eq!(s["result"]["step"], 6, "stays at the last step: {s}");
+    let cs = s["result"]["after"]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["value"] == "cs")
+        .count();
+    assert_eq!(cs, 2);
+    let s = run(&mut c, uri, "zeno.trace.prev").await;
+    assert_eq!(s["result"]["step"], 5);
+
+    // While stepping, every edge of the trace carries its step numbers:
+    // the shortest trace takes idle -> req twice, req -> wait twice and
+    // wait -> cs twice.
+    let r = c
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let step_titles: Vec<&str> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .filter(|t| t.starts_with("step"))
+        .collect();
+    assert_eq!(step_titles.len(), 3, "{r}");
+    let mut numbers: Vec<u32> = step_titles
+        .iter()
+        .flat_map(|t| {
+            t.trim_start_matches("steps ")
+                .trim_start_matches("step ")
+                .split(", ")
+                .map(|n| n.parse::<u32>().unwrap())
+        })
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+
+    let r = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "zeno.trace.show", "arguments": [{"uri": uri, "check": "no_deadlock"}]}),
+        )
+        .await;
+    assert_eq!(
+        r["error"]["code"], -32602,
+        "no trace for a holding invariant: {r}"
+    );
+}
+
+async fn run(c: &mut TestClient, uri: &str, command: &str) -> Value {
+    let params = json!({"command": command, "arguments": [{"uri": uri, "check": "mutex"}]});
+    c.request("workspace/executeCommand", params).await
+}

@@ -9,11 +9,14 @@
 //!   finished check (see [`results::ErrorTrace`]), or `null` when it has none;
 //! - notification `zeno/serverStatus` `{ quiescent }`, sent whenever the
 //!   server becomes busy (a check is scheduled) or quiescent (every check of
-//!   every open document is done).
+//!   every open document is done);
+//! - commands `zeno.trace.show` / `zeno.trace.next` / `zeno.trace.prev`
+//!   (see [`lenses`]), and code lenses over checks and trace edges.
 
 mod config;
 mod document;
 mod framing;
+pub mod lenses;
 mod line_index;
 pub mod results;
 mod server;

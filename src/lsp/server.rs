@@ -23,6 +23,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
+use super::lenses::{self, Cursor, TraceArgs};
 use super::results::{self, ErrorTrace, ErrorTraceParams};
 use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
 use crate::ir;
@@ -61,6 +62,8 @@ struct State {
     quiescent_sent: Option<bool>,
     /// The client shows `$/progress` (it said so in `initialize`).
     work_done_progress: bool,
+    /// The client accepts `workspace/codeLens/refresh`.
+    code_lens_refresh: bool,
 }
 
 struct Doc {
@@ -74,6 +77,8 @@ struct Doc {
     results: Vec<CheckResult>,
     /// The pending or running check job.
     job: Option<Job>,
+    /// The trace step shown by the `zeno.trace.*` commands.
+    cursor: Option<Cursor>,
 }
 
 struct Job {
@@ -88,6 +93,7 @@ struct Outgoing {
     status: Option<bool>,
     jobs: Vec<(Uri, u64)>,
     log: Vec<String>,
+    refresh_lenses: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -192,6 +198,7 @@ impl Doc {
             network: None,
             results: Vec::new(),
             job: None,
+            cursor: None,
         }
     }
 
@@ -199,6 +206,7 @@ impl Doc {
     /// diagnostic and a fresh database (the old one may be inconsistent).
     fn analyse(&mut self, uri: &Uri, out: &mut Outgoing) {
         self.results.clear();
+        self.cursor = None;
         let text = &self.doc.text;
         let host = &mut self.host;
         let analysis = guarded(|| {
@@ -307,6 +315,11 @@ impl Backend {
                 .send_notification::<ServerStatus>(ServerStatusParams { quiescent })
                 .await;
         }
+        if out.refresh_lenses {
+            // Not awaited here: the answer may take a while.
+            let client = self.client.clone();
+            tokio::spawn(async move { client.code_lens_refresh().await });
+        }
         for (uri, id) in out.jobs {
             let this = self.clone_handle();
             tokio::spawn(this.run_job(uri, id));
@@ -365,6 +378,8 @@ impl Backend {
             }
             d.job = None;
             d.results = results;
+            d.cursor = None;
+            out.refresh_lenses = st.code_lens_refresh;
             out.publish.extend(st.publish_payload(&uri));
             out.status = st.status_change();
         })
@@ -504,6 +519,13 @@ impl LanguageServer for Backend {
             .as_ref()
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false);
+        lock(&self.state).code_lens_refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false);
         if let Some(options) = &params.initialization_options {
             let mut out = Outgoing::default();
             apply_settings(&mut lock(&self.state), options, &mut out);
@@ -522,6 +544,13 @@ impl LanguageServer for Backend {
                         ..TextDocumentSyncOptions::default()
                     },
                 )),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: lenses::COMMANDS.iter().map(|c| c.to_string()).collect(),
+                    ..ExecuteCommandOptions::default()
+                }),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -602,6 +631,84 @@ impl LanguageServer for Backend {
             out.status = st.status_change();
         })
         .await;
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let Some(network) = &d.network else {
+            return Ok(Some(Vec::new()));
+        };
+        Ok(Some(lenses::code_lenses(
+            &uri,
+            &d.doc.line_index,
+            network,
+            &d.results,
+            d.job.is_some(),
+            d.cursor.as_ref(),
+        )))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let args: TraceArgs = params
+            .arguments
+            .into_iter()
+            .next()
+            .and_then(|a| serde_json::from_value(a).ok())
+            .ok_or_else(|| Error::invalid_params("expected one argument { uri, check }"))?;
+        let report = {
+            let mut st = lock(&self.state);
+            let d = st
+                .docs
+                .get_mut(&args.uri)
+                .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+            let network = d
+                .network
+                .clone()
+                .ok_or_else(|| Error::invalid_params("the model has errors"))?;
+            let check = match &args.check {
+                Some(name) => network
+                    .checks
+                    .iter()
+                    .position(|c| &c.name == name)
+                    .ok_or_else(|| Error::invalid_params(format!("no check named `{name}`")))?,
+                None => d
+                    .cursor
+                    .as_ref()
+                    .map(|c| c.check)
+                    .ok_or_else(|| Error::invalid_params("no trace is being shown"))?,
+            };
+            let total = d
+                .results
+                .get(check)
+                .and_then(|r| r.trace.as_ref())
+                .map(|t| t.len())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| Error::invalid_params("the check has no trace"))?;
+            let current = d
+                .cursor
+                .as_ref()
+                .filter(|c| c.check == check)
+                .map(|c| c.step);
+            let step = match params.command.as_str() {
+                lenses::SHOW => 1,
+                lenses::NEXT => current.map_or(1, |s| (s + 1).min(total)),
+                lenses::PREV => current.map_or(1, |s| s.saturating_sub(1).max(1)),
+                other => {
+                    return Err(Error::invalid_params(format!("unknown command `{other}`")));
+                }
+            };
+            let cursor = Cursor { check, step };
+            let report =
+                lenses::step_report(&d.doc.line_index, &network, &d.results[check], &cursor);
+            d.cursor = Some(cursor);
+            report
+        };
+        Ok(report.and_then(|r| serde_json::to_value(r).ok()))
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
