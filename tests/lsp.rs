@@ -858,3 +858,61 @@ async fn run(c: &mut TestClient, uri: &str, command: &str) -> Value {
     let params = json!({"command": command, "arguments": [{"uri": uri, "check": "mutex"}]});
     c.request("workspace/executeCommand", params).await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outline_of_a_model() {
+    let uri = "file:///outline.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let r = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let symbols = r["result"].as_array().unwrap();
+    let names: Vec<&str> = symbols
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "N",
+            "K",
+            "pid_t",
+            "id",
+            "Proc",
+            "mutex",
+            "can_enter",
+            "no_deadlock"
+        ],
+        "{r}"
+    );
+    let at = |needle: &str, skip: usize| {
+        position(FISCHER_BUGGY, FISCHER_BUGGY.find(needle).unwrap() + skip)
+    };
+    let proc_ = &symbols[4];
+    assert_eq!(proc_["selectionRange"]["start"], at("template Proc", 9));
+    let children: Vec<(&str, &Value)> = proc_["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), &s["selectionRange"]["start"]))
+        .collect();
+    let expected = [
+        ("pid", at("const pid_t pid", 12)),
+        ("x", at("clock x;", 6)),
+        ("idle", at("init location idle", 14)),
+        ("req", at("location req ", 9)),
+        ("wait", at("location wait", 9)),
+        ("cs", at("location cs", 9)),
+    ];
+    assert_eq!(children.len(), expected.len(), "{proc_}");
+    for ((name, start), (want, want_start)) in children.iter().zip(&expected) {
+        assert_eq!(name, want);
+        assert_eq!(*start, want_start, "{name}");
+    }
+    assert_eq!(symbols[5]["selectionRange"]["start"], at("check mutex", 6));
+}

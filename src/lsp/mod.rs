@@ -20,6 +20,7 @@ pub mod lenses;
 mod line_index;
 pub mod results;
 mod server;
+mod symbols;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{LspService, Server};

@@ -25,6 +25,7 @@ use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
 use super::lenses::{self, Cursor, TraceArgs};
 use super::results::{self, ErrorTrace, ErrorTraceParams};
+use super::symbols;
 use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
 use crate::ir;
 use crate::semantics::AnalysisHost;
@@ -544,6 +545,7 @@ impl LanguageServer for Backend {
                         ..TextDocumentSyncOptions::default()
                     },
                 )),
+                document_symbol_provider: Some(OneOf::Left(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
@@ -631,6 +633,24 @@ impl LanguageServer for Backend {
             out.status = st.status_change();
         })
         .await;
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let uri = params.text_document.uri;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let symbols = guarded(|| symbols::document_symbols(&d.doc.line_index, &d.host.item_tree()))
+            .map_err(|msg| Error {
+                message: format!("internal error: {msg}").into(),
+                ..Error::internal_error()
+            })?;
+        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
