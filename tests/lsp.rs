@@ -795,6 +795,22 @@ async fn code_lenses_and_stepping_through_a_trace() {
     assert_eq!(s["result"]["total"], 6);
     assert_eq!(s["result"]["edges"][0]["source"], "idle");
     assert_eq!(s["result"]["edges"][0]["target"], "req");
+    // An inlay hint after the edge of step 1 shows the state after it.
+    let r = c
+        .request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri}, "range": {
+                "start": {"line": 0, "character": 0}, "end": {"line": 1000, "character": 0}}}),
+        )
+        .await;
+    let hints = r["result"].as_array().unwrap();
+    assert_eq!(hints.len(), 1, "{r}");
+    let edge = FISCHER_BUGGY.find("idle -> req   when").unwrap();
+    let edge_end = edge + FISCHER_BUGGY[edge..].find(';').unwrap() + 1;
+    assert_eq!(hints[0]["position"], position(FISCHER_BUGGY, edge_end));
+    let label = hints[0]["label"].as_str().unwrap();
+    assert!(label.starts_with("step 1 of 6: id = 0, "), "{label}");
+    assert!(label.contains("Proc(1).x = 0"), "{label}");
     let s = run(&mut c, uri, "zeno.trace.prev").await;
     assert_eq!(s["result"]["step"], 1, "stays at the first step: {s}");
     for expected in 2..=6 {
@@ -915,4 +931,21 @@ async fn outline_of_a_model() {
         assert_eq!(*start, want_start, "{name}");
     }
     assert_eq!(symbols[5]["selectionRange"]["start"], at("check mutex", 6));
+
+    // The template folds from its first line to its closing brace.
+    let r = c
+        .request(
+            "textDocument/foldingRange",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let folds = r["result"].as_array().unwrap();
+    assert_eq!(folds.len(), 1, "{r}");
+    let template = FISCHER_BUGGY.find("template Proc").unwrap();
+    let close = template + FISCHER_BUGGY[template..].find("\n}").unwrap() + 1;
+    assert_eq!(
+        folds[0]["startLine"],
+        position(FISCHER_BUGGY, template)["line"]
+    );
+    assert_eq!(folds[0]["endLine"], position(FISCHER_BUGGY, close)["line"]);
 }

@@ -9,7 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
+use tower_lsp_server::ls_types::{
+    CodeLens, Command, InlayHint, InlayHintKind, InlayHintLabel, Range, Uri,
+};
 
 use super::line_index::LineIndex;
 use super::results::{self, EdgeView, StateView};
@@ -170,4 +172,47 @@ pub fn step_report(
         edges: step.edges,
         after: step.after,
     })
+}
+
+/// While stepping through a trace: a hint after the edge of the current step
+/// with the values of the variables and clocks after it.
+pub fn inlay_hints(
+    index: &LineIndex,
+    network: &ir::Network,
+    result: &CheckResult,
+    cursor: &Cursor,
+    visible: Range,
+) -> Vec<InlayHint> {
+    let Some(report) = step_report(index, network, result, cursor) else {
+        return Vec::new();
+    };
+    let Some(edge) = report.edges.first() else {
+        return Vec::new();
+    };
+    let at = edge.range.end;
+    if at < visible.start || at > visible.end {
+        return Vec::new();
+    }
+    let values: Vec<String> = report
+        .after
+        .variables
+        .iter()
+        .chain(&report.after.clocks)
+        .map(|v| format!("{} = {}", v.name, v.value))
+        .collect();
+    vec![InlayHint {
+        position: at,
+        label: InlayHintLabel::String(format!(
+            "step {} of {}: {}",
+            report.step,
+            report.total,
+            values.join(", ")
+        )),
+        kind: Some(InlayHintKind::PARAMETER),
+        text_edits: None,
+        tooltip: None,
+        padding_left: Some(true),
+        padding_right: None,
+        data: None,
+    }]
 }

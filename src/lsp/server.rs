@@ -546,6 +546,8 @@ impl LanguageServer for Backend {
                     },
                 )),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
@@ -651,6 +653,35 @@ impl LanguageServer for Backend {
                 ..Error::internal_error()
             })?;
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let uri = params.text_document.uri;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let ranges = guarded(|| symbols::folding_ranges(&d.doc.line_index, &d.host.item_tree()))
+            .unwrap_or_default();
+        Ok(Some(ranges))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let uri = params.text_document.uri;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let (Some(network), Some(cursor)) = (&d.network, &d.cursor) else {
+            return Ok(Some(Vec::new()));
+        };
+        Ok(Some(
+            d.results.get(cursor.check).map_or_else(Vec::new, |r| {
+                lenses::inlay_hints(&d.doc.line_index, network, r, cursor, params.range)
+            }),
+        ))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

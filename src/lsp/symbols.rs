@@ -1,6 +1,7 @@
-//! The document outline (`textDocument/documentSymbol`), from the item tree.
+//! The document outline (`textDocument/documentSymbol`) and folding ranges,
+//! from the item tree.
 
-use tower_lsp_server::ls_types::{DocumentSymbol, SymbolKind};
+use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
 
 use super::line_index::LineIndex;
 use super::results::range;
@@ -129,4 +130,22 @@ pub fn document_symbols(index: &LineIndex, tree: &ItemTree) -> Vec<DocumentSymbo
         ));
     }
     out
+}
+
+/// A folding range per template body spanning several lines.
+pub fn folding_ranges(index: &LineIndex, tree: &ItemTree) -> Vec<FoldingRange> {
+    tree.templates
+        .iter()
+        .filter_map(|t| {
+            let r = range(index, shift(t.data.span, t.offset));
+            (r.end.line > r.start.line).then_some(FoldingRange {
+                start_line: r.start.line,
+                start_character: None,
+                end_line: r.end.line,
+                end_character: None,
+                kind: Some(FoldingRangeKind::Region),
+                collapsed_text: None,
+            })
+        })
+        .collect()
 }
