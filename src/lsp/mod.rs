@@ -1,8 +1,12 @@
 //! The language server (`zeno lsp`): live diagnostics and background checks.
 //!
-//! Built on `tower-lsp-server`, the maintained community fork of `tower-lsp`;
-//! its LSP types stay inside this module. The server adds no checking logic:
-//! it calls [`crate::semantics`] and [`crate::checker`] like the CLI does.
+//! Built on `tower-lsp-server` 0.23 (the maintained community fork of
+//! `tower-lsp`, whose last release, 0.20, is no longer maintained; 0.23 is the
+//! newest stable release of the fork, 0.24 being only a release candidate).
+//! Its LSP types stay inside this module. Its transport stops reading at the
+//! first undecodable message, so the `framing` module filters the input
+//! first. The server adds no checking logic: it calls [`crate::semantics`]
+//! and [`crate::checker`] like the CLI does.
 //!
 //! Custom protocol:
 //! - request `zeno/errorTrace` `{ uri, check }` → the structured trace of a
@@ -51,5 +55,8 @@ pub fn run_stdio() -> std::io::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // Reading stdin happens on a blocking thread that only returns when a
+    // line arrives; after `exit` nothing more will, so do not wait for it.
+    runtime.shutdown_background();
     Ok(())
 }
