@@ -289,6 +289,26 @@ async fn buggy_fischer_is_violated_then_fixed() {
     let can_enter = diagnostic_at(&done, &can_enter_at);
     assert_eq!(can_enter["severity"], 3);
     assert!(can_enter["message"].as_str().unwrap().starts_with("holds"));
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": mutex_at}),
+        )
+        .await;
+    let hover = r["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        hover.starts_with("**check `mutex`**: invariant (A[])\n\nviolated: trace of 6 steps, "),
+        "{hover}"
+    );
+    assert!(hover.ends_with(" states explored"), "{hover}");
+    // No hover away from a check's name.
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+        )
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
     let no_deadlock_at = position(
         FISCHER_BUGGY,
         FISCHER_BUGGY.find("check no_deadlock:").unwrap() + 6,

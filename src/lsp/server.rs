@@ -546,6 +546,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
                 inlay_hint_provider: Some(OneOf::Left(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
@@ -653,6 +654,47 @@ impl LanguageServer for Backend {
                 ..Error::internal_error()
             })?;
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let uri = params.text_document_position_params.text_document.uri;
+        let position = params.text_document_position_params.position;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let Some(network) = &d.network else {
+            return Ok(None);
+        };
+        let offset = d.doc.line_index.offset(position);
+        let Some((i, c)) = network
+            .checks
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.name_span.start <= offset && offset <= c.name_span.end)
+        else {
+            return Ok(None);
+        };
+        let status = match d.results.get(i) {
+            Some(r) => results::check_diagnostics(&uri, &d.doc.line_index, network, i, r)
+                .into_iter()
+                .next()
+                .map_or_else(String::new, |diag| diag.message),
+            None if d.job.is_some() => "checking…".to_string(),
+            None => "not checked yet".to_string(),
+        };
+        let kind = match c.kind {
+            ir::CheckKind::Invariant(_) => "invariant (A[])",
+            ir::CheckKind::Reachable(_) => "reachability (E<>)",
+        };
+        Ok(Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: format!("**check `{}`**: {kind}\n\n{status}", c.name),
+            }),
+            range: Some(results::range(&d.doc.line_index, c.name_span)),
+        }))
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
