@@ -598,6 +598,9 @@ async fn check_on_save_and_configuration_changes() {
         json!({"settings": {"zeno": {"checkOn": "change", "search": "bfs"}}}),
     )
     .await;
+    // New settings re-check the open document (still the fixed version 2).
+    let d = quiescent_at(&mut c, uri, 2).await;
+    assert!(mutex_message(&d).unwrap().starts_with("holds"), "{d}");
     c.change(uri, 3, json!([{"text": FISCHER_BUGGY}])).await;
     let d = quiescent_at(&mut c, uri, 3).await;
     let m = mutex_message(&d).unwrap();

@@ -805,8 +805,18 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        self.update(|st, out| apply_settings(st, &params.settings, out))
-            .await;
+        self.update(|st, out| {
+            let before = st.settings.clone();
+            apply_settings(st, &params.settings, out);
+            // New search settings may change the results: check again.
+            if st.settings != before {
+                let uris: Vec<Uri> = st.docs.keys().cloned().collect();
+                for uri in uris {
+                    st.text_changed(&uri, Trigger::Save, out);
+                }
+            }
+        })
+        .await;
     }
 }
 
