@@ -972,3 +972,50 @@ async fn outline_of_a_model() {
     );
     assert_eq!(folds[0]["endLine"], position(FISCHER_BUGGY, close)["line"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn go_to_definition() {
+    let uri = "file:///definition.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let text = FISCHER_BUGGY;
+    let at = |needle: &str, skip: usize| position(text, text.find(needle).unwrap() + skip);
+    // (where the name is used, where it is declared)
+    let cases = [
+        // `K` in a template's invariant: the global constant.
+        (at("invariant x <= K", 15), at("const int K", 10)),
+        // `x` in a guard: the template's clock.
+        (at("when x <= K ", 5), at("clock x;", 6)),
+        // `pid` in an update: the template's parameter.
+        (at("id = pid;", 5), at("const pid_t pid", 12)),
+        // A location in an edge.
+        (at("wait -> cs    when", 8), at("location cs", 9)),
+        // A location after `Proc(1).` in a check.
+        (at("Proc(2).cs)", 8), at("location cs", 9)),
+        // A template in the system line.
+        (at("system Proc", 7), at("template Proc", 9)),
+        // `pid_t` in a parameter type: the typedef.
+        (at("const pid_t pid", 6), at("] pid_t;", 2)),
+    ];
+    for (used, declared) in cases {
+        let r = c
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": uri}, "position": used}),
+            )
+            .await;
+        assert_eq!(r["result"]["uri"], uri, "{used}: {r}");
+        assert_eq!(r["result"]["range"]["start"], declared, "{used}: {r}");
+    }
+    // Nothing to go to from a keyword or a number.
+    for nowhere in [at("system Proc", 2), at("const int N = 3", 14)] {
+        let r = c
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": uri}, "position": nowhere}),
+            )
+            .await;
+        assert_eq!(r["result"], Value::Null, "{nowhere}: {r}");
+    }
+}

@@ -22,6 +22,7 @@ mod document;
 mod framing;
 pub mod lenses;
 mod line_index;
+mod navigate;
 pub mod results;
 mod server;
 mod symbols;

@@ -24,6 +24,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
 use super::lenses::{self, Cursor, TraceArgs};
+use super::navigate;
 use super::results::{self, ErrorTrace, ErrorTraceParams};
 use super::symbols;
 use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
@@ -547,6 +548,7 @@ impl LanguageServer for Backend {
                 )),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                definition_provider: Some(OneOf::Left(true)),
                 inlay_hint_provider: Some(OneOf::Left(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
@@ -654,6 +656,27 @@ impl LanguageServer for Backend {
                 ..Error::internal_error()
             })?;
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let uri = params.text_document_position_params.text_document.uri;
+        let position = params.text_document_position_params.position;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let index = &d.doc.line_index;
+        let offset = index.offset(position);
+        let span = guarded(|| navigate::definition(&d.doc.text, &d.host.item_tree(), offset))
+            .ok()
+            .flatten();
+        Ok(span.map(|s| {
+            GotoDefinitionResponse::Scalar(Location::new(uri.clone(), results::range(index, s)))
+        }))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

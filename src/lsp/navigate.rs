@@ -1,0 +1,119 @@
+//! Go to definition by scope lookup in the item tree.
+//!
+//! zeno's scopes are flat: a template's parameters, declarations and
+//! locations, then the globals (declarations, templates, instances). The
+//! location after a dot (`Proc(1).cs`, `P1.cs`) belongs to the template of the
+//! process before it. `select` bindings are not resolved here.
+
+use crate::ir::Span;
+use crate::semantics::hir::{ItemTree, Name, Template};
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier around a byte offset, with its start.
+fn word_at(text: &str, offset: usize) -> Option<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let offset = offset.min(bytes.len());
+    let mut start = offset;
+    while start > 0 && is_ident(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = offset;
+    while end < bytes.len() && is_ident(bytes[end]) {
+        end += 1;
+    }
+    (start < end && !bytes[start].is_ascii_digit()).then(|| (start, &text[start..end]))
+}
+
+/// For `Proc(1).cs` or `P.cs` with the word at `start`: the name before the dot.
+fn qualifier(text: &str, start: usize) -> Option<&str> {
+    let before = text[..start].trim_end();
+    let before = before.strip_suffix('.')?.trim_end();
+    let before = match before.strip_suffix(')') {
+        Some(inner) => &inner[..inner.rfind('(')?],
+        None => before,
+    }
+    .trim_end();
+    word_at(before, before.len()).map(|(_, w)| w)
+}
+
+fn shift(span: Span, by: u32) -> Span {
+    Span::new(span.start + by, span.end + by)
+}
+
+fn find_in_template<'a>(t: &'a Template, word: &str) -> Option<&'a Name> {
+    t.params
+        .iter()
+        .map(|p| &p.name)
+        .chain(t.decls.iter().map(|d| d.name()))
+        .chain(t.locations.iter().map(|l| &l.name))
+        .find(|n| n.text == word)
+}
+
+/// The span of the declaration of the name at `offset`.
+pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
+    let (start, word) = word_at(text, offset as usize)?;
+    let template_named = |name: &str| {
+        tree.templates
+            .iter()
+            .find(|t| t.data.name.text == name)
+            .or_else(|| {
+                let inst = tree.instances.iter().find(|i| i.name.text == name)?;
+                tree.templates
+                    .iter()
+                    .find(|t| t.data.name.text == inst.template.text)
+            })
+    };
+    if let Some(q) = qualifier(text, start) {
+        let t = template_named(q)?;
+        let loc = t.data.locations.iter().find(|l| l.name.text == word)?;
+        return Some(shift(loc.name.span, t.offset));
+    }
+    // Inside a template: its own scope first.
+    let inside = tree.templates.iter().find(|t| {
+        let s = shift(t.data.span, t.offset);
+        s.start <= offset && offset < s.end
+    });
+    if let Some(t) = inside
+        && let Some(n) = find_in_template(&t.data, word)
+    {
+        return Some(shift(n.span, t.offset));
+    }
+    tree.globals
+        .iter()
+        .map(|d| d.name())
+        .filter(|n| n.text == word)
+        .map(|n| n.span)
+        .chain(
+            tree.templates
+                .iter()
+                .filter(|t| t.data.name.text == word)
+                .map(|t| shift(t.data.name.span, t.offset)),
+        )
+        .chain(
+            tree.instances
+                .iter()
+                .filter(|i| i.name.text == word)
+                .map(|i| i.name.span),
+        )
+        .next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_qualifiers() {
+        assert_eq!(word_at("a + bc_1;", 5), Some((4, "bc_1")));
+        assert_eq!(word_at("a + bc_1;", 8), Some((4, "bc_1")));
+        assert_eq!(word_at("a + 12;", 5), None);
+        assert_eq!(word_at("(  )", 1), None);
+        let t = "Proc(1).cs && P2 . wait";
+        assert_eq!(qualifier(t, 8), Some("Proc"));
+        assert_eq!(qualifier(t, 19), Some("P2"));
+        assert_eq!(qualifier(t, 0), None);
+    }
+}
