@@ -1019,3 +1019,56 @@ async fn go_to_definition() {
         assert_eq!(r["result"], Value::Null, "{nowhere}: {r}");
     }
 }
+
+fn labels(r: &Value) -> Vec<String> {
+    r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"))
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_of_names_in_scope() {
+    let uri = "file:///complete.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    // A check being typed, right after the dot.
+    let text = format!("{FISCHER_BUGGY}check t: E<> Proc(1).");
+    c.open(uri, &text).await;
+    let complete = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
+    let r = c
+        .request(
+            "textDocument/completion",
+            complete(position(&text, text.len())),
+        )
+        .await;
+    assert_eq!(labels(&r), ["idle", "req", "wait", "cs"]);
+
+    // Inside the template: its own names first, then the globals and keywords.
+    let guard = text.find("when x <= K ").unwrap() + 5;
+    let r = c
+        .request("textDocument/completion", complete(position(&text, guard)))
+        .await;
+    let inside = labels(&r);
+    assert_eq!(
+        inside[..11],
+        [
+            "pid", "x", "idle", "req", "wait", "cs", "N", "K", "pid_t", "id", "Proc"
+        ]
+    );
+    assert!(inside.iter().any(|l| l == "deadlock"));
+
+    // Outside it: no template-local names.
+    let top = text.find("int[0, N] id").unwrap();
+    let r = c
+        .request("textDocument/completion", complete(position(&text, top)))
+        .await;
+    let outside = labels(&r);
+    assert!(outside.iter().any(|l| l == "K"));
+    assert!(
+        !outside.iter().any(|l| l == "pid" || l == "idle"),
+        "{outside:?}"
+    );
+}

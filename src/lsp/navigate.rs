@@ -1,4 +1,4 @@
-//! Go to definition by scope lookup in the item tree.
+//! Go to definition and completion by scope lookup in the item tree.
 //!
 //! zeno's scopes are flat: a template's parameters, declarations and
 //! locations, then the globals (declarations, templates, instances). The
@@ -99,6 +99,124 @@ pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
                 .map(|i| i.name.span),
         )
         .next()
+}
+
+/// The language's keywords, offered by completion.
+pub const KEYWORDS: &[&str] = &[
+    "const",
+    "typedef",
+    "int",
+    "bool",
+    "clock",
+    "chan",
+    "urgent",
+    "broadcast",
+    "committed",
+    "template",
+    "init",
+    "location",
+    "invariant",
+    "when",
+    "sync",
+    "select",
+    "do",
+    "system",
+    "check",
+    "true",
+    "false",
+    "and",
+    "or",
+    "not",
+    "imply",
+    "forall",
+    "exists",
+    "sum",
+    "deadlock",
+];
+
+/// What a completion item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    Keyword,
+    Variable,
+    Type,
+    Template,
+    Instance,
+    Location,
+}
+
+/// The names that may be typed at `offset`: after `P.` or `Proc(1).` the
+/// locations of that process's template; elsewhere the enclosing template's
+/// names, the globals and the keywords.
+pub fn completions(text: &str, tree: &ItemTree, offset: u32) -> Vec<(String, NameKind)> {
+    let offset = (offset as usize).min(text.len());
+    let start = word_at(text, offset).map_or(offset, |(s, _)| s);
+    let template_named = |name: &str| {
+        tree.templates
+            .iter()
+            .find(|t| t.data.name.text == name)
+            .or_else(|| {
+                let inst = tree.instances.iter().find(|i| i.name.text == name)?;
+                tree.templates
+                    .iter()
+                    .find(|t| t.data.name.text == inst.template.text)
+            })
+    };
+    if let Some(q) = qualifier(text, start) {
+        return template_named(q).map_or_else(Vec::new, |t| {
+            t.data
+                .locations
+                .iter()
+                .map(|l| (l.name.text.clone(), NameKind::Location))
+                .collect()
+        });
+    }
+    let mut out = Vec::new();
+    let offset = offset as u32;
+    if let Some(t) = tree.templates.iter().find(|t| {
+        let s = shift(t.data.span, t.offset);
+        s.start <= offset && offset < s.end
+    }) {
+        out.extend(
+            t.data
+                .params
+                .iter()
+                .map(|p| (p.name.text.clone(), NameKind::Variable)),
+        );
+        out.extend(
+            t.data
+                .decls
+                .iter()
+                .map(|d| (d.name().text.clone(), NameKind::Variable)),
+        );
+        out.extend(
+            t.data
+                .locations
+                .iter()
+                .map(|l| (l.name.text.clone(), NameKind::Location)),
+        );
+    }
+    for d in &tree.globals {
+        let kind = match d {
+            crate::semantics::hir::Decl::Typedef(_) => NameKind::Type,
+            crate::semantics::hir::Decl::Var(_) => NameKind::Variable,
+        };
+        out.push((d.name().text.clone(), kind));
+    }
+    out.extend(
+        tree.templates
+            .iter()
+            .map(|t| (t.data.name.text.clone(), NameKind::Template)),
+    );
+    out.extend(
+        tree.instances
+            .iter()
+            .map(|i| (i.name.text.clone(), NameKind::Instance)),
+    );
+    out.extend(KEYWORDS.iter().map(|k| (k.to_string(), NameKind::Keyword)));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(n, _)| seen.insert(n.clone()));
+    out
 }
 
 #[cfg(test)]

@@ -549,6 +549,10 @@ impl LanguageServer for Backend {
                 document_symbol_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 definition_provider: Some(OneOf::Left(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec![".".to_string()]),
+                    ..CompletionOptions::default()
+                }),
                 inlay_hint_provider: Some(OneOf::Left(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
@@ -677,6 +681,35 @@ impl LanguageServer for Backend {
         Ok(span.map(|s| {
             GotoDefinitionResponse::Scalar(Location::new(uri.clone(), results::range(index, s)))
         }))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let uri = params.text_document_position.text_document.uri;
+        let position = params.text_document_position.position;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let offset = d.doc.line_index.offset(position);
+        let names = guarded(|| navigate::completions(&d.doc.text, &d.host.item_tree(), offset))
+            .unwrap_or_default();
+        let items = names
+            .into_iter()
+            .map(|(label, kind)| CompletionItem {
+                label,
+                kind: Some(match kind {
+                    navigate::NameKind::Keyword => CompletionItemKind::KEYWORD,
+                    navigate::NameKind::Variable => CompletionItemKind::VARIABLE,
+                    navigate::NameKind::Type => CompletionItemKind::TYPE_PARAMETER,
+                    navigate::NameKind::Template => CompletionItemKind::CLASS,
+                    navigate::NameKind::Instance => CompletionItemKind::VARIABLE,
+                    navigate::NameKind::Location => CompletionItemKind::ENUM_MEMBER,
+                }),
+                ..CompletionItem::default()
+            })
+            .collect();
+        Ok(Some(CompletionResponse::Array(items)))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
