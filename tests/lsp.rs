@@ -1072,3 +1072,89 @@ async fn completion_of_names_in_scope() {
         "{outside:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn references_and_rename() {
+    let uri = "file:///rename.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let text = FISCHER_BUGGY;
+    let at = |needle: &str, skip: usize| position(text, text.find(needle).unwrap() + skip);
+
+    // `K` is used in the invariant, both clock guards and declared once;
+    // the mentions in comments are not references.
+    let r = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": at("when x <= K ", 10),
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let starts: Vec<&Value> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["range"]["start"])
+        .collect();
+    let expected = [
+        at("const int K", 10),
+        at("invariant x <= K", 15),
+        at("when x <= K ", 10),
+        at("x >= K &&", 5),
+    ];
+    assert_eq!(starts, expected.iter().collect::<Vec<_>>(), "{r}");
+    let r = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": at("when x <= K ", 10),
+                   "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    assert_eq!(r["result"].as_array().unwrap().len(), 3, "{r}");
+
+    // Renaming `id` edits its declaration and its five uses in edges.
+    let r = c
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": at("int[0, N] id", 10),
+                   "newName": "owner"}),
+        )
+        .await;
+    let edits = r["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 6, "{r}");
+    let mut renamed = text.to_string();
+    let mut offsets: Vec<(usize, usize)> = edits
+        .iter()
+        .map(|e| {
+            let line = e["range"]["start"]["line"].as_u64().unwrap() as usize;
+            let col = e["range"]["start"]["character"].as_u64().unwrap() as usize;
+            let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+            assert_eq!(e["newText"], "owner");
+            (line_start + col, 2)
+        })
+        .collect();
+    offsets.sort();
+    for (start, len) in offsets.into_iter().rev() {
+        assert_eq!(&renamed[start..start + len], "id");
+        renamed.replace_range(start..start + len, "owner");
+    }
+    assert!(renamed.contains("when owner == 0"));
+    assert!(renamed.contains("x = 0, owner = pid;"));
+    assert!(
+        renamed.contains("written its id"),
+        "comments are left alone"
+    );
+
+    // Conflicts and bad names are refused.
+    for bad in ["K", "when", "9lives"] {
+        let r = c
+            .request(
+                "textDocument/rename",
+                json!({"textDocument": {"uri": uri}, "position": at("clock x;", 6),
+                       "newName": bad}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{bad}: {r}");
+    }
+}

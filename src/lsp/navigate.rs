@@ -101,6 +101,54 @@ pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
         .next()
 }
 
+/// Every use of the name declared where the name at `offset` is declared
+/// (the declaration included), in text order.
+pub fn references(text: &str, tree: &ItemTree, offset: u32) -> Vec<Span> {
+    let Some(target) = definition(text, tree, offset) else {
+        return Vec::new();
+    };
+    let parse = crate::syntax::parse(text);
+    parse
+        .syntax_node()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| t.kind() == crate::syntax::SyntaxKind::IDENT)
+        .map(|t| {
+            let r = t.text_range();
+            Span::new(r.start().into(), r.end().into())
+        })
+        .filter(|s| definition(text, tree, s.start) == Some(target))
+        .collect()
+}
+
+/// Why `new_name` cannot replace the name at `offset`, if it cannot.
+pub fn rename_conflict(text: &str, tree: &ItemTree, offset: u32, new_name: &str) -> Option<String> {
+    let valid = new_name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && new_name.bytes().all(is_ident);
+    if !valid {
+        return Some(format!("`{new_name}` is not a name"));
+    }
+    if KEYWORDS.contains(&new_name) {
+        return Some(format!("`{new_name}` is a keyword"));
+    }
+    let sites = references(text, tree, offset);
+    if sites.is_empty() {
+        return Some("nothing to rename here".to_string());
+    }
+    // At any use, the new name must not already mean something else.
+    sites
+        .iter()
+        .any(|s| {
+            completions(text, tree, s.start)
+                .iter()
+                .any(|(n, kind)| n == new_name && *kind != NameKind::Keyword)
+        })
+        .then(|| format!("`{new_name}` is already declared in this scope"))
+}
+
 /// The language's keywords, offered by completion.
 pub const KEYWORDS: &[&str] = &[
     "const",

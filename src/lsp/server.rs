@@ -123,6 +123,13 @@ fn guarded<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
     })
 }
 
+fn internal(msg: String) -> Error {
+    Error {
+        message: format!("internal error: {msg}").into(),
+        ..Error::internal_error()
+    }
+}
+
 fn goal_mentions_deadlock(f: &ir::Formula) -> bool {
     match f {
         ir::Formula::Deadlock => true,
@@ -549,6 +556,8 @@ impl LanguageServer for Backend {
                 document_symbol_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Left(true)),
                 completion_provider: Some(CompletionOptions {
                     trigger_characters: Some(vec![".".to_string()]),
                     ..CompletionOptions::default()
@@ -710,6 +719,52 @@ impl LanguageServer for Backend {
             })
             .collect();
         Ok(Some(CompletionResponse::Array(items)))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let uri = params.text_document_position.text_document.uri;
+        let position = params.text_document_position.position;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let index = &d.doc.line_index;
+        let offset = index.offset(position);
+        let tree = guarded(|| d.host.item_tree()).map_err(internal)?;
+        let declaration = navigate::definition(&d.doc.text, &tree, offset);
+        let spans = navigate::references(&d.doc.text, &tree, offset);
+        Ok(Some(
+            spans
+                .into_iter()
+                .filter(|s| params.context.include_declaration || Some(*s) != declaration)
+                .map(|s| Location::new(uri.clone(), results::range(index, s)))
+                .collect(),
+        ))
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let uri = params.text_document_position.text_document.uri;
+        let position = params.text_document_position.position;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let index = &d.doc.line_index;
+        let offset = index.offset(position);
+        let tree = guarded(|| d.host.item_tree()).map_err(internal)?;
+        if let Some(why) = navigate::rename_conflict(&d.doc.text, &tree, offset, &params.new_name) {
+            return Err(Error::invalid_params(why));
+        }
+        let edits = navigate::references(&d.doc.text, &tree, offset)
+            .into_iter()
+            .map(|s| TextEdit::new(results::range(index, s), params.new_name.clone()))
+            .collect();
+        Ok(Some(WorkspaceEdit::new(HashMap::from([(
+            uri.clone(),
+            edits,
+        )]))))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
