@@ -955,6 +955,33 @@ async fn outline_of_a_model() {
     }
     assert_eq!(symbols[5]["selectionRange"]["start"], at("check mutex", 6));
 
+    // Workspace symbols: every open document, matched by substring.
+    let r = c.request("workspace/symbol", json!({"query": "i"})).await;
+    let mut found: Vec<(String, String)> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["containerName"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    let expected = [
+        ("id", ""),
+        ("idle", "Proc"),
+        ("pid", "Proc"),
+        ("pid_t", ""),
+        ("wait", "Proc"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(found, expected, "{r}");
+
     // The template folds from its first line to its closing brace.
     let r = c
         .request(

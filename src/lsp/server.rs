@@ -554,6 +554,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 definition_provider: Some(OneOf::Left(true)),
                 references_provider: Some(OneOf::Left(true)),
@@ -835,6 +836,25 @@ impl LanguageServer for Backend {
                 lenses::inlay_hints(&d.doc.line_index, network, r, cursor, params.range)
             }),
         ))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let query = params.query.to_lowercase();
+        let st = lock(&self.state);
+        let mut out = Vec::new();
+        for (uri, d) in &st.docs {
+            let Ok(symbols) =
+                guarded(|| symbols::document_symbols(&d.doc.line_index, &d.host.item_tree()))
+            else {
+                continue;
+            };
+            symbols::flatten(uri, symbols, None, &query, &mut out);
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Some(WorkspaceSymbolResponse::Flat(out)))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

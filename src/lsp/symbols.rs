@@ -1,7 +1,9 @@
 //! The document outline (`textDocument/documentSymbol`) and folding ranges,
 //! from the item tree.
 
-use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
+use tower_lsp_server::ls_types::{
+    DocumentSymbol, FoldingRange, FoldingRangeKind, Location, SymbolInformation, SymbolKind, Uri,
+};
 
 use super::line_index::LineIndex;
 use super::results::range;
@@ -148,4 +150,31 @@ pub fn folding_ranges(index: &LineIndex, tree: &ItemTree) -> Vec<FoldingRange> {
             })
         })
         .collect()
+}
+
+/// The symbols of a document whose name contains `query` (lowercase), with
+/// their container, for `workspace/symbol`.
+#[allow(deprecated)] // `SymbolInformation::deprecated` must still be written.
+pub fn flatten(
+    uri: &Uri,
+    symbols: Vec<DocumentSymbol>,
+    container: Option<&str>,
+    query: &str,
+    out: &mut Vec<SymbolInformation>,
+) {
+    for s in symbols {
+        if s.name.to_lowercase().contains(query) {
+            out.push(SymbolInformation {
+                name: s.name.clone(),
+                kind: s.kind,
+                tags: None,
+                deprecated: None,
+                location: Location::new(uri.clone(), s.selection_range),
+                container_name: container.map(str::to_string),
+            });
+        }
+        if let Some(children) = s.children {
+            flatten(uri, children, Some(&s.name), query, out);
+        }
+    }
 }
