@@ -955,6 +955,23 @@ async fn outline_of_a_model() {
     }
     assert_eq!(symbols[5]["selectionRange"]["start"], at("check mutex", 6));
 
+    // Semantic tokens: the first one is the opening comment, a whole line
+    // (type 7 in the legend announced by initialize).
+    let r = c
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let data = r["result"]["data"].as_array().unwrap();
+    assert_eq!(data.len() % 5, 0);
+    let first_line = FISCHER_BUGGY.lines().next().unwrap();
+    assert_eq!(
+        data[..5],
+        [0, 0, first_line.len(), 7, 0].map(|n| json!(n)),
+        "{r}"
+    );
+
     // Workspace symbols: every open document, matched by substring.
     let r = c.request("workspace/symbol", json!({"query": "i"})).await;
     let mut found: Vec<(String, String)> = r["result"]

@@ -26,6 +26,7 @@ mod navigate;
 pub mod results;
 mod server;
 mod symbols;
+mod tokens;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{LspService, Server};

@@ -27,6 +27,7 @@ use super::lenses::{self, Cursor, TraceArgs};
 use super::navigate;
 use super::results::{self, ErrorTrace, ErrorTraceParams};
 use super::symbols;
+use super::tokens;
 use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
 use crate::ir;
 use crate::semantics::AnalysisHost;
@@ -556,6 +557,15 @@ impl LanguageServer for Backend {
                 document_symbol_provider: Some(OneOf::Left(true)),
                 workspace_symbol_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                semantic_tokens_provider: Some(
+                    SemanticTokensServerCapabilities::SemanticTokensOptions(
+                        SemanticTokensOptions {
+                            legend: tokens::legend(),
+                            full: Some(SemanticTokensFullOptions::Bool(true)),
+                            ..SemanticTokensOptions::default()
+                        },
+                    ),
+                ),
                 definition_provider: Some(OneOf::Left(true)),
                 references_provider: Some(OneOf::Left(true)),
                 rename_provider: Some(OneOf::Left(true)),
@@ -766,6 +776,26 @@ impl LanguageServer for Backend {
             uri.clone(),
             edits,
         )]))))
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let data = guarded(|| {
+            tokens::semantic_tokens(&d.doc.text, &d.doc.line_index, &d.host.item_tree())
+        })
+        .map_err(internal)?;
+        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
+            result_id: None,
+            data,
+        })))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
