@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod fmt;
 pub mod import;
 pub mod ir;
+pub mod lsp;
 pub mod pictures;
 pub mod semantics;
 pub mod syntax;

@@ -1,0 +1,190 @@
+//! One open document: its text, version and line index, and the edits that
+//! arrived ahead of their turn.
+//!
+//! The server runs notification handlers concurrently, so `didChange` for
+//! version 3 may be handled before the one for version 2. Incremental edits
+//! only make sense in order, so an edit whose predecessor has not been applied
+//! yet waits in `pending`; an edit for a version already applied is dropped.
+
+use std::collections::BTreeMap;
+
+use tower_lsp_server::ls_types::{Range, TextDocumentContentChangeEvent};
+
+use super::line_index::LineIndex;
+
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub version: i32,
+    pub text: String,
+    pub line_index: LineIndex,
+    pending: BTreeMap<i32, Vec<TextDocumentContentChangeEvent>>,
+}
+
+/// What [`Document::change`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeOutcome {
+    /// The text moved to a newer version.
+    Applied,
+    /// The edit waits for an earlier version.
+    Queued,
+    /// The version was already applied or superseded.
+    Stale,
+}
+
+impl Document {
+    pub fn new(version: i32, text: String) -> Document {
+        let line_index = LineIndex::new(&text);
+        Document {
+            version,
+            text,
+            line_index,
+            pending: BTreeMap::new(),
+        }
+    }
+
+    /// Records the edits that make `version`, and applies every edit that is
+    /// now next in line. Versions are expected to grow by one per change; a
+    /// full-text change needs no predecessor.
+    pub fn change(
+        &mut self,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) -> ChangeOutcome {
+        if version <= self.version {
+            return ChangeOutcome::Stale;
+        }
+        self.pending.insert(version, changes);
+        if self.apply_ready() {
+            ChangeOutcome::Applied
+        } else {
+            ChangeOutcome::Queued
+        }
+    }
+
+    /// Whether edits are waiting for a missing version.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Applies every waiting edit in version order, even across gaps: used
+    /// when a missing version never came (a client may skip numbers).
+    pub fn flush_pending(&mut self) -> bool {
+        let mut applied = false;
+        while let Some((version, changes)) = self.pending.pop_first() {
+            self.apply(version, changes);
+            applied = true;
+        }
+        applied
+    }
+
+    fn apply_ready(&mut self) -> bool {
+        let mut applied = false;
+        while let Some(entry) = self.pending.first_entry() {
+            let version = *entry.key();
+            let full_text = entry.get().iter().any(|c| c.range.is_none());
+            if version != self.version + 1 && !full_text {
+                break;
+            }
+            let changes = entry.remove();
+            self.apply(version, changes);
+            applied = true;
+        }
+        applied
+    }
+
+    fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
+        for change in changes {
+            match change.range {
+                None => self.text = change.text,
+                Some(range) => {
+                    let (start, end) = self.byte_range(range);
+                    self.text.replace_range(start..end, &change.text);
+                }
+            }
+            self.line_index = LineIndex::new(&self.text);
+        }
+        self.version = version;
+    }
+
+    /// Byte range of an LSP range, clamped into the text and onto char
+    /// boundaries (the line index never returns a split character).
+    fn byte_range(&self, range: Range) -> (usize, usize) {
+        let start = self.line_index.offset(range.start) as usize;
+        let end = self.line_index.offset(range.end) as usize;
+        (start.min(end), end.max(start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp_server::ls_types::Position;
+
+    fn edit(l0: u32, c0: u32, l1: u32, c1: u32, text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(l0, c0), Position::new(l1, c1))),
+            range_length: None,
+            text: text.to_string(),
+        }
+    }
+
+    fn full(text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn incremental_edits_in_one_change() {
+        let mut d = Document::new(1, "int a;\nint b;\n".to_string());
+        // Rename a to abc, then (positions after the first edit) b to z.
+        let out = d.change(2, vec![edit(0, 4, 0, 5, "abc"), edit(1, 4, 1, 5, "z")]);
+        assert_eq!(out, ChangeOutcome::Applied);
+        assert_eq!(d.text, "int abc;\nint z;\n");
+        assert_eq!(d.version, 2);
+    }
+
+    #[test]
+    fn edit_after_non_ascii_text() {
+        let mut d = Document::new(1, "// 😀 x\nint y;".to_string());
+        // "x" is at UTF-16 column 6 (the emoji is two units).
+        d.change(2, vec![edit(0, 6, 0, 7, "ok")]);
+        assert_eq!(d.text, "// 😀 ok\nint y;");
+    }
+
+    #[test]
+    fn out_of_order_versions_wait_for_their_turn() {
+        let mut d = Document::new(1, "ab".to_string());
+        // Version 3 inserts after the "X" that version 2 adds.
+        assert_eq!(
+            d.change(3, vec![edit(0, 2, 0, 2, "Y")]),
+            ChangeOutcome::Queued
+        );
+        assert_eq!(d.text, "ab");
+        assert!(d.has_pending());
+        assert_eq!(
+            d.change(2, vec![edit(0, 1, 0, 1, "X")]),
+            ChangeOutcome::Applied
+        );
+        assert_eq!(d.text, "aXYb");
+        assert_eq!(d.version, 3);
+        assert!(!d.has_pending());
+        assert_eq!(d.change(3, vec![full("late")]), ChangeOutcome::Stale);
+        assert_eq!(d.text, "aXYb");
+    }
+
+    #[test]
+    fn full_text_needs_no_predecessor_and_gaps_flush() {
+        let mut d = Document::new(1, "a".to_string());
+        assert_eq!(d.change(5, vec![full("five")]), ChangeOutcome::Applied);
+        assert_eq!(d.version, 5);
+        assert_eq!(
+            d.change(7, vec![edit(0, 0, 0, 0, "+")]),
+            ChangeOutcome::Queued
+        );
+        assert!(d.flush_pending());
+        assert_eq!((d.version, d.text.as_str()), (7, "+five"));
+    }
+}

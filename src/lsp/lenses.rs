@@ -1,0 +1,218 @@
+//! Code lenses over checks and trace edges, and the trace-stepping commands.
+//!
+//! Commands (`workspace/executeCommand`, one argument `{ uri, check? }`):
+//! - `zeno.trace.show`: start at step 1 of the check's trace;
+//! - `zeno.trace.next` / `zeno.trace.prev`: move one step (staying in range).
+//!
+//! Each returns a [`StepReport`]: the step's edges, delay and the state after
+//! it, so any LSP client can show where the trace is.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tower_lsp_server::ls_types::{
+    CodeLens, Command, InlayHint, InlayHintKind, InlayHintLabel, Range, Uri,
+};
+
+use super::line_index::LineIndex;
+use super::results::{self, EdgeView, StateView};
+use crate::checker::{CheckResult, Verdict};
+use crate::ir;
+
+pub const SHOW: &str = "zeno.trace.show";
+pub const NEXT: &str = "zeno.trace.next";
+pub const PREV: &str = "zeno.trace.prev";
+pub const COMMANDS: [&str; 3] = [SHOW, NEXT, PREV];
+
+/// The argument of the trace commands.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TraceArgs {
+    pub uri: Uri,
+    /// The check whose trace to show; the current one when absent.
+    #[serde(default)]
+    pub check: Option<String>,
+}
+
+/// Where stepping through a trace is: a check and a step (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cursor {
+    pub check: usize,
+    pub step: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepReport {
+    pub check: String,
+    /// 1-based.
+    pub step: usize,
+    pub total: usize,
+    pub delay: String,
+    pub edges: Vec<EdgeView>,
+    pub after: StateView,
+}
+
+/// A short status of a check for its lens.
+fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> String {
+    let invariant = matches!(
+        network.checks.get(check).map(|c| &c.kind),
+        Some(ir::CheckKind::Invariant(_))
+    );
+    let Some(r) = result else {
+        return "not checked yet".to_string();
+    };
+    let steps = r.trace.as_ref().map_or(0, |t| t.len());
+    match &r.verdict {
+        Verdict::Holds if invariant => "✓ holds".to_string(),
+        Verdict::Holds => format!("✓ holds — witness of {steps} steps"),
+        Verdict::Fails if invariant => format!("✗ violated — trace of {steps} steps"),
+        Verdict::Fails => "✗ fails".to_string(),
+        Verdict::ModelError(_) => format!("✗ model error — trace of {steps} steps"),
+        Verdict::Unknown(_) => "? unknown".to_string(),
+    }
+}
+
+fn command(title: impl Into<String>, name: &str, args: Value) -> Command {
+    Command {
+        title: title.into(),
+        command: name.to_string(),
+        arguments: Some(vec![args]),
+    }
+}
+
+/// Lenses over every check (its status, "Show trace", "Step through") and
+/// over every edge of the trace being stepped through (its step numbers).
+pub fn code_lenses(
+    uri: &Uri,
+    index: &LineIndex,
+    network: &ir::Network,
+    results_: &[CheckResult],
+    running: bool,
+    cursor: Option<&Cursor>,
+) -> Vec<CodeLens> {
+    let mut lenses = Vec::new();
+    for (i, c) in network.checks.iter().enumerate() {
+        let range = results::range(index, c.name_span);
+        let result = results_.get(i);
+        let title = match result {
+            None if running => "checking…".to_string(),
+            _ => status(network, i, result),
+        };
+        let args = json!({"uri": uri, "check": c.name});
+        lenses.push(CodeLens {
+            range,
+            command: Some(command(title, "", Value::Null)),
+            data: None,
+        });
+        if result.is_some_and(|r| r.trace.is_some()) {
+            lenses.push(CodeLens {
+                range,
+                command: Some(command("Show trace", SHOW, args.clone())),
+                data: None,
+            });
+            lenses.push(CodeLens {
+                range,
+                command: Some(command("Step through", NEXT, args)),
+                data: None,
+            });
+        }
+    }
+    if let Some(cursor) = cursor
+        && let Some(trace) = results_.get(cursor.check).and_then(|r| r.trace.as_ref())
+    {
+        // Step numbers per edge, in order of first use.
+        let mut per_edge: Vec<(ir::Span, Vec<usize>)> = Vec::new();
+        for (n, step) in trace.steps.iter().enumerate() {
+            for &(p, e) in &step.transition.edges {
+                let Some(edge) = network
+                    .processes
+                    .get(p as usize)
+                    .and_then(|p| p.edges.get(e as usize))
+                else {
+                    continue;
+                };
+                match per_edge.iter_mut().find(|(s, _)| *s == edge.span) {
+                    Some((_, steps)) if steps.last() != Some(&(n + 1)) => steps.push(n + 1),
+                    Some(_) => {}
+                    None => per_edge.push((edge.span, vec![n + 1])),
+                }
+            }
+        }
+        for (span, steps) in per_edge {
+            let list: Vec<String> = steps.iter().map(usize::to_string).collect();
+            let word = if steps.len() == 1 { "step" } else { "steps" };
+            lenses.push(CodeLens {
+                range: results::range(index, span),
+                command: Some(command(
+                    format!("{word} {}", list.join(", ")),
+                    "",
+                    Value::Null,
+                )),
+                data: None,
+            });
+        }
+    }
+    lenses
+}
+
+/// The report for step `cursor.step` of a check's trace.
+pub fn step_report(
+    index: &LineIndex,
+    network: &ir::Network,
+    result: &CheckResult,
+    cursor: &Cursor,
+) -> Option<StepReport> {
+    let trace = results::error_trace(index, network, cursor.check, result)?;
+    let total = trace.steps.len();
+    let step = trace.steps.into_iter().nth(cursor.step.checked_sub(1)?)?;
+    Some(StepReport {
+        check: trace.check,
+        step: cursor.step,
+        total,
+        delay: step.delay,
+        edges: step.edges,
+        after: step.after,
+    })
+}
+
+/// While stepping through a trace: a hint after the edge of the current step
+/// with the values of the variables and clocks after it.
+pub fn inlay_hints(
+    index: &LineIndex,
+    network: &ir::Network,
+    result: &CheckResult,
+    cursor: &Cursor,
+    visible: Range,
+) -> Vec<InlayHint> {
+    let Some(report) = step_report(index, network, result, cursor) else {
+        return Vec::new();
+    };
+    let Some(edge) = report.edges.first() else {
+        return Vec::new();
+    };
+    let at = edge.range.end;
+    if at < visible.start || at > visible.end {
+        return Vec::new();
+    }
+    let values: Vec<String> = report
+        .after
+        .variables
+        .iter()
+        .chain(&report.after.clocks)
+        .map(|v| format!("{} = {}", v.name, v.value))
+        .collect();
+    vec![InlayHint {
+        position: at,
+        label: InlayHintLabel::String(format!(
+            "step {} of {}: {}",
+            report.step,
+            report.total,
+            values.join(", ")
+        )),
+        kind: Some(InlayHintKind::PARAMETER),
+        text_edits: None,
+        tooltip: None,
+        padding_left: Some(true),
+        padding_right: None,
+        data: None,
+    }]
+}

@@ -1,0 +1,207 @@
+//! Conversion between byte offsets in a text and LSP positions.
+//!
+//! LSP positions count lines and, within a line, UTF-16 code units, while the
+//! rest of zeno speaks byte offsets. The index stores where every line starts
+//! and, for the few lines that contain non-ASCII characters, where those
+//! characters are, so that the common ASCII line converts by subtraction.
+
+use tower_lsp_server::ls_types::Position;
+
+/// A character wider than one byte on a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WideChar {
+    /// Byte offset from the start of the line.
+    start: u32,
+    /// Length in bytes (2 to 4).
+    len_utf8: u32,
+    /// Length in UTF-16 code units (1 or 2).
+    len_utf16: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// Byte offset of the start of every line; `line_starts[0] == 0`.
+    line_starts: Vec<u32>,
+    /// Byte offset of the end of every line's content (before `\n` or `\r\n`).
+    line_ends: Vec<u32>,
+    /// Wide characters per line, in order; lines without any are absent.
+    wide: Vec<(u32, Vec<WideChar>)>,
+    len: u32,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut line_starts = vec![0];
+        let mut line_ends = Vec::new();
+        let mut wide = Vec::new();
+        let mut current: Vec<WideChar> = Vec::new();
+        let mut line_start = 0u32;
+        let bytes = text.as_bytes();
+        for (i, c) in text.char_indices() {
+            let i = i as u32;
+            if c == '\n' {
+                let end = if i > line_start && bytes[i as usize - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                line_ends.push(end);
+                if !current.is_empty() {
+                    wide.push((line_starts.len() as u32 - 1, std::mem::take(&mut current)));
+                }
+                line_start = i + 1;
+                line_starts.push(line_start);
+            } else if !c.is_ascii() {
+                current.push(WideChar {
+                    start: i - line_start,
+                    len_utf8: c.len_utf8() as u32,
+                    len_utf16: c.len_utf16() as u32,
+                });
+            }
+        }
+        line_ends.push(text.len() as u32);
+        if !current.is_empty() {
+            wide.push((line_starts.len() as u32 - 1, current));
+        }
+        LineIndex {
+            line_starts,
+            line_ends,
+            wide,
+            len: text.len() as u32,
+        }
+    }
+
+    pub fn line_count(&self) -> u32 {
+        self.line_starts.len() as u32
+    }
+
+    fn wide_chars(&self, line: u32) -> &[WideChar] {
+        match self.wide.binary_search_by_key(&line, |(l, _)| *l) {
+            Ok(i) => &self.wide[i].1,
+            Err(_) => &[],
+        }
+    }
+
+    /// The position of a byte offset. Offsets past the end clamp to the end;
+    /// an offset inside a multi-byte character counts as its start.
+    pub fn position(&self, offset: u32) -> Position {
+        let offset = offset.min(self.len);
+        let line = self.line_starts.partition_point(|&s| s <= offset) as u32 - 1;
+        let col_bytes = offset - self.line_starts[line as usize];
+        let mut col = col_bytes;
+        for w in self.wide_chars(line) {
+            if w.start >= col_bytes {
+                break;
+            }
+            if w.start + w.len_utf8 > col_bytes {
+                // Inside the character: count up to its start.
+                col -= col_bytes - w.start;
+                break;
+            }
+            col = col - w.len_utf8 + w.len_utf16;
+        }
+        Position::new(line, col)
+    }
+
+    /// The byte offset of a position. A line past the end gives the end of
+    /// the text; a character past the end of its line gives the end of the
+    /// line; a position inside a surrogate pair gives the character's start.
+    pub fn offset(&self, position: Position) -> u32 {
+        let Some(&start) = self.line_starts.get(position.line as usize) else {
+            return self.len;
+        };
+        let end = self.line_ends[position.line as usize];
+        let target = position.character;
+        let mut utf16 = 0u32;
+        let mut bytes = 0u32;
+        for w in self.wide_chars(position.line) {
+            // ASCII run before this wide character.
+            let run = w.start - bytes;
+            if utf16 + run >= target {
+                return (start + bytes + (target - utf16)).min(end);
+            }
+            utf16 += run;
+            bytes += run;
+            if utf16 + w.len_utf16 > target {
+                return start + bytes;
+            }
+            utf16 += w.len_utf16;
+            bytes += w.len_utf8;
+        }
+        (start + bytes + (target - utf16)).min(end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: u32, character: u32) -> Position {
+        Position::new(line, character)
+    }
+
+    #[test]
+    fn ascii_lines() {
+        let text = "ab\ncd\r\n\nefg";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.line_count(), 4);
+        assert_eq!(ix.position(0), pos(0, 0));
+        assert_eq!(ix.position(2), pos(0, 2));
+        assert_eq!(ix.position(3), pos(1, 0));
+        assert_eq!(ix.position(5), pos(1, 2));
+        assert_eq!(ix.position(7), pos(2, 0));
+        assert_eq!(ix.position(8), pos(3, 0));
+        assert_eq!(ix.position(11), pos(3, 3));
+        assert_eq!(ix.position(100), pos(3, 3));
+        assert_eq!(ix.offset(pos(1, 1)), 4);
+        // Past the end of a line: the end of its content, before "\r\n".
+        assert_eq!(ix.offset(pos(1, 9)), 5);
+        assert_eq!(ix.offset(pos(9, 0)), 11);
+    }
+
+    #[test]
+    fn non_ascii_comment() {
+        // Bytes: "x" 0, " " 1, "//" 2-3, " " 4, "ÿ" 5-6 (2 bytes, 1 unit),
+        // " " 7, "日" 8-10 (3 bytes, 1 unit), "本" 11-13, " " 14,
+        // "😀" 15-18 (4 bytes, 2 units), "!" 19, "\n" 20, "y" 21.
+        let text = "x // ÿ 日本 😀!\ny";
+        assert_eq!(text.len(), 22);
+        let ix = LineIndex::new(text);
+        // UTF-16 columns: x0 ' '1 /2 /3 ' '4 ÿ5 ' '6 日7 本8 ' '9 😀10-11 !12
+        let expected = [
+            (0, 0),
+            (5, 5),
+            (7, 6),
+            (8, 7),
+            (11, 8),
+            (14, 9),
+            (15, 10),
+            (19, 12),
+            (20, 13),
+        ];
+        for (offset, col) in expected {
+            assert_eq!(ix.position(offset), pos(0, col), "offset {offset}");
+            assert_eq!(ix.offset(pos(0, col)), offset, "column {col}");
+        }
+        assert_eq!(ix.position(21), pos(1, 0));
+        // Inside "日" (byte 9) and inside the surrogate pair (column 11).
+        assert_eq!(ix.position(9), pos(0, 7));
+        assert_eq!(ix.offset(pos(0, 11)), 15);
+        // Past the end of the line: before the newline.
+        assert_eq!(ix.offset(pos(0, 40)), 20);
+    }
+
+    #[test]
+    fn round_trip_on_every_char_boundary() {
+        let text = "é\r\n😀a\n\n日x😀😀\nlast";
+        let ix = LineIndex::new(text);
+        for (i, c) in text.char_indices() {
+            if c == '\n' || c == '\r' {
+                continue;
+            }
+            let p = ix.position(i as u32);
+            assert_eq!(ix.offset(p), i as u32, "offset {i}");
+        }
+        assert_eq!(ix.position(text.len() as u32), pos(4, 4));
+    }
+}

@@ -1,0 +1,396 @@
+//! Check results and frontend diagnostics as LSP values: diagnostics on the
+//! check's name, and the structured trace of `zeno/errorTrace`.
+
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::{
+    self as lsp, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
+    Uri,
+};
+
+use super::line_index::LineIndex;
+use crate::checker::{CheckResult, ConcreteState, Limit, TraceEnd, Transition, Verdict};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{self, Span};
+
+pub fn range(index: &LineIndex, span: Span) -> Range {
+    Range::new(index.position(span.start), index.position(span.end))
+}
+
+fn severity(s: Severity) -> DiagnosticSeverity {
+    match s {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+fn lsp_diagnostic(
+    uri: &Uri,
+    index: &LineIndex,
+    severity: DiagnosticSeverity,
+    code: Option<&str>,
+    range: Range,
+    message: String,
+    related: Vec<(Span, String)>,
+) -> lsp::Diagnostic {
+    let related_information = (!related.is_empty()).then(|| {
+        related
+            .into_iter()
+            .map(|(span, message)| DiagnosticRelatedInformation {
+                location: Location::new(uri.clone(), self::range(index, span)),
+                message,
+            })
+            .collect()
+    });
+    lsp::Diagnostic {
+        range,
+        severity: Some(severity),
+        code: code.map(|c| NumberOrString::String(c.to_string())),
+        source: Some("zeno".to_string()),
+        message,
+        related_information,
+        ..lsp::Diagnostic::default()
+    }
+}
+
+/// A frontend (syntax or semantic) diagnostic.
+pub fn frontend_diagnostic(uri: &Uri, index: &LineIndex, d: &Diagnostic) -> lsp::Diagnostic {
+    let related = d
+        .related
+        .iter()
+        .map(|r| (r.range, r.message.clone()))
+        .collect();
+    lsp_diagnostic(
+        uri,
+        index,
+        severity(d.severity),
+        None,
+        range(index, d.range),
+        d.message.clone(),
+        related,
+    )
+}
+
+/// A description of a step's transition: `Proc(1) wait → cs`, with the
+/// receivers of a synchronisation after a comma.
+pub fn describe_transition(network: &ir::Network, t: &Transition) -> String {
+    t.edges
+        .iter()
+        .map(|&(p, e)| match edge_names(network, p, e) {
+            Some((process, source, target)) => format!("{process} {source} → {target}"),
+            None => "?".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn edge_names(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<(&str, &str, &str)> {
+    let process = network.processes.get(p as usize)?;
+    let edge = process.edges.get(e as usize)?;
+    let source = process.locations.get(edge.source as usize)?;
+    let target = process.locations.get(edge.target as usize)?;
+    Some((&process.name, &source.name, &target.name))
+}
+
+fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span> {
+    Some(
+        network
+            .processes
+            .get(p as usize)?
+            .edges
+            .get(e as usize)?
+            .span,
+    )
+}
+
+/// The diagnostics of a finished check: one on its name and, for a violation,
+/// a hint at the edge of every step pointing back to it.
+pub fn check_diagnostics(
+    uri: &Uri,
+    index: &LineIndex,
+    network: &ir::Network,
+    check: usize,
+    result: &CheckResult,
+) -> Vec<lsp::Diagnostic> {
+    let Some(c) = network.checks.get(check) else {
+        return Vec::new();
+    };
+    let explored = result.stats.explored;
+    let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
+    let steps = result.trace.as_ref().map_or(0, |t| t.len());
+    let (sev, message) = match &result.verdict {
+        Verdict::Holds if invariant => (
+            DiagnosticSeverity::INFORMATION,
+            format!("holds: {explored} states explored"),
+        ),
+        Verdict::Holds => (
+            DiagnosticSeverity::INFORMATION,
+            format!("holds: witness of {steps} steps, {explored} states explored"),
+        ),
+        Verdict::Fails if invariant => (
+            DiagnosticSeverity::ERROR,
+            format!("violated: trace of {steps} steps, {explored} states explored"),
+        ),
+        Verdict::Fails => (
+            DiagnosticSeverity::ERROR,
+            format!("fails: no reachable state satisfies it, {explored} states explored"),
+        ),
+        Verdict::ModelError(e) => (
+            DiagnosticSeverity::ERROR,
+            format!("model error: {e}, after a trace of {steps} steps, {explored} states explored"),
+        ),
+        Verdict::Unknown(Limit::Cancelled) => (
+            DiagnosticSeverity::INFORMATION,
+            format!("unknown: cancelled after {explored} states explored"),
+        ),
+        Verdict::Unknown(limit) => (
+            DiagnosticSeverity::INFORMATION,
+            format!(
+                "unknown: limit reached ({}), {explored} states explored",
+                if *limit == Limit::States {
+                    "states"
+                } else {
+                    "time"
+                }
+            ),
+        ),
+    };
+    let violated = sev == DiagnosticSeverity::ERROR;
+    let mut related = Vec::new();
+    let mut hints = Vec::new();
+    if let Some(trace) = &result.trace {
+        let n = trace.len();
+        for (i, step) in trace.steps.iter().enumerate() {
+            let Some(&(p, e)) = step.transition.edges.first() else {
+                continue;
+            };
+            let Some(span) = edge_span(network, p, e) else {
+                continue;
+            };
+            let what = format!(
+                "step {} of {n}: {}",
+                i + 1,
+                describe_transition(network, &step.transition)
+            );
+            if violated {
+                hints.push(lsp_diagnostic(
+                    uri,
+                    index,
+                    DiagnosticSeverity::HINT,
+                    Some("trace-step"),
+                    range(index, span),
+                    format!(
+                        "{what} (trace of `{}`, after a delay of {})",
+                        c.name, step.delay
+                    ),
+                    vec![(c.name_span, format!("the check `{}`", c.name))],
+                ));
+            }
+            related.push((span, what));
+        }
+        if let TraceEnd::ModelError { transition, .. } = &trace.end
+            && let Some(&(p, e)) = transition.edges.first()
+            && let Some(span) = edge_span(network, p, e)
+        {
+            related.push((
+                span,
+                format!(
+                    "the failing transition: {}",
+                    describe_transition(network, transition)
+                ),
+            ));
+        }
+    }
+    let main = lsp_diagnostic(
+        uri,
+        index,
+        sev,
+        Some("check"),
+        range(index, c.name_span),
+        message,
+        related,
+    );
+    std::iter::once(main).chain(hints).collect()
+}
+
+/// Parameters of `zeno/errorTrace`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ErrorTraceParams {
+    pub uri: Uri,
+    /// The check's name.
+    pub check: String,
+}
+
+/// The structured trace of one check: what every client view is built from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorTrace {
+    pub check: String,
+    /// `violated`, `holds`, `fails`, `modelError` (only checks with a trace have one).
+    pub verdict: String,
+    pub initial: StateView,
+    pub steps: Vec<StepView>,
+    pub end: EndView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepView {
+    /// Time waited before the transition, as an exact rational ("3/2").
+    pub delay: String,
+    pub edges: Vec<EdgeView>,
+    pub after: StateView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EdgeView {
+    pub process: String,
+    pub source: String,
+    pub target: String,
+    pub range: Range,
+    /// `select` bindings of the edge, as `name = value`.
+    pub selects: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StateView {
+    pub locations: Vec<NamedValue>,
+    pub variables: Vec<NamedValue>,
+    /// Real clocks only (not the reference clock).
+    pub clocks: Vec<NamedValue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedValue {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum EndView {
+    /// Wait `delay`, and the goal holds.
+    Goal { delay: String },
+    /// Wait `delay`; then the transition `edges` fails with `error`.
+    ModelError {
+        delay: String,
+        edges: Vec<EdgeView>,
+        error: String,
+    },
+}
+
+fn edges_view(network: &ir::Network, index: &LineIndex, t: &Transition) -> Vec<EdgeView> {
+    t.edges
+        .iter()
+        .filter_map(|&(p, e)| {
+            let (process, source, target) = edge_names(network, p, e)?;
+            let edge = &network.processes[p as usize].edges[e as usize];
+            Some(EdgeView {
+                process: process.to_string(),
+                source: source.to_string(),
+                target: target.to_string(),
+                range: range(index, edge.span),
+                selects: edge
+                    .selects
+                    .iter()
+                    .map(|(n, v)| format!("{n} = {v}"))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
+    let locations = network
+        .processes
+        .iter()
+        .zip(&s.locations)
+        .map(|(p, &l)| NamedValue {
+            name: p.name.clone(),
+            value: p
+                .locations
+                .get(l as usize)
+                .map_or_else(|| l.to_string(), |loc| loc.name.clone()),
+        })
+        .collect();
+    let variables = network
+        .variables
+        .iter()
+        .zip(&s.variables)
+        .map(|(v, &x)| NamedValue {
+            name: v.name.clone(),
+            value: if v.is_bool {
+                (x != 0).to_string()
+            } else {
+                x.to_string()
+            },
+        })
+        .collect();
+    let clocks = network
+        .clocks
+        .iter()
+        .zip(&s.clocks)
+        .skip(1)
+        .map(|(c, x)| NamedValue {
+            name: c.name.clone(),
+            value: x.to_string(),
+        })
+        .collect();
+    StateView {
+        locations,
+        variables,
+        clocks,
+    }
+}
+
+/// The structured trace of a finished check, if it has one.
+pub fn error_trace(
+    index: &LineIndex,
+    network: &ir::Network,
+    check: usize,
+    result: &CheckResult,
+) -> Option<ErrorTrace> {
+    let c = network.checks.get(check)?;
+    let trace = result.trace.as_ref()?;
+    let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
+    let verdict = match &result.verdict {
+        Verdict::Fails if invariant => "violated",
+        Verdict::Fails => "fails",
+        Verdict::Holds => "holds",
+        Verdict::ModelError(_) => "modelError",
+        Verdict::Unknown(_) => "unknown",
+    };
+    let steps = trace
+        .steps
+        .iter()
+        .map(|s| StepView {
+            delay: s.delay.to_string(),
+            edges: edges_view(network, index, &s.transition),
+            after: state_view(network, &s.after),
+        })
+        .collect();
+    let end = match &trace.end {
+        TraceEnd::Goal { delay } => EndView::Goal {
+            delay: delay.to_string(),
+        },
+        TraceEnd::ModelError {
+            delay,
+            transition,
+            error,
+        } => EndView::ModelError {
+            delay: delay.to_string(),
+            edges: edges_view(network, index, transition),
+            error: error.to_string(),
+        },
+    };
+    Some(ErrorTrace {
+        check: c.name.clone(),
+        verdict: verdict.to_string(),
+        initial: state_view(network, &trace.initial),
+        steps,
+        end,
+    })
+}

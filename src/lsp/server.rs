@@ -1,0 +1,770 @@
+//! The language server: open documents, their analyses and background checks.
+//!
+//! State lives behind one `std::sync::Mutex` that is never held across an
+//! `.await`; frontend analysis runs under it (it is cheap), while checks run on
+//! blocking worker threads on an owned `ir::Network`, so no database is held
+//! during a search. Messages to the client go through `outbox`, an async lock
+//! taken before the state lock, so that they leave in the order in which the
+//! state changes they describe happened.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::notification::Notification;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+mod requests;
+
+use super::config::Settings;
+use super::document::{ChangeOutcome, Document};
+use super::lenses::{self, Cursor};
+use super::results::{self, ErrorTrace, ErrorTraceParams};
+use super::tokens;
+use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
+use crate::ir;
+use crate::semantics::AnalysisHost;
+
+/// How long an edit that arrived ahead of its predecessor waits before it is
+/// applied anyway (a client may skip version numbers).
+const GAP_WAIT: Duration = Duration::from_millis(200);
+
+/// `zeno/serverStatus`: sent when the server becomes busy or quiescent.
+pub enum ServerStatus {}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerStatusParams {
+    /// Every check of every open document is done.
+    pub quiescent: bool,
+}
+
+impl Notification for ServerStatus {
+    type Params = ServerStatusParams;
+    const METHOD: &'static str = "zeno/serverStatus";
+}
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    outbox: Arc<tokio::sync::Mutex<()>>,
+}
+
+#[derive(Default)]
+struct State {
+    settings: Settings,
+    docs: HashMap<Uri, Doc>,
+    next_job: u64,
+    /// The last `zeno/serverStatus` sent.
+    quiescent_sent: Option<bool>,
+    /// The client shows `$/progress` (it said so in `initialize`).
+    work_done_progress: bool,
+    /// The client accepts `workspace/codeLens/refresh`.
+    code_lens_refresh: bool,
+}
+
+struct Doc {
+    doc: Document,
+    host: AnalysisHost,
+    /// Frontend diagnostics of the current version.
+    diagnostics: Vec<Diagnostic>,
+    /// The lowered model of the current version, shared with check jobs.
+    network: Option<Arc<ir::Network>>,
+    /// Results of the current version's checks, by check index.
+    results: Vec<CheckResult>,
+    /// The pending or running check job.
+    job: Option<Job>,
+    /// The trace step shown by the `zeno.trace.*` commands.
+    cursor: Option<Cursor>,
+}
+
+struct Job {
+    id: u64,
+    cancel: Cancel,
+}
+
+/// Messages computed under the state lock, sent after it is released.
+#[derive(Default)]
+struct Outgoing {
+    publish: Vec<(Uri, Vec<Diagnostic>, i32)>,
+    status: Option<bool>,
+    jobs: Vec<(Uri, u64)>,
+    log: Vec<String>,
+    refresh_lenses: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Trigger {
+    Open,
+    Change,
+    Save,
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // A panic is caught before it can poison the lock, but never let a
+    // poisoned lock take the server down.
+    state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f`, turning a panic into its message: a bug in one analysis or
+/// check must not take the server down.
+fn guarded<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string())
+    })
+}
+
+fn internal(msg: String) -> Error {
+    Error {
+        message: format!("internal error: {msg}").into(),
+        ..Error::internal_error()
+    }
+}
+
+fn goal_mentions_deadlock(f: &ir::Formula) -> bool {
+    match f {
+        ir::Formula::Deadlock => true,
+        ir::Formula::Not(g) => goal_mentions_deadlock(g),
+        ir::Formula::And(fs) | ir::Formula::Or(fs) => fs.iter().any(goal_mentions_deadlock),
+        _ => false,
+    }
+}
+
+impl State {
+    fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
+        let d = self.docs.get(uri)?;
+        let mut all = d.diagnostics.clone();
+        if let Some(network) = &d.network {
+            for (i, r) in d.results.iter().enumerate() {
+                all.extend(results::check_diagnostics(
+                    uri,
+                    &d.doc.line_index,
+                    network,
+                    i,
+                    r,
+                ));
+            }
+        }
+        Some((uri.clone(), all, d.doc.version))
+    }
+
+    /// The status to send, if it changed since the last one sent.
+    fn status_change(&mut self) -> Option<bool> {
+        let quiescent = self.docs.values().all(|d| d.job.is_none());
+        if self.quiescent_sent == Some(quiescent) {
+            return None;
+        }
+        self.quiescent_sent = Some(quiescent);
+        Some(quiescent)
+    }
+
+    /// Re-analyses a document after its text changed, drops the results of
+    /// the old text, cancels its running check and (depending on the trigger
+    /// and the settings) schedules a new one.
+    fn text_changed(&mut self, uri: &Uri, trigger: Trigger, out: &mut Outgoing) {
+        let check = match trigger {
+            Trigger::Open | Trigger::Save => true,
+            Trigger::Change => self.settings.check_on_change,
+        };
+        let job_id = self.next_job;
+        let Some(d) = self.docs.get_mut(uri) else {
+            return;
+        };
+        if trigger != Trigger::Save {
+            d.analyse(uri, out);
+        }
+        if let Some(job) = d.job.take() {
+            job.cancel.cancel();
+        }
+        if check {
+            d.job = Some(Job {
+                id: job_id,
+                cancel: Cancel::new(),
+            });
+            self.next_job += 1;
+            out.jobs.push((uri.clone(), job_id));
+        }
+        out.publish.extend(self.publish_payload(uri));
+        out.status = self.status_change();
+    }
+}
+
+impl Doc {
+    fn new(version: i32, text: String) -> Doc {
+        Doc {
+            doc: Document::new(version, text),
+            host: AnalysisHost::new(),
+            diagnostics: Vec::new(),
+            network: None,
+            results: Vec::new(),
+            job: None,
+            cursor: None,
+        }
+    }
+
+    /// Runs the frontend on the current text. A panic in it becomes one
+    /// diagnostic and a fresh database (the old one may be inconsistent).
+    fn analyse(&mut self, uri: &Uri, out: &mut Outgoing) {
+        self.results.clear();
+        self.cursor = None;
+        let text = &self.doc.text;
+        let host = &mut self.host;
+        let analysis = guarded(|| {
+            host.set_text(text);
+            host.analysis()
+        });
+        let index = &self.doc.line_index;
+        match analysis {
+            Ok(a) => {
+                self.diagnostics = a
+                    .diagnostics
+                    .iter()
+                    .map(|d| results::frontend_diagnostic(uri, index, d))
+                    .collect();
+                self.network = a.network.map(Arc::new);
+            }
+            Err(msg) => {
+                out.log
+                    .push(format!("internal error analysing {}: {msg}", uri.as_str()));
+                self.host = AnalysisHost::new();
+                self.network = None;
+                self.diagnostics = vec![Diagnostic {
+                    range: Range::default(),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("zeno".to_string()),
+                    message: format!("internal error in the analysis: {msg}"),
+                    ..Diagnostic::default()
+                }];
+            }
+        }
+    }
+}
+
+/// Runs every check of a network in order on a blocking worker thread,
+/// reporting `(check, explored states)` as it goes. Once cancelled, the
+/// remaining checks are reported as cancelled without running.
+fn run_checks(
+    network: &ir::Network,
+    settings: &Settings,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(usize, u64),
+) -> Vec<CheckResult> {
+    let mut out = Vec::new();
+    for (i, c) in network.checks.iter().enumerate() {
+        let cancelled = CheckResult {
+            verdict: Verdict::Unknown(Limit::Cancelled),
+            stats: Stats::default(),
+            trace: None,
+        };
+        if cancel.is_cancelled() {
+            out.push(cancelled);
+            continue;
+        }
+        progress(i, 0);
+        let options = settings.options(goal_mentions_deadlock(&c.kind.goal()));
+        let result = guarded(|| {
+            checker::check(network, i, &options, cancel, &mut |stats| {
+                progress(i, stats.explored)
+            })
+        });
+        // A panic is reported as "unknown"; its message went to stderr.
+        out.push(result.unwrap_or(cancelled));
+    }
+    out
+}
+
+/// The progress token of a check job.
+fn progress_token(id: u64) -> String {
+    format!("zeno/check/{id}")
+}
+
+/// How long to wait for the client to accept a progress token before
+/// checking without progress reports.
+const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(10);
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State::default())),
+            outbox: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    fn clone_handle(&self) -> Backend {
+        Backend {
+            client: self.client.clone(),
+            state: self.state.clone(),
+            outbox: self.outbox.clone(),
+        }
+    }
+
+    /// Sends what a state change produced and starts its jobs. The caller
+    /// holds the outbox lock.
+    async fn send(&self, out: Outgoing) {
+        for msg in out.log {
+            self.client.log_message(MessageType::ERROR, msg).await;
+        }
+        for (uri, diagnostics, version) in out.publish {
+            self.client
+                .publish_diagnostics(uri, diagnostics, Some(version))
+                .await;
+        }
+        if let Some(quiescent) = out.status {
+            self.client
+                .send_notification::<ServerStatus>(ServerStatusParams { quiescent })
+                .await;
+        }
+        if out.refresh_lenses {
+            // Not awaited here: the answer may take a while.
+            let client = self.client.clone();
+            tokio::spawn(async move { client.code_lens_refresh().await });
+        }
+        for (uri, id) in out.jobs {
+            let this = self.clone_handle();
+            tokio::spawn(this.run_job(uri, id));
+        }
+    }
+
+    /// Applies `f` to the state and sends what it produced, in order.
+    async fn update(&self, f: impl FnOnce(&mut State, &mut Outgoing) + Send) {
+        let _outbox = self.outbox.lock().await;
+        let mut out = Outgoing::default();
+        f(&mut lock(&self.state), &mut out);
+        self.send(out).await;
+    }
+
+    /// One check job: wait for the edits to settle, check on a worker thread,
+    /// publish unless a newer job replaced this one.
+    ///
+    /// Boxed with an explicit `Send` because jobs are spawned from `send`,
+    /// which this future awaits in turn.
+    fn run_job(self, uri: Uri, id: u64) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        Box::pin(async move { self.job(uri, id).await })
+    }
+
+    async fn job(&self, uri: Uri, id: u64) {
+        let debounce = lock(&self.state).settings.debounce;
+        tokio::time::sleep(debounce).await;
+        let (network, settings, cancel, work_done_progress) = {
+            let st = lock(&self.state);
+            let Some(d) = st.docs.get(&uri) else { return };
+            match &d.job {
+                Some(job) if job.id == id => {}
+                _ => return,
+            }
+            (
+                d.network.clone(),
+                st.settings.clone(),
+                d.job_cancel(),
+                st.work_done_progress,
+            )
+        };
+        let results = match network {
+            Some(network) => {
+                self.check_with_progress(network, settings, cancel, id, work_done_progress)
+                    .await
+            }
+            None => Vec::new(),
+        };
+        self.update(|st, out| {
+            let Some(d) = st.docs.get_mut(&uri) else {
+                return;
+            };
+            match &d.job {
+                // Replaced by a newer job: that one reports.
+                Some(job) if job.id == id => {}
+                _ => return,
+            }
+            d.job = None;
+            d.results = results;
+            d.cursor = None;
+            out.refresh_lenses = st.code_lens_refresh;
+            out.publish.extend(st.publish_payload(&uri));
+            out.status = st.status_change();
+        })
+        .await;
+    }
+
+    /// Runs the checks on a worker thread, forwarding their progress to the
+    /// client as `$/progress` (with a cancel button) when it supports it.
+    async fn check_with_progress(
+        &self,
+        network: Arc<ir::Network>,
+        settings: Settings,
+        cancel: Cancel,
+        id: u64,
+        work_done_progress: bool,
+    ) -> Vec<CheckResult> {
+        let token = NumberOrString::String(progress_token(id));
+        let created = work_done_progress
+            && matches!(
+                tokio::time::timeout(
+                    PROGRESS_CREATE_WAIT,
+                    self.client.create_work_done_progress(token.clone()),
+                )
+                .await,
+                Ok(Ok(()))
+            );
+        let progress = if created {
+            Some(
+                self.client
+                    .progress(token, "zeno: checking")
+                    .with_cancel_button()
+                    .begin()
+                    .await,
+            )
+        } else {
+            None
+        };
+        let names: Vec<String> = network.checks.iter().map(|c| c.name.clone()).collect();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let worker = tokio::task::spawn_blocking(move || {
+            run_checks(&network, &settings, &cancel, &mut |i, explored| {
+                let _ = tx.send((i, explored));
+            })
+        });
+        tokio::pin!(worker);
+        let results = loop {
+            tokio::select! {
+                done = &mut worker => break done.unwrap_or_default(),
+                Some((i, explored)) = rx.recv() => {
+                    if let Some(p) = &progress {
+                        let name = names.get(i).map_or("?", String::as_str);
+                        p.report_with_message(format!("{name}: {explored} states explored"), None)
+                            .await;
+                    }
+                }
+            }
+        };
+        if let Some(p) = progress {
+            p.finish().await;
+        }
+        results
+    }
+
+    /// Applies queued edits that waited too long for a missing version.
+    async fn flush_gap(&self, uri: Uri, version: i32) {
+        tokio::time::sleep(GAP_WAIT).await;
+        self.update(|st, out| {
+            let Some(d) = st.docs.get_mut(&uri) else {
+                return;
+            };
+            if d.doc.version < version && d.doc.has_pending() && d.doc.flush_pending() {
+                st.text_changed(&uri, Trigger::Change, out);
+            }
+        })
+        .await;
+    }
+
+    /// `window/workDoneProgress/cancel`: the user stopped a check job.
+    pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        let NumberOrString::String(token) = params.token else {
+            return;
+        };
+        let st = lock(&self.state);
+        for d in st.docs.values() {
+            if let Some(job) = &d.job
+                && progress_token(job.id) == token
+            {
+                job.cancel.cancel();
+            }
+        }
+    }
+
+    /// `zeno/errorTrace`: the structured trace of a check of an open document.
+    pub async fn error_trace(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&params.uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let Some(network) = &d.network else {
+            return Ok(None);
+        };
+        let index = network
+            .checks
+            .iter()
+            .position(|c| c.name == params.check)
+            .ok_or_else(|| Error::invalid_params(format!("no check named `{}`", params.check)))?;
+        Ok(d.results
+            .get(index)
+            .and_then(|r| results::error_trace(&d.doc.line_index, network, index, r)))
+    }
+}
+
+impl Doc {
+    fn job_cancel(&self) -> Cancel {
+        self.job
+            .as_ref()
+            .map_or_else(Cancel::new, |j| j.cancel.clone())
+    }
+}
+
+fn apply_settings(st: &mut State, value: &Value, out: &mut Outgoing) {
+    let bad = st.settings.update(value);
+    if !bad.is_empty() {
+        out.log.push(format!(
+            "ignored unknown or invalid settings: {}",
+            bad.join(", ")
+        ));
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        lock(&self.state).work_done_progress = params
+            .capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false);
+        lock(&self.state).code_lens_refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false);
+        if let Some(options) = &params.initialization_options {
+            let mut out = Outgoing::default();
+            apply_settings(&mut lock(&self.state), options, &mut out);
+            // The client cannot receive messages before the reply; log to stderr.
+            for msg in out.log {
+                eprintln!("zeno lsp: {msg}");
+            }
+        }
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                        ..TextDocumentSyncOptions::default()
+                    },
+                )),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                semantic_tokens_provider: Some(
+                    SemanticTokensServerCapabilities::SemanticTokensOptions(
+                        SemanticTokensOptions {
+                            legend: tokens::legend(),
+                            full: Some(SemanticTokensFullOptions::Bool(true)),
+                            ..SemanticTokensOptions::default()
+                        },
+                    ),
+                ),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Left(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec![".".to_string()]),
+                    ..CompletionOptions::default()
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: lenses::COMMANDS.iter().map(|c| c.to_string()).collect(),
+                    ..ExecuteCommandOptions::default()
+                }),
+                ..ServerCapabilities::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "zeno".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        let st = lock(&self.state);
+        for d in st.docs.values() {
+            if let Some(job) = &d.job {
+                job.cancel.cancel();
+            }
+        }
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.update(|st, out| {
+            if let Some(old) = st
+                .docs
+                .insert(doc.uri.clone(), Doc::new(doc.version, doc.text))
+                && let Some(job) = old.job
+            {
+                job.cancel.cancel();
+            }
+            st.text_changed(&doc.uri, Trigger::Open, out);
+        })
+        .await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let mut queued = false;
+        self.update(|st, out| {
+            let Some(d) = st.docs.get_mut(&uri) else {
+                out.log
+                    .push(format!("didChange for a closed document {}", uri.as_str()));
+                return;
+            };
+            match d.doc.change(version, params.content_changes) {
+                ChangeOutcome::Applied => st.text_changed(&uri, Trigger::Change, out),
+                ChangeOutcome::Queued => queued = true,
+                ChangeOutcome::Stale => {}
+            }
+        })
+        .await;
+        if queued {
+            let this = self.clone_handle();
+            tokio::spawn(async move { this.flush_gap(uri, version).await });
+        }
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.update(|st, out| {
+            if st.docs.contains_key(&uri) && !st.settings.check_on_change {
+                st.text_changed(&uri, Trigger::Save, out);
+            }
+        })
+        .await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.update(|st, out| {
+            if let Some(d) = st.docs.remove(&uri) {
+                if let Some(job) = d.job {
+                    job.cancel.cancel();
+                }
+                out.publish.push((uri.clone(), Vec::new(), d.doc.version));
+            }
+            out.status = st.status_change();
+        })
+        .await;
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        self.on_document_symbol(params)
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        self.on_goto_definition(params)
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        self.on_completion(params)
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        self.on_references(params)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        self.on_rename(params)
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        self.on_semantic_tokens_full(params)
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        self.on_hover(params)
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.on_folding_range(params)
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.on_inlay_hint(params)
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        self.on_symbol(params)
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.on_code_lens(params)
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        self.on_execute_command(params)
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.update(|st, out| {
+            let before = st.settings.clone();
+            apply_settings(st, &params.settings, out);
+            // New search settings may change the results: check again.
+            if st.settings != before {
+                let uris: Vec<Uri> = st.docs.keys().cloned().collect();
+                for uri in uris {
+                    st.text_changed(&uri, Trigger::Save, out);
+                }
+            }
+        })
+        .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_its_message() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        let n = 3;
+        assert_eq!(
+            guarded(|| -> i32 { panic!("bad input {n}") }),
+            Err("bad input 3".to_string())
+        );
+        assert_eq!(
+            guarded(|| -> i32 { panic!("static") }),
+            Err("static".to_string())
+        );
+    }
+
+    #[test]
+    fn deadlock_goals_are_found() {
+        let dl = ir::Formula::Not(Box::new(ir::Formula::Deadlock));
+        assert!(goal_mentions_deadlock(&ir::Formula::Not(Box::new(dl))));
+        assert!(!goal_mentions_deadlock(&ir::Formula::And(vec![
+            ir::Formula::True,
+            ir::Formula::False
+        ])));
+    }
+}

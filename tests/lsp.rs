@@ -1,0 +1,1204 @@
+//! The language server end to end: a small JSON-RPC client talks to
+//! `zeno::lsp::serve` over an in-memory duplex stream, with the same framing
+//! as stdio.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
+use tokio::sync::mpsc;
+
+const FISCHER_BUGGY: &str = include_str!("../models/fischer-buggy.zeno");
+
+/// Guards against a hang (a missing message), not a timing assertion.
+const HANG: Duration = Duration::from_secs(120);
+
+struct TestClient {
+    writer: WriteHalf<DuplexStream>,
+    incoming: mpsc::UnboundedReceiver<Value>,
+    /// Messages read while waiting for something else.
+    backlog: VecDeque<Value>,
+    next_id: i64,
+}
+
+impl TestClient {
+    async fn start() -> TestClient {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_in, server_out) = tokio::io::split(server_end);
+        tokio::spawn(zeno::lsp::serve(server_in, server_out));
+        let (reader, writer) = tokio::io::split(client_end);
+        let (tx, incoming) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(reader);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.expect("a Content-Length header")];
+                if reader.read_exact(&mut body).await.is_err() {
+                    return;
+                }
+                let msg: Value = serde_json::from_slice(&body).expect("a JSON message");
+                if tx.send(msg).is_err() {
+                    return;
+                }
+            }
+        });
+        TestClient {
+            writer,
+            incoming,
+            backlog: VecDeque::new(),
+            next_id: 1,
+        }
+    }
+
+    async fn write(&mut self, msg: Value) {
+        let body = serde_json::to_string(&msg).unwrap();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(framed.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    async fn write_raw(&mut self, body: &str) {
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(framed.as_bytes()).await.unwrap();
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.write(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    async fn next_message(&mut self) -> Value {
+        tokio::time::timeout(HANG, self.incoming.recv())
+            .await
+            .expect("the server went silent")
+            .expect("the server closed the stream")
+    }
+
+    /// The full response (result or error) to a request.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let msg = self.next_message().await;
+            if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                return msg;
+            }
+            self.backlog.push_back(msg);
+        }
+    }
+
+    /// The next notification of `method` satisfying `pred`; the others
+    /// before it are dropped.
+    async fn wait_for(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        while let Some(msg) = self.backlog.pop_front() {
+            if msg["method"] == method && pred(&msg["params"]) {
+                return msg["params"].clone();
+            }
+        }
+        loop {
+            let msg = self.next_message().await;
+            if msg["method"] == method && pred(&msg["params"]) {
+                return msg["params"].clone();
+            }
+        }
+    }
+
+    /// The next request from the server with this method (whole message).
+    async fn wait_for_request(&mut self, method: &str) -> Value {
+        while let Some(msg) = self.backlog.pop_front() {
+            if msg["method"] == method && msg.get("id").is_some() {
+                return msg;
+            }
+        }
+        loop {
+            let msg = self.next_message().await;
+            if msg["method"] == method && msg.get("id").is_some() {
+                return msg;
+            }
+        }
+    }
+
+    async fn respond(&mut self, id: &Value, result: Value) {
+        self.write(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+            .await;
+    }
+
+    /// Waits for quiescence and returns the last diagnostics published for
+    /// `uri` before it.
+    async fn diagnostics_when_quiescent(&mut self, uri: &str) -> Value {
+        let mut last = None;
+        loop {
+            let msg = match self.backlog.pop_front() {
+                Some(m) => m,
+                None => self.next_message().await,
+            };
+            if msg["method"] == "textDocument/publishDiagnostics" && msg["params"]["uri"] == uri {
+                last = Some(msg["params"].clone());
+            }
+            if msg["method"] == "zeno/serverStatus" && msg["params"]["quiescent"] == true {
+                return last.expect("diagnostics before quiescence");
+            }
+        }
+    }
+
+    async fn initialize(&mut self, options: Value) {
+        let r = self
+            .request(
+                "initialize",
+                json!({"capabilities": {}, "initializationOptions": options}),
+            )
+            .await;
+        assert_eq!(r["result"]["serverInfo"]["name"], "zeno", "{r}");
+        self.notify("initialized", json!({})).await;
+    }
+
+    async fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "zeno", "version": 1, "text": text}}),
+        )
+        .await;
+    }
+
+    async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+}
+
+/// Line and UTF-16 column of a byte offset (the test's own route: counts
+/// characters instead of using the server's line index).
+fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let character: usize = before[line_start..].chars().map(char::len_utf16).sum();
+    json!({"line": line, "character": character})
+}
+
+fn find_diagnostic<'a>(params: &'a Value, needle: &str) -> &'a Value {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains(needle))
+        .unwrap_or_else(|| panic!("no diagnostic with `{needle}` in {params}"))
+}
+
+fn diagnostic_at<'a>(params: &'a Value, start: &Value) -> &'a Value {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| &d["range"]["start"] == start)
+        .unwrap_or_else(|| panic!("no diagnostic at {start} in {params}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn buggy_fischer_is_violated_then_fixed() {
+    let uri = "file:///models/fischer-buggy.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"debounceMs": 20}})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+
+    // The frontend's diagnostics come first, for version 1: a valid model has none.
+    let first = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(first["version"], 1);
+    assert_eq!(first["diagnostics"], json!([]), "{first}");
+
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["version"], 1);
+    let mutex_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check mutex:").unwrap() + 6,
+    );
+    let mutex = diagnostic_at(&done, &mutex_at);
+    assert_eq!(mutex["severity"], 1, "{mutex}");
+    let message = mutex["message"].as_str().unwrap();
+    assert!(message.starts_with("violated: trace of "), "{message}");
+    let related = mutex["relatedInformation"].as_array().unwrap();
+    let steps: usize = message["violated: trace of ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(related.len(), steps);
+    // Two processes need idle -> req -> wait -> cs each: at least 6 steps.
+    assert!(steps >= 6, "{message}");
+    for (i, r) in related.iter().enumerate() {
+        let m = r["message"].as_str().unwrap();
+        assert!(
+            m.starts_with(&format!("step {} of {steps}: Proc(", i + 1)),
+            "{m}"
+        );
+        assert_eq!(r["location"]["uri"], uri);
+    }
+    // The last step enters cs through the buggy edge `wait -> cs`.
+    let buggy_edge = FISCHER_BUGGY.find("wait -> cs    when").unwrap();
+    assert_eq!(
+        related[steps - 1]["location"]["range"]["start"],
+        position(FISCHER_BUGGY, buggy_edge)
+    );
+    // A hint at the edge of every step points back to the check.
+    let hints: Vec<&Value> = done["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == 4)
+        .collect();
+    assert_eq!(hints.len(), steps, "{done}");
+    for (h, r) in hints.iter().zip(related) {
+        assert_eq!(h["range"], r["location"]["range"]);
+        assert!(
+            h["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(r["message"].as_str().unwrap())
+        );
+        assert_eq!(
+            h["relatedInformation"][0]["location"]["range"]["start"],
+            mutex_at
+        );
+    }
+    let can_enter_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check can_enter:").unwrap() + 6,
+    );
+    let can_enter = diagnostic_at(&done, &can_enter_at);
+    assert_eq!(can_enter["severity"], 3);
+    assert!(can_enter["message"].as_str().unwrap().starts_with("holds"));
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": mutex_at}),
+        )
+        .await;
+    let hover = r["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        hover.starts_with("**check `mutex`**: invariant (A[])\n\nviolated: trace of 6 steps, "),
+        "{hover}"
+    );
+    assert!(hover.ends_with(" states explored"), "{hover}");
+    // No hover away from a check's name.
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+        )
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    let no_deadlock_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check no_deadlock:").unwrap() + 6,
+    );
+    let no_deadlock = diagnostic_at(&done, &no_deadlock_at);
+    assert!(
+        no_deadlock["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("holds")
+    );
+
+    // The structured trace.
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    let trace = &r["result"];
+    assert_eq!(trace["check"], "mutex", "{r}");
+    assert_eq!(trace["verdict"], "violated");
+    let trace_steps = trace["steps"].as_array().unwrap();
+    assert_eq!(trace_steps.len(), steps);
+    let initial_locations = &trace["initial"]["locations"];
+    assert_eq!(
+        initial_locations,
+        &json!([{"name": "Proc(1)", "value": "idle"}, {"name": "Proc(2)", "value": "idle"},
+                {"name": "Proc(3)", "value": "idle"}])
+    );
+    for s in trace_steps {
+        assert_eq!(s["edges"].as_array().unwrap().len(), 1, "{s}");
+        let delay = s["delay"].as_str().unwrap();
+        assert!(
+            delay.split('/').all(|p| p.parse::<u64>().is_ok()),
+            "{delay}"
+        );
+        assert_eq!(s["after"]["clocks"].as_array().unwrap().len(), 3);
+    }
+    let last = &trace_steps[steps - 1];
+    assert_eq!(last["edges"][0]["source"], "wait");
+    assert_eq!(last["edges"][0]["target"], "cs");
+    let locs = last["after"]["locations"].as_array().unwrap();
+    let in_cs = locs.iter().filter(|l| l["value"] == "cs").count();
+    assert_eq!(
+        in_cs, 2,
+        "the violating state has two processes in cs: {last}"
+    );
+    assert_eq!(trace["end"]["kind"], "goal");
+
+    // Fix the guard: `x >= K` becomes `x > K`.
+    let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
+    let start = position(FISCHER_BUGGY, ge);
+    let end = position(FISCHER_BUGGY, ge + 2);
+    c.change(
+        uri,
+        2,
+        json!([{"range": {"start": start, "end": end}, "text": ">"}]),
+    )
+    .await;
+    let fixed = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
+        .await;
+    assert_eq!(fixed["diagnostics"], json!([]), "{fixed}");
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["version"], 2);
+    let mutex = diagnostic_at(&done, &mutex_at);
+    assert_eq!(mutex["severity"], 3, "{mutex}");
+    assert!(
+        mutex["message"].as_str().unwrap().starts_with("holds"),
+        "{mutex}"
+    );
+    assert!(mutex.get("relatedInformation").is_none_or(Value::is_null));
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breadth_first_finds_the_shortest_counterexample() {
+    // The model's header: `expect mutex: fails shortest 6`.
+    let uri = "file:///fischer.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"search": "bfs", "debounceMs": 0}))
+        .await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    let mutex = find_diagnostic(&done, "violated");
+    assert!(
+        mutex["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("violated: trace of 6 steps"),
+        "{mutex}"
+    );
+    assert_eq!(mutex["relatedInformation"].as_array().unwrap().len(), 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn semantic_errors_after_non_ascii_text() {
+    let uri = "file:///bad.zeno";
+    let text = "// ÿ 日本 😀\nint a = /* ÿ😀 */ 1; int c = nope;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    // `nope` is on line 1 at UTF-16 column 29: "int a = /* " (11) + "ÿ" (1)
+    // + "😀" (2) + " */ 1; int c = " (15); it is 4 units long.
+    let nope = find_diagnostic(&d, "unknown name `nope`");
+    assert_eq!(nope["range"]["start"], json!({"line": 1, "character": 29}));
+    assert_eq!(nope["range"]["end"], json!({"line": 1, "character": 33}));
+    assert_eq!(nope["severity"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_apply_in_version_order() {
+    let uri = "file:///order.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, "int a;\n").await;
+    let first = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(first["version"], 1);
+    // Version 2 turns `a` into `bca`; version 3 replaces `bca` with `ok`.
+    // Sent in reverse order; applied in order they give `int ok;`, while
+    // version 3 applied first would leave `int bcok` (a syntax error).
+    let r = |l0: u32, c0: u32, l1: u32, c1: u32| json!({"start": {"line": l0, "character": c0}, "end": {"line": l1, "character": c1}});
+    c.change(uri, 3, json!([{"range": r(0, 4, 0, 7), "text": "ok"}]))
+        .await;
+    c.change(uri, 2, json!([{"range": r(0, 4, 0, 4), "text": "bc"}]))
+        .await;
+    let after = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(after["version"], 3, "{after}");
+    // The only diagnostic of `int ok;` is that `ok` (columns 4..6) is unused.
+    let diagnostics = after["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{after}");
+    assert_eq!(diagnostics[0]["message"], "variable `ok` is never used");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 6}})
+    );
+    // A late duplicate of version 2 is ignored: the next publish is for 4.
+    c.change(uri, 2, json!([{"text": "garbage"}])).await;
+    c.change(
+        uri,
+        4,
+        json!([{"range": r(0, 0, 0, 0), "text": "int bad = ;\n"}]),
+    )
+    .await;
+    let after = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(after["version"], 4, "{after}");
+    let messages: Vec<&str> = after["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("`ok`")), "{after}");
+    assert!(!messages.iter().any(|m| m.contains("garbage")), "{after}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_do_not_kill_the_server() {
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0})).await;
+
+    let r = c.request("zeno/noSuchMethod", json!({})).await;
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+
+    let r = c
+        .request(
+            "zeno/errorTrace",
+            json!({"uri": "file:///closed.zeno", "check": "mutex"}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+
+    // Notifications about a closed document and malformed parameters.
+    c.change("file:///closed.zeno", 2, json!([{"text": "int a;"}]))
+        .await;
+    c.notify("textDocument/didOpen", json!({"textDocument": 7}))
+        .await;
+    c.write_raw("{ this is not json").await;
+    // A malformed request still gets an answer.
+    c.write_raw(r#"{"jsonrpc":"2.0","id":99,"method":"zeno/errorTrace","params":7}"#)
+        .await;
+    let answer = loop {
+        let msg = c.next_message().await;
+        if msg["id"] == 99 {
+            break msg;
+        }
+    };
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+
+    // Still alive: an unknown check of an open document is a proper error.
+    let uri = "file:///ok.zeno";
+    c.open(uri, FISCHER_BUGGY).await;
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "nope"}))
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.diagnostics_when_quiescent(uri).await;
+    let r = c.request("shutdown", Value::Null).await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}
+
+/// Waits until the server is quiescent with results for `version`.
+async fn quiescent_at(c: &mut TestClient, uri: &str, version: i32) -> Value {
+    loop {
+        let d = c.diagnostics_when_quiescent(uri).await;
+        if d["version"] == version {
+            return d;
+        }
+    }
+}
+
+fn mutex_message(d: &Value) -> Option<String> {
+    d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "check" && d["range"]["start"]["line"] == 47)
+        .map(|d| d["message"].as_str().unwrap().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_edit_supersedes_a_running_check() {
+    let uri = "file:///race.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    // Fix the bug right away, while version 1 may still be checking.
+    let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
+    let (start, end) = (position(FISCHER_BUGGY, ge), position(FISCHER_BUGGY, ge + 2));
+    c.change(
+        uri,
+        2,
+        json!([{"range": {"start": start, "end": end}, "text": ">"}]),
+    )
+    .await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    // `check mutex` is on line 47 (0-based) of the model.
+    let m = mutex_message(&d).expect("a result for mutex");
+    assert!(m.starts_with("holds"), "{d}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_on_save_and_configuration_changes() {
+    let uri = "file:///save.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"checkOn": "save", "debounceMs": 0}}))
+        .await;
+    // Opening always checks.
+    c.open(uri, FISCHER_BUGGY).await;
+    let d = quiescent_at(&mut c, uri, 1).await;
+    assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
+
+    // An edit only re-analyses: version 2 is published without results.
+    c.change(
+        uri,
+        2,
+        json!([{"text": FISCHER_BUGGY.replace("x >= K &&", "x > K &&")}]),
+    )
+    .await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
+        .await;
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+
+    // Saving checks it.
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri}}),
+    )
+    .await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    assert!(mutex_message(&d).unwrap().starts_with("holds"), "{d}");
+
+    // Back to checking on change, with breadth-first search.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"zeno": {"checkOn": "change", "search": "bfs"}}}),
+    )
+    .await;
+    // New settings re-check the open document (still the fixed version 2).
+    let d = quiescent_at(&mut c, uri, 2).await;
+    assert!(mutex_message(&d).unwrap().starts_with("holds"), "{d}");
+    c.change(uri, 3, json!([{"text": FISCHER_BUGGY}])).await;
+    let d = quiescent_at(&mut c, uri, 3).await;
+    let m = mutex_message(&d).unwrap();
+    assert!(m.starts_with("violated: trace of 6 steps"), "{m}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_and_its_cancel_button() {
+    let uri = "file:///progress.zeno";
+    let mut c = TestClient::start().await;
+    let r = c
+        .request(
+            "initialize",
+            json!({"capabilities": {"window": {"workDoneProgress": true}},
+                   "initializationOptions": {"debounceMs": 0}}),
+        )
+        .await;
+    assert!(r["result"].is_object(), "{r}");
+    c.notify("initialized", json!({})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+
+    // The first job reports its progress from begin to end.
+    let create = c.wait_for_request("window/workDoneProgress/create").await;
+    let token = create["params"]["token"].clone();
+    c.respond(&create["id"], Value::Null).await;
+    let begin = c
+        .wait_for("$/progress", |p| {
+            p["token"] == token && p["value"]["kind"] == "begin"
+        })
+        .await;
+    assert_eq!(begin["value"]["cancellable"], true, "{begin}");
+    c.wait_for("$/progress", |p| {
+        p["token"] == token && p["value"]["kind"] == "end"
+    })
+    .await;
+    let d = quiescent_at(&mut c, uri, 1).await;
+    assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
+
+    // The second job is cancelled before it starts searching: the user
+    // presses the cancel button while the token is being created.
+    c.change(uri, 2, json!([{"text": FISCHER_BUGGY}])).await;
+    let create = c.wait_for_request("window/workDoneProgress/create").await;
+    let token = create["params"]["token"].clone();
+    c.notify("window/workDoneProgress/cancel", json!({"token": token}))
+        .await;
+    // A round trip after the cancel notification, so that it has been handled.
+    let r = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.respond(&create["id"], Value::Null).await;
+    let d = quiescent_at(&mut c, uri, 2).await;
+    let m = mutex_message(&d).unwrap();
+    assert!(m.starts_with("unknown: cancelled"), "{m}");
+}
+
+/// The frontend's diagnostics of a text as the server should publish them,
+/// computed by a fresh analysis and the test's own position conversion.
+fn expected_diagnostics(text: &str) -> Vec<Value> {
+    zeno::semantics::analyze(text)
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let severity = match d.severity {
+                zeno::diagnostics::Severity::Error => 1,
+                zeno::diagnostics::Severity::Warning => 2,
+                zeno::diagnostics::Severity::Info => 3,
+                zeno::diagnostics::Severity::Hint => 4,
+            };
+            json!({
+                "message": d.message,
+                "severity": severity,
+                "start": position(text, d.range.start as usize),
+                "end": position(text, d.range.end as usize),
+                "related": d.related.len(),
+            })
+        })
+        .collect()
+}
+
+fn published(d: &Value) -> Vec<Value> {
+    d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            json!({
+                "message": d["message"],
+                "severity": d["severity"],
+                "start": d["range"]["start"],
+                "end": d["range"]["end"],
+                "related": d["relatedInformation"].as_array().map_or(0, Vec::len),
+            })
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_quick_random_edits_end_in_a_fresh_analysis() {
+    use rand::{Rng, SeedableRng};
+    let uri = "file:///stress.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    let mut text = FISCHER_BUGGY.to_string();
+    c.open(uri, &text).await;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let pieces = [
+        "x", " ", "\n", ";", "}", "{", "é", "😀", "int ", "->", "// ÿ",
+    ];
+    let edits = 1500;
+    let mut request_ids = Vec::new();
+    for version in 2..edits + 2 {
+        // A random char-aligned range, replaced by a random piece (or nothing).
+        let bounds: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
+        let a = bounds[rng.random_range(0..bounds.len())];
+        let b = bounds[rng.random_range(0..bounds.len())].min(a + 8).max(a);
+        let b = *bounds.iter().find(|&&x| x >= b).unwrap();
+        let new = if rng.random_bool(0.4) {
+            ""
+        } else {
+            pieces[rng.random_range(0..pieces.len())]
+        };
+        let range = json!({"start": position(&text, a), "end": position(&text, b)});
+        text.replace_range(a..b, new);
+        let msg = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": range, "text": new}]}});
+        c.write(msg).await;
+        if version % 100 == 0 {
+            let id = 10_000 + version as i64;
+            c.write(
+                json!({"jsonrpc": "2.0", "id": id, "method": "zeno/errorTrace",
+                "params": {"uri": uri, "check": "mutex"}}),
+            )
+            .await;
+            request_ids.push(id);
+        }
+    }
+    let last_version = edits + 1;
+    // Every request is answered, and the last version's diagnostics match a
+    // fresh analysis of the final text.
+    let mut answered = Vec::new();
+    let mut final_diagnostics = None;
+    while answered.len() < request_ids.len() || final_diagnostics.is_none() {
+        let msg = c.next_message().await;
+        if let Some(id) = msg.get("id").and_then(Value::as_i64)
+            && msg.get("method").is_none()
+        {
+            assert!(msg.get("result").is_some() || msg.get("error").is_some());
+            answered.push(id);
+        }
+        if msg["method"] == "textDocument/publishDiagnostics"
+            && msg["params"]["version"] == last_version
+        {
+            final_diagnostics = Some(msg["params"].clone());
+        }
+    }
+    answered.sort();
+    assert_eq!(answered, request_ids);
+    let d = final_diagnostics.unwrap();
+    assert_eq!(published(&d), expected_diagnostics(&text));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_lenses_and_stepping_through_a_trace() {
+    let uri = "file:///lenses.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0, "search": "bfs"}))
+        .await;
+    c.open(uri, FISCHER_BUGGY).await;
+    quiescent_at(&mut c, uri, 1).await;
+
+    let r = c
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let lenses = r["result"].as_array().unwrap().clone();
+    let mutex_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check mutex:").unwrap() + 6,
+    );
+    let titles: Vec<&str> = lenses
+        .iter()
+        .filter(|l| l["range"]["start"] == mutex_at)
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "✗ violated — trace of 6 steps",
+            "Show trace",
+            "Step through"
+        ],
+        "{r}"
+    );
+    let no_deadlock_at = position(
+        FISCHER_BUGGY,
+        FISCHER_BUGGY.find("check no_deadlock:").unwrap() + 6,
+    );
+    let titles: Vec<&str> = lenses
+        .iter()
+        .filter(|l| l["range"]["start"] == no_deadlock_at)
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["✓ holds"]);
+
+    let s = run(&mut c, uri, "zeno.trace.show").await;
+    assert_eq!(s["result"]["step"], 1, "{s}");
+    assert_eq!(s["result"]["total"], 6);
+    assert_eq!(s["result"]["edges"][0]["source"], "idle");
+    assert_eq!(s["result"]["edges"][0]["target"], "req");
+    // An inlay hint after the edge of step 1 shows the state after it.
+    let r = c
+        .request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri}, "range": {
+                "start": {"line": 0, "character": 0}, "end": {"line": 1000, "character": 0}}}),
+        )
+        .await;
+    let hints = r["result"].as_array().unwrap();
+    assert_eq!(hints.len(), 1, "{r}");
+    let edge = FISCHER_BUGGY.find("idle -> req   when").unwrap();
+    let edge_end = edge + FISCHER_BUGGY[edge..].find(';').unwrap() + 1;
+    assert_eq!(hints[0]["position"], position(FISCHER_BUGGY, edge_end));
+    let label = hints[0]["label"].as_str().unwrap();
+    assert!(label.starts_with("step 1 of 6: id = 0, "), "{label}");
+    assert!(label.contains("Proc(1).x = 0"), "{label}");
+    let s = run(&mut c, uri, "zeno.trace.prev").await;
+    assert_eq!(s["result"]["step"], 1, "stays at the first step: {s}");
+    for expected in 2..=6 {
+        let s = run(&mut c, uri, "zeno.trace.next").await;
+        assert_eq!(s["result"]["step"], expected, "{s}");
+    }
+    let s = run(&mut c, uri, "zeno.trace.next").await;
+    assert_eq!(s["result"]["step"], 6, "stays at the last step: {s}");
+    let cs = s["result"]["after"]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["value"] == "cs")
+        .count();
+    assert_eq!(cs, 2);
+    let s = run(&mut c, uri, "zeno.trace.prev").await;
+    assert_eq!(s["result"]["step"], 5);
+
+    // While stepping, every edge of the trace carries its step numbers:
+    // the shortest trace takes idle -> req twice, req -> wait twice and
+    // wait -> cs twice.
+    let r = c
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let step_titles: Vec<&str> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .filter(|t| t.starts_with("step"))
+        .collect();
+    assert_eq!(step_titles.len(), 3, "{r}");
+    let mut numbers: Vec<u32> = step_titles
+        .iter()
+        .flat_map(|t| {
+            t.trim_start_matches("steps ")
+                .trim_start_matches("step ")
+                .split(", ")
+                .map(|n| n.parse::<u32>().unwrap())
+        })
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+
+    let r = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "zeno.trace.show", "arguments": [{"uri": uri, "check": "no_deadlock"}]}),
+        )
+        .await;
+    assert_eq!(
+        r["error"]["code"], -32602,
+        "no trace for a holding invariant: {r}"
+    );
+}
+
+async fn run(c: &mut TestClient, uri: &str, command: &str) -> Value {
+    let params = json!({"command": command, "arguments": [{"uri": uri, "check": "mutex"}]});
+    c.request("workspace/executeCommand", params).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outline_of_a_model() {
+    let uri = "file:///outline.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let r = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let symbols = r["result"].as_array().unwrap();
+    let names: Vec<&str> = symbols
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "N",
+            "K",
+            "pid_t",
+            "id",
+            "Proc",
+            "mutex",
+            "can_enter",
+            "no_deadlock"
+        ],
+        "{r}"
+    );
+    let at = |needle: &str, skip: usize| {
+        position(FISCHER_BUGGY, FISCHER_BUGGY.find(needle).unwrap() + skip)
+    };
+    let proc_ = &symbols[4];
+    assert_eq!(proc_["selectionRange"]["start"], at("template Proc", 9));
+    let children: Vec<(&str, &Value)> = proc_["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), &s["selectionRange"]["start"]))
+        .collect();
+    let expected = [
+        ("pid", at("const pid_t pid", 12)),
+        ("x", at("clock x;", 6)),
+        ("idle", at("init location idle", 14)),
+        ("req", at("location req ", 9)),
+        ("wait", at("location wait", 9)),
+        ("cs", at("location cs", 9)),
+    ];
+    assert_eq!(children.len(), expected.len(), "{proc_}");
+    for ((name, start), (want, want_start)) in children.iter().zip(&expected) {
+        assert_eq!(name, want);
+        assert_eq!(*start, want_start, "{name}");
+    }
+    assert_eq!(symbols[5]["selectionRange"]["start"], at("check mutex", 6));
+
+    // Semantic tokens: the first one is the opening comment, a whole line
+    // (type 7 in the legend announced by initialize).
+    let r = c
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let data = r["result"]["data"].as_array().unwrap();
+    assert_eq!(data.len() % 5, 0);
+    let first_line = FISCHER_BUGGY.lines().next().unwrap();
+    assert_eq!(
+        data[..5],
+        [0, 0, first_line.len(), 7, 0].map(|n| json!(n)),
+        "{r}"
+    );
+
+    // Workspace symbols: every open document, matched by substring.
+    let r = c.request("workspace/symbol", json!({"query": "i"})).await;
+    let mut found: Vec<(String, String)> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["containerName"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    let expected = [
+        ("id", ""),
+        ("idle", "Proc"),
+        ("pid", "Proc"),
+        ("pid_t", ""),
+        ("wait", "Proc"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(found, expected, "{r}");
+
+    // The template folds from its first line to its closing brace.
+    let r = c
+        .request(
+            "textDocument/foldingRange",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let folds = r["result"].as_array().unwrap();
+    assert_eq!(folds.len(), 1, "{r}");
+    let template = FISCHER_BUGGY.find("template Proc").unwrap();
+    let close = template + FISCHER_BUGGY[template..].find("\n}").unwrap() + 1;
+    assert_eq!(
+        folds[0]["startLine"],
+        position(FISCHER_BUGGY, template)["line"]
+    );
+    assert_eq!(folds[0]["endLine"], position(FISCHER_BUGGY, close)["line"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn go_to_definition() {
+    let uri = "file:///definition.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let text = FISCHER_BUGGY;
+    let at = |needle: &str, skip: usize| position(text, text.find(needle).unwrap() + skip);
+    // (where the name is used, where it is declared)
+    let cases = [
+        // `K` in a template's invariant: the global constant.
+        (at("invariant x <= K", 15), at("const int K", 10)),
+        // `x` in a guard: the template's clock.
+        (at("when x <= K ", 5), at("clock x;", 6)),
+        // `pid` in an update: the template's parameter.
+        (at("id = pid;", 5), at("const pid_t pid", 12)),
+        // A location in an edge.
+        (at("wait -> cs    when", 8), at("location cs", 9)),
+        // A location after `Proc(1).` in a check.
+        (at("Proc(2).cs)", 8), at("location cs", 9)),
+        // A template in the system line.
+        (at("system Proc", 7), at("template Proc", 9)),
+        // `pid_t` in a parameter type: the typedef.
+        (at("const pid_t pid", 6), at("] pid_t;", 2)),
+    ];
+    for (used, declared) in cases {
+        let r = c
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": uri}, "position": used}),
+            )
+            .await;
+        assert_eq!(r["result"]["uri"], uri, "{used}: {r}");
+        assert_eq!(r["result"]["range"]["start"], declared, "{used}: {r}");
+    }
+    // Nothing to go to from a keyword or a number.
+    for nowhere in [at("system Proc", 2), at("const int N = 3", 14)] {
+        let r = c
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": uri}, "position": nowhere}),
+            )
+            .await;
+        assert_eq!(r["result"], Value::Null, "{nowhere}: {r}");
+    }
+}
+
+fn labels(r: &Value) -> Vec<String> {
+    r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"))
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_of_names_in_scope() {
+    let uri = "file:///complete.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    // A check being typed, right after the dot.
+    let text = format!("{FISCHER_BUGGY}check t: E<> Proc(1).");
+    c.open(uri, &text).await;
+    let complete = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
+    let r = c
+        .request(
+            "textDocument/completion",
+            complete(position(&text, text.len())),
+        )
+        .await;
+    assert_eq!(labels(&r), ["idle", "req", "wait", "cs"]);
+
+    // Inside the template: its own names first, then the globals and keywords.
+    let guard = text.find("when x <= K ").unwrap() + 5;
+    let r = c
+        .request("textDocument/completion", complete(position(&text, guard)))
+        .await;
+    let inside = labels(&r);
+    assert_eq!(
+        inside[..11],
+        [
+            "pid", "x", "idle", "req", "wait", "cs", "N", "K", "pid_t", "id", "Proc"
+        ]
+    );
+    assert!(inside.iter().any(|l| l == "deadlock"));
+
+    // Outside it: no template-local names.
+    let top = text.find("int[0, N] id").unwrap();
+    let r = c
+        .request("textDocument/completion", complete(position(&text, top)))
+        .await;
+    let outside = labels(&r);
+    assert!(outside.iter().any(|l| l == "K"));
+    assert!(
+        !outside.iter().any(|l| l == "pid" || l == "idle"),
+        "{outside:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn references_and_rename() {
+    let uri = "file:///rename.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let text = FISCHER_BUGGY;
+    let at = |needle: &str, skip: usize| position(text, text.find(needle).unwrap() + skip);
+
+    // `K` is used in the invariant, both clock guards and declared once;
+    // the mentions in comments are not references.
+    let r = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": at("when x <= K ", 10),
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let starts: Vec<&Value> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["range"]["start"])
+        .collect();
+    let expected = [
+        at("const int K", 10),
+        at("invariant x <= K", 15),
+        at("when x <= K ", 10),
+        at("x >= K &&", 5),
+    ];
+    assert_eq!(starts, expected.iter().collect::<Vec<_>>(), "{r}");
+    let r = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": at("when x <= K ", 10),
+                   "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    assert_eq!(r["result"].as_array().unwrap().len(), 3, "{r}");
+
+    // Renaming `id` edits its declaration and its five uses in edges.
+    let r = c
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": at("int[0, N] id", 10),
+                   "newName": "owner"}),
+        )
+        .await;
+    let edits = r["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 6, "{r}");
+    let mut renamed = text.to_string();
+    let mut offsets: Vec<(usize, usize)> = edits
+        .iter()
+        .map(|e| {
+            let line = e["range"]["start"]["line"].as_u64().unwrap() as usize;
+            let col = e["range"]["start"]["character"].as_u64().unwrap() as usize;
+            let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+            assert_eq!(e["newText"], "owner");
+            (line_start + col, 2)
+        })
+        .collect();
+    offsets.sort();
+    for (start, len) in offsets.into_iter().rev() {
+        assert_eq!(&renamed[start..start + len], "id");
+        renamed.replace_range(start..start + len, "owner");
+    }
+    assert!(renamed.contains("when owner == 0"));
+    assert!(renamed.contains("x = 0, owner = pid;"));
+    assert!(
+        renamed.contains("written its id"),
+        "comments are left alone"
+    );
+
+    // Conflicts and bad names are refused.
+    for bad in ["K", "when", "9lives"] {
+        let r = c
+            .request(
+                "textDocument/rename",
+                json!({"textDocument": {"uri": uri}, "position": at("clock x;", 6),
+                       "newName": bad}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{bad}: {r}");
+    }
+}
