@@ -66,6 +66,7 @@ fn options(args: &CheckArgs) -> Result<Options, String> {
         timeout,
         seed: args.seed,
         cache_heuristic: true,
+        ..Options::default()
     })
 }
 
