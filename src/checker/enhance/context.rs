@@ -126,7 +126,10 @@ impl Contexts {
                 for &s in &self.fp.writes[x] {
                     if !write_done[s as usize] {
                         write_done[s as usize] = true;
-                        for &y in self.readers[s as usize].iter().chain(&self.writers[s as usize]) {
+                        for &y in self.readers[s as usize]
+                            .iter()
+                            .chain(&self.writers[s as usize])
+                        {
                             hit(y, &mut reached);
                         }
                     }
@@ -153,7 +156,10 @@ impl Contexts {
                     && !chan_done[c as usize]
                 {
                     chan_done[c as usize] = true;
-                    for &z in self.senders[c as usize].iter().chain(&self.receivers[c as usize]) {
+                    for &z in self.senders[c as usize]
+                        .iter()
+                        .chain(&self.receivers[c as usize])
+                    {
                         if !active[z as usize] {
                             active[z as usize] = true;
                             fresh.push(z);

@@ -6,7 +6,9 @@
 //! touches one element, any other index the whole array (an over-approximation,
 //! which only makes more transitions interfere).
 
-use crate::ir::{ChannelKind, ClockConstraint, EdgeId, Expr, LValue, Network, ProcId, SyncDir, Update};
+use crate::ir::{
+    ChannelKind, ClockConstraint, EdgeId, Expr, LValue, Network, ProcId, SyncDir, Update,
+};
 
 /// Read and write sets of every edge of a network, indexed by a dense edge number.
 pub struct Footprints {
@@ -80,7 +82,8 @@ impl Footprints {
                 fp.edges.push((p as ProcId, e as EdgeId));
                 fp.reads.push(r);
                 fp.writes.push(w);
-                fp.sync.push(edge.sync.as_ref().map(|s| (s.channel.base, s.dir)));
+                fp.sync
+                    .push(edge.sync.as_ref().map(|s| (s.channel.base, s.dir)));
             }
         }
         fp
@@ -88,6 +91,10 @@ impl Footprints {
 
     pub fn len(&self) -> usize {
         self.edges.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.edges.is_empty()
     }
 
     /// Dense number of edge `e` of process `p`.

@@ -44,11 +44,20 @@ impl<'a> Useless<'a> {
         let mut set = EdgeSet::none(self.net);
         let mut written: Vec<u32> = Vec::new();
         for &(p, e) in t {
-            if let Some(slot) = set.disabled.get_mut(p as usize).and_then(|v| v.get_mut(e as usize)) {
+            if let Some(slot) = set
+                .disabled
+                .get_mut(p as usize)
+                .and_then(|v| v.get_mut(e as usize))
+            {
                 *slot = true;
             }
             let i = self.fp.index(p, e);
-            written.extend(self.fp.writes[i].iter().copied().filter(|&s| self.fp.is_data(s)));
+            written.extend(
+                self.fp.writes[i]
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.fp.is_data(s)),
+            );
             let target = self.net.processes[p as usize].edges[e as usize].target;
             for (f, edge) in self.net.processes[p as usize].edges.iter().enumerate() {
                 if edge.target == target {
