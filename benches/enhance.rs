@@ -1,0 +1,121 @@
+//! Useless transitions and interference contexts on faulty Fischer (thesis
+//! Tables 3.1, 3.2, 4.1–4.3): F5, F10, F15 (or the sizes given as arguments).
+//! Prints a Markdown table with the papers' columns: explored states, runtime,
+//! trace length, #d (deferred explored / explored) and the queue accesses
+//! (pushes and pops per non-empty queue).
+
+#[path = "../tests/checker_net.rs"]
+mod net;
+
+use std::time::Duration;
+
+use zeno::checker::*;
+
+fn main() {
+    let mut sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    if sizes.is_empty() {
+        sizes = vec![5, 10, 15];
+    }
+    let configs = [
+        (
+            "greedy hL",
+            SearchOrder::Greedy,
+            HeuristicKind::HL,
+            Enhance::None,
+        ),
+        (
+            "greedy hL + UT",
+            SearchOrder::Greedy,
+            HeuristicKind::HL,
+            Enhance::UselessTransitions,
+        ),
+        (
+            "greedy hL + CE",
+            SearchOrder::Greedy,
+            HeuristicKind::HL,
+            Enhance::InterferenceContexts,
+        ),
+        (
+            "greedy hU",
+            SearchOrder::Greedy,
+            HeuristicKind::HU,
+            Enhance::None,
+        ),
+        (
+            "greedy hU + UT",
+            SearchOrder::Greedy,
+            HeuristicKind::HU,
+            Enhance::UselessTransitions,
+        ),
+        (
+            "greedy dU",
+            SearchOrder::Greedy,
+            HeuristicKind::DU,
+            Enhance::None,
+        ),
+        (
+            "greedy dU + UT",
+            SearchOrder::Greedy,
+            HeuristicKind::DU,
+            Enhance::UselessTransitions,
+        ),
+        (
+            "greedy dU + CE",
+            SearchOrder::Greedy,
+            HeuristicKind::DU,
+            Enhance::InterferenceContexts,
+        ),
+        ("BFS", SearchOrder::Bfs, HeuristicKind::Zero, Enhance::None),
+        (
+            "BFS + CE",
+            SearchOrder::Bfs,
+            HeuristicKind::Zero,
+            Enhance::InterferenceContexts,
+        ),
+    ];
+    println!(
+        "| model | configuration | verdict | explored | time (s) | trace | #d | pushes per queue | pops per queue |"
+    );
+    println!("|---|---|---|---:|---:|---:|---:|---|---|");
+    for n in sizes {
+        let net = net::fischer(n, 2, true);
+        for (name, search, heuristic, enhance) in configs {
+            let options = Options {
+                search,
+                heuristic,
+                enhance,
+                timeout: Some(Duration::from_secs(60)),
+                max_states: Some(5_000_000),
+                ..Options::default()
+            };
+            let r = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+            let s = &r.stats;
+            println!(
+                "| F{n} | {name} | {:?} | {} | {:.2} | {} | {:.3} | {} | {} |",
+                r.verdict,
+                s.explored,
+                s.elapsed.as_secs_f64(),
+                r.trace
+                    .as_ref()
+                    .map_or("-".to_string(), |t| t.len().to_string()),
+                s.deferred_ratio(),
+                per_queue(&s.queue_pushes),
+                per_queue(&s.queue_pops),
+            );
+        }
+    }
+}
+
+/// `q0:12 q1:3`, non-empty queues only.
+fn per_queue(counts: &[u64]) -> String {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c > 0)
+        .map(|(q, c)| format!("q{q}:{c}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
