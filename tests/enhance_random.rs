@@ -195,7 +195,7 @@ proptest! {
             prop_assert!(!matches!(bfs.verdict, Verdict::Unknown(_)));
             for enhance in [Enhance::UselessTransitions, Enhance::InterferenceContexts] {
                 for search in ORDERS {
-                    for heuristic in [HeuristicKind::Zero, HeuristicKind::DL, HeuristicKind::HL, HeuristicKind::HU] {
+                    for heuristic in [HeuristicKind::Zero, HeuristicKind::DL, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::HCG] {
                         let options = Options { search, heuristic, enhance, ..base.clone() };
                         let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
                         let ctx = format!("{search:?} {heuristic:?} {enhance:?} check {k}");

@@ -48,6 +48,9 @@ pub enum HeuristicKind {
     DU,
     HL,
     HU,
+    /// The causal graph heuristic (thesis chapter 5); neither admissible nor
+    /// complete.
+    HCG,
 }
 
 #[derive(Debug, Clone)]
