@@ -1,5 +1,5 @@
-//! Useless transitions and interference contexts on faulty Fischer (thesis
-//! Tables 3.1, 3.2, 4.1–4.3): F5, F10, F15 (or the sizes given as arguments).
+//! Useless transitions, interference contexts and hCG on faulty Fischer
+//! (thesis Tables 3.1, 3.2, 4.1–4.3, 5.1): F5, F10, F15 (or the sizes given as arguments).
 //! Prints a Markdown table with the papers' columns: explored states, runtime,
 //! trace length, #d (deferred explored / explored) and the queue accesses
 //! (pushes and pops per non-empty queue).
@@ -19,62 +19,23 @@ fn main() {
     if sizes.is_empty() {
         sizes = vec![5, 10, 15];
     }
+    use Enhance::{InterferenceContexts as CE, None as Plain, UselessTransitions as UT};
+    use HeuristicKind::*;
+    use SearchOrder::{Bfs, Greedy};
     let configs = [
-        (
-            "greedy hL",
-            SearchOrder::Greedy,
-            HeuristicKind::HL,
-            Enhance::None,
-        ),
-        (
-            "greedy hL + UT",
-            SearchOrder::Greedy,
-            HeuristicKind::HL,
-            Enhance::UselessTransitions,
-        ),
-        (
-            "greedy hL + CE",
-            SearchOrder::Greedy,
-            HeuristicKind::HL,
-            Enhance::InterferenceContexts,
-        ),
-        (
-            "greedy hU",
-            SearchOrder::Greedy,
-            HeuristicKind::HU,
-            Enhance::None,
-        ),
-        (
-            "greedy hU + UT",
-            SearchOrder::Greedy,
-            HeuristicKind::HU,
-            Enhance::UselessTransitions,
-        ),
-        (
-            "greedy dU",
-            SearchOrder::Greedy,
-            HeuristicKind::DU,
-            Enhance::None,
-        ),
-        (
-            "greedy dU + UT",
-            SearchOrder::Greedy,
-            HeuristicKind::DU,
-            Enhance::UselessTransitions,
-        ),
-        (
-            "greedy dU + CE",
-            SearchOrder::Greedy,
-            HeuristicKind::DU,
-            Enhance::InterferenceContexts,
-        ),
-        ("BFS", SearchOrder::Bfs, HeuristicKind::Zero, Enhance::None),
-        (
-            "BFS + CE",
-            SearchOrder::Bfs,
-            HeuristicKind::Zero,
-            Enhance::InterferenceContexts,
-        ),
+        ("greedy hL", Greedy, HL, Plain),
+        ("greedy hL + UT", Greedy, HL, UT),
+        ("greedy hL + CE", Greedy, HL, CE),
+        ("greedy hU", Greedy, HU, Plain),
+        ("greedy hU + UT", Greedy, HU, UT),
+        ("greedy hCG", Greedy, HCG, Plain),
+        ("greedy hCG + UT", Greedy, HCG, UT),
+        ("greedy dL", Greedy, DL, Plain),
+        ("greedy dU", Greedy, DU, Plain),
+        ("greedy dU + UT", Greedy, DU, UT),
+        ("greedy dU + CE", Greedy, DU, CE),
+        ("BFS", Bfs, Zero, Plain),
+        ("BFS + CE", Bfs, Zero, CE),
     ];
     println!(
         "| model | configuration | verdict | explored | time (s) | trace | #d | pushes per queue | pops per queue |"
