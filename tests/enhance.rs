@@ -27,10 +27,12 @@ const HEURISTICS: [HeuristicKind; 6] = [
     HeuristicKind::HU,
     HeuristicKind::HCG,
 ];
-const ENHANCEMENTS: [Enhance; 3] = [
+const ENHANCEMENTS: [Enhance; 5] = [
     Enhance::None,
     Enhance::UselessTransitions,
     Enhance::InterferenceContexts,
+    Enhance::ContextBoundingProcesses,
+    Enhance::ContextBoundingInterference,
 ];
 
 fn run(
@@ -389,4 +391,35 @@ fn causal_graph_heuristic_on_figure_5_1() {
     assert_eq!(bfs.trace.as_ref().map(|t| t.len()), Some(11));
     let greedy = run(&net, SearchOrder::Greedy, HeuristicKind::HCG, Enhance::None);
     assert_eq!(greedy.trace.as_ref().map(|t| t.len()), Some(11));
+}
+
+/// Two independent 3-step chains P and Q; the goal has both at their ends.
+/// Iterative context bounding explores everything within one switch first:
+/// all P moves then all Q moves (or the reverse) reach the goal with one
+/// switch, so its trace changes process exactly once. Under IB_I the two
+/// chains share nothing, so a move of the other chain is always a switch too.
+#[test]
+fn context_bounding_finds_a_one_switch_trace() {
+    let mut net = Net::new();
+    let p = net.normal("P", &["p0", "p1", "p2", "p3"]);
+    let q = net.normal("Q", &["q0", "q1", "q2", "q3"]);
+    for k in 0..3 {
+        net.edge(p, k, k + 1);
+        net.edge(q, k, k + 1);
+    }
+    net.reach(and(vec![at(p, 3), at(q, 3)]));
+    agrees_with_bfs(&net.n);
+    for enhance in [
+        Enhance::ContextBoundingProcesses,
+        Enhance::ContextBoundingInterference,
+    ] {
+        for search in [SearchOrder::Bfs, SearchOrder::Dfs] {
+            let r = run(&net.n, search, HeuristicKind::Zero, enhance);
+            let t = r.trace.expect("a witness");
+            assert_eq!(t.len(), 6, "{search:?} {enhance:?}");
+            let procs: Vec<u32> = t.steps.iter().map(|s| s.transition.edges[0].0).collect();
+            let switches = procs.windows(2).filter(|w| w[0] != w[1]).count();
+            assert_eq!(switches, 1, "{search:?} {enhance:?}: {procs:?}");
+        }
+    }
 }

@@ -193,7 +193,12 @@ proptest! {
             let base = Options { max_states: Some(20_000), seed: 5, ..Options::default() };
             let bfs = check(&net, k, &base, &Cancel::new(), &mut |_| {});
             prop_assert!(!matches!(bfs.verdict, Verdict::Unknown(_)));
-            for enhance in [Enhance::UselessTransitions, Enhance::InterferenceContexts] {
+            for enhance in [
+                Enhance::UselessTransitions,
+                Enhance::InterferenceContexts,
+                Enhance::ContextBoundingProcesses,
+                Enhance::ContextBoundingInterference,
+            ] {
                 for search in ORDERS {
                     for heuristic in [HeuristicKind::Zero, HeuristicKind::DL, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::HCG] {
                         let options = Options { search, heuristic, enhance, ..base.clone() };

@@ -88,6 +88,8 @@ pub struct MultiQueue {
     pushes: Vec<u64>,
     pops: Vec<u64>,
     len: usize,
+    /// Every queue below this index is empty.
+    lowest: usize,
 }
 
 impl MultiQueue {
@@ -98,6 +100,7 @@ impl MultiQueue {
             pushes: Vec::new(),
             pops: Vec::new(),
             len: 0,
+            lowest: 0,
         }
     }
 
@@ -110,16 +113,14 @@ impl MultiQueue {
         self.queues[queue].push(id, priority);
         self.pushes[queue] += 1;
         self.len += 1;
+        self.lowest = self.lowest.min(queue);
     }
 
     /// The next state and the queue it came from.
     pub fn pop_from(&mut self) -> Option<(u32, usize)> {
-        let (k, q) = self
-            .queues
-            .iter_mut()
-            .enumerate()
-            .find(|(_, q)| !q.is_empty())?;
-        let id = q.pop()?;
+        let k = (self.lowest..self.queues.len()).find(|&k| !self.queues[k].is_empty())?;
+        self.lowest = k;
+        let id = self.queues[k].pop()?;
         self.pops[k] += 1;
         self.len -= 1;
         Some((id, k))

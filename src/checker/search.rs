@@ -77,8 +77,11 @@ pub fn run(
         SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first,
     });
     let ut = options.enhance == Enhance::UselessTransitions;
-    let mut contexts = (options.enhance == Enhance::InterferenceContexts)
-        .then(|| Contexts::new(net, &goal.formula));
+    let mut contexts = matches!(
+        options.enhance,
+        Enhance::InterferenceContexts | Enhance::ContextBoundingInterference
+    )
+    .then(|| Contexts::new(net, &goal.formula));
     let mut useless = ut.then(|| Useless::new(net, goal.formula.clone(), options.heuristic));
     // The transition that reached the state being expanded, and its locations.
     let mut from: Vec<(ProcId, EdgeId)> = Vec::new();
@@ -201,7 +204,7 @@ pub fn run(
             key.extend_from_slice(store.key(id));
             store.zone_into(id, &mut zone);
             let g = store.state(id).g;
-            if contexts.is_some() {
+            if contexts.is_some() || options.enhance == Enhance::ContextBoundingProcesses {
                 from.clear();
                 from.extend_from_slice(store.transition(id));
             }
@@ -226,9 +229,18 @@ pub fn run(
             for &k in &order_buf {
                 let edges = buf.get(k);
                 // Queue for successors by this transition, decided once.
-                let mut queue: Option<usize> = contexts
-                    .as_mut()
-                    .map(|ctx| enhance::context_queue(ctx, &from, edges));
+                let mut queue: Option<usize> = match (options.enhance, contexts.as_mut()) {
+                    (Enhance::InterferenceContexts, Some(ctx)) => {
+                        Some(enhance::context_queue(ctx, &from, edges))
+                    }
+                    (Enhance::ContextBoundingInterference, Some(ctx)) => {
+                        Some(queue + usize::from(enhance::interference_switch(ctx, &from, edges)))
+                    }
+                    (Enhance::ContextBoundingProcesses, _) => {
+                        Some(queue + usize::from(enhance::process_switch(&from, edges)))
+                    }
+                    _ => None,
+                };
                 let n = match model.successor(&key, &zone, edges, &mut new_key, &mut succ) {
                     Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
                     Ok(n) => n,

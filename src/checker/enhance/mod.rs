@@ -11,6 +11,14 @@
 //!   `C_n(t)` when `t` is innocent, to queue 0 otherwise. The thesis prunes
 //!   `t'[s]` when `t'` is outside `C(t)`; that argument does not survive zone
 //!   subsumption, so such states go to the last queue ([`OUT_OF_CONTEXT`]).
+//! - [`Enhance::ContextBoundingProcesses`] and
+//!   [`Enhance::ContextBoundingInterference`] (the thesis' baselines IB_P and
+//!   IB_I, §4.4.1, after Musuvathi and Qadeer): queue `k` holds states reached
+//!   with `k` context switches, so all states within `k` switches are explored
+//!   before any with `k + 1` (iterative context bounding without re-running the
+//!   search). A switch is a transition sharing no process with the previous one
+//!   (IB_P), or outside `C_2` of the previous one (IB_I). A state keeps the count
+//!   of the path that first reached it, which need not be the smallest.
 
 mod context;
 mod footprint;
@@ -31,6 +39,25 @@ pub enum Enhance {
     UselessTransitions,
     /// Multi-queue by interference context; works with every search order.
     InterferenceContexts,
+    /// Iterative context bounding, a switch being a change of process (IB_P).
+    ContextBoundingProcesses,
+    /// Iterative context bounding, a switch being a transition outside the
+    /// interference context `C_2` of the previous one (IB_I).
+    ContextBoundingInterference,
+}
+
+/// The context bound of IB_I (the thesis found 2 best).
+pub const IB_LEVEL: u16 = 2;
+
+/// Whether `to` after `from` is a context switch for IB_P: no shared process
+/// (the initial state's empty `from` switches to nothing).
+pub fn process_switch(from: &[(u32, u32)], to: &[(u32, u32)]) -> bool {
+    !from.is_empty() && !to.iter().any(|(p, _)| from.iter().any(|(q, _)| p == q))
+}
+
+/// Whether `to` after `from` is a context switch for IB_I.
+pub fn interference_switch(ctx: &mut Contexts, from: &[(u32, u32)], to: &[(u32, u32)]) -> bool {
+    !from.is_empty() && ctx.level(from, to) > IB_LEVEL
 }
 
 /// Highest context level with a queue of its own; deeper levels share it.
