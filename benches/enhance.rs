@@ -19,13 +19,18 @@ fn main() {
     if sizes.is_empty() {
         sizes = vec![5, 10, 15];
     }
-    use Enhance::{InterferenceContexts as CE, None as Plain, UselessTransitions as UT};
+    use Enhance::{
+        ContextBoundingInterference as IBI, ContextBoundingProcesses as IBP,
+        InterferenceContexts as CE, None as Plain, UselessTransitions as UT,
+    };
     use HeuristicKind::*;
     use SearchOrder::{Bfs, Greedy};
     let configs = [
         ("greedy hL", Greedy, HL, Plain),
         ("greedy hL + UT", Greedy, HL, UT),
         ("greedy hL + CE", Greedy, HL, CE),
+        ("greedy hL + IB_P", Greedy, HL, IBP),
+        ("greedy hL + IB_I", Greedy, HL, IBI),
         ("greedy hU", Greedy, HU, Plain),
         ("greedy hU + UT", Greedy, HU, UT),
         ("greedy hCG", Greedy, HCG, Plain),
@@ -34,8 +39,12 @@ fn main() {
         ("greedy dU", Greedy, DU, Plain),
         ("greedy dU + UT", Greedy, DU, UT),
         ("greedy dU + CE", Greedy, DU, CE),
+        ("greedy dU + IB_P", Greedy, DU, IBP),
+        ("greedy dU + IB_I", Greedy, DU, IBI),
         ("BFS", Bfs, Zero, Plain),
         ("BFS + CE", Bfs, Zero, CE),
+        ("BFS + IB_P", Bfs, Zero, IBP),
+        ("BFS + IB_I", Bfs, Zero, IBI),
     ];
     println!(
         "| model | configuration | verdict | explored | time (s) | trace | #d | pushes per queue | pops per queue |"
