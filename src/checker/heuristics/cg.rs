@@ -81,7 +81,40 @@ impl CausalGraph {
         for (li, label) in labels.iter().enumerate() {
             let mut relevant = Vec::new();
             let mut affected = Vec::new();
-            for (vi, vdp) in vdps.iter_mut().enumerate() {
+            // Only the label's processes and the slots it tests alone or
+            // writes can be restricted or affected by it.
+            let edges: Vec<_> = label
+                .iter()
+                .map(|&(p, e)| &network.processes[p as usize].edges[e as usize])
+                .collect();
+            let mut singles: Vec<(VarId, &Expr)> = Vec::new();
+            for edge in &edges {
+                if let Some(g) = &edge.guard {
+                    let mut cs = Vec::new();
+                    conjuncts(g, &mut cs);
+                    for c in cs {
+                        if let [x] = reads(c).as_slice() {
+                            singles.push((*x, c));
+                        }
+                    }
+                }
+            }
+            let updates: Vec<&Update> = edges.iter().flat_map(|e| e.updates.iter()).collect();
+            let mut touched: Vec<VarId> = singles.iter().map(|&(x, _)| x).collect();
+            for u in &updates {
+                if let Update::Assign { target, .. } = u {
+                    touched.extend(target.base..target.base + target.len);
+                }
+            }
+            touched.sort_unstable();
+            touched.dedup();
+            let candidates = label.iter().map(|&(p, _)| proc_base + p as usize).chain(
+                touched
+                    .iter()
+                    .filter_map(|&x| var_vdp.get(x as usize).copied().flatten()),
+            );
+            for vi in candidates {
+                let vdp = &mut vdps[vi];
                 let pairs = match vdp.kind {
                     Kind::Proc(p) => match label.iter().find(|(q, _)| *q == p) {
                         Some(&(_, e)) => {
@@ -91,10 +124,12 @@ impl CausalGraph {
                         None => continue,
                     },
                     Kind::Var(x) => {
-                        match var_pairs(network, label, x, vdp.lo, vdp.size, &mut scratch) {
-                            Some(pairs) => pairs,
-                            None => continue,
-                        }
+                        let tests: Vec<&Expr> = singles
+                            .iter()
+                            .filter(|&&(y, _)| y == x)
+                            .map(|&(_, c)| c)
+                            .collect();
+                        var_pairs(&tests, &updates, x, vdp.lo, vdp.size, &mut scratch)
                     }
                 };
                 let affects = pairs.iter().any(|(a, b)| a != b);
@@ -339,36 +374,16 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-/// The `(from, to)` value pairs (as offsets from `lo`) that `label` allows on
-/// slot `x`, or `None` when the label neither reads `x` alone nor writes it.
+/// The `(from, to)` value pairs (as offsets from `lo`) allowed on slot `x` by
+/// a label with the guard conjuncts `tests` (reading `x` alone) and `updates`.
 fn var_pairs(
-    network: &Network,
-    label: &[(ProcId, EdgeId)],
+    tests: &[&Expr],
+    updates: &[&Update],
     x: VarId,
     lo: i32,
     size: usize,
     scratch: &mut [i32],
-) -> Option<Vec<(u32, u32)>> {
-    let edges: Vec<_> = label
-        .iter()
-        .map(|&(p, e)| &network.processes[p as usize].edges[e as usize])
-        .collect();
-    let mut tests = Vec::new();
-    for edge in &edges {
-        if let Some(g) = &edge.guard {
-            let mut cs = Vec::new();
-            conjuncts(g, &mut cs);
-            tests.extend(cs.into_iter().filter(|c| reads(c) == [x]));
-        }
-    }
-    let updates: Vec<&Update> = edges.iter().flat_map(|e| e.updates.iter()).collect();
-    let writes_x = updates.iter().any(|u| match u {
-        Update::Assign { target, .. } => x >= target.base && x < target.base + target.len,
-        Update::ResetClock { .. } => false,
-    });
-    if tests.is_empty() && !writes_x {
-        return None;
-    }
+) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
     for off in 0..size {
         let v1 = lo + off as i32;
@@ -378,7 +393,7 @@ fn var_pairs(
         }
         // The value of x through the updates; `None` once it is unknown.
         let mut value = Some(v1);
-        for u in &updates {
+        for u in updates {
             let Update::Assign { target, value: rhs } = u else {
                 continue;
             };
@@ -411,7 +426,7 @@ fn var_pairs(
             None => pairs.extend((0..size as u32).map(|t| (off as u32, t))),
         }
     }
-    Some(pairs)
+    pairs
 }
 
 /// One goal disjunct as allowed values per VDP; `None` if unsatisfiable.
