@@ -1,5 +1,7 @@
-//! Useless transitions, interference contexts and hCG on faulty Fischer
-//! (thesis Tables 3.1, 3.2, 4.1–4.3, 5.1): F5, F10, F15 (or the sizes given as arguments).
+//! Useless transitions, interference contexts, context bounding and hCG on
+//! faulty Fischer (thesis Tables 3.1, 3.2, 4.1–4.3, 5.1): F5, F10, F15 (or
+//! the sizes given as arguments), then on the thesis' Figures 3.1 and 4.1
+//! (`models/useless-transitions.zeno`, `models/interference-contexts.zeno`).
 //! Prints a Markdown table with the papers' columns: explored states, runtime,
 //! trace length, #d (deferred explored / explored) and the queue accesses
 //! (pushes and pops per non-empty queue).
@@ -50,8 +52,27 @@ fn main() {
         "| model | configuration | verdict | explored | time (s) | trace | #d | pushes per queue | pops per queue |"
     );
     println!("|---|---|---|---:|---:|---:|---:|---|---|");
-    for n in sizes {
-        let net = net::fischer(n, 2, true);
+    // Faulty Fischer, then the thesis' motivating examples (Figs. 3.1, 4.1).
+    let mut models: Vec<(String, zeno::ir::Network)> = sizes
+        .iter()
+        .map(|&n| (format!("F{n}"), net::fischer(n, 2, true)))
+        .collect();
+    for (name, text) in [
+        (
+            "Fig. 3.1",
+            include_str!("../models/useless-transitions.zeno"),
+        ),
+        (
+            "Fig. 4.1",
+            include_str!("../models/interference-contexts.zeno"),
+        ),
+    ] {
+        match zeno::semantics::analyze(text).network {
+            Some(net) => models.push((name.to_string(), net)),
+            None => eprintln!("{name}: the model does not lower"),
+        }
+    }
+    for (model, net) in &models {
         for (name, search, heuristic, enhance) in configs {
             let options = Options {
                 search,
@@ -61,10 +82,10 @@ fn main() {
                 max_states: Some(5_000_000),
                 ..Options::default()
             };
-            let r = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+            let r = check(net, 0, &options, &Cancel::new(), &mut |_| {});
             let s = &r.stats;
             println!(
-                "| F{n} | {name} | {:?} | {} | {:.2} | {} | {:.3} | {} | {} |",
+                "| {model} | {name} | {:?} | {} | {:.2} | {} | {:.3} | {} | {} |",
                 r.verdict,
                 s.explored,
                 s.elapsed.as_secs_f64(),
