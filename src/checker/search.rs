@@ -160,12 +160,12 @@ pub fn run(
         let (p, _) = priority(&mut store, id, &ikey, 0);
         frontier.push_to(0, id, p);
 
-        while let Some((id, queue)) = frontier.pop_from() {
+        while let Some((id, popped_from)) = frontier.pop_from() {
             if store.state(id).removed {
                 continue;
             }
             stats.explored += 1;
-            if queue > 0 {
+            if popped_from > 0 {
                 stats.deferred_explored += 1;
             }
             if (stats.explored - 1) % POLL_EVERY == 0 {
@@ -233,11 +233,11 @@ pub fn run(
                     (Enhance::InterferenceContexts, Some(ctx)) => {
                         Some(enhance::context_queue(ctx, &from, edges))
                     }
-                    (Enhance::ContextBoundingInterference, Some(ctx)) => {
-                        Some(queue + usize::from(enhance::interference_switch(ctx, &from, edges)))
-                    }
+                    (Enhance::ContextBoundingInterference, Some(ctx)) => Some(
+                        popped_from + usize::from(enhance::interference_switch(ctx, &from, edges)),
+                    ),
                     (Enhance::ContextBoundingProcesses, _) => {
-                        Some(queue + usize::from(enhance::process_switch(&from, edges)))
+                        Some(popped_from + usize::from(enhance::process_switch(&from, edges)))
                     }
                     _ => None,
                 };
