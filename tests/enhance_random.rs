@@ -175,6 +175,14 @@ fn build(s: &Spec) -> Network {
     n.n
 }
 
+const HEURISTICS: [HeuristicKind; 5] = [
+    HeuristicKind::Zero,
+    HeuristicKind::DL,
+    HeuristicKind::HL,
+    HeuristicKind::HU,
+    HeuristicKind::HCG,
+];
+
 const ORDERS: [SearchOrder; 5] = [
     SearchOrder::Bfs,
     SearchOrder::Dfs,
@@ -200,7 +208,7 @@ proptest! {
                 Enhance::ContextBoundingInterference,
             ] {
                 for search in ORDERS {
-                    for heuristic in [HeuristicKind::Zero, HeuristicKind::DL, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::HCG] {
+                    for heuristic in HEURISTICS {
                         let options = Options { search, heuristic, enhance, ..base.clone() };
                         let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
                         let ctx = format!("{search:?} {heuristic:?} {enhance:?} check {k}");
