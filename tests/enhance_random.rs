@@ -1,5 +1,6 @@
-//! Random small networks (the generator of `checker_random.rs`): with useless
-//! transitions or interference contexts, every search order and heuristic
+//! Random small networks (the generator of `checker_random.rs`, without clock
+//! guards on broadcast receivers): with useless transitions, interference
+//! contexts or context bounding, every search order and heuristic
 //! agrees with plain BFS and every trace replays in the independent simulator.
 
 #[path = "checker_net.rs"]
@@ -132,9 +133,14 @@ fn build(s: &Spec) -> Network {
     }
     for e in &s.edges {
         let urgent = e.sync.is_some_and(|(c, _)| s.channels[c].1);
+        // The language allows no clock guard on a broadcast receiver (and the
+        // checker's error traces through one can miss the receiver), so the
+        // generator makes none.
+        let broadcast_receiver = e.sync.is_some_and(|(c, send)| !send && s.channels[c].0);
         let edge = n.edge(e.proc_ as ProcId, e.from, e.to);
         if let Some((x, upper, c)) = e.clock_guard
             && !urgent
+            && !broadcast_receiver
         {
             edge.when(if upper { le(x, c) } else { ge(x, c) });
         }
@@ -192,7 +198,7 @@ const ORDERS: [SearchOrder; 5] = [
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
 
     #[test]
     fn enhancements_agree_with_bfs_and_traces_replay(s in spec()) {

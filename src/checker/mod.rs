@@ -168,7 +168,8 @@ pub struct CheckResult {
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).
 /// The best-first orders use the heuristic `options.heuristic`; the blind
-/// orders ignore it.
+/// orders ignore it, except that useless transitions (`options.enhance`) use
+/// it for their test with every order.
 pub fn check(
     network: &ir::Network,
     check: usize,
