@@ -2,13 +2,37 @@
 //! the correct version (`A[] mutex` holds, full exploration) and the buggy one
 //! (`x >= k`), per search order. Prints a Markdown table.
 
-#[path = "../tests/checker_net.rs"]
-#[allow(dead_code)]
+#[path = "../tests/support/net.rs"]
+#[allow(dead_code, clippy::new_without_default)]
 mod net;
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use zeno::checker::*;
+
+/// Counts heap allocations, to show how many the search makes per successor.
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -28,9 +52,9 @@ fn main() {
         ("A* hL", SearchOrder::AStar, HeuristicKind::HL),
     ];
     println!(
-        "| model | order | verdict | trace | explored | stored | time (s) | states/s | peak memory (KiB) |"
+        "| model | order | verdict | trace | explored | generated | stored | time (s) | states/s | peak memory (KiB) | allocations / generated |"
     );
-    println!("|---|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in from..=to {
         for buggy in [false, true] {
             let net = net::fischer(n, 2, buggy);
@@ -42,21 +66,25 @@ fn main() {
                     seed: 1,
                     ..Options::default()
                 };
+                let allocations_before = ALLOCATIONS.load(Ordering::Relaxed);
                 let r = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations_before;
                 let s = &r.stats;
                 let secs = s.elapsed.as_secs_f64();
                 println!(
-                    "| F{n}{} | {name} | {:?} | {} | {} | {} | {:.3} | {:.0} | {} |",
+                    "| F{n}{} | {name} | {:?} | {} | {} | {} | {} | {:.3} | {:.0} | {} | {:.1} |",
                     if buggy { " buggy" } else { "" },
                     r.verdict,
                     r.trace
                         .as_ref()
                         .map_or("-".to_string(), |t| t.len().to_string()),
                     s.explored,
+                    s.generated,
                     s.stored,
                     secs,
                     s.explored as f64 / secs.max(1e-9),
                     s.peak_memory / 1024,
+                    allocations as f64 / s.generated.max(1) as f64,
                 );
             }
         }

@@ -10,5 +10,6 @@ pub mod diagnostics;
 pub mod fmt;
 pub mod import;
 pub mod ir;
+pub mod pictures;
 pub mod semantics;
 pub mod syntax;

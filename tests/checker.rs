@@ -2,12 +2,10 @@
 //! verdicts and trace lengths are worked out by hand in the comments; every
 //! trace is replayed by the independent concrete interpreter below.
 
-#[path = "checker_net.rs"]
-mod net;
 mod support;
 
-use net::*;
 use num_rational::Rational64;
+use support::net::*;
 use zeno::checker::*;
 use zeno::ir::*;
 

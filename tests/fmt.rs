@@ -236,3 +236,21 @@ proptest! {
         prop_assert_eq!(twice, once);
     }
 }
+
+/// `zeno fmt --check models/` must pass: the bundled models are the style guide.
+#[test]
+fn bundled_models_are_formatted() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut seen = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "zeno") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let formatted = format(&text).unwrap_or_else(|d| panic!("{path:?}: {d:?}"));
+        assert!(formatted == text, "{path:?} is not formatted");
+        seen += 1;
+    }
+    assert!(seen >= 7, "only {seen} models found");
+}

@@ -22,13 +22,57 @@ pub enum Command {
     Check(CheckArgs),
     /// Format model files in place.
     Fmt(FmtArgs),
+    /// Translate a UPPAAL (XML, XTA) or TChecker model into zeno text.
+    Import(ImportArgs),
+    /// Write a model in TChecker's or UPPAAL's XTA format.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The model (`.xml`, `.xta`, `.tck`; otherwise guessed from the content).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write the zeno text here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// TChecker labels whose joint reachability becomes a `check`.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Target format.
+    #[arg(long, value_enum)]
+    pub to: ExportFormat,
+    /// The model (`.zeno`, or any format `zeno import` reads).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write here instead of stdout (for XTA the queries go to OUT with
+    /// the extension `.q`).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// TChecker labels, when FILE is a TChecker model.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Tchecker,
+    Xta,
 }
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Model files (`.zeno`).
+    /// Model files (`.zeno`; `.xml`, `.xta` and `.tck` are imported first).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// TChecker labels: check whether a state carrying all of them is
+    /// reachable (the imported check is named `labels`).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
     /// Only run the named check (repeatable); default: every check.
     #[arg(long = "check", value_name = "NAME")]
     pub checks: Vec<String>,
@@ -185,5 +229,25 @@ mod tests {
         assert!(parse(&["check", "m.zeno", "--search", "sideways"]).is_err());
         assert!(parse(&["check", "m.zeno", "--bogus"]).is_err());
         assert!(parse(&["fmt"]).is_err());
+        assert!(parse(&["export", "m.zeno"]).is_err());
+        assert!(parse(&["export", "--to", "nusmv", "m.zeno"]).is_err());
+    }
+
+    #[test]
+    fn import_and_export_flags_parse() {
+        let Command::Import(a) = parse(&["import", "m.tck", "--labels", "cs1,cs2", "-o", "m.zeno"])
+            .unwrap()
+            .command
+        else {
+            panic!("expected import");
+        };
+        assert_eq!(a.labels, ["cs1", "cs2"]);
+        assert_eq!(a.output, Some(PathBuf::from("m.zeno")));
+        let Command::Export(a) = parse(&["export", "--to", "xta", "m.zeno"]).unwrap().command
+        else {
+            panic!("expected export");
+        };
+        assert_eq!(a.to, ExportFormat::Xta);
+        assert_eq!(a.output, None);
     }
 }

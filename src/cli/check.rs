@@ -8,8 +8,8 @@ use zeno::checker::{self, Cancel, Options, Stats};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format};
+use super::load::{LoadError, load};
 use super::report::{self, FileReport};
-use super::source::read_source;
 use super::{diag, json, sarif, text};
 
 /// Exit codes, from the most to the least important when a run has several
@@ -97,21 +97,37 @@ pub fn run(args: &CheckArgs) -> u8 {
     let stdout = std::io::stdout();
 
     for path in &args.files {
-        let source = match read_source(path) {
-            Ok(s) => s,
+        let model = match load(path, &args.labels) {
+            Ok(m) => m,
             Err(e) => {
-                diag::error(&e.to_string());
                 outcome.add(exit::ERROR);
-                reports.push(FileReport::unreadable(
-                    path.to_string_lossy().replace('\\', "/"),
-                    e.to_string(),
-                ));
+                reports.push(match e {
+                    LoadError::Unreadable(e) => {
+                        diag::error(&e.to_string());
+                        FileReport::unreadable(
+                            path.to_string_lossy().replace('\\', "/"),
+                            e.to_string(),
+                        )
+                    }
+                    LoadError::Import {
+                        original,
+                        diagnostics,
+                    } => FileReport::new(&original, &diagnostics),
+                    LoadError::Usage(message) => {
+                        FileReport::unreadable(path.to_string_lossy().replace('\\', "/"), message)
+                    }
+                });
                 continue;
             }
         };
+        let source = &model.source;
         let analysis = semantics::analyze(&source.text);
-        diag::emit(&source, &analysis.diagnostics);
-        let mut file = FileReport::new(&source, &analysis.diagnostics);
+        if !analysis.diagnostics.is_empty() {
+            model.note_imported();
+        }
+        diag::emit(source, &analysis.diagnostics);
+        let mut file = FileReport::new(source, &analysis.diagnostics);
+        file.path = model.display_path();
         let network = match analysis.network {
             Some(n) if !file.has_errors() => n,
             _ => {
@@ -134,7 +150,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             let result =
                 checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
             progress.finish();
-            let r = report::check_report(&source, &network, i, &result);
+            let r = report::check_report(source, &network, i, &result);
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
                 let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));

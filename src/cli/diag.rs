@@ -80,6 +80,12 @@ pub fn error(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
 }
 
+/// A one-line note (context for the diagnostics that follow).
+pub fn note(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "note: {message}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,8 +4,11 @@
 pub mod args;
 pub mod check;
 pub mod diag;
+pub mod export;
 pub mod fmt;
+pub mod import;
 pub mod json;
+pub mod load;
 pub mod report;
 pub mod sarif;
 pub mod source;
@@ -23,5 +26,7 @@ pub fn run(cli: Cli) -> u8 {
     match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Fmt(a) => fmt::run(&a, zeno::fmt::format),
+        Command::Import(a) => import::run(&a),
+        Command::Export(a) => export::run(&a),
     }
 }

@@ -853,10 +853,17 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                 }
                 if let Some(s) = &e.sync {
                     let ch = match &s.channel.index {
-                        None => net
-                            .channels
-                            .get(s.channel.base as usize)
-                            .map_or(String::new(), |c| clean(&c.name)),
+                        // A constant index folded away by lowering: the
+                        // slot may still be an element of a rebuilt array.
+                        None => match chans.of.get(s.channel.base as usize).copied().flatten() {
+                            Some((b, _)) => {
+                                format!("{}[{}]", chan_array(b), s.channel.base - b)
+                            }
+                            None => net
+                                .channels
+                                .get(s.channel.base as usize)
+                                .map_or(String::new(), |c| clean(&c.name)),
+                        },
                         Some(i) => format!(
                             "{}[{}]",
                             chan_array(s.channel.base),

@@ -134,6 +134,12 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         let (e1, e2) = (&v.parts[0].1, &v.parts[1].1);
         let base = if e1 == e2 {
             sanitize(e1)
+        } else if let Some(c) = e1.strip_suffix("_snd")
+            && e2.strip_suffix("_rcv") == Some(c)
+        {
+            // zeno's exporter writes channel `c` as the events `c_snd` and
+            // `c_rcv`: naming it back `c` makes export → import stable.
+            sanitize(c)
         } else {
             format!("{}_{}", sanitize(e1), sanitize(e2))
         };

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests (`mod support;`).
-#![allow(dead_code)]
+#![allow(dead_code, clippy::new_without_default)]
 
 pub mod expect;
+pub mod net;
 pub mod simulator;

@@ -1,5 +1,4 @@
 //! Small builders for ir networks, shared by the checker tests and benches.
-#![allow(dead_code, clippy::new_without_default)]
 
 use zeno::ir::*;
 

@@ -1,0 +1,343 @@
+-- zeno for Neovim: starts `zeno lsp` for .zeno buffers and steps through
+-- error traces. Works on Neovim 0.7 (vim.lsp.start_client) and uses the newer
+-- APIs (vim.lsp.start, vim.lsp.config, inlay hints) when they exist.
+--
+-- Every trace view (stepping, the quickfix list) is built from the answer to
+-- the `zeno/errorTrace` request; `trace.parse` is the one adapter.
+
+local trace = require('zeno.trace')
+
+local M = {}
+
+M.config = {
+  -- The zeno binary; `cmd` overrides the whole command line.
+  path = 'zeno',
+  cmd = nil,
+  -- Sent under the key `zeno` (initializationOptions and
+  -- workspace/didChangeConfiguration): search, heuristic, maxStates,
+  -- timeoutSeconds, checkOn, debounceMs.
+  settings = {},
+  -- Highlight group of the current step's edges.
+  highlight = 'IncSearch',
+  -- Wait this long (ms) for `zeno/errorTrace`.
+  request_timeout = 10000,
+}
+
+M.quiescent = true
+local ns = vim.api.nvim_create_namespace('zeno_trace')
+-- Per buffer: { check = name, trace = parsed trace, pos = step index (0 = none yet) }
+local active = {}
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', M.config, opts or {})
+end
+
+local function notify(msg, level)
+  vim.notify('zeno: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function root_dir(bufnr)
+  local file = vim.api.nvim_buf_get_name(bufnr)
+  local dir = vim.fn.fnamemodify(file, ':p:h')
+  local git = vim.fn.finddir('.git', dir .. ';')
+  if git ~= '' then
+    return vim.fn.fnamemodify(git, ':p:h:h')
+  end
+  return dir
+end
+
+local client_for -- defined below
+
+-- Only when the server offers lenses: asking one that does not is an error message.
+local function refresh_codelens()
+  local client = client_for(vim.api.nvim_get_current_buf())
+  local caps = client and client.server_capabilities or {}
+  if caps.codeLensProvider and vim.lsp.codelens and vim.lsp.codelens.refresh then
+    pcall(vim.lsp.codelens.refresh)
+  end
+end
+
+local handlers = {
+  ['zeno/serverStatus'] = function(_, result)
+    M.quiescent = type(result) == 'table' and result.quiescent == true
+    if M.quiescent then
+      refresh_codelens()
+      vim.cmd('silent doautocmd <nomodeline> User ZenoQuiescent')
+    end
+  end,
+}
+
+local function on_attach(client, bufnr)
+  vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+    buffer = bufnr,
+    callback = refresh_codelens,
+  })
+  -- A stale trace would point at edited lines.
+  vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI' }, {
+    buffer = bufnr,
+    callback = function()
+      M.clear(bufnr)
+    end,
+  })
+  local caps = client.server_capabilities or {}
+  if vim.lsp.inlay_hint and caps.inlayHintProvider then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
+  end
+  refresh_codelens()
+end
+
+--- The client configuration, the same for every API generation.
+-- `{ zeno = {...} }`; an empty table would be sent as a JSON array. The
+-- server reads the time limit in milliseconds, so `timeoutSeconds` is also
+-- sent as `timeoutMs`.
+local function settings_payload()
+  local s = vim.deepcopy(M.config.settings or {})
+  if type(s.timeoutSeconds) == 'number' then
+    s.timeoutMs = math.floor(s.timeoutSeconds * 1000 + 0.5)
+  end
+  return { zeno = next(s) ~= nil and s or vim.empty_dict() }
+end
+
+function M.client_config(bufnr)
+  local settings = settings_payload()
+  return {
+    name = 'zeno',
+    cmd = M.config.cmd or { M.config.path, 'lsp' },
+    root_dir = root_dir(bufnr),
+    init_options = settings,
+    settings = settings,
+    handlers = handlers,
+    on_attach = on_attach,
+  }
+end
+
+local started = {} -- root_dir -> client id (Neovim < 0.8)
+
+--- Starts (or reuses) the server for a buffer.
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local config = M.client_config(bufnr)
+  if vim.lsp.start then
+    vim.lsp.start(config, { bufnr = bufnr })
+    return
+  end
+  local id = started[config.root_dir]
+  if not id or vim.lsp.client_is_stopped(id) then
+    id = vim.lsp.start_client(config)
+    if not id then
+      notify('could not start ' .. table.concat(config.cmd, ' '), vim.log.levels.ERROR)
+      return
+    end
+    started[config.root_dir] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+end
+
+function client_for(bufnr)
+  local clients
+  if vim.lsp.get_clients then
+    clients = vim.lsp.get_clients({ bufnr = bufnr, name = 'zeno' })
+  else
+    clients = {}
+    for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+      if c.name == 'zeno' then
+        table.insert(clients, c)
+      end
+    end
+  end
+  return clients[1]
+end
+
+--- `zeno/errorTrace` for a check, parsed; nil when there is none.
+function M.fetch(bufnr, check)
+  local client = client_for(bufnr)
+  if not client then
+    notify('no zeno language server for this buffer', vim.log.levels.WARN)
+    return nil
+  end
+  local params = { uri = vim.uri_from_bufnr(bufnr), check = check }
+  local response
+  if vim.fn.has('nvim-0.11') == 1 then
+    response = client:request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
+  else
+    response = client.request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
+  end
+  if not response or response.err then
+    notify('zeno/errorTrace failed: ' .. vim.inspect(response and response.err), vim.log.levels.WARN)
+    return nil
+  end
+  return trace.parse(response.result)
+end
+
+--- The check to trace when none is named: the violated check (an error
+--- diagnostic on a `check NAME:` line) at or above the cursor, else the
+--- first one in the buffer.
+local function default_check(bufnr)
+  local line = vim.api.nvim_win_get_cursor(0)[1] - 1
+  local best_line, best_name
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR })) do
+    local text = vim.api.nvim_buf_get_lines(bufnr, d.lnum, d.lnum + 1, false)[1] or ''
+    local name = text:match('^%s*check%s+([%a_][%w_]*)%s*:')
+    if name then
+      local better
+      if best_line == nil then
+        better = true
+      elseif d.lnum <= line then
+        better = best_line > line or d.lnum > best_line
+      else
+        better = best_line > line and d.lnum < best_line
+      end
+      if better then
+        best_line, best_name = d.lnum, name
+      end
+    end
+  end
+  return best_name
+end
+
+local function load(bufnr, check)
+  check = (check ~= nil and check ~= '') and check or default_check(bufnr)
+  if not check then
+    notify('no violated check in this buffer')
+    return nil
+  end
+  local t = M.fetch(bufnr, check)
+  if not t or #t.steps == 0 then
+    notify('no trace for check ' .. check)
+    return nil
+  end
+  active[bufnr] = { check = check, trace = t, pos = 0 }
+  return active[bufnr]
+end
+
+local function current(bufnr, check)
+  local a = active[bufnr]
+  if a and (check == nil or check == '' or check == a.check) then
+    return a
+  end
+  return load(bufnr, check)
+end
+
+function M.clear(bufnr)
+  active[bufnr] = nil
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+end
+
+--- Moves the cursor to the step's first edge and highlights all its edges.
+local function show(bufnr, a)
+  local step = a.trace.steps[a.pos]
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  local last = vim.api.nvim_buf_line_count(bufnr) - 1
+  for _, e in ipairs(step.edges) do
+    local r = e.range
+    if r.start.line <= last then
+      local end_line = math.min(r['end'].line, last)
+      local end_text = vim.api.nvim_buf_get_lines(bufnr, end_line, end_line + 1, false)[1] or ''
+      pcall(vim.api.nvim_buf_set_extmark, bufnr, ns, r.start.line, r.start.character, {
+        end_row = end_line,
+        end_col = math.min(r['end'].character, #end_text),
+        hl_group = M.config.highlight,
+      })
+    end
+  end
+  local first = step.edges[1]
+  if first and first.range.start.line <= last then
+    vim.api.nvim_win_set_cursor(0, { first.range.start.line + 1, first.range.start.character })
+  end
+  vim.api.nvim_echo({ { string.format('%s %d/%d: %s', a.check, a.pos, #a.trace.steps, trace.summary(step)) } }, false, {})
+end
+
+function M.next(check)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local a = current(bufnr, check)
+  if not a then
+    return
+  end
+  a.pos = trace.move(a.pos, 1, #a.trace.steps)
+  show(bufnr, a)
+end
+
+function M.prev(check)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local a = current(bufnr, check)
+  if not a then
+    return
+  end
+  a.pos = trace.move(a.pos, -1, #a.trace.steps)
+  show(bufnr, a)
+end
+
+--- The whole trace in the quickfix list, one entry per step with the state after it.
+function M.quickfix(check)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local a = load(bufnr, check)
+  if not a then
+    return
+  end
+  vim.fn.setqflist({}, ' ', {
+    title = 'zeno trace: ' .. a.check .. ' (' .. a.trace.verdict .. ')',
+    items = trace.qf_items(a.trace, bufnr),
+  })
+  vim.cmd('copen')
+end
+
+-- The server's trace commands (used by its code lenses) are answered from
+-- the client's trace model, like the commands above.
+local function register_lsp_commands()
+  if not vim.lsp.commands then
+    return
+  end
+  local function args_of(command)
+    local args = command.arguments or {}
+    return args[2]
+  end
+  vim.lsp.commands['zeno.trace.show'] = function(command)
+    local bufnr = vim.api.nvim_get_current_buf()
+    M.clear(bufnr)
+    M.next(args_of(command))
+  end
+  vim.lsp.commands['zeno.trace.next'] = function(command)
+    M.next(args_of(command))
+  end
+  vim.lsp.commands['zeno.trace.prev'] = function(command)
+    M.prev(args_of(command))
+  end
+end
+
+function M.create_commands()
+  local opts = { nargs = '?', desc = '' }
+  vim.api.nvim_create_user_command('ZenoTraceNext', function(o)
+    M.next(o.args)
+  end, vim.tbl_extend('force', opts, { desc = 'zeno: next step of the error trace' }))
+  vim.api.nvim_create_user_command('ZenoTracePrev', function(o)
+    M.prev(o.args)
+  end, vim.tbl_extend('force', opts, { desc = 'zeno: previous step of the error trace' }))
+  vim.api.nvim_create_user_command('ZenoTrace', function(o)
+    M.quickfix(o.args)
+  end, vim.tbl_extend('force', opts, { desc = 'zeno: error trace in the quickfix list' }))
+  vim.api.nvim_create_user_command('ZenoCodeLens', function()
+    refresh_codelens()
+  end, { desc = 'zeno: refresh code lenses' })
+  register_lsp_commands()
+end
+
+-- nvim-lspconfig-style registration for Neovim 0.11+ (`vim.lsp.enable('zeno')`).
+function M.register_config()
+  if type(vim.lsp.config) ~= 'table' and type(vim.lsp.config) ~= 'function' then
+    return false
+  end
+  local ok = pcall(function()
+    vim.lsp.config('zeno', {
+      cmd = M.config.cmd or { M.config.path, 'lsp' },
+      filetypes = { 'zeno' },
+      root_markers = { '.git' },
+      init_options = settings_payload(),
+      settings = settings_payload(),
+      handlers = handlers,
+      on_attach = on_attach,
+    })
+  end)
+  return ok
+end
+
+return M

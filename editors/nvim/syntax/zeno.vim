@@ -1,0 +1,49 @@
+" Vim syntax file for zeno timed-automata models (.zeno).
+" Every keyword of the language appears in one `syntax keyword` line (or the
+" zenoTemporal match); a test compares them with the lexer's keywords.
+
+if exists('b:current_syntax')
+  finish
+endif
+
+syntax keyword zenoType int bool clock chan
+syntax keyword zenoModifier const urgent broadcast committed init
+syntax keyword zenoDeclaration typedef template location invariant system check
+syntax keyword zenoLabel when sync select do
+syntax keyword zenoBoolean true false
+syntax keyword zenoOperatorWord and or not imply
+syntax keyword zenoQuantifier forall exists sum
+syntax keyword zenoDeadlock deadlock
+syntax match zenoTemporal /\<\(A\[\]\|E<>\|A<>\|E\[\]\)/
+
+syntax match zenoNumber /\<[0-9]\+\>/
+syntax match zenoArrow /->/
+syntax match zenoOperator /<=\|>=\|==\|!=\|&&\|||\|+=\|-=\|\*=\|\/=/
+syntax match zenoCheckName /\(\<check\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
+syntax match zenoTemplateName /\(\<template\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
+syntax match zenoLocationName /\(\<location\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
+
+syntax match zenoTodo /\<\(TODO\|FIXME\|XXX\)\>/ contained
+syntax match zenoLineComment "//.*$" contains=zenoTodo
+syntax region zenoBlockComment start="/\*" end="\*/" contains=zenoTodo
+
+highlight default link zenoType Type
+highlight default link zenoModifier StorageClass
+highlight default link zenoDeclaration Keyword
+highlight default link zenoLabel Statement
+highlight default link zenoBoolean Boolean
+highlight default link zenoOperatorWord Operator
+highlight default link zenoQuantifier Repeat
+highlight default link zenoDeadlock Constant
+highlight default link zenoTemporal Special
+highlight default link zenoNumber Number
+highlight default link zenoArrow Operator
+highlight default link zenoOperator Operator
+highlight default link zenoCheckName Function
+highlight default link zenoTemplateName Structure
+highlight default link zenoLocationName Label
+highlight default link zenoTodo Todo
+highlight default link zenoLineComment Comment
+highlight default link zenoBlockComment Comment
+
+let b:current_syntax = 'zeno'

@@ -1,0 +1,111 @@
+-- Driven by run.sh: fails with a message and exit code 1, passes with 0.
+
+local function fail(msg)
+  io.stderr:write('FAIL: ' .. msg .. '\n')
+  vim.cmd('cquit 1')
+end
+
+local function check(cond, msg)
+  if not cond then
+    fail(msg)
+    error(msg) -- stop this script if cquit is delayed
+  end
+end
+
+local ok, err = pcall(function()
+  vim.cmd('filetype on')
+  vim.cmd('syntax on')
+  require('zeno').setup({ path = os.getenv('ZENO_BIN') })
+  vim.cmd('runtime plugin/zeno.lua')
+  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('ZENO_MODEL')))
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(vim.bo.filetype == 'zeno', 'filetype is ' .. vim.bo.filetype)
+
+  -- The violation of `mutex` (bounded wait).
+  local violation
+  vim.wait(60000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR })) do
+      if d.message:match('^violated') then
+        violation = d
+        return true
+      end
+    end
+    return false
+  end, 100)
+  check(violation ~= nil, 'no violation diagnostic within 60 s')
+  local line = vim.api.nvim_buf_get_lines(bufnr, violation.lnum, violation.lnum + 1, false)[1]
+  check(line:match('^check mutex:'), 'violation not on the mutex check: ' .. line)
+
+  -- The expected edge, straight from the server (not through the plugin).
+  local client
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, c in pairs(clients) do
+    if c.name == 'zeno' then
+      client = c
+    end
+  end
+  check(client ~= nil, 'no zeno client')
+  local params = { uri = vim.uri_from_bufnr(bufnr), check = 'mutex' }
+  local resp
+  if vim.fn.has('nvim-0.11') == 1 then
+    resp = client:request_sync('zeno/errorTrace', params, 10000, bufnr)
+  else
+    resp = client.request_sync('zeno/errorTrace', params, 10000, bufnr)
+  end
+  check(resp and resp.result and resp.result.steps and #resp.result.steps > 2, 'no trace from zeno/errorTrace')
+  local steps = resp.result.steps
+  local function line_of(i)
+    return steps[i].edges[1].range.start.line + 1
+  end
+  local first, second, third = line_of(1), line_of(2), line_of(3)
+
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd('ZenoTraceNext')
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  check(row == first, string.format('after :ZenoTraceNext cursor on line %d, first edge on line %d', row, first))
+  check(#vim.api.nvim_buf_get_extmarks(bufnr, vim.api.nvim_create_namespace('zeno_trace'), 0, -1, {}) > 0,
+    'the step is not highlighted')
+
+  vim.cmd('ZenoTraceNext')
+  row = vim.api.nvim_win_get_cursor(0)[1]
+  check(row == second, string.format('second step: cursor on line %d, edge on line %d', row, second))
+  vim.cmd('ZenoTraceNext')
+  row = vim.api.nvim_win_get_cursor(0)[1]
+  check(row == third, string.format('third step: cursor on line %d, edge on line %d', row, third))
+  vim.cmd('ZenoTracePrev')
+  row = vim.api.nvim_win_get_cursor(0)[1]
+  check(row == second, string.format('back to the second step: cursor on line %d, edge on line %d', row, second))
+
+  -- Code lenses, when the server offers them: refreshed and displayed.
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  if caps.codeLensProvider or caps.code_lens then
+    vim.cmd('ZenoCodeLens')
+    local lenses
+    vim.wait(10000, function()
+      lenses = vim.lsp.codelens.get(bufnr)
+      return lenses and #lenses > 0
+    end, 100)
+    check(lenses and #lenses > 0, 'no code lenses displayed')
+    local on_mutex = false
+    for _, l in ipairs(lenses) do
+      if l.range.start.line == violation.lnum then
+        on_mutex = true
+      end
+    end
+    check(on_mutex, 'no code lens on the mutex check')
+    io.stdout:write('lenses: ' .. #lenses .. '\n')
+  end
+
+  vim.cmd('ZenoTrace')
+  local qf = vim.fn.getqflist()
+  check(#qf == #steps, string.format('quickfix has %d entries, trace %d steps', #qf, #steps))
+  check(qf[1].lnum == first, 'first quickfix entry not on the first edge')
+  check(qf[#qf].text:match('^step ' .. #steps), 'last quickfix entry: ' .. qf[#qf].text)
+end)
+
+if not ok then
+  fail(tostring(err))
+else
+  io.stdout:write('\nok: nvim plugin follows the trace of mutex\n')
+  vim.cmd('qa!')
+end

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Headless Neovim test of the zeno plugin against a language server.
+#
+#   editors/nvim/test/run.sh ZENO_BINARY
+#
+# Opens a copy of models/fischer-buggy.zeno, waits (at most 60 s) for the
+# violation diagnostic, runs :ZenoTraceNext and checks that the cursor is on
+# the first step's edge as given by zeno/errorTrace; then :ZenoTraceNext,
+# :ZenoTracePrev and :ZenoTrace. Exits non-zero on failure. Runs the trace
+# model's unit tests (test/trace_spec.lua) first.
+set -eu
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 ZENO_BINARY" >&2
+  exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+plugin=$(dirname "$here")
+repo=$(cd "$plugin/../.." && pwd)
+case "$1" in
+  /*) zeno=$1 ;;
+  *) zeno=$(pwd)/$1 ;;
+esac
+[ -x "$zeno" ] || { echo "not executable: $zeno" >&2; exit 2; }
+
+# The trace model on its own first (no server involved).
+timeout 60 nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$plugin" \
+  -c "luafile $here/trace_spec.lua"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$repo/models/fischer-buggy.zeno" "$work/fischer-buggy.zeno"
+
+ZENO_BIN=$zeno ZENO_MODEL=$work/fischer-buggy.zeno ZENO_PLUGIN=$plugin \
+  timeout 120 nvim --headless -u NONE -i NONE -n \
+  --cmd "set rtp^=$plugin" \
+  -c "luafile $here/headless.lua"

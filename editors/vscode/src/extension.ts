@@ -1,0 +1,51 @@
+// Entry point: starts the language server and wires up trace stepping and
+// the checks in the Testing view.
+
+import * as vscode from "vscode";
+import { TRACE_COMMANDS, ZenoClient } from "./client";
+import { ChecksAsTests } from "./testing";
+import { TraceUi } from "./traceUi";
+
+let zeno: ZenoClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  let ui: TraceUi | undefined;
+  // The server's zeno.trace.* commands (from code lenses) are answered from
+  // the client's trace model, so every view agrees.
+  const traceCommand = async (command: string, args: unknown[]) => {
+    if (!ui) return undefined;
+    if (command === "zeno.trace.next") return ui.next(args);
+    if (command === "zeno.trace.prev") return ui.prev(args);
+    return ui.show(args);
+  };
+  zeno = new ZenoClient(traceCommand);
+  ui = new TraceUi((uri, check) => zeno!.errorTrace(uri, check));
+  const tests = new ChecksAsTests(zeno);
+  context.subscriptions.push(
+    zeno,
+    ui,
+    tests,
+    vscode.commands.registerCommand("zeno.nextStep", (...args: unknown[]) => ui!.next(args)),
+    vscode.commands.registerCommand("zeno.previousStep", (...args: unknown[]) => ui!.prev(args)),
+    vscode.commands.registerCommand("zeno.showTrace", (...args: unknown[]) => ui!.show(args)),
+    vscode.commands.registerCommand("zeno.goToStep", (uri: string, check: string, pos: number) =>
+      ui!.goTo(uri, check, pos),
+    ),
+    vscode.commands.registerCommand("zeno.restartServer", () => zeno!.restart()),
+  );
+  await zeno.start();
+  // A server that does not advertise the trace commands still gets working
+  // code lenses: the client provides them.
+  const offered = zeno.serverCommands();
+  for (const command of TRACE_COMMANDS) {
+    if (!offered.includes(command)) {
+      context.subscriptions.push(
+        vscode.commands.registerCommand(command, (...args: unknown[]) => traceCommand(command, args)),
+      );
+    }
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await zeno?.client?.stop();
+}

@@ -1,0 +1,101 @@
+// Maps the `zeno.*` settings of the editor to what the language server reads
+// (under the key `zeno`, both in initializationOptions and in
+// workspace/didChangeConfiguration). Pure: it takes a getter, so it is tested
+// without an editor.
+
+export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
+export const HEURISTICS = ["zero", "dl", "du", "hl", "hu"] as const;
+export const CHECK_ON = ["change", "save"] as const;
+
+export interface ServerSettings {
+  search?: (typeof SEARCH_ORDERS)[number];
+  heuristic?: (typeof HEURISTICS)[number];
+  /** null: no limit. */
+  maxStates?: number | null;
+  /** null: no limit. */
+  timeoutSeconds?: number | null;
+  checkOn?: (typeof CHECK_ON)[number];
+  debounceMs?: number;
+}
+
+/** Reads one setting below `zeno.`; returns undefined when unset. */
+export type SettingGetter = (key: string) => unknown;
+
+function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
+  return typeof value === "string" && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : undefined;
+}
+
+/** A non-negative integer, or undefined (so the server keeps its default). */
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * A limit: a positive value, or null for "no limit" (the setting's 0, sent
+ * as null so that the server also drops a limit set earlier); undefined when
+ * invalid.
+ */
+function limit(isValid: (v: number) => boolean) {
+  return (value: unknown): number | null | undefined => {
+    if (value === 0) return null;
+    return typeof value === "number" && Number.isFinite(value) && value > 0 && isValid(value)
+      ? value
+      : undefined;
+  };
+}
+
+/**
+ * The settings object sent to the server. Values the server would reject
+ * (unknown search orders, negative limits, ...) are left out, so the server
+ * falls back to its defaults instead of failing; `problems` says which.
+ */
+export function serverSettings(get: SettingGetter): { settings: ServerSettings; problems: string[] } {
+  const settings: ServerSettings = {};
+  const problems: string[] = [];
+  const take = <K extends keyof ServerSettings>(
+    key: K,
+    parse: (v: unknown) => ServerSettings[K] | undefined,
+    expected: string,
+  ) => {
+    const raw = get(key);
+    if (raw === undefined || raw === null) return;
+    const value = parse(raw);
+    if (value === undefined) {
+      problems.push(`zeno.${key}: expected ${expected}, got ${JSON.stringify(raw)}`);
+    } else {
+      settings[key] = value;
+    }
+  };
+  take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
+  take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
+  take("maxStates", limit(Number.isInteger), "a non-negative integer");
+  take("timeoutSeconds", limit(() => true), "a non-negative number");
+  take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
+  take("debounceMs", count, "a non-negative integer");
+  return { settings, problems };
+}
+
+/** The payload for initializationOptions and didChangeConfiguration. */
+export function serverPayload(get: SettingGetter): { zeno: ServerSettings & { timeoutMs?: number | null } } {
+  const settings: ServerSettings & { timeoutMs?: number | null } = serverSettings(get).settings;
+  // The server reads the time limit in milliseconds (`timeoutMs`); both
+  // spellings are sent (a server ignores the key it does not know).
+  if (settings.timeoutSeconds !== undefined) {
+    settings.timeoutMs = settings.timeoutSeconds === null ? null : Math.round(settings.timeoutSeconds * 1000);
+  }
+  return { zeno: settings };
+}
+
+/** The command that starts the server: `zeno.path` if set, else `zeno` on PATH. */
+export function serverCommand(get: SettingGetter): { command: string; args: string[] } {
+  const path = get("path");
+  const command = typeof path === "string" && path.trim() !== "" ? path.trim() : "zeno";
+  return { command, args: ["lsp"] };
+}
+
+/** Whether a configuration change affects the server process itself (needs a restart). */
+export function needsRestart(affects: (section: string) => boolean): boolean {
+  return affects("zeno.path");
+}

@@ -1,0 +1,60 @@
+//! `zeno import`: translate a UPPAAL or TChecker model into zeno text.
+
+use std::io::Write;
+use std::path::Path;
+
+use zeno::diagnostics::Diagnostic;
+use zeno::import::{self, ImportOptions};
+
+use super::args::ImportArgs;
+use super::check::exit;
+use super::diag;
+use super::load::formatted;
+use super::source::read_source;
+
+pub fn run(args: &ImportArgs) -> u8 {
+    let source = match read_source(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            diag::error(&e.to_string());
+            return exit::ERROR;
+        }
+    };
+    let opts = ImportOptions {
+        labels: args.labels.clone(),
+    };
+    let imported = match import::import(&source.display_path(), &source.text, &opts) {
+        Ok(i) => i,
+        Err(diags) => {
+            let diags: Vec<Diagnostic> = diags.iter().map(|d| d.to_diagnostic()).collect();
+            diag::emit(&source, &diags);
+            return exit::ERROR;
+        }
+    };
+    let warnings: Vec<Diagnostic> = imported
+        .warnings
+        .iter()
+        .map(|w| w.to_diagnostic())
+        .collect();
+    diag::emit(&source, &warnings);
+    let text = formatted(imported.zeno);
+    write_output(args.output.as_deref(), &text)
+}
+
+/// Writes `text` to `out`, or to stdout without it; returns the exit code.
+pub fn write_output(out: Option<&Path>, text: &str) -> u8 {
+    match out {
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                diag::error(&format!("cannot write `{}`: {e}", path.display()));
+                exit::ERROR
+            }
+        },
+        None => {
+            // A closed stdout (`| head`) must not panic.
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            exit::OK
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Model files in any format the CLI accepts: `.zeno` text as is, UPPAAL
+//! XML/XTA and TChecker files imported first (by extension, else by content).
+//!
+//! The importer's warnings and errors are located in the *original* file and
+//! rendered against it; the semantic diagnostics that follow are located in
+//! the imported zeno text, which is shown under the name `FILE (imported)`
+//! after a note saying so.
+
+use std::path::Path;
+
+use zeno::diagnostics::Diagnostic;
+use zeno::import::{self, Format, ImportOptions};
+
+use super::diag;
+use super::source::{ReadError, Source, read_source};
+
+/// A model ready for analysis.
+pub struct Model {
+    /// The zeno text to analyze: the file itself, or its translation.
+    pub source: Source,
+    /// The file as read, when it was imported (for reports and messages).
+    pub original: Option<(Source, Format)>,
+}
+
+impl Model {
+    /// The path to show in reports: always the file the user named.
+    pub fn display_path(&self) -> String {
+        match &self.original {
+            Some((o, _)) => o.display_path(),
+            None => self.source.display_path(),
+        }
+    }
+
+    /// Says, before diagnostics about the imported text, where that text
+    /// comes from.
+    pub fn note_imported(&self) {
+        if let Some((o, format)) = &self.original {
+            diag::note(&format!(
+                "`{}` was imported from {}; positions in `{}` are in the imported zeno text (`zeno import {}` prints it)",
+                o.display_path(),
+                format_name(*format),
+                self.source.display_path(),
+                o.display_path(),
+            ));
+        }
+    }
+}
+
+/// Why a file gave no model.
+pub enum LoadError {
+    Unreadable(ReadError),
+    /// The importer reported errors (already printed), located in `original`.
+    Import {
+        original: Source,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// A problem with the request rather than the file (already printed).
+    Usage(String),
+}
+
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::UppaalXml => "UPPAAL XML",
+        Format::UppaalXta => "UPPAAL XTA",
+        Format::TChecker => "TChecker",
+    }
+}
+
+/// Imported text as `zeno import` prints it (the importer's layout is
+/// already close; the formatter makes it exactly what `zeno fmt` keeps), so
+/// that positions in diagnostics match that output.
+pub fn formatted(zeno: String) -> String {
+    zeno::fmt::format(&zeno).unwrap_or(zeno)
+}
+
+/// The format of `path` when it is not zeno text: `.zeno` files are always
+/// zeno; anything else is imported when its extension or content says so.
+pub fn foreign_format(path: &Path, text: &str) -> Option<Format> {
+    if path.extension().is_some_and(|e| e == "zeno") {
+        return None;
+    }
+    import::detect_format(&path.to_string_lossy(), text)
+}
+
+/// Reads `path`, importing it when it is a UPPAAL or TChecker model.
+/// Import warnings and errors are printed to stderr against the file.
+pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
+    let original = read_source(path).map_err(LoadError::Unreadable)?;
+    let Some(format) = foreign_format(path, &original.text) else {
+        if !labels.is_empty() {
+            let message = format!(
+                "--labels applies to TChecker models; `{}` is zeno text (write the `check` in the file)",
+                original.display_path()
+            );
+            diag::error(&message);
+            return Err(LoadError::Usage(message));
+        }
+        return Ok(Model {
+            source: original,
+            original: None,
+        });
+    };
+    let opts = ImportOptions {
+        labels: labels.to_vec(),
+    };
+    match import::import_as(format, &original.text, &opts) {
+        Ok(imported) => {
+            let warnings: Vec<Diagnostic> = imported
+                .warnings
+                .iter()
+                .map(|w| w.to_diagnostic())
+                .collect();
+            diag::emit(&original, &warnings);
+            let name = format!("{} (imported)", original.display_path());
+            Ok(Model {
+                source: Source::new(name, formatted(imported.zeno)),
+                original: Some((original, format)),
+            })
+        }
+        Err(diags) => {
+            let diagnostics: Vec<Diagnostic> = diags.iter().map(|d| d.to_diagnostic()).collect();
+            diag::emit(&original, &diagnostics);
+            Err(LoadError::Import {
+                original,
+                diagnostics,
+            })
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! `zeno import`, `zeno export`, and `zeno check` on UPPAAL and TChecker
+//! files, end to end. The fixtures in `tests/data/import` are small
+//! hand-written models whose verdicts are evident from their text.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn zeno(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("spawn zeno")
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/import")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zeno-cli-import-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+// ---- zeno import ----
+
+#[test]
+fn import_tchecker_with_labels_prints_the_reachability_check() {
+    let o = zeno(&["import", &data("handshake.tck"), "--labels", "p_met,q_met"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // `sync:P@a:Q@a`: the first participant sends.
+    assert!(out.contains("sync a!"), "{out}");
+    assert!(out.contains("sync a?"), "{out}");
+    assert!(out.contains("check labels: E<> P.met && Q.met;"), "{out}");
+    // The output is already formatted.
+    assert_eq!(zeno::fmt::format(&out).as_deref(), Ok(out.as_str()));
+}
+
+#[test]
+fn import_writes_the_output_file() {
+    let dir = scratch("out");
+    let out = dir.join("lock.zeno");
+    let o = zeno(&["import", &data("lock.xml"), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(
+        text.contains("check mutex: A[] !(P1.busy && P2.busy);"),
+        "{text}"
+    );
+    // The written file is an ordinary zeno model: `lock` keeps one process
+    // out of `busy` while the other is there.
+    let o = zeno(&["check", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("mutex: holds"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn truncated_xml_is_a_located_error() {
+    let o = zeno(&["import", &data("truncated.xml")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    // The file is cut inside `x &gt;= 1` on line 17.
+    assert!(err.contains("error: unexpected end of the file"), "{err}");
+    assert!(err.contains("truncated.xml:17:"), "{err}");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn unknown_format_is_an_error() {
+    let o = zeno(&["import", &data("notes.txt")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot tell the format"), "{err}");
+    assert!(err.contains("notes.txt:1:1"), "{err}");
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let o = zeno(&["import", &data("missing.xml")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}
+
+// ---- zeno check on foreign files ----
+
+#[test]
+fn check_tchecker_labels_reachable_and_unreachable() {
+    // P meets Q on `a` after 2 time units: both `met` locations together.
+    let o = zeno(&["check", &data("handshake.tck"), "--labels", "p_met,q_met"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("handshake.tck\n"), "{out}");
+    assert!(out.contains("labels: holds — witness of 1 step"), "{out}");
+    assert!(
+        out.contains("P: start -> met (a!), Q: wait -> met (a?)"),
+        "{out}"
+    );
+    // `gave_up` (label `never`) is only entered without meeting Q.
+    let o = zeno(&["check", &data("handshake.tck"), "--labels", "never,q_met"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("labels: fails — no reachable state satisfies it"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn check_unknown_label_is_a_located_error() {
+    let o = zeno(&["check", &data("handshake.tck"), "--labels", "nowhere"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nowhere"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_uppaal_xml_directly() {
+    let o = zeno(&["check", &data("lock.xml"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let file = &v["files"][0];
+    // Reports name the file the user gave, not the imported text.
+    assert!(
+        file["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("lock.xml")),
+        "{v}"
+    );
+    assert_eq!(file["checks"][0]["name"], "mutex");
+    assert_eq!(file["checks"][0]["verdict"], "holds");
+}
+
+#[test]
+fn format_is_recognised_by_content() {
+    let dir = scratch("content");
+    let m = dir.join("lock.model");
+    std::fs::copy(data("lock.xml"), &m).expect("copy");
+    let o = zeno(&["check", path(&m)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("mutex: holds"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn semantic_errors_in_imported_text_say_it_was_imported() {
+    let o = zeno(&["check", &data("undeclared.xml")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("was imported from UPPAAL XML"), "{err}");
+    assert!(err.contains("unknown name `lokc`"), "{err}");
+    // The position is in the imported text, as `zeno import` prints it.
+    let imported = stdout(&zeno(&["import", &data("undeclared.xml")]));
+    let line = imported
+        .lines()
+        .position(|l| l.contains("lokc"))
+        .expect("the name is kept")
+        + 1;
+    assert!(
+        err.contains(&format!("undeclared.xml (imported):{line}:")),
+        "{err}\n{imported}"
+    );
+}
+
+#[test]
+fn labels_on_zeno_text_are_an_error() {
+    let dir = scratch("labels");
+    let m = dir.join("m.zeno");
+    std::fs::write(
+        &m,
+        "template P() { init location a; }\nsystem P;\ncheck c: A[] true;\n",
+    )
+    .expect("write");
+    let o = zeno(&["check", path(&m), "--labels", "a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--labels applies to TChecker models"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- zeno export ----
+
+#[test]
+fn export_tchecker_round_trip_keeps_the_verdict() {
+    let dir = scratch("export-tck");
+    let tck = dir.join("lock.tck");
+    let o = zeno(&[
+        "export",
+        "--to",
+        "tchecker",
+        &data("lock.xml"),
+        "-o",
+        path(&tck),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&tck).expect("written");
+    assert!(text.contains("system:lock"), "{text}");
+    // `A[] !(P1.busy && P2.busy)` becomes the labels `mutex_1`, `mutex_2`
+    // on the two `busy` locations, with the question in a comment.
+    assert!(text.contains("labels:mutex_1"), "{text}");
+    assert!(text.contains("tck-reach -l mutex_1,mutex_2"), "{text}");
+    // Unreachable together, as the original `A[]` holds.
+    let o = zeno(&["check", path(&tck), "--labels", "mutex_1,mutex_2"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("labels: fails — no reachable state satisfies it"),
+        "{}",
+        stdout(&o)
+    );
+    // Export → import → export: the re-imported check is named `labels`,
+    // so the labels become `labels_1`, `labels_2`; from then on the text
+    // is stable.
+    let tck2 = dir.join("lock2.tck");
+    let export = |from: &Path, labels: &str, to: &Path| {
+        let o = zeno(&[
+            "export",
+            "--to",
+            "tchecker",
+            path(from),
+            "--labels",
+            labels,
+            "-o",
+            path(to),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(to).expect("written")
+    };
+    // Comments and the system name (from the file name) aside.
+    let body = |t: &str| -> String {
+        t.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("system:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let text2 = export(&tck, "mutex_1,mutex_2", &tck2);
+    assert_eq!(body(&text2), body(&text).replace("mutex_", "labels_"));
+    let text3 = export(&tck2, "labels_1,labels_2", &dir.join("lock3.tck"));
+    assert_eq!(body(&text3), body(&text2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn export_xta_writes_the_query_file_beside() {
+    let dir = scratch("export-xta");
+    let xta = dir.join("lock.xta");
+    let o = zeno(&["export", "--to", "xta", &data("lock.xml"), "-o", path(&xta)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let q = std::fs::read_to_string(dir.join("lock.q")).expect("query file");
+    assert!(q.contains("A[]"), "{q}");
+    assert!(q.contains("P1.busy && P2.busy"), "{q}");
+    // The XTA text imports and its model checks (XTA has no queries: the
+    // imported text has no check, so there is nothing to decide).
+    let o = zeno(&["import", path(&xta)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("system P1, P2;"), "{text}");
+    assert!(
+        text.contains("location busy invariant P1_x <= 2;"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn export_to_stdout_and_errors() {
+    let o = zeno(&["export", "--to", "xta", &data("lock.xml")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("system P1, P2;"), "{}", stdout(&o));
+    // The queries follow as comments on stdout.
+    assert!(stdout(&o).contains("// A[]"), "{}", stdout(&o));
+    let o = zeno(&["export", "--to", "tchecker", &data("truncated.xml")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("truncated.xml:17:"), "{}", stderr(&o));
+}

@@ -1,0 +1,324 @@
+//! The public UPPAAL/TChecker instances with a reference verdict (the
+//! `EXPECTED.md` of the shared model directory): each is imported from its
+//! UPPAAL XML and from its TChecker file (with the labels of the question),
+//! checked under breadth-first search and under greedy search with `hU`; the
+//! verdicts must match the reference, the two formats must agree, and every
+//! trace must replay in the independent simulator.
+//!
+//! The largest instances (Fischer N = 8…10, mutex N = 3 with delay 2) take
+//! minutes in the debug profile: they are in ignored tests, run with
+//! `cargo test --release --test import_verdicts -- --ignored large`.
+
+mod support;
+
+use std::path::PathBuf;
+
+use support::simulator;
+use zeno::checker::{self, Cancel, HeuristicKind, Options, SearchOrder, Verdict};
+use zeno::import::{ImportOptions, import};
+
+/// The shared model directory; `None` (skip) when it is absent, except under
+/// CI, where a missing directory is a failure. `ZENO_TICKTAC_DIR` overrides
+/// the location.
+fn models_dir() -> Option<PathBuf> {
+    let dir = match std::env::var("ZENO_TICKTAC_DIR") {
+        Ok(d) => PathBuf::from(d),
+        Err(_) => PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/models/ticktac"
+        )),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} not found: the public models must be checked out beside the repository under CI",
+        dir.display()
+    );
+    println!("note: {} not found; skipping", dir.display());
+    None
+}
+
+/// The two search configurations the reference verdicts are checked under.
+const BFS: (SearchOrder, HeuristicKind) = (SearchOrder::Bfs, HeuristicKind::Zero);
+const GREEDY_HU: (SearchOrder, HeuristicKind) = (SearchOrder::Greedy, HeuristicKind::HU);
+
+/// How the question appears in the UPPAAL file's first query.
+#[derive(Clone, Copy)]
+enum XmlQuery {
+    /// `A[] not (X(i).L and X(j).L)`: holds exactly when the labels are unreachable.
+    Safety,
+    /// `E<> X.L and Y.L`: holds exactly when the labels are reachable.
+    Reach,
+}
+
+/// One instance: its files (relative to the model directory), the TChecker
+/// labels of the question, and the reference answer "reachable?".
+struct Instance {
+    /// `None` when the UPPAAL file is not the same model (see `mutex`).
+    xml: Option<&'static str>,
+    tck: &'static str,
+    labels: &'static str,
+    query: XmlQuery,
+    reachable: bool,
+}
+
+/// Imports `rel`, lowers it and checks its first check under each
+/// configuration; returns the verdicts, "holds" as `true`.
+fn verdicts(
+    dir: &std::path::Path,
+    rel: &str,
+    labels: &str,
+    configs: &[(SearchOrder, HeuristicKind)],
+    failures: &mut Vec<String>,
+) -> Vec<Option<bool>> {
+    let text = match std::fs::read_to_string(dir.join(rel)) {
+        Ok(t) => t,
+        Err(e) => {
+            failures.push(format!("{rel}: {e}"));
+            return vec![];
+        }
+    };
+    let opts = ImportOptions {
+        labels: labels
+            .split(',')
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect(),
+    };
+    let imported = match import(rel, &text, &opts) {
+        Ok(i) => i,
+        Err(d) => {
+            failures.push(format!("{rel}: import failed: {}", d[0]));
+            return vec![];
+        }
+    };
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    let Some(network) = analysis.network.filter(|_| {
+        !analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == zeno::diagnostics::Severity::Error)
+    }) else {
+        failures.push(format!(
+            "{rel}: imported text does not lower: {:?}",
+            analysis.diagnostics
+        ));
+        return vec![];
+    };
+    if network.checks.is_empty() {
+        failures.push(format!("{rel}: no check"));
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for &(search, heuristic) in configs {
+        let options = Options {
+            search,
+            heuristic,
+            ..Options::default()
+        };
+        let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+        let config = format!("{rel} {search:?}/{heuristic:?}");
+        if std::env::var_os("SHOW_STATS").is_some() {
+            println!(
+                "{config}: {:?} explored {} stored {} in {:.2?}",
+                result.verdict, result.stats.explored, result.stats.stored, result.stats.elapsed
+            );
+        }
+        match &result.verdict {
+            Verdict::Holds => out.push(Some(true)),
+            Verdict::Fails => out.push(Some(false)),
+            other => {
+                failures.push(format!("{config}: no verdict: {other:?}"));
+                out.push(None);
+            }
+        }
+        if let Some(trace) = &result.trace
+            && let Err(e) = simulator::replay(&network, 0, trace)
+        {
+            failures.push(format!("{config}: trace does not replay: {e}"));
+        }
+    }
+    out
+}
+
+/// Checks every instance under every configuration and fails with the list
+/// of disagreements.
+fn run(instances: &[Instance], configs: &[(SearchOrder, HeuristicKind)]) {
+    let Some(dir) = models_dir() else { return };
+    let mut failures = Vec::new();
+    for inst in instances {
+        // TChecker: the imported `check labels: E<> ...` holds when reachable.
+        let tck = verdicts(&dir, inst.tck, inst.labels, configs, &mut failures);
+        let mut answers = vec![(inst.tck, tck.clone())];
+        if let Some(xml_file) = inst.xml {
+            // The UPPAAL query, read as an answer to "reachable?".
+            let xml: Vec<Option<bool>> = verdicts(&dir, xml_file, "", configs, &mut failures)
+                .into_iter()
+                .map(|v| match inst.query {
+                    XmlQuery::Safety => v.map(|holds| !holds),
+                    XmlQuery::Reach => v,
+                })
+                .collect();
+            if xml.len() == tck.len() && xml != tck {
+                failures.push(format!(
+                    "{xml_file} and {} disagree: {xml:?} vs {tck:?}",
+                    inst.tck
+                ));
+            }
+            answers.push((xml_file, xml));
+        }
+        for (file, answers) in &answers {
+            for (answer, (search, heuristic)) in answers.iter().zip(configs) {
+                if let Some(reachable) = answer
+                    && *reachable != inst.reachable
+                {
+                    failures.push(format!(
+                        "{file} {search:?}/{heuristic:?}: reachable = {reachable}, expected {}",
+                        inst.reachable
+                    ));
+                }
+            }
+            if answers.len() != configs.len() {
+                failures.push(format!("{file}: not every configuration ran"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn fischer(n: u32) -> Instance {
+    // The file names are built from `n`; leak them to keep `Instance` plain.
+    let xml: &'static str = Box::leak(format!("fischer/fischer_{n}_10_10.xml").into_boxed_str());
+    let tck: &'static str = Box::leak(format!("fischer/fischer_{n}_10_10.tck").into_boxed_str());
+    Instance {
+        xml: Some(xml),
+        tck,
+        labels: "cs1,cs2",
+        query: XmlQuery::Safety,
+        reachable: false,
+    }
+}
+
+#[test]
+fn fischer_small() {
+    let small: Vec<Instance> = (2..=7).map(fischer).collect();
+    run(&small, &[BFS, GREEDY_HU]);
+}
+
+#[test]
+#[ignore = "minutes in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+fn large_fischer() {
+    let large: Vec<Instance> = (8..=10).map(fischer).collect();
+    run(&large, &[BFS, GREEDY_HU]);
+}
+
+#[test]
+#[ignore = "over a minute in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+fn large_mutex_three_delay_two() {
+    run(
+        &[mutex(
+            "mutex/mutex_3_1_2_lab.tck",
+            Some("mutex/mutex_3_1_2.xml"),
+        )],
+        &[BFS, GREEDY_HU],
+    );
+}
+
+#[test]
+fn arbiter_tree() {
+    run(
+        &[
+            Instance {
+                xml: Some("arbiter_tree/arbiter_tree_d2_N3.xml"),
+                tck: "arbiter_tree/arbiter_tree_d2_N3_lab.tck",
+                labels: "work1,work2",
+                query: XmlQuery::Reach,
+                reachable: true,
+            },
+            Instance {
+                xml: Some("arbiter_tree/arbiter_tree_d3_N7.xml"),
+                tck: "arbiter_tree/arbiter_tree_d3_N7_lab.tck",
+                labels: "work1,work2",
+                query: XmlQuery::Reach,
+                reachable: true,
+            },
+        ],
+        &[BFS, GREEDY_HU],
+    );
+}
+
+/// Dierks' mutual exclusion. The TChecker generator writes a single round
+/// (each `A` ends in `Done` after its critical section, the controller ends
+/// in `Done` after granting every process once); the UPPAAL generator writes
+/// the cyclic protocol (`Unsafe -> Safe`, the grant passed on forever).
+/// With a mutex delay of 2 both are safe and the files are compared; with
+/// delay 0 zeno finds the cyclic UPPAAL model unsafe (a different model,
+/// so not the reference's question; see docs/import.md), and only the
+/// TChecker file is checked against the reference.
+fn mutex(tck: &'static str, xml: Option<&'static str>) -> Instance {
+    Instance {
+        xml,
+        tck,
+        labels: "unsafe1,unsafe2",
+        query: XmlQuery::Safety,
+        reachable: false,
+    }
+}
+
+#[test]
+fn mutex_two() {
+    run(
+        &[
+            mutex("mutex/mutex_2_1_0_lab.tck", None),
+            mutex("mutex/mutex_2_1_2_lab.tck", Some("mutex/mutex_2_1_2.xml")),
+        ],
+        &[BFS, GREEDY_HU],
+    );
+}
+
+#[test]
+fn mutex_three() {
+    run(
+        &[
+            mutex("mutex/mutex_3_1_0_lab.tck", None),
+            // mutex_3_1_2 is in `large_mutex_three_delay_two` (ignored).
+        ],
+        &[BFS, GREEDY_HU],
+    );
+}
+
+/// Fig. 1 of Morbé et al. has only an UPPAAL version, with `A[] true`.
+#[test]
+fn fig1_holds() {
+    let Some(dir) = models_dir() else { return };
+    let mut failures = Vec::new();
+    let rel = "fig1-Morbe_et_al-CAV2011/static/fig1-Morbe_et_al-CAV2011.xml";
+    let answers = verdicts(&dir, rel, "", &[BFS, GREEDY_HU], &mut failures);
+    assert_eq!(answers, [Some(true), Some(true)], "{failures:?}");
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// The cyclic UPPAAL mutex with mutex delay 0 (see `mutex`): zeno finds the
+/// `A[]` query violated under every order, but building the concrete
+/// counterexample overflows the checker's 64-bit rationals (a panic in the
+/// debug profile, no trace in release). Kept as a reproduction.
+#[test]
+#[ignore = "the concrete trace overflows i64 rationals in the checker"]
+fn mutex_delay_zero_uppaal_counterexample() {
+    let Some(dir) = models_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("mutex/mutex_2_1_0.xml")).expect("readable");
+    let imported = import("mutex_2_1_0.xml", &text, &ImportOptions::default()).expect("imports");
+    let network = zeno::semantics::analyze(&imported.zeno)
+        .network
+        .expect("lowers");
+    let options = Options {
+        search: SearchOrder::Bfs,
+        ..Options::default()
+    };
+    let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(result.verdict, Verdict::Fails);
+    let trace = result.trace.expect("a counterexample");
+    simulator::replay(&network, 0, &trace).expect("the counterexample replays");
+}
