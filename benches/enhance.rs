@@ -6,7 +6,8 @@
 //! trace length, #d (deferred explored / explored) and the queue accesses
 //! (pushes and pops per non-empty queue).
 
-#[path = "../tests/checker_net.rs"]
+#[path = "../tests/support/net.rs"]
+#[allow(dead_code, clippy::new_without_default)]
 mod net;
 
 use std::time::Duration;

@@ -3,11 +3,9 @@
 //! here, the same verdict as plain BFS under every enhancement and search
 //! order, with every trace replayed by the independent simulator.
 
-#[path = "checker_net.rs"]
-mod net;
 mod support;
 
-use net::*;
+use support::net::*;
 use zeno::checker::enhance::{Contexts, UNRELATED, Useless};
 use zeno::checker::*;
 use zeno::ir::*;

@@ -3,12 +3,10 @@
 //! contexts or context bounding, every search order and heuristic
 //! agrees with plain BFS and every trace replays in the independent simulator.
 
-#[path = "checker_net.rs"]
-mod net;
 mod support;
 
-use net::*;
 use proptest::prelude::*;
+use support::net::*;
 use zeno::checker::*;
 use zeno::ir::*;
 
@@ -125,7 +123,7 @@ fn build(s: &Spec) -> Network {
                 let mut cc = le(clocks[x as usize - 1], c);
                 if reads {
                     // A bound read from a variable: LU bounds use its range.
-                    cc.bound = add(v(var), net::c(c));
+                    cc.bound = add(v(var), support::net::c(c));
                 }
                 n.inv(p as ProcId, l as LocId, cc);
             }
@@ -145,7 +143,7 @@ fn build(s: &Spec) -> Network {
             edge.when(if upper { le(x, c) } else { ge(x, c) });
         }
         if let Some(c) = e.data_guard {
-            edge.guard(eq(v(var), net::c(c)));
+            edge.guard(eq(v(var), support::net::c(c)));
         }
         if let Some((ch, send)) = e.sync {
             if send {
@@ -156,9 +154,9 @@ fn build(s: &Spec) -> Network {
         }
         if let Some((inc, c)) = e.assign {
             let value = if inc {
-                add(v(var), net::c(1))
+                add(v(var), support::net::c(1))
             } else {
-                net::c(c)
+                support::net::c(c)
             };
             edge.set(var, value);
         }
@@ -176,7 +174,7 @@ fn build(s: &Spec) -> Network {
         n.always(not(Formula::Deadlock));
     } else {
         // A[] v <= 1: out-of-range-free invariant on data.
-        n.always(Formula::Data(bin(BinOp::Le, v(var), net::c(1))));
+        n.always(Formula::Data(bin(BinOp::Le, v(var), support::net::c(1))));
     }
     n.n
 }
