@@ -79,6 +79,79 @@ impl Queue for Frontier {
     }
 }
 
+/// Several frontiers of one kind, `q_0, q_1, ...`: `pop` serves the lowest
+/// non-empty one (thesis Fig. 3.5 with two queues, Fig. 4.3 with many).
+/// Queues are created on first use; pushes and pops are counted per queue.
+pub struct MultiQueue {
+    make: fn() -> Frontier,
+    queues: Vec<Frontier>,
+    pushes: Vec<u64>,
+    pops: Vec<u64>,
+    len: usize,
+    /// Every queue below this index is empty.
+    lowest: usize,
+}
+
+impl MultiQueue {
+    pub fn new(make: fn() -> Frontier) -> MultiQueue {
+        MultiQueue {
+            make,
+            queues: Vec::new(),
+            pushes: Vec::new(),
+            pops: Vec::new(),
+            len: 0,
+            lowest: 0,
+        }
+    }
+
+    pub fn push_to(&mut self, queue: usize, id: u32, priority: u64) {
+        while self.queues.len() <= queue {
+            self.queues.push((self.make)());
+            self.pushes.push(0);
+            self.pops.push(0);
+        }
+        self.queues[queue].push(id, priority);
+        self.pushes[queue] += 1;
+        self.len += 1;
+        self.lowest = self.lowest.min(queue);
+    }
+
+    /// The next state and the queue it came from.
+    pub fn pop_from(&mut self) -> Option<(u32, usize)> {
+        let k = (self.lowest..self.queues.len()).find(|&k| !self.queues[k].is_empty())?;
+        self.lowest = k;
+        let id = self.queues[k].pop()?;
+        self.pops[k] += 1;
+        self.len -= 1;
+        Some((id, k))
+    }
+
+    /// Pushes per queue, up to the highest queue used.
+    pub fn pushes(&self) -> &[u64] {
+        &self.pushes
+    }
+
+    /// Pops per queue, up to the highest queue used.
+    pub fn pops(&self) -> &[u64] {
+        &self.pops
+    }
+}
+
+impl Queue for MultiQueue {
+    fn push(&mut self, id: u32, priority: u64) {
+        self.push_to(0, id, priority);
+    }
+    fn pop(&mut self) -> Option<u32> {
+        self.pop_from().map(|(id, _)| id)
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn bytes(&self) -> usize {
+        self.queues.iter().map(Queue::bytes).sum::<usize>() + self.queues.capacity() * 48
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +171,23 @@ mod tests {
         assert_eq!(drain(&mut l), [4, 3, 2, 1]);
         // Lowest priority first, ties in insertion order.
         assert_eq!(drain(&mut b), [4, 2, 1, 3]);
+    }
+
+    #[test]
+    fn multi_queue_serves_the_lowest_non_empty_queue() {
+        let mut m = MultiQueue::new(Frontier::best_first);
+        m.push_to(2, 1, 0);
+        m.push_to(0, 2, 9);
+        m.push_to(2, 3, 0);
+        m.push_to(0, 4, 1);
+        assert_eq!(m.len(), 4);
+        assert_eq!(m.pop_from(), Some((4, 0)));
+        m.push_to(1, 5, 7);
+        let rest: Vec<_> = std::iter::from_fn(|| m.pop_from()).collect();
+        // Queue 0 by priority, then queue 1, then queue 2 in insertion order.
+        assert_eq!(rest, [(2, 0), (5, 1), (1, 2), (3, 2)]);
+        assert_eq!(m.pushes(), [2, 1, 2]);
+        assert_eq!(m.pops(), [2, 1, 2]);
+        assert!(m.is_empty());
     }
 }

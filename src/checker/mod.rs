@@ -6,6 +6,7 @@
 
 mod concrete;
 pub mod dbm;
+pub mod enhance;
 mod frontier;
 mod goal;
 pub mod heuristics;
@@ -15,7 +16,8 @@ mod semantics;
 mod store;
 pub mod trace;
 
-pub use frontier::{Frontier, Queue};
+pub use enhance::Enhance;
+pub use frontier::{Frontier, MultiQueue, Queue};
 pub use heuristics::Heuristic;
 
 use std::sync::Arc;
@@ -46,6 +48,9 @@ pub enum HeuristicKind {
     DU,
     HL,
     HU,
+    /// The causal graph heuristic (thesis chapter 5); neither admissible nor
+    /// complete.
+    HCG,
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +64,9 @@ pub struct Options {
     pub seed: u64,
     /// Cache heuristic values per discrete state.
     pub cache_heuristic: bool,
+    /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
+    /// Useless transitions use `heuristic` for their test, with every order.
+    pub enhance: Enhance,
 }
 
 impl Default for Options {
@@ -70,6 +78,7 @@ impl Default for Options {
             timeout: None,
             seed: 0,
             cache_heuristic: true,
+            enhance: Enhance::None,
         }
     }
 }
@@ -125,6 +134,24 @@ pub struct Stats {
     pub peak_memory: u64,
     /// Bytes per stored state (discrete part + zone + bookkeeping).
     pub bytes_per_state: u64,
+    /// Explored states taken from a queue other than the first (with useless
+    /// transitions: the deferred states, the thesis' #d numerator).
+    pub deferred_explored: u64,
+    /// Pushes and pops per frontier queue (one queue without an enhancement;
+    /// with interference contexts, queue `n` holds level-`n` successors).
+    pub queue_pushes: Vec<u64>,
+    pub queue_pops: Vec<u64>,
+}
+
+impl Stats {
+    /// The thesis' #d: deferred states explored over states explored.
+    pub fn deferred_ratio(&self) -> f64 {
+        if self.explored == 0 {
+            0.0
+        } else {
+            self.deferred_explored as f64 / self.explored as f64
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -141,7 +168,8 @@ pub struct CheckResult {
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).
 /// The best-first orders use the heuristic `options.heuristic`; the blind
-/// orders ignore it.
+/// orders ignore it, except that useless transitions (`options.enhance`) use
+/// it for their test with every order.
 pub fn check(
     network: &ir::Network,
     check: usize,
@@ -149,7 +177,8 @@ pub fn check(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);
+    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
+        || options.enhance == Enhance::UselessTransitions;
     if guided
         && options.heuristic != HeuristicKind::Zero
         && let Some(c) = network.checks.get(check)
@@ -169,7 +198,8 @@ pub fn check(
 }
 
 /// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
-/// `None` is the constant 0).
+/// `None` is the constant 0). Useless transitions build their reduced
+/// heuristics of kind `options.heuristic`, whatever `heuristic` is.
 pub fn check_with_heuristic(
     network: &ir::Network,
     check: usize,

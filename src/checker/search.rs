@@ -12,7 +12,8 @@ use crate::ir::{self, EdgeId, EvalError, ProcId};
 
 use super::concrete;
 use super::dbm::Dbm;
-use super::frontier::{Frontier, Queue};
+use super::enhance::{self, Contexts, Enhance, Useless};
+use super::frontier::{Frontier, MultiQueue, Queue};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
@@ -70,11 +71,21 @@ pub fn run(
     // expansion for its traces to be shortest.
     let goal_at_pop = order == SearchOrder::AStar;
     let by_depth = matches!(order, SearchOrder::Bfs | SearchOrder::AStar);
-    let mut frontier = match order {
-        SearchOrder::Bfs => Frontier::fifo(),
-        SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo(),
-        SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first(),
-    };
+    let mut frontier = MultiQueue::new(match order {
+        SearchOrder::Bfs => Frontier::fifo,
+        SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo,
+        SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first,
+    });
+    let ut = options.enhance == Enhance::UselessTransitions;
+    let mut contexts = matches!(
+        options.enhance,
+        Enhance::InterferenceContexts | Enhance::ContextBoundingInterference
+    )
+    .then(|| Contexts::new(net, &goal.formula));
+    let mut useless = ut.then(|| Useless::new(net, goal.formula.clone(), options.heuristic));
+    // The transition that reached the state being expanded, and its locations.
+    let mut from: Vec<(ProcId, EdgeId)> = Vec::new();
+    let mut from_locs: Vec<u32> = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut store = Store::new(model.nproc + net.variables.len(), model.dim);
     let mut buf = TransitionBuf::default();
@@ -89,9 +100,10 @@ pub fn run(
     let mut peak = 0u64;
 
     let mut locs: Vec<u32> = Vec::with_capacity(model.nproc);
-    let mut priority = |store: &mut Store, id: u32, key: &[i32], g: u32| -> u64 {
-        let Some(h) = heuristic.as_deref_mut().filter(|_| guided) else {
-            return 0;
+    // The frontier priority and the heuristic value (`None`: dead end).
+    let mut priority = |store: &mut Store, id: u32, key: &[i32], g: u32| -> (u64, Option<u32>) {
+        let Some(h) = heuristic.as_deref_mut().filter(|_| guided || ut) else {
+            return (0, Some(0));
         };
         let disc = store.state(id).disc;
         let value = match store.cached_h(disc).filter(|_| options.cache_heuristic) {
@@ -107,13 +119,17 @@ pub fn run(
             }
         };
         let h = value.unwrap_or(DEAD_END) as u64;
-        match order {
+        let p = match order {
             SearchOrder::AStar => ((g as u64 + h) << 32) | h,
-            _ => h,
-        }
+            _ if guided => h,
+            _ => 0,
+        };
+        (p, value)
     };
 
-    let finish = |stats: &mut Stats, store: &Store, peak: u64| {
+    let finish = |stats: &mut Stats, store: &Store, frontier: &MultiQueue, peak: u64| {
+        stats.queue_pushes = frontier.pushes().to_vec();
+        stats.queue_pops = frontier.pops().to_vec();
         stats.stored = store.live();
         stats.elapsed = start.elapsed();
         stats.peak_memory = peak.max(store.bytes());
@@ -141,14 +157,17 @@ pub fn run(
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
-        let p = priority(&mut store, id, &ikey, 0);
-        frontier.push(id, p);
+        let (p, _) = priority(&mut store, id, &ikey, 0);
+        frontier.push_to(0, id, p);
 
-        while let Some(id) = frontier.pop() {
+        while let Some((id, popped_from)) = frontier.pop_from() {
             if store.state(id).removed {
                 continue;
             }
             stats.explored += 1;
+            if popped_from > 0 {
+                stats.deferred_explored += 1;
+            }
             if (stats.explored - 1) % POLL_EVERY == 0 {
                 peak = peak.max(store.bytes() + frontier.bytes() as u64);
                 let limit = if cancel.is_cancelled() {
@@ -159,7 +178,7 @@ pub fn run(
                     None
                 };
                 if let Some(limit) = limit {
-                    finish(&mut stats, &store, peak);
+                    finish(&mut stats, &store, &frontier, peak);
                     return CheckResult {
                         verdict: Verdict::Unknown(limit),
                         stats,
@@ -169,7 +188,7 @@ pub fn run(
             }
             if options.max_states.is_some_and(|m| stats.explored > m) {
                 stats.explored -= 1;
-                finish(&mut stats, &store, peak);
+                finish(&mut stats, &store, &frontier, peak);
                 return CheckResult {
                     verdict: Verdict::Unknown(Limit::States),
                     stats,
@@ -185,6 +204,14 @@ pub fn run(
             key.extend_from_slice(store.key(id));
             store.zone_into(id, &mut zone);
             let g = store.state(id).g;
+            if contexts.is_some() || options.enhance == Enhance::ContextBoundingProcesses {
+                from.clear();
+                from.extend_from_slice(store.transition(id));
+            }
+            if ut {
+                from_locs.clear();
+                from_locs.extend(model.locs(&key).iter().map(|&l| l as u32));
+            }
             if goal_at_pop {
                 let pieces = goal.satisfied(&model, &key, &zone, &mut goal_buf);
                 if !pieces.is_empty() {
@@ -201,6 +228,19 @@ pub fn run(
             }
             for &k in &order_buf {
                 let edges = buf.get(k);
+                // Queue for successors by this transition, decided once.
+                let mut queue: Option<usize> = match (options.enhance, contexts.as_mut()) {
+                    (Enhance::InterferenceContexts, Some(ctx)) => {
+                        Some(enhance::context_queue(ctx, &from, edges))
+                    }
+                    (Enhance::ContextBoundingInterference, Some(ctx)) => Some(
+                        popped_from + usize::from(enhance::interference_switch(ctx, &from, edges)),
+                    ),
+                    (Enhance::ContextBoundingProcesses, _) => {
+                        Some(popped_from + usize::from(enhance::process_switch(&from, edges)))
+                    }
+                    _ => None,
+                };
                 let n = match model.successor(&key, &zone, edges, &mut new_key, &mut succ) {
                     Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
                     Ok(n) => n,
@@ -218,15 +258,23 @@ pub fn run(
                             break 'search Some(Found::Goal(sid, pieces));
                         }
                     }
-                    let p = priority(&mut store, sid, &new_key, g + 1);
-                    frontier.push(sid, p);
+                    let (p, h) = priority(&mut store, sid, &new_key, g + 1);
+                    let q = match (queue, useless.as_mut()) {
+                        (Some(q), _) => q,
+                        (None, Some(u)) => {
+                            usize::from(u.is_useless(edges, &from_locs, model.vars(&key), h))
+                        }
+                        (None, None) => 0,
+                    };
+                    queue = Some(q);
+                    frontier.push_to(q, sid, p);
                 }
             }
         }
         None
     };
     peak = peak.max(store.bytes() + frontier.bytes() as u64);
-    finish(&mut stats, &store, peak);
+    finish(&mut stats, &store, &frontier, peak);
     match found {
         None => CheckResult {
             verdict: none_verdict,

@@ -147,6 +147,7 @@ pub fn stats() -> Stats {
         elapsed: Duration::from_millis(250),
         peak_memory: 2048,
         bytes_per_state: 64,
+        ..Stats::default()
     }
 }
 

@@ -6,13 +6,15 @@
 //! - `DL` / `DU` (`dist`): per-process graph distance to the goal location,
 //!   maximum (admissible) or sum;
 //! - `HL` / `HU` (`atg`, `sets`): the monotonicity abstraction's layer count
-//!   (admissible) or the length of an abstract plan extracted from it.
+//!   (admissible) or the length of an abstract plan extracted from it;
+//! - `HCG` (`cg`): the causal graph heuristic (thesis chapter 5).
 //!
 //! `None` from [`Heuristic::estimate`] is a proof that the goal is unreachable
 //! from the state (on the network without the disabled edges); `DL` and `HL`
 //! never overestimate the number of transitions to the goal.
 
 mod atg;
+mod cg;
 mod dist;
 mod goal;
 mod sets;
@@ -74,6 +76,13 @@ pub fn build(
         HeuristicKind::DU => Box::new(dist::LocationDistance::new(network, &dnf, disabled, true)),
         HeuristicKind::HL => Box::new(atg::Atg::new(network, &dnf, disabled, false)),
         HeuristicKind::HU => Box::new(atg::Atg::new(network, &dnf, disabled, true)),
+        HeuristicKind::HCG => Box::new(cg::CausalGraph::new(network, &dnf, disabled)),
+    }
+}
+
+impl Heuristic for cg::CausalGraph {
+    fn estimate(&mut self, locations: &[LocId], variables: &[i32]) -> Option<u32> {
+        cg::CausalGraph::estimate(self, locations, variables)
     }
 }
 
