@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use zeno::checker::{HeuristicKind, SearchOrder};
+use zeno::checker::{Enhance, HeuristicKind, SearchOrder};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -30,6 +30,8 @@ pub enum Command {
     Graph(GraphArgs),
     /// Draw a check's error trace (or witness) as a timeline.
     Trace(TraceArgs),
+    /// Run the language server on stdin/stdout.
+    Lsp,
 }
 
 #[derive(Debug, Args)]
@@ -105,6 +107,9 @@ pub struct SearchArgs {
     /// Stop each check after this many seconds (exit 3).
     #[arg(long, value_name = "S")]
     pub timeout: Option<f64>,
+    /// Transition-based enhancement of the search order.
+    #[arg(long, value_enum, default_value_t = EnhanceArg::None)]
+    pub enhance: EnhanceArg,
     /// Seed of the random successor order of `rdfs`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -204,6 +209,8 @@ pub enum Heuristic {
     Du,
     Hl,
     Hu,
+    /// The causal graph heuristic.
+    Hcg,
 }
 
 impl From<Heuristic> for HeuristicKind {
@@ -214,6 +221,33 @@ impl From<Heuristic> for HeuristicKind {
             Heuristic::Du => HeuristicKind::DU,
             Heuristic::Hl => HeuristicKind::HL,
             Heuristic::Hu => HeuristicKind::HU,
+            Heuristic::Hcg => HeuristicKind::HCG,
+        }
+    }
+}
+
+/// Transition-based enhancements of the search (docs/checker.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EnhanceArg {
+    None,
+    /// Defer states reached by relatively useless transitions.
+    Ut,
+    /// Prioritise by interference contexts.
+    Ce,
+    /// Iterative context bounding over process switches.
+    Ibp,
+    /// Iterative context bounding over interference.
+    Ibi,
+}
+
+impl From<EnhanceArg> for Enhance {
+    fn from(e: EnhanceArg) -> Enhance {
+        match e {
+            EnhanceArg::None => Enhance::None,
+            EnhanceArg::Ut => Enhance::UselessTransitions,
+            EnhanceArg::Ce => Enhance::InterferenceContexts,
+            EnhanceArg::Ibp => Enhance::ContextBoundingProcesses,
+            EnhanceArg::Ibi => Enhance::ContextBoundingInterference,
         }
     }
 }

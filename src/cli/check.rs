@@ -67,7 +67,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         timeout,
         seed: args.seed,
         cache_heuristic: true,
-        ..Options::default()
+        enhance: args.enhance.into(),
     })
 }
 

@@ -31,5 +31,12 @@ pub fn run(cli: Cli) -> u8 {
         Command::Export(a) => export::run(&a),
         Command::Graph(a) => picture::run_graph(&a),
         Command::Trace(a) => picture::run_trace(&a),
+        Command::Lsp => match zeno::lsp::run_stdio() {
+            Ok(()) => check::exit::OK,
+            Err(e) => {
+                diag::error(&format!("language server: {e}"));
+                check::exit::ERROR
+            }
+        },
     }
 }
