@@ -1202,3 +1202,122 @@ async fn references_and_rename() {
         assert_eq!(r["error"]["code"], -32602, "{bad}: {r}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn formatting_gives_the_formatter_output() {
+    let uri = "file:///format.zeno";
+    let messy = "const int  K=2;\nint[0,K] v   = 0;\ntemplate P() {\n  clock x;\ninit location a;\n  a->a when x>=K do x=0,v=1;\n}\nsystem P;\n";
+    let expected = zeno::fmt::format(messy).expect("the test model parses");
+    assert_ne!(expected, messy, "the test model must need formatting");
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, messy).await;
+    let r = c
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    let edits = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(edits.len(), 1, "{r}");
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(edits[0]["range"]["end"], position(messy, messy.len()));
+    assert_eq!(edits[0]["newText"], expected);
+
+    // Formatted text needs no edit; a syntax error gets none (and no crash).
+    c.change(uri, 2, json!([{"text": expected}])).await;
+    let r = c
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    assert_eq!(r["result"], json!([]), "{r}");
+    c.change(uri, 3, json!([{"text": "template P( {"}])).await;
+    let r = c
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    assert_eq!(r["result"], json!([]), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_over_names() {
+    let uri = "file:///hover.zeno";
+    let text = FISCHER_BUGGY;
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    c.wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    let at = |needle: &str, skip: usize| position(text, text.find(needle).unwrap() + skip);
+    let cases = [
+        // A global variable: its type and range (`int[0, N]` with N = 3).
+        (at("when id == 0", 6), "int[0, 3]"),
+        // A constant: its value.
+        (at("invariant x <= K", 15), "K = 2"),
+        (at("int[1, N]", 7), "N = 3"),
+        // A location: its invariant.
+        (at("idle -> req   when", 8), "invariant: `x <= K`"),
+        (at("req  -> wait  when", 8), "no invariant"),
+        // A template: its parameters.
+        (at("system Proc", 7), "template Proc(const pid_t pid)"),
+        // A parameter.
+        (at("id = pid;", 5), "const pid_t pid"),
+    ];
+    for (pos, needle) in cases {
+        let r = c
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": pos}),
+            )
+            .await;
+        let value = r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(value.contains(needle), "{pos}: `{needle}` not in {r}");
+    }
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": at("system Proc", 2)}),
+        )
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signature_help_for_instantiation() {
+    let uri = "file:///signature.zeno";
+    let text = "template Proc(const int a, const int b) {\n  init location l;\n}\nP1 = Proc(1, 2);\nsystem P1;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let help =
+        |offset: usize| json!({"textDocument": {"uri": uri}, "position": position(text, offset)});
+    let open = text.find("Proc(1").unwrap() + 5;
+    for (offset, active) in [(open, 0), (open + 1, 0), (open + 2, 1), (open + 4, 1)] {
+        let r = c.request("textDocument/signatureHelp", help(offset)).await;
+        let s = &r["result"]["signatures"][0];
+        assert_eq!(s["label"], "Proc(const int a, const int b)", "{r}");
+        assert_eq!(
+            s["parameters"],
+            json!([{"label": "const int a"}, {"label": "const int b"}]),
+            "{r}"
+        );
+        assert_eq!(r["result"]["activeParameter"], active, "at {offset}: {r}");
+    }
+    // Outside an argument list: nothing.
+    let r = c
+        .request(
+            "textDocument/signatureHelp",
+            help(text.find("system").unwrap()),
+        )
+        .await;
+    assert_eq!(r["result"], Value::Null, "{r}");
+}

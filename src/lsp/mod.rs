@@ -19,12 +19,15 @@
 
 mod config;
 mod document;
+mod format;
 mod framing;
+mod hover;
 pub mod lenses;
 mod line_index;
 mod navigate;
 pub mod results;
 mod server;
+mod signature;
 mod symbols;
 mod tokens;
 

@@ -159,7 +159,8 @@ impl Backend {
             .get(&uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
         let Some(network) = &d.network else {
-            return Ok(None);
+            drop(st);
+            return self.name_hover(&uri, position);
         };
         let offset = d.doc.line_index.offset(position);
         let Some((i, c)) = network
@@ -168,7 +169,9 @@ impl Backend {
             .enumerate()
             .find(|(_, c)| c.name_span.start <= offset && offset <= c.name_span.end)
         else {
-            return Ok(None);
+            let uri = uri.clone();
+            drop(st);
+            return self.name_hover(&uri, position);
         };
         let status = match d.results.get(i) {
             Some(r) => results::check_diagnostics(&uri, &d.doc.line_index, network, i, r)
