@@ -187,8 +187,12 @@ async fn large_model() {
 
 async fn fischer6() {
     let uri = "file:///fischer6.zeno";
-    let text = FISCHER_BUGGY.replace("const int N = 3;", "const int N = 6;");
-    assert_ne!(text, FISCHER_BUGGY);
+    // `no_deadlock` holds, so its check explores the whole state space: not
+    // what is measured here, and it would delay quiescence.
+    let text = FISCHER_BUGGY
+        .replace("const int N = 3;", "const int N = 6;")
+        .replace("check no_deadlock: A[] !deadlock;", "");
+    assert!(text.contains("N = 6;") && !text.contains("check no_deadlock"));
     let check = text.find("check mutex:").unwrap() + 6;
     let (check_line, check_col) = line_col(&text, check);
     // The edit: a space at the end of the model's first line, added and removed.
