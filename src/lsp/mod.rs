@@ -11,6 +11,10 @@
 //! Custom protocol:
 //! - request `zeno/errorTrace` `{ uri, check }` → the structured trace of a
 //!   finished check (see [`results::ErrorTrace`]), or `null` when it has none;
+//! - requests `zeno/traceSvg` `{ uri, check }` → `{ svg }` (the timeline of
+//!   the check's current trace) and `zeno/graphSvg` `{ uri, position }` →
+//!   `{ svg, template }` (the template under the cursor), or `null` (see
+//!   [`pictures`]);
 //! - notification `zeno/serverStatus` `{ quiescent }`, sent whenever the
 //!   server becomes busy (a check is scheduled) or quiescent (every check of
 //!   every open document is done);
@@ -25,6 +29,7 @@ mod hover;
 pub mod lenses;
 mod line_index;
 mod navigate;
+pub mod pictures;
 pub mod results;
 mod server;
 mod signature;
@@ -45,6 +50,8 @@ where
     let input = framing::sanitize(input);
     let (service, socket) = LspService::build(server::Backend::new)
         .custom_method("zeno/errorTrace", server::Backend::error_trace)
+        .custom_method("zeno/traceSvg", server::Backend::trace_svg)
+        .custom_method("zeno/graphSvg", server::Backend::graph_svg)
         .custom_method(
             "window/workDoneProgress/cancel",
             server::Backend::work_done_progress_cancel,

@@ -504,6 +504,27 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// The lowered network and check results of an open document, copied
+    /// out of the lock for drawing (`None` when the model does not lower).
+    pub(crate) fn picture_snapshot(
+        &self,
+        uri: &Uri,
+        position: Option<Position>,
+    ) -> Result<Option<super::pictures::Snapshot>> {
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        Ok(d.network.as_ref().map(|n| super::pictures::Snapshot {
+            network: Arc::clone(n),
+            results: d.results.clone(),
+            offset: position.map_or(0, |p| d.doc.line_index.offset(p)),
+        }))
+    }
+}
+
 impl Doc {
     fn job_cancel(&self) -> Cancel {
         self.job

@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod expect;
+pub mod lsp_client;
 pub mod net;
 pub mod simulator;

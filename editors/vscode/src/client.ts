@@ -115,6 +115,12 @@ export class ZenoClient implements vscode.Disposable {
     return this.client.sendRequest("zeno/errorTrace", { uri, check });
   }
 
+  /** A custom request (`zeno/traceSvg`, `zeno/graphSvg`); null without a server. */
+  async request(method: string, params: unknown): Promise<unknown> {
+    if (!this.client) return null;
+    return this.client.sendRequest(method, params);
+  }
+
   /**
    * Asks the server to check a document again: through the `zeno.check`
    * command when the server offers it, else by announcing a save (which

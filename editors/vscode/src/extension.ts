@@ -1,8 +1,9 @@
 // Entry point: starts the language server and wires up trace stepping and
-// the checks in the Testing view.
+// the checks in the Testing view, and the pictures (timeline, automaton).
 
 import * as vscode from "vscode";
 import { TRACE_COMMANDS, ZenoClient } from "./client";
+import { Pictures } from "./pictures";
 import { ChecksAsTests } from "./testing";
 import { TraceUi } from "./traceUi";
 
@@ -21,10 +22,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   zeno = new ZenoClient(traceCommand);
   ui = new TraceUi((uri, check) => zeno!.errorTrace(uri, check));
   const tests = new ChecksAsTests(zeno);
+  const pictures = new Pictures((method, params) => zeno!.request(method, params));
   context.subscriptions.push(
     zeno,
     ui,
     tests,
+    pictures,
+    zeno.quiescence.onQuiescent(() => void pictures.refresh()),
+    vscode.commands.registerCommand("zeno.showTimeline", (...args: unknown[]) => ui!.timeline(args, pictures)),
+    vscode.commands.registerCommand("zeno.showAutomaton", () => pictures.showAutomaton()),
     vscode.commands.registerCommand("zeno.nextStep", (...args: unknown[]) => ui!.next(args)),
     vscode.commands.registerCommand("zeno.previousStep", (...args: unknown[]) => ui!.prev(args)),
     vscode.commands.registerCommand("zeno.showTrace", (...args: unknown[]) => ui!.show(args)),

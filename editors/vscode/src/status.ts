@@ -9,6 +9,13 @@ export class Quiescence {
   private quiescent = true;
   private seq = 0;
   private waiters: { after: number; resolve: (done: boolean) => void }[] = [];
+  private listeners: (() => void)[] = [];
+
+  /** Calls `listener` at every quiescent notification (new results are in). */
+  onQuiescent(listener: () => void): { dispose(): void } {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
+  }
 
   /** A mark to wait from: only notifications after it count. */
   mark(): number {
@@ -26,6 +33,7 @@ export class Quiescence {
     const ready = this.waiters.filter((w) => w.after < this.seq);
     this.waiters = this.waiters.filter((w) => w.after >= this.seq);
     for (const w of ready) w.resolve(true);
+    for (const l of [...this.listeners]) l();
   }
 
   /**

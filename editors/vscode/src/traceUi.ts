@@ -187,6 +187,21 @@ export class TraceUi implements vscode.Disposable {
     await this.reveal(cursor);
   }
 
+  /**
+   * "Show timeline": the picture of the trace shown in the view, else of the
+   * check given or at the cursor.
+   */
+  async timeline(args: unknown[], pictures: { showTimeline(uri: string, check: string): Promise<void> }): Promise<void> {
+    const [uri, check] = args;
+    if (typeof uri === "string" && typeof check === "string") return pictures.showTimeline(uri, check);
+    const trace = this.tree.trace ?? (await this.resolve(args))?.trace;
+    if (!trace) {
+      void vscode.window.showInformationMessage("zeno: no trace to draw; show a check's trace first.");
+      return;
+    }
+    return pictures.showTimeline(trace.uri, trace.check);
+  }
+
   /** What the zeno.trace.* commands return: the step's location and state. */
   private answer(cursor: TraceCursor, location: { uri: string; range: Range } | undefined) {
     return cursor.current ? { location, state: cursor.current.state } : undefined;

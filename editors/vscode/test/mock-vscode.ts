@@ -70,7 +70,42 @@ export class FakeEditor {
   }
 }
 
+/** A webview panel that records the pages it was given. */
+export class FakePanel {
+  readonly pages: string[] = [];
+  disposed = false;
+  revealed = 0;
+  private onDispose: (() => void)[] = [];
+  readonly webview = {
+    cspSource: "vscode-webview:",
+    set html(h: string) {
+      this.owner.pages.push(h);
+    },
+    get html() {
+      return this.owner.pages[this.owner.pages.length - 1] ?? "";
+    },
+    owner: this as FakePanel,
+  };
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly options: { enableScripts?: boolean; localResourceRoots?: unknown[] },
+  ) {}
+  onDidDispose(l: () => void) {
+    this.onDispose.push(l);
+    return { dispose() {} };
+  }
+  reveal() {
+    this.revealed++;
+  }
+  dispose() {
+    this.disposed = true;
+    this.onDispose.forEach((l) => l());
+  }
+}
+
 export const state = {
+  panels: [] as FakePanel[],
   editor: undefined as FakeEditor | undefined,
   messages: [] as string[],
   changeListeners: [] as ((e: unknown) => void)[],
@@ -169,6 +204,7 @@ export const vscode = {
   ThemeColor,
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
   OverviewRulerLane: { Center: 2 },
+  ViewColumn: { Active: -1, Beside: -2 },
   TextEditorRevealType: { InCenterIfOutsideViewport: 2 },
   Uri: { parse: uri },
   window: {
@@ -177,6 +213,11 @@ export const vscode = {
     },
     get visibleTextEditors() {
       return state.editor ? [state.editor] : [];
+    },
+    createWebviewPanel: (viewType: string, title: string, _column: unknown, options: FakePanel["options"]) => {
+      const panel = new FakePanel(viewType, title, options);
+      state.panels.push(panel);
+      return panel;
     },
     createTreeView: () => ({ visible: false, description: undefined, reveal: async () => undefined, dispose() {} }),
     createTextEditorDecorationType: () => ({ dispose() {} }),

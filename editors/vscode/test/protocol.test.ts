@@ -1,7 +1,8 @@
 // Starts `zeno lsp` through vscode-jsonrpc, opens the buggy Fischer model and
 // checks the protocol the extension relies on: the violation diagnostic on
 // the check's name, `zeno/serverStatus`, and a `zeno/errorTrace` answer that
-// parses and points at edges of the model.
+// parses and points at edges of the model, and the two pictures
+// (`zeno/traceSvg`, `zeno/graphSvg`).
 //
 // ZENO_BIN selects the server; without it the protocol stand-in
 // editors/test/fake-zeno is used.
@@ -14,6 +15,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as rpc from "vscode-jsonrpc/node";
 import { findChecks } from "../src/checks";
+import { parseSvgAnswer } from "../src/svgPage";
 import { parseTrace } from "../src/trace";
 
 const editors = path.join(__dirname, "..", "..", "..");
@@ -100,6 +102,22 @@ test("zeno lsp reports the violation of mutex and its trace", { timeout: 90_000 
     const last = trace.steps[trace.steps.length - 1];
     const inCs = last.state.locations.filter(([, loc]) => loc === "cs").map(([p]) => p);
     assert.deepEqual(inCs.sort(), ["Proc(1)", "Proc(2)"]);
+
+    // The pictures: the timeline of mutex's trace has a lane for both
+    // processes in cs; the automaton under a cursor in `Proc` is Proc's.
+    const timeline = parseSvgAnswer(await conn.sendRequest("zeno/traceSvg", { uri, check: "mutex" }));
+    assert.ok(timeline, "a timeline for mutex");
+    for (const p of ["Proc(1)", "Proc(2)"]) assert.ok(timeline.svg.includes(p), `${p} in the timeline`);
+    assert.equal(await conn.sendRequest("zeno/traceSvg", { uri, check: "no_such_check" }), null);
+    const waitLine = lines.findIndex((l) => /^\s*location wait;/.test(l));
+    const automaton = parseSvgAnswer(
+      await conn.sendRequest("zeno/graphSvg", { uri, position: { line: waitLine, character: 4 } }),
+    );
+    assert.ok(automaton, "an automaton under the cursor");
+    assert.equal(automaton.template, "Proc");
+    assert.ok(automaton.svg.includes("Proc"), "the template's name is drawn");
+    const outside = lines.findIndex((l) => l.startsWith("const int N"));
+    assert.equal(await conn.sendRequest("zeno/graphSvg", { uri, position: { line: outside, character: 0 } }), null);
 
     await conn.sendRequest("shutdown");
     await conn.sendNotification("exit");
