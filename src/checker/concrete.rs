@@ -213,14 +213,21 @@ struct EpsRun {
 /// as `<= c - ε` for an infinitesimal `ε > 0`, and each delay is the least
 /// one that keeps the run extendable. Over `Z + Zε` the sets are exact (see
 /// `eps`), so such a least delay always exists and every value is `a + b·ε`
-/// with integers `a`, `b`. The `b` parts stay small by construction: a least
-/// delay ends at a lower bound of a closed zone, which counts at most
-/// `dim - 1` strict edges, so the absolute time after `k` steps has
-/// `0 <= b <= k·(dim - 1)`, and clock values and delays are differences of
-/// such times. Finally [`realize`] substitutes `ε = 1/K` with `K` larger
-/// than every `|b|` difference compared, which keeps every comparison of
-/// the `Z + Zε` run true over the rationals (integer parts differ by at
-/// least 1 whenever they differ). All denominators are therefore `K`.
+/// with integers `a`, `b`. The `b` parts stay small by construction:
+/// along one sequence of zones (no broadcast splits) the run is a system of
+/// difference constraints over the `n + 2` instants `0 = T_0 <= T_1 <= ...
+/// <= T_{n+1}` (clock values are `T_now - T_last_reset + reset value`), each
+/// bound `c` or `c - ε`. The least delays give its least solution,
+/// `T_k = -(shortest path weight from T_0 to T_k)`, and a shortest path is
+/// simple, so it has at most `n + 1` edges and `0 <= b(T_k) <= n + 1`.
+/// Clock values, their differences and delays are differences of instants,
+/// so their `b` parts differ by at most `n + 1`. (With broadcast splits,
+/// each least delay still adds at most `n + 1`, so `b(T_k) <= k·(n + 1)`.)
+/// Finally [`realize`] substitutes `ε = 1/K` with `K` larger than every
+/// `|b|` difference compared — `K <= n + 2` without splits — which keeps
+/// every comparison of the `Z + Zε` run true over the rationals (integer
+/// parts differ by at least 1 whenever they differ). All denominators
+/// divide `K`.
 fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Vec<EpsDbm>]) -> Option<EpsRun> {
     let mut u = vec![Eps::ZERO; model.dim];
     let mut out = EpsRun {

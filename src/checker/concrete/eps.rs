@@ -190,3 +190,50 @@ impl EpsDbm {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `0 < x1 < x2 < 1`, built as a real zone.
+    fn chain() -> EpsDbm {
+        let mut z = Dbm::universe(3);
+        assert!(z.constrain(0, 1, bound::lt(0)));
+        assert!(z.constrain(1, 2, bound::lt(0)));
+        assert!(z.constrain(2, 0, bound::lt(1)));
+        let mut e = EpsDbm::from_dbm(&z);
+        e.close().expect("no overflow");
+        e
+    }
+
+    #[test]
+    fn closure_counts_strict_edges() {
+        // Over Z + Zε: x1 >= ε, x2 >= x1 + ε >= 2ε, x2 <= 1 - ε, x1 <= 1 - 2ε.
+        let e = chain();
+        assert_eq!(e.get(0, 2), Some(Eps { a: 0, b: -2 }));
+        assert_eq!(e.get(1, 0), Some(Eps { a: 1, b: -2 }));
+        assert!(e.contains(&[Eps::ZERO, Eps { a: 0, b: 1 }, Eps { a: 0, b: 2 }]));
+        assert!(!e.contains(&[Eps::ZERO, Eps { a: 0, b: 1 }, Eps { a: 0, b: 1 }]));
+    }
+
+    #[test]
+    fn down_and_free_keep_the_group_points() {
+        let mut e = chain();
+        e.down();
+        // (0, ε) reaches (ε, 2ε) after a delay ε; from the origin no delay
+        // separates x1 and x2, which the zone needs (x2 - x1 >= ε).
+        assert!(e.contains(&[Eps::ZERO, Eps::ZERO, Eps { a: 0, b: 1 }]));
+        assert!(!e.contains(&[Eps::ZERO, Eps::ZERO, Eps::ZERO]));
+        e.free(2);
+        assert!(e.contains(&[Eps::ZERO, Eps::ZERO, Eps::int(5)]));
+        // x1 <= 1 - 2ε still holds after freeing x2.
+        assert!(!e.contains(&[Eps::ZERO, Eps::int(1), Eps::ZERO]));
+    }
+
+    #[test]
+    fn overflow_is_reported() {
+        let big = Eps { a: i64::MAX, b: 0 };
+        assert_eq!(big.add(Eps::int(1)), None);
+        assert_eq!(Eps::ZERO.sub(Eps { a: i64::MIN, b: 0 }), None);
+    }
+}
