@@ -301,24 +301,40 @@ fn fig1_holds() {
 }
 
 /// The cyclic UPPAAL mutex with mutex delay 0 (see `mutex`): zeno finds the
-/// `A[]` query violated under every order, but building the concrete
-/// counterexample overflows the checker's 64-bit rationals (a panic in the
-/// debug profile, no trace in release). Kept as a reproduction.
+/// `A[]` query violated, and the concrete counterexample must replay. Its
+/// strict guards once made the trace's rationals grow until they overflowed
+/// `i64`; now every value shares one small denominator.
 #[test]
-#[ignore = "the concrete trace overflows i64 rationals in the checker"]
 fn mutex_delay_zero_uppaal_counterexample() {
     let Some(dir) = models_dir() else { return };
-    let text = std::fs::read_to_string(dir.join("mutex/mutex_2_1_0.xml")).expect("readable");
-    let imported = import("mutex_2_1_0.xml", &text, &ImportOptions::default()).expect("imports");
-    let network = zeno::semantics::analyze(&imported.zeno)
-        .network
-        .expect("lowers");
-    let options = Options {
-        search: SearchOrder::Bfs,
-        ..Options::default()
-    };
-    let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
-    assert_eq!(result.verdict, Verdict::Fails);
-    let trace = result.trace.expect("a counterexample");
-    simulator::replay(&network, 0, &trace).expect("the counterexample replays");
+    for name in ["mutex_2_1_0.xml", "mutex_3_1_0.xml"] {
+        let text = std::fs::read_to_string(dir.join("mutex").join(name)).expect("readable");
+        let imported = import(name, &text, &ImportOptions::default()).expect("imports");
+        let network = zeno::semantics::analyze(&imported.zeno)
+            .network
+            .expect("lowers");
+        let options = Options {
+            search: SearchOrder::Bfs,
+            ..Options::default()
+        };
+        let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+        assert_eq!(result.verdict, Verdict::Fails, "{name}");
+        let trace = result.trace.expect("a counterexample");
+        simulator::replay(&network, 0, &trace).expect("the counterexample replays");
+        // The construction bounds every denominator by steps + 2 (the
+        // model has no broadcast channels).
+        let bound = trace.steps.len() as i64 + 2;
+        let largest = trace
+            .steps
+            .iter()
+            .flat_map(|s| s.after.clocks.iter().chain([&s.delay]))
+            .map(|q| *q.denom())
+            .max()
+            .unwrap_or(1);
+        eprintln!(
+            "{name}: {} steps, largest denominator {largest}",
+            trace.steps.len()
+        );
+        assert!(largest <= bound, "{name}: denominator {largest} > {bound}");
+    }
 }

@@ -7,7 +7,11 @@
 //! invariants hold exactly, and no delay happens where time may not pass.
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
+mod eps;
+
 use num_rational::Rational64;
+
+use eps::{Eps, EpsDbm};
 
 use crate::ir::{EdgeId, EvalError, LocId, ProcId, Update};
 
@@ -98,51 +102,58 @@ fn resets(model: &Model, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
 }
 
 /// Pairwise non-empty intersections of two unions of zones.
-fn intersect_all(a: &[Dbm], b: &[Dbm]) -> Vec<Dbm> {
+fn intersect_all(a: &[EpsDbm], b: &[EpsDbm]) -> Option<Vec<EpsDbm>> {
     let mut out = Vec::new();
     for x in a {
         for y in b {
-            let mut z = x.clone();
-            if z.intersect(y) {
+            let z = x.intersect(y)?;
+            if !z.is_empty() {
                 out.push(z);
             }
         }
     }
-    out
+    Some(out)
+}
+
+/// The real zones as closed zones over `Z + Zε`.
+fn eps_zones(zones: &[Dbm]) -> Option<Vec<EpsDbm>> {
+    let mut out = Vec::new();
+    for z in zones {
+        let mut e = EpsDbm::from_dbm(z);
+        e.close()?;
+        if !e.is_empty() {
+            out.push(e);
+        }
+    }
+    Some(out)
 }
 
 /// Backwards from `target` (a non-empty subset of the last delayed set):
 /// `sets[i]` are the valuations of state `i` after its delay that lead to
-/// the target.
-fn backward(model: &Model, run: &Run, path: &[Edges], target: Vec<Dbm>) -> Option<Vec<Vec<Dbm>>> {
+/// the target, over `Z + Zε` (see [`pick`] for why).
+fn backward(model: &Model, run: &Run, path: &[Edges], target: &[Dbm]) -> Option<Vec<Vec<EpsDbm>>> {
     let n = path.len();
-    let mut sets = vec![target];
+    let mut sets = vec![eps_zones(target)?];
     for i in (1..=n).rev() {
         let delay = model.can_delay(&run.keys[i]);
-        let mut pre: Vec<Dbm> = sets
-            .last()?
-            .iter()
-            .map(|b| {
-                let mut b = b.clone();
-                if delay {
-                    b.down();
-                }
-                b
-            })
-            .collect();
-        pre = intersect_all(&pre, &run.entry[i]);
+        let mut pre: Vec<EpsDbm> = sets.last()?.clone();
+        if delay {
+            pre.iter_mut().for_each(EpsDbm::down);
+        }
+        let mut pre = intersect_all(&pre, &eps_zones(&run.entry[i])?)?;
         let r = resets(model, &path[i - 1]);
         for z in &mut pre {
             for &(x, v) in &r {
-                z.constrain(x, 0, bound::le(v));
-                z.constrain(0, x, bound::le(-v));
+                z.tighten(x, 0, Eps::int(v as i64));
+                z.tighten(0, x, Eps::int(-(v as i64)));
             }
+            z.close()?;
             for &(x, _) in &r {
                 z.free(x);
             }
         }
         pre.retain(|z| !z.is_empty());
-        let pre = intersect_all(&pre, &run.guarded[i - 1]);
+        let pre = intersect_all(&pre, &eps_zones(&run.guarded[i - 1])?)?;
         if pre.is_empty() {
             return None;
         }
@@ -152,97 +163,194 @@ fn backward(model: &Model, run: &Run, path: &[Edges], target: Vec<Dbm>) -> Optio
     Some(sets)
 }
 
-fn contains(zone: &Dbm, u: &[Rational64]) -> bool {
-    if zone.is_empty() {
-        return false;
+/// `u` after a delay `d` (the reference clock `u[0]` stays 0).
+fn delayed(u: &[Eps], d: Eps) -> Option<Vec<Eps>> {
+    let mut v = u.to_vec();
+    for x in v.iter_mut().skip(1) {
+        *x = x.add(d)?;
     }
-    let n = zone.dim();
-    (0..n).all(|i| {
-        (0..n).all(|j| {
-            let b = zone.get(i, j);
-            if b == bound::INF {
-                return true;
-            }
-            let diff = u[i] - u[j];
-            let c = Rational64::from_integer(bound::value(b) as i64);
-            if bound::is_strict(b) {
-                diff < c
-            } else {
-                diff <= c
-            }
-        })
-    })
+    Some(v)
 }
 
-/// A delay `d >= 0` with `u + d` in `zone` (0 when time may not pass).
-fn choose_delay(zone: &Dbm, u: &[Rational64], may_delay: bool) -> Option<Rational64> {
-    let zero = Rational64::from_integer(0);
+/// The least delay `d >= 0` with `u + d` in `zone` (0 when time may not
+/// pass). Over `Z + Zε` every bound is non-strict, so the least delay is the
+/// largest lower bound, and it exists whenever some delay does.
+fn choose_delay(zone: &EpsDbm, u: &[Eps], may_delay: bool) -> Option<Eps> {
     if !may_delay {
-        return contains(zone, u).then_some(zero);
+        return zone.contains(u).then_some(Eps::ZERO);
     }
-    let (mut lo, mut lo_strict) = (zero, false);
-    let mut hi: Option<(Rational64, bool)> = None;
-    for i in 1..zone.dim() {
-        let up = zone.get(i, 0);
-        if up != bound::INF {
-            let c = Rational64::from_integer(bound::value(up) as i64) - u[i];
-            let s = bound::is_strict(up);
-            hi = Some(match hi {
-                Some((h, hs)) if h < c || (h == c && hs) => (h, hs),
-                Some((h, hs)) if h == c => (h, hs || s),
-                _ => (c, s),
+    let mut d = Eps::ZERO;
+    for i in 1..u.len() {
+        // x_0 - x_i <= l, i.e. u_i + d >= -l.
+        if let Some(l) = zone.get(0, i) {
+            d = d.max(Eps::ZERO.sub(l)?.sub(u[i])?);
+        }
+    }
+    zone.contains(&delayed(u, d)?).then_some(d)
+}
+
+/// The least delay into one of the zones of a union.
+fn choose_delay_in(zones: &[EpsDbm], u: &[Eps], may_delay: bool) -> Option<Eps> {
+    zones
+        .iter()
+        .filter_map(|z| choose_delay(z, u, may_delay))
+        .min()
+}
+
+/// The run picked over `Z + Zε`: the delays and, for each state, the
+/// valuation on entry and the one after its delay.
+struct EpsRun {
+    delays: Vec<Eps>,
+    entries: Vec<Vec<Eps>>,
+    leaves: Vec<Vec<Eps>>,
+}
+
+/// Picks the concrete run: least delays forwards through `sets`.
+///
+/// Why `Z + Zε`: picking a point strictly inside an open interval (a
+/// midpoint, or the simplest fraction) makes denominators grow along the
+/// trace and soon overflows `i64`. Instead every strict bound `< c` is read
+/// as `<= c - ε` for an infinitesimal `ε > 0`, and each delay is the least
+/// one that keeps the run extendable. Over `Z + Zε` the sets are exact (see
+/// `eps`), so such a least delay always exists and every value is `a + b·ε`
+/// with integers `a`, `b`. The `b` parts stay small by construction:
+/// along one sequence of zones (no broadcast splits) the run is a system of
+/// difference constraints over the `n + 2` instants `0 = T_0 <= T_1 <= ...
+/// <= T_{n+1}` (clock values are `T_now - T_last_reset + reset value`), each
+/// bound `c` or `c - ε`. The least delays give its least solution,
+/// `T_k = -(shortest path weight from T_0 to T_k)`, and a shortest path is
+/// simple, so it has at most `n + 1` edges and `0 <= b(T_k) <= n + 1`.
+/// Clock values, their differences and delays are differences of instants,
+/// so their `b` parts differ by at most `n + 1`. (With broadcast splits,
+/// each least delay still adds at most `n + 1`, so `b(T_k) <= k·(n + 1)`.)
+/// Finally [`realize`] substitutes `ε = 1/K` with `K` larger than every
+/// `|b|` difference compared — `K <= n + 2` without splits — which keeps
+/// every comparison of the `Z + Zε` run true over the rationals (integer
+/// parts differ by at least 1 whenever they differ). All denominators
+/// divide `K`.
+fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Vec<EpsDbm>]) -> Option<EpsRun> {
+    let mut u = vec![Eps::ZERO; model.dim];
+    let mut out = EpsRun {
+        delays: Vec::with_capacity(path.len() + 1),
+        entries: Vec::with_capacity(path.len() + 1),
+        leaves: Vec::with_capacity(path.len() + 1),
+    };
+    for i in 0..=path.len() {
+        let d = choose_delay_in(&sets[i], &u, model.can_delay(&run.keys[i]))?;
+        let v = delayed(&u, d)?;
+        out.delays.push(d);
+        out.entries.push(std::mem::replace(&mut u, v.clone()));
+        out.leaves.push(v);
+        if let Some(edges) = path.get(i) {
+            for (x, v) in resets(model, edges) {
+                u[x] = Eps::int(v as i64);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The common denominator `K` (with `ε = 1/K`): one more than every `|b|`
+/// difference between two clocks of a valuation and every `|b|` of a delay.
+fn denominator(r: &EpsRun) -> Option<i64> {
+    let mut most = 0i64;
+    for d in &r.delays {
+        most = most.max(d.b.checked_abs()?);
+    }
+    for v in r.entries.iter().chain(&r.leaves) {
+        let lo = v.iter().map(|e| e.b).min().unwrap_or(0);
+        let hi = v.iter().map(|e| e.b).max().unwrap_or(0);
+        most = most.max(hi.checked_sub(lo)?);
+    }
+    most.checked_add(1)
+}
+
+/// `a + b/k` as numerators over `k`.
+fn numerators(v: &[Eps], k: i64) -> Option<Vec<i64>> {
+    v.iter()
+        .map(|e| e.a.checked_mul(k)?.checked_add(e.b))
+        .collect()
+}
+
+/// Whether the valuation `num / k` is in one of the zones (in `i128`, so the
+/// comparison itself cannot overflow).
+fn in_union(zones: &[Dbm], num: &[i64], k: i64) -> bool {
+    let inside = |z: &Dbm| {
+        !z.is_empty()
+            && (0..z.dim()).all(|i| {
+                (0..z.dim()).all(|j| {
+                    let b = z.get(i, j);
+                    if b == bound::INF {
+                        return true;
+                    }
+                    let diff = num[i] as i128 - num[j] as i128;
+                    let c = bound::value(b) as i128 * k as i128;
+                    if bound::is_strict(b) {
+                        diff < c
+                    } else {
+                        diff <= c
+                    }
+                })
+            })
+    };
+    zones.iter().any(inside)
+}
+
+/// The rational trace of a `Z + Zε` run, checked once more against the
+/// real zones of the path (guards, invariants on entry, the target): a
+/// defensive, independent check of the construction above.
+fn realize(
+    model: &Model,
+    run: &Run,
+    path: &[Edges],
+    target: &[Dbm],
+    r: &EpsRun,
+) -> Option<(Trace, Rational64)> {
+    let k = denominator(r)?;
+    let rat = |e: &Eps| -> Option<Rational64> {
+        Some(Rational64::new(e.a.checked_mul(k)?.checked_add(e.b)?, k))
+    };
+    let clocks = |v: &[Eps]| -> Option<Vec<Rational64>> { v.iter().map(rat).collect() };
+    let n = path.len();
+    let mut steps = Vec::with_capacity(n);
+    for i in 0..=n {
+        let entry = numerators(&r.entries[i], k)?;
+        let leave = numerators(&r.leaves[i], k)?;
+        let d = rat(&r.delays[i])?;
+        let may_delay = model.can_delay(&run.keys[i]);
+        let sound = d >= Rational64::from_integer(0)
+            && (may_delay || r.delays[i] == Eps::ZERO)
+            && in_union(&run.entry[i], &entry, k)
+            && in_union(&run.delayed[i], &leave, k)
+            && match path.get(i) {
+                Some(_) => in_union(&run.guarded[i], &leave, k),
+                None => in_union(target, &leave, k),
+            };
+        if !sound {
+            return None;
+        }
+        if let Some(edges) = path.get(i) {
+            steps.push(Step {
+                delay: d,
+                transition: Transition {
+                    edges: edges.clone(),
+                },
+                after: concrete_state(model, &run.keys[i + 1], &clocks(&r.entries[i + 1])?),
             });
         }
-        let low = zone.get(0, i);
-        let c = -Rational64::from_integer(bound::value(low) as i64) - u[i];
-        let s = bound::is_strict(low);
-        if c > lo || (c == lo && s) {
-            lo = c;
-            lo_strict = s;
-        }
     }
-    let d = if !lo_strict {
-        lo
-    } else {
-        match hi {
-            Some((h, _)) if h > lo => simplest_between(lo, h, 64).unwrap_or((lo + h) / 2),
-            Some(_) => return None,
-            None => lo.floor() + 1,
-        }
-    };
-    let v: Vec<Rational64> = u
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| if i == 0 { x } else { x + d })
-        .collect();
-    contains(zone, &v).then_some(d)
-}
-
-/// The rational with the smallest denominator strictly between `lo` and `hi`
-/// (`0 <= lo < hi`), by continued fractions (Stern–Brocot). Keeping
-/// denominators small keeps long traces within `i64` arithmetic.
-fn simplest_between(lo: Rational64, hi: Rational64, depth: u32) -> Option<Rational64> {
-    let one = Rational64::from_integer(1);
-    let fl = lo.floor();
-    if fl + one < hi {
-        return Some(fl + one);
-    }
-    if depth == 0 {
-        return None;
-    }
-    // lo < x < hi <= fl + 1: x = fl + 1/y with 1/(hi - fl) < y < 1/(lo - fl).
-    let y_lo = one / (hi - fl);
-    let y = if lo == fl {
-        y_lo.floor() + one
-    } else {
-        simplest_between(y_lo, one / (lo - fl), depth - 1)?
-    };
-    Some(fl + one / y)
-}
-
-/// A delay into one of the zones of a union.
-fn choose_delay_in(zones: &[Dbm], u: &[Rational64], may_delay: bool) -> Option<Rational64> {
-    zones.iter().find_map(|z| choose_delay(z, u, may_delay))
+    let initial = concrete_state(model, &run.keys[0], &clocks(&r.entries[0])?);
+    let last = rat(&r.delays[n])?;
+    Some((
+        Trace {
+            initial,
+            steps,
+            end: TraceEnd::Goal {
+                delay: Rational64::from_integer(0),
+            },
+        },
+        last,
+    ))
 }
 
 fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> ConcreteState {
@@ -253,43 +361,16 @@ fn concrete_state(model: &Model, key: &[i32], clocks: &[Rational64]) -> Concrete
     }
 }
 
-/// Picks the concrete run: delays forwards through `sets`.
-fn pick(
+/// The concrete trace along `path` ending in `target`, and its last delay.
+fn trace_to(
     model: &Model,
     run: &Run,
     path: &[Edges],
-    sets: &[Vec<Dbm>],
+    target: &[Dbm],
 ) -> Option<(Trace, Rational64)> {
-    let zero = Rational64::from_integer(0);
-    let mut u = vec![zero; model.dim];
-    let initial = concrete_state(model, &run.keys[0], &u);
-    let mut steps = Vec::with_capacity(path.len());
-    for (i, edges) in path.iter().enumerate() {
-        let d = choose_delay_in(&sets[i], &u, model.can_delay(&run.keys[i]))?;
-        for x in u.iter_mut().skip(1) {
-            *x += d;
-        }
-        for (x, v) in resets(model, edges) {
-            u[x] = Rational64::from_integer(v as i64);
-        }
-        steps.push(Step {
-            delay: d,
-            transition: Transition {
-                edges: edges.clone(),
-            },
-            after: concrete_state(model, &run.keys[i + 1], &u),
-        });
-    }
-    let n = path.len();
-    let d = choose_delay_in(&sets[n], &u, model.can_delay(&run.keys[n]))?;
-    Some((
-        Trace {
-            initial,
-            steps,
-            end: TraceEnd::Goal { delay: zero },
-        },
-        d,
-    ))
+    let sets = backward(model, run, path, target)?;
+    let r = pick(model, run, path, &sets)?;
+    realize(model, run, path, target, &r)
 }
 
 /// A trace to a state satisfying the goal.
@@ -302,8 +383,7 @@ pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges]) -> Option<Trace> {
         .flat_map(|z| goal.satisfied(model, &run.keys[n], z, &mut buf))
         .collect();
     for piece in pieces {
-        if let Some(sets) = backward(model, &run, path, vec![piece]) {
-            let (mut trace, d) = pick(model, &run, path, &sets)?;
+        if let Some((mut trace, d)) = trace_to(model, &run, path, &[piece]) {
             trace.end = TraceEnd::Goal { delay: d };
             return Some(trace);
         }
@@ -333,8 +413,7 @@ pub fn error_trace(
         })
         .filter(|z| !z.is_empty())
         .collect();
-    let sets = backward(model, &run, path, target)?;
-    let (mut trace, d) = pick(model, &run, path, &sets)?;
+    let (mut trace, d) = trace_to(model, &run, path, &target)?;
     trace.end = TraceEnd::ModelError {
         delay: d,
         transition: Transition {
@@ -343,22 +422,4 @@ pub fn error_trace(
         error,
     };
     Some(trace)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn q(n: i64, d: i64) -> Rational64 {
-        Rational64::new(n, d)
-    }
-
-    #[test]
-    fn simplest_rationals() {
-        assert_eq!(simplest_between(q(3, 1), q(5, 1), 8), Some(q(4, 1)));
-        assert_eq!(simplest_between(q(3, 1), q(4, 1), 8), Some(q(7, 2)));
-        assert_eq!(simplest_between(q(1, 3), q(1, 2), 8), Some(q(2, 5)));
-        assert_eq!(simplest_between(q(0, 1), q(1, 10), 8), Some(q(1, 11)));
-        assert_eq!(simplest_between(q(7, 3), q(5, 2), 8), Some(q(12, 5)));
-    }
 }
