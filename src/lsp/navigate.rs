@@ -7,6 +7,7 @@
 
 use crate::ir::Span;
 use crate::semantics::hir::{ItemTree, Name, Template};
+use crate::syntax::SyntaxKind;
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -131,7 +132,7 @@ pub fn rename_conflict(text: &str, tree: &ItemTree, offset: u32, new_name: &str)
     if !valid {
         return Some(format!("`{new_name}` is not a name"));
     }
-    if KEYWORDS.contains(&new_name) {
+    if SyntaxKind::keywords().any(|k| k == new_name) {
         return Some(format!("`{new_name}` is a keyword"));
     }
     let sites = references(text, tree, offset);
@@ -148,39 +149,6 @@ pub fn rename_conflict(text: &str, tree: &ItemTree, offset: u32, new_name: &str)
         })
         .then(|| format!("`{new_name}` is already declared in this scope"))
 }
-
-/// The language's keywords, offered by completion.
-pub const KEYWORDS: &[&str] = &[
-    "const",
-    "typedef",
-    "int",
-    "bool",
-    "clock",
-    "chan",
-    "urgent",
-    "broadcast",
-    "committed",
-    "template",
-    "init",
-    "location",
-    "invariant",
-    "when",
-    "sync",
-    "select",
-    "do",
-    "system",
-    "check",
-    "true",
-    "false",
-    "and",
-    "or",
-    "not",
-    "imply",
-    "forall",
-    "exists",
-    "sum",
-    "deadlock",
-];
 
 /// What a completion item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,7 +229,7 @@ pub fn completions(text: &str, tree: &ItemTree, offset: u32) -> Vec<(String, Nam
             .iter()
             .map(|i| (i.name.text.clone(), NameKind::Instance)),
     );
-    out.extend(KEYWORDS.iter().map(|k| (k.to_string(), NameKind::Keyword)));
+    out.extend(SyntaxKind::keywords().map(|k| (k.to_string(), NameKind::Keyword)));
     let mut seen = std::collections::HashSet::new();
     out.retain(|(n, _)| seen.insert(n.clone()));
     out

@@ -86,7 +86,7 @@ pub fn semantic_tokens(text: &str, index: &LineIndex, tree: &ItemTree) -> Vec<Se
                     .find(|(p, _)| *p == at)
                     .map_or(VARIABLE, |(_, t)| *t)
             }
-            _ if navigate::KEYWORDS.contains(&token.text()) => KEYWORD,
+            kind if kind.is_keyword() => KEYWORD,
             _ => continue,
         };
         // One piece per line.

@@ -165,6 +165,19 @@ impl SyntaxKind {
         (SyntaxKind::CONST_KW as u16..=SyntaxKind::DEADLOCK_KW as u16).contains(&(self as u16))
     }
 
+    /// The text of a keyword kind (`deadlock` for `DEADLOCK_KW`).
+    pub fn keyword_text(self) -> Option<&'static str> {
+        if !self.is_keyword() {
+            return None;
+        }
+        self.describe().strip_prefix('`')?.strip_suffix('`')
+    }
+
+    /// Every keyword of the language, in declaration order.
+    pub fn keywords() -> impl Iterator<Item = &'static str> {
+        ALL_KINDS.iter().filter_map(|k| k.keyword_text())
+    }
+
     /// Is this a token kind (as opposed to a node kind)?
     pub fn is_token(self) -> bool {
         self <= SyntaxKind::EOF
@@ -289,5 +302,22 @@ mod tests {
         }
         assert!((SyntaxKind::EOF as u16) < 128);
         assert_eq!(SyntaxKind::from_raw(u16::MAX), SyntaxKind::ERROR);
+    }
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::SyntaxKind;
+
+    #[test]
+    fn keywords_are_the_keyword_kinds_texts() {
+        let keywords: Vec<&str> = SyntaxKind::keywords().collect();
+        // The language description's list: 29 keywords from `const` to `deadlock`.
+        assert_eq!(keywords.len(), 29, "{keywords:?}");
+        assert_eq!(keywords.first(), Some(&"const"));
+        assert_eq!(keywords.last(), Some(&"deadlock"));
+        assert!(keywords.contains(&"imply"));
+        assert_eq!(SyntaxKind::IDENT.keyword_text(), None);
+        assert_eq!(SyntaxKind::A_BOX.keyword_text(), None);
     }
 }

@@ -5,4 +5,5 @@ pub mod cli;
 pub mod expect;
 pub mod lsp_client;
 pub mod net;
+pub mod random_net;
 pub mod simulator;
