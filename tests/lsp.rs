@@ -421,41 +421,144 @@ async fn check_on_save_and_configuration_changes() {
     assert!(m.starts_with("violated: trace of 6 steps"), "{m}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn progress_and_its_cancel_button() {
-    let uri = "file:///progress.zeno";
+/// What the client saw of one check job's `$/progress`.
+struct JobProgress {
+    /// Every token in the order it was created, with its values in order.
+    tokens: Vec<(Value, Vec<Value>)>,
+    /// The diagnostics published last before quiescence.
+    diagnostics: Value,
+}
+
+impl JobProgress {
+    /// The values of the token whose `begin` title names `check`.
+    fn of(&self, check: &str) -> &[Value] {
+        let title = format!("zeno: checking {check}");
+        let found = self
+            .tokens
+            .iter()
+            .filter(|(_, v)| v.first().is_some_and(|b| b["title"] == title.as_str()))
+            .collect::<Vec<_>>();
+        assert_eq!(found.len(), 1, "one token for {check}: {:?}", self.tokens);
+        &found[0].1
+    }
+}
+
+/// Accepts every progress token the server creates and records its
+/// `$/progress` until the server is quiescent with results for `version`.
+/// `cancel_if(title, report)` is asked about every report; when it says yes,
+/// the client presses that token's cancel button (once).
+async fn follow_progress(
+    c: &mut TestClient,
+    uri: &str,
+    version: i32,
+    mut cancel_if: impl FnMut(&str, &Value) -> bool,
+) -> JobProgress {
+    let mut tokens: Vec<(Value, Vec<Value>)> = Vec::new();
+    let mut cancelled: Vec<Value> = Vec::new();
+    let mut last: Option<Value> = None;
+    loop {
+        let msg = c.next_pending().await;
+        match msg["method"].as_str() {
+            Some("window/workDoneProgress/create") if msg.get("id").is_some() => {
+                tokens.push((msg["params"]["token"].clone(), Vec::new()));
+                c.respond(&msg["id"], Value::Null).await;
+            }
+            Some("$/progress") => {
+                let token = msg["params"]["token"].clone();
+                if !tokens.iter().any(|(t, _)| *t == token) {
+                    tokens.push((token.clone(), Vec::new()));
+                }
+                let (_, values) = tokens.iter_mut().find(|(t, _)| *t == token).unwrap();
+                let value = msg["params"]["value"].clone();
+                let title = values
+                    .first()
+                    .and_then(|b| b["title"].as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                values.push(value.clone());
+                if value["kind"] == "report"
+                    && !cancelled.contains(&token)
+                    && cancel_if(&title, &value)
+                {
+                    c.notify("window/workDoneProgress/cancel", json!({"token": token}))
+                        .await;
+                    cancelled.push(token);
+                }
+            }
+            Some("textDocument/publishDiagnostics") if msg["params"]["uri"] == uri => {
+                last = Some(msg["params"].clone());
+            }
+            Some("zeno/serverStatus") if msg["params"]["quiescent"] == true => {
+                if let Some(d) = last.take().filter(|d| d["version"] == version) {
+                    return JobProgress {
+                        tokens,
+                        diagnostics: d,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The message of the diagnostic on `check NAME:` in `text`.
+fn check_message(d: &Value, text: &str, name: &str) -> String {
+    let at = position(text, text.find(&format!("check {name}:")).unwrap() + 6);
+    diagnostic_at(d, &at)["message"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn start_with_progress(options: Value) -> TestClient {
     let mut c = TestClient::start().await;
     let r = c
         .request(
             "initialize",
             json!({"capabilities": {"window": {"workDoneProgress": true}},
-                   "initializationOptions": {"debounceMs": 0}}),
+                   "initializationOptions": options}),
         )
         .await;
     assert!(r["result"].is_object(), "{r}");
     c.notify("initialized", json!({})).await;
-    c.open(uri, FISCHER_BUGGY).await;
+    c
+}
 
-    // The first job reports its progress from begin to end.
-    let create = c.wait_for_request("window/workDoneProgress/create").await;
-    let token = create["params"]["token"].clone();
-    c.respond(&create["id"], Value::Null).await;
-    let begin = c
-        .wait_for("$/progress", |p| {
-            p["token"] == token && p["value"]["kind"] == "begin"
-        })
-        .await;
-    assert_eq!(begin["value"]["cancellable"], true, "{begin}");
-    c.wait_for("$/progress", |p| {
-        p["token"] == token && p["value"]["kind"] == "end"
-    })
-    .await;
-    let d = quiescent_at(&mut c, uri, 1).await;
-    assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_per_check_and_its_cancel_button() {
+    let uri = "file:///progress.zeno";
+    let text = FISCHER_BUGGY;
+    let mut c = start_with_progress(json!({"debounceMs": 0})).await;
+    c.open(uri, text).await;
 
-    // The second job is cancelled before it starts searching: the user
-    // presses the cancel button while the token is being created.
-    c.change(uri, 2, json!([{"text": FISCHER_BUGGY}])).await;
+    // Every check reports under its own token, from begin to end, and its
+    // end message is the verdict its diagnostic shows.
+    let job = follow_progress(&mut c, uri, 1, |_, _| false).await;
+    assert_eq!(job.tokens.len(), 3, "{:?}", job.tokens);
+    for name in ["mutex", "can_enter", "no_deadlock"] {
+        let values = job.of(name);
+        assert_eq!(values[0]["kind"], "begin", "{values:?}");
+        assert_eq!(values[0]["cancellable"], true, "{values:?}");
+        let end = values.last().unwrap();
+        assert_eq!(end["kind"], "end", "{values:?}");
+        assert!(
+            values[1..values.len() - 1]
+                .iter()
+                .all(|v| v["kind"] == "report"),
+            "{values:?}"
+        );
+        assert_eq!(
+            end["message"].as_str().unwrap(),
+            check_message(&job.diagnostics, text, name)
+        );
+    }
+    assert!(check_message(&job.diagnostics, text, "mutex").starts_with("violated"));
+    assert!(check_message(&job.diagnostics, text, "can_enter").starts_with("holds"));
+    assert!(check_message(&job.diagnostics, text, "no_deadlock").starts_with("holds"));
+
+    // The user presses the cancel button of `mutex` while its token is being
+    // created: only `mutex` is cancelled, the other checks still run.
+    c.change(uri, 2, json!([{"text": text}])).await;
     let create = c.wait_for_request("window/workDoneProgress/create").await;
     let token = create["params"]["token"].clone();
     c.notify("window/workDoneProgress/cancel", json!({"token": token}))
@@ -466,9 +569,82 @@ async fn progress_and_its_cancel_button() {
         .await;
     assert_eq!(r["result"], Value::Null, "{r}");
     c.respond(&create["id"], Value::Null).await;
-    let d = quiescent_at(&mut c, uri, 2).await;
-    let m = mutex_message(&d).unwrap();
+    let job = follow_progress(&mut c, uri, 2, |_, _| false).await;
+    let d = &job.diagnostics;
+    let m = check_message(d, text, "mutex");
     assert!(m.starts_with("unknown: cancelled"), "{m}");
+    assert!(
+        check_message(d, text, "can_enter").starts_with("holds"),
+        "{d}"
+    );
+    assert!(
+        check_message(d, text, "no_deadlock").starts_with("holds"),
+        "{d}"
+    );
+    let can_enter = job.of("can_enter");
+    assert_ne!(token, job.tokens.last().unwrap().0);
+    assert!(
+        can_enter.last().unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("holds")
+    );
+}
+
+/// Two counters of 0..=30000 each: about 9 * 10^8 states.
+const TWO_COUNTERS: &str = "\
+const int M = 30000;
+int[0, M] a = 0;
+int[0, M] b = 0;
+
+template CountA() {
+    init location l;
+    l -> l when a < M do a = a + 1;
+}
+
+template CountB() {
+    init location l;
+    l -> l when b < M do b = b + 1;
+}
+
+system CountA, CountB;
+
+// Fails only at a == b == M, after the whole state space: only a cancel
+// stops it in a test.
+check endless: A[] !(a == M && b == M);
+// Breadth-first: the states with a + b < 120 first (at most 7,260), then
+// the witness of 60 + 60 = 120 steps.
+check both_60: E<> a == 60 && b == 60;
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_one_running_check_lets_the_next_finish() {
+    let uri = "file:///counters.zeno";
+    let text = TWO_COUNTERS;
+    let mut c = start_with_progress(json!({"debounceMs": 0, "search": "bfs"})).await;
+    c.open(uri, text).await;
+    // Cancel `endless` once it has explored states (its first report is
+    // sent with 0, before the search starts).
+    let job = follow_progress(&mut c, uri, 1, |title, report| {
+        title == "zeno: checking endless" && report["message"] != "0 states explored"
+    })
+    .await;
+    assert_eq!(job.tokens.len(), 2, "{:?}", job.tokens);
+    let endless = job.of("endless");
+    assert!(
+        endless
+            .iter()
+            .any(|v| v["kind"] == "report" && v["message"] != "0 states explored"),
+        "{endless:?}"
+    );
+    let end = endless.last().unwrap()["message"].as_str().unwrap();
+    assert!(end.starts_with("unknown: cancelled after "), "{end}");
+    assert_eq!(end, check_message(&job.diagnostics, text, "endless"));
+
+    let both = job.of("both_60");
+    let end = both.last().unwrap()["message"].as_str().unwrap();
+    assert!(end.starts_with("holds: witness of 120 steps, "), "{end}");
+    assert_eq!(end, check_message(&job.diagnostics, text, "both_60"));
 }
 
 /// The frontend's diagnostics of a text as the server should publish them,

@@ -18,6 +18,8 @@
 //! - notification `zeno/serverStatus` `{ quiescent }`, sent whenever the
 //!   server becomes busy (a check is scheduled) or quiescent (every check of
 //!   every open document is done);
+//! - `$/progress`: one token per running check, whose cancel button stops
+//!   only that check (see `server::jobs`);
 //! - commands `zeno.trace.show` / `zeno.trace.next` / `zeno.trace.prev`
 //!   (see [`lenses`]), and code lenses over checks and trace edges.
 

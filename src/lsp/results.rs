@@ -104,22 +104,13 @@ fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span
     )
 }
 
-/// The diagnostics of a finished check: one on its name and, for a violation,
-/// a hint at the edge of every step pointing back to it.
-pub fn check_diagnostics(
-    uri: &Uri,
-    index: &LineIndex,
-    network: &ir::Network,
-    check: usize,
-    result: &CheckResult,
-) -> Vec<lsp::Diagnostic> {
-    let Some(c) = network.checks.get(check) else {
-        return Vec::new();
-    };
+/// The verdict of a finished check in words (`violated: trace of 6 steps,
+/// 40 states explored`) and the severity of its diagnostic.
+pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSeverity, String) {
     let explored = result.stats.explored;
-    let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
+    let invariant = matches!(check.kind, ir::CheckKind::Invariant(_));
     let steps = result.trace.as_ref().map_or(0, |t| t.len());
-    let (sev, message) = match &result.verdict {
+    match &result.verdict {
         Verdict::Holds if invariant => (
             DiagnosticSeverity::INFORMATION,
             format!("holds: {explored} states explored"),
@@ -155,7 +146,22 @@ pub fn check_diagnostics(
                 }
             ),
         ),
+    }
+}
+
+/// The diagnostics of a finished check: one on its name and, for a violation,
+/// a hint at the edge of every step pointing back to it.
+pub fn check_diagnostics(
+    uri: &Uri,
+    index: &LineIndex,
+    network: &ir::Network,
+    check: usize,
+    result: &CheckResult,
+) -> Vec<lsp::Diagnostic> {
+    let Some(c) = network.checks.get(check) else {
+        return Vec::new();
     };
+    let (sev, message) = verdict_message(c, result);
     let violated = sev == DiagnosticSeverity::ERROR;
     let mut related = Vec::new();
     let mut hints = Vec::new();

@@ -8,9 +8,7 @@
 //! state changes they describe happened.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -22,6 +20,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 mod features;
+mod jobs;
 mod requests;
 
 use super::config::Settings;
@@ -29,9 +28,10 @@ use super::document::{ChangeOutcome, Document};
 use super::lenses::{self, Cursor};
 use super::results::{self, ErrorTrace, ErrorTraceParams};
 use super::tokens;
-use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
+use crate::checker::CheckResult;
 use crate::ir;
 use crate::semantics::AnalysisHost;
+use jobs::Job;
 
 /// How long an edit that arrived ahead of its predecessor waits before it is
 /// applied anyway (a client may skip version numbers).
@@ -83,11 +83,6 @@ struct Doc {
     job: Option<Job>,
     /// The trace step shown by the `zeno.trace.*` commands.
     cursor: Option<Cursor>,
-}
-
-struct Job {
-    id: u64,
-    cancel: Cancel,
 }
 
 /// Messages computed under the state lock, sent after it is released.
@@ -185,13 +180,10 @@ impl State {
             d.analyse(uri, out);
         }
         if let Some(job) = d.job.take() {
-            job.cancel.cancel();
+            job.stop();
         }
         if check {
-            d.job = Some(Job {
-                id: job_id,
-                cancel: Cancel::new(),
-            });
+            d.job = Some(Job::new(job_id));
             self.next_job += 1;
             out.jobs.push((uri.clone(), job_id));
         }
@@ -251,48 +243,6 @@ impl Doc {
     }
 }
 
-/// Runs every check of a network in order on a blocking worker thread,
-/// reporting `(check, explored states)` as it goes. Once cancelled, the
-/// remaining checks are reported as cancelled without running.
-fn run_checks(
-    network: &ir::Network,
-    settings: &Settings,
-    cancel: &Cancel,
-    progress: &mut dyn FnMut(usize, u64),
-) -> Vec<CheckResult> {
-    let mut out = Vec::new();
-    for (i, c) in network.checks.iter().enumerate() {
-        let cancelled = CheckResult {
-            verdict: Verdict::Unknown(Limit::Cancelled),
-            stats: Stats::default(),
-            trace: None,
-        };
-        if cancel.is_cancelled() {
-            out.push(cancelled);
-            continue;
-        }
-        progress(i, 0);
-        let options = settings.options(goal_mentions_deadlock(&c.kind.goal()));
-        let result = guarded(|| {
-            checker::check(network, i, &options, cancel, &mut |stats| {
-                progress(i, stats.explored)
-            })
-        });
-        // A panic is reported as "unknown"; its message went to stderr.
-        out.push(result.unwrap_or(cancelled));
-    }
-    out
-}
-
-/// The progress token of a check job.
-fn progress_token(id: u64) -> String {
-    format!("zeno/check/{id}")
-}
-
-/// How long to wait for the client to accept a progress token before
-/// checking without progress reports.
-const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(10);
-
 impl Backend {
     pub fn new(client: Client) -> Backend {
         Backend {
@@ -345,115 +295,6 @@ impl Backend {
         self.send(out).await;
     }
 
-    /// One check job: wait for the edits to settle, check on a worker thread,
-    /// publish unless a newer job replaced this one.
-    ///
-    /// Boxed with an explicit `Send` because jobs are spawned from `send`,
-    /// which this future awaits in turn.
-    fn run_job(self, uri: Uri, id: u64) -> Pin<Box<dyn Future<Output = ()> + Send>> {
-        Box::pin(async move { self.job(uri, id).await })
-    }
-
-    async fn job(&self, uri: Uri, id: u64) {
-        let debounce = lock(&self.state).settings.debounce;
-        tokio::time::sleep(debounce).await;
-        let (network, settings, cancel, work_done_progress) = {
-            let st = lock(&self.state);
-            let Some(d) = st.docs.get(&uri) else { return };
-            match &d.job {
-                Some(job) if job.id == id => {}
-                _ => return,
-            }
-            (
-                d.network.clone(),
-                st.settings.clone(),
-                d.job_cancel(),
-                st.work_done_progress,
-            )
-        };
-        let results = match network {
-            Some(network) => {
-                self.check_with_progress(network, settings, cancel, id, work_done_progress)
-                    .await
-            }
-            None => Vec::new(),
-        };
-        self.update(|st, out| {
-            let Some(d) = st.docs.get_mut(&uri) else {
-                return;
-            };
-            match &d.job {
-                // Replaced by a newer job: that one reports.
-                Some(job) if job.id == id => {}
-                _ => return,
-            }
-            d.job = None;
-            d.results = results;
-            d.cursor = None;
-            out.refresh_lenses = st.code_lens_refresh;
-            out.publish.extend(st.publish_payload(&uri));
-            out.status = st.status_change();
-        })
-        .await;
-    }
-
-    /// Runs the checks on a worker thread, forwarding their progress to the
-    /// client as `$/progress` (with a cancel button) when it supports it.
-    async fn check_with_progress(
-        &self,
-        network: Arc<ir::Network>,
-        settings: Settings,
-        cancel: Cancel,
-        id: u64,
-        work_done_progress: bool,
-    ) -> Vec<CheckResult> {
-        let token = NumberOrString::String(progress_token(id));
-        let created = work_done_progress
-            && matches!(
-                tokio::time::timeout(
-                    PROGRESS_CREATE_WAIT,
-                    self.client.create_work_done_progress(token.clone()),
-                )
-                .await,
-                Ok(Ok(()))
-            );
-        let progress = if created {
-            Some(
-                self.client
-                    .progress(token, "zeno: checking")
-                    .with_cancel_button()
-                    .begin()
-                    .await,
-            )
-        } else {
-            None
-        };
-        let names: Vec<String> = network.checks.iter().map(|c| c.name.clone()).collect();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let worker = tokio::task::spawn_blocking(move || {
-            run_checks(&network, &settings, &cancel, &mut |i, explored| {
-                let _ = tx.send((i, explored));
-            })
-        });
-        tokio::pin!(worker);
-        let results = loop {
-            tokio::select! {
-                done = &mut worker => break done.unwrap_or_default(),
-                Some((i, explored)) = rx.recv() => {
-                    if let Some(p) = &progress {
-                        let name = names.get(i).map_or("?", String::as_str);
-                        p.report_with_message(format!("{name}: {explored} states explored"), None)
-                            .await;
-                    }
-                }
-            }
-        };
-        if let Some(p) = progress {
-            p.finish().await;
-        }
-        results
-    }
-
     /// Applies queued edits that waited too long for a missing version.
     async fn flush_gap(&self, uri: Uri, version: i32) {
         tokio::time::sleep(GAP_WAIT).await;
@@ -466,21 +307,6 @@ impl Backend {
             }
         })
         .await;
-    }
-
-    /// `window/workDoneProgress/cancel`: the user stopped a check job.
-    pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
-        let NumberOrString::String(token) = params.token else {
-            return;
-        };
-        let st = lock(&self.state);
-        for d in st.docs.values() {
-            if let Some(job) = &d.job
-                && progress_token(job.id) == token
-            {
-                job.cancel.cancel();
-            }
-        }
     }
 
     /// `zeno/errorTrace`: the structured trace of a check of an open document.
@@ -522,14 +348,6 @@ impl Backend {
             results: d.results.clone(),
             offset: position.map_or(0, |p| d.doc.line_index.offset(p)),
         }))
-    }
-}
-
-impl Doc {
-    fn job_cancel(&self) -> Cancel {
-        self.job
-            .as_ref()
-            .map_or_else(Cancel::new, |j| j.cancel.clone())
     }
 }
 
@@ -623,7 +441,7 @@ impl LanguageServer for Backend {
         let st = lock(&self.state);
         for d in st.docs.values() {
             if let Some(job) = &d.job {
-                job.cancel.cancel();
+                job.stop();
             }
         }
         Ok(())
@@ -637,7 +455,7 @@ impl LanguageServer for Backend {
                 .insert(doc.uri.clone(), Doc::new(doc.version, doc.text))
                 && let Some(job) = old.job
             {
-                job.cancel.cancel();
+                job.stop();
             }
             st.text_changed(&doc.uri, Trigger::Open, out);
         })
@@ -682,7 +500,7 @@ impl LanguageServer for Backend {
         self.update(|st, out| {
             if let Some(d) = st.docs.remove(&uri) {
                 if let Some(job) = d.job {
-                    job.cancel.cancel();
+                    job.stop();
                 }
                 out.publish.push((uri.clone(), Vec::new(), d.doc.version));
             }

@@ -86,6 +86,14 @@ impl TestClient {
             .expect("the server closed the stream")
     }
 
+    /// The next message, whatever it is (those read ahead first).
+    pub async fn next_pending(&mut self) -> Value {
+        match self.backlog.pop_front() {
+            Some(m) => m,
+            None => self.next_message().await,
+        }
+    }
+
     /// The full response (result or error) to a request.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
