@@ -1284,14 +1284,27 @@ async fn hover_over_names() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn signature_help_for_instantiation() {
     let uri = "file:///signature.zeno";
-    let text = "template Proc(const int a, const int b) {\n  init location l;\n}\nP1 = Proc(1, 2);\nsystem P1;\n";
+    // Non-ASCII before the calls: UTF-16 columns differ from byte offsets.
+    let text = "// é → 𝄞\ntemplate Proc(const int a, const int b) {\n  init location l;\n}\nP1 = Proc(/* 𝄞, é */ 1, 2);\nsystem P1;\n";
     let mut c = TestClient::start().await;
     c.initialize(json!({"checkOn": "save"})).await;
     c.open(uri, text).await;
     let help =
         |offset: usize| json!({"textDocument": {"uri": uri}, "position": position(text, offset)});
-    let open = text.find("Proc(1").unwrap() + 5;
-    for (offset, active) in [(open, 0), (open + 1, 0), (open + 2, 1), (open + 4, 1)] {
+    let open = text.find("Proc(/*").unwrap() + 5;
+    let one = text.find("1, 2").unwrap();
+    // Just after `(`, inside the comment, after it (its comma does not
+    // count), on `1`,
+    // after the comma, on `2`.
+    let cases = [
+        (open, 0),
+        (open + 3, 0),
+        (one, 0),
+        (one + 1, 0),
+        (one + 2, 1),
+        (one + 4, 1),
+    ];
+    for (offset, active) in cases {
         let r = c.request("textDocument/signatureHelp", help(offset)).await;
         let s = &r["result"]["signatures"][0];
         assert_eq!(s["label"], "Proc(const int a, const int b)", "{r}");
@@ -1310,4 +1323,19 @@ async fn signature_help_for_instantiation() {
         )
         .await;
     assert_eq!(r["result"], Value::Null, "{r}");
+
+    // Incomplete code at the end of the text: the second argument is next.
+    let text = format!("{text}P2 = Proc(1, ");
+    c.change(uri, 2, json!([{"text": text}])).await;
+    let r = c
+        .request(
+            "textDocument/signatureHelp",
+            json!({"textDocument": {"uri": uri}, "position": position(&text, text.len())}),
+        )
+        .await;
+    assert_eq!(
+        r["result"]["signatures"][0]["label"], "Proc(const int a, const int b)",
+        "{r}"
+    );
+    assert_eq!(r["result"]["activeParameter"], 1, "{r}");
 }
