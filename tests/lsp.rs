@@ -1294,8 +1294,7 @@ async fn signature_help_for_instantiation() {
     let open = text.find("Proc(/*").unwrap() + 5;
     let one = text.find("1, 2").unwrap();
     // Just after `(`, inside the comment, after it (its comma does not
-    // count), on `1`,
-    // after the comma, on `2`.
+    // count), on `1`, after the comma, on `2`.
     let cases = [
         (open, 0),
         (open + 3, 0),
