@@ -1252,6 +1252,8 @@ async fn hover_over_names() {
         // A constant: its value.
         (at("invariant x <= K", 15), "K = 2"),
         (at("int[1, N]", 7), "N = 3"),
+        // A typedef: its range evaluated.
+        (at("pid_t pid", 0), "`pid_t = int[1, 3]`"),
         // A location: its invariant.
         (at("idle -> req   when", 8), "invariant: `x <= K`"),
         (at("req  -> wait  when", 8), "no invariant"),

@@ -1,9 +1,12 @@
 //! Hover over names: the declaration a name resolves to, described from the
-//! item tree (types, constant values, a location's invariant, a template's
-//! parameters) and, for variables, the range the lowered model gives them.
+//! item tree (types, a location's invariant, a template's parameters), the
+//! values the semantics layer folds global constants and typedefs to, and,
+//! for variables, the range the lowered model gives them.
 
 use crate::ir::{self, Span};
 use crate::semantics::hir::{Decl, ItemTree, Param, Template, TypeRef};
+use crate::semantics::lower::GlobalScope;
+use crate::semantics::ty::{Sym, Ty};
 
 use super::navigate;
 
@@ -34,39 +37,60 @@ fn type_text(text: &str, ty: &TypeRef, var: Option<&ir::Variable>, base: u32) ->
     }
 }
 
+/// What the semantics layer folded a global name to: `K = 6` for a
+/// constant, `pid_t = int[1, 3]` for a typedef. `None` for locals (their
+/// values may depend on the parameters) and for what did not fold.
+fn folded(sym: Option<&Sym>, name: &str) -> Option<String> {
+    match sym? {
+        Sym::Const {
+            value: Some(v),
+            ty: Ty::Bool,
+        } => Some(format!("{name} = {}", *v != 0)),
+        Sym::Const { value: Some(v), .. } => Some(format!("{name} = {v}")),
+        Sym::Typedef(ty) if *ty != Ty::Error => Some(format!("{name} = {}", ty.describe())),
+        _ => None,
+    }
+}
+
+/// Markdown for a declaration: as written in a code block, then its folded
+/// value (see [`folded`]) when it has one.
 fn decl_hover(
     text: &str,
     d: &Decl,
     base: u32,
     var: impl Fn(&str) -> Option<ir::Variable>,
+    sym: Option<&Sym>,
 ) -> String {
-    match d {
+    let written = match d {
         Decl::Var(v) => {
             let name = &v.name.text;
-            match (&v.init, v.is_const) {
-                (Some(init), true) => {
-                    let ty = src(text, shift(v.ty.span(), base));
-                    format!(
-                        "const {ty} {name}\n\n`{name} = {}`",
-                        src(text, shift(init.span, base))
-                    )
-                }
-                _ => {
-                    let ty = type_text(text, &v.ty, var(name).as_ref(), base);
-                    let mut s = format!("{ty} {name}");
-                    if let Some(init) = &v.init {
-                        s.push_str(&format!(" = {}", src(text, shift(init.span, base))));
-                    }
-                    s
-                }
+            let ty = if v.is_const {
+                src(text, shift(v.ty.span(), base)).to_string()
+            } else {
+                type_text(text, &v.ty, var(name).as_ref(), base)
+            };
+            let konst = if v.is_const { "const " } else { "" };
+            let mut s = format!("{konst}{ty} {name}");
+            if let Some(init) = &v.init {
+                s.push_str(&format!(" = {}", src(text, shift(init.span, base))));
             }
+            s
         }
         Decl::Typedef(t) => format!(
             "typedef {} {}",
             src(text, shift(t.ty.span(), base)),
             t.name.text
         ),
+    };
+    let mut s = code(written);
+    if let Some(value) = folded(sym, &d.name().text) {
+        s.push_str(&format!("\n\n`{value}`"));
     }
+    s
+}
+
+fn code(s: String) -> String {
+    format!("```zeno\n{s}\n```")
 }
 
 fn param_text(text: &str, p: &Param, base: u32) -> String {
@@ -83,16 +107,22 @@ pub fn signature(text: &str, t: &Template, base: u32) -> (String, Vec<String>) {
 pub fn hover(
     text: &str,
     tree: &ItemTree,
+    scope: &GlobalScope,
     network: Option<&ir::Network>,
     offset: u32,
 ) -> Option<(String, Span)> {
     let target = navigate::definition(text, tree, offset)?;
     let variable =
         |name: &str| network.and_then(|n| n.variables.iter().find(|v| v.name == name).cloned());
-    let code = |s: String| format!("```zeno\n{s}\n```");
     for d in &tree.globals {
         if d.name().span == target {
-            return Some((code(decl_hover(text, d, 0, variable)), target));
+            let name = &d.name().text;
+            let sym = scope
+                .symbols
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, s)| s);
+            return Some((decl_hover(text, d, 0, variable, sym), target));
         }
     }
     for t in &tree.templates {
@@ -115,7 +145,7 @@ pub fn hover(
         for d in &data.decls {
             if shift(d.name().span, base) == target {
                 // Locals have no single range in the model: one per process.
-                return Some((code(decl_hover(text, d, base, |_| None)), target));
+                return Some((decl_hover(text, d, base, |_| None, None), target));
             }
         }
         for l in &data.locations {
@@ -138,4 +168,72 @@ pub fn hover(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::semantics::AnalysisHost;
+
+    const TEXT: &str = "\
+const int N = 3;
+const int K = N * 2;
+const bool BIG = K > 5;
+typedef int[1, N] pid_t;
+int[0, K] x;
+
+template P(const pid_t i) {
+    const int twice = 2 * i;
+    init location l;
+    l -> l when x < K do x = x + 1;
+}
+
+system P;
+";
+
+    /// The hover text at the first `needle` plus `skip` bytes.
+    fn hover_at(needle: &str, skip: usize) -> String {
+        let mut host = AnalysisHost::new();
+        host.set_text(TEXT);
+        let offset = (TEXT.find(needle).unwrap() + skip) as u32;
+        let network = host.network();
+        hover(
+            TEXT,
+            &host.item_tree(),
+            &host.global_scope(),
+            network.as_deref(),
+            offset,
+        )
+        .unwrap()
+        .0
+    }
+
+    #[test]
+    fn constants_and_typedefs_show_their_values() {
+        // Folded by hand: K = 3 * 2, BIG = 6 > 5, pid_t = int[1, N].
+        assert_eq!(
+            hover_at("K = N", 0),
+            "```zeno\nconst int K = N * 2\n```\n\n`K = 6`"
+        );
+        assert_eq!(
+            hover_at("BIG", 0),
+            "```zeno\nconst bool BIG = K > 5\n```\n\n`BIG = true`"
+        );
+        assert_eq!(
+            hover_at("pid_t;", 0),
+            "```zeno\ntypedef int[1, N] pid_t\n```\n\n`pid_t = int[1, 3]`"
+        );
+        // At a use, the same.
+        assert!(hover_at("x < K", 4).ends_with("`K = 6`"));
+        // A variable: its range from the model.
+        assert_eq!(
+            hover_at("x < K", 0),
+            "```zeno\nint[0, K] (= int[0, 6]) x\n```"
+        );
+        // A local constant depends on the parameter: as written only.
+        assert_eq!(
+            hover_at("twice", 0),
+            "```zeno\nconst int twice = 2 * i\n```"
+        );
+    }
 }

@@ -94,6 +94,12 @@ impl AnalysisHost {
         db::item_tree(&self.db, self.file).tree.clone()
     }
 
+    /// The global symbols with their folded values (constants, typedef
+    /// ranges), for hover.
+    pub fn global_scope(&self) -> Arc<lower::GlobalScope> {
+        db::global_scope(&self.db, self.file).clone()
+    }
+
     pub fn db(&self) -> &db::Database {
         &self.db
     }

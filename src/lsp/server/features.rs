@@ -35,6 +35,7 @@ impl Backend {
             hover::hover(
                 &d.doc.text,
                 &d.host.item_tree(),
+                &d.host.global_scope(),
                 d.network.as_deref(),
                 offset,
             )
