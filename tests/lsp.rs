@@ -1340,3 +1340,139 @@ async fn signature_help_for_instantiation() {
     );
     assert_eq!(r["result"]["activeParameter"], 1, "{r}");
 }
+
+/// The message on `check mutex:` of Fischer (buggy) once quiescent at `version`.
+async fn fischer_mutex_at(c: &mut TestClient, uri: &str, version: i32) -> String {
+    let d = quiescent_at(c, uri, version).await;
+    check_message(&d, FISCHER_BUGGY, "mutex")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_and_heuristic_from_settings() {
+    let uri = "file:///limits.zeno";
+    let mut c = TestClient::start().await;
+    // A state limit from initializationOptions: breadth-first needs 6 steps
+    // for `mutex`, far more than 3 explored states.
+    c.initialize(json!({"debounceMs": 0, "search": "bfs", "maxStates": 3}))
+        .await;
+    c.open(uri, FISCHER_BUGGY).await;
+    let m = fischer_mutex_at(&mut c, uri, 1).await;
+    assert_eq!(m, "unknown: limit reached (states), 3 states explored");
+
+    // A time limit of 0 ms from didChangeConfiguration: the search stops
+    // at its first state (which it counts as explored).
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"zeno": {"maxStates": null, "timeoutMs": 0}}}),
+    )
+    .await;
+    let m = fischer_mutex_at(&mut c, uri, 1).await;
+    assert_eq!(m, "unknown: limit reached (time), 1 states explored");
+
+    // A* with an admissible heuristic finds the shortest trace, 6 steps
+    // (see the model's header); hL and the blind heuristic 0 explore
+    // different numbers of states, so the heuristic setting is applied.
+    let mut explored = Vec::new();
+    for heuristic in ["zero", "hl"] {
+        c.notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"timeoutMs": null, "search": "astar", "heuristic": heuristic}}),
+        )
+        .await;
+        let m = fischer_mutex_at(&mut c, uri, 1).await;
+        let rest = m
+            .strip_prefix("violated: trace of 6 steps, ")
+            .unwrap_or_else(|| panic!("{heuristic}: {m}"));
+        let n: u64 = rest
+            .strip_suffix(" states explored")
+            .unwrap()
+            .parse()
+            .unwrap();
+        explored.push(n);
+    }
+    assert_ne!(explored[0], explored[1], "{explored:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_a_document_forgets_it() {
+    let uri = "file:///closing.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"debounceMs": 0, "search": "bfs"}))
+        .await;
+    // A warning, so that the first diagnostics are not empty.
+    let text = format!("{TWO_COUNTERS}int unused;\n");
+    c.open(uri, &text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(d["diagnostics"].as_array().unwrap().len(), 1, "{d}");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    )
+    .await;
+    // Its diagnostics are cleared and the server is quiescent although the
+    // check `endless` of the closed document would run for hours.
+    let d = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 10}}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_document() {
+    let uri = "file:///huge.zeno";
+    // About 3.4 MB: 100,000 comment lines with non-ASCII text, then the model.
+    let filler = "// filler: é → 𝄞 and more text to make the line longer\n".repeat(100_000);
+    let text = format!("{filler}{FISCHER_BUGGY}");
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, &text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    // An incremental edit at the very end: a syntax error on the last line.
+    let end = position(&text, text.len());
+    c.change(
+        uri,
+        2,
+        json!([{"range": {"start": end, "end": end}, "text": "int broken = ;\n"}]),
+    )
+    .await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| {
+            p["uri"] == uri && p["version"] == 2
+        })
+        .await;
+    let text = format!("{text}int broken = ;\n");
+    let error = d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["severity"] == 1)
+        .unwrap_or_else(|| panic!("no error in {d}"));
+    assert_eq!(
+        error["range"]["start"],
+        // The parser reports a missing expression just after the `=`.
+        position(&text, text.rfind("= ;").unwrap() + 1),
+        "{d}"
+    );
+    // Hover far down still answers: `K` in the model's `x <= K`.
+    let at = position(&text, text.find("invariant x <= K").unwrap() + 15);
+    let r = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": at}),
+        )
+        .await;
+    let value = r["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(value.contains("`K = 2`"), "{r}");
+}
