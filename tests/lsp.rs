@@ -1476,3 +1476,30 @@ async fn a_huge_document() {
         .unwrap_or_default();
     assert!(value.contains("`K = 2`"), "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_within_the_debounce_are_checked_once() {
+    let uri = "file:///debounce.zeno";
+    // A debounce far longer than sending five edits takes, even on a busy
+    // machine: only the job of the last edit gets to check.
+    let mut c = start_with_progress(json!({"debounceMs": 3000})).await;
+    c.open(uri, FISCHER_BUGGY).await;
+    for version in 2..=5 {
+        c.change(uri, version, json!([{"text": FISCHER_BUGGY}]))
+            .await;
+    }
+    let job = follow_progress(&mut c, uri, 5, |_, _| false).await;
+    // One token per check of one job.
+    let tokens: Vec<&str> = job
+        .tokens
+        .iter()
+        .map(|(t, _)| t.as_str().unwrap())
+        .collect();
+    assert_eq!(tokens.len(), 3, "{tokens:?}");
+    let job_of = |t: &str| t.rsplit_once('/').unwrap().0.to_string();
+    assert!(
+        tokens.iter().all(|t| job_of(t) == job_of(tokens[0])),
+        "{tokens:?}"
+    );
+    assert!(check_message(&job.diagnostics, FISCHER_BUGGY, "mutex").starts_with("violated"));
+}
