@@ -501,6 +501,20 @@ async fn follow_progress(
     }
 }
 
+/// The explored-state counts of a token's reports (`N states explored`).
+fn reported_counts(values: &[Value]) -> Vec<u64> {
+    values
+        .iter()
+        .filter(|v| v["kind"] == "report")
+        .map(|v| {
+            let m = v["message"].as_str().unwrap();
+            m.strip_suffix(" states explored")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("a report `{m}`"))
+        })
+        .collect()
+}
+
 /// The message of the diagnostic on `check NAME:` in `text`.
 fn check_message(d: &Value, text: &str, name: &str) -> String {
     let at = position(text, text.find(&format!("check {name}:")).unwrap() + 6);
@@ -547,6 +561,10 @@ async fn progress_per_check_and_its_cancel_button() {
                 .all(|v| v["kind"] == "report"),
             "{values:?}"
         );
+        // Reports count the explored states, starting from 0, never down.
+        let counts = reported_counts(values);
+        assert_eq!(counts.first(), Some(&0), "{values:?}");
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
         assert_eq!(
             end["message"].as_str().unwrap(),
             check_message(&job.diagnostics, text, name)
@@ -638,7 +656,16 @@ async fn cancelling_one_running_check_lets_the_next_finish() {
         "{endless:?}"
     );
     let end = endless.last().unwrap()["message"].as_str().unwrap();
-    assert!(end.starts_with("unknown: cancelled after "), "{end}");
+    let after: u64 = end
+        .strip_prefix("unknown: cancelled after ")
+        .and_then(|r| r.strip_suffix(" states explored"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{end}"));
+    // It stopped after the states it had reported.
+    assert!(
+        after >= *reported_counts(endless).last().unwrap(),
+        "{endless:?}"
+    );
     assert_eq!(end, check_message(&job.diagnostics, text, "endless"));
 
     let both = job.of("both_60");

@@ -165,14 +165,17 @@ impl Backend {
             });
             tokio::pin!(worker);
             let result = loop {
+                // Reports first: every one sent before the check ended is
+                // forwarded before its end.
                 tokio::select! {
-                    done = &mut worker => break done,
+                    biased;
                     Some(explored) = rx.recv() => {
                         if let Some(p) = &progress {
                             p.report_with_message(format!("{explored} states explored"), None)
                                 .await;
                         }
                     }
+                    done = &mut worker => break done,
                 }
             };
             // A panic is reported as "unknown"; its message went to stderr.
