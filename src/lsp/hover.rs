@@ -52,6 +52,14 @@ fn folded(sym: Option<&Sym>, name: &str) -> Option<String> {
     }
 }
 
+fn lookup<'a>(scope: &'a GlobalScope, name: &str) -> Option<&'a Sym> {
+    scope
+        .symbols
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, s)| s)
+}
+
 /// Markdown for a declaration: as written in a code block, then its folded
 /// value (see [`folded`]) when it has one.
 fn decl_hover(
@@ -116,12 +124,7 @@ pub fn hover(
         |name: &str| network.and_then(|n| n.variables.iter().find(|v| v.name == name).cloned());
     for d in &tree.globals {
         if d.name().span == target {
-            let name = &d.name().text;
-            let sym = scope
-                .symbols
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, s)| s);
+            let sym = lookup(scope, &d.name().text);
             return Some((decl_hover(text, d, 0, variable, sym), target));
         }
     }
@@ -134,11 +137,17 @@ pub fn hover(
         }
         for p in &data.params {
             if shift(p.name.span, base) == target {
-                let s = format!(
+                let mut s = format!(
                     "parameter of {}: {}",
                     data.name.text,
                     param_text(text, p, base)
                 );
+                // The range of a typedef'd parameter, as folded.
+                if let TypeRef::Named(n) = &p.ty
+                    && let Some(range) = folded(lookup(scope, &n.text), &n.text)
+                {
+                    s.push_str(&format!("\n\n`{range}`"));
+                }
                 return Some((s, target));
             }
         }
@@ -229,6 +238,11 @@ system P;
         assert_eq!(
             hover_at("x < K", 0),
             "```zeno\nint[0, K] (= int[0, 6]) x\n```"
+        );
+        // A parameter of a typedef'd type: the typedef's range.
+        assert_eq!(
+            hover_at("i;", 0),
+            "parameter of P: const pid_t i\n\n`pid_t = int[1, 3]`"
         );
         // A local constant depends on the parameter: as written only.
         assert_eq!(
