@@ -953,13 +953,21 @@ fn cancel_stops_an_expensive_search() {
         ..Options::default()
     };
     let cancel = Cancel::new();
+    let (started, running) = std::sync::mpsc::channel();
     let worker = {
         let cancel = cancel.clone();
         let net = net.clone();
-        std::thread::spawn(move || check(&net, 0, &options, &cancel, &mut |_| {}))
+        std::thread::spawn(move || {
+            check(&net, 0, &options, &cancel, &mut |_| {
+                let _ = started.send(());
+            })
+        })
     };
-    // Let the search get going (F8 holds and takes far longer than this).
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Cancel while the search is under way: a while after its first
+    // progress report (4,096 explored states; F8 has far more), not at the
+    // report itself, which falls just before a poll of the old 1,024 period.
+    running.recv().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
     let cancelled_at = std::time::Instant::now();
     cancel.cancel();
     let res = worker.join().unwrap();
