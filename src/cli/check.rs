@@ -60,6 +60,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
         })?),
     };
+    let (enhance, safe_abstraction) = super::args::enhancements(&args.enhance)?;
     Ok(Options {
         search: args.search.into(),
         heuristic: args.heuristic.into(),
@@ -67,7 +68,8 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         timeout,
         seed: args.seed,
         cache_heuristic: true,
-        enhance: args.enhance.into(),
+        enhance,
+        safe_abstraction,
     })
 }
 
@@ -148,10 +150,19 @@ pub fn run(args: &CheckArgs) -> u8 {
                 let _ = writeln!(stdout.lock(), "{}", file.path);
             }
             let mut progress = Progress::new(&c.name);
-            let result =
-                checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+            let (result, winner) = if args.portfolio {
+                let configs = checker::portfolio::default_configs(&options);
+                let race = checker::portfolio::race(&network, i, &configs, &cancel);
+                let winner = race.winner.map(|w| configs[w].name.clone());
+                (race.result, winner)
+            } else {
+                let result =
+                    checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+                (result, None)
+            };
             progress.finish();
-            let r = report::check_report(source, &network, i, &result);
+            let mut r = report::check_report(source, &network, i, &result);
+            r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
                 let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));
