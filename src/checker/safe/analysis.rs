@@ -110,11 +110,22 @@ pub(crate) fn analyse(network: &Network, check: usize) -> Abstraction {
             components.push(c);
         }
     }
-    // Keep the goal's enumeration small: components beyond the bound stay.
+    // The goal's components move after the last transition, which a
+    // committed location could forbid for ever: with committed locations
+    // they stay. And the goal's enumeration stays small: components beyond
+    // the bound stay too.
+    let committed = network
+        .processes
+        .iter()
+        .flat_map(|p| &p.locations)
+        .any(|l| l.kind == LocationKind::Committed);
     let mut combos = 1usize;
     components.retain(|c| {
         if !c.in_goal {
             return true;
+        }
+        if committed {
+            return false;
         }
         let n = c.values().count();
         match combos.checked_mul(n) {

@@ -54,9 +54,11 @@
 //! network extends: before each transition, move each removed slot it reads to
 //! a value its conjuncts accept (reachable by strong connectivity, and allowed
 //! since the state before such a transition has no committed process), and at
-//! the end move the goal's components to values satisfying the goal.
-//! [`insert::concretize`] does this; should it fail anyway (a committed goal
-//! state, say), the caller searches the original network instead.
+//! the end move the goal's components to values satisfying the goal (the
+//! goal's components are only removed from networks without committed
+//! locations, so that nothing forbids these last moves).
+//! [`insert::concretize`] does this; should it fail anyway, the caller
+//! searches the original network instead and says so.
 
 mod analysis;
 mod insert;
