@@ -523,7 +523,7 @@ fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Componen
     let component = Component {
         kind: Kind::Proc(p),
         lo: 0,
-        init: init as u32,
+        init,
         moves,
         reachable,
         in_goal: formula_at(goal, p),
@@ -588,7 +588,7 @@ fn substitute(f: &Formula, components: &[&Component], values: &[u32]) -> Formula
         Formula::At { process, location } => {
             for (c, &v) in components.iter().zip(values) {
                 if c.kind == Kind::Proc(*process) {
-                    return if v == *location as u32 {
+                    return if v == *location {
                         Formula::True
                     } else {
                         Formula::False
