@@ -225,7 +225,8 @@ pub fn check(
 }
 
 /// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
-/// `None` is the constant 0). Useless transitions build their reduced
+/// `None` is the constant 0). `options.safe_abstraction` is ignored here: the
+/// heuristic was built for `network`, not for a reduced one. Useless transitions build their reduced
 /// heuristics of kind `options.heuristic`, whatever `heuristic` is.
 pub fn check_with_heuristic(
     network: &ir::Network,

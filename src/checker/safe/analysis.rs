@@ -257,7 +257,7 @@ fn overlaps(a: &std::ops::Range<u32>, b: &std::ops::Range<u32>) -> bool {
 fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
     let var = &network.variables[x as usize];
     let size = var.hi as i64 - var.lo as i64 + 1;
-    if !(1..=MAX_DOMAIN).contains(&size) {
+    if !(1..=MAX_DOMAIN).contains(&size) || !(var.lo..=var.hi).contains(&var.init) {
         return None;
     }
     let size = size as usize;
@@ -502,8 +502,14 @@ fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Componen
         return None;
     }
     let n = proc_.locations.len();
+    if proc_.initial as usize >= n {
+        return None;
+    }
     let mut moves: Vec<Vec<(ProcId, EdgeId, u32)>> = vec![Vec::new(); n];
     for (e, edge) in proc_.edges.iter().enumerate() {
+        if edge.source as usize >= n || edge.target as usize >= n {
+            return None;
+        }
         if edge.source != edge.target {
             moves[edge.source as usize].push((p, e as EdgeId, edge.target));
         }
