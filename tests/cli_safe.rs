@@ -106,3 +106,33 @@ fn portfolio_where_every_configuration_stops_is_unknown() {
     assert!(out.contains("unknown: state limit reached"), "{out}");
     assert!(!out.contains("portfolio winner"), "{out}");
 }
+
+#[test]
+fn portfolio_configs_are_raced_and_bad_entries_rejected() {
+    let m = model("safe-abstraction.zeno");
+    let o = zeno(&[
+        "check",
+        &m,
+        "--portfolio-configs",
+        "greedy:hcg+safe,bfs",
+        "--check",
+        "p3_never_done",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let winner = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("portfolio winner: "))
+        .unwrap_or_else(|| panic!("no winner line: {out}"));
+    assert!(["greedy:hcg+safe", "bfs"].contains(&winner), "{winner}");
+    for (list, says) in [
+        ("greedy:foo", "unknown heuristic `foo`"),
+        ("sideways", "unknown order `sideways`"),
+        ("bfs+ut+ce", "cannot be combined"),
+        ("bfs+fast", "unknown enhancement `fast`"),
+    ] {
+        let o = zeno(&["check", &m, "--portfolio-configs", list]);
+        assert_eq!(o.status.code(), Some(2), "{list}");
+        assert!(stderr(&o).contains(says), "{list}: {}", stderr(&o));
+    }
+}
