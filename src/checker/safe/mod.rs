@@ -62,6 +62,8 @@
 
 mod analysis;
 mod insert;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use analysis::analyse;
 pub(crate) use insert::concretize;
