@@ -128,10 +128,15 @@ fn prepare(
         if accepts(c, &guards, x, values[i], vars) {
             continue;
         }
+        // No reachable value accepted: only the edge of a model error can be
+        // such (its guard failed to evaluate before reaching the conjunct);
+        // leave the slot, and let the concrete trace decide.
+        let Some((moves, to)) = c.path_to(values[i], |v| accepts(c, &guards, x, v, vars)) else {
+            continue;
+        };
         if committed(network, locations) {
             return None;
         }
-        let (moves, to) = c.path_to(values[i], |v| accepts(c, &guards, x, v, vars))?;
         count += moves.len();
         path.extend(moves.into_iter().map(|m| vec![m]));
         values[i] = to;
