@@ -10,18 +10,21 @@ use support::expect;
 use support::simulator;
 use zeno::checker::{self, Cancel, HeuristicKind, Options, SearchOrder};
 
-/// Each configuration, and whether it guarantees shortest traces.
-const CONFIGS: &[(SearchOrder, HeuristicKind, bool)] = &[
-    (SearchOrder::Bfs, HeuristicKind::Zero, true),
-    (SearchOrder::Dfs, HeuristicKind::Zero, false),
-    (SearchOrder::RandomDfs, HeuristicKind::Zero, false),
-    (SearchOrder::Greedy, HeuristicKind::DL, false),
-    (SearchOrder::Greedy, HeuristicKind::DU, false),
-    (SearchOrder::Greedy, HeuristicKind::HL, false),
-    (SearchOrder::Greedy, HeuristicKind::HU, false),
-    (SearchOrder::AStar, HeuristicKind::Zero, true),
-    (SearchOrder::AStar, HeuristicKind::DL, true),
-    (SearchOrder::AStar, HeuristicKind::HL, true),
+/// Each configuration, whether it guarantees shortest traces, and whether it
+/// uses safe abstraction (whose inserted moves need not be shortest).
+const CONFIGS: &[(SearchOrder, HeuristicKind, bool, bool)] = &[
+    (SearchOrder::Bfs, HeuristicKind::Zero, true, false),
+    (SearchOrder::Dfs, HeuristicKind::Zero, false, false),
+    (SearchOrder::RandomDfs, HeuristicKind::Zero, false, false),
+    (SearchOrder::Greedy, HeuristicKind::DL, false, false),
+    (SearchOrder::Greedy, HeuristicKind::DU, false, false),
+    (SearchOrder::Greedy, HeuristicKind::HL, false, false),
+    (SearchOrder::Greedy, HeuristicKind::HU, false, false),
+    (SearchOrder::AStar, HeuristicKind::Zero, true, false),
+    (SearchOrder::AStar, HeuristicKind::DL, true, false),
+    (SearchOrder::AStar, HeuristicKind::HL, true, false),
+    (SearchOrder::Greedy, HeuristicKind::HCG, false, true),
+    (SearchOrder::Bfs, HeuristicKind::Zero, false, true),
 ];
 
 #[test]
@@ -47,15 +50,19 @@ fn every_model_every_order_agrees_and_replays() {
                 failures.push(format!("{name}: no check `{}`", expectation.check));
                 continue;
             };
-            for &(search, heuristic, shortest_guaranteed) in CONFIGS {
+            for &(search, heuristic, shortest_guaranteed, safe_abstraction) in CONFIGS {
                 let options = Options {
                     search,
                     heuristic,
+                    safe_abstraction,
                     seed: 7,
                     ..Options::default()
                 };
                 let result = checker::check(&network, index, &options, &Cancel::new(), &mut |_| {});
-                let config = format!("{name} {} {search:?}/{heuristic:?}", expectation.check);
+                let config = format!(
+                    "{name} {} {search:?}/{heuristic:?} safe={safe_abstraction}",
+                    expectation.check
+                );
                 checked += 1;
                 let trace_len = result.trace.as_ref().map(|t| t.len());
                 if let Err(e) =

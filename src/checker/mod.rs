@@ -11,6 +11,8 @@ mod frontier;
 mod goal;
 pub mod heuristics;
 mod lu;
+pub mod portfolio;
+mod safe;
 mod search;
 mod semantics;
 mod store;
@@ -21,6 +23,7 @@ pub use frontier::{Frontier, MultiQueue, Queue};
 pub use heuristics::Heuristic;
 
 use std::sync::Arc;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -67,6 +70,10 @@ pub struct Options {
     /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
     /// Useless transitions use `heuristic` for their test, with every order.
     pub enhance: Enhance,
+    /// Safe abstraction (thesis §5.3): search the network without its safe
+    /// components, then insert their moves into the trace. Combines with any
+    /// order, heuristic and `enhance`.
+    pub safe_abstraction: bool,
 }
 
 impl Default for Options {
@@ -79,6 +86,7 @@ impl Default for Options {
             seed: 0,
             cache_heuristic: true,
             enhance: Enhance::None,
+            safe_abstraction: false,
         }
     }
 }
@@ -141,6 +149,22 @@ pub struct Stats {
     /// with interference contexts, queue `n` holds level-`n` successors).
     pub queue_pushes: Vec<u64>,
     pub queue_pops: Vec<u64>,
+    /// With safe abstraction: what was removed and how the trace was built.
+    pub safe: Option<SafeStats>,
+}
+
+/// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SafeStats {
+    /// Components (slots and processes) removed: the thesis' #s.
+    pub removed: u64,
+    /// Steps of the reduced network's trace (`x`), when there is a trace.
+    pub abstract_steps: Option<u64>,
+    /// Moves of removed components inserted into it (`y`).
+    pub inserted_steps: Option<u64>,
+    /// The reduced network's trace could not be completed and the original
+    /// network was searched instead (the figures add up both searches).
+    pub fell_back: bool,
 }
 
 impl Stats {
@@ -177,6 +201,9 @@ pub fn check(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
+    if options.safe_abstraction {
+        return safe::check(network, check, options, cancel, progress);
+    }
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
     if guided
@@ -198,7 +225,8 @@ pub fn check(
 }
 
 /// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
-/// `None` is the constant 0). Useless transitions build their reduced
+/// `None` is the constant 0). `options.safe_abstraction` is ignored here: the
+/// heuristic was built for `network`, not for a reduced one. Useless transitions build their reduced
 /// heuristics of kind `options.heuristic`, whatever `heuristic` is.
 pub fn check_with_heuristic(
     network: &ir::Network,

@@ -90,6 +90,17 @@ pub struct CheckArgs {
     /// How much of each trace the text output shows.
     #[arg(long, value_enum, default_value_t = TraceDetail::Short)]
     pub trace: TraceDetail,
+    /// Race a portfolio of configurations (greedy hU, greedy hL + UT,
+    /// BFS + CE, greedy hCG + safe, RDFS) on parallel threads; the first
+    /// verdict wins. `--search`, `--heuristic` and `--enhance` are ignored;
+    /// the limits apply to each configuration.
+    #[arg(long)]
+    pub portfolio: bool,
+    /// Race these configurations instead of the default portfolio (implies
+    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE...]`,
+    /// e.g. `greedy:hu,greedy:hcg+safe+ut,bfs+ce,rdfs`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub portfolio_configs: Vec<String>,
 }
 
 /// How to search: shared by every command that runs the checker.
@@ -107,9 +118,10 @@ pub struct SearchArgs {
     /// Stop each check after this many seconds (exit 3).
     #[arg(long, value_name = "S")]
     pub timeout: Option<f64>,
-    /// Transition-based enhancement of the search order.
-    #[arg(long, value_enum, default_value_t = EnhanceArg::None)]
-    pub enhance: EnhanceArg,
+    /// Transition-based enhancements, comma-separated: at most one of
+    /// `ut`, `ce`, `ibp`, `ibi`, optionally with `safe` (safe abstraction).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "none")]
+    pub enhance: Vec<EnhanceArg>,
     /// Seed of the random successor order of `rdfs`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -238,12 +250,89 @@ pub enum EnhanceArg {
     Ibp,
     /// Iterative context bounding over interference.
     Ibi,
+    /// Safe abstraction: search without the safe components, then insert
+    /// their moves into the trace.
+    Safe,
+}
+
+/// The enhancement and safe-abstraction switch a `--enhance` list asks for;
+/// an error for a meaningless combination.
+pub fn enhancements(list: &[EnhanceArg]) -> Result<(Enhance, bool), String> {
+    let mut enhance: Option<EnhanceArg> = None;
+    let mut safe = false;
+    for &e in list {
+        match e {
+            EnhanceArg::None if list.len() > 1 => {
+                return Err("invalid --enhance: `none` cannot be combined with others".to_string());
+            }
+            EnhanceArg::None => {}
+            EnhanceArg::Safe if safe => {
+                return Err("invalid --enhance: `safe` is given twice".to_string());
+            }
+            EnhanceArg::Safe => safe = true,
+            _ => match enhance {
+                Some(prev) => {
+                    return Err(format!(
+                        "invalid --enhance: `{}` and `{}` both order the frontier and cannot be combined (only `safe` combines with one of them)",
+                        name(prev),
+                        name(e)
+                    ));
+                }
+                None => enhance = Some(e),
+            },
+        }
+    }
+    Ok((enhance.map_or(Enhance::None, Enhance::from), safe))
+}
+
+/// One `--portfolio-configs` entry, `ORDER[:HEURISTIC][+ENHANCE...]`, as
+/// (order, heuristic, enhancements); the heuristic defaults to `zero` for
+/// the blind orders and `hu` for `greedy` and `astar`.
+pub fn portfolio_entry(entry: &str) -> Result<(Search, Heuristic, Vec<EnhanceArg>), String> {
+    let bad = |what: &str| {
+        format!(
+            "invalid --portfolio-configs entry `{entry}`: {what} (expected ORDER[:HEURISTIC][+ENHANCE...], e.g. `greedy:hcg+safe`)"
+        )
+    };
+    let mut parts = entry.trim().split('+');
+    let head = parts.next().unwrap_or_default();
+    let (order, heuristic) = match head.split_once(':') {
+        Some((o, h)) => (o, Some(h)),
+        None => (head, None),
+    };
+    let order =
+        Search::from_str(order, true).map_err(|_| bad(&format!("unknown order `{order}`")))?;
+    let heuristic = match heuristic {
+        Some(h) => {
+            Heuristic::from_str(h, true).map_err(|_| bad(&format!("unknown heuristic `{h}`")))?
+        }
+        None if matches!(order, Search::Greedy | Search::Astar) => Heuristic::Hu,
+        None => Heuristic::Zero,
+    };
+    let enhance = parts
+        .map(|e| {
+            EnhanceArg::from_str(e, true).map_err(|_| bad(&format!("unknown enhancement `{e}`")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    enhancements(&enhance).map_err(|e| bad(&e))?;
+    Ok((order, heuristic, enhance))
+}
+
+fn name(e: EnhanceArg) -> &'static str {
+    match e {
+        EnhanceArg::None => "none",
+        EnhanceArg::Ut => "ut",
+        EnhanceArg::Ce => "ce",
+        EnhanceArg::Ibp => "ibp",
+        EnhanceArg::Ibi => "ibi",
+        EnhanceArg::Safe => "safe",
+    }
 }
 
 impl From<EnhanceArg> for Enhance {
     fn from(e: EnhanceArg) -> Enhance {
         match e {
-            EnhanceArg::None => Enhance::None,
+            EnhanceArg::None | EnhanceArg::Safe => Enhance::None,
             EnhanceArg::Ut => Enhance::UselessTransitions,
             EnhanceArg::Ce => Enhance::InterferenceContexts,
             EnhanceArg::Ibp => Enhance::ContextBoundingProcesses,

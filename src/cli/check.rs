@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::{self, Cancel, Options, Stats};
+use zeno::checker::{self, Cancel, Options, Stats, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
@@ -60,6 +60,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
         })?),
     };
+    let (enhance, safe_abstraction) = super::args::enhancements(&args.enhance)?;
     Ok(Options {
         search: args.search.into(),
         heuristic: args.heuristic.into(),
@@ -67,13 +68,45 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         timeout,
         seed: args.seed,
         cache_heuristic: true,
-        enhance: args.enhance.into(),
+        enhance,
+        safe_abstraction,
     })
+}
+
+/// The configurations `--portfolio` races: the default set, or the
+/// `--portfolio-configs` list (limits and seed from `base`).
+fn portfolio(args: &CheckArgs, base: &Options) -> Result<Option<Vec<portfolio::Config>>, String> {
+    if args.portfolio_configs.is_empty() {
+        return Ok(args.portfolio.then(|| portfolio::default_configs(base)));
+    }
+    let mut configs = Vec::new();
+    for entry in &args.portfolio_configs {
+        let (search, heuristic, enhance) = super::args::portfolio_entry(entry)?;
+        let (enhance, safe_abstraction) = super::args::enhancements(&enhance)?;
+        configs.push(portfolio::Config {
+            name: entry.trim().to_string(),
+            options: Options {
+                search: search.into(),
+                heuristic: heuristic.into(),
+                enhance,
+                safe_abstraction,
+                ..base.clone()
+            },
+        });
+    }
+    Ok(Some(configs))
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
     let options = match options(&args.search) {
         Ok(o) => o,
+        Err(e) => {
+            diag::error(&e);
+            return exit::ERROR;
+        }
+    };
+    let configs = match portfolio(args, &options) {
+        Ok(c) => c,
         Err(e) => {
             diag::error(&e);
             return exit::ERROR;
@@ -148,10 +181,18 @@ pub fn run(args: &CheckArgs) -> u8 {
                 let _ = writeln!(stdout.lock(), "{}", file.path);
             }
             let mut progress = Progress::new(&c.name);
-            let result =
-                checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+            let (result, winner) = if let Some(configs) = &configs {
+                let race = portfolio::race(&network, i, configs, &cancel);
+                let winner = race.winner.map(|w| configs[w].name.clone());
+                (race.result, winner)
+            } else {
+                let result =
+                    checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+                (result, None)
+            };
             progress.finish();
-            let r = report::check_report(source, &network, i, &result);
+            let mut r = report::check_report(source, &network, i, &result);
+            r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
                 let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));

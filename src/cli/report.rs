@@ -73,6 +73,9 @@ pub struct CheckReport {
     pub error: Option<String>,
     pub stats: StatsReport,
     pub trace: Option<TraceReport>,
+    /// With `--portfolio`: the configuration whose verdict this is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portfolio_winner: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -85,6 +88,21 @@ pub struct StatsReport {
     pub bytes_per_state: u64,
     /// Number of action transitions of the trace, when there is one.
     pub trace_length: Option<usize>,
+    /// With safe abstraction (`--enhance safe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub safe: Option<SafeReport>,
+}
+
+/// Safe abstraction's figures: components removed (#s) and the trace as
+/// `abstract_steps + inserted_steps`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SafeReport {
+    pub removed: u64,
+    pub abstract_steps: Option<u64>,
+    pub inserted_steps: Option<u64>,
+    /// The reduced network's trace could not be completed; the original
+    /// network was searched instead.
+    pub fell_back: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -242,6 +260,7 @@ pub fn check_report(
             error: None,
             stats: stats(&result.stats, None),
             trace: None,
+            portfolio_winner: None,
         };
     };
     let invariant = matches!(c.kind, CheckKind::Invariant(_));
@@ -307,6 +326,7 @@ pub fn check_report(
         error,
         stats: stats(&result.stats, len),
         trace: result.trace.as_ref().map(|t| trace(source, net, t)),
+        portfolio_winner: None,
     }
 }
 
@@ -319,6 +339,12 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         peak_memory_bytes: s.peak_memory,
         bytes_per_state: s.bytes_per_state,
         trace_length,
+        safe: s.safe.as_ref().map(|f| SafeReport {
+            removed: f.removed,
+            abstract_steps: f.abstract_steps,
+            inserted_steps: f.inserted_steps,
+            fell_back: f.fell_back,
+        }),
     }
 }
 

@@ -3,7 +3,9 @@
 use std::fmt::Write;
 
 use super::args::TraceDetail;
-use super::report::{CheckReport, EdgeReport, EndReport, FileReport, StateReport, StatsReport};
+use super::report::{
+    CheckReport, EdgeReport, EndReport, FileReport, SafeReport, StateReport, StatsReport,
+};
 
 /// The report of one file: a header line, then each check (`check::run`
 /// prints the same, but streams it check by check).
@@ -24,7 +26,13 @@ pub fn file(report: &FileReport, detail: TraceDetail) -> String {
 pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  {}: {}", c.name, c.summary);
+    if let Some(w) = &c.portfolio_winner {
+        let _ = writeln!(out, "    portfolio winner: {w}");
+    }
     let _ = writeln!(out, "    {}", stats(&c.stats));
+    if let Some(s) = &c.stats.safe {
+        let _ = writeln!(out, "    {}", safe(s));
+    }
     let Some(trace) = c.trace.as_ref().filter(|_| detail != TraceDetail::None) else {
         return out;
     };
@@ -85,6 +93,26 @@ pub fn stats(s: &StatsReport) -> String {
         s.time_seconds,
         bytes(s.peak_memory_bytes)
     )
+}
+
+/// `safe abstraction: 2 components removed, trace 5 + 3`
+pub fn safe(s: &SafeReport) -> String {
+    let mut out = format!(
+        "safe abstraction: {} {} removed",
+        s.removed,
+        if s.removed == 1 {
+            "component"
+        } else {
+            "components"
+        }
+    );
+    if let (Some(x), Some(y)) = (s.abstract_steps, s.inserted_steps) {
+        let _ = write!(out, ", trace {x} + {y}");
+    }
+    if s.fell_back {
+        out.push_str(", trace not completed: searched the original network");
+    }
+    out
 }
 
 pub fn bytes(n: u64) -> String {

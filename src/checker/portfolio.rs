@@ -1,0 +1,127 @@
+//! Racing several search configurations on one check: each runs on its own
+//! thread, the first to reach a verdict wins and the others are cancelled.
+
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use crate::ir;
+
+use super::enhance::Enhance;
+use super::{Cancel, CheckResult, HeuristicKind, Limit, Options, SearchOrder, Verdict};
+
+/// One entry of a portfolio: a name for reports and its options.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub name: String,
+    pub options: Options,
+}
+
+/// The default portfolio: greedy hU, greedy hL + UT, BFS + CE, greedy hCG with
+/// safe abstraction, random DFS. Limits (`max_states`, `timeout`) are taken
+/// from `base`, and apply to each configuration.
+pub fn default_configs(base: &Options) -> Vec<Config> {
+    let with = |name: &str, search, heuristic, enhance, safe_abstraction| Config {
+        name: name.to_string(),
+        options: Options {
+            search,
+            heuristic,
+            enhance,
+            safe_abstraction,
+            ..base.clone()
+        },
+    };
+    use HeuristicKind::*;
+    use SearchOrder::*;
+    vec![
+        with("greedy hU", Greedy, HU, Enhance::None, false),
+        with(
+            "greedy hL + UT",
+            Greedy,
+            HL,
+            Enhance::UselessTransitions,
+            false,
+        ),
+        with("BFS + CE", Bfs, Zero, Enhance::InterferenceContexts, false),
+        with("greedy hCG + safe", Greedy, HCG, Enhance::None, true),
+        with("RDFS", RandomDfs, Zero, Enhance::None, false),
+    ]
+}
+
+/// The winner of a portfolio run: its index in the configurations and its result.
+#[derive(Debug, Clone)]
+pub struct PortfolioResult {
+    /// `None` when every configuration stopped without a verdict (then
+    /// `result` is the first configuration's).
+    pub winner: Option<usize>,
+    pub result: CheckResult,
+}
+
+/// Runs every configuration of `configs` on its own thread; the first verdict
+/// other than `Unknown` wins and cancels the rest. `Unknown` only when all of
+/// them stop without one. `cancel` stops the whole race.
+pub fn race(
+    network: &ir::Network,
+    check: usize,
+    configs: &[Config],
+    cancel: &Cancel,
+) -> PortfolioResult {
+    let stop = Cancel::new();
+    let (tx, rx) = mpsc::channel::<(usize, CheckResult)>();
+    thread::scope(|scope| {
+        for (i, config) in configs.iter().enumerate() {
+            let tx = tx.clone();
+            let stop = stop.clone();
+            scope.spawn(move || {
+                let result = super::check(network, check, &config.options, &stop, &mut |_| {});
+                let _ = tx.send((i, result));
+            });
+        }
+        drop(tx);
+        let mut first: Option<(usize, CheckResult)> = None;
+        let mut winner: Option<(usize, CheckResult)> = None;
+        let mut finished = 0;
+        while finished < configs.len() {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok((i, result)) => {
+                    finished += 1;
+                    if winner.is_none() && !matches!(result.verdict, Verdict::Unknown(_)) {
+                        stop.cancel();
+                        winner = Some((i, result));
+                    } else if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                        first = Some((i, result));
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.is_cancelled() {
+                        stop.cancel();
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        match (winner, first) {
+            (Some((i, result)), _) => PortfolioResult {
+                winner: Some(i),
+                result,
+            },
+            (None, Some((_, mut result))) => {
+                if cancel.is_cancelled() {
+                    result.verdict = Verdict::Unknown(Limit::Cancelled);
+                }
+                PortfolioResult {
+                    winner: None,
+                    result,
+                }
+            }
+            (None, None) => PortfolioResult {
+                winner: None,
+                result: CheckResult {
+                    verdict: Verdict::Unknown(Limit::Cancelled),
+                    stats: Default::default(),
+                    trace: None,
+                },
+            },
+        }
+    })
+}

@@ -1,0 +1,164 @@
+//! Safe abstraction (thesis §5.3): components of the network that change
+//! independently of everything else, and can reach every value they may need
+//! from every value they may be in, are taken out before the search; an error
+//! trace of the reduced network is turned into one of the original network by
+//! inserting the removed components' moves where they are needed.
+//!
+//! A *component* is one integer slot or one process, as a variable domain
+//! process of the causal graph (`heuristics/cg.rs`). The thesis' condition — no
+//! causal-graph predecessor and a strongly connected domain transition graph —
+//! is checked here directly on the network, conservatively, because timed
+//! automata have more ways to couple components than its variable domain
+//! systems (clocks, urgency, committed locations, broadcast, model errors).
+//! A slot `x` is safe when (`analysis.rs` has the full list):
+//!
+//! - every edge writing `x` belongs to a one-location process whose location
+//!   is ordinary, has no synchronisation, no clock guard and no clock reset,
+//!   reads only `x` and writes only `x` (so its moves change nothing else and
+//!   are restricted by nothing else: no causal-graph predecessor), and never
+//!   fails to evaluate on a value `x` can take;
+//! - every other read of `x` is a top-level conjunct of an edge guard that
+//!   reads `x` alone and never fails to evaluate, on an edge that leaves an
+//!   ordinary or urgent location, does not receive on a broadcast channel,
+//!   does not synchronise on an urgent channel, and whose synchronisation
+//!   partners leave no committed location; or an atom of the goal;
+//! - the values reachable from the initial value form one strongly connected
+//!   part of `x`'s domain transition graph;
+//! - two handshake partners reading `x` can agree on a value.
+//!
+//! A process is safe when its edges have no guard, no synchronisation and no
+//! update, its locations are ordinary without invariants, and its reachable
+//! locations are strongly connected: only the goal can see where it is.
+//!
+//! Clocks: a component whose moves have clock guards or resets, or whose
+//! locations have invariants, is never safe; a removed move changes no clock,
+//! so it can be taken after any delay without changing any zone.
+//!
+//! The reduced network keeps every process, slot and edge (so that ids in a
+//! trace need no mapping back): a removed component's edges get the guard
+//! `false`, and each guard conjunct on a removed slot becomes the constant
+//! "some reachable value satisfies it". The goal `φ` becomes `∃ values of the
+//! removed components that it mentions. φ` (a disjunction over their
+//! reachable values; at most [`MAX_GOAL_COMBINATIONS`] of them).
+//!
+//! Why verdicts carry over: (1) every trace of the original network projects
+//! to one of the reduced network (drop the removed moves, add up the delays
+//! around them): the dropped moves change no clock, no location other
+//! components see and no other slot; every kept guard conjunct on a removed
+//! slot held for its value, so its replacement is `true`; urgency and
+//! committedness do not depend on removed components; a model error raised by
+//! a kept guard or update is raised in the reduced network too (conjuncts on
+//! removed slots never fail, and their replacements are no less true); the
+//! goal holds for some reachable value. So if the reduced network has no error
+//! trace, the original has none. (2) Conversely, every trace of the reduced
+//! network extends: before each transition, move each removed slot it reads to
+//! a value its conjuncts accept (reachable by strong connectivity, and allowed
+//! since the state before such a transition has no committed process), and at
+//! the end move the goal's components to values satisfying the goal (the
+//! goal's components are only removed from networks without committed
+//! locations, so that nothing forbids these last moves).
+//! [`insert::concretize`] does this; should it fail anyway, the caller
+//! searches the original network instead and says so.
+
+mod analysis;
+mod insert;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use analysis::analyse;
+pub(crate) use insert::concretize;
+
+use crate::ir::{self, Formula};
+
+use super::{Cancel, CheckResult, Options, SafeStats, Verdict};
+
+/// Most combinations of goal values of removed components the reduced goal
+/// may enumerate; components beyond it are kept.
+pub const MAX_GOAL_COMBINATIONS: usize = 64;
+
+/// [`super::check`] with safe abstraction: search the reduced network, then
+/// turn its trace into one of `network`.
+pub(crate) fn check(
+    network: &ir::Network,
+    check: usize,
+    options: &Options,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&super::Stats),
+) -> CheckResult {
+    let inner = Options {
+        safe_abstraction: false,
+        ..options.clone()
+    };
+    let Some(chk) = network.checks.get(check) else {
+        return super::check(network, check, &inner, cancel, progress);
+    };
+    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
+    let goal = chk.kind.goal();
+    let abstraction = analyse(network, check);
+    if abstraction.removed == 0 {
+        let mut result = super::check(network, check, &inner, cancel, progress);
+        result.stats.safe = Some(SafeStats::default());
+        return result;
+    }
+    let mut result = super::check(&abstraction.reduced, check, &inner, cancel, progress);
+    // The reduced check is `E<> goal'`: map its verdict back.
+    let (found, none) = if invariant {
+        (Verdict::Fails, Verdict::Holds)
+    } else {
+        (Verdict::Holds, Verdict::Fails)
+    };
+    let reached = match &result.verdict {
+        Verdict::Holds => true,
+        Verdict::Fails => {
+            result.verdict = none;
+            false
+        }
+        Verdict::ModelError(_) => true,
+        Verdict::Unknown(_) => false,
+    };
+    let mut safe = SafeStats {
+        removed: abstraction.removed as u64,
+        ..SafeStats::default()
+    };
+    if reached {
+        let concrete = result
+            .trace
+            .as_ref()
+            .and_then(|t| concretize(&abstraction, network, &goal, t));
+        match concrete {
+            Some((trace, inserted)) => {
+                safe.abstract_steps = Some(trace.len() as u64 - inserted as u64);
+                safe.inserted_steps = Some(inserted as u64);
+                if result.verdict == Verdict::Holds {
+                    result.verdict = found;
+                }
+                result.trace = Some(trace);
+            }
+            None => {
+                // Should not happen; never report a trace of the wrong network.
+                let before = result.stats.clone();
+                let mut fallback = super::check(network, check, &inner, cancel, progress);
+                fallback.stats.explored += before.explored;
+                fallback.stats.generated += before.generated;
+                fallback.stats.elapsed += before.elapsed;
+                safe.fell_back = true;
+                fallback.stats.safe = Some(safe);
+                return fallback;
+            }
+        }
+    }
+    result.stats.safe = Some(safe);
+    result
+}
+
+/// Whether the formula mentions `deadlock` (safe abstraction is off then: a
+/// removed component can always move, so the original network never
+/// deadlocks where the reduced one may).
+fn mentions_deadlock(f: &Formula) -> bool {
+    match f {
+        Formula::Deadlock => true,
+        Formula::Not(g) => mentions_deadlock(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(mentions_deadlock),
+        _ => false,
+    }
+}

@@ -1,0 +1,86 @@
+//! The reduced network on hand-written models: which edges are switched off,
+//! which guard conjuncts become constants, and how the goal is rewritten.
+
+use crate::ir::{Expr, Formula};
+
+use super::analysis::{Kind, analyse};
+
+fn network(text: &str) -> crate::ir::Network {
+    let analysis = crate::semantics::analyze(text);
+    analysis
+        .network
+        .unwrap_or_else(|| panic!("{:?}", analysis.diagnostics))
+}
+
+const COUNTER: &str = "
+int[0, 3] s = 0;
+int[0, 3] t = 0;
+template Counter() {
+    init location idle;
+    idle -> idle do s = (s + 1) % 4;
+}
+template P() {
+    init location a;
+    location b;
+    location c;
+    a -> b when s == 2 && t == 0;
+    b -> c when s == 5;
+}
+C = Counter();
+Q = P();
+system C, Q;
+check reach_c: E<> Q.c;
+check s_three: E<> Q.b && s == 3;
+";
+
+/// `s` is safe (one-location writer, wraps around); `t` is never written, so
+/// there is nothing to remove; P's edges stay, with `s == 2` now `1` (some
+/// reachable value satisfies it) and `s == 5` now `0` (none does).
+#[test]
+fn counter_guards_become_constants() {
+    let net = network(COUNTER);
+    let a = analyse(&net, 0);
+    assert_eq!(a.removed, 1);
+    assert_eq!(a.components[0].kind, Kind::Var(0));
+    assert_eq!(a.components[0].values().count(), 4);
+    let counter = &a.reduced.processes[0];
+    assert_eq!(counter.edges[0].guard, Some(Expr::Const(0)));
+    let p = &a.reduced.processes[1];
+    let Some(Expr::Binary(_, first, second)) = &p.edges[0].guard else {
+        panic!("{:?}", p.edges[0].guard);
+    };
+    assert_eq!(**first, Expr::Const(1));
+    assert!(matches!(**second, Expr::Binary(..)), "t == 0 stays");
+    assert_eq!(p.edges[1].guard, Some(Expr::Const(0)));
+    // The goal does not mention `s`: unchanged.
+    assert_eq!(a.reduced.checks[0].kind, net.checks[0].kind);
+}
+
+/// A goal on `s` becomes the disjunction over its 4 reachable values.
+#[test]
+fn goal_on_a_removed_slot_is_enumerated() {
+    let net = network(COUNTER);
+    let a = analyse(&net, 1);
+    assert_eq!(a.removed, 1);
+    assert!(a.components[0].in_goal);
+    let crate::ir::CheckKind::Reachable(Formula::Or(ds)) = &a.reduced.checks[1].kind else {
+        panic!("{:?}", a.reduced.checks[1].kind);
+    };
+    assert_eq!(ds.len(), 4);
+}
+
+/// A writer that also writes another slot changes something else (in the
+/// causal graph, `s` and `t` are each other's predecessors): not safe. A
+/// writer in a process with two locations is restricted by where that
+/// process is (the process is a predecessor of `s`): not safe.
+#[test]
+fn writers_must_move_the_slot_alone() {
+    let text = COUNTER.replace("do s = (s + 1) % 4;", "do s = (s + 1) % 4, t = 1;");
+    assert_eq!(analyse(&network(&text), 0).removed, 0);
+    let text = COUNTER.replace(
+        "init location idle;\n    idle -> idle",
+        "init location idle;\n    location other;\n    idle -> other;\n    other -> idle;\n    idle -> idle",
+    );
+    // Nor is the Counter process an observer: one of its edges writes `s`.
+    assert_eq!(analyse(&network(&text), 0).removed, 0);
+}
