@@ -18,7 +18,7 @@ use zeno::semantics;
 use super::args::{BenchArgs, BenchFormat};
 use super::check::exit;
 use super::diag;
-use super::load::load;
+use super::load::{LoadError, load};
 
 /// A model ready to run: its table name and network.
 struct Prepared {
@@ -135,8 +135,12 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
 fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, String> {
     let is_zeno = path.extension().is_some_and(|e| e == "zeno");
     let labels = if is_zeno { &[][..] } else { labels };
-    // `load` prints its own errors; the empty message only sets the exit code.
-    let model = load(path, labels).map_err(|_| String::new())?;
+    // `load` prints import and usage errors itself; the empty message only
+    // sets the exit code.
+    let model = load(path, labels).map_err(|e| match e {
+        LoadError::Unreadable(e) => e.to_string(),
+        LoadError::Import { .. } | LoadError::Usage(_) => String::new(),
+    })?;
     let analysis = semantics::analyze(&model.source.text);
     let errors = analysis
         .diagnostics

@@ -91,6 +91,8 @@ fn generate(family: &str, n: usize) -> Instance {
         // `parse` bounds the depth far below u32::MAX.
         _ => (format!("A{n}"), arbiter(n as u32)),
     };
+    // In the layout `zeno fmt` keeps, so that emitted files are final.
+    let text = crate::fmt::format(&text).unwrap_or(text);
     Instance { name, text }
 }
 
