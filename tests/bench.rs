@@ -114,6 +114,46 @@ fn benchmark_model(name: &str) -> Network {
     network(&text)
 }
 
+/// Each faulty variant is its ticktac source, imported, with exactly the one
+/// bound its header names raised: the file minus its header comment equals
+/// the import with that one line changed.
+#[test]
+fn faulty_variants_differ_from_their_source_in_one_bound() {
+    let Some(dir) = ticktac() else { return };
+    for (file, source, location) in [
+        ("mutex-faulty-2.zeno", "mutex/mutex_2_1_2.xml", "Safe"),
+        ("mutex-faulty-3.zeno", "mutex/mutex_3_1_2.xml", "Safe"),
+        ("sts-faulty-2.zeno", "sts/sts_2_1_2.xml", "Wait"),
+        ("sts-faulty-3.zeno", "sts/sts_3_1_2.xml", "Wait"),
+    ] {
+        let xml = std::fs::read_to_string(dir.join(source)).unwrap();
+        let imported = zeno::import::import(source, &xml, &Default::default())
+            .unwrap()
+            .zeno;
+        let correct = format!("location {location} invariant z < CYCLE;");
+        assert_eq!(imported.matches(&correct).count(), 1, "{file}");
+        let expected = imported.replace(
+            &correct,
+            &format!("location {location} invariant z < 2; // faulty: was z < CYCLE (CYCLE = 1)"),
+        );
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("models/benchmarks")
+                .join(file),
+        )
+        .unwrap();
+        let body: String = text
+            .lines()
+            .skip_while(|l| l.starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        // `zeno import` also formats (long edges broken over lines): compare
+        // the token sequences.
+        let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words(&body), words(&expected), "{file}");
+    }
+}
+
 /// The faulty mutual-exclusion protocol: breadth-first search finds the
 /// violation with the length its header states, and the trace replays.
 #[test]
