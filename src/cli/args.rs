@@ -377,6 +377,44 @@ mod tests {
     }
 
     #[test]
+    fn bench_flags_parse() {
+        let Command::Bench(a) = parse(&["bench", "--family", "hanoi:3..5"]).unwrap().command else {
+            panic!("expected bench");
+        };
+        assert_eq!(a.families, ["hanoi:3..5"]);
+        assert_eq!(a.configs, ["bfs"]);
+        assert_eq!(a.format, BenchFormat::Markdown);
+        let Command::Bench(a) = parse(&[
+            "bench",
+            "m.zeno",
+            "--family",
+            "fischer:5,10",
+            "--config",
+            "bfs,greedy:hl",
+            "--config",
+            "astar:hl",
+            "--timeout",
+            "2.5",
+            "--max-states",
+            "100",
+            "--format",
+            "json",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("expected bench");
+        };
+        // Commas stay inside one value: the family and config parsers split them.
+        assert_eq!(a.families, ["fischer:5,10"]);
+        assert_eq!(a.configs, ["bfs,greedy:hl", "astar:hl"]);
+        assert_eq!(a.files, [PathBuf::from("m.zeno")]);
+        assert_eq!((a.timeout, a.max_states), (Some(2.5), Some(100)));
+        assert_eq!(a.format, BenchFormat::Json);
+        assert!(parse(&["bench", "--format", "csv"]).is_err());
+    }
+
+    #[test]
     fn import_and_export_flags_parse() {
         let Command::Import(a) = parse(&["import", "m.tck", "--labels", "cs1,cs2", "-o", "m.zeno"])
             .unwrap()
