@@ -5,6 +5,7 @@
 //! lowering) → [`ir`] (the checker's flat model) → [`checker`] (zones, search,
 //! heuristics, traces). [`fmt`] formats the lossless tree.
 
+pub mod bench;
 pub mod checker;
 pub mod diagnostics;
 pub mod fmt;

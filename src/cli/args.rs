@@ -30,8 +30,50 @@ pub enum Command {
     Graph(GraphArgs),
     /// Draw a check's error trace (or witness) as a timeline.
     Trace(TraceArgs),
+    /// Run a table of models × search configurations and print the figures.
+    Bench(BenchArgs),
     /// Run the language server on stdin/stdout.
     Lsp,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Model files (`.zeno`; `.xml`, `.xta` and `.tck` are imported first).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Generated models, `NAME:SIZES` (repeatable): `fischer:5,10,15`,
+    /// `fischer-correct:4..6`, `hanoi:3..6`, `arbiter:2..4`.
+    #[arg(long = "family", value_name = "NAME:SIZES")]
+    pub families: Vec<String>,
+    /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT]`, comma-separated
+    /// or repeated: `bfs`, `greedy:hl`, `greedy:hl+ut`, `astar:hl`, `bfs+ce`.
+    #[arg(long = "config", value_name = "CONFIG", default_value = "bfs")]
+    pub configs: Vec<String>,
+    /// TChecker labels, for `.tck` files.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+    /// Only run the named checks (repeatable); default: every check.
+    #[arg(long = "check", value_name = "NAME")]
+    pub checks: Vec<String>,
+    /// Stop each run after exploring this many states.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = BenchFormat::Markdown)]
+    pub format: BenchFormat,
+    /// Write the generated family models into this directory as
+    /// `NAME.zeno` instead of running anything.
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchFormat {
+    Markdown,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -421,6 +463,44 @@ mod tests {
         assert!(parse(&["fmt"]).is_err());
         assert!(parse(&["export", "m.zeno"]).is_err());
         assert!(parse(&["export", "--to", "nusmv", "m.zeno"]).is_err());
+    }
+
+    #[test]
+    fn bench_flags_parse() {
+        let Command::Bench(a) = parse(&["bench", "--family", "hanoi:3..5"]).unwrap().command else {
+            panic!("expected bench");
+        };
+        assert_eq!(a.families, ["hanoi:3..5"]);
+        assert_eq!(a.configs, ["bfs"]);
+        assert_eq!(a.format, BenchFormat::Markdown);
+        let Command::Bench(a) = parse(&[
+            "bench",
+            "m.zeno",
+            "--family",
+            "fischer:5,10",
+            "--config",
+            "bfs,greedy:hl",
+            "--config",
+            "astar:hl",
+            "--timeout",
+            "2.5",
+            "--max-states",
+            "100",
+            "--format",
+            "json",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("expected bench");
+        };
+        // Commas stay inside one value: the family and config parsers split them.
+        assert_eq!(a.families, ["fischer:5,10"]);
+        assert_eq!(a.configs, ["bfs,greedy:hl", "astar:hl"]);
+        assert_eq!(a.files, [PathBuf::from("m.zeno")]);
+        assert_eq!((a.timeout, a.max_states), (Some(2.5), Some(100)));
+        assert_eq!(a.format, BenchFormat::Json);
+        assert!(parse(&["bench", "--format", "csv"]).is_err());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! library, and rendering results as text, JSON or SARIF.
 
 pub mod args;
+pub mod bench;
 pub mod check;
 pub mod diag;
 pub mod export;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Export(a) => export::run(&a),
         Command::Graph(a) => picture::run_graph(&a),
         Command::Trace(a) => picture::run_trace(&a),
+        Command::Bench(a) => bench::run(&a),
         Command::Lsp => match zeno::lsp::run_stdio() {
             Ok(()) => check::exit::OK,
             Err(e) => {

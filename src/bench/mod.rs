@@ -1,0 +1,41 @@
+//! The benchmark harness behind `zeno bench`: a table of models × search
+//! configurations, each run with its own state and time limit, reporting
+//! the columns of the papers' tables (explored states, time, trace length,
+//! #d, queue accesses).
+
+pub mod config;
+pub mod families;
+pub mod table;
+
+use std::time::Duration;
+
+use crate::checker::{self, Cancel};
+use crate::ir::Network;
+pub use config::Config;
+pub use table::Row;
+
+/// Per-run limits: a run that reaches one stops with an `unknown` verdict.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    pub max_states: Option<u64>,
+    pub timeout: Option<Duration>,
+}
+
+/// Runs check `check` of `network` under `config` and returns its row.
+pub fn run(
+    model: &str,
+    network: &Network,
+    check: usize,
+    config: &Config,
+    limits: &Limits,
+    cancel: &Cancel,
+) -> Row {
+    let options = checker::Options {
+        max_states: limits.max_states,
+        timeout: limits.timeout,
+        ..config.options()
+    };
+    let result = checker::check(network, check, &options, cancel, &mut |_| {});
+    let name = network.checks.get(check).map_or("", |c| c.name.as_str());
+    Row::new(model, name, &config.to_string(), &result)
+}

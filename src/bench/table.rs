@@ -1,0 +1,132 @@
+//! One benchmark run's figures (the columns of the papers' tables) and the
+//! table they are printed in: Markdown for the docs, JSON for scripts.
+
+use serde::Serialize;
+
+use crate::checker::{CheckResult, Limit, Verdict};
+
+/// The figures of one model × check × configuration run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub model: String,
+    pub check: String,
+    pub config: String,
+    /// `holds`, `fails`, `model-error`, or `unknown (states|time|cancelled)`.
+    pub verdict: String,
+    pub explored: u64,
+    pub generated: u64,
+    pub stored: u64,
+    pub seconds: f64,
+    pub peak_memory_bytes: u64,
+    /// Transitions of the counterexample or witness, if any.
+    pub trace_length: Option<usize>,
+    /// The thesis' #d: deferred explored states over explored states.
+    pub deferred_ratio: f64,
+    /// Pushes and pops per frontier queue (one queue without enhancement).
+    pub queue_pushes: Vec<u64>,
+    pub queue_pops: Vec<u64>,
+}
+
+impl Row {
+    pub fn new(model: &str, check: &str, config: &str, result: &CheckResult) -> Row {
+        let s = &result.stats;
+        Row {
+            model: model.to_string(),
+            check: check.to_string(),
+            config: config.to_string(),
+            verdict: verdict_name(&result.verdict).to_string(),
+            explored: s.explored,
+            generated: s.generated,
+            stored: s.stored,
+            seconds: s.elapsed.as_secs_f64(),
+            peak_memory_bytes: s.peak_memory,
+            trace_length: result.trace.as_ref().map(|t| t.len()),
+            deferred_ratio: s.deferred_ratio(),
+            queue_pushes: s.queue_pushes.clone(),
+            queue_pops: s.queue_pops.clone(),
+        }
+    }
+}
+
+pub fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails => "fails",
+        Verdict::ModelError(_) => "model-error",
+        Verdict::Unknown(Limit::States) => "unknown (states)",
+        Verdict::Unknown(Limit::Time) => "unknown (time)",
+        Verdict::Unknown(Limit::Cancelled) => "unknown (cancelled)",
+    }
+}
+
+/// The Markdown table's header, one column per field of [`Row`].
+pub const HEADER: &str = "| model | check | configuration | verdict | explored | generated | stored | time (s) | peak memory (KiB) | trace | #d | pushes per queue | pops per queue |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|";
+
+/// One Markdown table line.
+pub fn markdown_row(r: &Row) -> String {
+    format!(
+        "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} |",
+        r.model,
+        r.check,
+        r.config,
+        r.verdict,
+        r.explored,
+        r.generated,
+        r.stored,
+        r.seconds,
+        r.peak_memory_bytes.div_ceil(1024),
+        r.trace_length.map_or("-".to_string(), |n| n.to_string()),
+        r.deferred_ratio,
+        per_queue(&r.queue_pushes),
+        per_queue(&r.queue_pops),
+    )
+}
+
+/// `q0:12 q1:3`, non-empty queues only (`-` when all are empty).
+fn per_queue(counts: &[u64]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c > 0)
+        .map(|(q, c)| format!("q{q}:{c}"))
+        .collect();
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The whole table as JSON: `{"rows": [...]}`.
+pub fn json(rows: &[Row]) -> String {
+    serde_json::to_string_pretty(&serde_json::json!({ "rows": rows })).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_has_one_cell_per_header_column() {
+        let r = Row {
+            model: "H3".into(),
+            check: "solved".into(),
+            config: "bfs".into(),
+            verdict: "fails".into(),
+            explored: 20,
+            generated: 50,
+            stored: 27,
+            seconds: 0.0,
+            peak_memory_bytes: 2048,
+            trace_length: Some(7),
+            deferred_ratio: 0.0,
+            queue_pushes: vec![3, 0, 2],
+            queue_pops: vec![],
+        };
+        let header_cells = HEADER.lines().next().unwrap().matches('|').count();
+        let line = markdown_row(&r);
+        assert_eq!(line.matches('|').count(), header_cells);
+        assert!(line.contains("| 2 | 7 |"), "{line}");
+        assert!(line.contains("q0:3 q2:2 | - |"), "{line}");
+    }
+}
