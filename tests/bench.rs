@@ -31,7 +31,7 @@ fn generated(spec: &str) -> Network {
 /// Runs check 0 under `config`; asserts the trace (if any) replays in the
 /// independent simulator and returns the verdict and trace length.
 fn run(net: &Network, config: &str) -> (Verdict, Option<usize>, u64) {
-    let options = bench::config::parse(config).unwrap().options();
+    let options = zeno::checker::config::parse(config).unwrap().options();
     let r = checker::check(net, 0, &options, &Cancel::new(), &mut |_| {});
     if let Some(t) = &r.trace {
         simulator::replay(net, 0, t).unwrap_or_else(|e| panic!("{config}: {e}"));
@@ -185,7 +185,7 @@ fn large_faulty_variants_fail() {
 #[test]
 fn limits_stop_a_run() {
     let net = generated("hanoi:3");
-    let config = bench::config::parse("bfs").unwrap();
+    let config = zeno::checker::config::parse("bfs").unwrap();
     let limits = Limits {
         max_states: Some(1),
         timeout: None,

@@ -6,11 +6,11 @@ mod support;
 use support::cli::*;
 
 const PORTFOLIO: [&str; 5] = [
-    "greedy hU",
-    "greedy hL + UT",
-    "BFS + CE",
-    "greedy hCG + safe",
-    "RDFS",
+    "greedy:hu",
+    "greedy:hl+ut",
+    "bfs+ce",
+    "greedy:hcg+safe",
+    "rdfs",
 ];
 
 #[test]
@@ -127,7 +127,7 @@ fn portfolio_configs_are_raced_and_bad_entries_rejected() {
     assert!(["greedy:hcg+safe", "bfs"].contains(&winner), "{winner}");
     for (list, says) in [
         ("greedy:foo", "unknown heuristic `foo`"),
-        ("sideways", "unknown order `sideways`"),
+        ("sideways", "unknown search order `sideways`"),
         ("bfs+ut+ce", "cannot be combined"),
         ("bfs+fast", "unknown enhancement `fast`"),
     ] {

@@ -3,15 +3,14 @@
 //! the columns of the papers' tables (explored states, time, trace length,
 //! #d, queue accesses).
 
-pub mod config;
 pub mod families;
 pub mod table;
 
 use std::time::Duration;
 
+pub use crate::checker::config::Config;
 use crate::checker::{self, Cancel};
 use crate::ir::Network;
-pub use config::Config;
 pub use table::Row;
 
 /// Per-run limits: a run that reaches one stops with an `unknown` verdict.

@@ -5,6 +5,7 @@
 //! to decide a property.
 
 mod concrete;
+pub mod config;
 pub mod dbm;
 pub mod enhance;
 mod frontier;

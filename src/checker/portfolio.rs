@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::ir;
 
-use super::enhance::Enhance;
-use super::{Cancel, CheckResult, HeuristicKind, Limit, Options, SearchOrder, Verdict};
+use super::config;
+use super::{Cancel, CheckResult, Limit, Options, Verdict};
 
 /// One entry of a portfolio: a name for reports and its options.
 #[derive(Debug, Clone)]
@@ -17,35 +17,53 @@ pub struct Config {
     pub options: Options,
 }
 
-/// The default portfolio: greedy hU, greedy hL + UT, BFS + CE, greedy hCG with
-/// safe abstraction, random DFS. Limits (`max_states`, `timeout`) are taken
-/// from `base`, and apply to each configuration.
+/// The default portfolio, in the spelling of [`config`](super::config):
+/// greedy hU, greedy hL + UT, BFS + CE, greedy hCG with safe abstraction,
+/// random DFS — strong on different kinds of models (see docs/checker.md).
+pub const DEFAULT: [&str; 5] = [
+    "greedy:hu",
+    "greedy:hl+ut",
+    "bfs+ce",
+    "greedy:hcg+safe",
+    "rdfs",
+];
+
+/// Portfolio entries for `configs`, named by their canonical spelling, with
+/// the limits (`max_states`, `timeout`) and seed of `base`, which apply to
+/// each configuration.
+pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
+    configs
+        .iter()
+        .map(|c| Config {
+            name: c.to_string(),
+            options: Options {
+                search: c.search,
+                heuristic: c.heuristic,
+                enhance: c.enhance,
+                safe_abstraction: c.safe_abstraction,
+                ..base.clone()
+            },
+        })
+        .collect()
+}
+
+/// The [`DEFAULT`] portfolio with the limits and seed of `base`.
 pub fn default_configs(base: &Options) -> Vec<Config> {
-    let with = |name: &str, search, heuristic, enhance, safe_abstraction| Config {
-        name: name.to_string(),
-        options: Options {
-            search,
-            heuristic,
-            enhance,
-            safe_abstraction,
-            ..base.clone()
-        },
-    };
-    use HeuristicKind::*;
-    use SearchOrder::*;
-    vec![
-        with("greedy hU", Greedy, HU, Enhance::None, false),
-        with(
-            "greedy hL + UT",
-            Greedy,
-            HL,
-            Enhance::UselessTransitions,
-            false,
-        ),
-        with("BFS + CE", Bfs, Zero, Enhance::InterferenceContexts, false),
-        with("greedy hCG + safe", Greedy, HCG, Enhance::None, true),
-        with("RDFS", RandomDfs, Zero, Enhance::None, false),
-    ]
+    let configs: Vec<config::Config> = DEFAULT
+        .iter()
+        .filter_map(|c| config::parse(c).ok())
+        .collect();
+    entries(&configs, base)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_portfolio_parses_and_keeps_its_spelling() {
+        let configs = super::default_configs(&Default::default());
+        let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, super::DEFAULT);
+    }
 }
 
 /// The winner of a portfolio run: its index in the configurations and its result.

@@ -132,14 +132,15 @@ pub struct CheckArgs {
     /// How much of each trace the text output shows.
     #[arg(long, value_enum, default_value_t = TraceDetail::Short)]
     pub trace: TraceDetail,
-    /// Race a portfolio of configurations (greedy hU, greedy hL + UT,
-    /// BFS + CE, greedy hCG + safe, RDFS) on parallel threads; the first
+    /// Race a portfolio of configurations (`greedy:hu`, `greedy:hl+ut`,
+    /// `bfs+ce`, `greedy:hcg+safe`, `rdfs`) on parallel threads; the first
     /// verdict wins. `--search`, `--heuristic` and `--enhance` are ignored;
     /// the limits apply to each configuration.
     #[arg(long)]
     pub portfolio: bool,
     /// Race these configurations instead of the default portfolio (implies
-    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE...]`,
+    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE][+safe]`
+    /// (the spelling of `zeno bench`),
     /// e.g. `greedy:hu,greedy:hcg+safe+ut,bfs+ce,rdfs`.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub portfolio_configs: Vec<String>,
@@ -325,39 +326,6 @@ pub fn enhancements(list: &[EnhanceArg]) -> Result<(Enhance, bool), String> {
         }
     }
     Ok((enhance.map_or(Enhance::None, Enhance::from), safe))
-}
-
-/// One `--portfolio-configs` entry, `ORDER[:HEURISTIC][+ENHANCE...]`, as
-/// (order, heuristic, enhancements); the heuristic defaults to `zero` for
-/// the blind orders and `hu` for `greedy` and `astar`.
-pub fn portfolio_entry(entry: &str) -> Result<(Search, Heuristic, Vec<EnhanceArg>), String> {
-    let bad = |what: &str| {
-        format!(
-            "invalid --portfolio-configs entry `{entry}`: {what} (expected ORDER[:HEURISTIC][+ENHANCE...], e.g. `greedy:hcg+safe`)"
-        )
-    };
-    let mut parts = entry.trim().split('+');
-    let head = parts.next().unwrap_or_default();
-    let (order, heuristic) = match head.split_once(':') {
-        Some((o, h)) => (o, Some(h)),
-        None => (head, None),
-    };
-    let order =
-        Search::from_str(order, true).map_err(|_| bad(&format!("unknown order `{order}`")))?;
-    let heuristic = match heuristic {
-        Some(h) => {
-            Heuristic::from_str(h, true).map_err(|_| bad(&format!("unknown heuristic `{h}`")))?
-        }
-        None if matches!(order, Search::Greedy | Search::Astar) => Heuristic::Hu,
-        None => Heuristic::Zero,
-    };
-    let enhance = parts
-        .map(|e| {
-            EnhanceArg::from_str(e, true).map_err(|_| bad(&format!("unknown enhancement `{e}`")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    enhancements(&enhance).map_err(|e| bad(&e))?;
-    Ok((order, heuristic, enhance))
 }
 
 fn name(e: EnhanceArg) -> &'static str {

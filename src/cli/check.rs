@@ -79,22 +79,12 @@ fn portfolio(args: &CheckArgs, base: &Options) -> Result<Option<Vec<portfolio::C
     if args.portfolio_configs.is_empty() {
         return Ok(args.portfolio.then(|| portfolio::default_configs(base)));
     }
-    let mut configs = Vec::new();
-    for entry in &args.portfolio_configs {
-        let (search, heuristic, enhance) = super::args::portfolio_entry(entry)?;
-        let (enhance, safe_abstraction) = super::args::enhancements(&enhance)?;
-        configs.push(portfolio::Config {
-            name: entry.trim().to_string(),
-            options: Options {
-                search: search.into(),
-                heuristic: heuristic.into(),
-                enhance,
-                safe_abstraction,
-                ..base.clone()
-            },
-        });
-    }
-    Ok(Some(configs))
+    let configs = args
+        .portfolio_configs
+        .iter()
+        .map(|entry| checker::config::parse(entry).map_err(|e| format!("--portfolio-configs: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(portfolio::entries(&configs, base)))
 }
 
 pub fn run(args: &CheckArgs) -> u8 {

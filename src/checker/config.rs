@@ -1,6 +1,8 @@
 //! Search configurations as short strings, the way the benchmark tables name
-//! them: `ORDER[:HEURISTIC][+ENHANCEMENT]`, e.g. `bfs`, `greedy:hl`,
-//! `greedy:hl+ut`, `astar:hl`, `bfs+ce`, `greedy:du+ibp`.
+//! them: `ORDER[:HEURISTIC][+ENHANCEMENT][+safe]`, e.g. `bfs`, `greedy:hl`,
+//! `greedy:hl+ut`, `astar:hl`, `bfs+ce`, `greedy:du+ibp`, `greedy:hcg+safe`.
+//! `zeno bench` and `zeno check --portfolio-configs` read them, and the
+//! portfolio names its entries with them.
 //!
 //! Each part is one `match`: a new heuristic or enhancement of the checker
 //! becomes available here by adding one arm to `heuristic` / `enhancement`
@@ -9,14 +11,16 @@
 
 use std::fmt;
 
-use crate::checker::{Enhance, HeuristicKind, Options, SearchOrder};
+use super::{Enhance, HeuristicKind, Options, SearchOrder};
 
-/// One search configuration of a benchmark table.
+/// One search configuration: order, heuristic, frontier enhancement and
+/// whether safe abstraction reduces the network first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Config {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
     pub enhance: Enhance,
+    pub safe_abstraction: bool,
 }
 
 impl Config {
@@ -27,6 +31,7 @@ impl Config {
             search: self.search,
             heuristic: self.heuristic,
             enhance: self.enhance,
+            safe_abstraction: self.safe_abstraction,
             ..Options::default()
         }
     }
@@ -35,7 +40,7 @@ impl Config {
 /// The search orders, in the spelling of `zeno check --search`.
 const ORDERS: &str = "bfs, dfs, rdfs, greedy, astar";
 const HEURISTICS: &str = "zero, dl, du, hl, hu, hcg";
-const ENHANCEMENTS: &str = "ut, ce, ibp, ibi";
+const ENHANCEMENTS: &str = "ut, ce, ibp, ibi, safe";
 
 fn order(name: &str) -> Option<SearchOrder> {
     Some(match name {
@@ -101,7 +106,9 @@ fn enhancement_name(e: Enhance) -> Option<&'static str> {
     }
 }
 
-/// Parses `ORDER[:HEURISTIC][+ENHANCEMENT]` (case-insensitive, no spaces).
+/// Parses `ORDER[:HEURISTIC][+ENHANCEMENT][+safe]` (case-insensitive, no
+/// spaces): at most one enhancement that orders the frontier, and `safe` at
+/// most once, in any order.
 ///
 /// The heuristic is required for `greedy` and `astar` (they have no sensible
 /// default to guess) and for useless transitions, whose test needs one; the
@@ -136,14 +143,32 @@ pub fn parse(text: &str) -> Result<Config, String> {
             ))
         })?,
     };
-    let enhance = match enh {
-        None => Enhance::None,
-        Some(e) => enhancement(e).ok_or_else(|| {
+    let mut enhance = Enhance::None;
+    let mut safe_abstraction = false;
+    for e in enh
+        .map(|e| e.split('+').collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if e == "safe" {
+            if safe_abstraction {
+                return Err(bad("`safe` is given twice".into()));
+            }
+            safe_abstraction = true;
+            continue;
+        }
+        let this = enhancement(e).ok_or_else(|| {
             bad(format!(
-                "unknown enhancement `{e}` (expected one of {ENHANCEMENTS}, one only)"
+                "unknown enhancement `{e}` (expected one of {ENHANCEMENTS})"
             ))
-        })?,
-    };
+        })?;
+        if enhance != Enhance::None {
+            return Err(bad(format!(
+                "`{}` and `{e}` both order the frontier and cannot be combined (only `safe` combines with one of them)",
+                enhancement_name(enhance).unwrap_or_default()
+            )));
+        }
+        enhance = this;
+    }
     let guided = matches!(search, SearchOrder::Greedy | SearchOrder::AStar);
     if (guided || enhance == Enhance::UselessTransitions) && heur.is_none() {
         return Err(bad(format!(
@@ -167,6 +192,7 @@ pub fn parse(text: &str) -> Result<Config, String> {
         search,
         heuristic,
         enhance,
+        safe_abstraction,
     })
 }
 
@@ -185,6 +211,9 @@ impl fmt::Display for Config {
         }
         if let Some(e) = enhancement_name(self.enhance) {
             write!(f, "+{e}")?;
+        }
+        if self.safe_abstraction {
+            f.write_str("+safe")?;
         }
         Ok(())
     }
@@ -224,7 +253,8 @@ mod tests {
             Ok(Config {
                 search: SearchOrder::Greedy,
                 heuristic: HeuristicKind::HL,
-                enhance: Enhance::UselessTransitions
+                enhance: Enhance::UselessTransitions,
+                safe_abstraction: false,
             })
         );
         assert_eq!(
@@ -232,7 +262,8 @@ mod tests {
             Ok(Config {
                 search: SearchOrder::Bfs,
                 heuristic: HeuristicKind::Zero,
-                enhance: Enhance::InterferenceContexts
+                enhance: Enhance::InterferenceContexts,
+                safe_abstraction: false,
             })
         );
         assert_eq!(
@@ -240,7 +271,17 @@ mod tests {
             Ok(Config {
                 search: SearchOrder::AStar,
                 heuristic: HeuristicKind::HL,
-                enhance: Enhance::None
+                enhance: Enhance::None,
+                safe_abstraction: false,
+            })
+        );
+        assert_eq!(
+            parse("greedy:hcg+safe+ut"),
+            Ok(Config {
+                search: SearchOrder::Greedy,
+                heuristic: HeuristicKind::HCG,
+                enhance: Enhance::UselessTransitions,
+                safe_abstraction: true,
             })
         );
         assert_eq!(parse_list("bfs,greedy:du+ibp").map(|l| l.len()), Ok(2));
@@ -260,19 +301,23 @@ mod tests {
                     if !guided && heuristic != HeuristicKind::Zero {
                         continue;
                     }
-                    let c = Config {
-                        search,
-                        heuristic,
-                        enhance,
-                    };
-                    assert_eq!(parse(&c.to_string()), Ok(c), "{c}");
-                    n += 1;
+                    for safe_abstraction in [false, true] {
+                        let c = Config {
+                            search,
+                            heuristic,
+                            enhance,
+                            safe_abstraction,
+                        };
+                        assert_eq!(parse(&c.to_string()), Ok(c), "{c}");
+                        n += 1;
+                    }
                 }
             }
         }
         // 3 blind orders x 4 enhancements without UT, plus 6 heuristics
-        // with UT; 2 guided orders x 6 heuristics x 5 enhancements.
-        assert_eq!(n, 3 * (4 + 6) + 2 * 6 * 5);
+        // with UT; 2 guided orders x 6 heuristics x 5 enhancements; each
+        // with and without safe abstraction.
+        assert_eq!(n, 2 * (3 * (4 + 6) + 2 * 6 * 5));
     }
 
     #[test]
@@ -282,7 +327,8 @@ mod tests {
         assert!(err("sideways").contains("unknown search order `sideways`"));
         assert!(err("greedy:hx").contains("unknown heuristic `hx`"));
         assert!(err("greedy:hl+zz").contains("unknown enhancement `zz`"));
-        assert!(err("greedy:hl+ut+ce").contains("unknown enhancement `ut+ce`"));
+        assert!(err("greedy:hl+ut+ce").contains("cannot be combined"));
+        assert!(err("bfs+safe+safe").contains("given twice"));
         assert!(err("greedy").contains("needs a heuristic"));
         assert!(err("astar+ce").contains("`astar:hl+ce`"));
         assert!(err("bfs+ut").contains("with useless transitions needs a heuristic"));
