@@ -20,7 +20,7 @@ fn edge(source: LocId, target: LocId, guard: Option<Expr>, updates: Vec<Update>)
         guard,
         clock_guard: vec![],
         sync: None,
-            label: None,
+        label: None,
         updates,
         selects: vec![],
         span: Span::default(),

@@ -121,8 +121,8 @@ fn expected_export_failure(name: &str, via: Format) -> Option<&'static str> {
     let family = ["csmacd", "mutex", "sts"]
         .iter()
         .any(|f| name.starts_with(f));
-    let vectors = name.ends_with(".tck")
-        && (name.starts_with("sts") || name.starts_with("csmacd-full"));
+    let vectors =
+        name.ends_with(".tck") && (name.starts_with("sts") || name.starts_with("csmacd-full"));
     if via == Format::UppaalXta && vectors {
         return Some("UPPAAL has no synchronisation vectors");
     }

@@ -51,7 +51,7 @@ fn edge(source: LocId, target: LocId) -> Edge {
         guard: None,
         clock_guard: vec![],
         sync: None,
-            label: None,
+        label: None,
         updates: vec![],
         selects: vec![],
         span: span(),

@@ -725,7 +725,10 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             .participants
             .iter()
             .map(|x| {
-                let p = net.processes.get(x.process as usize).map_or("?", |p| &p.name);
+                let p = net
+                    .processes
+                    .get(x.process as usize)
+                    .map_or("?", |p| &p.name);
                 format!("{p}.{}{}", x.label, if x.weak { "?" } else { "" })
             })
             .collect();

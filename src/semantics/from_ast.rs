@@ -350,22 +350,23 @@ impl Lowerer {
             .unwrap_or_default();
         let guard = child(node, GUARD).map(|g| self.opt_expr(exprs(&g).next(), &g));
         let sync_node = child(node, SYNC);
-        let is_label =
-            |s: &SyntaxNode| !has_token(s, QUESTION) && !has_token(s, BANG);
-        let label = sync_node.as_ref().filter(|s| is_label(s)).and_then(|s| {
-            match exprs(s).next() {
-                Some(e) if e.kind() == NAME_REF => Some(self.name(&e)),
-                Some(e) => {
-                    self.error_at(
-                        &e,
-                        "an action label is a plain name; \
+        let is_label = |s: &SyntaxNode| !has_token(s, QUESTION) && !has_token(s, BANG);
+        let label =
+            sync_node
+                .as_ref()
+                .filter(|s| is_label(s))
+                .and_then(|s| match exprs(s).next() {
+                    Some(e) if e.kind() == NAME_REF => Some(self.name(&e)),
+                    Some(e) => {
+                        self.error_at(
+                            &e,
+                            "an action label is a plain name; \
                          a channel synchronisation needs `!` or `?`",
-                    );
-                    None
-                }
-                None => None,
-            }
-        });
+                        );
+                        None
+                    }
+                    None => None,
+                });
         let sync = sync_node.filter(|s| !is_label(s)).map(|s| SyncHir {
             channel: self.opt_expr(exprs(&s).next(), &s),
             dir: if has_token(&s, QUESTION) {

@@ -29,7 +29,6 @@ const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
 /// body's `}` is missing.
 const TOP_LEVEL_ONLY: TokenSet = TokenSet::new(&[TEMPLATE_KW, SYSTEM_KW, CHECK_KW]);
 
-
 const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, E_BOX]);
 
 const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITTED_KW]);

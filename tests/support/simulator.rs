@@ -388,7 +388,11 @@ impl Sim<'_> {
         // The synchronisation structure.
         let (sender_p, first) = edges[0];
         match &first.sync {
-            None if first.label.as_deref().is_some_and(|l| self.labelled(sender_p, l)) => {
+            None if first
+                .label
+                .as_deref()
+                .is_some_and(|l| self.labelled(sender_p, l)) =>
+            {
                 self.check_vector(s, &edges)?;
             }
             None => {
@@ -876,7 +880,10 @@ impl Sim<'_> {
                 let me = (p as ProcId, ei as u32);
                 match &e.sync {
                     // Only in its vectors, tried below.
-                    None if e.label.as_deref().is_some_and(|l| self.labelled(p as ProcId, l)) => {}
+                    None if e
+                        .label
+                        .as_deref()
+                        .is_some_and(|l| self.labelled(p as ProcId, l)) => {}
                     None => {
                         if self.feasible(s, &[me], allowed)? {
                             return Ok(false);
