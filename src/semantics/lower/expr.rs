@@ -301,9 +301,7 @@ impl Ctx {
             }
             ExprKind::Call(t, args) => {
                 let vals: Option<Vec<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
-                let Some(vals) = vals else {
-                    return None;
-                };
+                let vals = vals?;
                 let found = self.procs.iter().position(|pi| {
                     pi.template == t.text && pi.args == vals && pi.name.contains('(')
                 });
