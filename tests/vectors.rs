@@ -227,3 +227,37 @@ fn search_orders_agree() {
         );
     }
 }
+
+/// The enhancements (useless transitions, interference contexts, context
+/// bounding) only reorder or defer states: the verdicts stay, and traces
+/// replay.
+#[test]
+fn enhancements_keep_the_verdicts() {
+    use zeno::checker::Enhance;
+    let net = lower(THREE);
+    for enhance in [
+        Enhance::UselessTransitions,
+        Enhance::InterferenceContexts,
+        Enhance::ContextBoundingProcesses,
+        Enhance::ContextBoundingInterference,
+    ] {
+        for (name, expected) in [
+            ("r_seen", Verdict::Holds),
+            ("r_left_out", Verdict::Fails),
+            ("stuck", Verdict::Fails),
+        ] {
+            let k = net.checks.iter().position(|c| c.name == name).unwrap();
+            let options = Options {
+                search: SearchOrder::Greedy,
+                heuristic: HeuristicKind::HL,
+                enhance,
+                ..Options::default()
+            };
+            let r = checker::check(&net, k, &options, &Cancel::new(), &mut |_| {});
+            assert_eq!(r.verdict, expected, "{name} {enhance:?}");
+            if let Some(t) = &r.trace {
+                simulator::replay(&net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+        }
+    }
+}
