@@ -468,14 +468,10 @@ fn sts_agree(n: u32) {
     );
 }
 
+/// About 3 minutes in release (1.8 million states per run); N = 3 does not
+/// finish in 2 minutes per run.
 #[test]
 #[ignore = "large: cargo test --release --test import_verdicts -- --ignored sts"]
 fn sts_two() {
     sts_agree(2);
-}
-
-#[test]
-#[ignore = "large: cargo test --release --test import_verdicts -- --ignored sts"]
-fn sts_three() {
-    sts_agree(3);
 }
