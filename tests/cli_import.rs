@@ -310,7 +310,7 @@ fn check_tchecker_vector_with_a_weak_participant() {
     let out = stdout(&o);
     assert!(out.contains("labels: holds — witness of 1 step"), "{out}");
     assert!(
-        out.contains("P: l0 -> l1, Q: l0 -> l1, R: l0 -> l1"),
+        out.contains("P: l0 -> l1 (a), Q: l0 -> l1 (a), R: l0 -> l1 (w)"),
         "{out}"
     );
     let o = zeno(&["import", &data("vector.tck")]);

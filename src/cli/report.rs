@@ -406,9 +406,13 @@ fn transition(
                 process: process.map_or(format!("#{p}"), |p| p.name.clone()),
                 source: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.source)),
                 target: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.target)),
-                sync: edge
-                    .and_then(|e| e.sync.as_ref())
-                    .map(|s| sync(net, s, before)),
+                // A channel synchronisation, or a vector's action label.
+                sync: edge.and_then(|e| {
+                    e.sync
+                        .as_ref()
+                        .map(|s| sync(net, s, before))
+                        .or_else(|| e.label.clone())
+                }),
                 selects: edge.map_or(Vec::new(), |e| {
                     e.selects
                         .iter()
