@@ -261,3 +261,41 @@ fn enhancements_keep_the_verdicts() {
         }
     }
 }
+
+/// The simulator is an independent judge only if it rejects wrong vector
+/// steps: a weak participant left out although it could join, a strong one
+/// missing, participants out of the vector's order, and a labelled edge
+/// moving alone.
+#[test]
+fn the_simulator_rejects_wrong_vector_steps() {
+    let net = lower(THREE);
+    let k = net.checks.iter().position(|c| c.name == "r_seen").unwrap();
+    let r = bfs(&net, "r_seen");
+    let good = r.trace.expect("witness");
+    simulator::replay(&net, k, &good).expect("the checker's trace replays");
+    let edges = good.steps[0].transition.edges.clone();
+    assert_eq!(edges.len(), 3, "P, Q and R move: {edges:?}");
+    let tamper = |edges: Vec<(u32, u32)>| {
+        let mut t = good.clone();
+        t.steps[0].transition.edges = edges;
+        // Arrive where the tampered step would: only the listed processes move.
+        let mut after = t.initial.clone();
+        for &(p, e) in &t.steps[0].transition.edges {
+            after.locations[p as usize] = net.processes[p as usize].edges[e as usize].target;
+        }
+        t.steps[0].after = after;
+        simulator::replay(&net, k, &t)
+    };
+    let rejected = |edges: Vec<(u32, u32)>| {
+        let e = tamper(edges).expect_err("a wrong step must be rejected");
+        assert!(e.contains("synchronisation vector"), "{e}");
+    };
+    // R (weak) could join but is left out.
+    rejected(edges[..2].to_vec());
+    // Q (strong) is missing.
+    rejected(vec![edges[0], edges[2]]);
+    // Out of the vector's order.
+    rejected(vec![edges[1], edges[0], edges[2]]);
+    // P's labelled edge alone.
+    rejected(vec![edges[0]]);
+}
