@@ -266,3 +266,65 @@ fn export_to_stdout_and_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("truncated.xml:17:"), "{}", stderr(&o));
 }
+
+// ---- import warnings in machine-readable output ----
+
+#[test]
+fn import_warnings_are_in_json_and_sarif() {
+    // `int seen[id_t]` with `id_t` = int[1, 2]: the importer warns that the
+    // array becomes zero-based, at `id_t` on line 4, column 10 of the XML.
+    let o = zeno(&["check", &data("indexed.xml"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let w = &v["files"][0]["import_warnings"][0];
+    assert_eq!(w["severity"], "warning", "{v}");
+    assert!(
+        w["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("zero-based")),
+        "{v}"
+    );
+    assert_eq!(w["range"]["start"]["line"], 4, "{v}");
+    assert_eq!(w["range"]["start"]["column"], 10, "{v}");
+    assert_eq!(v["files"][0]["checks"][0]["verdict"], "holds", "{v}");
+
+    let o = zeno(&["check", &data("indexed.xml"), "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    assert!(
+        results.iter().any(|r| r["level"] == "warning"
+            && r["message"]["text"]
+                .as_str()
+                .is_some_and(|m| m.contains("zero-based"))),
+        "{v}"
+    );
+}
+
+// ---- synchronisation vectors ----
+
+#[test]
+fn check_tchecker_vector_with_a_weak_participant() {
+    // `sync:P@a:Q@a:R@w?`: one step moves all three (R can join, so it does).
+    let o = zeno(&["check", &data("vector.tck"), "--labels", "done,seen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("labels: holds — witness of 1 step"), "{out}");
+    assert!(
+        out.contains("P: l0 -> l1 (a), Q: l0 -> l1 (a), R: l0 -> l1 (w)"),
+        "{out}"
+    );
+    let o = zeno(&["import", &data("vector.tck")]);
+    assert!(
+        stdout(&o).contains("sync P.a, Q.a, R.w?;"),
+        "{}",
+        stdout(&o)
+    );
+    // UPPAAL has no vectors: the XTA exporter names the vector it refuses.
+    let o = zeno(&["export", "--to", "xta", &data("vector.tck")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`sync P.a, Q.a, R.w?;` cannot be exported to XTA"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -20,6 +20,7 @@ fn edge(source: LocId, target: LocId, guard: Option<Expr>, updates: Vec<Update>)
         guard,
         clock_guard: vec![],
         sync: None,
+        label: None,
         updates,
         selects: vec![],
         span: Span::default(),
@@ -76,6 +77,7 @@ fn door_and_key() -> (Network, Formula) {
                 span: Span::default(),
             },
         ],
+        vectors: vec![],
         checks: vec![Check {
             name: "door_opens".into(),
             kind: CheckKind::Reachable(Formula::At {

@@ -31,6 +31,7 @@ fn edge(source: LocId, target: LocId) -> Edge {
         guard: None,
         clock_guard: vec![],
         sync: None,
+        label: None,
         updates: vec![],
         selects: vec![],
         span: Span::default(),
@@ -132,6 +133,7 @@ fn network() -> Network {
             proc_("P(1)", 1, vec![p1_go]),
             proc_("P(2)", 2, vec![p2_go, p2_cs]),
         ],
+        vectors: vec![],
         checks: vec![
             Check {
                 name: "mutex".into(),

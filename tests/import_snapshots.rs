@@ -160,15 +160,36 @@ fn tchecker_small() {
 }
 
 #[test]
-fn tchecker_nary_sync_is_reported() {
+fn tchecker_nary_sync_becomes_a_vector() {
     let text = "system:s\nevent:e\nprocess:A\nlocation:A:l{initial:}\nedge:A:l:l:e\nprocess:B\nlocation:B:l{initial:}\nedge:B:l:l:e\nprocess:C\nlocation:C:l{initial:}\nedge:C:l:l:e\nsync:A@e:B@e:C@e?\n";
     show(
         "nary.tck",
         text,
         &[],
         expect![[r#"
-        12:1: error: synchronisation vector with 3 participants (some weak `?`) cannot be written in zeno (only binary handshakes)
-    "#]],
+            // imported from the TChecker system `s`
+
+            template A() {
+                init location l;
+
+                l -> l sync e;
+            }
+
+            template B() {
+                init location l;
+
+                l -> l sync e;
+            }
+
+            template C() {
+                init location l;
+
+                l -> l sync e;
+            }
+
+            system A, B, C;
+            sync A.e, B.e, C.e?;
+        "#]],
     );
 }
 

@@ -51,6 +51,7 @@ fn edge(source: LocId, target: LocId) -> Edge {
         guard: None,
         clock_guard: vec![],
         sync: None,
+        label: None,
         updates: vec![],
         selects: vec![],
         span: span(),
@@ -182,6 +183,7 @@ fn net() -> Network {
         clocks,
         channels,
         processes: vec![p, q],
+        vectors: vec![],
         checks: vec![Check {
             name: "reach".into(),
             kind: CheckKind::Reachable(Formula::At {

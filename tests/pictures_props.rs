@@ -37,6 +37,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
                 .then(|| Expr::Binary(BinOp::Lt, Box::new(Expr::Var(0)), Box::new(Expr::Const(3)))),
             clock_guard: vec![],
             sync: None,
+            label: None,
             updates: vec![],
             selects: vec![],
             span: span(),
@@ -64,6 +65,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             initial: 0,
             span: span(),
         }],
+        vectors: vec![],
         checks: vec![],
     }
 }

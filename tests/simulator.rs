@@ -65,6 +65,7 @@ fn edge(source: LocId, target: LocId) -> Edge {
         guard: None,
         clock_guard: vec![],
         sync: None,
+        label: None,
         updates: vec![],
         selects: vec![],
         span: Span::default(),
@@ -192,6 +193,7 @@ fn timed() -> Network {
             ],
             vec![e],
         )],
+        vectors: vec![],
         checks: vec![
             check(CheckKind::Reachable(at(0, 1))),
             // E<> P.B && x >= 1
@@ -386,6 +388,7 @@ fn committed() -> Network {
             ),
             process("Q", vec![normal("A"), normal("B")], vec![edge(0, 1)]),
         ],
+        vectors: vec![],
         checks: vec![check(CheckKind::Reachable(Formula::And(vec![
             at(0, 1),
             at(1, 1),
@@ -456,6 +459,7 @@ fn broadcast() -> Network {
             receiver("R2", None, 7),
             receiver("R3", Some(bin(BinOp::Eq, var(0), c(1))), 9),
         ],
+        vectors: vec![],
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
     }
 }
@@ -555,6 +559,7 @@ fn handshake(urgent: bool) -> Network {
             process("R", vec![normal("A"), normal("B")], vec![recv]),
             process("R2", vec![normal("A"), normal("B")], vec![recv2]),
         ],
+        vectors: vec![],
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
     }
 }
@@ -633,6 +638,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
             vec![loc("A", LocationKind::Normal, vec![inv]), normal("B")],
             vec![e],
         )],
+        vectors: vec![],
         checks: vec![check(CheckKind::Invariant(Formula::Not(Box::new(
             Formula::Deadlock,
         ))))],
@@ -805,6 +811,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         clocks: clocks(&[]),
         channels: vec![],
         processes: vec![process("P", vec![normal("A")], vec![e])],
+        vectors: vec![],
         checks: vec![check(CheckKind::Invariant(Formula::True))],
     };
     let trace = |steps: usize, error| Trace {
@@ -868,6 +875,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
                 vec![recv],
             ),
         ],
+        vectors: vec![],
         checks: vec![],
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);

@@ -94,6 +94,9 @@ fn exercise_ast(root: &SyntaxNode) {
                 Item::System(s) => {
                     s.entries().for_each(|e| drop(e.text()));
                 }
+                Item::SyncVector(v) => {
+                    v.participants().for_each(|p| drop((p.expr(), p.is_weak())));
+                }
                 Item::Check(c) => {
                     let _ = (c.name(), c.quantifier(), c.formula());
                 }

@@ -245,6 +245,7 @@ mod tests {
                     guard: None,
                     clock_guard: vec![cc(0, 1, -1)],
                     sync: None,
+                    label: None,
                     updates: vec![Update::ResetClock { clock: 1, value: 0 }],
                     selects: vec![],
                     span: Span::default(),

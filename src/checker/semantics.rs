@@ -69,6 +69,57 @@ pub struct Model<'a> {
     has_urgent_channel: bool,
     /// Some edge receiving on a broadcast channel has a clock guard.
     clocked_broadcast: bool,
+    /// `in_vector[p][e]`: the edge's label is named by some synchronisation
+    /// vector for its process, so it never moves alone.
+    in_vector: Vec<Vec<bool>>,
+    /// Per vector, per participant: the participant's edges by source
+    /// location (`[loc] -> edges`), and whether it is weak.
+    vectors: Vec<Vec<VectorSlot>>,
+}
+
+/// One participant of a synchronisation vector, prepared for lookup.
+struct VectorSlot {
+    process: ProcId,
+    weak: bool,
+    /// `edges[l]`: the participant's edges with its label leaving location `l`.
+    edges: Vec<Vec<EdgeId>>,
+}
+
+/// For each vector and participant, the labelled edges by source location;
+/// and which edges belong to some vector.
+fn prepare_vectors(net: &Network) -> (Vec<Vec<bool>>, Vec<Vec<VectorSlot>>) {
+    let mut in_vector: Vec<Vec<bool>> = net
+        .processes
+        .iter()
+        .map(|p| vec![false; p.edges.len()])
+        .collect();
+    let vectors = net
+        .vectors
+        .iter()
+        .map(|v| {
+            v.participants
+                .iter()
+                .filter_map(|part| {
+                    let proc_ = net.processes.get(part.process as usize)?;
+                    let mut edges = vec![Vec::new(); proc_.locations.len()];
+                    for (k, e) in proc_.edges.iter().enumerate() {
+                        if e.label.as_deref() == Some(part.label.as_str())
+                            && let Some(v) = edges.get_mut(e.source as usize)
+                        {
+                            v.push(k as EdgeId);
+                            in_vector[part.process as usize][k] = true;
+                        }
+                    }
+                    Some(VectorSlot {
+                        process: part.process,
+                        weak: part.weak,
+                        edges,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    (in_vector, vectors)
 }
 
 fn truth(e: &Option<crate::ir::Expr>, vars: &[i32]) -> Result<bool, EvalError> {
@@ -94,7 +145,10 @@ impl<'a> Model<'a> {
             })
             .collect();
         let lu = LuTable::new(net, goal);
+        let (in_vector, vectors) = prepare_vectors(net);
         Model {
+            in_vector,
+            vectors,
             net,
             nproc: net.processes.len(),
             dim: net.dbm_dim(),
@@ -213,6 +267,8 @@ impl<'a> Model<'a> {
                     continue;
                 }
                 match &edge.sync {
+                    // Moves only in its vectors, below.
+                    None if self.in_vector[p][e as usize] => {}
                     None => {
                         if !committed || is_committed(p as ProcId) {
                             buf.push(&[(p as ProcId, e)]);
@@ -304,6 +360,72 @@ impl<'a> Model<'a> {
                             break;
                         }
                     }
+                }
+            }
+        }
+        self.vector_transitions(key, committed, buf)
+    }
+
+    /// The transitions of the synchronisation vectors: one per choice of an
+    /// enabled labelled edge for every strong participant and for every weak
+    /// participant that has one (a weak participant without one stays out).
+    /// Edges are listed in participant order, so updates run in that order.
+    fn vector_transitions(
+        &self,
+        key: &[i32],
+        committed: bool,
+        buf: &mut TransitionBuf,
+    ) -> Result<(), ErrorAt> {
+        let vars = self.vars(key);
+        let mut options: Vec<Vec<(ProcId, EdgeId)>> = Vec::new();
+        let mut tmp: Vec<(ProcId, EdgeId)> = Vec::new();
+        'vectors: for slots in &self.vectors {
+            options.clear();
+            for slot in slots {
+                let p = slot.process;
+                let mut enabled = Vec::new();
+                for &e in &slot.edges[key[p as usize] as usize] {
+                    let edge = self.edge(p, e);
+                    let ok = truth(&edge.guard, vars).map_err(|error| ErrorAt {
+                        edges: vec![(p, e)],
+                        error,
+                    })?;
+                    if ok {
+                        enabled.push((p, e));
+                    }
+                }
+                if enabled.is_empty() && !slot.weak {
+                    continue 'vectors;
+                }
+                options.push(enabled);
+            }
+            // Enumerate the product of choices with a mixed-radix counter;
+            // a weak participant without an enabled edge contributes nothing.
+            let mut idx = vec![0usize; options.len()];
+            loop {
+                tmp.clear();
+                for (g, opts) in options.iter().enumerate() {
+                    if let Some(&pe) = opts.get(idx[g]) {
+                        tmp.push(pe);
+                    }
+                }
+                let any_committed = tmp.iter().any(|&(q, _)| {
+                    self.kind(q as usize, key[q as usize]) == LocationKind::Committed
+                });
+                if !tmp.is_empty() && (!committed || any_committed) {
+                    buf.push(&tmp);
+                }
+                let mut g = 0;
+                while g < options.len() {
+                    idx[g] += 1;
+                    if idx[g] < options[g].len() {
+                        break;
+                    }
+                    idx[g] = 0;
+                    g += 1;
+                }
+                if g == options.len() {
+                    break;
                 }
             }
         }

@@ -152,6 +152,9 @@ pub fn run(args: &CheckArgs) -> u8 {
         diag::emit(source, &analysis.diagnostics);
         let mut file = FileReport::new(source, &analysis.diagnostics);
         file.path = model.display_path();
+        if let Some((original, _)) = &model.original {
+            file.set_import_warnings(original, &model.import_warnings);
+        }
         let network = match analysis.network {
             Some(n) if !file.has_errors() => n,
             _ => {

@@ -63,6 +63,7 @@ fn edge(source: LocId, target: LocId, chan_dir: SyncDir, text: &str) -> Edge {
             },
             dir: chan_dir,
         }),
+        label: None,
         updates: Vec::new(),
         selects: Vec::new(),
         span: span(text),
@@ -119,6 +120,7 @@ pub fn network() -> Network {
                 span: span("template B"),
             },
         ],
+        vectors: Vec::new(),
         checks: vec![
             Check {
                 name: "mutex".into(),

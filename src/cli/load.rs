@@ -23,6 +23,8 @@ pub struct Model {
     pub source: Source,
     /// The file as read, when it was imported (for reports and messages).
     pub original: Option<(Source, Format)>,
+    /// The importer's warnings (already printed), located in `original`.
+    pub import_warnings: Vec<Diagnostic>,
 }
 
 impl Model {
@@ -101,6 +103,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
         return Ok(Model {
             source: original,
             original: None,
+            import_warnings: Vec::new(),
         });
     };
     let opts = ImportOptions {
@@ -118,6 +121,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
             Ok(Model {
                 source: Source::new(name, formatted(imported.zeno)),
                 original: Some((original, format)),
+                import_warnings: warnings,
             })
         }
         Err(diags) => {

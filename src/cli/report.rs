@@ -20,6 +20,10 @@ pub struct FileReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub diagnostics: Vec<DiagnosticReport>,
+    /// The importer's warnings, for a UPPAAL or TChecker file: located in
+    /// that file (`diagnostics` are located in the imported zeno text).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub import_warnings: Vec<DiagnosticReport>,
     pub checks: Vec<CheckReport>,
 }
 
@@ -190,6 +194,7 @@ impl FileReport {
             path,
             error: Some(error),
             diagnostics: Vec::new(),
+            import_warnings: Vec::new(),
             checks: Vec::new(),
         }
     }
@@ -199,8 +204,14 @@ impl FileReport {
             path: source.display_path(),
             error: None,
             diagnostics: diagnostics.iter().map(|d| diagnostic(source, d)).collect(),
+            import_warnings: Vec::new(),
             checks: Vec::new(),
         }
+    }
+
+    /// Records the importer's warnings, located in `original`.
+    pub fn set_import_warnings(&mut self, original: &Source, warnings: &[Diagnostic]) {
+        self.import_warnings = warnings.iter().map(|d| diagnostic(original, d)).collect();
     }
 
     pub fn has_errors(&self) -> bool {
@@ -421,9 +432,13 @@ fn transition(
                 process: process.map_or(format!("#{p}"), |p| p.name.clone()),
                 source: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.source)),
                 target: edge.map_or(UNKNOWN.to_string(), |e| loc_name(e.target)),
-                sync: edge
-                    .and_then(|e| e.sync.as_ref())
-                    .map(|s| sync(net, s, before)),
+                // A channel synchronisation, or a vector's action label.
+                sync: edge.and_then(|e| {
+                    e.sync
+                        .as_ref()
+                        .map(|s| sync(net, s, before))
+                        .or_else(|| e.label.clone())
+                }),
                 selects: edge.map_or(Vec::new(), |e| {
                     e.selects
                         .iter()

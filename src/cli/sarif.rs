@@ -34,7 +34,7 @@ pub fn document(files: &[FileReport]) -> Value {
                 "locations": [{ "physicalLocation": { "artifactLocation": { "uri": f.path } } }],
             }));
         }
-        for d in &f.diagnostics {
+        for d in f.diagnostics.iter().chain(&f.import_warnings) {
             let level = match d.severity {
                 "error" => "error",
                 "warning" => "warning",

@@ -88,7 +88,9 @@ pub fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
     }
     match n {
         R_PAREN | R_BRACK | COMMA | SEMICOLON | DOT | PLUS2 | MINUS2 => return false,
-        BANG | QUESTION if parent_kind(next) == Some(SYNC) => return false,
+        BANG | QUESTION if matches!(parent_kind(next), Some(SYNC | SYNC_PARTICIPANT)) => {
+            return false;
+        }
         COLON if parent_kind(next) == Some(CHECK) => return false,
         L_BRACK | L_PAREN if matches!(p, IDENT | INT_KW | R_BRACK | R_PAREN) => return false,
         R_CURLY if p == L_CURLY => return false,

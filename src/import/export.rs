@@ -531,6 +531,9 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                     if send { "snd" } else { "rcv" }
                 ))
             });
+            // An action label is its own event (internal when no vector
+            // names it, in TChecker as in zeno).
+            let ev = ev.or_else(|| e.label.as_deref().map(clean));
             evs.push(ev);
         }
         edge_events.push(evs);
@@ -691,6 +694,21 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
             }
         }
     }
+    for v in &net.vectors {
+        let parts: Vec<String> = v
+            .participants
+            .iter()
+            .map(|x| {
+                format!(
+                    "{}@{}{}",
+                    clean(&net.processes[x.process as usize].name),
+                    clean(&x.label),
+                    if x.weak { "?" } else { "" }
+                )
+            })
+            .collect();
+        out.push_str(&format!("sync:{}\n", parts.join(":")));
+    }
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -702,6 +720,27 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
 /// query file (one query per line).
 pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
     let mut errors = Vec::new();
+    for v in &net.vectors {
+        let parts: Vec<String> = v
+            .participants
+            .iter()
+            .map(|x| {
+                let p = net
+                    .processes
+                    .get(x.process as usize)
+                    .map_or("?", |p| &p.name);
+                format!("{p}.{}{}", x.label, if x.weak { "?" } else { "" })
+            })
+            .collect();
+        errors.push(Diagnostic::error(
+            v.span,
+            format!(
+                "UPPAAL has no synchronisation vectors (only binary and broadcast channels): \
+                 `sync {};` cannot be exported to XTA (export to TChecker instead)",
+                parts.join(", ")
+            ),
+        ));
+    }
     let pr = Printer::new(net, Dialect::Xta, &mut errors);
     let mut out = String::from("// exported from zeno\n");
     let mut v = 0usize;

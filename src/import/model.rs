@@ -13,6 +13,8 @@ pub(crate) struct Model {
     pub instances: Vec<String>,
     /// The names in `system ...;`.
     pub system: Vec<String>,
+    /// Synchronisation vectors, `sync P.a, Q.b?;` lines with their `;`.
+    pub vectors: Vec<String>,
     pub checks: Vec<Check>,
 }
 
@@ -82,6 +84,10 @@ impl Model {
         }
         if !self.system.is_empty() {
             out.push_str(&format!("system {};\n", self.system.join(", ")));
+        }
+        for v in &self.vectors {
+            out.push_str(v);
+            out.push('\n');
         }
         if !self.checks.is_empty() {
             out.push('\n');

@@ -3,8 +3,9 @@
 //!
 //! Processes become parameterless templates with one instance each.
 //! Binary synchronisation vectors become one channel each (first participant
-//! sends, second receives); vectors with three or more participants or weak
-//! (`?`) participants have no zeno equivalent yet and are reported.
+//! sends, second receives), as zeno's handshakes are exactly that; vectors
+//! with three or more participants or with weak (`?`) participants become
+//! zeno synchronisation vectors over edge labels (`sync P.a, Q.b, R.c?;`).
 
 use super::expr::{Ctx, Parser, print, sanitize};
 use super::lex::{Cursor, tokenize};
@@ -83,7 +84,6 @@ struct TProc {
 
 struct SyncVec {
     parts: Vec<(String, String, bool)>,
-    span: Span,
 }
 
 pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Model> {
@@ -116,18 +116,25 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
             sink.error(span, msg);
         }
     }
-    // Channels for binary vectors; n-ary and weak ones are reported.
+    // Channels for binary vectors; n-ary and weak ones become vectors over
+    // edge labels, one label per event (named apart from every global).
     let mut chans: Vec<Option<String>> = Vec::new();
+    let mut label_of: std::collections::HashMap<String, String> = Default::default();
     for v in &syncs {
-        if v.parts.len() != 2 || v.parts.iter().any(|p| p.2) {
-            sink.error(
-                v.span,
-                format!(
-                    "synchronisation vector with {} participants{} cannot be written in zeno (only binary handshakes)",
-                    v.parts.len(),
-                    if v.parts.iter().any(|p| p.2) { " (some weak `?`)" } else { "" }
-                ),
-            );
+        if is_vector(v) {
+            for (_, ev, _) in &v.parts {
+                if !label_of.contains_key(ev) {
+                    let base = sanitize(ev);
+                    let mut name = base.clone();
+                    let mut k = 2;
+                    while used.contains(&name) {
+                        name = format!("{base}_{k}");
+                        k += 1;
+                    }
+                    used.insert(name.clone());
+                    label_of.insert(ev.clone(), name);
+                }
+            }
             chans.push(None);
             continue;
         }
@@ -200,6 +207,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 ..Edge::default()
             };
             let mut synced = false;
+            let mut labelled = false;
             for (v, chan) in syncs.iter().zip(&chans) {
                 let Some(k) = v
                     .parts
@@ -213,6 +221,12 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                     let mut ed = base.clone();
                     ed.sync = Some(format!("{c}{}", if k == 0 { "!" } else { "?" }));
                     t.edges.push(ed);
+                } else if !labelled {
+                    // One labelled copy serves every vector naming the event.
+                    labelled = true;
+                    let mut ed = base.clone();
+                    ed.sync = label_of.get(&e.event).cloned();
+                    t.edges.push(ed);
                 }
             }
             if !synced {
@@ -221,6 +235,17 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         }
         model.system.push(t.name.clone());
         model.templates.push(t);
+    }
+    for v in syncs.iter().filter(|v| is_vector(v)) {
+        let parts: Vec<String> = v
+            .parts
+            .iter()
+            .map(|(p, ev, weak)| {
+                let label = label_of.get(ev).map_or("", String::as_str);
+                format!("{}.{label}{}", sanitize(p), if *weak { "?" } else { "" })
+            })
+            .collect();
+        model.vectors.push(format!("sync {};", parts.join(", ")));
     }
     if !labels.is_empty() {
         let mut conj = Vec::new();
@@ -250,6 +275,12 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         });
     }
     Some(model)
+}
+
+/// A vector that is not a binary handshake: three or more participants, or
+/// a weak one.
+fn is_vector(v: &SyncVec) -> bool {
+    v.parts.len() != 2 || v.parts.iter().any(|p| p.2)
 }
 
 fn expr_text(p: Part) -> Result<String, (Span, String)> {
@@ -524,10 +555,7 @@ fn statement(
                     "a synchronisation vector needs at least two participants".into(),
                 ));
             }
-            syncs.push(SyncVec {
-                parts,
-                span: line.span(),
-            });
+            syncs.push(SyncVec { parts });
         }
         other => return Err((fields[0].span(), format!("unknown declaration `{other}`"))),
     }

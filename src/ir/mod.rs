@@ -52,7 +52,28 @@ pub struct Network {
     pub clocks: Vec<Clock>,
     pub channels: Vec<Channel>,
     pub processes: Vec<Process>,
+    /// Synchronisation vectors over edge labels (`sync P.a, Q.b?;`).
+    pub vectors: Vec<SyncVector>,
     pub checks: Vec<Check>,
+}
+
+/// `sync Bus.cd, Station(1).cd, Station(2).cd?;`: the listed processes move
+/// together, each along one enabled edge carrying its label. A strong
+/// participant must take part; a weak one (`?`) takes part when it has an
+/// enabled edge with the label. Updates run in participant order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyncVector {
+    pub participants: Vec<Participant>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Participant {
+    pub process: ProcId,
+    /// The edge label (`sync cd` on the process's edges).
+    pub label: String,
+    pub weak: bool,
+    pub span: Span,
 }
 
 /// One integer slot (a scalar variable, or one element of an array).
@@ -134,6 +155,10 @@ pub struct Edge {
     /// Clock part of the guard, a conjunction.
     pub clock_guard: Vec<ClockConstraint>,
     pub sync: Option<Sync>,
+    /// An action label (`sync cd`, no `!`/`?`): the edge moves in the
+    /// synchronisation vectors that name this label for its process, or
+    /// alone when none does. Never set together with `sync`.
+    pub label: Option<String>,
     /// Executed left to right.
     pub updates: Vec<Update>,
     /// The `select` values this edge was made for, for display: `[("i", 2)]`.

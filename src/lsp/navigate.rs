@@ -69,8 +69,11 @@ pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
     };
     if let Some(q) = qualifier(text, start) {
         let t = template_named(q)?;
-        let loc = t.data.locations.iter().find(|l| l.name.text == word)?;
-        return Some(shift(loc.name.span, t.offset));
+        if let Some(loc) = t.data.locations.iter().find(|l| l.name.text == word) {
+            return Some(shift(loc.name.span, t.offset));
+        }
+        // `Bus.cd` in a synchronisation vector: the action label.
+        return first_label(t, word);
     }
     // Inside a template: its own scope first.
     let inside = tree.templates.iter().find(|t| {
@@ -81,6 +84,18 @@ pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
         && let Some(n) = find_in_template(&t.data, word)
     {
         return Some(shift(n.span, t.offset));
+    }
+    // An action label (`sync cd`) is "declared" by the template's first edge
+    // carrying it, so that every use in the template and in the vectors
+    // resolves to one place (and a rename renames them all).
+    if let Some(t) = inside
+        && t.data.edges.iter().any(|e| {
+            e.label
+                .as_ref()
+                .is_some_and(|l| shift(l.span, t.offset).start == start as u32)
+        })
+    {
+        return first_label(t, word);
     }
     tree.globals
         .iter()
@@ -100,6 +115,15 @@ pub fn definition(text: &str, tree: &ItemTree, offset: u32) -> Option<Span> {
                 .map(|i| i.name.span),
         )
         .next()
+}
+
+fn first_label(t: &crate::semantics::hir::TemplateItem, word: &str) -> Option<Span> {
+    t.data
+        .edges
+        .iter()
+        .filter_map(|e| e.label.as_ref())
+        .find(|l| l.text == word)
+        .map(|l| shift(l.span, t.offset))
 }
 
 /// Every use of the name declared where the name at `offset` is declared
@@ -249,5 +273,26 @@ mod tests {
         assert_eq!(qualifier(t, 8), Some("Proc"));
         assert_eq!(qualifier(t, 19), Some("P2"));
         assert_eq!(qualifier(t, 0), None);
+    }
+
+    #[test]
+    fn labels_resolve_to_the_first_labelled_edge() {
+        let text = "template P() { init location a; a -> a sync go; a -> a sync go; }\n\
+                    template Q() { init location a; a -> a sync go; }\n\
+                    system P, Q;\nsync P.go, Q.go;\n";
+        let tree = crate::semantics::AnalysisHost::new();
+        let mut host = tree;
+        host.set_text(text);
+        let tree = host.item_tree();
+        let first_p = text.find("go").unwrap() as u32;
+        let second_p = text[first_p as usize + 1..].find("go").unwrap() as u32 + first_p + 1;
+        let in_q = text.find("Q() {").unwrap();
+        let first_q = (text[in_q..].find("go").unwrap() + in_q) as u32;
+        let vector = text.find("sync P.go").unwrap() as u32;
+        let def = |at: u32| definition(text, &tree, at).map(|s| s.start);
+        assert_eq!(def(second_p), Some(first_p));
+        assert_eq!(def(vector + 7), Some(first_p)); // `P.go`
+        assert_eq!(def(vector + 13), Some(first_q)); // `Q.go`
+        assert_eq!(def(first_q), Some(first_q));
     }
 }

@@ -282,6 +282,8 @@ pub fn edge_label(net: &Network, e: &Edge) -> Vec<String> {
     }
     if let Some(s) = &e.sync {
         lines.push(format!("sync {}", sync(net, s)));
+    } else if let Some(label) = &e.label {
+        lines.push(format!("sync {label}"));
     }
     if !e.updates.is_empty() {
         let us: Vec<String> = e.updates.iter().map(|u| update(net, u)).collect();

@@ -102,13 +102,17 @@ fn movers(col: &Column) -> Vec<usize> {
     })
 }
 
-/// The synchronisation label of a transition: the sender's channel (`go!`),
+/// The synchronisation label of a transition: the sender's channel (`go!`)
+/// or, for a synchronisation vector, the first participant's label (`go`),
 /// with an array index evaluated in the state `vars` the transition starts
 /// from (`stop[2]!` rather than `stop[list[len - 1]]!`).
 fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String> {
     let &(p, e) = t.edges.first()?;
     let edge = network.processes.get(p as usize)?.edges.get(e as usize)?;
-    let s = edge.sync.as_ref()?;
+    let Some(s) = edge.sync.as_ref() else {
+        // A synchronisation vector: the first participant's action label.
+        return edge.label.clone().filter(|_| t.edges.len() > 1);
+    };
     let dir = match s.dir {
         SyncDir::Send => '!',
         SyncDir::Receive => '?',

@@ -184,6 +184,17 @@ impl Shift for CheckDecl {
     }
 }
 
+impl Shift for VectorDecl {
+    fn shift(&mut self, d: u32) {
+        for p in &mut self.participants {
+            p.process.shift(d);
+            p.label.shift(d);
+            p.span.shift(d);
+        }
+        self.span.shift(d);
+    }
+}
+
 /// Appends a chunk's items (spans relative to the chunk) at `offset`.
 pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
     let shifted = |mut x: Decl| {
@@ -206,6 +217,11 @@ pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
         let mut n = n.clone();
         n.shift(offset);
         n
+    }));
+    tree.vectors.extend(chunk.vectors.iter().map(|v| {
+        let mut v = v.clone();
+        v.shift(offset);
+        v
     }));
     tree.checks.extend(chunk.checks.iter().map(|c| {
         let mut c = c.clone();

@@ -38,6 +38,7 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
                     .filter(|c| c.kind() == NAME_REF)
                     .map(|c| top.name(&c)),
             ),
+            SYNC_VECTOR => tree.vectors.push(top.vector(&item)),
             CHECK => {
                 if let Some(c) = top.check(&item) {
                     tree.checks.push(c);
@@ -123,6 +124,14 @@ impl Lowerer {
         self.diags.borrow_mut().push(Diagnostic::error(
             Span::new(u32::from(r.start()), u32::from(r.end())),
             format!("{what} are not supported yet"),
+        ));
+    }
+
+    fn error_at(&self, node: &SyntaxNode, message: &str) {
+        let r = node.text_range();
+        self.diags.borrow_mut().push(Diagnostic::error(
+            Span::new(u32::from(r.start()), u32::from(r.end())),
+            message,
         ));
     }
 
@@ -340,7 +349,25 @@ impl Lowerer {
             })
             .unwrap_or_default();
         let guard = child(node, GUARD).map(|g| self.opt_expr(exprs(&g).next(), &g));
-        let sync = child(node, SYNC).map(|s| SyncHir {
+        let sync_node = child(node, SYNC);
+        let is_label = |s: &SyntaxNode| !has_token(s, QUESTION) && !has_token(s, BANG);
+        let label =
+            sync_node
+                .as_ref()
+                .filter(|s| is_label(s))
+                .and_then(|s| match exprs(s).next() {
+                    Some(e) if e.kind() == NAME_REF => Some(self.name(&e)),
+                    Some(e) => {
+                        self.error_at(
+                            &e,
+                            "an action label is a plain name; \
+                         a channel synchronisation needs `!` or `?`",
+                        );
+                        None
+                    }
+                    None => None,
+                });
+        let sync = sync_node.filter(|s| !is_label(s)).map(|s| SyncHir {
             channel: self.opt_expr(exprs(&s).next(), &s),
             dir: if has_token(&s, QUESTION) {
                 SyncDir::Receive
@@ -358,7 +385,35 @@ impl Lowerer {
             selects,
             guard,
             sync,
+            label,
             updates,
+            span: self.span(node),
+        }
+    }
+
+    /// `sync P.a, Q(1).b?;`
+    fn vector(&self, node: &SyntaxNode) -> VectorDecl {
+        let mut participants = Vec::new();
+        for part in node.children().filter(|c| c.kind() == SYNC_PARTICIPANT) {
+            let Some(e) = exprs(&part).next() else {
+                continue; // the parser reported it
+            };
+            let weak = has_token(&part, QUESTION);
+            match self.expr(&e).kind {
+                ExprKind::Field(process, label) => participants.push(ParticipantDecl {
+                    process: *process,
+                    label,
+                    weak,
+                    span: self.span(&part),
+                }),
+                _ => self.error_at(
+                    &e,
+                    "expected a participant `Process.label` (e.g. `Bus.cd` or `Station(1).cd`)",
+                ),
+            }
+        }
+        VectorDecl {
+            participants,
             span: self.span(node),
         }
     }

@@ -135,6 +135,8 @@ pub struct Edge {
     pub selects: Vec<Select>,
     pub guard: Option<Expr>,
     pub sync: Option<SyncHir>,
+    /// `sync a` without `!`/`?`: an action label for synchronisation vectors.
+    pub label: Option<Name>,
     /// Assignment expressions (`Assign`, `Incr`), left to right.
     pub updates: Vec<Expr>,
     pub span: Span,
@@ -191,7 +193,24 @@ pub struct ItemTree {
     pub instances: Vec<InstanceDecl>,
     /// Every `system` line's entries.
     pub system: Vec<Name>,
+    pub vectors: Vec<VectorDecl>,
     pub checks: Vec<CheckDecl>,
+}
+
+/// `sync Bus.cd, Station(1).cd?;`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VectorDecl {
+    pub participants: Vec<ParticipantDecl>,
+    pub span: Span,
+}
+
+/// `Station(1).cd?`: `process` is `Station(1)` (a name or a call).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParticipantDecl {
+    pub process: Expr,
+    pub label: Name,
+    pub weak: bool,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -144,6 +144,8 @@ pub fn lower_network_with(
         }
     }
 
+    ctx.vectors(&tree.vectors);
+
     // Checks.
     let mut check_names: FxHashMap<&str, Span> = FxHashMap::default();
     for (k, c) in tree.checks.iter().enumerate() {

@@ -61,6 +61,7 @@ fn edge(s: &str, t: &str, guard: Option<Expr>, updates: Vec<Expr>) -> Edge {
         selects: vec![],
         guard,
         sync: None,
+        label: None,
         updates,
         span: sp(),
     }
@@ -135,6 +136,7 @@ fn fischer_like() -> ItemTree {
         }],
         instances: vec![],
         system: vec![name("Proc")],
+        vectors: vec![],
         checks: vec![],
     }
 }

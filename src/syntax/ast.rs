@@ -171,6 +171,7 @@ ast_enum!(
         Edge,
         Instance,
         System,
+        SyncVector,
         Check,
     }
 );
@@ -534,6 +535,7 @@ impl Sync {
     pub fn channel(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// `None` for an action label (`sync a`, no `!` or `?`).
     pub fn kind(&self) -> Option<SyncKind> {
         if has_token(&self.syntax, BANG) {
             Some(SyncKind::Send)
@@ -604,6 +606,34 @@ ast_node!(
 impl System {
     pub fn entries(&self) -> impl Iterator<Item = NameRef> + use<> {
         children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `sync Bus.cd, Station(1).cd?;`
+    SyncVector,
+    SYNC_VECTOR
+);
+
+impl SyncVector {
+    pub fn participants(&self) -> impl Iterator<Item = SyncParticipant> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `Station(1).cd?`: a process's action label, `?` when weak.
+    SyncParticipant,
+    SYNC_PARTICIPANT
+);
+
+impl SyncParticipant {
+    /// `Process.label` as written (normally a `FieldExpr`).
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn is_weak(&self) -> bool {
+        has_token(&self.syntax, QUESTION)
     }
 }
 

@@ -77,6 +77,7 @@ fn item(p: &mut Parser, ctx: Context) {
     match p.current() {
         TEMPLATE_KW => template(p),
         SYSTEM_KW => system(p),
+        SYNC_KW => sync_vector(p, ctx),
         CHECK_KW => check(p),
         TYPEDEF_KW => typedef_decl(p),
         INIT_KW | COMMITTED_KW | LOCATION_KW => location(p, ctx),
@@ -446,7 +447,8 @@ fn guard(p: &mut Parser) {
     m.complete(p, GUARD);
 }
 
-/// `sync c!`, `sync c[e]?`
+/// `sync c!`, `sync c[e]?`, or an action label `sync a` (no `!`/`?`)
+/// that the system's synchronisation vectors refer to.
 fn sync(p: &mut Parser) {
     let m = p.start();
     p.bump();
@@ -459,10 +461,9 @@ fn sync(p: &mut Parser) {
     } else {
         p.error_expected("a channel");
     }
+    // Without `!` or `?` the name is an action label.
     if p.at(BANG) || p.at(QUESTION) {
         p.bump();
-    } else {
-        p.error_expected("`!` or `?`");
     }
     m.complete(p, SYNC);
 }
@@ -525,6 +526,36 @@ fn system(p: &mut Parser) {
     }
     semi(p);
     m.complete(p, SYSTEM);
+}
+
+/// `sync Bus.cd, Station(1).cd?;`: a synchronisation vector, one
+/// participant per process (`?` marks a weak one).
+fn sync_vector(p: &mut Parser, ctx: Context) {
+    if ctx == Context::Template {
+        p.error_here("synchronisation vectors belong at the top level, after the templates");
+    }
+    let m = p.start();
+    p.bump();
+    loop {
+        let part = p.start();
+        if p.at(IDENT) {
+            let c = p.start();
+            p.bump();
+            let c = c.complete(p, NAME_REF);
+            // Fields and calls only: the `?` of a weak participant must not
+            // start a `?:`.
+            postfix(p, c, true);
+        } else {
+            p.error_expected("a participant `Process.label`");
+        }
+        p.eat(QUESTION);
+        part.complete(p, SYNC_PARTICIPANT);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    semi(p);
+    m.complete(p, SYNC_VECTOR);
 }
 
 /// `check name: A[] phi;` (the name is optional).

@@ -128,6 +128,8 @@ syntax_kinds! {
     INSTANCE,
     ARG_LIST,
     SYSTEM,
+    SYNC_VECTOR,
+    SYNC_PARTICIPANT,
     CHECK,
     NAME,
     NAME_REF,

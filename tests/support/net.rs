@@ -154,6 +154,7 @@ impl Net {
             guard: None,
             clock_guard: Vec::new(),
             sync: None,
+            label: None,
             updates: Vec::new(),
             selects: Vec::new(),
             span: Span::default(),

@@ -1,8 +1,10 @@
 //! Random small networks for property tests: two processes of three
 //! locations, two clocks, a bounded variable and channels (binary and
 //! broadcast, some urgent), with random guards, invariants, updates and
-//! goals. Only networks a model file can express are made: in particular no
-//! clock guard on a broadcast receiver, which the language forbids.
+//! goals, and one synchronisation vector `sync P0.a, P1.a?;` over the edges
+//! labelled `a`. Only networks a model file can express are made: in
+//! particular no clock guard on a broadcast receiver nor on an edge of the
+//! weak participant `P1.a`, which the language forbids.
 
 use proptest::prelude::*;
 use zeno::ir::*;
@@ -16,7 +18,7 @@ pub struct EdgeSpec {
     pub to: u32,
     pub clock_guard: Option<(u32, bool, i32)>, // (clock, upper?, constant)
     pub data_guard: Option<i32>,               // v == c
-    pub sync: Option<(usize, bool)>,           // (channel, send?)
+    pub sync: Option<(usize, bool)>,           // (channel, send?); channel 3 is the label `a`
     pub assign: Option<(bool, i32)>,           // (increment?, constant)
     pub reset: Option<u32>,
 }
@@ -41,7 +43,7 @@ pub fn edge_spec() -> impl Strategy<Value = EdgeSpec> {
         0..LOCS,
         proptest::option::weighted(0.5, (1..=CLOCKS, any::<bool>(), 0..4i32)),
         proptest::option::weighted(0.3, 0..3i32),
-        proptest::option::weighted(0.4, (0..3usize, any::<bool>())),
+        proptest::option::weighted(0.4, (0..4usize, any::<bool>())),
         proptest::option::weighted(0.4, (any::<bool>(), 0..3i32)),
         proptest::option::weighted(0.4, 1..=CLOCKS),
     )
@@ -128,16 +130,22 @@ pub fn build(s: &Spec) -> Network {
             }
         }
     }
+    const LABEL: usize = 3;
     for e in &s.edges {
-        let urgent = e.sync.is_some_and(|(c, _)| s.channels[c].1);
+        let channel = |c: usize| s.channels.get(c).copied().unwrap_or_default();
+        let urgent = e.sync.is_some_and(|(c, _)| channel(c).1);
         // The language allows no clock guard on a broadcast receiver (and the
         // checker's error traces through one can miss the receiver), so the
-        // generator makes none.
-        let broadcast_receiver = e.sync.is_some_and(|(c, send)| !send && s.channels[c].0);
+        // generator makes none; nor on the weak participant's edges.
+        let broadcast_receiver = e
+            .sync
+            .is_some_and(|(c, send)| c != LABEL && !send && channel(c).0);
+        let weak = e.proc_ == 1 && e.sync.is_some_and(|(c, _)| c == LABEL);
         let edge = n.edge(e.proc_ as ProcId, e.from, e.to);
         if let Some((x, upper, c)) = e.clock_guard
             && !urgent
             && !broadcast_receiver
+            && !weak
         {
             edge.when(if upper { le(x, c) } else { ge(x, c) });
         }
@@ -145,11 +153,13 @@ pub fn build(s: &Spec) -> Network {
             edge.guard(eq(v(var), super::net::c(c)));
         }
         if let Some((ch, send)) = e.sync {
-            if send {
-                edge.send(chans[ch])
+            if ch == LABEL {
+                edge.label = Some("a".into());
+            } else if send {
+                edge.send(chans[ch]);
             } else {
-                edge.recv(chans[ch])
-            };
+                edge.recv(chans[ch]);
+            }
         }
         if let Some((inc, c)) = e.assign {
             let value = if inc {
@@ -163,6 +173,16 @@ pub fn build(s: &Spec) -> Network {
             edge.reset(x);
         }
     }
+    let participant = |process: ProcId, weak: bool| Participant {
+        process,
+        label: "a".into(),
+        weak,
+        span: Span::default(),
+    };
+    n.n.vectors.push(SyncVector {
+        participants: vec![participant(0, false), participant(1, true)],
+        span: Span::default(),
+    });
     let (l0, l1, clock, deadlock) = s.goal;
     let mut parts = vec![at(0, l0), at(1, l1)];
     if let Some((x, c)) = clock {

@@ -388,6 +388,13 @@ impl Sim<'_> {
         // The synchronisation structure.
         let (sender_p, first) = edges[0];
         match &first.sync {
+            None if first
+                .label
+                .as_deref()
+                .is_some_and(|l| self.labelled(sender_p, l)) =>
+            {
+                self.check_vector(s, &edges)?;
+            }
             None => {
                 if edges.len() != 1 {
                     return Err("an edge without sync is taken together with others".into());
@@ -533,6 +540,111 @@ impl Sim<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether some synchronisation vector names `label` for process `p`
+    /// (otherwise an edge with that label moves alone).
+    fn labelled(&self, p: ProcId, label: &str) -> bool {
+        self.net
+            .vectors
+            .iter()
+            .flat_map(|v| &v.participants)
+            .any(|x| x.process == p && x.label == label)
+    }
+
+    /// The transition's edges must be, in order, one vector's participants:
+    /// every strong one, and every weak one that has an enabled edge with
+    /// its label (weak edges have no clock guards, so "enabled" is the
+    /// data guard).
+    fn check_vector(
+        &self,
+        s: &ConcreteState,
+        edges: &[(ProcId, &zeno::ir::Edge)],
+    ) -> Result<(), String> {
+        'vectors: for v in &self.net.vectors {
+            let mut k = 0;
+            for part in &v.participants {
+                let taken = edges.get(k).filter(|(p, _)| *p == part.process);
+                match taken {
+                    Some((_, e)) => {
+                        if e.label.as_deref() != Some(part.label.as_str()) {
+                            continue 'vectors;
+                        }
+                        k += 1;
+                    }
+                    None => {
+                        if !part.weak {
+                            continue 'vectors;
+                        }
+                        let proc_ = &self.net.processes[part.process as usize];
+                        for e in &proc_.edges {
+                            if e.source == s.locations[part.process as usize]
+                                && e.label.as_deref() == Some(part.label.as_str())
+                                && self.edge_enabled(part.process, e, s)?
+                            {
+                                continue 'vectors; // it had to join
+                            }
+                        }
+                    }
+                }
+            }
+            if k == edges.len() {
+                return Ok(());
+            }
+        }
+        let taken: Vec<String> = edges
+            .iter()
+            .map(|(p, e)| {
+                format!(
+                    "{}.{}",
+                    self.net.processes[*p as usize].name,
+                    e.label.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        Err(format!(
+            "the edges {} are no synchronisation vector's participants",
+            taken.join(", ")
+        ))
+    }
+
+    /// Every transition of the synchronisation vectors in `s` on the data
+    /// part: the product of the participants' enabled labelled edges.
+    fn vector_combinations(&self, s: &ConcreteState) -> Result<Vec<Vec<(ProcId, u32)>>, String> {
+        let mut all = Vec::new();
+        'vectors: for v in &self.net.vectors {
+            let mut combos: Vec<Vec<(ProcId, u32)>> = vec![Vec::new()];
+            for part in &v.participants {
+                let p = part.process as usize;
+                let mut options = Vec::new();
+                for (ei, e) in self.net.processes[p].edges.iter().enumerate() {
+                    if e.source == s.locations[p]
+                        && e.label.as_deref() == Some(part.label.as_str())
+                        && guard_holds(&e.guard, &s.variables)?
+                    {
+                        options.push((part.process, ei as u32));
+                    }
+                }
+                if options.is_empty() {
+                    if part.weak {
+                        continue;
+                    }
+                    continue 'vectors;
+                }
+                combos = combos
+                    .into_iter()
+                    .flat_map(|c| {
+                        options.iter().map(move |&o| {
+                            let mut c = c.clone();
+                            c.push(o);
+                            c
+                        })
+                    })
+                    .collect();
+            }
+            all.extend(combos);
+        }
+        Ok(all)
     }
 
     /// The processes other than `sender` with an enabled edge receiving on `c`, in order.
@@ -767,6 +879,11 @@ impl Sim<'_> {
                 }
                 let me = (p as ProcId, ei as u32);
                 match &e.sync {
+                    // Only in its vectors, tried below.
+                    None if e
+                        .label
+                        .as_deref()
+                        .is_some_and(|l| self.labelled(p as ProcId, l)) => {}
                     None => {
                         if self.feasible(s, &[me], allowed)? {
                             return Ok(false);
@@ -805,6 +922,11 @@ impl Sim<'_> {
                         }
                     }
                 }
+            }
+        }
+        for combo in self.vector_combinations(s)? {
+            if self.feasible(s, &combo, allowed)? {
+                return Ok(false);
             }
         }
         Ok(true)

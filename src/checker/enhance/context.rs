@@ -11,6 +11,8 @@
 //! levels are therefore computed on edges, once per source edge (lazily): a
 //! breadth-first search that alternates interference steps with "belongs to
 //! the same transition" steps (edges that may synchronise with each other).
+//! Synchronisation vectors join the edges their participants may take in
+//! the same way as a channel joins its senders and receivers.
 //! Taking every edge that *may* synchronise with a reached edge over-approximates
 //! `C_n`, which only lowers some levels; the search stays complete because
 //! states are deferred, never dropped.
@@ -30,6 +32,10 @@ pub struct Contexts {
     /// Per channel: edges sending and edges receiving on it.
     senders: Vec<Vec<u32>>,
     receivers: Vec<Vec<u32>>,
+    /// Per synchronisation vector: the edges its participants may take;
+    /// and per edge, the vectors it may take part in.
+    vector_edges: Vec<Vec<u32>>,
+    vectors_of: Vec<Vec<u32>>,
     /// `rows[a][e]`: the smallest `n >= 1` with an edge-`e` transition in
     /// `C_n` of an edge-`a` transition, computed on first use.
     rows: Vec<Option<Vec<u16>>>,
@@ -62,9 +68,29 @@ impl Contexts {
                 list.push(e as u32);
             }
         }
+        let mut vector_edges = Vec::new();
+        let mut vectors_of = vec![Vec::new(); fp.len()];
+        for (v, vector) in net.vectors.iter().enumerate() {
+            let mut edges = Vec::new();
+            for part in &vector.participants {
+                let Some(proc_) = net.processes.get(part.process as usize) else {
+                    continue;
+                };
+                for (e, edge) in proc_.edges.iter().enumerate() {
+                    if edge.label.as_deref() == Some(part.label.as_str()) {
+                        let x = fp.index(part.process, e as u32);
+                        edges.push(x as u32);
+                        vectors_of[x].push(v as u32);
+                    }
+                }
+            }
+            vector_edges.push(edges);
+        }
         let mut guilty = vec![false; fp.len()];
         mark_guilty(net, &fp, goal, true, &mut guilty);
         Contexts {
+            vector_edges,
+            vectors_of,
             rows: vec![None; fp.len()],
             fp,
             readers,
@@ -108,6 +134,7 @@ impl Contexts {
         let mut read_done = vec![false; self.fp.nslots];
         let mut write_done = vec![false; self.fp.nslots];
         let mut chan_done = vec![false; self.senders.len()];
+        let mut vector_done = vec![false; self.vector_edges.len()];
         active[a] = true;
         let mut fresh = vec![a as u32];
         let mut depth: u16 = 0;
@@ -151,6 +178,17 @@ impl Contexts {
                 if !active[y as usize] {
                     active[y as usize] = true;
                     fresh.push(y);
+                }
+                for &v in &self.vectors_of[y as usize] {
+                    if !vector_done[v as usize] {
+                        vector_done[v as usize] = true;
+                        for &z in &self.vector_edges[v as usize] {
+                            if !active[z as usize] {
+                                active[z as usize] = true;
+                                fresh.push(z);
+                            }
+                        }
+                    }
                 }
                 if let Some((c, _)) = self.fp.sync[y as usize]
                     && !chan_done[c as usize]

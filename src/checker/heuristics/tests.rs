@@ -72,6 +72,7 @@ fn edge(n: &mut Network, p: ProcId, source: LocId, target: LocId) -> &mut Edge {
         guard: None,
         clock_guard: vec![],
         sync: None,
+        label: None,
         updates: vec![],
         selects: vec![],
         span: Span::default(),

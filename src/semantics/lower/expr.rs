@@ -287,9 +287,10 @@ impl Ctx {
         self.bind(name, Sym::Const { value, ty });
     }
 
-    // ---- process references in checks ----
+    // ---- process references in checks and synchronisation vectors ----
 
-    pub(super) fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {
+    /// `P1` or `Proc(1)`: the index of the process, or a reported error.
+    pub fn resolve_process(&mut self, base: &hir::Expr) -> Option<usize> {
         match &base.kind {
             ExprKind::Name(p) => {
                 let found = self.procs.iter().position(|pi| pi.name == *p);
@@ -300,9 +301,7 @@ impl Ctx {
             }
             ExprKind::Call(t, args) => {
                 let vals: Option<Vec<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
-                let Some(vals) = vals else {
-                    return FieldRes::Error;
-                };
+                let vals = vals?;
                 let found = self.procs.iter().position(|pi| {
                     pi.template == t.text && pi.args == vals && pi.name.contains('(')
                 });
@@ -320,7 +319,10 @@ impl Ctx {
                 None
             }
         }
-        .map_or(FieldRes::Error, |pid| {
+    }
+
+    pub(super) fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {
+        self.resolve_process(base).map_or(FieldRes::Error, |pid| {
             let p = &self.procs[pid];
             if let Some(l) = p.locations.get(&field.text) {
                 FieldRes::Location(pid as ir::ProcId, *l)

@@ -20,6 +20,7 @@ use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDi
 mod clocks;
 mod expr;
 mod template;
+mod vectors;
 
 /// The most elements (instances, select copies, quantifier values) a whole
 /// model may expand into.

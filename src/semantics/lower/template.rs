@@ -366,6 +366,19 @@ impl Ctx {
                     }
                     Some(sync)
                 });
+                let label = e.label.as_ref().map(|l| {
+                    if let Some(Sym::Chan { .. }) = self.peek(&l.text) {
+                        self.error(
+                            l.span,
+                            format!(
+                                "`{0}` is a channel: write `sync {0}!` or `sync {0}?` \
+                                 (without `!`/`?` it is an action label)",
+                                l.text
+                            ),
+                        );
+                    }
+                    l.text.clone()
+                });
                 let updates = e.updates.iter().filter_map(|u| self.update(u)).collect();
                 self.pop_scope(false);
                 let guard = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
@@ -375,6 +388,7 @@ impl Ctx {
                     guard,
                     clock_guard,
                     sync,
+                    label,
                     updates,
                     selects,
                     span: self.abs(e.span),
