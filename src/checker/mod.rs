@@ -19,6 +19,7 @@ pub mod trace;
 pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue};
 pub use heuristics::Heuristic;
+pub use heuristics::pdb::PdbOptions;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,6 +52,9 @@ pub enum HeuristicKind {
     /// The causal graph heuristic (thesis chapter 5); neither admissible nor
     /// complete.
     HCG,
+    /// A pattern database (Wehrle and Kupferschmid 2016): consistent, and
+    /// prunes states that provably reach neither the goal nor a model error.
+    Pdb,
 }
 
 #[derive(Debug, Clone)]
@@ -67,6 +71,8 @@ pub struct Options {
     /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
     /// Useless transitions use `heuristic` for their test, with every order.
     pub enhance: Enhance,
+    /// Budgets of the pattern database (`HeuristicKind::Pdb`).
+    pub pdb: PdbOptions,
 }
 
 impl Default for Options {
@@ -79,6 +85,7 @@ impl Default for Options {
             seed: 0,
             cache_heuristic: true,
             enhance: Enhance::None,
+            pdb: PdbOptions::default(),
         }
     }
 }
@@ -137,6 +144,9 @@ pub struct Stats {
     /// Explored states taken from a queue other than the first (with useless
     /// transitions: the deferred states, the thesis' #d numerator).
     pub deferred_explored: u64,
+    /// Generated states dropped because the heuristic proved that they reach
+    /// neither the goal nor a model error (pattern databases only).
+    pub pruned: u64,
     /// Pushes and pops per frontier queue (one queue without an enhancement;
     /// with interference contexts, queue `n` holds level-`n` successors).
     pub queue_pushes: Vec<u64>,
@@ -185,11 +195,12 @@ pub fn check(
     {
         {
             let goal = c.kind.goal();
-            let mut h = heuristics::build(
+            let mut h = heuristics::build_with(
                 options.heuristic,
                 network,
                 &goal,
                 &heuristics::EdgeSet::none(network),
+                &options.pdb,
             );
             return search::run(network, check, options, Some(h.as_mut()), cancel, progress);
         }

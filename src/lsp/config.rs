@@ -126,6 +126,7 @@ fn parse_heuristic(s: &str) -> Option<HeuristicKind> {
         "du" => HeuristicKind::DU,
         "hl" => HeuristicKind::HL,
         "hu" => HeuristicKind::HU,
+        "pdb" => HeuristicKind::Pdb,
         _ => return None,
     })
 }
