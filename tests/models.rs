@@ -22,6 +22,8 @@ const CONFIGS: &[(SearchOrder, HeuristicKind, bool)] = &[
     (SearchOrder::AStar, HeuristicKind::Zero, true),
     (SearchOrder::AStar, HeuristicKind::DL, true),
     (SearchOrder::AStar, HeuristicKind::HL, true),
+    (SearchOrder::AStar, HeuristicKind::Pdb, true),
+    (SearchOrder::Greedy, HeuristicKind::Pdb, false),
 ];
 
 #[test]
