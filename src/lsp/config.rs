@@ -167,4 +167,11 @@ mod tests {
         assert_eq!(s.options(false).heuristic, HeuristicKind::HU);
         assert_eq!(s.options(true).search, SearchOrder::Bfs);
     }
+
+    #[test]
+    fn pattern_database_heuristic_is_accepted() {
+        let mut s = Settings::default();
+        assert!(s.update(&json!({"heuristic": "pdb"})).is_empty());
+        assert_eq!(s.options(false).heuristic, HeuristicKind::Pdb);
+    }
 }
