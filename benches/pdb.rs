@@ -6,7 +6,8 @@
 //! search time, and for pdb the pattern-building time, the selected pattern
 //! (processes + variable slots) and its abstract states.
 //!
-//! `cargo bench --bench pdb` (optionally `-- quick` for the smallest instances).
+//! `cargo bench --bench pdb` (optionally `-- quick` for the smallest
+//! instances; other arguments keep only the models whose name contains one).
 
 #[path = "../tests/support/net.rs"]
 #[allow(dead_code, clippy::new_without_default)]
@@ -41,8 +42,19 @@ fn tck(dir: &std::path::Path, file: &str, labels: &[&str]) -> Option<Network> {
     zeno::semantics::analyze(&imported.zeno).network
 }
 
+/// A UPPAAL model; its first query becomes check 0.
+fn xml(dir: &std::path::Path, file: &str) -> Option<Network> {
+    let text = std::fs::read_to_string(dir.join(file)).ok()?;
+    let imported = import(file, &text, &ImportOptions::default()).ok()?;
+    zeno::semantics::analyze(&imported.zeno).network
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "quick" && !a.starts_with('-'))
+        .collect();
     let mut models: Vec<(String, Network)> = Vec::new();
     let fischer_sizes: &[usize] = if quick { &[5] } else { &[5, 10] };
     for &n in fischer_sizes {
@@ -79,6 +91,19 @@ fn main() {
                 None => eprintln!("{file}: does not import"),
             }
         }
+        // The single-track line segment (the paper's C/D/E family, correct
+        // here); its TChecker files do not import, the UPPAAL ones do.
+        let sts: &[&str] = if quick {
+            &[]
+        } else {
+            &["sts/sts_2_1_2.xml", "sts/sts_3_1_2.xml"]
+        };
+        for file in sts {
+            match xml(&dir, file) {
+                Some(net) => models.push((file.to_string(), net)),
+                None => eprintln!("{file}: does not import"),
+            }
+        }
     } else {
         eprintln!("public models not found: only the built-in Fischer instances");
     }
@@ -95,6 +120,9 @@ fn main() {
         "| model | configuration | verdict | explored | pruned | trace | search (s) | pdb build (s) | pattern (procs + vars) | abstract states |"
     );
     println!("|---|---|---|---:|---:|---:|---:|---:|---|---:|");
+    models.retain(|(name, _)| {
+        filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+    });
     for (model, net) in &models {
         let Some(check) = net.checks.first() else {
             continue;
