@@ -57,6 +57,11 @@ pub(crate) struct Abstraction<'a> {
     pub(crate) pattern: Pattern,
     views: Vec<Vec<EdgeView>>,
     pub(crate) shapes: Vec<Shape>,
+    /// Shapes by the first kept process among their parts and that edge's
+    /// source location (`[process][location]`): only those can fire there.
+    by_source: Vec<Vec<Vec<u32>>>,
+    /// Shapes without a kept process: candidates everywhere.
+    anywhere: Vec<u32>,
     /// The goal's disjuncts with the atoms over dropped parts removed.
     goal: Vec<Conjunction>,
 }
@@ -114,10 +119,46 @@ impl<'a> Abstraction<'a> {
             pattern,
             views,
             shapes: Vec::new(),
+            by_source: net
+                .processes
+                .iter()
+                .map(|p| vec![Vec::new(); p.locations.len()])
+                .collect(),
+            anywhere: Vec::new(),
             goal,
         };
         abs.shapes = abs.build_shapes(disabled)?;
+        for (i, shape) in abs.shapes.iter().enumerate() {
+            let first = shape.parts.iter().find(|(p, _)| abs.pattern.has_proc(*p));
+            match first {
+                Some(&(p, e)) => {
+                    let source = net.processes[p as usize].edges[e as usize].source;
+                    if let Some(list) = abs.by_source[p as usize].get_mut(source as usize) {
+                        list.push(i as u32);
+                    }
+                }
+                None => abs.anywhere.push(i as u32),
+            }
+        }
         Ok(abs)
+    }
+
+    /// Calls `f` on every shape that may fire with the kept processes at
+    /// `locs`.
+    pub(crate) fn candidates(&self, locs: &[u32], mut f: impl FnMut(&Shape)) {
+        for &i in &self.anywhere {
+            f(&self.shapes[i as usize]);
+        }
+        for (p, lists) in self.by_source.iter().enumerate() {
+            if !self.pattern.procs[p] {
+                continue;
+            }
+            if let Some(list) = lists.get(locs[p] as usize) {
+                for &i in list {
+                    f(&self.shapes[i as usize]);
+                }
+            }
+        }
     }
 
     /// Whether the edge matters to the projection at all.

@@ -81,23 +81,38 @@ impl Space {
                 layer_end = states.len();
             }
             let (locs, vars) = states[next].clone();
-            for shape in &abs.shapes {
+            // Successors with the shape's flag; the state is added after the
+            // candidates are walked (they borrow the abstraction only).
+            let mut too_large = false;
+            let mut found: Vec<(Vec<u32>, Vec<i32>, bool)> = Vec::new();
+            abs.candidates(&locs, |shape| {
+                if too_large {
+                    return;
+                }
                 succ.clear();
                 if abs
                     .successors(shape, &locs, &vars, budget, &mut succ)
                     .is_err()
                 {
-                    return space;
+                    too_large = true;
+                    return;
                 }
-                for (l, v) in succ.drain(..) {
-                    let to = add(&mut space, &mut states, l, v, depth + 1);
-                    if !shape.disabled {
-                        space.edges.push((next as u32, to));
-                    }
+                found.extend(succ.drain(..).map(|(l, v)| (l, v, shape.disabled)));
+                if found.len() > budget {
+                    too_large = true;
                 }
-                if space.len() > budget {
-                    return space;
+            });
+            if too_large {
+                return space;
+            }
+            for (l, v, disabled) in found {
+                let to = add(&mut space, &mut states, l, v, depth + 1);
+                if !disabled {
+                    space.edges.push((next as u32, to));
                 }
+            }
+            if space.len() > budget {
+                return space;
             }
             next += 1;
         }
