@@ -102,3 +102,43 @@ fn no_pruning_when_a_model_error_may_be_reachable() {
         assert_eq!(pdb.stats.pruned, 0);
     }
 }
+
+/// The public Dierks mutex (TChecker, correct: the `Unsafe` labels are
+/// unreachable), the counterpart of the paper's "prove it safe" table:
+/// skipped when the public models are not beside the repository.
+#[test]
+fn pdb_proves_the_public_mutex_safe_with_fewer_states_than_bfs() {
+    let dir = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/models/ticktac/mutex"
+    ));
+    let Ok(text) = std::fs::read_to_string(dir.join("mutex_2_1_0_lab.tck")) else {
+        eprintln!("public models not found; skipping");
+        return;
+    };
+    let opts = zeno::import::ImportOptions {
+        labels: vec!["unsafe1".into(), "unsafe2".into()],
+    };
+    let imported = zeno::import::import("mutex_2_1_0_lab.tck", &text, &opts).expect("imports");
+    let bfs = run(
+        &imported.zeno,
+        "labels",
+        SearchOrder::Bfs,
+        HeuristicKind::Zero,
+    );
+    let pdb = run(
+        &imported.zeno,
+        "labels",
+        SearchOrder::AStar,
+        HeuristicKind::Pdb,
+    );
+    eprintln!(
+        "bfs explored {}, A* pdb explored {} (pruned {})",
+        bfs.stats.explored, pdb.stats.explored, pdb.stats.pruned
+    );
+    // `E<> A1.Unsafe && A2.Unsafe` has no witness.
+    assert_eq!(bfs.verdict, Verdict::Fails);
+    assert_eq!(pdb.verdict, Verdict::Fails);
+    assert!(pdb.stats.pruned >= 1);
+    assert!(pdb.stats.explored < bfs.stats.explored);
+}
