@@ -55,9 +55,9 @@ proptest! {
                 }
                 prop_assert_eq!(bfs.len(), results[4].trace.as_ref().unwrap().len());
             }
-            // The built heuristics: same verdicts; hL and dL are admissible,
-            // so A* keeps the BFS length.
-            for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU] {
+            // The built heuristics: same verdicts; hL and dL are admissible
+            // and pdb consistent, so A* keeps the BFS length.
+            for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::Pdb] {
                 for search in [SearchOrder::Greedy, SearchOrder::AStar] {
                     let options = Options { search, heuristic, max_states: Some(20_000), ..Options::default() };
                     let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
@@ -65,12 +65,38 @@ proptest! {
                     if let Some(t) = &r.trace {
                         prop_assert!(support::simulator::replay(&net, k, t).is_ok());
                         if search == SearchOrder::AStar
-                            && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL)
+                            && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL | HeuristicKind::Pdb)
                         {
                             let bfs = results[0].trace.as_ref().unwrap().len();
                             prop_assert_eq!(t.len(), bfs, "{:?}", heuristic);
                         }
                     }
+                }
+            }
+            // Along the BFS trace (shortest, so its states are at their goal
+            // distances) the pattern database is consistent and 0 at the end;
+            // with a small budget it abstracts, with the default it may not.
+            if let Some(t) = &results[0].trace {
+                if !matches!(t.end, TraceEnd::Goal { .. }) {
+                    continue;
+                }
+                let goal = net.checks[k].kind.goal();
+                for max_states in [2, 16, 100_000] {
+                    let options = PdbOptions { max_states, selection_states: 50_000, selection_time: None };
+                    let mut h = heuristics::build_with(HeuristicKind::Pdb, &net, &goal, &heuristics::EdgeSet::none(&net), &options);
+                    let mut states = vec![&t.initial];
+                    states.extend(t.steps.iter().map(|s| &s.after));
+                    let values: Vec<Option<u32>> = states.iter().map(|s| h.estimate(&s.locations, &s.variables)).collect();
+                    for (i, w) in values.windows(2).enumerate() {
+                        let (a, b) = (w[0], w[1]);
+                        prop_assert!(a.is_some() && b.is_some(), "h = None on a trace to the goal: {:?}", values);
+                        prop_assert!(a.unwrap() <= b.unwrap() + 1, "step {}: {:?}", i, values);
+                    }
+                    // Admissible: at most the remaining trace length.
+                    for (i, v) in values.iter().enumerate() {
+                        prop_assert!(v.is_some_and(|v| v as usize <= t.len() - i), "{:?}", values);
+                    }
+                    prop_assert_eq!(*values.last().unwrap(), Some(0));
                 }
             }
         }

@@ -147,6 +147,39 @@ fn every_search_finds_the_bug() {
 }
 
 #[test]
+fn pdb_heuristic_finds_the_bug_and_proves_the_correct_model() {
+    for search in ["greedy", "astar"] {
+        let o = zeno(&[
+            "check",
+            &data("fischer_bug.zeno"),
+            "--check",
+            "mutex",
+            "--search",
+            search,
+            "--heuristic",
+            "pdb",
+            "--pdb-states",
+            "1000",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{search}: {}", stdout(&o));
+    }
+    let o = zeno(&["check", &data("fischer.zeno"), "--heuristic", "pdb"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn bad_pdb_budgets_are_usage_errors() {
+    let o = zeno(&["check", "--pdb-time=-1", &data("fischer.zeno")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--pdb-time"), "{}", stderr(&o));
+    let o = zeno(&["check", "--pdb-states", "0", &data("fischer.zeno")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--pdb-states"), "{}", stderr(&o));
+    let o = zeno(&["check", "--pdb-states", "lots", &data("fischer.zeno")]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn correct_model_exits_0() {
     let o = zeno(&["check", &data("fischer.zeno")]);
     let out = stdout(&o);

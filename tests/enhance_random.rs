@@ -8,12 +8,13 @@ use proptest::prelude::*;
 use support::random_net::{build, spec};
 use zeno::checker::*;
 
-const HEURISTICS: [HeuristicKind; 5] = [
+const HEURISTICS: [HeuristicKind; 6] = [
     HeuristicKind::Zero,
     HeuristicKind::DL,
     HeuristicKind::HL,
     HeuristicKind::HU,
     HeuristicKind::HCG,
+    HeuristicKind::Pdb,
 ];
 
 const ORDERS: [SearchOrder; 5] = [

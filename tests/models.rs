@@ -25,6 +25,8 @@ const CONFIGS: &[(SearchOrder, HeuristicKind, bool, bool)] = &[
     (SearchOrder::AStar, HeuristicKind::HL, true, false),
     (SearchOrder::Greedy, HeuristicKind::HCG, false, true),
     (SearchOrder::Bfs, HeuristicKind::Zero, false, true),
+    (SearchOrder::AStar, HeuristicKind::Pdb, true, false),
+    (SearchOrder::Greedy, HeuristicKind::Pdb, false, false),
 ];
 
 #[test]

@@ -299,3 +299,59 @@ fn the_simulator_rejects_wrong_vector_steps() {
     // P's labelled edge alone.
     rejected(vec![edges[0]]);
 }
+
+/// The pattern database reads a vector step as one abstract transition: in
+/// `THREE`, P, Q and R reach `b`, `b`, `seen` together in one step, so the
+/// estimate of the initial state is exactly 1 (three separate moves would
+/// give 3, which overestimates and breaks A*'s shortest traces); A* with it
+/// finds the one-step witness.
+#[test]
+fn the_pattern_database_reads_a_vector_as_one_step() {
+    use zeno::checker::heuristics::{self, EdgeSet};
+    let text = format!("{THREE}\ncheck together: E<> P.b && Q.b && R.seen;\n");
+    let net = lower(&text);
+    let k = net
+        .checks
+        .iter()
+        .position(|c| c.name == "together")
+        .unwrap();
+    let goal = net.checks[k].kind.goal();
+    let mut h = heuristics::build(HeuristicKind::Pdb, &net, &goal, &EdgeSet::none(&net));
+    assert_eq!(
+        h.estimate(&net.initial_locations(), &net.initial_variables()),
+        Some(1)
+    );
+    let r = run(&net, "together", SearchOrder::AStar, HeuristicKind::Pdb);
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(r.trace.expect("witness").len(), 1);
+}
+
+/// Safe abstraction never removes a component that moves in a vector: a
+/// counter whose only writer carries a vector label is kept, and the
+/// verdict and shortest trace are those of plain BFS (2: the vector step
+/// that counts, then P's internal move).
+#[test]
+fn safe_abstraction_keeps_vector_participants() {
+    let text = "
+int[0, 1] n = 0;
+template C() { init location c; c -> c when n == 0 sync t do n = 1; }
+template P() { init location a; location b; location done;
+    a -> b sync t; b -> done when n == 1; }
+system C, P;
+sync C.t, P.t;
+check reach: E<> P.done;
+";
+    let net = lower(text);
+    let options = Options {
+        search: SearchOrder::Bfs,
+        safe_abstraction: true,
+        ..Options::default()
+    };
+    let r = checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    assert_eq!(r.verdict, Verdict::Holds);
+    let safe = r.stats.safe.as_ref().map_or(0, |s| s.removed);
+    assert_eq!(safe, 0, "{:?}", r.stats.safe);
+    let t = r.trace.expect("witness");
+    assert_eq!(t.len(), 2);
+    simulator::replay(&net, 0, &t).expect("replays");
+}

@@ -39,7 +39,7 @@ impl Config {
 
 /// The search orders, in the spelling of `zeno check --search`.
 const ORDERS: &str = "bfs, dfs, rdfs, greedy, astar";
-const HEURISTICS: &str = "zero, dl, du, hl, hu, hcg";
+const HEURISTICS: &str = "zero, dl, du, hl, hu, hcg, pdb";
 const ENHANCEMENTS: &str = "ut, ce, ibp, ibi, safe";
 
 fn order(name: &str) -> Option<SearchOrder> {
@@ -71,6 +71,7 @@ fn heuristic(name: &str) -> Option<HeuristicKind> {
         "hl" => HeuristicKind::HL,
         "hu" => HeuristicKind::HU,
         "hcg" => HeuristicKind::HCG,
+        "pdb" => HeuristicKind::Pdb,
         _ => return None,
     })
 }
@@ -83,6 +84,7 @@ fn heuristic_name(h: HeuristicKind) -> &'static str {
         HeuristicKind::HL => "hl",
         HeuristicKind::HU => "hu",
         HeuristicKind::HCG => "hcg",
+        HeuristicKind::Pdb => "pdb",
     }
 }
 
@@ -230,13 +232,14 @@ mod tests {
         SearchOrder::Greedy,
         SearchOrder::AStar,
     ];
-    const ALL_HEURISTICS: [HeuristicKind; 6] = [
+    const ALL_HEURISTICS: [HeuristicKind; 7] = [
         HeuristicKind::Zero,
         HeuristicKind::DL,
         HeuristicKind::DU,
         HeuristicKind::HL,
         HeuristicKind::HU,
         HeuristicKind::HCG,
+        HeuristicKind::Pdb,
     ];
     const ALL_ENHANCEMENTS: [Enhance; 5] = [
         Enhance::None,
@@ -314,10 +317,10 @@ mod tests {
                 }
             }
         }
-        // 3 blind orders x 4 enhancements without UT, plus 6 heuristics
-        // with UT; 2 guided orders x 6 heuristics x 5 enhancements; each
+        // 3 blind orders x 4 enhancements without UT, plus 7 heuristics
+        // with UT; 2 guided orders x 7 heuristics x 5 enhancements; each
         // with and without safe abstraction.
-        assert_eq!(n, 2 * (3 * (4 + 6) + 2 * 6 * 5));
+        assert_eq!(n, 2 * (3 * (4 + 7) + 2 * 7 * 5));
     }
 
     #[test]

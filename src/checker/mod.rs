@@ -22,6 +22,7 @@ pub mod trace;
 pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue};
 pub use heuristics::Heuristic;
+pub use heuristics::pdb::PdbOptions;
 
 use std::sync::Arc;
 
@@ -55,6 +56,9 @@ pub enum HeuristicKind {
     /// The causal graph heuristic (thesis chapter 5); neither admissible nor
     /// complete.
     HCG,
+    /// A pattern database (Wehrle and Kupferschmid 2016): consistent, and
+    /// prunes states that provably reach neither the goal nor a model error.
+    Pdb,
 }
 
 #[derive(Debug, Clone)]
@@ -75,6 +79,8 @@ pub struct Options {
     /// components, then insert their moves into the trace. Combines with any
     /// order, heuristic and `enhance`.
     pub safe_abstraction: bool,
+    /// Budgets of the pattern database (`HeuristicKind::Pdb`).
+    pub pdb: PdbOptions,
 }
 
 impl Default for Options {
@@ -88,6 +94,7 @@ impl Default for Options {
             cache_heuristic: true,
             enhance: Enhance::None,
             safe_abstraction: false,
+            pdb: PdbOptions::default(),
         }
     }
 }
@@ -146,6 +153,9 @@ pub struct Stats {
     /// Explored states taken from a queue other than the first (with useless
     /// transitions: the deferred states, the thesis' #d numerator).
     pub deferred_explored: u64,
+    /// Generated states dropped because the heuristic proved that they reach
+    /// neither the goal nor a model error (pattern databases only).
+    pub pruned: u64,
     /// Pushes and pops per frontier queue (one queue without an enhancement;
     /// with interference contexts, queue `n` holds level-`n` successors).
     pub queue_pushes: Vec<u64>,
@@ -213,11 +223,12 @@ pub fn check(
     {
         {
             let goal = c.kind.goal();
-            let mut h = heuristics::build(
+            let mut h = heuristics::build_with(
                 options.heuristic,
                 network,
                 &goal,
                 &heuristics::EdgeSet::none(network),
+                &options.pdb,
             );
             return search::run(network, check, options, Some(h.as_mut()), cancel, progress);
         }

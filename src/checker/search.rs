@@ -71,6 +71,9 @@ pub fn run(
 
     let order = options.search;
     let guided = matches!(order, SearchOrder::Greedy | SearchOrder::AStar);
+    // States the heuristic proves to reach neither the goal nor a model error
+    // are dropped (only the pattern database proves that).
+    let prune = guided && heuristic.as_deref().is_some_and(|h| h.prunes());
     // Goal at generation is earliest for blind orders; A* must test at
     // expansion for its traces to be shortest.
     let goal_at_pop = order == SearchOrder::AStar;
@@ -161,8 +164,12 @@ pub fn run(
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
-        let (p, _) = priority(&mut store, id, &ikey, 0);
-        frontier.push_to(0, id, p);
+        let (p, h) = priority(&mut store, id, &ikey, 0);
+        if prune && h.is_none() {
+            stats.pruned += 1;
+        } else {
+            frontier.push_to(0, id, p);
+        }
 
         while let Some((id, popped_from)) = frontier.pop_from() {
             if store.state(id).removed {
@@ -264,6 +271,10 @@ pub fn run(
                         }
                     }
                     let (p, h) = priority(&mut store, sid, &new_key, g + 1);
+                    if prune && h.is_none() {
+                        stats.pruned += 1;
+                        continue;
+                    }
                     let q = match (queue, useless.as_mut()) {
                         (Some(q), _) => q,
                         (None, Some(u)) => {

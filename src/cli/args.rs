@@ -168,6 +168,13 @@ pub struct SearchArgs {
     /// Seed of the random successor order of `rdfs`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
+    /// Most abstract states of the `pdb` heuristic's pattern database.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub pdb_states: usize,
+    /// Seconds the `pdb` heuristic may spend selecting its pattern (it also
+    /// stops after enumerating 2,000,000 abstract states).
+    #[arg(long, value_name = "S", default_value_t = 0.5)]
+    pub pdb_time: f64,
 }
 
 #[derive(Debug, Args)]
@@ -266,6 +273,8 @@ pub enum Heuristic {
     Hu,
     /// The causal graph heuristic.
     Hcg,
+    /// A pattern database selected by downward pattern refinement.
+    Pdb,
 }
 
 impl From<Heuristic> for HeuristicKind {
@@ -277,6 +286,7 @@ impl From<Heuristic> for HeuristicKind {
             Heuristic::Hl => HeuristicKind::HL,
             Heuristic::Hu => HeuristicKind::HU,
             Heuristic::Hcg => HeuristicKind::HCG,
+            Heuristic::Pdb => HeuristicKind::Pdb,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::{self, Cancel, Options, Stats, portfolio};
+use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
@@ -61,6 +61,15 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         })?),
     };
     let (enhance, safe_abstraction) = super::args::enhancements(&args.enhance)?;
+    let pdb_time = Duration::try_from_secs_f64(args.pdb_time).map_err(|_| {
+        format!(
+            "invalid --pdb-time `{}`: expected a non-negative number of seconds",
+            args.pdb_time
+        )
+    })?;
+    if args.pdb_states == 0 {
+        return Err("invalid --pdb-states `0`: expected at least 1".to_string());
+    }
     Ok(Options {
         search: args.search.into(),
         heuristic: args.heuristic.into(),
@@ -70,6 +79,11 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         cache_heuristic: true,
         enhance,
         safe_abstraction,
+        pdb: PdbOptions {
+            max_states: args.pdb_states,
+            selection_time: Some(pdb_time),
+            ..PdbOptions::default()
+        },
     })
 }
 

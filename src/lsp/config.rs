@@ -126,6 +126,7 @@ fn parse_heuristic(s: &str) -> Option<HeuristicKind> {
         "du" => HeuristicKind::DU,
         "hl" => HeuristicKind::HL,
         "hu" => HeuristicKind::HU,
+        "pdb" => HeuristicKind::Pdb,
         _ => return None,
     })
 }
@@ -165,5 +166,12 @@ mod tests {
         assert_eq!(s.options(false).search, SearchOrder::Greedy);
         assert_eq!(s.options(false).heuristic, HeuristicKind::HU);
         assert_eq!(s.options(true).search, SearchOrder::Bfs);
+    }
+
+    #[test]
+    fn pattern_database_heuristic_is_accepted() {
+        let mut s = Settings::default();
+        assert!(s.update(&json!({"heuristic": "pdb"})).is_empty());
+        assert_eq!(s.options(false).heuristic, HeuristicKind::Pdb);
     }
 }

@@ -4,7 +4,7 @@
 // without an editor.
 
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
-export const HEURISTICS = ["zero", "dl", "du", "hl", "hu"] as const;
+export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "pdb"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
 export interface ServerSettings {

@@ -7,7 +7,9 @@
 //!   maximum (admissible) or sum;
 //! - `HL` / `HU` (`atg`, `sets`): the monotonicity abstraction's layer count
 //!   (admissible) or the length of an abstract plan extracted from it;
-//! - `HCG` (`cg`): the causal graph heuristic (thesis chapter 5).
+//! - `HCG` (`cg`): the causal graph heuristic (thesis chapter 5);
+//! - `Pdb` (`pdb`): a pattern database, exact distances in a projection of
+//!   the network selected by downward pattern refinement (consistent).
 //!
 //! `None` from [`Heuristic::estimate`] is a proof that the goal is unreachable
 //! from the state (on the network without the disabled edges); `DL` and `HL`
@@ -17,6 +19,7 @@ mod atg;
 mod cg;
 mod dist;
 mod goal;
+pub mod pdb;
 mod sets;
 #[cfg(test)]
 mod tests;
@@ -60,14 +63,33 @@ pub trait Heuristic: Send {
     /// `None` means the goal is unreachable from here even in the abstraction
     /// (the state can be pruned). `Some(0)` on goal states.
     fn estimate(&mut self, locations: &[LocId], variables: &[i32]) -> Option<u32>;
+
+    /// Whether `None` may be used to prune: the state cannot reach the goal
+    /// *and* cannot reach a model error. The search then drops such states
+    /// instead of exploring them last.
+    fn prunes(&self) -> bool {
+        false
+    }
 }
 
-/// Builds the heuristic `kind` for `goal` on `network` without the edges in `disabled`.
+/// Builds the heuristic `kind` for `goal` on `network` without the edges in
+/// `disabled` (a pattern database with the default budgets).
 pub fn build(
     kind: HeuristicKind,
     network: &Network,
     goal: &Formula,
     disabled: &EdgeSet,
+) -> Box<dyn Heuristic> {
+    build_with(kind, network, goal, disabled, &pdb::PdbOptions::default())
+}
+
+/// [`build`] with the pattern database's budgets.
+pub fn build_with(
+    kind: HeuristicKind,
+    network: &Network,
+    goal: &Formula,
+    disabled: &EdgeSet,
+    pdb_options: &pdb::PdbOptions,
 ) -> Box<dyn Heuristic> {
     let dnf = goal::dnf(network, goal);
     match kind {
@@ -77,6 +99,7 @@ pub fn build(
         HeuristicKind::HL => Box::new(atg::Atg::new(network, &dnf, disabled, false)),
         HeuristicKind::HU => Box::new(atg::Atg::new(network, &dnf, disabled, true)),
         HeuristicKind::HCG => Box::new(cg::CausalGraph::new(network, &dnf, disabled)),
+        HeuristicKind::Pdb => Box::new(pdb_database(network, goal, disabled, pdb_options)),
     }
 }
 
@@ -93,4 +116,16 @@ impl Heuristic for Zero {
     fn estimate(&mut self, _locations: &[LocId], _variables: &[i32]) -> Option<u32> {
         Some(0)
     }
+}
+
+/// The pattern database for `goal`, built with `options` (public so that
+/// benchmarks can report the selected pattern and its cost).
+pub fn pdb_database(
+    network: &Network,
+    goal: &Formula,
+    disabled: &EdgeSet,
+    options: &pdb::PdbOptions,
+) -> pdb::PatternDatabase {
+    let dnf = goal::dnf(network, goal);
+    pdb::PatternDatabase::new(network, goal, &dnf, disabled, options)
 }

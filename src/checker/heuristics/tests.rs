@@ -19,11 +19,11 @@ const KINDS: [HeuristicKind; 4] = [
 
 // ---------------------------------------------------------------- builders
 
-fn net() -> Network {
+pub(super) fn net() -> Network {
     Network::default()
 }
 
-fn var(n: &mut Network, lo: i32, hi: i32, init: i32) -> VarId {
+pub(super) fn var(n: &mut Network, lo: i32, hi: i32, init: i32) -> VarId {
     n.variables.push(Variable {
         name: format!("v{}", n.variables.len()),
         lo,
@@ -35,7 +35,7 @@ fn var(n: &mut Network, lo: i32, hi: i32, init: i32) -> VarId {
     n.variables.len() as VarId - 1
 }
 
-fn chan(n: &mut Network, kind: ChannelKind) -> ChanId {
+pub(super) fn chan(n: &mut Network, kind: ChannelKind) -> ChanId {
     n.channels.push(Channel {
         name: format!("c{}", n.channels.len()),
         kind,
@@ -45,7 +45,7 @@ fn chan(n: &mut Network, kind: ChannelKind) -> ChanId {
     n.channels.len() as ChanId - 1
 }
 
-fn process(n: &mut Network, locations: usize) -> ProcId {
+pub(super) fn process(n: &mut Network, locations: usize) -> ProcId {
     n.processes.push(Process {
         name: format!("P{}", n.processes.len()),
         template: "P".into(),
@@ -64,7 +64,7 @@ fn process(n: &mut Network, locations: usize) -> ProcId {
     n.processes.len() as ProcId - 1
 }
 
-fn edge(n: &mut Network, p: ProcId, source: LocId, target: LocId) -> &mut Edge {
+pub(super) fn edge(n: &mut Network, p: ProcId, source: LocId, target: LocId) -> &mut Edge {
     let edges = &mut n.processes[p as usize].edges;
     edges.push(Edge {
         source,
@@ -80,7 +80,7 @@ fn edge(n: &mut Network, p: ProcId, source: LocId, target: LocId) -> &mut Edge {
     edges.last_mut().expect("just pushed")
 }
 
-fn sync(e: &mut Edge, c: ChanId, dir: SyncDir) {
+pub(super) fn sync(e: &mut Edge, c: ChanId, dir: SyncDir) {
     e.sync = Some(Sync {
         channel: ChanRef {
             base: c,
@@ -91,7 +91,7 @@ fn sync(e: &mut Edge, c: ChanId, dir: SyncDir) {
     });
 }
 
-fn assign(e: &mut Edge, v: VarId, value: Expr) {
+pub(super) fn assign(e: &mut Edge, v: VarId, value: Expr) {
     e.updates.push(Update::Assign {
         target: LValue {
             base: v,
@@ -102,16 +102,16 @@ fn assign(e: &mut Edge, v: VarId, value: Expr) {
     });
 }
 
-fn x(v: VarId) -> Box<Expr> {
+pub(super) fn x(v: VarId) -> Box<Expr> {
     Box::new(Expr::Var(v))
 }
-fn k(c: i32) -> Box<Expr> {
+pub(super) fn k(c: i32) -> Box<Expr> {
     Box::new(Expr::Const(c))
 }
-fn cmp(op: BinOp, v: VarId, c: i32) -> Expr {
+pub(super) fn cmp(op: BinOp, v: VarId, c: i32) -> Expr {
     Expr::Binary(op, x(v), k(c))
 }
-fn at(p: ProcId, l: LocId) -> Formula {
+pub(super) fn at(p: ProcId, l: LocId) -> Formula {
     Formula::At {
         process: p,
         location: l,
@@ -702,6 +702,44 @@ proptest! {
                     slow.estimate(&state.0, &state.1),
                     "upper = {} at {:?}", upper, state
                 );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The pattern database, whatever pattern its budget forces: 0 on goal
+    /// states, `None` only where the goal is unreachable, never above the
+    /// exact distance, and consistent on every transition (`h(s) <= 1 +
+    /// h(s')`, with `None` only followed by `None`).
+    #[test]
+    fn pattern_databases_are_consistent((n, goal, off) in network_strategy()) {
+        use super::pdb::PdbOptions;
+        let off = EdgeSet { disabled: off };
+        let states = exact_distances(&n, &off, &goal);
+        for max_states in [1, 3, 12, 10_000] {
+            let options = PdbOptions { max_states, selection_states: 20_000, selection_time: None };
+            let mut h = super::build_with(HeuristicKind::Pdb, &n, &goal, &off, &options);
+            for (state, exact) in &states {
+                let hs = h.estimate(&state.0, &state.1);
+                if *exact == Some(0) {
+                    prop_assert_eq!(hs, Some(0), "goal state {:?}", state);
+                }
+                match (hs, *exact) {
+                    (None, Some(_)) => prop_assert!(false, "pruned {:?} but the goal is reachable", state),
+                    (Some(v), Some(d)) => prop_assert!(v <= d, "h {} > d {} at {:?}", v, d, state),
+                    _ => {}
+                }
+                for next in successors(&n, &off, state) {
+                    let hn = h.estimate(&next.0, &next.1);
+                    match (hs, hn) {
+                        (Some(a), Some(b)) => prop_assert!(a <= b + 1, "h {} -> {} on {:?} -> {:?}", a, b, state, next),
+                        (None, Some(b)) => prop_assert!(false, "None -> {} on {:?} -> {:?}", b, state, next),
+                        _ => {}
+                    }
+                }
             }
         }
     }

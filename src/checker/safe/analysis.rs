@@ -321,6 +321,7 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
         let ok = proc_.locations.len() == 1
             && proc_.locations[0].kind == LocationKind::Normal
             && edge.sync.is_none()
+            && edge.label.is_none()
             && edge.clock_guard.is_empty()
             && edge.guard.as_ref().is_none_or(only_x)
             && edge.updates.iter().all(|u| match u {
@@ -403,6 +404,11 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
             }
         }
         if proc_.locations[edge.source as usize].kind == LocationKind::Committed {
+            return None;
+        }
+        // A synchronisation vector's participants would all have to agree
+        // on `x`; not worth the analysis: keep the slot.
+        if edge.label.is_some() {
             return None;
         }
         let Some(s) = &edge.sync else { continue };
@@ -496,6 +502,7 @@ fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Componen
             e.guard.is_some()
                 || !e.clock_guard.is_empty()
                 || e.sync.is_some()
+                || e.label.is_some()
                 || !e.updates.is_empty()
         })
     {

@@ -1,0 +1,252 @@
+//! Abstract distances computed by hand on tiny networks for given patterns,
+//! the static error analysis, and pattern selection.
+
+use super::errors::cannot_raise_errors;
+use super::pattern::Pattern;
+use super::projection::Abstraction;
+use super::space::{Space, UNREACHABLE};
+use super::{PatternDatabase, PdbOptions};
+use crate::checker::heuristics::goal::dnf;
+use crate::checker::heuristics::tests::{assign, at, chan, cmp, edge, net, process, sync, var};
+use crate::checker::heuristics::{EdgeSet, Heuristic};
+use crate::ir::*;
+
+/// The distance of every abstract state, by key, for `pattern`.
+fn distances(n: &Network, goal: &Formula, pattern: Pattern) -> Vec<(Vec<i32>, u32)> {
+    let d = dnf(n, goal);
+    let abs = Abstraction::new(n, pattern, &d, &EdgeSet::none(n)).expect("small");
+    let space = Space::enumerate(n, &abs, 10_000);
+    assert!(space.complete);
+    let mut table: Vec<(Vec<i32>, u32)> = space
+        .into_table()
+        .into_iter()
+        .map(|(k, v)| (k.to_vec(), v))
+        .collect();
+    table.sort();
+    table
+}
+
+fn pattern(n: &Network, procs: &[u32], vars: &[u32]) -> Pattern {
+    let mut p = Pattern {
+        procs: vec![false; n.processes.len()],
+        vars: vec![false; n.variables.len()],
+    };
+    procs.iter().for_each(|&i| p.procs[i as usize] = true);
+    vars.iter().for_each(|&i| p.vars[i as usize] = true);
+    p
+}
+
+/// The paper's Fig. 2 without its clock: P sets `a` to 1 and back to 0, Q
+/// walks q0 → q1 → q2 and enters q3 only when `a == 1`; the goal is Q.q3.
+fn paper_example() -> (Network, Formula) {
+    let mut n = net();
+    let a = var(&mut n, 0, 1, 0);
+    let p = process(&mut n, 2);
+    assign(edge(&mut n, p, 0, 1), a, Expr::Const(1));
+    assign(edge(&mut n, p, 1, 0), a, Expr::Const(0));
+    let q = process(&mut n, 4);
+    edge(&mut n, q, 0, 1);
+    edge(&mut n, q, 1, 2);
+    edge(&mut n, q, 2, 3).guard = Some(cmp(BinOp::Eq, a, 1));
+    (n, at(q, 3))
+}
+
+#[test]
+fn dropping_the_writer_keeps_its_effects_as_self_loops() {
+    let (n, goal) = paper_example();
+    // Pattern {Q, a}: P's edges become self-loops `a = 1` and `a = 0`, so all
+    // 4 × 2 (Q location, a) pairs are reachable. From (q, a) Q needs 3 - q
+    // steps, plus one to set a = 1 unless it already is 1 (q3 is the goal).
+    let t = distances(&n, &goal, pattern(&n, &[1], &[0]));
+    let expected: Vec<(Vec<i32>, u32)> = vec![
+        (vec![0, 0], 4),
+        (vec![0, 1], 3),
+        (vec![1, 0], 3),
+        (vec![1, 1], 2),
+        (vec![2, 0], 2),
+        (vec![2, 1], 1),
+        (vec![3, 0], 0),
+        (vec![3, 1], 0),
+    ];
+    assert_eq!(t, expected);
+}
+
+#[test]
+fn dropping_the_variable_drops_the_guard() {
+    let (n, goal) = paper_example();
+    // Pattern {Q}: the guard `a == 1` reads a dropped slot, so Q walks freely.
+    let t = distances(&n, &goal, pattern(&n, &[1], &[]));
+    assert_eq!(
+        t,
+        vec![(vec![0], 3), (vec![1], 2), (vec![2], 1), (vec![3], 0)]
+    );
+}
+
+#[test]
+fn the_full_pattern_is_exact() {
+    let (n, goal) = paper_example();
+    // Keys are (P, Q, a); P at p1 iff a = 1. From the initial state the
+    // shortest path takes 4 steps (three of Q, one of P setting a = 1).
+    let t = distances(&n, &goal, Pattern::full(&n));
+    assert_eq!(t.len(), 8);
+    let get = |k: &[i32]| t.iter().find(|(key, _)| key == k).map(|(_, d)| *d);
+    assert_eq!(get(&[0, 0, 0]), Some(4));
+    assert_eq!(get(&[1, 0, 1]), Some(3));
+    assert_eq!(get(&[1, 2, 1]), Some(1));
+    assert_eq!(get(&[0, 2, 0]), Some(2));
+    assert_eq!(get(&[0, 3, 0]), Some(0));
+}
+
+#[test]
+fn a_goal_over_dropped_parts_is_true() {
+    let (n, goal) = paper_example();
+    let t = distances(&n, &goal, pattern(&n, &[0], &[0]));
+    assert!(t.iter().all(|(_, d)| *d == 0), "{t:?}");
+}
+
+#[test]
+fn synchronisation_with_a_dropped_process_is_assumed_possible() {
+    let mut n = net();
+    let v = var(&mut n, 0, 1, 0);
+    let c = chan(&mut n, ChannelKind::Binary);
+    let p = process(&mut n, 2);
+    sync(edge(&mut n, p, 0, 1), c, SyncDir::Send);
+    let q = process(&mut n, 2);
+    let e = edge(&mut n, q, 0, 1);
+    sync(e, c, SyncDir::Receive);
+    e.guard = Some(cmp(BinOp::Eq, v, 1)); // never true: v stays 0
+    let goal = at(p, 1);
+    let full = distances(&n, &goal, Pattern::full(&n));
+    assert_eq!(full, vec![(vec![0, 0, 0], UNREACHABLE)]);
+    let only_p = distances(&n, &goal, pattern(&n, &[p], &[]));
+    assert_eq!(only_p, vec![(vec![0], 1), (vec![1], 0)]);
+}
+
+#[test]
+fn an_assignment_reading_dropped_slots_takes_every_value() {
+    let mut n = net();
+    let x = var(&mut n, 0, 2, 0);
+    let y = var(&mut n, 0, 2, 0); // never written: x = y always gives 0
+    let p = process(&mut n, 3);
+    assign(edge(&mut n, p, 0, 1), x, Expr::Var(y));
+    edge(&mut n, p, 1, 2).guard = Some(cmp(BinOp::Eq, x, 2));
+    let goal = at(p, 2);
+    let full = distances(&n, &goal, Pattern::full(&n));
+    assert!(full.iter().all(|(_, d)| *d == UNREACHABLE), "{full:?}");
+    // Pattern {P, x}: after the assignment x is 0, 1 or 2.
+    let t = distances(&n, &goal, pattern(&n, &[p], &[x]));
+    assert_eq!(
+        t,
+        vec![
+            (vec![0, 0], 2),
+            (vec![1, 0], UNREACHABLE),
+            (vec![1, 1], UNREACHABLE),
+            (vec![1, 2], 1),
+            (vec![2, 2], 0),
+        ]
+    );
+}
+
+#[test]
+fn broadcast_receivers_may_stay_out() {
+    // A sender and a receiver that writes `w = 1`; the goal `w == 0 && P.l1`
+    // needs the receiver to stay out, which the concrete broadcast forbids
+    // (the receiver is enabled), but the abstraction allows: distance 1.
+    let mut n = net();
+    let w = var(&mut n, 0, 1, 0);
+    let b = chan(&mut n, ChannelKind::Broadcast);
+    let p = process(&mut n, 2);
+    sync(edge(&mut n, p, 0, 1), b, SyncDir::Send);
+    let q = process(&mut n, 2);
+    let e = edge(&mut n, q, 0, 1);
+    sync(e, b, SyncDir::Receive);
+    assign(e, w, Expr::Const(1));
+    let goal = Formula::And(vec![at(p, 1), Formula::Data(cmp(BinOp::Eq, w, 0))]);
+    let t = distances(&n, &goal, Pattern::full(&n));
+    let get = |k: &[i32]| t.iter().find(|(key, _)| key == k).map(|(_, d)| *d);
+    assert_eq!(get(&[0, 0, 0]), Some(1));
+    assert_eq!(get(&[1, 1, 1]), Some(UNREACHABLE));
+}
+
+#[test]
+fn error_analysis() {
+    let mut n = net();
+    let v = var(&mut n, 0, 3, 0);
+    let p = process(&mut n, 2);
+    let goal = at(p, 1);
+    assign(edge(&mut n, p, 0, 1), v, Expr::Const(3));
+    assert!(cannot_raise_errors(&n, &goal));
+    // v + 1 may leave [0, 3] ...
+    let inc = Expr::Binary(BinOp::Add, Box::new(Expr::Var(v)), Box::new(Expr::Const(1)));
+    assign(edge(&mut n, p, 1, 0), v, inc);
+    assert!(!cannot_raise_errors(&n, &goal));
+    // ... unless the guard bounds it.
+    n.processes[p as usize].edges[1].guard = Some(cmp(BinOp::Lt, v, 3));
+    assert!(cannot_raise_errors(&n, &goal));
+    // Division by a variable whose range holds 0.
+    let div = Expr::Binary(BinOp::Div, Box::new(Expr::Const(6)), Box::new(Expr::Var(v)));
+    edge(&mut n, p, 0, 0).guard = Some(Expr::Binary(
+        BinOp::Gt,
+        Box::new(div),
+        Box::new(Expr::Const(1)),
+    ));
+    assert!(!cannot_raise_errors(&n, &goal));
+}
+
+#[test]
+fn error_analysis_sees_indices_and_receivers() {
+    let mut n = net();
+    let i = var(&mut n, 0, 2, 0);
+    var(&mut n, 0, 1, 0);
+    var(&mut n, 0, 1, 0); // a[2] in slots 1 and 2
+    let p = process(&mut n, 2);
+    let goal = at(p, 1);
+    edge(&mut n, p, 0, 1).guard = Some(Expr::Index {
+        base: 1,
+        len: 2,
+        index: Box::new(Expr::Var(i)), // i may be 2
+    });
+    assert!(!cannot_raise_errors(&n, &goal));
+
+    // A receiver's guard `v < 3` does not protect `v = v + 1`: the sender
+    // may have set v = 3 first.
+    let mut n = net();
+    let v = var(&mut n, 0, 3, 0);
+    let c = chan(&mut n, ChannelKind::Binary);
+    let p = process(&mut n, 2);
+    let q = process(&mut n, 2);
+    let s = edge(&mut n, p, 0, 1);
+    sync(s, c, SyncDir::Send);
+    assign(s, v, Expr::Const(3));
+    let r = edge(&mut n, q, 0, 1);
+    sync(r, c, SyncDir::Receive);
+    r.guard = Some(cmp(BinOp::Lt, v, 3));
+    let inc = Expr::Binary(BinOp::Add, Box::new(Expr::Var(v)), Box::new(Expr::Const(1)));
+    assign(r, v, inc);
+    assert!(!cannot_raise_errors(&n, &at(q, 1)));
+}
+
+#[test]
+fn selection_fits_the_budget_and_is_deterministic() {
+    let (n, goal) = paper_example();
+    let d = dnf(&n, &goal);
+    let options = |max| PdbOptions {
+        max_states: max,
+        selection_states: 10_000,
+        selection_time: None,
+    };
+    // Everything fits: the full pattern, exact at the initial state.
+    let mut full = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(100));
+    assert_eq!(full.pattern_size(), (2, 1));
+    assert_eq!(full.estimate(&[0, 0], &[0]), Some(4));
+    assert!(full.prunes());
+    // Four states: {Q} (distance 3 at the start) beats {P, a} (distance 0),
+    // and {Q, a} (8 states) does not fit.
+    let mut small = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4));
+    assert_eq!(small.pattern_size(), (1, 0));
+    assert_eq!(small.abstract_states(), 4);
+    assert_eq!(small.estimate(&[0, 0], &[0]), Some(3));
+    assert_eq!(small.estimate(&[1, 2], &[1]), Some(1));
+    let again = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4));
+    assert_eq!(again.report(), small.report());
+}
