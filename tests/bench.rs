@@ -243,6 +243,8 @@ fn cli_prints_one_row_per_model_and_configuration() {
             "peak memory (KiB)",
             "trace",
             "#d",
+            "#s",
+            "pruned",
             "pushes per queue",
             "pops per queue"
         ]
@@ -263,13 +265,15 @@ fn cli_prints_one_row_per_model_and_configuration() {
             ("H3", "solved", "bfs+ce", "fails"),
         ]
     );
-    assert!(rows.iter().all(|r| r.len() == 13));
+    assert!(rows.iter().all(|r| r.len() == 15));
     // Trace lengths: 2^n - 1 under BFS.
     assert_eq!(rows[0][9], "3");
     assert_eq!(rows[3][9], "7");
     // Without an enhancement there is one queue, and #d is 0.
     assert_eq!(rows[0][10], "0.000");
-    assert!(rows[0][11].starts_with("q0:") && !rows[0][11].contains("q1"));
+    // No safe abstraction (#s `-`), no pattern database (nothing pruned).
+    assert_eq!((rows[0][11].as_str(), rows[0][12].as_str()), ("-", "0"));
+    assert!(rows[0][13].starts_with("q0:") && !rows[0][13].contains("q1"));
 }
 
 #[test]

@@ -22,6 +22,12 @@ pub struct Row {
     pub trace_length: Option<usize>,
     /// The thesis' #d: deferred explored states over explored states.
     pub deferred_ratio: f64,
+    /// With safe abstraction: the thesis' #s (components removed) and the
+    /// trace as `x + y` (reduced network's steps, inserted moves).
+    pub safe_removed: Option<u64>,
+    pub trace_split: Option<(u64, u64)>,
+    /// States a pattern database proved unable to reach the goal.
+    pub pruned: u64,
     /// Pushes and pops per frontier queue (one queue without enhancement).
     pub queue_pushes: Vec<u64>,
     pub queue_pops: Vec<u64>,
@@ -42,6 +48,12 @@ impl Row {
             peak_memory_bytes: s.peak_memory,
             trace_length: result.trace.as_ref().map(|t| t.len()),
             deferred_ratio: s.deferred_ratio(),
+            safe_removed: s.safe.as_ref().map(|safe| safe.removed),
+            trace_split: s
+                .safe
+                .as_ref()
+                .and_then(|safe| Some((safe.abstract_steps?, safe.inserted_steps?))),
+            pruned: s.pruned,
             queue_pushes: s.queue_pushes.clone(),
             queue_pops: s.queue_pops.clone(),
         }
@@ -60,12 +72,12 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
 }
 
 /// The Markdown table's header, one column per field of [`Row`].
-pub const HEADER: &str = "| model | check | configuration | verdict | explored | generated | stored | time (s) | peak memory (KiB) | trace | #d | pushes per queue | pops per queue |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|";
+pub const HEADER: &str = "| model | check | configuration | verdict | explored | generated | stored | time (s) | peak memory (KiB) | trace | #d | #s | pruned | pushes per queue | pops per queue |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|";
 
 /// One Markdown table line.
 pub fn markdown_row(r: &Row) -> String {
     format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {} | {} |",
         r.model,
         r.check,
         r.config,
@@ -75,8 +87,14 @@ pub fn markdown_row(r: &Row) -> String {
         r.stored,
         r.seconds,
         r.peak_memory_bytes.div_ceil(1024),
-        r.trace_length.map_or("-".to_string(), |n| n.to_string()),
+        match (r.trace_split, r.trace_length) {
+            (Some((x, y)), _) => format!("{x} + {y}"),
+            (None, Some(n)) => n.to_string(),
+            (None, None) => "-".to_string(),
+        },
         r.deferred_ratio,
+        r.safe_removed.map_or("-".to_string(), |n| n.to_string()),
+        r.pruned,
         per_queue(&r.queue_pushes),
         per_queue(&r.queue_pops),
     )
@@ -120,6 +138,9 @@ mod tests {
             peak_memory_bytes: 2048,
             trace_length: Some(7),
             deferred_ratio: 0.0,
+            safe_removed: None,
+            trace_split: None,
+            pruned: 0,
             queue_pushes: vec![3, 0, 2],
             queue_pops: vec![],
         };
@@ -127,6 +148,13 @@ mod tests {
         let line = markdown_row(&r);
         assert_eq!(line.matches('|').count(), header_cells);
         assert!(line.contains("| 2 | 7 |"), "{line}");
-        assert!(line.contains("q0:3 q2:2 | - |"), "{line}");
+        assert!(line.contains("| - | 0 | q0:3 q2:2 | - |"), "{line}");
+        let safe = Row {
+            safe_removed: Some(2),
+            trace_split: Some((3, 8)),
+            ..r
+        };
+        let line = markdown_row(&safe);
+        assert!(line.contains("| 3 + 8 | 0.000 | 2 | 0 |"), "{line}");
     }
 }
