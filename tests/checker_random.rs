@@ -57,18 +57,29 @@ proptest! {
             }
             // The built heuristics: same verdicts; hL and dL are admissible
             // and pdb consistent, so A* keeps the BFS length.
-            for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::Pdb] {
+            // `clocks`: the pattern database with a clock pattern, which only
+            // prunes on top of the discrete estimates (still consistent).
+            let configs = [
+                (HeuristicKind::DL, false),
+                (HeuristicKind::DU, false),
+                (HeuristicKind::HL, false),
+                (HeuristicKind::HU, false),
+                (HeuristicKind::Pdb, false),
+                (HeuristicKind::Pdb, true),
+            ];
+            for (heuristic, clocks) in configs {
                 for search in [SearchOrder::Greedy, SearchOrder::AStar] {
-                    let options = Options { search, heuristic, max_states: Some(20_000), ..Options::default() };
+                    let pdb = PdbOptions { clocks, selection_time: None, ..PdbOptions::default() };
+                    let options = Options { search, heuristic, max_states: Some(20_000), pdb, ..Options::default() };
                     let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
-                    prop_assert_eq!(&r.verdict, &results[0].verdict, "{:?} {:?}", search, heuristic);
+                    prop_assert_eq!(&r.verdict, &results[0].verdict, "{:?} {:?} clocks={}", search, heuristic, clocks);
                     if let Some(t) = &r.trace {
                         prop_assert!(support::simulator::replay(&net, k, t).is_ok());
                         if search == SearchOrder::AStar
                             && matches!(heuristic, HeuristicKind::DL | HeuristicKind::HL | HeuristicKind::Pdb)
                         {
                             let bfs = results[0].trace.as_ref().unwrap().len();
-                            prop_assert_eq!(t.len(), bfs, "{:?}", heuristic);
+                            prop_assert_eq!(t.len(), bfs, "{:?} clocks={}", heuristic, clocks);
                         }
                     }
                 }
@@ -82,7 +93,7 @@ proptest! {
                 }
                 let goal = net.checks[k].kind.goal();
                 for max_states in [2, 16, 100_000] {
-                    let options = PdbOptions { max_states, selection_states: 50_000, selection_time: None };
+                    let options = PdbOptions { max_states, selection_states: 50_000, selection_time: None, clocks: false };
                     let mut h = heuristics::build_with(HeuristicKind::Pdb, &net, &goal, &heuristics::EdgeSet::none(&net), &options);
                     let mut states = vec![&t.initial];
                     states.extend(t.steps.iter().map(|s| &s.after));

@@ -10,23 +10,32 @@ use support::expect;
 use support::simulator;
 use zeno::checker::{self, Cancel, HeuristicKind, Options, SearchOrder};
 
-/// Each configuration, whether it guarantees shortest traces, and whether it
-/// uses safe abstraction (whose inserted moves need not be shortest).
-const CONFIGS: &[(SearchOrder, HeuristicKind, bool, bool)] = &[
-    (SearchOrder::Bfs, HeuristicKind::Zero, true, false),
-    (SearchOrder::Dfs, HeuristicKind::Zero, false, false),
-    (SearchOrder::RandomDfs, HeuristicKind::Zero, false, false),
-    (SearchOrder::Greedy, HeuristicKind::DL, false, false),
-    (SearchOrder::Greedy, HeuristicKind::DU, false, false),
-    (SearchOrder::Greedy, HeuristicKind::HL, false, false),
-    (SearchOrder::Greedy, HeuristicKind::HU, false, false),
-    (SearchOrder::AStar, HeuristicKind::Zero, true, false),
-    (SearchOrder::AStar, HeuristicKind::DL, true, false),
-    (SearchOrder::AStar, HeuristicKind::HL, true, false),
-    (SearchOrder::Greedy, HeuristicKind::HCG, false, true),
-    (SearchOrder::Bfs, HeuristicKind::Zero, false, true),
-    (SearchOrder::AStar, HeuristicKind::Pdb, true, false),
-    (SearchOrder::Greedy, HeuristicKind::Pdb, false, false),
+/// Each configuration, whether it guarantees shortest traces, whether it
+/// uses safe abstraction (whose inserted moves need not be shortest), and
+/// whether the pattern database also selects a clock pattern.
+const CONFIGS: &[(SearchOrder, HeuristicKind, bool, bool, bool)] = &[
+    (SearchOrder::Bfs, HeuristicKind::Zero, true, false, false),
+    (SearchOrder::Dfs, HeuristicKind::Zero, false, false, false),
+    (
+        SearchOrder::RandomDfs,
+        HeuristicKind::Zero,
+        false,
+        false,
+        false,
+    ),
+    (SearchOrder::Greedy, HeuristicKind::DL, false, false, false),
+    (SearchOrder::Greedy, HeuristicKind::DU, false, false, false),
+    (SearchOrder::Greedy, HeuristicKind::HL, false, false, false),
+    (SearchOrder::Greedy, HeuristicKind::HU, false, false, false),
+    (SearchOrder::AStar, HeuristicKind::Zero, true, false, false),
+    (SearchOrder::AStar, HeuristicKind::DL, true, false, false),
+    (SearchOrder::AStar, HeuristicKind::HL, true, false, false),
+    (SearchOrder::Greedy, HeuristicKind::HCG, false, true, false),
+    (SearchOrder::Bfs, HeuristicKind::Zero, false, true, false),
+    (SearchOrder::AStar, HeuristicKind::Pdb, true, false, false),
+    (SearchOrder::Greedy, HeuristicKind::Pdb, false, false, false),
+    (SearchOrder::AStar, HeuristicKind::Pdb, true, false, true),
+    (SearchOrder::Greedy, HeuristicKind::Pdb, false, false, true),
 ];
 
 #[test]
@@ -52,17 +61,21 @@ fn every_model_every_order_agrees_and_replays() {
                 failures.push(format!("{name}: no check `{}`", expectation.check));
                 continue;
             };
-            for &(search, heuristic, shortest_guaranteed, safe_abstraction) in CONFIGS {
+            for &(search, heuristic, shortest_guaranteed, safe_abstraction, clocks) in CONFIGS {
                 let options = Options {
                     search,
                     heuristic,
                     safe_abstraction,
                     seed: 7,
+                    pdb: checker::PdbOptions {
+                        clocks,
+                        ..checker::PdbOptions::default()
+                    },
                     ..Options::default()
                 };
                 let result = checker::check(&network, index, &options, &Cancel::new(), &mut |_| {});
                 let config = format!(
-                    "{name} {} {search:?}/{heuristic:?} safe={safe_abstraction}",
+                    "{name} {} {search:?}/{heuristic:?} safe={safe_abstraction} clocks={clocks}",
                     expectation.check
                 );
                 checked += 1;

@@ -2,6 +2,8 @@
 //! explored states than breadth-first search, and no pruning where a model
 //! error could hide behind it.
 
+use zeno::checker::dbm::{Dbm, bound};
+use zeno::checker::heuristics::{self, EdgeSet, Heuristic};
 use zeno::checker::{self, Cancel, HeuristicKind, Options, SearchOrder, Verdict};
 
 /// Semaphore mutual exclusion of three processes (correct even without
@@ -37,6 +39,16 @@ fn run(
     search: SearchOrder,
     heuristic: HeuristicKind,
 ) -> checker::CheckResult {
+    run_with(text, check, search, heuristic, false)
+}
+
+fn run_with(
+    text: &str,
+    check: &str,
+    search: SearchOrder,
+    heuristic: HeuristicKind,
+    clocks: bool,
+) -> checker::CheckResult {
     let analysis = zeno::semantics::analyze(text);
     let network = analysis
         .network
@@ -47,6 +59,7 @@ fn run(
         heuristic,
         pdb: checker::PdbOptions {
             selection_time: None,
+            clocks,
             ..checker::PdbOptions::default()
         },
         ..Options::default()
@@ -141,4 +154,112 @@ fn pdb_proves_the_public_mutex_safe_with_fewer_states_than_bfs() {
     assert_eq!(pdb.verdict, Verdict::Fails);
     assert!(pdb.stats.pruned >= 1);
     assert!(pdb.stats.explored < bfs.stats.explored);
+}
+
+/// `b` is entered from `a` at `x >= 3` without a reset and left to `c` only
+/// at `x <= 2`: discretely `c` is two steps away, in time never.
+const CLOCK_DECIDES: &str = r#"
+template P() {
+    clock x;
+    init location a invariant x <= 5;
+    location b invariant x <= 4;
+    location c;
+    a -> b when x >= 3;
+    b -> c when x <= 2;
+}
+
+system P;
+
+check reach_c: E<> P.c;
+"#;
+
+fn network(text: &str) -> zeno::ir::Network {
+    let analysis = zeno::semantics::analyze(text);
+    analysis
+        .network
+        .unwrap_or_else(|| panic!("{:?}", analysis.diagnostics))
+}
+
+/// The zone `lo <= x <= hi` of a network with one clock.
+fn zone(lo: i32, hi: i32) -> Dbm {
+    let mut z = Dbm::universe(2);
+    assert!(z.constrain(1, 0, bound::raw(hi, false)));
+    assert!(z.constrain(0, 1, bound::raw(-lo, false)));
+    z
+}
+
+#[test]
+fn a_clock_pattern_prunes_where_the_discrete_pattern_cannot() {
+    let net = network(CLOCK_DECIDES);
+    let goal = net.checks[0].kind.goal();
+    let options = |clocks| checker::PdbOptions {
+        selection_time: None,
+        clocks,
+        ..checker::PdbOptions::default()
+    };
+    let none = EdgeSet::none(&net);
+    // Locations a, b, c are 0, 1, 2.
+    let mut discrete = heuristics::pdb_database(&net, &goal, &none, &options(false));
+    assert_eq!(discrete.clock_pattern(), None);
+    assert_eq!(discrete.estimate(&[0], &[]), Some(2));
+    assert_eq!(discrete.estimate_in_zone(&[0], &[], &zone(0, 5)), Some(2));
+    assert_eq!(discrete.estimate_in_zone(&[1], &[], &zone(3, 4)), Some(1));
+    // With x: the abstract zone graph is a [0, 5] -> b [3, 4] and stops (the
+    // guard x <= 2 meets no valuation of b): no zone reaches c.
+    let mut timed = heuristics::pdb_database(&net, &goal, &none, &options(true));
+    assert_eq!(timed.clock_pattern(), Some((1, 0, 1, 2)));
+    assert!(timed.zone_aware());
+    assert_eq!(timed.estimate_in_zone(&[0], &[], &zone(0, 5)), None);
+    assert_eq!(timed.estimate_in_zone(&[1], &[], &zone(3, 4)), None);
+    // The discrete estimate is unchanged, and c itself is a goal.
+    assert_eq!(timed.estimate(&[0], &[]), Some(2));
+
+    // The search: BFS explores a and b; with the clock pattern the initial
+    // state is pruned.
+    let bfs = run(
+        CLOCK_DECIDES,
+        "reach_c",
+        SearchOrder::Bfs,
+        HeuristicKind::Zero,
+    );
+    assert_eq!(bfs.verdict, Verdict::Fails);
+    assert_eq!(bfs.stats.explored, 2);
+    let pdb = run(
+        CLOCK_DECIDES,
+        "reach_c",
+        SearchOrder::AStar,
+        HeuristicKind::Pdb,
+    );
+    assert_eq!(pdb.verdict, Verdict::Fails);
+    assert_eq!(pdb.stats.explored, 2);
+    let timed = run_with(
+        CLOCK_DECIDES,
+        "reach_c",
+        SearchOrder::AStar,
+        HeuristicKind::Pdb,
+        true,
+    );
+    assert_eq!(timed.verdict, Verdict::Fails);
+    assert_eq!(timed.stats.explored, 0);
+    assert_eq!(timed.stats.pruned, 1);
+}
+
+#[test]
+fn a_clock_pattern_proves_correct_fischer_safe_with_fewer_states_than_bfs() {
+    let text = zeno::bench::families::fischer(3, false);
+    let bfs = run(&text, "mutex", SearchOrder::Bfs, HeuristicKind::Zero);
+    assert_eq!(bfs.verdict, Verdict::Holds);
+    for search in [SearchOrder::AStar, SearchOrder::Greedy] {
+        let discrete = run(&text, "mutex", search, HeuristicKind::Pdb);
+        let timed = run_with(&text, "mutex", search, HeuristicKind::Pdb, true);
+        eprintln!(
+            "{search:?}: bfs explored {}, discrete pdb {}, clock pdb {} (pruned {})",
+            bfs.stats.explored, discrete.stats.explored, timed.stats.explored, timed.stats.pruned
+        );
+        assert_eq!(discrete.verdict, Verdict::Holds);
+        assert_eq!(timed.verdict, Verdict::Holds);
+        assert!(timed.stats.pruned >= 1);
+        assert!(timed.stats.explored < bfs.stats.explored);
+        assert!(timed.stats.explored < discrete.stats.explored);
+    }
 }

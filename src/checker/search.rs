@@ -108,31 +108,35 @@ pub fn run(
 
     let mut locs: Vec<u32> = Vec::with_capacity(model.nproc);
     // The frontier priority and the heuristic value (`None`: dead end).
-    let mut priority = |store: &mut Store, id: u32, key: &[i32], g: u32| -> (u64, Option<u32>) {
-        let Some(h) = heuristic.as_deref_mut().filter(|_| guided || ut) else {
-            return (0, Some(0));
-        };
-        let disc = store.state(id).disc;
-        let value = match store.cached_h(disc).filter(|_| options.cache_heuristic) {
-            Some(v) => v,
-            None => {
-                locs.clear();
-                locs.extend(model.locs(key).iter().map(|&l| l as u32));
-                let v = h.estimate(&locs, model.vars(key));
-                if options.cache_heuristic {
-                    store.set_cached_h(disc, v);
+    // Zone-aware estimates (pattern databases with clocks) are never cached
+    // per discrete state: states sharing it differ in their zones.
+    let cache = options.cache_heuristic && !heuristic.as_deref().is_some_and(|h| h.zone_aware());
+    let mut priority =
+        |store: &mut Store, id: u32, key: &[i32], zone: &Dbm, g: u32| -> (u64, Option<u32>) {
+            let Some(h) = heuristic.as_deref_mut().filter(|_| guided || ut) else {
+                return (0, Some(0));
+            };
+            let disc = store.state(id).disc;
+            let value = match store.cached_h(disc).filter(|_| cache) {
+                Some(v) => v,
+                None => {
+                    locs.clear();
+                    locs.extend(model.locs(key).iter().map(|&l| l as u32));
+                    let v = h.estimate_in_zone(&locs, model.vars(key), zone);
+                    if cache {
+                        store.set_cached_h(disc, v);
+                    }
+                    v
                 }
-                v
-            }
+            };
+            let h = value.unwrap_or(DEAD_END) as u64;
+            let p = match order {
+                SearchOrder::AStar => ((g as u64 + h) << 32) | h,
+                _ if guided => h,
+                _ => 0,
+            };
+            (p, value)
         };
-        let h = value.unwrap_or(DEAD_END) as u64;
-        let p = match order {
-            SearchOrder::AStar => ((g as u64 + h) << 32) | h,
-            _ if guided => h,
-            _ => 0,
-        };
-        (p, value)
-    };
 
     let finish = |stats: &mut Stats, store: &Store, frontier: &MultiQueue, peak: u64| {
         stats.queue_pushes = frontier.pushes().to_vec();
@@ -164,7 +168,7 @@ pub fn run(
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
-        let (p, h) = priority(&mut store, id, &ikey, 0);
+        let (p, h) = priority(&mut store, id, &ikey, &izone, 0);
         if prune && h.is_none() {
             stats.pruned += 1;
         } else {
@@ -270,7 +274,7 @@ pub fn run(
                             break 'search Some(Found::Goal(sid, pieces));
                         }
                     }
-                    let (p, h) = priority(&mut store, sid, &new_key, g + 1);
+                    let (p, h) = priority(&mut store, sid, &new_key, new_zone, g + 1);
                     if prune && h.is_none() {
                         stats.pruned += 1;
                         continue;

@@ -175,6 +175,10 @@ pub struct SearchArgs {
     /// stops after enumerating 2,000,000 abstract states).
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub pdb_time: f64,
+    /// Let the `pdb` heuristic also select a pattern with clocks, whose zone
+    /// graph prunes states that cannot reach the goal in time.
+    #[arg(long)]
+    pub pdb_clocks: bool,
 }
 
 #[derive(Debug, Args)]

@@ -82,6 +82,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         pdb: PdbOptions {
             max_states: args.pdb_states,
             selection_time: Some(pdb_time),
+            clocks: args.pdb_clocks,
             ..PdbOptions::default()
         },
     })

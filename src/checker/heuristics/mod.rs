@@ -27,6 +27,7 @@ mod tests;
 use crate::ir::{EdgeId, LocId, Network, ProcId};
 
 use super::HeuristicKind;
+use super::dbm::Dbm;
 use crate::ir::Formula;
 
 /// A set of edges switched off, so that a heuristic can be evaluated on the
@@ -63,6 +64,24 @@ pub trait Heuristic: Send {
     /// `None` means the goal is unreachable from here even in the abstraction
     /// (the state can be pruned). `Some(0)` on goal states.
     fn estimate(&mut self, locations: &[LocId], variables: &[i32]) -> Option<u32>;
+
+    /// The estimate of a state with its zone. Only heuristics whose
+    /// [`Heuristic::zone_aware`] is true read the zone; the default is the
+    /// discrete estimate.
+    fn estimate_in_zone(
+        &mut self,
+        locations: &[LocId],
+        variables: &[i32],
+        _zone: &Dbm,
+    ) -> Option<u32> {
+        self.estimate(locations, variables)
+    }
+
+    /// Whether estimates depend on the zone (they may then not be cached per
+    /// discrete state).
+    fn zone_aware(&self) -> bool {
+        false
+    }
 
     /// Whether `None` may be used to prune: the state cannot reach the goal
     /// *and* cannot reach a model error. The search then drops such states

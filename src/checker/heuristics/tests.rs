@@ -720,7 +720,7 @@ proptest! {
         let off = EdgeSet { disabled: off };
         let states = exact_distances(&n, &off, &goal);
         for max_states in [1, 3, 12, 10_000] {
-            let options = PdbOptions { max_states, selection_states: 20_000, selection_time: None };
+            let options = PdbOptions { max_states, selection_states: 20_000, selection_time: None, clocks: false };
             let mut h = super::build_with(HeuristicKind::Pdb, &n, &goal, &off, &options);
             for (state, exact) in &states {
                 let hs = h.estimate(&state.0, &state.1);

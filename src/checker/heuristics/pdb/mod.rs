@@ -44,6 +44,7 @@ mod select;
 mod space;
 #[cfg(test)]
 mod tests;
+mod zones;
 
 use std::time::Duration;
 
@@ -53,6 +54,7 @@ pub use select::SelectionReport;
 
 use super::goal::Conjunction;
 use super::{EdgeSet, Heuristic};
+use crate::checker::dbm::Dbm;
 use crate::ir::{Formula, LocId, Network};
 use pattern::Pattern;
 use space::UNREACHABLE;
@@ -67,6 +69,10 @@ pub struct PdbOptions {
     pub selection_states: u64,
     /// Wall-clock budget of the selection (`None`: only the state budgets).
     pub selection_time: Option<Duration>,
+    /// Also select a clock pattern (processes, variables and clocks) whose
+    /// zone graph prunes states that cannot reach the goal in time (see
+    /// `zones`); the estimates stay the discrete pattern's.
+    pub clocks: bool,
 }
 
 impl Default for PdbOptions {
@@ -75,6 +81,7 @@ impl Default for PdbOptions {
             max_states: 100_000,
             selection_states: 2_000_000,
             selection_time: Some(Duration::from_millis(500)),
+            clocks: false,
         }
     }
 }
@@ -86,6 +93,9 @@ pub struct PatternDatabase {
     prunes: bool,
     report: SelectionReport,
     key: Vec<i32>,
+    /// The clock pattern and its zone graph (with `PdbOptions::clocks`).
+    zones: Option<(Pattern, zones::ZoneSpace)>,
+    zone_key: Vec<i32>,
 }
 
 impl PatternDatabase {
@@ -105,25 +115,40 @@ impl PatternDatabase {
         } else {
             FxHashMap::default()
         };
+        let zones = options
+            .clocks
+            .then(|| select::select_clocks(network, goal, disabled, options))
+            .flatten();
         PatternDatabase {
             pattern,
             table,
             // Only a complete enumeration proves unreachability.
-            prunes: complete && errors::cannot_raise_errors(network, goal_formula),
+            prunes: (complete || zones.is_some())
+                && errors::cannot_raise_errors(network, goal_formula),
             report,
             key: Vec::new(),
+            zones,
+            zone_key: Vec::new(),
         }
     }
 
     /// Processes and variable slots in the selected pattern.
     pub fn pattern_size(&self) -> (usize, usize) {
-        let procs = self.pattern.procs.iter().filter(|&&b| b).count();
-        (procs, self.pattern.len() - procs)
+        self.pattern.counts()
     }
 
     /// Abstract states in the database.
     pub fn abstract_states(&self) -> usize {
         self.table.len()
+    }
+
+    /// The clock pattern, if one was selected: kept processes, variable
+    /// slots and clocks, and its stored abstract zone states.
+    pub fn clock_pattern(&self) -> Option<(usize, usize, usize, usize)> {
+        self.zones.as_ref().map(|(p, z)| {
+            let (procs, vars) = p.counts();
+            (procs, vars, z.clocks.count(), z.len)
+        })
     }
 
     pub fn report(&self) -> &SelectionReport {
@@ -140,6 +165,26 @@ impl Heuristic for PatternDatabase {
             Some(&d) => Some(d),
             None => Some(0),
         }
+    }
+
+    fn estimate_in_zone(
+        &mut self,
+        locations: &[LocId],
+        variables: &[i32],
+        zone: &Dbm,
+    ) -> Option<u32> {
+        let h = self.estimate(locations, variables)?;
+        if let Some((pattern, space)) = &mut self.zones {
+            pattern.project_into(locations, variables, &mut self.zone_key);
+            if !space.may_reach_goal(&self.zone_key, zone) {
+                return None;
+            }
+        }
+        Some(h)
+    }
+
+    fn zone_aware(&self) -> bool {
+        self.zones.is_some()
     }
 
     fn prunes(&self) -> bool {

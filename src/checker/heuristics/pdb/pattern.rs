@@ -88,7 +88,9 @@ impl Pattern {
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.procs.iter().filter(|&&b| b).count() + self.vars.iter().filter(|&&b| b).count()
+    /// Kept processes and kept variable slots.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        let procs = self.procs.iter().filter(|&&b| b).count();
+        (procs, self.vars.iter().filter(|&&b| b).count())
     }
 }

@@ -23,6 +23,7 @@ use super::PdbOptions;
 use super::pattern::{Element, Pattern};
 use super::projection::Abstraction;
 use super::space::{Space, enumerate_or_empty};
+use super::zones::{ClockSet, ZoneSpace};
 use crate::checker::heuristics::EdgeSet;
 use crate::checker::heuristics::goal::{Atom, Conjunction};
 use crate::ir::Network;
@@ -156,4 +157,56 @@ fn fallback(net: &Network, goal: &[Conjunction], elements: &[Element]) -> Elemen
         .max_by_key(|&(i, &e)| (!mentioned(e), domain(e), i))
         .map(|(_, e)| e)
         .expect("non-empty")
+}
+
+/// Downward refinement of a clock pattern: from every process, variable and
+/// clock, drop one element at a time (processes, then variables, then
+/// clocks, by index) when the zone graph without it is still complete within
+/// `max_states` and its initial distance does not drop ("unreachable" being
+/// the largest). Deterministic: only the state budgets bound it. `None` when
+/// even the full zone graph does not fit.
+pub(crate) fn select_clocks(
+    net: &Network,
+    goal: &[Conjunction],
+    disabled: &EdgeSet,
+    options: &PdbOptions,
+) -> Option<(Pattern, ZoneSpace)> {
+    let max = options.max_states.max(1);
+    let mut spent = 0u64;
+    let mut enumerate = |p: &Pattern, wanted: &[bool]| -> Option<ZoneSpace> {
+        if spent >= options.selection_states {
+            return None;
+        }
+        let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
+        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), max);
+        spent += space.len as u64;
+        space.complete.then_some(space)
+    };
+    let rank = |s: &ZoneSpace| s.initial_distance.map_or(u64::MAX, u64::from);
+    let mut pattern = Pattern::full(net);
+    let mut wanted = vec![true; net.dbm_dim()];
+    let mut best = enumerate(&pattern, &wanted)?;
+    for e in pattern.elements() {
+        let candidate = pattern.without(e);
+        if let Some(space) = enumerate(&candidate, &wanted)
+            && rank(&space) >= rank(&best)
+        {
+            pattern = candidate;
+            best = space;
+        }
+    }
+    for x in 1..wanted.len() {
+        if !best.clocks.kept[x] {
+            continue;
+        }
+        let mut fewer = wanted.clone();
+        fewer[x] = false;
+        if let Some(space) = enumerate(&pattern, &fewer)
+            && rank(&space) >= rank(&best)
+        {
+            wanted = fewer;
+            best = space;
+        }
+    }
+    Some((pattern, best))
 }

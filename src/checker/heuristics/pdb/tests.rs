@@ -234,6 +234,7 @@ fn selection_fits_the_budget_and_is_deterministic() {
         max_states: max,
         selection_states: 10_000,
         selection_time: None,
+        clocks: false,
     };
     // Everything fits: the full pattern, exact at the initial state.
     let mut full = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(100));
@@ -249,4 +250,58 @@ fn selection_fits_the_budget_and_is_deterministic() {
     assert_eq!(small.estimate(&[1, 2], &[1]), Some(1));
     let again = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4));
     assert_eq!(again.report(), small.report());
+}
+
+/// The zone `lo <= x <= hi` of a network with one clock.
+fn zone(lo: i32, hi: i32) -> crate::checker::dbm::Dbm {
+    use crate::checker::dbm::{Dbm, bound};
+    let mut z = Dbm::universe(2);
+    assert!(z.constrain(1, 0, bound::raw(hi, false)));
+    assert!(z.constrain(0, 1, bound::raw(-lo, false)));
+    z
+}
+
+#[test]
+fn the_clock_lookup_reads_the_zone() {
+    use super::zones::{ClockSet, ZoneSpace};
+    let text = "template P() {\n clock x;\n init location a invariant x <= 5;\n location c;\n \
+                a -> c when x <= 2;\n}\nsystem P;\ncheck reach: E<> P.c;\n";
+    let analysis = crate::semantics::analyze(text);
+    let n = analysis.network.expect("analyses");
+    let goal = n.checks[0].kind.goal();
+    let d = dnf(&n, &goal);
+    let full = Pattern::full(&n);
+    let abs = Abstraction::new(&n, full.clone(), &d, &EdgeSet::none(&n)).expect("small");
+    let clocks = ClockSet::new(&n, &full, &[true, true]);
+    assert_eq!(clocks.count(), 1);
+    let mut space = ZoneSpace::enumerate(&n, &abs, clocks, 100);
+    // a with x in [0, 5] (distance 1), c with x >= 0 (distance 0).
+    assert!(space.complete);
+    assert_eq!(space.len, 2);
+    assert_eq!(space.initial_distance, Some(1));
+    assert!(space.may_reach_goal(&[0], &zone(0, 1)));
+    assert!(space.may_reach_goal(&[0], &zone(4, 5)));
+    // No stored zone of a meets x in [6, 7].
+    assert!(!space.may_reach_goal(&[0], &zone(6, 7)));
+    assert!(space.may_reach_goal(&[1], &zone(6, 7)));
+    // Without the clock the guard is dropped and a has no zone constraint.
+    let no_clock = ClockSet::new(&n, &full, &[true, false]);
+    assert_eq!(no_clock.count(), 0);
+    let mut space = ZoneSpace::enumerate(&n, &abs, no_clock, 100);
+    assert!(space.may_reach_goal(&[0], &zone(6, 7)));
+}
+
+#[test]
+fn clocks_reset_by_dropped_processes_are_not_kept() {
+    use super::zones::ClockSet;
+    // Q resets P's clock x: a pattern without Q cannot keep x.
+    let text = "clock x;\ntemplate P() {\n init location a;\n location b;\n a -> b when x >= 1;\n}\n\
+                template Q() {\n init location q;\n q -> q do x = 0;\n}\n\
+                system P, Q;\ncheck reach: E<> P.b;\n";
+    let analysis = crate::semantics::analyze(text);
+    let n = analysis.network.expect("analyses");
+    let with_q = Pattern::full(&n);
+    assert_eq!(ClockSet::new(&n, &with_q, &[true, true]).count(), 1);
+    let without_q = pattern(&n, &[0], &[]);
+    assert_eq!(ClockSet::new(&n, &without_q, &[true, true]).count(), 0);
 }
