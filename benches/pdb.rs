@@ -4,7 +4,9 @@
 //! ticktac`, or `ZENO_TICKTAC_DIR`). Prints a Markdown table: verdict,
 //! explored states, states pruned by the pattern database, trace length,
 //! search time, and for pdb the pattern-building time, the selected pattern
-//! (processes + variable slots) and its abstract states.
+//! (processes + variable slots) and its abstract states; with `+clocks` also
+//! the clock pattern (processes + variable slots + clocks) and its abstract
+//! zone states.
 //!
 //! `cargo bench --bench pdb` (optionally `-- quick` for the smallest
 //! instances; other arguments keep only the models whose name contains one).
@@ -110,11 +112,12 @@ fn main() {
     use HeuristicKind::*;
     use SearchOrder::{AStar, Bfs, Greedy};
     let configs = [
-        ("BFS", Bfs, Zero),
-        ("A* hL", AStar, HL),
-        ("A* pdb", AStar, Pdb),
-        ("greedy hU", Greedy, HU),
-        ("greedy pdb", Greedy, Pdb),
+        ("BFS", Bfs, Zero, false),
+        ("A* hL", AStar, HL, false),
+        ("A* pdb", AStar, Pdb, false),
+        ("A* pdb+clocks", AStar, Pdb, true),
+        ("greedy hU", Greedy, HU, false),
+        ("greedy pdb", Greedy, Pdb, false),
     ];
     println!(
         "| model | configuration | verdict | explored | pruned | trace | search (s) | pdb build (s) | pattern (procs + vars) | abstract states |"
@@ -128,12 +131,16 @@ fn main() {
             continue;
         };
         let goal = check.kind.goal();
-        for (name, search, heuristic) in configs {
+        for (name, search, heuristic, clocks) in configs {
             let options = Options {
                 search,
                 heuristic,
                 timeout: Some(Duration::from_secs(60)),
                 max_states: Some(5_000_000),
+                pdb: PdbOptions {
+                    clocks,
+                    ..PdbOptions::default()
+                },
                 ..Options::default()
             };
             let (r, build) = if heuristic == Pdb {
@@ -142,8 +149,16 @@ fn main() {
                     heuristics::pdb_database(net, &goal, &EdgeSet::none(net), &options.pdb);
                 let built = start.elapsed();
                 let (procs, vars) = db.pattern_size();
+                let (timed_pattern, zone_states) = match db.clock_pattern() {
+                    Some((p, v, c, n)) => (
+                        format!("; clocks: {p} + {v} + {c}"),
+                        format!(" + {n} zones"),
+                    ),
+                    None if clocks => ("; clocks: none fits".to_string(), String::new()),
+                    None => (String::new(), String::new()),
+                };
                 let info = format!(
-                    "{:.2} | {procs} + {vars} of {} + {} | {}",
+                    "{:.2} | {procs} + {vars} of {} + {}{timed_pattern} | {}{zone_states}",
                     built.as_secs_f64(),
                     net.processes.len(),
                     net.variables.len(),

@@ -163,18 +163,22 @@ fn fallback(net: &Network, goal: &[Conjunction], elements: &[Element]) -> Elemen
 /// clock, drop one element at a time (processes, then variables, then
 /// clocks, by index) when the zone graph without it is still complete within
 /// `max_states` and its initial distance does not drop ("unreachable" being
-/// the largest). Deterministic: only the state budgets bound it. `None` when
-/// even the full zone graph does not fit.
+/// the largest). The state budget `selection_states` bounds it
+/// deterministically; `selection_time`, when set, stops the refinement early
+/// with the last complete pattern (always sound). `None` when even the full
+/// zone graph does not fit.
 pub(crate) fn select_clocks(
     net: &Network,
     goal: &[Conjunction],
     disabled: &EdgeSet,
     options: &PdbOptions,
 ) -> Option<(Pattern, ZoneSpace)> {
+    let start = Instant::now();
     let max = options.max_states.max(1);
     let mut spent = 0u64;
     let mut enumerate = |p: &Pattern, wanted: &[bool]| -> Option<ZoneSpace> {
-        if spent >= options.selection_states {
+        let out_of_time = options.selection_time.is_some_and(|t| start.elapsed() >= t);
+        if spent >= options.selection_states || (spent > 0 && out_of_time) {
             return None;
         }
         let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
