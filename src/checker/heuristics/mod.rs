@@ -1,5 +1,6 @@
 //! Distance heuristics: estimates of the number of transitions from a state to
-//! the goal, computed on the discrete part only (clocks are ignored).
+//! the goal, computed on the discrete part (only the pattern database's
+//! optional clock pattern reads the zone, to prune).
 //!
 //! Every heuristic works on the goal in disjunctive normal form (`goal`) and
 //! takes the minimum over its disjuncts:

@@ -7,19 +7,18 @@
 //! - `projection`: the abstract system (an over-approximation);
 //! - `space`: forward enumeration of the abstract states and backward
 //!   distances from the abstract goal states;
-//! - `select`: downward pattern refinement;
+//! - `select`: downward pattern refinement (discrete and clock patterns);
 //! - `errors`: the static proof that the network raises no run-time errors,
-//!   which makes pruning sound.
+//!   which makes pruning sound;
+//! - `zones`: clock patterns, whose zone graph prunes states (optional).
 //!
-//! **Discrete patterns only.** Clocks are always dropped, so an abstract
-//! state is a tuple of kept locations and values, and the lookup needs only
-//! the discrete part of a state (the [`Heuristic`] trait's interface). With
-//! clocks the paper's abstract states carry zones and a concrete state maps
-//! to the candidate of largest distance among those whose zone it intersects
-//! (its Definition 2); that needs the zone in `estimate` and a zone graph
-//! enumeration of the abstraction, and is left out. Dropping clocks is the
-//! paper's own first step (Fig. 3, line 2) whenever clocks appear only in
-//! simple constraints; in general it only makes the heuristic less informed.
+//! **Discrete estimates.** The stored distances are over a discrete pattern
+//! (clocks dropped), looked up from the discrete part of a state. With
+//! `PdbOptions::clocks` a second pattern keeps clocks too; its abstract zone
+//! graph (the paper's abstract states with zones) only prunes: a state whose
+//! zone meets no stored zone of finite distance gets `None`, the others keep
+//! the discrete estimate (see `zones.rs` for why the zone distances
+//! themselves are not used as estimates).
 //!
 //! **Consistency.** Let `α` project a concrete discrete state onto the
 //! pattern and `h(s) = d#(α(s))`, the exact abstract goal distance. For every

@@ -9,8 +9,8 @@ pub(crate) enum Element {
     Variable(u32),
 }
 
-/// The kept processes and variable slots (clocks are always dropped: the
-/// pattern database is discrete, see `mod.rs`).
+/// The kept processes and variable slots (a clock pattern's clocks are in
+/// `zones::ClockSet`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Pattern {
     pub(crate) procs: Vec<bool>,
