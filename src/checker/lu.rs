@@ -104,11 +104,42 @@ impl LuTable {
 
     /// Fills `lower`/`upper` (length `dim`) for the given locations.
     pub fn fill(&self, locations: &[i32], lower: &mut [i32], upper: &mut [i32]) {
+        self.fill_where(locations, |_| true, lower, upper);
+    }
+
+    /// [`LuTable::fill`] from the locations of the processes with `kept[p]`
+    /// only (a pattern database's abstraction, which does not know where the
+    /// other processes are; smaller bounds only coarsen its zones).
+    pub fn fill_kept(
+        &self,
+        locations: &[i32],
+        kept: &[bool],
+        lower: &mut [i32],
+        upper: &mut [i32],
+    ) {
+        self.fill_where(
+            locations,
+            |p| kept.get(p).copied().unwrap_or(false),
+            lower,
+            upper,
+        );
+    }
+
+    fn fill_where(
+        &self,
+        locations: &[i32],
+        counts: impl Fn(usize) -> bool,
+        lower: &mut [i32],
+        upper: &mut [i32],
+    ) {
         for (x, &(l, u)) in self.global.iter().enumerate() {
             lower[x] = l;
             upper[x] = u;
         }
         for (p, &loc) in locations.iter().enumerate() {
+            if !counts(p) {
+                continue;
+            }
             for (x, &(l, u)) in self.bounds[p][loc as usize].iter().enumerate() {
                 lower[x] = lower[x].max(l);
                 upper[x] = upper[x].max(u);

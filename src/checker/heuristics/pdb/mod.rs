@@ -116,7 +116,7 @@ impl PatternDatabase {
         };
         let zones = options
             .clocks
-            .then(|| select::select_clocks(network, goal, disabled, options))
+            .then(|| select::select_clocks(network, goal_formula, goal, disabled, options))
             .flatten();
         PatternDatabase {
             pattern,

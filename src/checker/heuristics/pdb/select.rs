@@ -26,7 +26,8 @@ use super::space::{Space, enumerate_or_empty};
 use super::zones::{ClockSet, ZoneSpace};
 use crate::checker::heuristics::EdgeSet;
 use crate::checker::heuristics::goal::{Atom, Conjunction};
-use crate::ir::Network;
+use crate::checker::lu::LuTable;
+use crate::ir::{Formula, Network};
 
 /// What the selection did, for benchmarks and docs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -169,12 +170,14 @@ fn fallback(net: &Network, goal: &[Conjunction], elements: &[Element]) -> Elemen
 /// zone graph does not fit.
 pub(crate) fn select_clocks(
     net: &Network,
+    goal_formula: &Formula,
     goal: &[Conjunction],
     disabled: &EdgeSet,
     options: &PdbOptions,
 ) -> Option<(Pattern, ZoneSpace)> {
     let start = Instant::now();
     let max = options.max_states.max(1);
+    let lu = LuTable::new(net, goal_formula);
     let mut spent = 0u64;
     let mut enumerate = |p: &Pattern, wanted: &[bool]| -> Option<ZoneSpace> {
         let out_of_time = options.selection_time.is_some_and(|t| start.elapsed() >= t);
@@ -182,7 +185,7 @@ pub(crate) fn select_clocks(
             return None;
         }
         let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
-        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), max);
+        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), &lu, max);
         spent += space.len as u64;
         space.complete.then_some(space)
     };

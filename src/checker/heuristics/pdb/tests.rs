@@ -264,8 +264,11 @@ fn zone(lo: i32, hi: i32) -> crate::checker::dbm::Dbm {
 #[test]
 fn the_clock_lookup_reads_the_zone() {
     use super::zones::{ClockSet, ZoneSpace};
-    let text = "template P() {\n clock x;\n init location a invariant x <= 5;\n location c;\n \
-                a -> c when x <= 2;\n}\nsystem P;\ncheck reach: E<> P.c;\n";
+    // s -> a at x >= 3 (no reset), a -> c at x <= 4; locations s, a, c are
+    // 0, 1, 2.
+    let text = "template P() {\n clock x;\n init location s;\n location a invariant x <= 5;\n \
+                location c;\n s -> a when x >= 3;\n a -> c when x <= 4;\n}\n\
+                system P;\ncheck reach: E<> P.c;\n";
     let analysis = crate::semantics::analyze(text);
     let n = analysis.network.expect("analyses");
     let goal = n.checks[0].kind.goal();
@@ -274,21 +277,23 @@ fn the_clock_lookup_reads_the_zone() {
     let abs = Abstraction::new(&n, full.clone(), &d, &EdgeSet::none(&n)).expect("small");
     let clocks = ClockSet::new(&n, &full, &[true, true]);
     assert_eq!(clocks.count(), 1);
-    let mut space = ZoneSpace::enumerate(&n, &abs, clocks, 100);
-    // a with x in [0, 5] (distance 1), c with x >= 0 (distance 0).
+    let lu = crate::checker::lu::LuTable::new(&n, &goal);
+    let mut space = ZoneSpace::enumerate(&n, &abs, clocks, &lu, 100);
+    // s with x >= 0 (distance 2), a with x >= 3 (x <= 5 is dropped by the
+    // extrapolation: no lower bound of x is tested from a), c (distance 0).
     assert!(space.complete);
-    assert_eq!(space.len, 2);
-    assert_eq!(space.initial_distance, Some(1));
-    assert!(space.may_reach_goal(&[0], &zone(0, 1)));
-    assert!(space.may_reach_goal(&[0], &zone(4, 5)));
-    // No stored zone of a meets x in [6, 7].
-    assert!(!space.may_reach_goal(&[0], &zone(6, 7)));
-    assert!(space.may_reach_goal(&[1], &zone(6, 7)));
-    // Without the clock the guard is dropped and a has no zone constraint.
+    assert_eq!(space.len, 3);
+    assert_eq!(space.initial_distance, Some(2));
+    assert!(space.may_reach_goal(&[1], &zone(3, 4)));
+    assert!(space.may_reach_goal(&[1], &zone(2, 3)));
+    // No stored zone of a meets x in [0, 2]: a is entered at x >= 3.
+    assert!(!space.may_reach_goal(&[1], &zone(0, 2)));
+    assert!(space.may_reach_goal(&[0], &zone(0, 2)));
+    // Without the clock a's zone is unconstrained.
     let no_clock = ClockSet::new(&n, &full, &[true, false]);
     assert_eq!(no_clock.count(), 0);
-    let mut space = ZoneSpace::enumerate(&n, &abs, no_clock, 100);
-    assert!(space.may_reach_goal(&[0], &zone(6, 7)));
+    let mut space = ZoneSpace::enumerate(&n, &abs, no_clock, &lu, 100);
+    assert!(space.may_reach_goal(&[1], &zone(0, 2)));
 }
 
 #[test]

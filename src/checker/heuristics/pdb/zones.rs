@@ -5,11 +5,13 @@
 //! with a zone over the full DBM dimension in which dropped clocks are free.
 //! A clock can be kept only when every edge that resets it belongs to a kept
 //! process (so edges the projection drops never touch it) and every bound
-//! compared with it has a known range (for the extrapolation constant).
+//! compared with it has a known range (for its extrapolation bound).
 //! Kept: non-diagonal guards and invariants on kept clocks whose bounds read
 //! kept variables only, resets of kept clocks, and no delay while a kept
 //! process is urgent or committed. Everything else is dropped, which only
-//! adds behaviours.
+//! adds behaviours. Zones are extrapolated (Extra+_LU) with the LU bounds of
+//! the kept processes' locations: any extrapolation that only enlarges zones
+//! keeps the argument below, the bounds only decide how precise it is.
 //!
 //! **Soundness of pruning.** (1) Every run of the network projects onto a
 //! run of the abstraction: a transition with no relevant edge leaves the
@@ -48,19 +50,17 @@ use rustc_hash::FxHashMap;
 use super::pattern::Pattern;
 use super::projection::Abstraction;
 use crate::checker::dbm::{Dbm, bound};
-use crate::checker::lu::expr_range;
+use crate::checker::lu::{LuTable, expr_range};
 use crate::ir::{ClockConstraint, LocationKind, Network, Update};
 
 /// Distance of stored states that reach no abstract goal state.
 const UNREACHABLE: u32 = u32::MAX;
 
-/// The kept clocks and their extrapolation constants.
+/// The kept clocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ClockSet {
     /// `kept[x]` for DBM index `x` (`kept[0]`, the reference clock, is true).
     pub(crate) kept: Vec<bool>,
-    /// Largest constant each kept clock is compared with (`-1`: never).
-    max_const: Vec<i32>,
 }
 
 impl ClockSet {
@@ -84,38 +84,24 @@ impl ClockSet {
                 }
             }
         }
-        let mut max_const = vec![-1; dim];
+        // Extrapolation needs a bound for every constant compared with a
+        // kept clock.
         for proc_ in &net.processes {
             let invariants = proc_.locations.iter().flat_map(|l| &l.invariant);
             let guards = proc_.edges.iter().flat_map(|e| &e.clock_guard);
             for c in invariants.chain(guards) {
-                match expr_range(net, &c.bound) {
-                    Some((lo, hi)) => {
-                        let m = lo.abs().max(hi.abs()).min(bound::MAX_CONST as i64) as i32;
-                        for x in [c.i, c.j] {
-                            if let Some(b) = max_const.get_mut(x as usize) {
-                                *b = (*b).max(m);
-                            }
-                        }
-                    }
-                    None => {
-                        for x in [c.i, c.j] {
-                            if x != 0
-                                && let Some(k) = kept.get_mut(x as usize)
-                            {
-                                *k = false;
-                            }
+                if expr_range(net, &c.bound).is_none() {
+                    for x in [c.i, c.j] {
+                        if x != 0
+                            && let Some(k) = kept.get_mut(x as usize)
+                        {
+                            *k = false;
                         }
                     }
                 }
             }
         }
-        for x in 0..dim {
-            if !kept[x] {
-                max_const[x] = -1;
-            }
-        }
-        ClockSet { kept, max_const }
+        ClockSet { kept }
     }
 
     /// Number of kept clocks (without the reference clock).
@@ -157,14 +143,45 @@ impl ClockSet {
         !zone.is_empty()
     }
 
-    /// Frees the dropped clocks and extrapolates the kept ones.
-    fn normalise(&self, zone: &mut Dbm) {
+    /// Frees the dropped clocks and extrapolates the kept ones (Extra+_LU
+    /// with the bounds of the kept processes' locations).
+    fn normalise(&self, zone: &mut Dbm, bounds: &mut Bounds, locs: &[u32], procs: &[bool]) {
         for x in 1..self.kept.len() {
             if !self.kept[x] {
                 zone.free(x);
             }
         }
-        zone.extrapolate_lu(&self.max_const, &self.max_const);
+        let Bounds {
+            lu,
+            locations,
+            lower,
+            upper,
+        } = bounds;
+        locations.clear();
+        locations.extend(locs.iter().map(|&l| l as i32));
+        lower.resize(self.kept.len(), 0);
+        upper.resize(self.kept.len(), 0);
+        lu.fill_kept(locations, procs, lower, upper);
+        zone.extrapolate_lu(lower, upper);
+    }
+}
+
+/// The network's LU bounds (`lu.rs`) and scratch space for them.
+pub(crate) struct Bounds<'a> {
+    lu: &'a LuTable,
+    locations: Vec<i32>,
+    lower: Vec<i32>,
+    upper: Vec<i32>,
+}
+
+impl<'a> Bounds<'a> {
+    pub(crate) fn new(lu: &'a LuTable) -> Bounds<'a> {
+        Bounds {
+            lu,
+            locations: Vec::new(),
+            lower: Vec::new(),
+            upper: Vec::new(),
+        }
     }
 }
 
@@ -196,8 +213,10 @@ impl ZoneSpace {
         net: &Network,
         abs: &Abstraction,
         clocks: ClockSet,
+        lu: &LuTable,
         budget: usize,
     ) -> ZoneSpace {
+        let mut bounds = Bounds::new(lu);
         let pattern = &abs.pattern;
         let dim = net.dbm_dim();
         let can_delay = |locs: &[u32]| {
@@ -210,7 +229,7 @@ impl ZoneSpace {
             })
         };
         // Kept invariants, delay, kept invariants again, normalisation.
-        let settle = |locs: &[u32], vars: &[i32], zone: &mut Dbm| -> bool {
+        let mut settle = |locs: &[u32], vars: &[i32], zone: &mut Dbm| -> bool {
             let invariants = |zone: &mut Dbm| {
                 net.processes.iter().enumerate().all(|(p, proc_)| {
                     !pattern.has_proc(p as u32)
@@ -229,7 +248,7 @@ impl ZoneSpace {
                     return false;
                 }
             }
-            clocks.normalise(zone);
+            clocks.normalise(zone, &mut bounds, locs, &pattern.procs);
             true
         };
         let mut nodes: Vec<Node> = Vec::new();
