@@ -168,6 +168,30 @@ fn pdb_heuristic_finds_the_bug_and_proves_the_correct_model() {
 }
 
 #[test]
+fn pdb_clocks_prove_correct_fischer_at_the_initial_state() {
+    // Without clocks the discrete pattern cannot prove mutual exclusion and
+    // the search explores states; the clock pattern's zone graph is the
+    // whole (small) network's, where the goal is unreachable.
+    let args = |clocks: bool| {
+        let mut a = vec!["check".to_string(), data("fischer.zeno")];
+        a.extend(["--search", "astar", "--heuristic", "pdb"].map(String::from));
+        if clocks {
+            a.push("--pdb-clocks".into());
+        }
+        a
+    };
+    let plain = args(false);
+    let o = zeno(&plain.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("explored 0 states"), "{}", stdout(&o));
+    let timed = args(true);
+    let o = zeno(&timed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("mutex: holds"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("explored 0 states"), "{}", stdout(&o));
+}
+
+#[test]
 fn bad_pdb_budgets_are_usage_errors() {
     let o = zeno(&["check", "--pdb-time=-1", &data("fischer.zeno")]);
     assert_eq!(o.status.code(), Some(2));
