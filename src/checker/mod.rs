@@ -20,7 +20,7 @@ mod store;
 pub mod trace;
 
 pub use enhance::Enhance;
-pub use frontier::{Frontier, MultiQueue, Queue};
+pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 
 use std::sync::Arc;
@@ -75,6 +75,9 @@ pub struct Options {
     /// components, then insert their moves into the trace. Combines with any
     /// order, heuristic and `enhance`.
     pub safe_abstraction: bool,
+    /// How the best-first orders (greedy, A*) break ties between states of
+    /// equal priority; the blind orders ignore it.
+    pub ties: Ties,
 }
 
 impl Default for Options {
@@ -88,6 +91,7 @@ impl Default for Options {
             cache_heuristic: true,
             enhance: Enhance::None,
             safe_abstraction: false,
+            ties: Ties::Fifo,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::{self, Cancel, Options, Stats, portfolio};
+use zeno::checker::{self, Cancel, Options, Stats, Ties, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
@@ -70,6 +70,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         cache_heuristic: true,
         enhance,
         safe_abstraction,
+        ties: Ties::Fifo,
     })
 }
 
