@@ -105,6 +105,28 @@ fn fischer_atg_shortest_violation_is_six_steps() {
     }
 }
 
+/// The thesis' headline shape on Fischer variant B (Table 3.1), with
+/// newest-first ties: greedy hL + UT is a perfect run for every N (the goal
+/// is tested at generation, so a perfect run explores exactly the 6 states
+/// before the goal on the 6-step shortest trace), while plain greedy hL
+/// leaves that path and explores more, and more as N grows.
+#[test]
+fn fischer_atg_useless_transitions_keep_greedy_hl_flat() {
+    let explored = |n: usize, config: &str| {
+        let net = generated(&format!("fischer-atg:{n}"));
+        let options = zeno::checker::config::parse(config).unwrap().options();
+        let r = checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Fails, "F{n}B {config}");
+        r.stats.explored
+    };
+    let plain: Vec<u64> = (3..=5).map(|n| explored(n, "greedy:hl+lifo")).collect();
+    for (n, &p) in (3..=5).zip(&plain) {
+        assert_eq!(explored(n, "greedy:hl+ut+lifo"), 6, "F{n}B");
+        assert!(p > 6, "F{n}B plain greedy hL: {p}");
+    }
+    assert!(plain[0] < plain[1] && plain[1] < plain[2], "{plain:?}");
+}
+
 fn ticktac() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/ticktac");
     if dir.is_dir() {
