@@ -235,6 +235,50 @@ fn interference_levels_of_example_4_2() {
     assert!(!ctx.innocent(&t4));
 }
 
+/// A synchronisation on a channel-array element chosen at run time (`ch[k]`)
+/// may meet a partner on any element, so it links the two processes'
+/// contexts: P's first move writes P's location, which P's `ch[k]!` edge
+/// reads (level 1); that edge may synchronise with Q's `ch[1]?`, whose
+/// transition writes Q's location, read by Q's last edge (level 2). The same
+/// two steps lead back from Q's last edge to P's first.
+#[test]
+fn run_time_channel_indices_link_contexts() {
+    let net = analyze(
+        "chan ch[2];
+int[0, 1] k = 1;
+template P() {
+    init location a;
+    location b;
+    location d;
+    a -> b;
+    b -> d sync ch[k]!;
+}
+template Q() {
+    init location a;
+    location b;
+    location d;
+    a -> b sync ch[1]?;
+    b -> d;
+}
+system P, Q;
+check goal: E<> Q.d;
+",
+    );
+    let goal = net.checks[0].kind.goal();
+    let mut ctx = Contexts::new(&net, &goal);
+    let p_first = [(0, 0)];
+    let p_send = [(0, 1), (1, 0)];
+    let q_last = [(1, 1)];
+    assert_eq!(ctx.level(&p_first, &p_send), 1);
+    assert_eq!(ctx.level(&p_first, &q_last), 2);
+    assert_eq!(ctx.level(&q_last, &p_first), 2);
+    // With k = 1 the handshake happens: P's two moves, the second with
+    // Q's first, then Q's last; every configuration finds that witness.
+    let bfs = agrees_with_bfs(&net);
+    assert_eq!(bfs.verdict, Verdict::Holds);
+    assert_eq!(bfs.trace.map(|t| t.len()), Some(3));
+}
+
 /// Thesis Figure 4.1: four processes l0 -> l1 -> l3 with detours via l2.
 #[test]
 fn the_context_file_is_figure_4_1_and_contexts_help_bfs() {

@@ -20,7 +20,7 @@ mod store;
 pub mod trace;
 
 pub use enhance::Enhance;
-pub use frontier::{Frontier, MultiQueue, Queue};
+pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 
@@ -81,6 +81,9 @@ pub struct Options {
     pub safe_abstraction: bool,
     /// Budgets of the pattern database (`HeuristicKind::Pdb`).
     pub pdb: PdbOptions,
+    /// How the best-first orders (greedy, A*) break ties between states of
+    /// equal priority; the blind orders ignore it.
+    pub ties: Ties,
 }
 
 impl Default for Options {
@@ -95,6 +98,7 @@ impl Default for Options {
             enhance: Enhance::None,
             safe_abstraction: false,
             pdb: PdbOptions::default(),
+            ties: Ties::Fifo,
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::ir::{self, EdgeId, EvalError, ProcId};
 use super::concrete;
 use super::dbm::Dbm;
 use super::enhance::{self, Contexts, Enhance, Useless};
-use super::frontier::{Frontier, MultiQueue, Queue};
+use super::frontier::{Frontier, MultiQueue, Queue, Ties};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
@@ -81,7 +81,10 @@ pub fn run(
     let mut frontier = MultiQueue::new(match order {
         SearchOrder::Bfs => Frontier::fifo,
         SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo,
-        SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first,
+        SearchOrder::Greedy | SearchOrder::AStar => match options.ties {
+            Ties::Fifo => Frontier::best_first,
+            Ties::Lifo => Frontier::best_first_lifo,
+        },
     });
     let ut = options.enhance == Enhance::UselessTransitions;
     let mut contexts = matches!(

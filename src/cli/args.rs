@@ -42,11 +42,12 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Generated models, `NAME:SIZES` (repeatable): `fischer:5,10,15`,
-    /// `fischer-correct:4..6`, `hanoi:3..6`, `arbiter:2..4`.
+    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `hanoi:3..6`, `arbiter:2..4`.
     #[arg(long = "family", value_name = "NAME:SIZES")]
     pub families: Vec<String>,
-    /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT]`, comma-separated
-    /// or repeated: `bfs`, `greedy:hl`, `greedy:hl+ut`, `astar:hl`, `bfs+ce`.
+    /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`,
+    /// comma-separated or repeated: `bfs`, `greedy:hl`, `greedy:hl+ut`,
+    /// `astar:hl`, `bfs+ce`, `greedy:hl+lifo` (ties newest first).
     #[arg(long = "config", value_name = "CONFIG", default_value = "bfs")]
     pub configs: Vec<String>,
     /// TChecker labels, for `.tck` files.
@@ -139,7 +140,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub portfolio: bool,
     /// Race these configurations instead of the default portfolio (implies
-    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE][+safe]`
+    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE][+safe][+lifo]`
     /// (the spelling of `zeno bench`),
     /// e.g. `greedy:hu,greedy:hcg+safe+ut,bfs+ce,rdfs`.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
