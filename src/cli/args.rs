@@ -176,6 +176,26 @@ pub struct SearchArgs {
     /// stops after enumerating 2,000,000 abstract states).
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub pdb_time: f64,
+    /// How `greedy` and `astar` break ties between states of equal
+    /// priority: first-in first-out, or last-in first-out (newest first, as
+    /// the thesis' MCTA appears to).
+    #[arg(long, value_enum, default_value_t = TiesArg::Fifo)]
+    pub ties: TiesArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TiesArg {
+    Fifo,
+    Lifo,
+}
+
+impl From<TiesArg> for zeno::checker::Ties {
+    fn from(t: TiesArg) -> zeno::checker::Ties {
+        match t {
+            TiesArg::Fifo => zeno::checker::Ties::Fifo,
+            TiesArg::Lifo => zeno::checker::Ties::Lifo,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -394,6 +414,7 @@ mod tests {
         assert_eq!(a.format, Format::Text);
         assert_eq!(a.trace, TraceDetail::Short);
         assert_eq!(a.search.max_states, None);
+        assert_eq!(a.search.ties, TiesArg::Fifo);
     }
 
     #[test]
@@ -418,6 +439,8 @@ mod tests {
             "sarif",
             "--trace",
             "full",
+            "--ties",
+            "lifo",
         ])
         .unwrap();
         let Command::Check(a) = cli.command else {
@@ -432,12 +455,17 @@ mod tests {
         assert_eq!(a.search.seed, 7);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.trace, TraceDetail::Full);
+        assert_eq!(
+            zeno::checker::Ties::from(a.search.ties),
+            zeno::checker::Ties::Lifo
+        );
     }
 
     #[test]
     fn usage_errors() {
         assert!(parse(&["check"]).is_err());
         assert!(parse(&["check", "m.zeno", "--search", "sideways"]).is_err());
+        assert!(parse(&["check", "m.zeno", "--ties", "random"]).is_err());
         assert!(parse(&["check", "m.zeno", "--bogus"]).is_err());
         assert!(parse(&["fmt"]).is_err());
         assert!(parse(&["export", "m.zeno"]).is_err());

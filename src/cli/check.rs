@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
+use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
@@ -84,7 +84,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             selection_time: Some(pdb_time),
             ..PdbOptions::default()
         },
-        ties: Ties::Fifo,
+        ties: args.ties.into(),
     })
 }
 
