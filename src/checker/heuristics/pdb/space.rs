@@ -9,6 +9,9 @@ use rustc_hash::FxHashMap;
 use super::projection::{Abstraction, TooLarge};
 use crate::ir::Network;
 
+/// How often (in abstract states) enumeration polls its stop condition.
+const STOP_POLL_EVERY: usize = 256;
+
 /// Distance of abstract states from which no abstract goal state is reachable.
 pub(crate) const UNREACHABLE: u32 = u32::MAX;
 
@@ -35,7 +38,19 @@ impl Space {
 
     /// Enumerates the abstraction from the projection of the network's
     /// initial state, stopping (incomplete) after `budget` states.
+    #[cfg(test)]
     pub(crate) fn enumerate(net: &Network, abs: &Abstraction, budget: usize) -> Space {
+        Space::enumerate_until(net, abs, budget, &|| false).expect("never asked to stop")
+    }
+
+    /// [`Space::enumerate`] that gives up (`None`) when `stop` returns true
+    /// (polled every [`STOP_POLL_EVERY`] abstract states).
+    pub(crate) fn enumerate_until(
+        net: &Network,
+        abs: &Abstraction,
+        budget: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Space> {
         let pattern = &abs.pattern;
         let mut space = Space {
             index: FxHashMap::default(),
@@ -75,6 +90,9 @@ impl Space {
         let mut depth = 0u32;
         let mut next = 0usize;
         while next < states.len() {
+            if next.is_multiple_of(STOP_POLL_EVERY) && stop() {
+                return None;
+            }
             if next == layer_end {
                 depth += 1;
                 space.layers_done = depth;
@@ -103,7 +121,7 @@ impl Space {
                 }
             });
             if too_large {
-                return space;
+                return Some(space);
             }
             for (l, v, disabled) in found {
                 let to = add(&mut space, &mut states, l, v, depth + 1);
@@ -112,13 +130,13 @@ impl Space {
                 }
             }
             if space.len() > budget {
-                return space;
+                return Some(space);
             }
             next += 1;
         }
         space.layers_done = depth + 1;
         space.complete = true;
-        space
+        Some(space)
     }
 
     /// Exact abstract distances to the nearest goal state, by state index.
@@ -170,21 +188,22 @@ impl Space {
 }
 
 /// Builds the abstraction and enumerates it; `TooLarge` abstractions give an
-/// empty, incomplete space.
+/// empty, incomplete space. `None` when `stop` asked to stop.
 pub(crate) fn enumerate_or_empty(
     net: &Network,
     abs: Result<Abstraction, TooLarge>,
     budget: usize,
-) -> Space {
+    stop: &dyn Fn() -> bool,
+) -> Option<Space> {
     match abs {
-        Ok(a) => Space::enumerate(net, &a, budget),
-        Err(TooLarge) => Space {
+        Ok(a) => Space::enumerate_until(net, &a, budget, stop),
+        Err(TooLarge) => Some(Space {
             index: FxHashMap::default(),
             edges: Vec::new(),
             goal: Vec::new(),
             complete: false,
             goal_depth: None,
             layers_done: 0,
-        },
+        }),
     }
 }
