@@ -150,13 +150,84 @@ fn up_edges_are_useless_for_dl() {
     let locs = [1, 1, 0, 0];
     let vars: [i32; 0] = [];
     // t = P0 up: t[s] = <0,1,0,0>, d^L(t[s]) = 1; d^L(M_t, s) = 1 (P2 still away).
-    assert!(u.is_useless(&[(0, 1)], &locs, &vars, Some(1)));
+    assert_eq!(
+        u.is_useless(&[(0, 1)], &locs, &vars, Some(1), &|| false),
+        Some(true)
+    );
     // t = P2 down: t[s] = <1,1,1,0>, d^L = 1; without it P2 never reaches l1.
-    assert!(!u.is_useless(&[(2, 0)], &locs, &vars, Some(1)));
+    assert_eq!(
+        u.is_useless(&[(2, 0)], &locs, &vars, Some(1), &|| false),
+        Some(false)
+    );
     // A successor with an infinite estimate is always useless.
-    assert!(u.is_useless(&[(2, 0)], &locs, &vars, None));
+    assert_eq!(
+        u.is_useless(&[(2, 0)], &locs, &vars, None, &|| false),
+        Some(true)
+    );
     // One reduced network per transition asked about.
     assert_eq!(u.built(), 2);
+    // Asked to stop, it builds no new reduced network and gives no answer;
+    // a transition already built is still answered.
+    assert_eq!(
+        u.is_useless(&[(1, 1)], &locs, &vars, Some(1), &|| true),
+        None
+    );
+    assert_eq!(u.built(), 2);
+    assert_eq!(
+        u.is_useless(&[(0, 1)], &locs, &vars, Some(1), &|| true),
+        Some(true)
+    );
+}
+
+/// The run's limits reach into heuristic construction: on the arbiter tree
+/// A6 (64 leaves), where useless transitions build a reduced hL per
+/// transition and take far longer than any test before a verdict, a
+/// cancelled or timed-out run ends with `Unknown` of the right kind. The
+/// times are printed, not asserted.
+#[test]
+fn limits_stop_heuristic_construction_on_a_large_network() {
+    use std::time::{Duration, Instant};
+    let mut instances = zeno::bench::families::parse("arbiter:6").unwrap();
+    let net = analyze(&instances.pop().unwrap().text);
+    let options = |config: &str| config::parse(config).unwrap().options();
+    for config in ["greedy:hl+ut", "astar:hu+ut", "greedy:pdb", "greedy:pdb+ut"] {
+        let cancelled = Cancel::new();
+        cancelled.cancel();
+        let r = check(&net, 0, &options(config), &cancelled, &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled), "{config}");
+        assert_eq!(r.stats.explored, 0, "{config}: cancelled before the search");
+
+        let mut tiny = options(config);
+        tiny.timeout = Some(Duration::from_micros(1));
+        let r = check(&net, 0, &tiny, &Cancel::new(), &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
+
+        let mut short = options(config);
+        short.timeout = Some(Duration::from_millis(300));
+        let started = Instant::now();
+        let r = check(&net, 0, &short, &Cancel::new(), &mut |_| {});
+        eprintln!(
+            "{config}, 300 ms limit: stopped after {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
+    }
+    // Cancelled from another thread (the language server on a newer edit)
+    // while reduced heuristics are being built.
+    let cancel = Cancel::new();
+    let remote = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        remote.cancel();
+    });
+    let started = Instant::now();
+    let r = check(&net, 0, &options("greedy:hl+ut"), &cancel, &mut |_| {});
+    eprintln!(
+        "greedy:hl+ut cancelled at 300 ms: stopped after {:?}",
+        started.elapsed()
+    );
+    canceller.join().unwrap();
+    assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled));
 }
 
 /// The stronger removal of §3.4.1: `M_t` also lacks edges reading what `t`

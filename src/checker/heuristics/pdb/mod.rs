@@ -95,8 +95,9 @@ impl PatternDatabase {
         goal: &[Conjunction],
         disabled: &EdgeSet,
         options: &PdbOptions,
-    ) -> PatternDatabase {
-        let (pattern, space, report) = select::select(network, goal, disabled, options);
+        stop: &dyn Fn() -> bool,
+    ) -> Option<PatternDatabase> {
+        let (pattern, space, report) = select::select(network, goal, disabled, options, stop)?;
         let complete = space.complete;
         // Distances in a partial space are not distances of the abstraction:
         // without a complete enumeration the database estimates 0 everywhere.
@@ -105,14 +106,14 @@ impl PatternDatabase {
         } else {
             FxHashMap::default()
         };
-        PatternDatabase {
+        Some(PatternDatabase {
             pattern,
             table,
             // Only a complete enumeration proves unreachability.
             prunes: complete && errors::cannot_raise_errors(network, goal_formula),
             report,
             key: Vec::new(),
-        }
+        })
     }
 
     /// Processes and variable slots in the selected pattern.
