@@ -48,7 +48,16 @@ const CONFIGS: &[&str] = &[
     "greedy:hl+ut",
     "bfs+ce",
     "greedy:du+ibp",
+    "greedy:hl+lifo",
+    "greedy:hl+ut+lifo",
+    "astar:hl+lifo",
 ];
+
+/// Configurations whose traces are shortest: BFS, and A* with the
+/// admissible hL whatever its ties.
+fn shortest_config(config: &str) -> bool {
+    matches!(config, "bfs" | "astar:hl" | "astar:hl+lifo")
+}
 
 /// H_n is solved in 2^n - 1 moves at best (disk d must move 2^(n-d) times):
 /// breadth-first search finds exactly that, and A* with hL too; every other
@@ -62,13 +71,60 @@ fn hanoi_shortest_solution_is_two_to_the_n_minus_one() {
             let (verdict, len, _) = run(&net, config);
             assert_eq!(verdict, Verdict::Fails, "H{n} {config}");
             let len = len.expect("a counterexample");
-            if *config == "bfs" || *config == "astar:hl" {
+            if shortest_config(config) {
                 assert_eq!(len, shortest, "H{n} {config}");
             } else {
                 assert!(len >= shortest, "H{n} {config}: {len}");
             }
         }
     }
+}
+
+/// The hL paper's Fischer variant B (goal: processes 1 and 2 in `cs`). Each
+/// of the two must take `A -> req`, `req -> wait` and `wait -> cs`, so no
+/// trace is shorter than 6; and 6 is reached: both request at time 0, process
+/// 1 writes `id = 1` at 0 and enters at `x = K = 2` (the faulty `>=`), process
+/// 2 writes `id = 2` at time 2 (still `x <= K` in `req`) and enters at 4. The
+/// other processes never need to move, so the length does not grow with N.
+/// Breadth-first search finds exactly 6, every configuration finds the
+/// violation, and every trace replays.
+#[test]
+fn fischer_atg_shortest_violation_is_six_steps() {
+    for n in 2..=4 {
+        let net = generated(&format!("fischer-atg:{n}"));
+        for config in CONFIGS {
+            let (verdict, len, _) = run(&net, config);
+            assert_eq!(verdict, Verdict::Fails, "F{n}B {config}");
+            let len = len.expect("a counterexample");
+            if shortest_config(config) {
+                assert_eq!(len, 6, "F{n}B {config}");
+            } else {
+                assert!(len >= 6, "F{n}B {config}: {len}");
+            }
+        }
+    }
+}
+
+/// The thesis' headline shape on Fischer variant B (Table 3.1), with
+/// newest-first ties: greedy hL + UT is a perfect run for every N (the goal
+/// is tested at generation, so a perfect run explores exactly the 6 states
+/// before the goal on the 6-step shortest trace), while plain greedy hL
+/// leaves that path and explores more, and more as N grows.
+#[test]
+fn fischer_atg_useless_transitions_keep_greedy_hl_flat() {
+    let explored = |n: usize, config: &str| {
+        let net = generated(&format!("fischer-atg:{n}"));
+        let options = zeno::checker::config::parse(config).unwrap().options();
+        let r = checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Fails, "F{n}B {config}");
+        r.stats.explored
+    };
+    let plain: Vec<u64> = (3..=5).map(|n| explored(n, "greedy:hl+lifo")).collect();
+    for (n, &p) in (3..=5).zip(&plain) {
+        assert_eq!(explored(n, "greedy:hl+ut+lifo"), 6, "F{n}B");
+        assert!(p > 6, "F{n}B plain greedy hL: {p}");
+    }
+    assert!(plain[0] < plain[1] && plain[1] < plain[2], "{plain:?}");
 }
 
 fn ticktac() -> Option<PathBuf> {
@@ -351,4 +407,36 @@ fn cli_bad_input_is_a_usage_error() {
         assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
+}
+
+/// `zeno check --ties` reaches the search: on variant B of Fischer with
+/// five processes, greedy hL explores 10 states with first-in first-out
+/// ties and 166 with last-in first-out ones (the thesis' 179; see
+/// docs/checker.md), both finding the violation.
+#[test]
+fn check_ties_flag_changes_the_greedy_order() {
+    let dir = scratch("check-ties");
+    let model = dir.join("f5b.zeno");
+    std::fs::write(&model, &families::parse("fischer-atg:5").unwrap()[0].text).unwrap();
+    let explored = |ties: &str| {
+        let o = zeno(&[
+            "check",
+            model.to_str().unwrap(),
+            "--search",
+            "greedy",
+            "--heuristic",
+            "hl",
+            "--ties",
+            ties,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        v["files"][0]["checks"][0]["stats"]["explored"]
+            .as_u64()
+            .unwrap()
+    };
+    let (fifo, lifo) = (explored("fifo"), explored("lifo"));
+    assert!(fifo < lifo, "fifo {fifo}, lifo {lifo}");
 }

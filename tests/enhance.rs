@@ -150,13 +150,84 @@ fn up_edges_are_useless_for_dl() {
     let locs = [1, 1, 0, 0];
     let vars: [i32; 0] = [];
     // t = P0 up: t[s] = <0,1,0,0>, d^L(t[s]) = 1; d^L(M_t, s) = 1 (P2 still away).
-    assert!(u.is_useless(&[(0, 1)], &locs, &vars, Some(1)));
+    assert_eq!(
+        u.is_useless(&[(0, 1)], &locs, &vars, Some(1), &|| false),
+        Some(true)
+    );
     // t = P2 down: t[s] = <1,1,1,0>, d^L = 1; without it P2 never reaches l1.
-    assert!(!u.is_useless(&[(2, 0)], &locs, &vars, Some(1)));
+    assert_eq!(
+        u.is_useless(&[(2, 0)], &locs, &vars, Some(1), &|| false),
+        Some(false)
+    );
     // A successor with an infinite estimate is always useless.
-    assert!(u.is_useless(&[(2, 0)], &locs, &vars, None));
+    assert_eq!(
+        u.is_useless(&[(2, 0)], &locs, &vars, None, &|| false),
+        Some(true)
+    );
     // One reduced network per transition asked about.
     assert_eq!(u.built(), 2);
+    // Asked to stop, it builds no new reduced network and gives no answer;
+    // a transition already built is still answered.
+    assert_eq!(
+        u.is_useless(&[(1, 1)], &locs, &vars, Some(1), &|| true),
+        None
+    );
+    assert_eq!(u.built(), 2);
+    assert_eq!(
+        u.is_useless(&[(0, 1)], &locs, &vars, Some(1), &|| true),
+        Some(true)
+    );
+}
+
+/// The run's limits reach into heuristic construction: on the arbiter tree
+/// A6 (64 leaves), where useless transitions build a reduced hL per
+/// transition and take far longer than any test before a verdict, a
+/// cancelled or timed-out run ends with `Unknown` of the right kind. The
+/// times are printed, not asserted.
+#[test]
+fn limits_stop_heuristic_construction_on_a_large_network() {
+    use std::time::{Duration, Instant};
+    let mut instances = zeno::bench::families::parse("arbiter:6").unwrap();
+    let net = analyze(&instances.pop().unwrap().text);
+    let options = |config: &str| config::parse(config).unwrap().options();
+    for config in ["greedy:hl+ut", "astar:hu+ut", "greedy:pdb", "greedy:pdb+ut"] {
+        let cancelled = Cancel::new();
+        cancelled.cancel();
+        let r = check(&net, 0, &options(config), &cancelled, &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled), "{config}");
+        assert_eq!(r.stats.explored, 0, "{config}: cancelled before the search");
+
+        let mut tiny = options(config);
+        tiny.timeout = Some(Duration::from_micros(1));
+        let r = check(&net, 0, &tiny, &Cancel::new(), &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
+
+        let mut short = options(config);
+        short.timeout = Some(Duration::from_millis(300));
+        let started = Instant::now();
+        let r = check(&net, 0, &short, &Cancel::new(), &mut |_| {});
+        eprintln!(
+            "{config}, 300 ms limit: stopped after {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
+    }
+    // Cancelled from another thread (the language server on a newer edit)
+    // while reduced heuristics are being built.
+    let cancel = Cancel::new();
+    let remote = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        remote.cancel();
+    });
+    let started = Instant::now();
+    let r = check(&net, 0, &options("greedy:hl+ut"), &cancel, &mut |_| {});
+    eprintln!(
+        "greedy:hl+ut cancelled at 300 ms: stopped after {:?}",
+        started.elapsed()
+    );
+    canceller.join().unwrap();
+    assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled));
 }
 
 /// The stronger removal of §3.4.1: `M_t` also lacks edges reading what `t`
@@ -233,6 +304,50 @@ fn interference_levels_of_example_4_2() {
     // Only entering P4.l1 can make the goal true.
     assert!(ctx.innocent(&t1) && ctx.innocent(&t2) && ctx.innocent(&t3));
     assert!(!ctx.innocent(&t4));
+}
+
+/// A synchronisation on a channel-array element chosen at run time (`ch[k]`)
+/// may meet a partner on any element, so it links the two processes'
+/// contexts: P's first move writes P's location, which P's `ch[k]!` edge
+/// reads (level 1); that edge may synchronise with Q's `ch[1]?`, whose
+/// transition writes Q's location, read by Q's last edge (level 2). The same
+/// two steps lead back from Q's last edge to P's first.
+#[test]
+fn run_time_channel_indices_link_contexts() {
+    let net = analyze(
+        "chan ch[2];
+int[0, 1] k = 1;
+template P() {
+    init location a;
+    location b;
+    location d;
+    a -> b;
+    b -> d sync ch[k]!;
+}
+template Q() {
+    init location a;
+    location b;
+    location d;
+    a -> b sync ch[1]?;
+    b -> d;
+}
+system P, Q;
+check goal: E<> Q.d;
+",
+    );
+    let goal = net.checks[0].kind.goal();
+    let mut ctx = Contexts::new(&net, &goal);
+    let p_first = [(0, 0)];
+    let p_send = [(0, 1), (1, 0)];
+    let q_last = [(1, 1)];
+    assert_eq!(ctx.level(&p_first, &p_send), 1);
+    assert_eq!(ctx.level(&p_first, &q_last), 2);
+    assert_eq!(ctx.level(&q_last, &p_first), 2);
+    // With k = 1 the handshake happens: P's two moves, the second with
+    // Q's first, then Q's last; every configuration finds that witness.
+    let bfs = agrees_with_bfs(&net);
+    assert_eq!(bfs.verdict, Verdict::Holds);
+    assert_eq!(bfs.trace.map(|t| t.len()), Some(3));
 }
 
 /// Thesis Figure 4.1: four processes l0 -> l1 -> l3 with detours via l2.

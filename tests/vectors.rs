@@ -355,3 +355,104 @@ check reach: E<> P.done;
     assert_eq!(t.len(), 2);
     simulator::replay(&net, 0, &t).expect("replays");
 }
+
+/// hL or hU of the initial state for check `name`.
+fn initial_estimate(net: &Network, name: &str, kind: HeuristicKind) -> Option<u32> {
+    use zeno::checker::heuristics::{self, EdgeSet};
+    let k = net.checks.iter().position(|c| c.name == name).unwrap();
+    let goal = net.checks[k].kind.goal();
+    let mut h = heuristics::build(kind, net, &goal, &EdgeSet::none(net));
+    h.estimate(&net.initial_locations(), &net.initial_variables())
+}
+
+/// The monotonicity abstraction fires a vector step as one transition: in
+/// `THREE` one step takes P, Q and R to `b`, `b`, `seen`, so hL = hU = 1
+/// (counting each participant's edge as a transition of its own gave hU = 3).
+/// R, a weak participant with an enabled edge, joins that step: `E<> R.seen`
+/// is 1 as well.
+#[test]
+fn hl_and_hu_count_a_vector_step_once() {
+    let text = format!("{THREE}\ncheck together: E<> P.b && Q.b && R.seen;\n");
+    let net = lower(&text);
+    for kind in [HeuristicKind::HL, HeuristicKind::HU] {
+        assert_eq!(
+            initial_estimate(&net, "together", kind),
+            Some(1),
+            "{kind:?}"
+        );
+        assert_eq!(initial_estimate(&net, "r_seen", kind), Some(1), "{kind:?}");
+    }
+}
+
+/// Q copies into `y` the `x` that P sets earlier in the same vector step
+/// (updates run in the vector's order), so `y == 1` is one step away: BFS
+/// finds a one-step witness and hL = hU = 1. Firing the participants'
+/// edges separately, Q read `x` before the step and `y == 1` appeared only
+/// in layer 2 (hL = 2, an overestimate).
+#[test]
+fn a_chained_update_inside_a_vector_step_is_seen_in_the_same_layer() {
+    let net = lower(
+        "
+int[0, 1] x = 0;
+int[0, 1] y = 0;
+template P() { init location a; location b; a -> b sync s do x = 1; }
+template Q() { init location a; location b; a -> b sync s do y = x; }
+system P, Q;
+sync P.s, Q.s;
+check chained: E<> y == 1;
+",
+    );
+    let r = bfs(&net, "chained");
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(r.trace.expect("witness").len(), 1);
+    for kind in [HeuristicKind::HL, HeuristicKind::HU] {
+        assert_eq!(initial_estimate(&net, "chained", kind), Some(1), "{kind:?}");
+    }
+    let r = run(&net, "chained", SearchOrder::AStar, HeuristicKind::HL);
+    assert_eq!(r.trace.expect("witness").len(), 1);
+}
+
+/// A strong participant whose edge never becomes enabled blocks the vector
+/// in the abstraction too: Q needs `n == 1`, which nothing sets, so P never
+/// reaches `b` and hL, hU prove it (`None`); BFS agrees.
+#[test]
+fn a_blocked_strong_participant_blocks_the_abstract_step() {
+    let text = THREE
+        .replace(
+            "a -> b sync s; }\ntemplate R",
+            "a -> b when n == 1 sync s; }\ntemplate R",
+        )
+        .replace("template P()", "int[0, 1] n;\ntemplate P()")
+        + "\ncheck p_moves: E<> P.b;\n";
+    let net = lower(&text);
+    assert_eq!(bfs(&net, "p_moves").verdict, Verdict::Fails);
+    for kind in [HeuristicKind::HL, HeuristicKind::HU] {
+        assert_eq!(initial_estimate(&net, "p_moves", kind), None, "{kind:?}");
+    }
+}
+
+/// Three strong participants with seven `s` edges each: 343 choices, more
+/// than the abstraction enumerates, so it fires the vector as one
+/// transition of every enabled edge. Any combination of targets is one step
+/// away (BFS: 1), and hL = hU = 1 still.
+#[test]
+fn a_vector_with_many_choices_is_still_one_step() {
+    let template = |name: &str| {
+        let locations: String = (0..7).map(|i| format!(" location b{i};")).collect();
+        let edges: String = (0..7).map(|i| format!(" a -> b{i} sync s;")).collect();
+        format!("template {name}() {{ init location a;{locations}{edges} }}\n")
+    };
+    let text = format!(
+        "{}{}{}system P, Q, R;\nsync P.s, Q.s, R.s;\ncheck mixed: E<> P.b3 && Q.b5 && R.b6;\n",
+        template("P"),
+        template("Q"),
+        template("R")
+    );
+    let net = lower(&text);
+    let r = bfs(&net, "mixed");
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(r.trace.expect("witness").len(), 1);
+    for kind in [HeuristicKind::HL, HeuristicKind::HU] {
+        assert_eq!(initial_estimate(&net, "mixed", kind), Some(1), "{kind:?}");
+    }
+}

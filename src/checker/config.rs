@@ -1,6 +1,8 @@
 //! Search configurations as short strings, the way the benchmark tables name
-//! them: `ORDER[:HEURISTIC][+ENHANCEMENT][+safe]`, e.g. `bfs`, `greedy:hl`,
-//! `greedy:hl+ut`, `astar:hl`, `bfs+ce`, `greedy:du+ibp`, `greedy:hcg+safe`.
+//! them: `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`, e.g. `bfs`,
+//! `greedy:hl`, `greedy:hl+ut`, `astar:hl`, `bfs+ce`, `greedy:du+ibp`,
+//! `greedy:hcg+safe`, `greedy:hl+ut+lifo` (`lifo`: best-first ties go to the
+//! newest state, see [`Ties`]).
 //! `zeno bench` and `zeno check --portfolio-configs` read them, and the
 //! portfolio names its entries with them.
 //!
@@ -11,16 +13,18 @@
 
 use std::fmt;
 
-use super::{Enhance, HeuristicKind, Options, SearchOrder};
+use super::{Enhance, HeuristicKind, Options, SearchOrder, Ties};
 
-/// One search configuration: order, heuristic, frontier enhancement and
-/// whether safe abstraction reduces the network first.
+/// One search configuration: order, heuristic, frontier enhancement,
+/// whether safe abstraction reduces the network first, and how the
+/// best-first orders break ties.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Config {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
     pub enhance: Enhance,
     pub safe_abstraction: bool,
+    pub ties: Ties,
 }
 
 impl Config {
@@ -32,6 +36,7 @@ impl Config {
             heuristic: self.heuristic,
             enhance: self.enhance,
             safe_abstraction: self.safe_abstraction,
+            ties: self.ties,
             ..Options::default()
         }
     }
@@ -40,7 +45,7 @@ impl Config {
 /// The search orders, in the spelling of `zeno check --search`.
 const ORDERS: &str = "bfs, dfs, rdfs, greedy, astar";
 const HEURISTICS: &str = "zero, dl, du, hl, hu, hcg, pdb";
-const ENHANCEMENTS: &str = "ut, ce, ibp, ibi, safe";
+const ENHANCEMENTS: &str = "ut, ce, ibp, ibi, safe, lifo";
 
 fn order(name: &str) -> Option<SearchOrder> {
     Some(match name {
@@ -108,9 +113,10 @@ fn enhancement_name(e: Enhance) -> Option<&'static str> {
     }
 }
 
-/// Parses `ORDER[:HEURISTIC][+ENHANCEMENT][+safe]` (case-insensitive, no
-/// spaces): at most one enhancement that orders the frontier, and `safe` at
-/// most once, in any order.
+/// Parses `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]` (case-insensitive,
+/// no spaces): at most one enhancement that orders the frontier, `safe` and
+/// `lifo` at most once each, in any order. `lifo` needs a best-first order
+/// (the only ones with ties to break).
 ///
 /// The heuristic is required for `greedy` and `astar` (they have no sensible
 /// default to guess) and for useless transitions, whose test needs one; the
@@ -147,10 +153,18 @@ pub fn parse(text: &str) -> Result<Config, String> {
     };
     let mut enhance = Enhance::None;
     let mut safe_abstraction = false;
+    let mut ties = Ties::Fifo;
     for e in enh
         .map(|e| e.split('+').collect::<Vec<_>>())
         .unwrap_or_default()
     {
+        if e == "lifo" {
+            if ties == Ties::Lifo {
+                return Err(bad("`lifo` is given twice".into()));
+            }
+            ties = Ties::Lifo;
+            continue;
+        }
         if e == "safe" {
             if safe_abstraction {
                 return Err(bad("`safe` is given twice".into()));
@@ -172,6 +186,11 @@ pub fn parse(text: &str) -> Result<Config, String> {
         enhance = this;
     }
     let guided = matches!(search, SearchOrder::Greedy | SearchOrder::AStar);
+    if ties == Ties::Lifo && !guided {
+        return Err(bad(format!(
+            "`lifo` breaks ties between equal priorities, which only `greedy` and `astar` have (`{order_text}` has none)"
+        )));
+    }
     if (guided || enhance == Enhance::UselessTransitions) && heur.is_none() {
         return Err(bad(format!(
             "`{order_text}`{} needs a heuristic, e.g. `{order_text}:hl{}`",
@@ -195,6 +214,7 @@ pub fn parse(text: &str) -> Result<Config, String> {
         heuristic,
         enhance,
         safe_abstraction,
+        ties,
     })
 }
 
@@ -216,6 +236,9 @@ impl fmt::Display for Config {
         }
         if self.safe_abstraction {
             f.write_str("+safe")?;
+        }
+        if self.ties == Ties::Lifo {
+            f.write_str("+lifo")?;
         }
         Ok(())
     }
@@ -258,6 +281,7 @@ mod tests {
                 heuristic: HeuristicKind::HL,
                 enhance: Enhance::UselessTransitions,
                 safe_abstraction: false,
+                ties: Ties::Fifo,
             })
         );
         assert_eq!(
@@ -267,6 +291,7 @@ mod tests {
                 heuristic: HeuristicKind::Zero,
                 enhance: Enhance::InterferenceContexts,
                 safe_abstraction: false,
+                ties: Ties::Fifo,
             })
         );
         assert_eq!(
@@ -276,6 +301,7 @@ mod tests {
                 heuristic: HeuristicKind::HL,
                 enhance: Enhance::None,
                 safe_abstraction: false,
+                ties: Ties::Fifo,
             })
         );
         assert_eq!(
@@ -285,6 +311,17 @@ mod tests {
                 heuristic: HeuristicKind::HCG,
                 enhance: Enhance::UselessTransitions,
                 safe_abstraction: true,
+                ties: Ties::Fifo,
+            })
+        );
+        assert_eq!(
+            parse("greedy:hl+lifo+ut"),
+            Ok(Config {
+                search: SearchOrder::Greedy,
+                heuristic: HeuristicKind::HL,
+                enhance: Enhance::UselessTransitions,
+                safe_abstraction: false,
+                ties: Ties::Lifo,
             })
         );
         assert_eq!(parse_list("bfs,greedy:du+ibp").map(|l| l.len()), Ok(2));
@@ -304,12 +341,21 @@ mod tests {
                     if !guided && heuristic != HeuristicKind::Zero {
                         continue;
                     }
-                    for safe_abstraction in [false, true] {
+                    let ties: &[Ties] = if guided_order(search) {
+                        &[Ties::Fifo, Ties::Lifo]
+                    } else {
+                        &[Ties::Fifo]
+                    };
+                    for (safe_abstraction, &ties) in [false, true]
+                        .into_iter()
+                        .flat_map(|s| ties.iter().map(move |t| (s, t)))
+                    {
                         let c = Config {
                             search,
                             heuristic,
                             enhance,
                             safe_abstraction,
+                            ties,
                         };
                         assert_eq!(parse(&c.to_string()), Ok(c), "{c}");
                         n += 1;
@@ -318,9 +364,13 @@ mod tests {
             }
         }
         // 3 blind orders x 4 enhancements without UT, plus 7 heuristics
-        // with UT; 2 guided orders x 7 heuristics x 5 enhancements; each
-        // with and without safe abstraction.
-        assert_eq!(n, 2 * (3 * (4 + 7) + 2 * 7 * 5));
+        // with UT; 2 guided orders x 7 heuristics x 5 enhancements, each
+        // with both ties; all with and without safe abstraction.
+        assert_eq!(n, 2 * (3 * (4 + 7) + 2 * 7 * 5 * 2));
+    }
+
+    fn guided_order(o: SearchOrder) -> bool {
+        matches!(o, SearchOrder::Greedy | SearchOrder::AStar)
     }
 
     #[test]
@@ -332,6 +382,9 @@ mod tests {
         assert!(err("greedy:hl+zz").contains("unknown enhancement `zz`"));
         assert!(err("greedy:hl+ut+ce").contains("cannot be combined"));
         assert!(err("bfs+safe+safe").contains("given twice"));
+        assert!(err("greedy:hl+lifo+lifo").contains("`lifo` is given twice"));
+        assert!(err("bfs+lifo").contains("only `greedy` and `astar`"));
+        assert!(err("dfs+ce+lifo").contains("only `greedy` and `astar`"));
         assert!(err("greedy").contains("needs a heuristic"));
         assert!(err("astar+ce").contains("`astar:hl+ce`"));
         assert!(err("bfs+ut").contains("with useless transitions needs a heuristic"));

@@ -1,6 +1,6 @@
 //! The frontier of the search: states waiting to be expanded, in the order
 //! of the chosen search strategy. Priorities are used by the best-first
-//! orders only; ties are broken first-in first-out.
+//! orders only; how they break ties is [`Ties`].
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -18,12 +18,29 @@ pub trait Queue {
     fn bytes(&self) -> usize;
 }
 
+/// Which of several states with the same priority a best-first frontier
+/// hands out first. The papers do not say what MCTA does; on plateaus of
+/// the heuristic first-in first-out behaves like breadth-first search
+/// (short traces), last-in first-out like depth-first search (it follows
+/// the newest state, as MCTA's long plain-hL traces on Fischer suggest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Ties {
+    /// The state pushed first (the default).
+    #[default]
+    Fifo,
+    /// The state pushed last.
+    Lifo,
+}
+
 pub enum Frontier {
     Fifo(VecDeque<u32>),
     Lifo(Vec<u32>),
+    /// A min-heap on (priority, tie key, id); the tie key counts pushes up
+    /// for first-in first-out ties and down for last-in first-out ones.
     Best {
         heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
         seq: u64,
+        ties: Ties,
     },
 }
 
@@ -34,10 +51,19 @@ impl Frontier {
     pub fn lifo() -> Frontier {
         Frontier::Lifo(Vec::new())
     }
+    /// Best-first with first-in first-out ties.
     pub fn best_first() -> Frontier {
+        Frontier::best_first_with(Ties::Fifo)
+    }
+    /// Best-first with last-in first-out ties.
+    pub fn best_first_lifo() -> Frontier {
+        Frontier::best_first_with(Ties::Lifo)
+    }
+    pub fn best_first_with(ties: Ties) -> Frontier {
         Frontier::Best {
             heap: BinaryHeap::new(),
             seq: 0,
+            ties,
         }
     }
 }
@@ -47,9 +73,13 @@ impl Queue for Frontier {
         match self {
             Frontier::Fifo(q) => q.push_back(id),
             Frontier::Lifo(s) => s.push(id),
-            Frontier::Best { heap, seq } => {
+            Frontier::Best { heap, seq, ties } => {
                 *seq += 1;
-                heap.push(Reverse((priority, *seq, id)));
+                let tie = match ties {
+                    Ties::Fifo => *seq,
+                    Ties::Lifo => u64::MAX - *seq,
+                };
+                heap.push(Reverse((priority, tie, id)));
             }
         }
     }
@@ -171,6 +201,29 @@ mod tests {
         assert_eq!(drain(&mut l), [4, 3, 2, 1]);
         // Lowest priority first, ties in insertion order.
         assert_eq!(drain(&mut b), [4, 2, 1, 3]);
+    }
+
+    /// Ties among equal priorities, with pushes and pops interleaved: the
+    /// newest of the best states comes first under `Lifo`, the oldest under
+    /// `Fifo`; a better priority still wins over any tie.
+    #[test]
+    fn ties_break_by_age() {
+        let mut fifo = Frontier::best_first_with(Ties::Fifo);
+        let mut lifo = Frontier::best_first_with(Ties::Lifo);
+        let order = |q: &mut Frontier| {
+            let mut out = Vec::new();
+            for (id, prio) in [(1, 2), (2, 2), (3, 7)] {
+                q.push(id, prio);
+            }
+            out.push(q.pop().unwrap());
+            for (id, prio) in [(4, 2), (5, 2), (6, 1)] {
+                q.push(id, prio);
+            }
+            out.extend(std::iter::from_fn(|| q.pop()));
+            out
+        };
+        assert_eq!(order(&mut fifo), [1, 6, 2, 4, 5, 3]);
+        assert_eq!(order(&mut lifo), [2, 6, 5, 4, 1, 3]);
     }
 
     #[test]

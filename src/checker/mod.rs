@@ -20,14 +20,14 @@ mod store;
 pub mod trace;
 
 pub use enhance::Enhance;
-pub use frontier::{Frontier, MultiQueue, Queue};
+pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 
 use std::sync::Arc;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::ir::{self, EvalError};
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition};
@@ -81,6 +81,9 @@ pub struct Options {
     pub safe_abstraction: bool,
     /// Budgets of the pattern database (`HeuristicKind::Pdb`).
     pub pdb: PdbOptions,
+    /// How the best-first orders (greedy, A*) break ties between states of
+    /// equal priority; the blind orders ignore it.
+    pub ties: Ties,
 }
 
 impl Default for Options {
@@ -95,6 +98,7 @@ impl Default for Options {
             enhance: Enhance::None,
             safe_abstraction: false,
             pdb: PdbOptions::default(),
+            ties: Ties::Fifo,
         }
     }
 }
@@ -113,6 +117,42 @@ impl Cancel {
     }
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// When a run must stop: its cancel flag is set or its time limit is up.
+/// The deadline is fixed when [`check`] starts, so building the heuristic
+/// (pattern selection, the reduced networks of useless transitions) counts
+/// against the time limit and polls the same flag as the search loop.
+#[derive(Debug, Clone)]
+pub(crate) struct Stop<'a> {
+    cancel: &'a Cancel,
+    deadline: Option<Instant>,
+}
+
+impl<'a> Stop<'a> {
+    pub(crate) fn new(cancel: &'a Cancel, timeout: Option<Duration>) -> Stop<'a> {
+        Stop {
+            cancel,
+            // A timeout too large to add is no limit.
+            deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
+        }
+    }
+
+    /// Why the run must stop now, if it must: one atomic load, plus a clock
+    /// read when there is a time limit.
+    pub(crate) fn reason(&self) -> Option<Limit> {
+        if self.cancel.is_cancelled() {
+            Some(Limit::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Time)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn requested(&self) -> bool {
+        self.reason().is_some()
     }
 }
 
@@ -215,25 +255,41 @@ pub fn check(
     if options.safe_abstraction {
         return safe::check(network, check, options, cancel, progress);
     }
+    let stop = Stop::new(cancel, options.timeout);
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
     if guided
         && options.heuristic != HeuristicKind::Zero
         && let Some(c) = network.checks.get(check)
     {
-        {
-            let goal = c.kind.goal();
-            let mut h = heuristics::build_with(
-                options.heuristic,
-                network,
-                &goal,
-                &heuristics::EdgeSet::none(network),
-                &options.pdb,
-            );
-            return search::run(network, check, options, Some(h.as_mut()), cancel, progress);
-        }
+        let started = Instant::now();
+        let goal = c.kind.goal();
+        let built = heuristics::build_until(
+            options.heuristic,
+            network,
+            &goal,
+            &heuristics::EdgeSet::none(network),
+            &options.pdb,
+            &|| stop.requested(),
+        );
+        let Some(mut h) = built else {
+            return stopped_before_search(&stop, started);
+        };
+        return search::run(network, check, options, Some(h.as_mut()), &stop, progress);
     }
-    search::run(network, check, options, None, cancel, progress)
+    search::run(network, check, options, None, &stop, progress)
+}
+
+/// The result of a run whose limit was reached while its heuristic was built.
+fn stopped_before_search(stop: &Stop, started: Instant) -> CheckResult {
+    CheckResult {
+        verdict: Verdict::Unknown(stop.reason().unwrap_or(Limit::Cancelled)),
+        stats: Stats {
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        },
+        trace: None,
+    }
 }
 
 /// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
@@ -248,5 +304,6 @@ pub fn check_with_heuristic(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    search::run(network, check, options, heuristic, cancel, progress)
+    let stop = Stop::new(cancel, options.timeout);
+    search::run(network, check, options, heuristic, &stop, progress)
 }

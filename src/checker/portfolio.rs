@@ -41,6 +41,7 @@ pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
                 heuristic: c.heuristic,
                 enhance: c.enhance,
                 safe_abstraction: c.safe_abstraction,
+                ties: c.ties,
                 ..base.clone()
             },
         })

@@ -13,18 +13,19 @@ use crate::ir::{self, EdgeId, EvalError, ProcId};
 use super::concrete;
 use super::dbm::Dbm;
 use super::enhance::{self, Contexts, Enhance, Useless};
-use super::frontier::{Frontier, MultiQueue, Queue};
+use super::frontier::{Frontier, MultiQueue, Queue, Ties};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Store};
-use super::{Cancel, CheckResult, Limit, Options, SearchOrder, Stats, Verdict};
+use super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 
-/// How often (in explored states) the clock (time limit) and the memory peak
-/// are polled. Cancellation is polled at every state: it is one relaxed
-/// atomic load, while a state can cost a millisecond (hL in a debug build),
-/// so polling it every 1,024 states let a cancelled search run on for a
-/// second.
+/// How often (in explored states) the memory peak is polled. The stop
+/// conditions (cancel flag, deadline) are polled at every state and before
+/// every reduced heuristic of useless transitions is built: they cost one
+/// atomic load and one clock read, while a state can cost milliseconds
+/// (hL on a large network, a reduced heuristic per transition), so polling
+/// them every 1,024 states let a search overrun its limit by seconds.
 const POLL_EVERY: u64 = 1024;
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -36,6 +37,8 @@ const DEAD_END: u32 = u32::MAX / 4;
 enum Found {
     Goal(u32, Vec<Dbm>),
     Error(u32, Vec<(ProcId, EdgeId)>, EvalError),
+    /// The limit was reached while a reduced heuristic was built.
+    Stopped,
 }
 
 pub fn run(
@@ -43,7 +46,7 @@ pub fn run(
     check: usize,
     options: &Options,
     mut heuristic: Option<&mut dyn Heuristic>,
-    cancel: &Cancel,
+    stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
     let start = Instant::now();
@@ -81,7 +84,10 @@ pub fn run(
     let mut frontier = MultiQueue::new(match order {
         SearchOrder::Bfs => Frontier::fifo,
         SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo,
-        SearchOrder::Greedy | SearchOrder::AStar => Frontier::best_first,
+        SearchOrder::Greedy | SearchOrder::AStar => match options.ties {
+            Ties::Fifo => Frontier::best_first,
+            Ties::Lifo => Frontier::best_first_lifo,
+        },
     });
     let ut = options.enhance == Enhance::UselessTransitions;
     let mut contexts = matches!(
@@ -183,18 +189,10 @@ pub fn run(
             if popped_from > 0 {
                 stats.deferred_explored += 1;
             }
-            let limit = if cancel.is_cancelled() {
-                Some(Limit::Cancelled)
-            } else if (stats.explored - 1) % POLL_EVERY == 0 {
+            if (stats.explored - 1) % POLL_EVERY == 0 {
                 peak = peak.max(store.bytes() + frontier.bytes() as u64);
-                options
-                    .timeout
-                    .is_some_and(|t| start.elapsed() >= t)
-                    .then_some(Limit::Time)
-            } else {
-                None
-            };
-            if let Some(limit) = limit {
+            }
+            if let Some(limit) = stop.reason() {
                 finish(&mut stats, &store, &frontier, peak);
                 return CheckResult {
                     verdict: Verdict::Unknown(limit),
@@ -282,7 +280,12 @@ pub fn run(
                     let q = match (queue, useless.as_mut()) {
                         (Some(q), _) => q,
                         (None, Some(u)) => {
-                            usize::from(u.is_useless(edges, &from_locs, model.vars(&key), h))
+                            let stopped = || stop.requested();
+                            let vars = model.vars(&key);
+                            match u.is_useless(edges, &from_locs, vars, h, &stopped) {
+                                Some(useless) => usize::from(useless),
+                                None => break 'search Some(Found::Stopped),
+                            }
                         }
                         (None, None) => 0,
                     };
@@ -310,6 +313,11 @@ pub fn run(
                 trace,
             }
         }
+        Some(Found::Stopped) => CheckResult {
+            verdict: Verdict::Unknown(stop.reason().unwrap_or(Limit::Cancelled)),
+            stats,
+            trace: None,
+        },
         Some(Found::Error(id, edges, error)) => {
             let path = if id == NO_PARENT {
                 Vec::new()

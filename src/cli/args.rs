@@ -42,11 +42,12 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Generated models, `NAME:SIZES` (repeatable): `fischer:5,10,15`,
-    /// `fischer-correct:4..6`, `hanoi:3..6`, `arbiter:2..4`.
+    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `hanoi:3..6`, `arbiter:2..4`.
     #[arg(long = "family", value_name = "NAME:SIZES")]
     pub families: Vec<String>,
-    /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT]`, comma-separated
-    /// or repeated: `bfs`, `greedy:hl`, `greedy:hl+ut`, `astar:hl`, `bfs+ce`.
+    /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`,
+    /// comma-separated or repeated: `bfs`, `greedy:hl`, `greedy:hl+ut`,
+    /// `astar:hl`, `bfs+ce`, `greedy:hl+lifo` (ties newest first).
     #[arg(long = "config", value_name = "CONFIG", default_value = "bfs")]
     pub configs: Vec<String>,
     /// TChecker labels, for `.tck` files.
@@ -139,7 +140,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub portfolio: bool,
     /// Race these configurations instead of the default portfolio (implies
-    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE][+safe]`
+    /// `--portfolio`): comma-separated `ORDER[:HEURISTIC][+ENHANCE][+safe][+lifo]`
     /// (the spelling of `zeno bench`),
     /// e.g. `greedy:hu,greedy:hcg+safe+ut,bfs+ce,rdfs`.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -179,6 +180,26 @@ pub struct SearchArgs {
     /// graph prunes states that cannot reach the goal in time.
     #[arg(long)]
     pub pdb_clocks: bool,
+    /// How `greedy` and `astar` break ties between states of equal
+    /// priority: first-in first-out, or last-in first-out (newest first, as
+    /// the thesis' MCTA appears to).
+    #[arg(long, value_enum, default_value_t = TiesArg::Fifo)]
+    pub ties: TiesArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TiesArg {
+    Fifo,
+    Lifo,
+}
+
+impl From<TiesArg> for zeno::checker::Ties {
+    fn from(t: TiesArg) -> zeno::checker::Ties {
+        match t {
+            TiesArg::Fifo => zeno::checker::Ties::Fifo,
+            TiesArg::Lifo => zeno::checker::Ties::Lifo,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -397,6 +418,7 @@ mod tests {
         assert_eq!(a.format, Format::Text);
         assert_eq!(a.trace, TraceDetail::Short);
         assert_eq!(a.search.max_states, None);
+        assert_eq!(a.search.ties, TiesArg::Fifo);
     }
 
     #[test]
@@ -421,6 +443,8 @@ mod tests {
             "sarif",
             "--trace",
             "full",
+            "--ties",
+            "lifo",
         ])
         .unwrap();
         let Command::Check(a) = cli.command else {
@@ -435,12 +459,17 @@ mod tests {
         assert_eq!(a.search.seed, 7);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.trace, TraceDetail::Full);
+        assert_eq!(
+            zeno::checker::Ties::from(a.search.ties),
+            zeno::checker::Ties::Lifo
+        );
     }
 
     #[test]
     fn usage_errors() {
         assert!(parse(&["check"]).is_err());
         assert!(parse(&["check", "m.zeno", "--search", "sideways"]).is_err());
+        assert!(parse(&["check", "m.zeno", "--ties", "random"]).is_err());
         assert!(parse(&["check", "m.zeno", "--bogus"]).is_err());
         assert!(parse(&["fmt"]).is_err());
         assert!(parse(&["export", "m.zeno"]).is_err());

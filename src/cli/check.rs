@@ -85,6 +85,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             clocks: args.pdb_clocks,
             ..PdbOptions::default()
         },
+        ties: args.ties.into(),
     })
 }
 

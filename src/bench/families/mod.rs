@@ -4,20 +4,21 @@
 //!
 //! A family is asked for as `NAME:SIZES`, sizes a comma-separated list of
 //! numbers and inclusive ranges: `fischer:5,10,15`, `hanoi:3..6`,
-//! `arbiter:2..4`.
+//! `arbiter:2..4`, `fischer-atg:5,10,15`.
 
 mod arbiter;
 mod fischer;
 mod hanoi;
 
 pub use arbiter::arbiter;
-pub use fischer::fischer;
+pub use fischer::{fischer, fischer_atg};
 pub use hanoi::hanoi;
 
 /// One generated model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {
-    /// The papers' short name: `F5`, `H3`, `A2`, `F5ok` for correct Fischer.
+    /// The papers' short name: `F5`, `H3`, `A2`, `F5ok` for correct Fischer,
+    /// `F5B` for the hL paper's variant B (its `F_5^B`).
     pub name: String,
     pub text: String,
 }
@@ -32,6 +33,12 @@ const FAMILIES: &[(&str, usize, usize, &str)] = &[
         2,
         64,
         "correct Fischer (x > K), N processes",
+    ),
+    (
+        "fischer-atg",
+        2,
+        64,
+        "faulty Fischer, N processes, goal: processes 1 and 2 in cs (the hL paper's variant B)",
     ),
     ("hanoi", 1, 20, "Towers of Hanoi, N disks"),
     ("arbiter", 2, 12, "faulty arbiter tree of depth N"),
@@ -87,6 +94,7 @@ fn generate(family: &str, n: usize) -> Instance {
     let (name, text) = match family {
         "fischer" => (format!("F{n}"), fischer(n, true)),
         "fischer-correct" => (format!("F{n}ok"), fischer(n, false)),
+        "fischer-atg" => (format!("F{n}B"), fischer_atg(n)),
         "hanoi" => (format!("H{n}"), hanoi(n)),
         // `parse` bounds the depth far below u32::MAX.
         _ => (format!("A{n}"), arbiter(n as u32)),
@@ -119,6 +127,7 @@ mod tests {
         assert_eq!(names("hanoi:3..5"), ["H3", "H4", "H5"]);
         assert_eq!(names("Arbiter:2, 4..5"), ["A2", "A4", "A5"]);
         assert_eq!(names("fischer-correct:3"), ["F3ok"]);
+        assert_eq!(names("fischer-atg:5,10"), ["F5B", "F10B"]);
     }
 
     #[test]
@@ -141,6 +150,7 @@ mod tests {
         for spec in [
             "fischer:2,5",
             "fischer-correct:3",
+            "fischer-atg:2,5",
             "hanoi:1,3",
             "arbiter:2,3",
         ] {

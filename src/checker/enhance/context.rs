@@ -58,14 +58,17 @@ impl Contexts {
         }
         let mut senders = vec![Vec::new(); net.channels.len()];
         let mut receivers = vec![Vec::new(); net.channels.len()];
+        // An edge on `a[i]` with `i` computed at run time may use every
+        // element of `a`: it is listed under each.
         for (e, s) in fp.sync.iter().enumerate() {
-            if let Some((c, dir)) = s
-                && let Some(list) = match dir {
-                    SyncDir::Send => senders.get_mut(*c as usize),
-                    SyncDir::Receive => receivers.get_mut(*c as usize),
+            let Some((chans, dir)) = s else { continue };
+            for c in chans.clone() {
+                if let Some(list) = match dir {
+                    SyncDir::Send => senders.get_mut(c as usize),
+                    SyncDir::Receive => receivers.get_mut(c as usize),
+                } {
+                    list.push(e as u32);
                 }
-            {
-                list.push(e as u32);
             }
         }
         let mut vector_edges = Vec::new();
@@ -190,14 +193,15 @@ impl Contexts {
                         }
                     }
                 }
-                if let Some((c, _)) = self.fp.sync[y as usize]
-                    && !chan_done[c as usize]
-                {
-                    chan_done[c as usize] = true;
-                    for &z in self.senders[c as usize]
-                        .iter()
-                        .chain(&self.receivers[c as usize])
-                    {
+                let Some((chans, _)) = &self.fp.sync[y as usize] else {
+                    continue;
+                };
+                for c in chans.clone().map(|c| c as usize) {
+                    if c >= chan_done.len() || chan_done[c] {
+                        continue;
+                    }
+                    chan_done[c] = true;
+                    for &z in self.senders[c].iter().chain(&self.receivers[c]) {
                         if !active[z as usize] {
                             active[z as usize] = true;
                             fresh.push(z);

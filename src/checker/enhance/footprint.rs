@@ -6,6 +6,8 @@
 //! touches one element, any other index the whole array (an over-approximation,
 //! which only makes more transitions interfere).
 
+use std::ops::Range;
+
 use crate::ir::{
     ChannelKind, ClockConstraint, EdgeId, Expr, LValue, Network, ProcId, SyncDir, Update,
 };
@@ -20,8 +22,9 @@ pub struct Footprints {
     pub reads: Vec<Vec<u32>>,
     /// Sorted, without duplicates; the edge's own process location included.
     pub writes: Vec<Vec<u32>>,
-    /// Synchronisation of each edge: channel and whether it sends.
-    pub sync: Vec<Option<(u32, SyncDir)>>,
+    /// Synchronisation of each edge: the channels it may use (one, or every
+    /// element of a channel array indexed at run time) and whether it sends.
+    pub sync: Vec<Option<(Range<u32>, SyncDir)>>,
     /// Broadcast flag per channel.
     pub broadcast: Vec<bool>,
     pub nvars: usize,
@@ -82,8 +85,10 @@ impl Footprints {
                 fp.edges.push((p as ProcId, e as EdgeId));
                 fp.reads.push(r);
                 fp.writes.push(w);
-                fp.sync
-                    .push(edge.sync.as_ref().map(|s| (s.channel.base, s.dir)));
+                fp.sync.push(edge.sync.as_ref().map(|s| {
+                    let c = &s.channel;
+                    (c.base..c.base + c.len.max(1), s.dir)
+                }));
             }
         }
         fp

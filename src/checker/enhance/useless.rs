@@ -10,6 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::checker::HeuristicKind;
+use crate::checker::PdbOptions;
 use crate::checker::heuristics::{self, EdgeSet, Heuristic};
 use crate::ir::{EdgeId, Formula, LocId, Network, ProcId};
 
@@ -79,28 +80,38 @@ impl<'a> Useless<'a> {
 
     /// Whether `t`, taken in the state with `locations` and `variables`, is
     /// relatively useless, given `h_succ = h(M, t[s])` (`None` is infinity).
+    ///
+    /// `None` when `stop` asked to stop before `t`'s reduced heuristic was
+    /// built: building one per transition is what makes this expensive on
+    /// large networks, so it is polled here and not only between states.
     pub fn is_useless(
         &mut self,
         t: &[(ProcId, EdgeId)],
         locations: &[LocId],
         variables: &[i32],
         h_succ: Option<u32>,
-    ) -> bool {
+        stop: &dyn Fn() -> bool,
+    ) -> Option<bool> {
         let Some(h_succ) = h_succ else {
             // Anything is <= infinity.
-            return true;
+            return Some(true);
         };
         if !self.reduced.contains_key(t) {
+            if stop() {
+                return None;
+            }
             let disabled = self.disabled(t);
-            let h = heuristics::build(self.kind, self.net, &self.goal, &disabled);
+            let pdb = PdbOptions::default();
+            let h =
+                heuristics::build_until(self.kind, self.net, &self.goal, &disabled, &pdb, stop)?;
             self.reduced.insert(t.to_vec(), h);
         }
         let Some(h) = self.reduced.get_mut(t) else {
-            return false;
+            return Some(false);
         };
-        match h.estimate(locations, variables) {
+        Some(match h.estimate(locations, variables) {
             Some(h_reduced) => h_reduced <= h_succ,
             None => false,
-        }
+        })
     }
 }

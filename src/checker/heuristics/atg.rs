@@ -6,11 +6,13 @@
 //! in the previous one: an edge whose source is in its process' location set
 //! and whose data guard some combination of values satisfies; a binary
 //! synchronisation needs a sender and a receiver in different processes on a
-//! common channel, a broadcast fires its sender with every enabled receiver.
+//! common channel, a broadcast fires its sender with every enabled receiver,
+//! a synchronisation vector fires one enabled labelled edge of every strong
+//! participant and of every weak participant that has one, as one transition.
 //! Clocks are ignored. hL is the first layer where a goal disjunct holds
 //! (admissible: a concrete path of n steps stays inside the first n layers);
 //! hU extracts an abstract plan backwards from there, FF style, and counts the
-//! transitions it selects (a synchronisation is one transition).
+//! transitions it selects (a synchronisation or vector step is one transition).
 
 use rustc_hash::FxHashSet;
 
@@ -54,7 +56,23 @@ struct CEdge {
     updates: Vec<CUpdate>,
     /// Every slot the guard or the updates may read.
     reads: Vec<VarId>,
+    /// Some synchronisation vector names this edge's label for its process:
+    /// it moves only in that vector's steps, never alone.
+    in_vector: bool,
 }
+
+/// One participant of a synchronisation vector: its labelled edges (indices
+/// into `Atg::edges`), and whether it is weak.
+#[derive(Debug, Clone)]
+struct CParticipant {
+    edges: Vec<usize>,
+    weak: bool,
+}
+
+/// Above this many choices of edges, a vector step is fired as one
+/// transition with every enabled edge of every participant: a superset of
+/// each choice's effects, so hL stays a lower bound.
+const MAX_VECTOR_CHOICES: usize = 256;
 
 #[derive(Debug, Clone)]
 enum GoalAtom {
@@ -95,6 +113,8 @@ pub(crate) struct Atg {
     shortcuts: bool,
     loc_offset: Vec<usize>,
     edges: Vec<CEdge>,
+    /// Per synchronisation vector, its participants in the vector's order.
+    vectors: Vec<Vec<CParticipant>>,
     goal: Vec<Vec<GoalAtom>>,
     sets: Sets,
     en: Enumerator,
@@ -145,7 +165,18 @@ impl Atg {
             total += p.locations.len();
         }
         loc_offset.push(total);
+        let named = |pi: usize, label: &Option<String>| {
+            label.as_deref().is_some_and(|l| {
+                network
+                    .vectors
+                    .iter()
+                    .flat_map(|v| v.participants.iter())
+                    .any(|pt| pt.process as usize == pi && pt.label == l)
+            })
+        };
         let mut edges = Vec::new();
+        // Per process, its compiled edges as (label, index into `edges`).
+        let mut labelled: Vec<Vec<(&str, usize)>> = vec![Vec::new(); network.processes.len()];
         for (pi, p) in network.processes.iter().enumerate() {
             let n = p.locations.len();
             for (ei, e) in p.edges.iter().enumerate() {
@@ -206,6 +237,9 @@ impl Atg {
                 }
                 reads.sort_unstable();
                 reads.dedup();
+                if let Some(l) = &e.label {
+                    labelled[pi].push((l.as_str(), edges.len()));
+                }
                 edges.push(CEdge {
                     process: pi,
                     source: loc_offset[pi] + e.source as usize,
@@ -214,9 +248,29 @@ impl Atg {
                     sync,
                     updates,
                     reads,
+                    in_vector: named(pi, &e.label),
                 });
             }
         }
+        let vectors = network
+            .vectors
+            .iter()
+            .map(|v| {
+                v.participants
+                    .iter()
+                    .map(|pt| CParticipant {
+                        edges: labelled
+                            .get(pt.process as usize)
+                            .into_iter()
+                            .flatten()
+                            .filter(|(l, _)| *l == pt.label)
+                            .map(|&(_, i)| i)
+                            .collect(),
+                        weak: pt.weak,
+                    })
+                    .collect()
+            })
+            .collect();
         let goal = goal
             .iter()
             .map(|c| {
@@ -249,6 +303,7 @@ impl Atg {
             ),
             loc_offset,
             edges,
+            vectors,
             goal,
             en: Enumerator::default(),
             enabled: Vec::new(),
@@ -329,7 +384,7 @@ impl Atg {
             // source was already reached and none of its inputs has grown
             // since, would only repeat what it did (or did not do) then.
             let last = self.last_eval[i];
-            if e.sync.is_none() {
+            if e.sync.is_none() && !e.in_vector {
                 if self.shortcuts && last != ABSENT && source <= last && unchanged_since(last) {
                     continue;
                 }
@@ -386,6 +441,7 @@ impl Atg {
         for a in 0..self.enabled.len() {
             let s = self.enabled[a];
             let (sends, broadcast) = match &self.edges[s].sync {
+                None if self.edges[s].in_vector => continue, // fired by `fire_vectors`
                 None => {
                     self.list.clear();
                     self.list.push(s);
@@ -429,6 +485,70 @@ impl Atg {
                 changed |= self.fire(k);
             }
         }
+        changed |= self.fire_vectors(k);
+        changed
+    }
+
+    /// Fires the steps of every synchronisation vector at layer `k`, each as
+    /// one transition: a choice of one enabled labelled edge for every strong
+    /// participant (none enabled: no step) and for every weak participant
+    /// that has one, their updates in the vector's order. An edge is enabled
+    /// here when it was in `step`'s enabled list for this layer.
+    fn fire_vectors(&mut self, k: u16) -> bool {
+        let mut changed = false;
+        let vectors = std::mem::take(&mut self.vectors);
+        let mut options: Vec<Vec<usize>> = Vec::new();
+        'vectors: for parts in &vectors {
+            options.clear();
+            for part in parts {
+                let enabled: Vec<usize> = part
+                    .edges
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.last_enabled[i] == k)
+                    .collect();
+                if enabled.is_empty() && !part.weak {
+                    continue 'vectors;
+                }
+                if !enabled.is_empty() {
+                    options.push(enabled);
+                }
+            }
+            if options.is_empty() {
+                continue;
+            }
+            let choices = options
+                .iter()
+                .try_fold(1usize, |n, o| n.checked_mul(o.len()))
+                .unwrap_or(usize::MAX);
+            if choices > MAX_VECTOR_CHOICES {
+                self.list.clear();
+                self.list.extend(options.iter().flatten());
+                changed |= self.fire(k);
+                continue;
+            }
+            // The product of the choices, by a mixed-radix counter.
+            let mut idx = vec![0usize; options.len()];
+            loop {
+                self.list.clear();
+                self.list
+                    .extend(options.iter().zip(&idx).map(|(o, &j)| o[j]));
+                changed |= self.fire(k);
+                let mut g = 0;
+                while g < options.len() {
+                    idx[g] += 1;
+                    if idx[g] < options[g].len() {
+                        break;
+                    }
+                    idx[g] = 0;
+                    g += 1;
+                }
+                if g == options.len() {
+                    break;
+                }
+            }
+        }
+        self.vectors = vectors;
         changed
     }
 

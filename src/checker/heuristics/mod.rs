@@ -111,16 +111,41 @@ pub fn build_with(
     disabled: &EdgeSet,
     pdb_options: &pdb::PdbOptions,
 ) -> Box<dyn Heuristic> {
+    build_until(kind, network, goal, disabled, pdb_options, &|| false)
+        .unwrap_or_else(|| Box::new(Zero))
+}
+
+/// [`build_with`] that gives up (`None`) as soon as `stop` returns true.
+/// Only the pattern database's selection takes long enough to poll inside;
+/// the others compile the network once and are polled before they start.
+pub fn build_until(
+    kind: HeuristicKind,
+    network: &Network,
+    goal: &Formula,
+    disabled: &EdgeSet,
+    pdb_options: &pdb::PdbOptions,
+    stop: &dyn Fn() -> bool,
+) -> Option<Box<dyn Heuristic>> {
+    if stop() {
+        return None;
+    }
     let dnf = goal::dnf(network, goal);
-    match kind {
+    Some(match kind {
         HeuristicKind::Zero => Box::new(Zero),
         HeuristicKind::DL => Box::new(dist::LocationDistance::new(network, &dnf, disabled, false)),
         HeuristicKind::DU => Box::new(dist::LocationDistance::new(network, &dnf, disabled, true)),
         HeuristicKind::HL => Box::new(atg::Atg::new(network, &dnf, disabled, false)),
         HeuristicKind::HU => Box::new(atg::Atg::new(network, &dnf, disabled, true)),
         HeuristicKind::HCG => Box::new(cg::CausalGraph::new(network, &dnf, disabled)),
-        HeuristicKind::Pdb => Box::new(pdb_database(network, goal, disabled, pdb_options)),
-    }
+        HeuristicKind::Pdb => Box::new(pdb::PatternDatabase::new(
+            network,
+            goal,
+            &dnf,
+            disabled,
+            pdb_options,
+            stop,
+        )?),
+    })
 }
 
 impl Heuristic for cg::CausalGraph {
@@ -147,5 +172,6 @@ pub fn pdb_database(
     options: &pdb::PdbOptions,
 ) -> pdb::PatternDatabase {
     let dnf = goal::dnf(network, goal);
-    pdb::PatternDatabase::new(network, goal, &dnf, disabled, options)
+    pdb::PatternDatabase::new(network, goal, &dnf, disabled, options, &|| false)
+        .expect("never asked to stop")
 }

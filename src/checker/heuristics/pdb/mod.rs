@@ -104,8 +104,9 @@ impl PatternDatabase {
         goal: &[Conjunction],
         disabled: &EdgeSet,
         options: &PdbOptions,
-    ) -> PatternDatabase {
-        let (pattern, space, report) = select::select(network, goal, disabled, options);
+        stop: &dyn Fn() -> bool,
+    ) -> Option<PatternDatabase> {
+        let (pattern, space, report) = select::select(network, goal, disabled, options, stop)?;
         let complete = space.complete;
         // Distances in a partial space are not distances of the abstraction:
         // without a complete enumeration the database estimates 0 everywhere.
@@ -118,7 +119,7 @@ impl PatternDatabase {
             .clocks
             .then(|| select::select_clocks(network, goal_formula, goal, disabled, options))
             .flatten();
-        PatternDatabase {
+        Some(PatternDatabase {
             pattern,
             table,
             // Only a complete enumeration proves unreachability.
@@ -128,7 +129,7 @@ impl PatternDatabase {
             key: Vec::new(),
             zones,
             zone_key: Vec::new(),
-        }
+        })
     }
 
     /// Processes and variable slots in the selected pattern.

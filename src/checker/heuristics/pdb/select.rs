@@ -13,6 +13,8 @@
 //!
 //! Everything is bounded in abstract states, so the choice is deterministic;
 //! an optional wall-clock budget (the paper's `c` seconds) can cut it short.
+//! Separately, the run's stop condition (cancel flag, time limit) is polled
+//! between candidates and during each enumeration, and abandons the build.
 //! When a budget runs out, the remaining elements are dropped in a fixed
 //! order (those the goal does not mention, the largest domains first) until
 //! the product of the kept domains fits the state budget.
@@ -69,7 +71,8 @@ pub(crate) fn select(
     goal: &[Conjunction],
     disabled: &EdgeSet,
     options: &PdbOptions,
-) -> (Pattern, Space, SelectionReport) {
+    stop: &dyn Fn() -> bool,
+) -> Option<(Pattern, Space, SelectionReport)> {
     let start = Instant::now();
     let max = options.max_states.max(1);
     let mut report = SelectionReport::default();
@@ -79,20 +82,23 @@ pub(crate) fn select(
     // Whether `pattern` was only tried with a smaller budget than `max`.
     let mut tried_fully = false;
     loop {
+        if stop() {
+            return None;
+        }
         let fits_surely = pattern.size_bound(net) <= max as u64;
         let in_budget = report.states_spent < options.selection_states && !out_of_time();
         if fits_surely || (in_budget && !tried_fully) {
-            let space = enumerate_or_empty(net, build(&pattern), max);
+            let space = enumerate_or_empty(net, build(&pattern), max, stop)?;
             report.states_spent += space.len() as u64;
             if space.complete {
-                return (pattern, space, report);
+                return Some((pattern, space, report));
             }
         }
         let elements = pattern.elements();
         if elements.is_empty() {
             // Unreachable in practice: the empty pattern has one state.
-            let space = enumerate_or_empty(net, build(&pattern), max);
-            return (pattern, space, report);
+            let space = enumerate_or_empty(net, build(&pattern), max, stop)?;
+            return Some((pattern, space, report));
         }
         let left = options.selection_states.saturating_sub(report.states_spent);
         let per = (left / elements.len() as u64).min(max as u64) as usize;
@@ -105,7 +111,7 @@ pub(crate) fn select(
         let mut best: Option<(Score, Element, Space)> = None;
         for &e in &elements {
             let candidate = pattern.without(e);
-            let space = enumerate_or_empty(net, build(&candidate), per);
+            let space = enumerate_or_empty(net, build(&candidate), per, stop)?;
             report.candidates += 1;
             report.states_spent += space.len() as u64;
             let s = score(&space);
@@ -119,7 +125,7 @@ pub(crate) fn select(
         let (_, e, space) = best.expect("at least one candidate");
         pattern = pattern.without(e);
         if space.complete {
-            return (pattern, space, report);
+            return Some((pattern, space, report));
         }
         tried_fully = per >= max;
     }

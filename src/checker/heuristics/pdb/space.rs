@@ -35,7 +35,21 @@ impl Space {
 
     /// Enumerates the abstraction from the projection of the network's
     /// initial state, stopping (incomplete) after `budget` states.
+    #[cfg(test)]
     pub(crate) fn enumerate(net: &Network, abs: &Abstraction, budget: usize) -> Space {
+        Space::enumerate_until(net, abs, budget, &|| false).expect("never asked to stop")
+    }
+
+    /// [`Space::enumerate`] that gives up (`None`) when `stop` returns true
+    /// (polled before every abstract state is expanded: one atomic load and
+    /// a clock read, while expanding a state of a pattern with a hundred
+    /// processes costs up to a millisecond in a debug build).
+    pub(crate) fn enumerate_until(
+        net: &Network,
+        abs: &Abstraction,
+        budget: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Space> {
         let pattern = &abs.pattern;
         let mut space = Space {
             index: FxHashMap::default(),
@@ -75,6 +89,9 @@ impl Space {
         let mut depth = 0u32;
         let mut next = 0usize;
         while next < states.len() {
+            if stop() {
+                return None;
+            }
             if next == layer_end {
                 depth += 1;
                 space.layers_done = depth;
@@ -103,7 +120,7 @@ impl Space {
                 }
             });
             if too_large {
-                return space;
+                return Some(space);
             }
             for (l, v, disabled) in found {
                 let to = add(&mut space, &mut states, l, v, depth + 1);
@@ -112,13 +129,13 @@ impl Space {
                 }
             }
             if space.len() > budget {
-                return space;
+                return Some(space);
             }
             next += 1;
         }
         space.layers_done = depth + 1;
         space.complete = true;
-        space
+        Some(space)
     }
 
     /// Exact abstract distances to the nearest goal state, by state index.
@@ -170,21 +187,22 @@ impl Space {
 }
 
 /// Builds the abstraction and enumerates it; `TooLarge` abstractions give an
-/// empty, incomplete space.
+/// empty, incomplete space. `None` when `stop` asked to stop.
 pub(crate) fn enumerate_or_empty(
     net: &Network,
     abs: Result<Abstraction, TooLarge>,
     budget: usize,
-) -> Space {
+    stop: &dyn Fn() -> bool,
+) -> Option<Space> {
     match abs {
-        Ok(a) => Space::enumerate(net, &a, budget),
-        Err(TooLarge) => Space {
+        Ok(a) => Space::enumerate_until(net, &a, budget, stop),
+        Err(TooLarge) => Some(Space {
             index: FxHashMap::default(),
             edges: Vec::new(),
             goal: Vec::new(),
             complete: false,
             goal_depth: None,
             layers_done: 0,
-        },
+        }),
     }
 }

@@ -237,18 +237,21 @@ fn selection_fits_the_budget_and_is_deterministic() {
         clocks: false,
     };
     // Everything fits: the full pattern, exact at the initial state.
-    let mut full = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(100));
+    let mut full =
+        PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(100), &|| false).unwrap();
     assert_eq!(full.pattern_size(), (2, 1));
     assert_eq!(full.estimate(&[0, 0], &[0]), Some(4));
     assert!(full.prunes());
     // Four states: {Q} (distance 3 at the start) beats {P, a} (distance 0),
     // and {Q, a} (8 states) does not fit.
-    let mut small = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4));
+    let mut small =
+        PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4), &|| false).unwrap();
     assert_eq!(small.pattern_size(), (1, 0));
     assert_eq!(small.abstract_states(), 4);
     assert_eq!(small.estimate(&[0, 0], &[0]), Some(3));
     assert_eq!(small.estimate(&[1, 2], &[1]), Some(1));
-    let again = PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4));
+    let again =
+        PatternDatabase::new(&n, &goal, &d, &EdgeSet::none(&n), &options(4), &|| false).unwrap();
     assert_eq!(again.report(), small.report());
 }
 
