@@ -117,7 +117,7 @@ impl PatternDatabase {
         };
         let zones = options
             .clocks
-            .then(|| select::select_clocks(network, goal_formula, goal, disabled, options))
+            .then(|| select::select_clocks(network, goal_formula, goal, disabled, options, stop))
             .flatten();
         Some(PatternDatabase {
             pattern,

@@ -172,14 +172,16 @@ fn fallback(net: &Network, goal: &[Conjunction], elements: &[Element]) -> Elemen
 /// `max_states` and its initial distance does not drop ("unreachable" being
 /// the largest). The state budget `selection_states` bounds it
 /// deterministically; `selection_time`, when set, stops the refinement early
-/// with the last complete pattern (always sound). `None` when even the full
-/// zone graph does not fit.
+/// with the last complete pattern (always sound), and so does `stop` (the
+/// run's cancellation), polled between enumerations. `None` when even the
+/// full zone graph does not fit or the run stops before it is enumerated.
 pub(crate) fn select_clocks(
     net: &Network,
     goal_formula: &Formula,
     goal: &[Conjunction],
     disabled: &EdgeSet,
     options: &PdbOptions,
+    stop: &dyn Fn() -> bool,
 ) -> Option<(Pattern, ZoneSpace)> {
     let start = Instant::now();
     let max = options.max_states.max(1);
@@ -187,7 +189,7 @@ pub(crate) fn select_clocks(
     let mut spent = 0u64;
     let mut enumerate = |p: &Pattern, wanted: &[bool]| -> Option<ZoneSpace> {
         let out_of_time = options.selection_time.is_some_and(|t| start.elapsed() >= t);
-        if spent >= options.selection_states || (spent > 0 && out_of_time) {
+        if spent >= options.selection_states || (spent > 0 && out_of_time) || stop() {
             return None;
         }
         let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
