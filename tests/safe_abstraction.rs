@@ -71,6 +71,39 @@ fn figure_5_1_removes_both_counters() {
     }
 }
 
+/// `models/safe-cascade.zeno` (reasoned in its header): round 1 removes the
+/// counter `s`, round 2 the toggled `t` and the Watch observer, 3 in all.
+/// The walk alone takes 2 steps (BFS explores `a` and `b`, and finds `g`
+/// among `b`'s successors); 8 moves are inserted, so the trace has 10 steps
+/// where plain BFS's shortest has 8. The invariant explores all 48 states
+/// plainly and Walk's 3 with the cascade.
+#[test]
+fn cascade_removes_what_became_safe() {
+    let text = std::fs::read_to_string("models/safe-cascade.zeno").unwrap();
+    let net = zeno::semantics::analyze(&text).network.unwrap();
+    let bfs = Options {
+        search: SearchOrder::Bfs,
+        ..Options::default()
+    };
+    let plain = run(&net, 0, &bfs);
+    assert_eq!(plain.verdict, Verdict::Holds);
+    assert_eq!(plain.trace.unwrap().len(), 8);
+    for search in [SearchOrder::Bfs, SearchOrder::Greedy] {
+        let r = run(&net, 0, &safe(search, HeuristicKind::HCG));
+        assert_eq!(r.verdict, Verdict::Holds);
+        assert_eq!(figures(&r), (3, Some(2), Some(8)));
+        assert_eq!(r.trace.unwrap().len(), 10);
+    }
+    let r = run(&net, 0, &safe(SearchOrder::Bfs, HeuristicKind::Zero));
+    assert_eq!(r.stats.explored, 2);
+
+    let plain = run(&net, 1, &bfs);
+    assert_eq!((plain.verdict, plain.stats.explored), (Verdict::Holds, 48));
+    let r = run(&net, 1, &safe(SearchOrder::Bfs, HeuristicKind::Zero));
+    assert_eq!((r.verdict.clone(), r.stats.explored), (Verdict::Holds, 3));
+    assert_eq!(figures(&r), (3, None, None));
+}
+
 /// A process waiting for `s == 2`: with `+1` only the counter still cycles
 /// 0 -> 1 -> 2 -> 3 -> 0, so it is safe (2 inserted moves); a counter that
 /// stops at 3 (`s < 3` guard, no wrap) is not strongly connected: not safe.

@@ -76,21 +76,33 @@ impl Component {
     }
 }
 
-/// The reduced network and what was removed.
+/// The reduced network and what was removed (one round of the cascade).
 pub(crate) struct Abstraction {
     pub reduced: Network,
     pub components: Vec<Component>,
     /// Components removed (the thesis' #s).
     pub removed: usize,
+    /// Combinations of reachable values of the removed components the goal
+    /// mentions (how many disjuncts the reduced goal has; 1 if none).
+    pub goal_combinations: usize,
 }
 
 /// Finds the safe components of `network` for check `check` and builds the
-/// reduced network, whose check `check` becomes `E<> goal'`.
-pub(crate) fn analyse(network: &Network, check: usize) -> Abstraction {
+/// reduced network, whose check `check` becomes `E<> goal'`. Components in
+/// `already` (removed by earlier rounds of the cascade, whose edges are
+/// switched off in `network`) are not considered again; the goal's removed
+/// components may have at most `goal_budget` combinations of values.
+pub(crate) fn analyse(
+    network: &Network,
+    check: usize,
+    already: &[Kind],
+    goal_budget: usize,
+) -> Abstraction {
     let none = || Abstraction {
         reduced: network.clone(),
         components: Vec::new(),
         removed: 0,
+        goal_combinations: 1,
     };
     let Some(chk) = network.checks.get(check) else {
         return none();
@@ -101,11 +113,17 @@ pub(crate) fn analyse(network: &Network, check: usize) -> Abstraction {
     }
     let mut components: Vec<Component> = Vec::new();
     for x in 0..network.variables.len() as VarId {
+        if already.contains(&Kind::Var(x)) {
+            continue;
+        }
         if let Some(c) = safe_slot(network, &goal, x) {
             components.push(c);
         }
     }
     for p in 0..network.processes.len() as ProcId {
+        if already.contains(&Kind::Proc(p)) {
+            continue;
+        }
         if let Some(c) = safe_process(network, &goal, p) {
             components.push(c);
         }
@@ -129,7 +147,7 @@ pub(crate) fn analyse(network: &Network, check: usize) -> Abstraction {
         }
         let n = c.values().count();
         match combos.checked_mul(n) {
-            Some(m) if m <= MAX_GOAL_COMBINATIONS => {
+            Some(m) if m <= goal_budget.min(MAX_GOAL_COMBINATIONS) => {
                 combos = m;
                 true
             }
@@ -179,6 +197,7 @@ pub(crate) fn analyse(network: &Network, check: usize) -> Abstraction {
         reduced,
         components,
         removed,
+        goal_combinations: combos,
     }
 }
 
@@ -490,6 +509,14 @@ fn formula_at(f: &Formula, p: ProcId) -> bool {
     }
 }
 
+/// Whether a guard reads no slot and holds: in a reduced network, a guard
+/// whose conjuncts all read removed slots has become such a constant, and
+/// the edge is as unguarded as one without a guard (this is what lets the
+/// abstraction cascade to a process that only waited for removed slots).
+fn always_true(network: &Network, g: &Expr) -> bool {
+    reads(g).is_empty() && g.eval(&network.initial_variables()).is_ok_and(|v| v != 0)
+}
+
 /// The process `p` as a removable component, or `None` if it is not safe.
 fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Component> {
     let proc_ = &network.processes[p as usize];
@@ -499,7 +526,7 @@ fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Componen
             .iter()
             .any(|l| l.kind != LocationKind::Normal || !l.invariant.is_empty())
         || proc_.edges.iter().any(|e| {
-            e.guard.is_some()
+            e.guard.as_ref().is_some_and(|g| !always_true(network, g))
                 || !e.clock_guard.is_empty()
                 || e.sync.is_some()
                 || e.label.is_some()

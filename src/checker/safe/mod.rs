@@ -59,6 +59,27 @@
 //! locations, so that nothing forbids these last moves).
 //! [`insert::concretize`] does this; should it fail anyway, the caller
 //! searches the original network instead and says so.
+//!
+//! The abstraction cascades (thesis §5.3: `S(M)[P']` may admit further safe
+//! abstractions): [`cascade`] analyses the reduced network again, skipping
+//! the components already removed (their switched-off edges would make them
+//! look safe once more), until a round removes nothing. In a reduced network
+//! a guard whose conjuncts all read removed slots is a constant, so a process
+//! that only waited for removed slots is an observer there, and a writer
+//! that was guarded by one now reads its own slot alone. Each round is an
+//! ordinary analysis of an ordinary network `N_{k-1}` giving `N_k`, so the
+//! argument above holds for each pair: `N_{k-1}` has an error trace iff
+//! `N_k` has, and by induction the original has one iff the last reduced
+//! network has. Completion follows the induction backwards: the last round's
+//! moves are inserted into the searched trace to give a trace of the network
+//! that round analysed, and so on down to round 1 on the original network
+//! (reverse order of removal). The order matters: a round-2 component's
+//! moves may read a round-1 slot (in `N_1` that conjunct is a constant), so
+//! they must already be in the trace when round 1 inserts the slot's moves
+//! before them; conversely a round-1 component never reads a round-2 one
+//! (its moves read only itself), so round 2 needs nothing from round 1.
+//! The goal of `N_k` is the disjunction over round `k`'s goal components of
+//! `N_{k-1}`'s goal, and the rounds share the [`MAX_GOAL_COMBINATIONS`] bound.
 
 mod analysis;
 mod insert;
@@ -66,15 +87,39 @@ mod insert;
 mod tests;
 
 pub(crate) use analysis::analyse;
+use analysis::{Abstraction, Kind};
 pub(crate) use insert::concretize;
 
 use crate::ir::{self, Formula};
 
+use super::trace::Trace;
 use super::{Cancel, CheckResult, Options, SafeStats, Verdict};
 
 /// Most combinations of goal values of removed components the reduced goal
 /// may enumerate; components beyond it are kept.
 pub const MAX_GOAL_COMBINATIONS: usize = 64;
+
+/// The rounds of the cascade: each round analyses the previous round's
+/// reduced network (the first, `network`) and removes at least one
+/// component; the last round's reduced network is the one searched. Empty
+/// if nothing is safe.
+pub(crate) fn cascade(network: &ir::Network, check: usize) -> Vec<Abstraction> {
+    let mut rounds: Vec<Abstraction> = Vec::new();
+    let mut removed: Vec<Kind> = Vec::new();
+    let mut goal_budget = MAX_GOAL_COMBINATIONS;
+    loop {
+        let current = rounds.last().map_or(network, |r| &r.reduced);
+        let round = analyse(current, check, &removed, goal_budget);
+        if round.removed == 0 {
+            return rounds;
+        }
+        // Each round's goal is a disjunction over the previous one's: the
+        // product of the rounds' combinations stays within the bound.
+        goal_budget /= round.goal_combinations;
+        removed.extend(round.components.iter().map(|c| c.kind));
+        rounds.push(round);
+    }
+}
 
 /// [`super::check`] with safe abstraction: search the reduced network, then
 /// turn its trace into one of `network`.
@@ -93,14 +138,13 @@ pub(crate) fn check(
         return super::check(network, check, &inner, cancel, progress);
     };
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
-    let goal = chk.kind.goal();
-    let abstraction = analyse(network, check);
-    if abstraction.removed == 0 {
+    let rounds = cascade(network, check);
+    let Some(last) = rounds.last() else {
         let mut result = super::check(network, check, &inner, cancel, progress);
         result.stats.safe = Some(SafeStats::default());
         return result;
-    }
-    let mut result = super::check(&abstraction.reduced, check, &inner, cancel, progress);
+    };
+    let mut result = super::check(&last.reduced, check, &inner, cancel, progress);
     // The reduced check is `E<> goal'`: map its verdict back.
     let (found, none) = if invariant {
         (Verdict::Fails, Verdict::Holds)
@@ -117,14 +161,14 @@ pub(crate) fn check(
         Verdict::Unknown(_) => false,
     };
     let mut safe = SafeStats {
-        removed: abstraction.removed as u64,
+        removed: rounds.iter().map(|r| r.removed as u64).sum(),
         ..SafeStats::default()
     };
     if reached {
         let concrete = result
             .trace
             .as_ref()
-            .and_then(|t| concretize(&abstraction, network, &goal, t));
+            .and_then(|t| complete(network, check, &rounds, t));
         match concrete {
             Some((trace, inserted)) => {
                 safe.abstract_steps = Some(trace.len() as u64 - inserted as u64);
@@ -149,6 +193,32 @@ pub(crate) fn check(
     }
     result.stats.safe = Some(safe);
     result
+}
+
+/// The trace of `network` for the last round's trace, and the number of
+/// moves inserted in all: each round's moves are inserted into the trace of
+/// its reduced network to give one of the network it analysed, last round
+/// first.
+fn complete(
+    network: &ir::Network,
+    check: usize,
+    rounds: &[Abstraction],
+    last_trace: &Trace,
+) -> Option<(Trace, usize)> {
+    let mut trace = last_trace.clone();
+    let mut inserted = 0;
+    for (k, round) in rounds.iter().enumerate().rev() {
+        let outer = if k == 0 {
+            network
+        } else {
+            &rounds[k - 1].reduced
+        };
+        let goal = outer.checks.get(check)?.kind.goal();
+        let (completed, n) = concretize(round, outer, &goal, &trace)?;
+        trace = completed;
+        inserted += n;
+    }
+    Some((trace, inserted))
 }
 
 /// Whether the formula mentions `deadlock` (safe abstraction is off then: a

@@ -3,6 +3,7 @@
 
 use crate::ir::{Expr, Formula};
 
+use super::MAX_GOAL_COMBINATIONS;
 use super::analysis::{Kind, analyse};
 
 fn network(text: &str) -> crate::ir::Network {
@@ -39,7 +40,7 @@ check s_three: E<> Q.b && s == 3;
 #[test]
 fn counter_guards_become_constants() {
     let net = network(COUNTER);
-    let a = analyse(&net, 0);
+    let a = analyse(&net, 0, &[], MAX_GOAL_COMBINATIONS);
     assert_eq!(a.removed, 1);
     assert_eq!(a.components[0].kind, Kind::Var(0));
     assert_eq!(a.components[0].values().count(), 4);
@@ -60,7 +61,7 @@ fn counter_guards_become_constants() {
 #[test]
 fn goal_on_a_removed_slot_is_enumerated() {
     let net = network(COUNTER);
-    let a = analyse(&net, 1);
+    let a = analyse(&net, 1, &[], MAX_GOAL_COMBINATIONS);
     assert_eq!(a.removed, 1);
     assert!(a.components[0].in_goal);
     let crate::ir::CheckKind::Reachable(Formula::Or(ds)) = &a.reduced.checks[1].kind else {
@@ -76,11 +77,54 @@ fn goal_on_a_removed_slot_is_enumerated() {
 #[test]
 fn writers_must_move_the_slot_alone() {
     let text = COUNTER.replace("do s = (s + 1) % 4;", "do s = (s + 1) % 4, t = 1;");
-    assert_eq!(analyse(&network(&text), 0).removed, 0);
+    assert_eq!(
+        analyse(&network(&text), 0, &[], MAX_GOAL_COMBINATIONS).removed,
+        0
+    );
     let text = COUNTER.replace(
         "init location idle;\n    idle -> idle",
         "init location idle;\n    location other;\n    idle -> other;\n    other -> idle;\n    idle -> idle",
     );
     // Nor is the Counter process an observer: one of its edges writes `s`.
-    assert_eq!(analyse(&network(&text), 0).removed, 0);
+    assert_eq!(
+        analyse(&network(&text), 0, &[], MAX_GOAL_COMBINATIONS).removed,
+        0
+    );
+}
+
+/// The rounds of the cascade on `models/safe-cascade.zeno` (reasoned in its
+/// header): round 1 removes only `s` (Toggle and Watch wait for it); their
+/// tests of `s` become `1`, so round 2 removes `t` and the Watch process;
+/// then Walk is not strongly connected (nothing leaves `g`) and stays.
+#[test]
+fn removal_cascades_until_nothing_more_is_safe() {
+    let text = std::fs::read_to_string("models/safe-cascade.zeno").unwrap();
+    let net = network(&text);
+    let rounds = super::cascade(&net, 0);
+    let kinds: Vec<Vec<Kind>> = rounds
+        .iter()
+        .map(|r| r.components.iter().map(|c| c.kind).collect())
+        .collect();
+    // Slots s = 0, t = 1; processes S, T, O, Q = 0..4.
+    assert_eq!(
+        kinds,
+        [vec![Kind::Var(0)], vec![Kind::Var(1), Kind::Proc(2)]]
+    );
+    assert_eq!(rounds[0].removed + rounds[1].removed, 3);
+    // Round 2's goal enumerates Watch's 2 locations; round 1's mentions
+    // nothing removed.
+    assert_eq!(rounds[0].goal_combinations, 1);
+    assert_eq!(rounds[1].goal_combinations, 2);
+    // A single round sees only `s`.
+    assert_eq!(analyse(&net, 0, &[], MAX_GOAL_COMBINATIONS).removed, 1);
+}
+
+/// Fig. 5.1 does not cascade: one round removes both counters, and P3
+/// (not strongly connected) stays.
+#[test]
+fn figure_5_1_takes_one_round() {
+    let text = std::fs::read_to_string("models/safe-abstraction.zeno").unwrap();
+    let rounds = super::cascade(&network(&text), 0);
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(rounds[0].removed, 2);
 }
