@@ -10,6 +10,7 @@ use crate::ir::{
     SyncDir, Update,
 };
 
+use super::choices::Choices;
 use super::dbm::{Dbm, bound};
 use super::lu::LuTable;
 
@@ -323,17 +324,15 @@ impl<'a> Model<'a> {
                             buf.choice.push((start, k, n + clocked as usize));
                         }
                     }
-                    // Enumerate the product of choices with a mixed-radix counter.
-                    let mut idx = vec![0usize; buf.choice.len()];
-                    loop {
+                    // Every product of the choices; a digit past the
+                    // receiving edges is staying out.
+                    let mut choices = Choices::new(buf.choice.iter().map(|g| g.2));
+                    while let Some(idx) = choices.next_choice() {
                         tmp.clear();
                         tmp.push((p, e));
                         let mut any_committed = is_committed(p);
-                        for (g, &(start, end, _)) in buf.choice.iter().enumerate() {
-                            let r = buf.receivers[start..end]
-                                .iter()
-                                .filter(|r| r.2 == c)
-                                .nth(idx[g]);
+                        for (&(start, end, _), &i) in buf.choice.iter().zip(idx) {
+                            let r = buf.receivers[start..end].iter().filter(|r| r.2 == c).nth(i);
                             if let Some(&(q, f, _)) = r {
                                 any_committed |= is_committed(q);
                                 tmp.push((q, f));
@@ -341,23 +340,6 @@ impl<'a> Model<'a> {
                         }
                         if !committed || any_committed {
                             buf.push(&tmp);
-                        }
-                        // Advance the counter.
-                        let mut g = 0;
-                        loop {
-                            if g == buf.choice.len() {
-                                break;
-                            }
-                            let n = buf.choice[g].2;
-                            idx[g] += 1;
-                            if idx[g] < n {
-                                break;
-                            }
-                            idx[g] = 0;
-                            g += 1;
-                        }
-                        if g == buf.choice.len() {
-                            break;
                         }
                     }
                 }
@@ -399,33 +381,17 @@ impl<'a> Model<'a> {
                 }
                 options.push(enabled);
             }
-            // Enumerate the product of choices with a mixed-radix counter;
-            // a weak participant without an enabled edge contributes nothing.
-            let mut idx = vec![0usize; options.len()];
-            loop {
+            // Every product of the choices; a weak participant without an
+            // enabled edge has the one choice of contributing nothing.
+            let mut choices = Choices::new(options.iter().map(|o| o.len().max(1)));
+            while let Some(idx) = choices.next_choice() {
                 tmp.clear();
-                for (g, opts) in options.iter().enumerate() {
-                    if let Some(&pe) = opts.get(idx[g]) {
-                        tmp.push(pe);
-                    }
-                }
+                tmp.extend(options.iter().zip(idx).filter_map(|(o, &i)| o.get(i)));
                 let any_committed = tmp.iter().any(|&(q, _)| {
                     self.kind(q as usize, key[q as usize]) == LocationKind::Committed
                 });
                 if !tmp.is_empty() && (!committed || any_committed) {
                     buf.push(&tmp);
-                }
-                let mut g = 0;
-                while g < options.len() {
-                    idx[g] += 1;
-                    if idx[g] < options[g].len() {
-                        break;
-                    }
-                    idx[g] = 0;
-                    g += 1;
-                }
-                if g == options.len() {
-                    break;
                 }
             }
         }

@@ -16,6 +16,7 @@
 
 use rustc_hash::FxHashSet;
 
+use super::super::choices::Choices;
 use super::goal::{Atom, Conjunction};
 use super::sets::{ABSENT, Compiled, Enumerator, Fact, NO_ACHIEVER, Sets, interval};
 use super::{EdgeSet, Heuristic};
@@ -517,35 +518,18 @@ impl Atg {
             if options.is_empty() {
                 continue;
             }
-            let choices = options
-                .iter()
-                .try_fold(1usize, |n, o| n.checked_mul(o.len()))
-                .unwrap_or(usize::MAX);
-            if choices > MAX_VECTOR_CHOICES {
+            let mut choices = Choices::new(options.iter().map(Vec::len));
+            if choices.count().is_none_or(|n| n > MAX_VECTOR_CHOICES) {
                 self.list.clear();
                 self.list.extend(options.iter().flatten());
                 changed |= self.fire(k);
                 continue;
             }
-            // The product of the choices, by a mixed-radix counter.
-            let mut idx = vec![0usize; options.len()];
-            loop {
+            while let Some(idx) = choices.next_choice() {
                 self.list.clear();
                 self.list
-                    .extend(options.iter().zip(&idx).map(|(o, &j)| o[j]));
+                    .extend(options.iter().zip(idx).map(|(o, &j)| o[j]));
                 changed |= self.fire(k);
-                let mut g = 0;
-                while g < options.len() {
-                    idx[g] += 1;
-                    if idx[g] < options[g].len() {
-                        break;
-                    }
-                    idx[g] = 0;
-                    g += 1;
-                }
-                if g == options.len() {
-                    break;
-                }
             }
         }
         self.vectors = vectors;

@@ -19,6 +19,7 @@
 use rustc_hash::FxHashSet;
 
 use super::pattern::Pattern;
+use crate::checker::choices::Choices;
 use crate::checker::heuristics::EdgeSet;
 use crate::checker::heuristics::goal::{Atom, Conjunction};
 use crate::ir::{BinOp, ChanRef, ChannelKind, EdgeId, Expr, Network, ProcId, SyncDir, Update};
@@ -257,17 +258,14 @@ impl<'a> Abstraction<'a> {
                             _ => choices.push(vec![(q, f)]),
                         }
                     }
-                    let total = choices
-                        .iter()
-                        .fold(1usize, |a, c| a.saturating_mul(c.len() + 1));
-                    if total > MAX_SHAPES {
+                    // Digit 0 is staying out, digit `i` the `i`-th edge.
+                    let mut picks = Choices::new(choices.iter().map(|c| c.len() + 1));
+                    if picks.count().is_none_or(|n| n > MAX_SHAPES) {
                         return Err(TooLarge);
                     }
-                    for mut k in 0..total {
+                    while let Some(idx) = picks.next_choice() {
                         let mut parts: Vec<_> = sender.into_iter().collect();
-                        for c in &choices {
-                            let pick = k % (c.len() + 1);
-                            k /= c.len() + 1;
+                        for (c, &pick) in choices.iter().zip(idx) {
                             if pick > 0 {
                                 parts.push(c[pick - 1]);
                             }
@@ -301,21 +299,13 @@ impl<'a> Abstraction<'a> {
             if choices.iter().any(|c| c.is_empty()) {
                 continue; // a strong participant without an edge: never fires
             }
-            let total = choices
-                .iter()
-                .fold(1usize, |a, c| a.saturating_mul(c.len()));
-            if total > MAX_SHAPES {
+            let mut picks = Choices::new(choices.iter().map(Vec::len));
+            if picks.count().is_none_or(|n| n > MAX_SHAPES) {
                 return Err(TooLarge);
             }
-            for mut k in 0..total {
-                let mut parts = Vec::new();
-                for c in &choices {
-                    if let Some(id) = c[k % c.len()] {
-                        parts.push(id);
-                    }
-                    k /= c.len();
-                }
-                add(parts)?;
+            while let Some(idx) = picks.next_choice() {
+                let parts = choices.iter().zip(idx).filter_map(|(c, &i)| c[i]);
+                add(parts.collect())?;
             }
         }
         Ok(shapes)
