@@ -102,6 +102,15 @@ fn cascade_removes_what_became_safe() {
     let r = run(&net, 1, &safe(SearchOrder::Bfs, HeuristicKind::Zero));
     assert_eq!((r.verdict.clone(), r.stats.explored), (Verdict::Holds, 3));
     assert_eq!(figures(&r), (3, None, None));
+
+    // The goal names s, t and Watch: each round's goal enumerates its own
+    // components' values (4, then 2 * 2); 4 + 1 moves inserted by round 2
+    // (t three times, Watch once) and 3 + 2 + 1 by round 1 (s), 12 in all.
+    let plain = run(&net, 2, &bfs);
+    assert_eq!(plain.trace.unwrap().len(), 12);
+    let r = run(&net, 2, &safe(SearchOrder::Bfs, HeuristicKind::Zero));
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(figures(&r), (3, Some(2), Some(10)));
 }
 
 /// A process waiting for `s == 2`: with `+1` only the counter still cycles

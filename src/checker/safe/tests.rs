@@ -117,6 +117,20 @@ fn removal_cascades_until_nothing_more_is_safe() {
     assert_eq!(rounds[1].goal_combinations, 2);
     // A single round sees only `s`.
     assert_eq!(analyse(&net, 0, &[], MAX_GOAL_COMBINATIONS).removed, 1);
+    // With every component in the goal: 4 values of s, then 2 * 2 of t and
+    // Watch; a budget of 8 in all leaves round 2 room for only t (8 / 4 = 2).
+    let rounds = super::cascade(&net, 2);
+    let combos: Vec<usize> = rounds.iter().map(|r| r.goal_combinations).collect();
+    assert_eq!(combos, [4, 4]);
+    let first = analyse(&net, 2, &[], 8);
+    let second = analyse(
+        &first.reduced,
+        2,
+        &[Kind::Var(0)],
+        8 / first.goal_combinations,
+    );
+    let kinds: Vec<Kind> = second.components.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, [Kind::Var(1)]);
 }
 
 /// Fig. 5.1 does not cascade: one round removes both counters, and P3
