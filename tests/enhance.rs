@@ -350,6 +350,41 @@ check goal: E<> Q.d;
     assert_eq!(bfs.trace.map(|t| t.len()), Some(3));
 }
 
+/// A self-loop leaves its process where it is: it reads the location but
+/// does not write it. Two self-loops of one process on separate variables
+/// commute, so they do not interfere directly (the thesis counts the process
+/// variable as written by every edge, which would put each in the other's
+/// `C_1`); they meet only through the edge that leaves the location, which
+/// interferes with both, so each is in the other's `C_2`.
+#[test]
+fn self_loops_do_not_write_their_location() {
+    let net = analyze(
+        "int[0, 1] i;
+int[0, 1] j;
+template P() {
+    init location a;
+    location b;
+    a -> a when i == 0 do i = 1;
+    a -> a when j == 0 do j = 1;
+    a -> b;
+}
+system P;
+check goal: E<> P.b;
+",
+    );
+    let goal = net.checks[0].kind.goal();
+    let mut ctx = Contexts::new(&net, &goal);
+    let (set_i, set_j, leave) = ([(0, 0)], [(0, 1)], [(0, 2)]);
+    assert_eq!(ctx.level(&set_i, &set_j), 2);
+    assert_eq!(ctx.level(&set_j, &set_i), 2);
+    // `leave` writes P's location, which both loops read.
+    assert_eq!(ctx.level(&set_i, &leave), 1);
+    assert_eq!(ctx.level(&leave, &set_j), 1);
+    let bfs = agrees_with_bfs(&net);
+    assert_eq!(bfs.verdict, Verdict::Holds);
+    assert_eq!(bfs.trace.map(|t| t.len()), Some(1));
+}
+
 /// Thesis Figure 4.1: four processes l0 -> l1 -> l3 with detours via l2.
 #[test]
 fn the_context_file_is_figure_4_1_and_contexts_help_bfs() {

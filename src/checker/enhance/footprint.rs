@@ -57,7 +57,13 @@ impl Footprints {
             let loc_slot = (nvars + nclocks + p) as u32;
             for (e, edge) in proc.edges.iter().enumerate() {
                 let mut r = vec![loc_slot];
-                let mut w = vec![loc_slot];
+                // A self-loop leaves the location as it is: it reads it
+                // (the edge needs it) but writes nothing there.
+                let mut w = if edge.source == edge.target {
+                    Vec::new()
+                } else {
+                    vec![loc_slot]
+                };
                 if let Some(g) = &edge.guard {
                     expr_reads(g, &mut r);
                 }
