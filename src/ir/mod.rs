@@ -15,8 +15,10 @@
 //! - Channel arrays are flattened the same way.
 
 mod eval;
+pub mod interval;
 
 pub use eval::EvalError;
+pub use interval::{Interval, Range};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;
