@@ -202,18 +202,7 @@ fn always_fails() -> Range {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn c(v: i32) -> Box<Expr> {
-        Box::new(Expr::Const(v))
-    }
-
-    fn var(v: u32) -> Box<Expr> {
-        Box::new(Expr::Var(v))
-    }
-
-    fn bin(op: BinOp, a: Box<Expr>, b: Box<Expr>) -> Box<Expr> {
-        Box::new(Expr::Binary(op, a, b))
-    }
+    use crate::ir::test_exprs::{bin, c, var};
 
     fn ok(lo: i64, hi: i64) -> Range {
         Range::exact(lo, hi)

@@ -16,6 +16,9 @@
 
 mod eval;
 pub mod interval;
+pub mod print;
+#[cfg(test)]
+mod test_exprs;
 
 pub use eval::EvalError;
 pub use interval::{Interval, Range};
