@@ -217,3 +217,43 @@ pub fn within_lu_bounds(ranges: &[Interval], bound: &Expr) -> bool {
     let max = MAX_CONST as i64;
     -max <= lo && hi <= max
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (L, U) of clock `x` (DBM index 1) in the initial location of the
+    /// one-process model `text`.
+    fn initial_bounds(text: &str) -> (i32, i32) {
+        let analysis = crate::semantics::analyze(text);
+        let net = analysis.network.expect("analyses");
+        let lu = LuTable::new(&net, &net.checks[0].kind.goal());
+        let (mut lower, mut upper) = (vec![0; 2], vec![0; 2]);
+        lu.fill(
+            &net.initial_locations()
+                .iter()
+                .map(|&l| l as i32)
+                .collect::<Vec<_>>(),
+            &mut lower,
+            &mut upper,
+        );
+        (lower[1], upper[1])
+    }
+
+    fn model(guard: &str) -> String {
+        format!(
+            "int[0, 10] d = 4;\ntemplate P() {{\n clock x;\n init location a;\n location b;\n \
+             a -> b when {guard};\n}}\nsystem P;\ncheck reach: E<> P.b;\n"
+        )
+    }
+
+    #[test]
+    fn bounds_reading_variables_take_their_declared_ranges() {
+        // d / 2 ∈ [0, 5]; x > d % 3 is 0 - x < -(d % 3), with d % 3 ∈ [0, 2].
+        assert_eq!(initial_bounds(&model("x <= d / 2 && x > d % 3")), (2, 5));
+        // x >= 7 - d: -(7 - d) ∈ [-7, 3], so L = 7.
+        assert_eq!(initial_bounds(&model("x >= 7 - d")), (7, -1));
+        // A bound beyond the largest constant is cut to it.
+        assert_eq!(initial_bounds(&model("x < d * 100000000")), (-1, MAX_CONST));
+    }
+}
