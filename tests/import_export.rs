@@ -281,3 +281,31 @@ fn exported_tchecker_reads_back() {
         back.zeno
     );
 }
+
+#[test]
+fn lower_bounds_reading_variables_print_without_double_negation() {
+    // `x >= id && x > id + 1` lowers to `0 - x <= -id && 0 - x < -(id + 1)`.
+    let mut net = network();
+    let lower = |strict, bound| ClockConstraint {
+        i: 0,
+        j: 1,
+        strict,
+        bound,
+    };
+    let id = || Box::new(Expr::Var(0));
+    let id_plus_1 = Expr::Binary(BinOp::Add, id(), Box::new(Expr::Const(1)));
+    net.processes[0].edges[0].clock_guard = vec![
+        lower(false, Expr::Unary(UnOp::Neg, id())),
+        lower(true, Expr::Unary(UnOp::Neg, Box::new(id_plus_1))),
+    ];
+    let (xta, _) = export_xta(&net).expect("exports");
+    assert!(
+        xta.contains("guard id == 0 && P_1_x >= id && P_1_x > id + 1;"),
+        "{xta}"
+    );
+    let tck = export_tchecker(&net, "demo").expect("exports");
+    assert!(
+        tck.contains("provided:id == 0&&P_1_x >= id&&P_1_x > id + 1"),
+        "{tck}"
+    );
+}

@@ -5,7 +5,7 @@
 //! resetting that clock. The bound of a network state is the max over processes.
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
-use crate::ir::{BinOp, ChannelKind, ClockConstraint, Expr, Formula, Network, SyncDir, UnOp};
+use crate::ir::{ChannelKind, ClockConstraint, Expr, Formula, Interval, Network, SyncDir};
 
 use super::dbm::bound::MAX_CONST;
 
@@ -33,6 +33,7 @@ fn mentions_deadlock(f: &Formula) -> bool {
 impl LuTable {
     pub fn new(net: &Network, goal: &Formula) -> LuTable {
         let dim = net.dbm_dim();
+        let ranges = net.declared_ranges();
         let mut has_diagonal = false;
         let mut bounds = Vec::with_capacity(net.processes.len());
         for p in &net.processes {
@@ -42,7 +43,7 @@ impl LuTable {
                 .map(|l| {
                     let mut b = vec![(-1, -1); dim];
                     for c in &l.invariant {
-                        add_constraint(net, c, &mut b, &mut has_diagonal);
+                        add_constraint(&ranges, c, &mut b, &mut has_diagonal);
                     }
                     b
                 })
@@ -62,9 +63,9 @@ impl LuTable {
                 for c in &e.clock_guard {
                     let b = &mut local[e.source as usize];
                     if broadcast_receive {
-                        add_both_sides(net, c, b, &mut has_diagonal);
+                        add_both_sides(&ranges, c, b, &mut has_diagonal);
                     } else {
-                        add_constraint(net, c, b, &mut has_diagonal);
+                        add_constraint(&ranges, c, b, &mut has_diagonal);
                     }
                 }
             }
@@ -93,7 +94,7 @@ impl LuTable {
             bounds.push(local);
         }
         let mut global = vec![(-1, -1); dim];
-        goal_bounds(net, goal, &mut global, &mut has_diagonal);
+        goal_bounds(&ranges, goal, &mut global, &mut has_diagonal);
         LuTable {
             bounds,
             global,
@@ -157,8 +158,8 @@ impl LuTable {
     }
 }
 
-fn add_constraint(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
-    let (lo, hi) = expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
+fn add_constraint(ranges: &[Interval], c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
+    let (lo, hi) = bound_range(ranges, &c.bound);
     let clamp = |v: i64| v.clamp(-1, MAX_CONST as i64) as i32;
     let (i, j) = (c.i as usize, c.j as usize);
     if i != 0 && j != 0 {
@@ -174,8 +175,8 @@ fn add_constraint(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag
 
 /// Counts the constant of `c` as a lower and an upper bound of its clocks
 /// (for constraints that are also used negated).
-fn add_both_sides(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
-    let (lo, hi) = expr_range(net, &c.bound).unwrap_or((-(MAX_CONST as i64), MAX_CONST as i64));
+fn add_both_sides(ranges: &[Interval], c: &ClockConstraint, b: &mut [(i32, i32)], diag: &mut bool) {
+    let (lo, hi) = bound_range(ranges, &c.bound);
     let m = lo.abs().max(hi.abs()).min(MAX_CONST as i64) as i32;
     if c.i != 0 && c.j != 0 {
         *diag = true;
@@ -188,75 +189,71 @@ fn add_both_sides(net: &Network, c: &ClockConstraint, b: &mut [(i32, i32)], diag
     }
 }
 
-fn goal_bounds(net: &Network, f: &Formula, b: &mut [(i32, i32)], diag: &mut bool) {
+fn goal_bounds(ranges: &[Interval], f: &Formula, b: &mut [(i32, i32)], diag: &mut bool) {
     match f {
         // Under negation a lower bound becomes an upper one: count both.
-        Formula::Clock(c) => add_both_sides(net, c, b, diag),
-        Formula::Not(g) => goal_bounds(net, g, b, diag),
+        Formula::Clock(c) => add_both_sides(ranges, c, b, diag),
+        Formula::Not(g) => goal_bounds(ranges, g, b, diag),
         Formula::And(gs) | Formula::Or(gs) => {
             for g in gs {
-                goal_bounds(net, g, b, diag);
+                goal_bounds(ranges, g, b, diag);
             }
         }
         _ => {}
     }
 }
 
-/// An interval containing every value the expression can take over the
-/// variables' declared ranges (None when it cannot be bounded simply).
-pub fn expr_range(net: &Network, e: &Expr) -> Option<(i64, i64)> {
-    let var = |v: u32| {
-        net.variables
-            .get(v as usize)
-            .map(|v| (v.lo as i64, v.hi as i64))
-    };
-    Some(match e {
-        Expr::Const(c) => (*c as i64, *c as i64),
-        Expr::Var(v) => var(*v)?,
-        Expr::Index { base, len, .. } => {
-            let mut r: Option<(i64, i64)> = None;
-            for s in *base..*base + *len {
-                let (a, b) = var(s)?;
-                r = Some(match r {
-                    None => (a, b),
-                    Some((x, y)) => (x.min(a), y.max(b)),
-                });
-            }
-            r?
-        }
-        Expr::Unary(UnOp::Neg, a) => {
-            let (a, b) = expr_range(net, a)?;
-            (-b, -a)
-        }
-        Expr::Unary(UnOp::Not, _) => (0, 1),
-        Expr::Binary(op, a, b) => {
-            let (a0, a1) = expr_range(net, a)?;
-            let (b0, b1) = expr_range(net, b)?;
-            match op {
-                BinOp::Add => (a0 + b0, a1 + b1),
-                BinOp::Sub => (a0 - b1, a1 - b0),
-                BinOp::Mul => {
-                    let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
-                    (*c.iter().min()?, *c.iter().max()?)
-                }
-                BinOp::Min => (a0.min(b0), a1.min(b1)),
-                BinOp::Max => (a0.max(b0), a1.max(b1)),
-                BinOp::Lt
-                | BinOp::Le
-                | BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Ge
-                | BinOp::Gt
-                | BinOp::And
-                | BinOp::Or => (0, 1),
-                _ => return None,
-            }
-        }
-        Expr::Cond(_, a, b) => {
-            let (a0, a1) = expr_range(net, a)?;
-            let (b0, b1) = expr_range(net, b)?;
-            (a0.min(b0), a1.max(b1))
-        }
-        Expr::Unary(UnOp::BitNot, _) => return None,
-    })
+/// The values `bound` can take over the variables' declared `ranges`,
+/// whether or not its evaluation may fail: a comparison whose bound fails to
+/// evaluate is never made, so only successful evaluations count.
+pub fn bound_range(ranges: &[Interval], bound: &Expr) -> Interval {
+    bound.range(ranges).lenient()
+}
+
+/// Whether the LU bounds (at most [`MAX_CONST`]) cover every value `bound`
+/// can take over the declared `ranges`.
+pub fn within_lu_bounds(ranges: &[Interval], bound: &Expr) -> bool {
+    let (lo, hi) = bound_range(ranges, bound);
+    let max = MAX_CONST as i64;
+    -max <= lo && hi <= max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (L, U) of clock `x` (DBM index 1) in the initial location of the
+    /// one-process model `text`.
+    fn initial_bounds(text: &str) -> (i32, i32) {
+        let analysis = crate::semantics::analyze(text);
+        let net = analysis.network.expect("analyses");
+        let lu = LuTable::new(&net, &net.checks[0].kind.goal());
+        let (mut lower, mut upper) = (vec![0; 2], vec![0; 2]);
+        lu.fill(
+            &net.initial_locations()
+                .iter()
+                .map(|&l| l as i32)
+                .collect::<Vec<_>>(),
+            &mut lower,
+            &mut upper,
+        );
+        (lower[1], upper[1])
+    }
+
+    fn model(guard: &str) -> String {
+        format!(
+            "int[0, 10] d = 4;\ntemplate P() {{\n clock x;\n init location a;\n location b;\n \
+             a -> b when {guard};\n}}\nsystem P;\ncheck reach: E<> P.b;\n"
+        )
+    }
+
+    #[test]
+    fn bounds_reading_variables_take_their_declared_ranges() {
+        // d / 2 ∈ [0, 5]; x > d % 3 is 0 - x < -(d % 3), with d % 3 ∈ [0, 2].
+        assert_eq!(initial_bounds(&model("x <= d / 2 && x > d % 3")), (2, 5));
+        // x >= 7 - d: -(7 - d) ∈ [-7, 3], so L = 7.
+        assert_eq!(initial_bounds(&model("x >= 7 - d")), (7, -1));
+        // A bound beyond the largest constant is cut to it.
+        assert_eq!(initial_bounds(&model("x < d * 100000000")), (-1, MAX_CONST));
+    }
 }

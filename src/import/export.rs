@@ -7,9 +7,10 @@
 //! (`P1.x` → `P1_x`, `Proc(1)` → `Proc_1`).
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::print::{self, Names, Style, binop_text};
 use crate::ir::{
     BinOp, ChanRef, ChannelKind, CheckKind, ClockConstraint, Expr, Formula, LocationKind, Network,
-    Span, UnOp, Update,
+    Span, UnOp, Update, VarId,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -167,7 +168,7 @@ impl<'n> Printer<'n> {
 
     fn var(&self, v: u32) -> String {
         match self.vars.of.get(v as usize).copied().flatten() {
-            Some((base, _)) => format!("{}[{}]", self.array(base), v - base),
+            Some((base, _)) => format!("{}[{}]", self.array_ident(base), v - base),
             None => self
                 .net
                 .variables
@@ -176,7 +177,7 @@ impl<'n> Printer<'n> {
         }
     }
 
-    fn array(&self, base: u32) -> String {
+    fn array_ident(&self, base: u32) -> String {
         self.net
             .variables
             .get(base as usize)
@@ -190,95 +191,64 @@ impl<'n> Printer<'n> {
             .map_or(format!("_c{c}"), |x| clean(&x.name))
     }
 
+    /// `e` in UPPAAL's syntax (which TChecker shares), reporting at `span`
+    /// what TChecker cannot read.
     fn expr(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
-        let mut s = String::new();
-        self.write(&mut s, e, 0, span, errors);
-        s
+        self.check_dialect(e, span, errors);
+        print::Printer::new(self, Style::UPPAAL).expr(e)
     }
 
-    fn write(&self, out: &mut String, e: &Expr, min: u8, span: Span, errors: &mut Vec<Diagnostic>) {
-        let p = prec(e);
-        if p < min {
-            out.push('(');
+    /// `-e`, folding a constant or a negation away, as `expr`.
+    fn negated(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        self.check_dialect(e, span, errors);
+        print::Printer::new(self, Style::UPPAAL).negated(e)
+    }
+
+    /// Reports the operators of `e` that the dialect lacks, outermost first.
+    fn check_dialect(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
+        if self.dialect != Dialect::TChecker {
+            return;
         }
         match e {
-            Expr::Const(c) => out.push_str(&c.to_string()),
-            Expr::Var(v) => out.push_str(&self.var(*v)),
-            Expr::Index { base, index, .. } => {
-                let name = match self.vars.of.get(*base as usize).copied().flatten() {
-                    Some((b, _)) if b == *base => self.array(*base),
-                    Some((b, _)) => {
-                        // A sub-range of a bigger array: shift the index.
-                        out.push_str(&self.array(b));
-                        out.push('[');
-                        self.write(out, index, 0, span, errors);
-                        out.push_str(&format!(" + {}]", base - b));
-                        if p < min {
-                            out.push(')');
-                        }
-                        return;
-                    }
-                    None => self.array(*base),
-                };
-                out.push_str(&name);
-                out.push('[');
-                self.write(out, index, 0, span, errors);
-                out.push(']');
-            }
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Index { index, .. } => self.check_dialect(index, span, errors),
             Expr::Unary(op, a) => {
-                out.push_str(match op {
-                    UnOp::Neg => "-",
-                    UnOp::Not => "!",
-                    UnOp::BitNot => {
-                        if self.dialect == Dialect::TChecker {
-                            errors.push(Diagnostic::error(span, "TChecker has no bitwise `~`"));
-                        }
-                        "~"
-                    }
-                });
-                self.write(out, a, 14, span, errors);
+                if *op == UnOp::BitNot {
+                    errors.push(Diagnostic::error(span, "TChecker has no bitwise `~`"));
+                }
+                self.check_dialect(a, span, errors);
             }
             Expr::Binary(op, a, b) => {
-                let text = binop(*op);
-                if self.dialect == Dialect::TChecker
-                    && matches!(
-                        op,
-                        BinOp::BitAnd
-                            | BinOp::BitOr
-                            | BinOp::BitXor
-                            | BinOp::Shl
-                            | BinOp::Shr
-                            | BinOp::Min
-                            | BinOp::Max
-                    )
-                {
+                if matches!(
+                    op,
+                    BinOp::BitAnd
+                        | BinOp::BitOr
+                        | BinOp::BitXor
+                        | BinOp::Shl
+                        | BinOp::Shr
+                        | BinOp::Min
+                        | BinOp::Max
+                ) {
                     errors.push(Diagnostic::error(
                         span,
-                        format!("TChecker has no operator `{text}`"),
+                        format!(
+                            "TChecker has no operator `{}`",
+                            binop_text(*op, Style::UPPAAL)
+                        ),
                     ));
                 }
-                // Comparisons never chain: parenthesise both operands.
-                let rel = matches!(p, 8 | 9);
-                self.write(out, a, if rel { p + 1 } else { p }, span, errors);
-                out.push_str(&format!(" {text} "));
-                self.write(out, b, p + 1, span, errors);
+                self.check_dialect(a, span, errors);
+                self.check_dialect(b, span, errors);
             }
             Expr::Cond(c, a, b) => {
-                if self.dialect == Dialect::TChecker {
-                    errors.push(Diagnostic::error(
-                        span,
-                        "TChecker has no conditional expression `c ? a : b`",
-                    ));
-                }
-                self.write(out, c, 3, span, errors);
-                out.push_str(" ? ");
-                self.write(out, a, 3, span, errors);
-                out.push_str(" : ");
-                self.write(out, b, 2, span, errors);
+                errors.push(Diagnostic::error(
+                    span,
+                    "TChecker has no conditional expression `c ? a : b`",
+                ));
+                self.check_dialect(c, span, errors);
+                self.check_dialect(a, span, errors);
+                self.check_dialect(b, span, errors);
             }
-        }
-        if p < min {
-            out.push(')');
         }
     }
 
@@ -292,10 +262,7 @@ impl<'n> Printer<'n> {
             )
         } else if c.i == 0 {
             let rel = if c.strict { ">" } else { ">=" };
-            let neg = match &c.bound {
-                Expr::Const(k) => k.checked_neg().map_or(format!("-({k})"), |v| v.to_string()),
-                b => format!("-({})", self.expr(b, span, errors)),
-            };
+            let neg = self.negated(&c.bound, span, errors);
             format!("{} {rel} {neg}", self.clock(c.j))
         } else {
             format!(
@@ -364,50 +331,19 @@ impl<'n> Printer<'n> {
     }
 }
 
-fn prec(e: &Expr) -> u8 {
-    match e {
-        Expr::Cond(..) => 2,
-        Expr::Binary(op, ..) => match op {
-            BinOp::Or => 3,
-            BinOp::And => 4,
-            BinOp::BitOr => 5,
-            BinOp::BitXor => 6,
-            BinOp::BitAnd => 7,
-            BinOp::Eq | BinOp::Ne => 8,
-            BinOp::Lt | BinOp::Le | BinOp::Ge | BinOp::Gt => 9,
-            BinOp::Min | BinOp::Max => 10,
-            BinOp::Shl | BinOp::Shr => 11,
-            BinOp::Add | BinOp::Sub => 12,
-            BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
-        },
-        Expr::Unary(..) => 14,
-        Expr::Const(c) if *c < 0 => 14,
-        _ => 15,
+/// Names slots as the exported declarations do: rebuilt arrays and
+/// flattened identifiers.
+impl Names for Printer<'_> {
+    fn var(&self, v: VarId) -> String {
+        Printer::var(self, v)
     }
-}
 
-fn binop(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Mod => "%",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Ge => ">=",
-        BinOp::Gt => ">",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::Min => "<?",
-        BinOp::Max => ">?",
+    fn array(&self, base: VarId) -> (String, u32) {
+        match self.vars.of.get(base as usize).copied().flatten() {
+            // A sub-range of a bigger array is read with a shifted index.
+            Some((b, _)) => (self.array_ident(b), base - b),
+            None => (self.array_ident(base), 0),
+        }
     }
 }
 
@@ -565,7 +501,7 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                     x.lo,
                     x.hi,
                     x.init,
-                    pr.array(base)
+                    pr.array_ident(base)
                 ));
                 v += len as usize;
             }
@@ -773,11 +709,11 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                 }
                 // All-zero arrays need no initialiser (zeno cannot read one).
                 if slots.iter().all(|s| s.init == 0) {
-                    out.push_str(&format!("{ty} {}[{len}];\n", pr.array(base)));
+                    out.push_str(&format!("{ty} {}[{len}];\n", pr.array_ident(base)));
                 } else {
                     out.push_str(&format!(
                         "{ty} {}[{len}] = {{{}}};\n",
-                        pr.array(base),
+                        pr.array_ident(base),
                         inits.join(", ")
                     ));
                 }

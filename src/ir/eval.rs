@@ -149,10 +149,7 @@ impl ChanRef {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn c(v: i32) -> Box<Expr> {
-        Box::new(Expr::Const(v))
-    }
+    use crate::ir::test_exprs::c;
 
     #[test]
     fn arithmetic_follows_c() {

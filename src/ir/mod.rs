@@ -15,8 +15,13 @@
 //! - Channel arrays are flattened the same way.
 
 mod eval;
+pub mod interval;
+pub mod print;
+#[cfg(test)]
+mod test_exprs;
 
 pub use eval::EvalError;
+pub use interval::{Interval, Range};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;

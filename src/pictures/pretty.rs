@@ -1,59 +1,15 @@
 //! Prints ir expressions, clock constraints, synchronisations and updates back
 //! as readable model text, with the network's variable, clock and channel names.
+//! Expressions go through the printer the exporters share
+//! ([`crate::ir::print`]), in zeno's own style.
 //!
 //! The ir has folded constants and expanded `select`s, so the text is the
 //! instance's view of an edge (`id = 1`, not `id = pid`).
 
+use crate::ir::print::{Names, Printer, Style};
 use crate::ir::{
-    BinOp, ChanRef, ClockConstraint, Edge, Expr, LValue, Network, Sync, SyncDir, UnOp, Update,
+    BinOp, ChanRef, ClockConstraint, Edge, Expr, LValue, Network, Sync, SyncDir, Update, VarId,
 };
-
-/// Binding strength, higher binds tighter (C's precedence levels).
-fn binop_prec(op: BinOp) -> u8 {
-    match op {
-        BinOp::Or => 2,
-        BinOp::And => 3,
-        BinOp::BitOr => 4,
-        BinOp::BitXor => 5,
-        BinOp::BitAnd => 6,
-        BinOp::Eq | BinOp::Ne => 7,
-        BinOp::Lt | BinOp::Le | BinOp::Ge | BinOp::Gt => 8,
-        BinOp::Shl | BinOp::Shr => 9,
-        BinOp::Add | BinOp::Sub => 10,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 11,
-        // Printed as calls, which need no parentheses.
-        BinOp::Min | BinOp::Max => 14,
-    }
-}
-
-fn binop_text(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Mod => "%",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Ge => ">=",
-        BinOp::Gt => ">",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::Min => "min",
-        BinOp::Max => "max",
-    }
-}
-
-const PREC_COND: u8 = 1;
-const PREC_UNARY: u8 = 12;
-const PREC_ATOM: u8 = 15;
 
 /// The name of an array from the name of its first slot: `a[0]` gives `a`.
 fn array_name(first_slot: &str) -> &str {
@@ -63,16 +19,24 @@ fn array_name(first_slot: &str) -> &str {
     }
 }
 
-fn var_name(net: &Network, v: u32) -> String {
-    net.variables
-        .get(v as usize)
-        .map_or_else(|| format!("v{v}"), |var| var.name.clone())
-}
+/// The network's display names: `P1.count`, `a[2]`, and `a` for an array.
+struct DisplayNames<'n>(&'n Network);
 
-fn array_var_name(net: &Network, v: u32) -> String {
-    net.variables
-        .get(v as usize)
-        .map_or_else(|| format!("v{v}"), |var| array_name(&var.name).to_owned())
+impl Names for DisplayNames<'_> {
+    fn var(&self, v: VarId) -> String {
+        self.0
+            .variables
+            .get(v as usize)
+            .map_or_else(|| format!("v{v}"), |var| var.name.clone())
+    }
+
+    fn array(&self, base: VarId) -> (String, u32) {
+        let name = self.0.variables.get(base as usize).map_or_else(
+            || format!("v{base}"),
+            |var| array_name(&var.name).to_owned(),
+        );
+        (name, 0)
+    }
 }
 
 /// A clock's display name (`x`, `P1.x`); the reference clock prints as `0`.
@@ -84,79 +48,12 @@ pub fn clock_name(net: &Network, c: u32) -> String {
 
 /// An expression as text.
 pub fn expr(net: &Network, e: &Expr) -> String {
-    let mut out = String::new();
-    write_expr(net, e, 0, &mut out);
-    out
-}
-
-fn write_expr(net: &Network, e: &Expr, min_prec: u8, out: &mut String) {
-    let prec = match e {
-        Expr::Const(_) | Expr::Var(_) | Expr::Index { .. } => PREC_ATOM,
-        Expr::Unary(..) => PREC_UNARY,
-        Expr::Binary(op, ..) => binop_prec(*op),
-        Expr::Cond(..) => PREC_COND,
-    };
-    let paren = prec < min_prec;
-    if paren {
-        out.push('(');
-    }
-    match e {
-        Expr::Const(n) => out.push_str(&n.to_string()),
-        Expr::Var(v) => out.push_str(&var_name(net, *v)),
-        Expr::Index { base, index, .. } => {
-            out.push_str(&array_var_name(net, *base));
-            out.push('[');
-            write_expr(net, index, 0, out);
-            out.push(']');
-        }
-        Expr::Unary(op, a) => {
-            out.push_str(match op {
-                UnOp::Neg => "-",
-                UnOp::Not => "!",
-                UnOp::BitNot => "~",
-            });
-            write_expr(net, a, PREC_UNARY, out);
-        }
-        Expr::Binary(op @ (BinOp::Min | BinOp::Max), a, b) => {
-            out.push_str(binop_text(*op));
-            out.push('(');
-            write_expr(net, a, 0, out);
-            out.push_str(", ");
-            write_expr(net, b, 0, out);
-            out.push(')');
-        }
-        Expr::Binary(op, a, b) => {
-            // Left-associative: the right operand needs parentheses at equal precedence.
-            write_expr(net, a, prec, out);
-            out.push(' ');
-            out.push_str(binop_text(*op));
-            out.push(' ');
-            write_expr(net, b, prec + 1, out);
-        }
-        Expr::Cond(c, a, b) => {
-            write_expr(net, c, PREC_COND + 1, out);
-            out.push_str(" ? ");
-            write_expr(net, a, PREC_COND + 1, out);
-            out.push_str(" : ");
-            write_expr(net, b, PREC_COND, out);
-        }
-    }
-    if paren {
-        out.push(')');
-    }
+    Printer::new(&DisplayNames(net), Style::ZENO).expr(e)
 }
 
 /// `-e` as text, folding a constant or a negation away.
 fn negated(net: &Network, e: &Expr) -> String {
-    match e {
-        Expr::Const(n) => n.wrapping_neg().to_string(),
-        Expr::Unary(UnOp::Neg, inner) => expr(net, inner),
-        _ => {
-            let mut out = String::from("-");
-            write_expr(net, e, PREC_UNARY, &mut out);
-            out
-        }
-    }
+    Printer::new(&DisplayNames(net), Style::ZENO).negated(e)
 }
 
 /// A clock constraint as the user wrote it: `x <= 5`, `x > 2`, `x - y < 3`.
@@ -234,8 +131,8 @@ pub fn sync(net: &Network, s: &Sync) -> String {
 
 fn lvalue(net: &Network, l: &LValue) -> String {
     match &l.index {
-        Some(i) => format!("{}[{}]", array_var_name(net, l.base), expr(net, i)),
-        None => var_name(net, l.base),
+        Some(i) => format!("{}[{}]", DisplayNames(net).array(l.base).0, expr(net, i)),
+        None => DisplayNames(net).var(l.base),
     }
 }
 
@@ -254,9 +151,7 @@ pub fn guard(net: &Network, e: &Edge) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(g) = &e.guard {
         // An `||` at the top level would bind looser than the `&&` that joins the parts.
-        let mut s = String::new();
-        write_expr(net, g, binop_prec(BinOp::And) + 1, &mut s);
-        parts.push(s);
+        parts.push(Printer::new(&DisplayNames(net), Style::ZENO).operand(g, BinOp::And));
     }
     parts.extend(constraints(net, &e.clock_guard));
     if parts.is_empty() {

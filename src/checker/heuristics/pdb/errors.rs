@@ -7,22 +7,13 @@
 //! prunes when this analysis succeeds (otherwise dead ends are explored last,
 //! as for every other heuristic).
 
-use crate::ir::{BinOp, ChanRef, Expr, Formula, LValue, Network, UnOp, Update, VarId};
-
-/// Closed interval of values (in `i64`, so that `i32` overflow is visible).
-type Interval = (i64, i64);
-
-const I32: Interval = (i32::MIN as i64, i32::MAX as i64);
+use crate::ir::{BinOp, ChanRef, Expr, Formula, Interval, LValue, Network, Update, VarId};
 
 /// True when no expression evaluation or assignment of the network (guards,
 /// clock bounds, invariants, channel indices, updates, the goal's data atoms)
 /// can fail in any reachable state.
 pub(crate) fn cannot_raise_errors(net: &Network, goal: &Formula) -> bool {
-    let ranges: Vec<Interval> = net
-        .variables
-        .iter()
-        .map(|v| (v.lo as i64, v.hi as i64))
-        .collect();
+    let ranges = net.declared_ranges();
     let processes_ok = net.processes.iter().all(|p| {
         let invariants_ok = p.locations.iter().all(|l| {
             l.invariant
@@ -69,7 +60,7 @@ fn chan_ok(c: &ChanRef, ranges: &[Interval]) -> bool {
 }
 
 fn index_ok(index: &Expr, len: u32, ranges: &[Interval]) -> bool {
-    interval(index, ranges).is_some_and(|(lo, hi)| lo >= 0 && hi < len as i64)
+    !index.range(ranges).index_may_fail(len)
 }
 
 /// Updates in order, starting from `ranges` (the declared ranges, possibly
@@ -150,80 +141,7 @@ fn flip(op: BinOp) -> BinOp {
     }
 }
 
-fn fits(i: Interval) -> Option<Interval> {
-    (i.0 >= I32.0 && i.1 <= I32.1).then_some(i)
-}
-
-fn hull(a: Interval, b: Interval) -> Interval {
-    (a.0.min(b.0), a.1.max(b.1))
-}
-
 /// The values `e` can take, or `None` when its evaluation may fail.
-pub(crate) fn interval(e: &Expr, ranges: &[Interval]) -> Option<Interval> {
-    match e {
-        Expr::Const(c) => Some((*c as i64, *c as i64)),
-        Expr::Var(v) => ranges.get(*v as usize).copied(),
-        Expr::Index { base, len, index } => {
-            if !index_ok(index, *len, ranges) {
-                return None;
-            }
-            (*base..*base + *len)
-                .map(|v| ranges.get(v as usize).copied())
-                .try_fold(None, |acc: Option<Interval>, r| {
-                    let r = r?;
-                    Some(Some(acc.map_or(r, |a| hull(a, r))))
-                })?
-        }
-        Expr::Unary(op, a) => {
-            let (lo, hi) = interval(a, ranges)?;
-            match op {
-                UnOp::Neg => fits((-hi, -lo)),
-                UnOp::Not => Some((0, 1)),
-                UnOp::BitNot => Some((-hi - 1, -lo - 1)),
-            }
-        }
-        Expr::Binary(op, a, b) => {
-            let x = interval(a, ranges)?;
-            let y = interval(b, ranges)?;
-            binary(*op, x, y)
-        }
-        Expr::Cond(c, a, b) => {
-            interval(c, ranges)?;
-            Some(hull(interval(a, ranges)?, interval(b, ranges)?))
-        }
-    }
-}
-
-fn binary(op: BinOp, x: Interval, y: Interval) -> Option<Interval> {
-    let corners = |f: fn(i64, i64) -> i64| {
-        let v = [f(x.0, y.0), f(x.0, y.1), f(x.1, y.0), f(x.1, y.1)];
-        (*v.iter().min().unwrap(), *v.iter().max().unwrap())
-    };
-    let divisor_ok = y.0 > 0 || y.1 < 0;
-    // i32::MIN / -1 and i32::MIN % -1 overflow.
-    let min_by_minus_one = x.0 <= I32.0 && y.0 <= -1 && y.1 >= -1;
-    match op {
-        BinOp::Add => fits(corners(|a, b| a + b)),
-        BinOp::Sub => fits(corners(|a, b| a - b)),
-        BinOp::Mul => fits(corners(|a, b| a * b)),
-        BinOp::Div if divisor_ok && !min_by_minus_one => fits(corners(|a, b| a / b)),
-        BinOp::Mod if divisor_ok && !min_by_minus_one => {
-            let m = y.0.abs().max(y.1.abs()) - 1;
-            Some((if x.0 < 0 { -m } else { 0 }, if x.1 > 0 { m } else { 0 }))
-        }
-        BinOp::Div | BinOp::Mod => None,
-        BinOp::Lt
-        | BinOp::Le
-        | BinOp::Eq
-        | BinOp::Ne
-        | BinOp::Ge
-        | BinOp::Gt
-        | BinOp::And
-        | BinOp::Or => Some((0, 1)),
-        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => Some(I32),
-        BinOp::Shl | BinOp::Shr if y.0 >= 0 && y.1 < 32 => Some(I32),
-        BinOp::Shl | BinOp::Shr => None,
-        BinOp::Min => Some((x.0.min(y.0), x.1.min(y.1))),
-        BinOp::Max => Some((x.0.max(y.0), x.1.max(y.1))),
-    }
+fn interval(e: &Expr, ranges: &[Interval]) -> Option<Interval> {
+    e.range(ranges).strict()
 }

@@ -313,3 +313,17 @@ fn clocks_reset_by_dropped_processes_are_not_kept() {
     let without_q = pattern(&n, &[0], &[]);
     assert_eq!(ClockSet::new(&n, &without_q, &[true, true]).count(), 0);
 }
+
+#[test]
+fn clocks_compared_beyond_the_largest_constant_are_not_kept() {
+    use super::zones::ClockSet;
+    // d / 2 ∈ [0, 5] is within the LU bounds; d * 100000000 reaches 10^9,
+    // beyond MAX_CONST (2^28 - 1), so y's extrapolation would be unsound.
+    let text = "int[0, 10] d = 4;\nclock x, y;\ntemplate P() {\n init location a;\n location b;\n \
+                a -> b when x <= d / 2 && y < d * 100000000;\n}\n\
+                system P;\ncheck reach: E<> P.b;\n";
+    let analysis = crate::semantics::analyze(text);
+    let n = analysis.network.expect("analyses");
+    let kept = ClockSet::new(&n, &Pattern::full(&n), &[true, true, true]);
+    assert_eq!(kept.kept, vec![true, true, false]);
+}

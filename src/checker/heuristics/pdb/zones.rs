@@ -50,7 +50,7 @@ use rustc_hash::FxHashMap;
 use super::pattern::Pattern;
 use super::projection::Abstraction;
 use crate::checker::dbm::{Dbm, bound};
-use crate::checker::lu::{LuTable, expr_range};
+use crate::checker::lu::{LuTable, within_lu_bounds};
 use crate::ir::{ClockConstraint, LocationKind, Network, Update};
 
 /// Distance of stored states that reach no abstract goal state.
@@ -86,11 +86,12 @@ impl ClockSet {
         }
         // Extrapolation needs a bound for every constant compared with a
         // kept clock.
+        let ranges = net.declared_ranges();
         for proc_ in &net.processes {
             let invariants = proc_.locations.iter().flat_map(|l| &l.invariant);
             let guards = proc_.edges.iter().flat_map(|e| &e.clock_guard);
             for c in invariants.chain(guards) {
-                if expr_range(net, &c.bound).is_none() {
+                if !within_lu_bounds(&ranges, &c.bound) {
                     for x in [c.i, c.j] {
                         if x != 0
                             && let Some(k) = kept.get_mut(x as usize)
