@@ -470,3 +470,84 @@ fn check_ties_flag_changes_the_greedy_order() {
     let (fifo, lifo) = (explored("fifo"), explored("lifo"));
     assert!(fifo < lifo, "fifo {fifo}, lifo {lifo}");
 }
+
+/// `zeno bench --summary` end to end on Fischer variant B with 2 and 3
+/// processes under `bfs` and `bfs+ce` (one group, `bfs`), limited to 20
+/// explored states: the figures are recomputed here from the JSON rows of
+/// the same run, and BFS's trace is the hand-derived 6 steps (see
+/// `fischer_atg_shortest_violation_is_six_steps`).
+#[test]
+fn cli_summary_averages_over_the_instances_every_configuration_solved() {
+    let args = |format: &str| {
+        let o = zeno(&[
+            "bench",
+            "--family",
+            "fischer-atg:2,3",
+            "--config",
+            "bfs,bfs+ce",
+            "--max-states",
+            "20",
+            "--summary",
+            "--format",
+            format,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let v: serde_json::Value = serde_json::from_str(&args("json")).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let row = |model: &str, config: &str| {
+        rows.iter()
+            .find(|r| r["model"] == model && r["config"] == config)
+            .unwrap_or_else(|| panic!("no row {model} {config}"))
+    };
+    let solved = |r: &serde_json::Value| !r["verdict"].as_str().unwrap().starts_with("unknown");
+    // The limit is what makes this test: BFS needs more than 20 states on
+    // F3B, so only F2B is common to the group.
+    let common: Vec<&str> = ["F2B", "F3B"]
+        .into_iter()
+        .filter(|m| solved(row(m, "bfs")) && solved(row(m, "bfs+ce")))
+        .collect();
+    assert_eq!(common, ["F2B"], "{rows:?}");
+    assert!(solved(row("F3B", "bfs+ce")));
+
+    let s = &v["summary"];
+    assert_eq!(s["instances"], 2);
+    let groups = s["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["group"], "bfs");
+    assert_eq!(groups[0]["common"], serde_json::json!(["F2B/mutex"]));
+    let configs = groups[0]["configs"].as_array().unwrap();
+    let names: Vec<&str> = configs
+        .iter()
+        .map(|c| c["config"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["bfs", "bfs+ce"]);
+    for c in configs {
+        let config = c["config"].as_str().unwrap();
+        // One common instance: average = median = its row's figure.
+        let explored = row("F2B", config)["explored"].as_f64().unwrap();
+        assert_eq!(
+            c["explored"]["average"].as_f64(),
+            Some(explored),
+            "{config}"
+        );
+        assert_eq!(c["explored"]["median"].as_f64(), Some(explored), "{config}");
+    }
+    assert_eq!(configs[0]["trace_length"]["average"].as_f64(), Some(6.0));
+    assert_eq!(configs[0]["solved"], 1);
+    assert_eq!(configs[1]["solved"], 2);
+
+    // Markdown: the rows, a blank line, then one summary line per configuration.
+    let out = args("markdown");
+    let (table, summary) = out.split_once("\n\n").expect("a summary after the rows");
+    assert_eq!(cells(table).len(), 4);
+    let lines = cells(summary);
+    assert_eq!(lines.len(), 2, "{summary}");
+    assert!(summary.starts_with("| group | configuration | common |"));
+    assert_eq!(lines[0][..3], ["bfs", "bfs", "1"]);
+    assert_eq!(lines[0][7..], ["6.0", "6.0", "1/2"]);
+    assert_eq!(lines[1][..2], ["bfs", "bfs+ce"]);
+    assert_eq!(lines[1][9], "2/2");
+}

@@ -1,9 +1,10 @@
 //! The benchmark harness behind `zeno bench`: a table of models × search
 //! configurations, each run with its own state and time limit, reporting
 //! the columns of the papers' tables (explored states, time, trace length,
-//! #d, queue accesses).
+//! #d, queue accesses), and their summary per base search (`summary`).
 
 pub mod families;
+pub mod summary;
 pub mod table;
 
 use std::time::Duration;

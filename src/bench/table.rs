@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::summary::Summary;
 use crate::checker::{CheckResult, Limit, Verdict};
 
 /// The figures of one model × check × configuration run.
@@ -115,9 +116,14 @@ fn per_queue(counts: &[u64]) -> String {
     }
 }
 
-/// The whole table as JSON: `{"rows": [...]}`.
-pub fn json(rows: &[Row]) -> String {
-    serde_json::to_string_pretty(&serde_json::json!({ "rows": rows })).unwrap_or_default()
+/// The whole table as JSON: `{"rows": [...]}`, with `"summary": {...}`
+/// when one is given.
+pub fn json(rows: &[Row], summary: Option<&Summary>) -> String {
+    let value = match summary {
+        None => serde_json::json!({ "rows": rows }),
+        Some(summary) => serde_json::json!({ "rows": rows, "summary": summary }),
+    };
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -65,6 +65,11 @@ pub struct BenchArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = BenchFormat::Markdown)]
     pub format: BenchFormat,
+    /// After the rows, summarise them per base search as the thesis'
+    /// Table 4.4 does: averages and medians over the instances every
+    /// configuration of the group solved, and the instances each solved.
+    #[arg(long)]
+    pub summary: bool,
     /// Write the generated family models into this directory as
     /// `NAME.zeno` instead of running anything.
     #[arg(long, value_name = "DIR")]
@@ -484,9 +489,11 @@ mod tests {
         assert_eq!(a.families, ["hanoi:3..5"]);
         assert_eq!(a.configs, ["bfs"]);
         assert_eq!(a.format, BenchFormat::Markdown);
+        assert!(!a.summary);
         let Command::Bench(a) = parse(&[
             "bench",
             "m.zeno",
+            "--summary",
             "--family",
             "fischer:5,10",
             "--config",
@@ -511,6 +518,7 @@ mod tests {
         assert_eq!(a.files, [PathBuf::from("m.zeno")]);
         assert_eq!((a.timeout, a.max_states), (Some(2.5), Some(100)));
         assert_eq!(a.format, BenchFormat::Json);
+        assert!(a.summary);
         assert!(parse(&["bench", "--format", "csv"]).is_err());
     }
 

@@ -124,8 +124,16 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
             }
         }
     }
-    if args.format == BenchFormat::Json {
-        let _ = writeln!(out, "{}", bench::table::json(&rows));
+    let summary = args.summary.then(|| bench::summary::summarise(&rows));
+    match args.format {
+        BenchFormat::Json => {
+            let _ = writeln!(out, "{}", bench::table::json(&rows, summary.as_ref()));
+        }
+        BenchFormat::Markdown => {
+            if let Some(summary) = &summary {
+                let _ = writeln!(out, "\n{}", bench::summary::markdown(summary));
+            }
+        }
     }
     Ok(())
 }
