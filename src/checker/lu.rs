@@ -21,15 +21,6 @@ pub struct LuTable {
     max_bounds: bool,
 }
 
-fn mentions_deadlock(f: &Formula) -> bool {
-    match f {
-        Formula::Deadlock => true,
-        Formula::Not(g) => mentions_deadlock(g),
-        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(mentions_deadlock),
-        _ => false,
-    }
-}
-
 impl LuTable {
     pub fn new(net: &Network, goal: &Formula) -> LuTable {
         let dim = net.dbm_dim();
@@ -99,7 +90,7 @@ impl LuTable {
             bounds,
             global,
             has_diagonal,
-            max_bounds: mentions_deadlock(goal),
+            max_bounds: goal.mentions_deadlock(),
         }
     }
 

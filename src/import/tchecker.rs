@@ -124,14 +124,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         if is_vector(v) {
             for (_, ev, _) in &v.parts {
                 if !label_of.contains_key(ev) {
-                    let base = sanitize(ev);
-                    let mut name = base.clone();
-                    let mut k = 2;
-                    while used.contains(&name) {
-                        name = format!("{base}_{k}");
-                        k += 1;
-                    }
-                    used.insert(name.clone());
+                    let name = fresh_name(&mut used, sanitize(ev));
                     label_of.insert(ev.clone(), name);
                 }
             }
@@ -150,13 +143,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         } else {
             format!("{}_{}", sanitize(e1), sanitize(e2))
         };
-        let mut name = base.clone();
-        let mut k = 2;
-        while used.contains(&name) {
-            name = format!("{base}_{k}");
-            k += 1;
-        }
-        used.insert(name.clone());
+        let name = fresh_name(&mut used, base);
         model.globals.push(format!("chan {name};"));
         chans.push(Some(name));
     }
@@ -275,6 +262,18 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         });
     }
     Some(model)
+}
+
+/// `base`, or `base_2`, `base_3`, … if taken; the result is marked taken.
+fn fresh_name(used: &mut HashSet<String>, base: String) -> String {
+    let mut name = base.clone();
+    let mut k = 2;
+    while used.contains(&name) {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    used.insert(name.clone());
+    name
 }
 
 /// A vector that is not a binary handshake: three or more participants, or

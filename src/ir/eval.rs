@@ -74,6 +74,18 @@ impl Expr {
         }
     }
 
+    /// Pushes the top-level conjuncts of the expression (itself when it is
+    /// not an `&&`).
+    pub fn conjuncts_into<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match self {
+            Expr::Binary(BinOp::And, a, b) => {
+                a.conjuncts_into(out);
+                b.conjuncts_into(out);
+            }
+            _ => out.push(self),
+        }
+    }
+
     /// Calls `f` on every variable slot the expression may read (every element
     /// of an indexed array).
     pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
@@ -150,6 +162,29 @@ impl ChanRef {
 mod tests {
     use super::*;
     use crate::ir::test_exprs::c;
+
+    #[test]
+    fn conjuncts_split_top_level_and_only() {
+        // (1 && (2 && 3)) && (4 || 5): three conjuncts, the `||` kept whole.
+        let and = |a, b| Expr::Binary(BinOp::And, a, b);
+        let or = Expr::Binary(BinOp::Or, c(4), c(5));
+        let e = and(
+            Box::new(and(c(1), Box::new(and(c(2), c(3))))),
+            Box::new(or.clone()),
+        );
+        let mut out = Vec::new();
+        e.conjuncts_into(&mut out);
+        assert_eq!(out, vec![&*c(1), &*c(2), &*c(3), &or]);
+    }
+
+    #[test]
+    fn deadlock_goals_are_found() {
+        use crate::ir::Formula;
+        let dl = Formula::Not(Box::new(Formula::Deadlock));
+        assert!(Formula::Not(Box::new(dl)).mentions_deadlock());
+        assert!(Formula::Or(vec![Formula::True, Formula::Deadlock]).mentions_deadlock());
+        assert!(!Formula::And(vec![Formula::True, Formula::False]).mentions_deadlock());
+    }
 
     #[test]
     fn arithmetic_follows_c() {

@@ -325,6 +325,18 @@ pub enum Formula {
     Or(Vec<Formula>),
 }
 
+impl Formula {
+    /// Whether `deadlock` occurs in the formula.
+    pub fn mentions_deadlock(&self) -> bool {
+        match self {
+            Formula::Deadlock => true,
+            Formula::Not(g) => g.mentions_deadlock(),
+            Formula::And(gs) | Formula::Or(gs) => gs.iter().any(Formula::mentions_deadlock),
+            _ => false,
+        }
+    }
+}
+
 impl Network {
     /// Dimension of a DBM for this network (the reference clock included).
     pub fn dbm_dim(&self) -> usize {

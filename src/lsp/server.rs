@@ -127,15 +127,6 @@ fn internal(msg: String) -> Error {
     }
 }
 
-fn goal_mentions_deadlock(f: &ir::Formula) -> bool {
-    match f {
-        ir::Formula::Deadlock => true,
-        ir::Formula::Not(g) => goal_mentions_deadlock(g),
-        ir::Formula::And(fs) | ir::Formula::Or(fs) => fs.iter().any(goal_mentions_deadlock),
-        _ => false,
-    }
-}
-
 impl State {
     fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
         let d = self.docs.get(uri)?;
@@ -609,15 +600,5 @@ mod tests {
             guarded(|| -> i32 { panic!("static") }),
             Err("static".to_string())
         );
-    }
-
-    #[test]
-    fn deadlock_goals_are_found() {
-        let dl = ir::Formula::Not(Box::new(ir::Formula::Deadlock));
-        assert!(goal_mentions_deadlock(&ir::Formula::Not(Box::new(dl))));
-        assert!(!goal_mentions_deadlock(&ir::Formula::And(vec![
-            ir::Formula::True,
-            ir::Formula::False
-        ])));
     }
 }

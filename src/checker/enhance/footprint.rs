@@ -20,7 +20,8 @@ pub struct Footprints {
     pub edges: Vec<(ProcId, EdgeId)>,
     /// Sorted, without duplicates; the edge's own process location included.
     pub reads: Vec<Vec<u32>>,
-    /// Sorted, without duplicates; the edge's own process location included.
+    /// Sorted, without duplicates; the edge's own process location included
+    /// unless the edge is a self-loop.
     pub writes: Vec<Vec<u32>>,
     /// Synchronisation of each edge: the channels it may use (one, or every
     /// element of a channel array indexed at run time) and whether it sends.

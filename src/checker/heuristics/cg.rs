@@ -17,7 +17,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ir::{BinOp, ChannelKind, EdgeId, Expr, LocId, Network, ProcId, SyncDir, Update, VarId};
+use crate::ir::{ChannelKind, EdgeId, Expr, LocId, Network, ProcId, SyncDir, Update, VarId};
 
 use super::EdgeSet;
 use super::goal::{Atom, Conjunction};
@@ -91,7 +91,7 @@ impl CausalGraph {
             for edge in &edges {
                 if let Some(g) = &edge.guard {
                     let mut cs = Vec::new();
-                    conjuncts(g, &mut cs);
+                    g.conjuncts_into(&mut cs);
                     for c in cs {
                         if let [x] = reads(c).as_slice() {
                             singles.push((*x, c));
@@ -361,17 +361,6 @@ fn reads(e: &Expr) -> Vec<VarId> {
     r.sort_unstable();
     r.dedup();
     r
-}
-
-/// Conjuncts of a guard at top-level `&&`.
-fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
 }
 
 /// The `(from, to)` value pairs (as offsets from `lo`) allowed on slot `x` by

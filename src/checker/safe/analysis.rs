@@ -8,7 +8,7 @@ use crate::ir::{
     SyncDir, Update, VarId,
 };
 
-use super::{MAX_GOAL_COMBINATIONS, mentions_deadlock};
+use super::MAX_GOAL_COMBINATIONS;
 
 /// Largest slot domain considered (as the causal graph's).
 const MAX_DOMAIN: i64 = 512;
@@ -108,7 +108,7 @@ pub(crate) fn analyse(
         return none();
     };
     let goal = chk.kind.goal();
-    if mentions_deadlock(&goal) {
+    if goal.mentions_deadlock() {
         return none();
     }
     let mut components: Vec<Component> = Vec::new();
@@ -216,17 +216,6 @@ fn reads_slot(e: &Expr, x: VarId) -> bool {
     found
 }
 
-/// Top-level conjuncts of a guard.
-pub(crate) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// The guard with every top-level conjunct reading `x` replaced by `ok`.
 fn replace_conjuncts(e: &Expr, x: VarId, ok: bool) -> Expr {
     match e {
@@ -251,7 +240,7 @@ pub(crate) fn accepts(
     vars[x as usize] = c.lo + value as i32;
     guards.iter().all(|g| {
         let mut cs = Vec::new();
-        conjuncts(g, &mut cs);
+        g.conjuncts_into(&mut cs);
         cs.iter()
             .filter(|c| reads_slot(c, x))
             .all(|c| c.eval(vars).is_ok_and(|v| v != 0))
@@ -321,7 +310,7 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
                 && reads_slot(g, x)
             {
                 let mut cs = Vec::new();
-                conjuncts(g, &mut cs);
+                g.conjuncts_into(&mut cs);
                 if cs.iter().any(|c| reads_slot(c, x) && reads(c) != [x]) {
                     return None;
                 }
@@ -415,7 +404,7 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
         let edge = &proc_.edges[e as usize];
         let g = edge.guard.as_ref()?;
         let mut cs = Vec::new();
-        conjuncts(g, &mut cs);
+        g.conjuncts_into(&mut cs);
         for c in cs.iter().filter(|c| reads_slot(c, x)) {
             for v in component.values() {
                 vars[x as usize] = lo + v as i32;

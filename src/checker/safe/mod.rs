@@ -90,7 +90,7 @@ pub(crate) use analysis::analyse;
 use analysis::{Abstraction, Kind};
 pub(crate) use insert::concretize;
 
-use crate::ir::{self, Formula};
+use crate::ir;
 
 use super::trace::Trace;
 use super::{Cancel, CheckResult, Options, SafeStats, Verdict};
@@ -219,16 +219,4 @@ fn complete(
         inserted += n;
     }
     Some((trace, inserted))
-}
-
-/// Whether the formula mentions `deadlock` (safe abstraction is off then: a
-/// removed component can always move, so the original network never
-/// deadlocks where the reduced one may).
-fn mentions_deadlock(f: &Formula) -> bool {
-    match f {
-        Formula::Deadlock => true,
-        Formula::Not(g) => mentions_deadlock(g),
-        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(mentions_deadlock),
-        _ => false,
-    }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Cancellable, OngoingProgress, Unbounded};
 
-use super::{Backend, goal_mentions_deadlock, guarded, lock};
+use super::{Backend, guarded, lock};
 use crate::checker::{self, Cancel, CheckResult, Limit, Stats, Verdict};
 use crate::ir;
 use crate::lsp::config::Settings;
@@ -152,7 +152,7 @@ impl Backend {
             let cancel = input.checks.get(i).cloned().unwrap_or_default();
             let options = input
                 .settings
-                .options(goal_mentions_deadlock(&check.kind.goal()));
+                .options(check.kind.goal().mentions_deadlock());
             let network = input.network.clone();
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
             let worker = tokio::task::spawn_blocking(move || {

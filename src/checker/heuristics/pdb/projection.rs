@@ -22,7 +22,7 @@ use super::pattern::Pattern;
 use crate::checker::choices::Choices;
 use crate::checker::heuristics::EdgeSet;
 use crate::checker::heuristics::goal::{Atom, Conjunction};
-use crate::ir::{BinOp, ChanRef, ChannelKind, EdgeId, Expr, Network, ProcId, SyncDir, Update};
+use crate::ir::{ChanRef, ChannelKind, EdgeId, Expr, Network, ProcId, SyncDir, Update};
 
 /// Most global transitions (after dropping irrelevant parts) an abstraction
 /// may have; beyond it the pattern is treated as too large.
@@ -73,16 +73,6 @@ fn reads_only(e: &Expr, pattern: &Pattern) -> bool {
     let mut ok = true;
     e.for_each_read(&mut |v| ok &= pattern.has_var(v));
     ok
-}
-
-fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        other => out.push(other),
-    }
 }
 
 fn channel_range(c: &ChanRef) -> (u32, u32) {
@@ -437,7 +427,7 @@ impl<E> NonZero for Result<i32, E> {
 fn view(edge: &crate::ir::Edge, pattern: &Pattern) -> EdgeView {
     let mut all = Vec::new();
     if let Some(g) = &edge.guard {
-        conjuncts(g, &mut all);
+        g.conjuncts_into(&mut all);
     }
     let guards = all
         .into_iter()

@@ -40,6 +40,18 @@ impl Space {
         Space::enumerate_until(net, abs, budget, &|| false).expect("never asked to stop")
     }
 
+    /// No state enumerated yet (and so not complete).
+    fn empty() -> Space {
+        Space {
+            index: FxHashMap::default(),
+            edges: Vec::new(),
+            goal: Vec::new(),
+            complete: false,
+            goal_depth: None,
+            layers_done: 0,
+        }
+    }
+
     /// [`Space::enumerate`] that gives up (`None`) when `stop` returns true
     /// (polled before every abstract state is expanded: one atomic load and
     /// a clock read, while expanding a state of a pattern with a hundred
@@ -51,14 +63,7 @@ impl Space {
         stop: &dyn Fn() -> bool,
     ) -> Option<Space> {
         let pattern = &abs.pattern;
-        let mut space = Space {
-            index: FxHashMap::default(),
-            edges: Vec::new(),
-            goal: Vec::new(),
-            complete: false,
-            goal_depth: None,
-            layers_done: 0,
-        };
+        let mut space = Space::empty();
         let init_locs = net.initial_locations();
         let init_vars = net.initial_variables();
         let mut states: Vec<(Vec<u32>, Vec<i32>)> = Vec::new();
@@ -196,13 +201,6 @@ pub(crate) fn enumerate_or_empty(
 ) -> Option<Space> {
     match abs {
         Ok(a) => Space::enumerate_until(net, &a, budget, stop),
-        Err(TooLarge) => Some(Space {
-            index: FxHashMap::default(),
-            edges: Vec::new(),
-            goal: Vec::new(),
-            complete: false,
-            goal_depth: None,
-            layers_done: 0,
-        }),
+        Err(TooLarge) => Some(Space::empty()),
     }
 }
