@@ -2,7 +2,7 @@
 //! the correct version (`A[] mutex` holds, full exploration) and the buggy one
 //! (`x >= k`), per search order. Prints a Markdown table.
 
-#[path = "../tests/support/net.rs"]
+#[path = "../tests/it/support/net.rs"]
 #[allow(dead_code, clippy::new_without_default)]
 mod net;
 

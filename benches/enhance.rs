@@ -10,7 +10,7 @@
 //! also #s (components removed) and the trace as `x + y` (abstract steps +
 //! inserted moves).
 
-#[path = "../tests/support/net.rs"]
+#[path = "../tests/it/support/net.rs"]
 #[allow(dead_code, clippy::new_without_default)]
 mod net;
 

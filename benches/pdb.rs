@@ -11,7 +11,7 @@
 //! `cargo bench --bench pdb` (optionally `-- quick` for the smallest
 //! instances; other arguments keep only the models whose name contains one).
 
-#[path = "../tests/support/net.rs"]
+#[path = "../tests/it/support/net.rs"]
 #[allow(dead_code, clippy::new_without_default)]
 mod net;
 

@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use zeno::syntax::ast::{self, AstNode, Expr, Item};
 use zeno::syntax::{MAX_TREE_DEPTH, Parse, SyntaxNode, parse};
 
-const FISCHER: &str = include_str!("data/syntax/valid/fischer.zeno");
-const ALL_CONSTRUCTS: &str = include_str!("data/syntax/valid/all_constructs.zeno");
+const FISCHER: &str = include_str!("../data/syntax/valid/fischer.zeno");
+const ALL_CONSTRUCTS: &str = include_str!("../data/syntax/valid/all_constructs.zeno");
 
 /// Parses `text` and checks the invariants every parse must satisfy.
 fn check_total(text: &str) -> Parse {

@@ -3,7 +3,7 @@
 //! here, the same verdict as plain BFS under every enhancement and search
 //! order, with every trace replayed by the independent simulator.
 
-mod support;
+use crate::support;
 
 use support::net::*;
 use zeno::checker::enhance::{Contexts, UNRELATED, Useless};
@@ -127,7 +127,7 @@ fn up_down(k: usize) -> Network {
 
 #[test]
 fn the_up_down_file_is_figure_3_1() {
-    let file = analyze(include_str!("../models/useless-transitions.zeno"));
+    let file = analyze(include_str!("../../models/useless-transitions.zeno"));
     assert_eq!(file.processes.len(), 9);
     for p in &file.processes {
         let edges: Vec<_> = p.edges.iter().map(|e| (e.source, e.target)).collect();
@@ -388,7 +388,7 @@ check goal: E<> P.b;
 /// Thesis Figure 4.1: four processes l0 -> l1 -> l3 with detours via l2.
 #[test]
 fn the_context_file_is_figure_4_1_and_contexts_help_bfs() {
-    let file = analyze(include_str!("../models/interference-contexts.zeno"));
+    let file = analyze(include_str!("../../models/interference-contexts.zeno"));
     assert_eq!(file.processes.len(), 4);
     let bfs = agrees_with_bfs(&file);
     assert_eq!(bfs.verdict, Verdict::Fails);

@@ -2,7 +2,7 @@
 //! traces. Every kind of wrong trace must be rejected, or the simulator would
 //! prove nothing about the checker.
 
-mod support;
+use crate::support;
 
 use num_rational::Rational64;
 use support::simulator::{holds, replay};

@@ -6,12 +6,12 @@ use zeno::diagnostics::Severity;
 use zeno::semantics::analyze;
 
 const SAMPLES: &[&str] = &[
-    include_str!("data/semantics/fischer.zeno"),
-    include_str!("data/semantics/checks.zeno"),
-    include_str!("data/semantics/system_line.zeno"),
-    include_str!("data/semantics/select_and_arrays.zeno"),
-    include_str!("data/semantics/clock_constraints.zeno"),
-    include_str!("data/semantics/channels.zeno"),
+    include_str!("../data/semantics/fischer.zeno"),
+    include_str!("../data/semantics/checks.zeno"),
+    include_str!("../data/semantics/system_line.zeno"),
+    include_str!("../data/semantics/select_and_arrays.zeno"),
+    include_str!("../data/semantics/clock_constraints.zeno"),
+    include_str!("../data/semantics/channels.zeno"),
 ];
 
 /// Snippets that stress the semantic rules when spliced anywhere.

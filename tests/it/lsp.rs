@@ -2,12 +2,12 @@
 //! `zeno::lsp::serve` over an in-memory duplex stream, with the same framing
 //! as stdio.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::lsp_client::{TestClient, position};
 
-const FISCHER_BUGGY: &str = include_str!("../models/fischer-buggy.zeno");
+const FISCHER_BUGGY: &str = include_str!("../../models/fischer-buggy.zeno");
 
 fn find_diagnostic<'a>(params: &'a Value, needle: &str) -> &'a Value {
     params["diagnostics"]

@@ -3,7 +3,7 @@
 use zeno::syntax::ast::{self, AstNode, BinOp, Expr, Item, PathQuantifier, SyncKind};
 use zeno::syntax::parse;
 
-const FISCHER: &str = include_str!("data/syntax/valid/fischer.zeno");
+const FISCHER: &str = include_str!("../data/syntax/valid/fischer.zeno");
 
 fn text(node: &impl AstNode) -> String {
     node.syntax().text().to_string()

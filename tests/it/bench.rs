@@ -4,9 +4,9 @@
 //! line (rows and columns, never timings).
 //!
 //! The large faulty instances take minutes in the debug profile; they are
-//! ignored tests: `cargo test --release --test bench -- --ignored`.
+//! ignored tests: `cargo test --release --test it -- --ignored bench::`.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! simulator (`tests/support/simulator.rs`), which implements the vector
 //! rules on its own.
 
-mod support;
+use crate::support;
 
 use support::simulator;
 use zeno::checker::{self, Cancel, CheckResult, HeuristicKind, Options, SearchOrder, Verdict};

@@ -2,7 +2,7 @@
 //! from the trace itself (`zeno trace --format json`), so the test does not
 //! depend on which of the shortest traces the search finds.
 
-mod support;
+use crate::support;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;

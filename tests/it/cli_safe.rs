@@ -1,7 +1,7 @@
 //! `zeno check` with safe abstraction (`--enhance safe,...`) and `--portfolio`:
 //! exit codes, the `x + y` figures and the winner in text and JSON.
 
-mod support;
+use crate::support;
 
 use support::cli::*;
 

@@ -18,7 +18,7 @@ fn lower(text: &str) -> Network {
     a.network.expect("no errors, so a network")
 }
 
-const FISCHER: &str = include_str!("data/semantics/fischer.zeno");
+const FISCHER: &str = include_str!("../data/semantics/fischer.zeno");
 
 #[test]
 fn fischer_shape() {

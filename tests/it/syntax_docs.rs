@@ -4,7 +4,7 @@
 
 use zeno::syntax::{SyntaxKind, parse};
 
-const DOC: &str = include_str!("../docs/language.md");
+const DOC: &str = include_str!("../../docs/language.md");
 
 fn zeno_blocks() -> Vec<String> {
     let mut blocks = Vec::new();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const FISCHER_BUGGY: &str = include_str!("../models/fischer-buggy.zeno");
+const FISCHER_BUGGY: &str = include_str!("../../models/fischer-buggy.zeno");
 const URI: &str = "file:///models/fischer-buggy.zeno";
 
 /// Guards against a hang (a missing message), not a timing assertion.

@@ -2,7 +2,7 @@
 //! files, end to end. The fixtures in `tests/data/import` are small
 //! hand-written models whose verdicts are evident from their text.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! shortest, and every trace must replay under the concrete semantics (both
 //! with the independent simulator in `tests/support`).
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use support::random_net::{build, spec};

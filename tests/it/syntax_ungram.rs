@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use zeno::syntax::SyntaxKind;
 use zeno::syntax::ast::{AstNode, Expr, Item, Type};
 
-const UNGRAM: &str = include_str!("../grammar/zeno.ungram");
+const UNGRAM: &str = include_str!("../../grammar/zeno.ungram");
 
 /// Rule name → right-hand side (comments stripped).
 fn rules() -> BTreeMap<String, String> {

@@ -1,14 +1,14 @@
 //! `zeno/traceSvg` and `zeno/graphSvg` end to end, through the same
 //! in-memory client as the other language server tests.
 
-mod support;
+use crate::support;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use serde_json::{Value, json};
 use support::lsp_client::{TestClient, position};
 
-const FISCHER_BUGGY: &str = include_str!("../models/fischer-buggy.zeno");
+const FISCHER_BUGGY: &str = include_str!("../../models/fischer-buggy.zeno");
 const URI: &str = "file:///models/fischer-buggy.zeno";
 
 /// The text content of every element of an SVG document; panics if the

@@ -1,6 +1,6 @@
 //! The `zeno` binary end to end: exit codes, messages and output formats.
 
-mod support;
+use crate::support;
 
 use support::cli::*;
 

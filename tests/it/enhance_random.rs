@@ -2,7 +2,7 @@
 //! transitions, interference contexts or context bounding, every search order and heuristic
 //! agrees with plain BFS and every trace replays in the independent simulator.
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use support::random_net::{build, spec};

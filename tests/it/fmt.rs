@@ -88,11 +88,11 @@ fn tokens(text: &str) -> Vec<(SyntaxKind, String)> {
 }
 
 const SAMPLES: &[&str] = &[
-    include_str!("data/fmt/fischer.in.zeno"),
-    include_str!("data/fmt/comments.in.zeno"),
-    include_str!("data/fmt/edges.in.zeno"),
-    include_str!("data/fmt/long_edges.in.zeno"),
-    include_str!("data/syntax/valid/all_constructs.zeno"),
+    include_str!("../data/fmt/fischer.in.zeno"),
+    include_str!("../data/fmt/comments.in.zeno"),
+    include_str!("../data/fmt/edges.in.zeno"),
+    include_str!("../data/fmt/long_edges.in.zeno"),
+    include_str!("../data/syntax/valid/all_constructs.zeno"),
 ];
 
 /// Does formatting split a declaration (`int a, b;`)? Then the tokens

@@ -7,9 +7,9 @@
 //!
 //! The largest instances (Fischer N = 8…10, mutex N = 3 with delay 2) take
 //! minutes in the debug profile: they are in ignored tests, run with
-//! `cargo test --release --test import_verdicts -- --ignored large`.
+//! `cargo test --release --test it -- --ignored import_verdicts::large`.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 
@@ -208,14 +208,14 @@ fn fischer_small() {
 }
 
 #[test]
-#[ignore = "minutes in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+#[ignore = "minutes in the debug profile: cargo test --release --test it -- --ignored import_verdicts::large"]
 fn large_fischer() {
     let large: Vec<Instance> = (8..=10).map(fischer).collect();
     run(&large, &[BFS, GREEDY_HU]);
 }
 
 #[test]
-#[ignore = "over a minute in the debug profile: cargo test --release --test import_verdicts -- --ignored large"]
+#[ignore = "over a minute in the debug profile: cargo test --release --test it -- --ignored import_verdicts::large"]
 fn large_mutex_three_delay_two() {
     run(
         &[mutex(
@@ -427,10 +427,10 @@ fn csmacd_full_small() {
 }
 
 /// N = 8 for comparison with TChecker's 6,242 visited / 5,880 stored states
-/// (EXPECTED.md): `SHOW_STATS=1 cargo test --release --test import_verdicts
-/// -- --ignored csmacd_full_eight --nocapture`.
+/// (EXPECTED.md): `SHOW_STATS=1 cargo test --release --test it --
+/// --ignored import_verdicts::csmacd_full_eight --nocapture`.
 #[test]
-#[ignore = "large: cargo test --release --test import_verdicts -- --ignored csmacd_full_eight"]
+#[ignore = "large: cargo test --release --test it -- --ignored import_verdicts::csmacd_full_eight"]
 fn csmacd_full_eight() {
     let answers = agree(
         "csmacd/csmacd-full_8_808_26_fix.tck",
@@ -471,7 +471,7 @@ fn sts_agree(n: u32) {
 /// About 3 minutes in release (1.8 million states per run); N = 3 does not
 /// finish in 2 minutes per run.
 #[test]
-#[ignore = "large: cargo test --release --test import_verdicts -- --ignored sts"]
+#[ignore = "large: cargo test --release --test it -- --ignored import_verdicts::sts"]
 fn sts_two() {
     sts_agree(2);
 }

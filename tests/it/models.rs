@@ -4,7 +4,7 @@
 //! length, every other order finds one at least that long, and every trace
 //! replays in the independent simulator.
 
-mod support;
+use crate::support;
 
 use support::expect;
 use support::simulator;

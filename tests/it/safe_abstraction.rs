@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use support::net::*;

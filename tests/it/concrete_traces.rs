@@ -3,7 +3,7 @@
 //! points strictly inside open intervals used to make denominators grow
 //! along the trace until `i64` rationals overflowed.
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use support::net::*;

@@ -2,7 +2,7 @@
 //! verdicts and trace lengths are worked out by hand in the comments; every
 //! trace is replayed by the independent concrete interpreter below.
 
-mod support;
+use crate::support;
 
 use num_rational::Rational64;
 use support::net::*;
