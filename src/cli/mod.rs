@@ -34,7 +34,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Trace(a) => picture::run_trace(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Lsp => match zeno::lsp::run_stdio() {
-            Ok(()) => check::exit::OK,
+            Ok(code) => code,
             Err(e) => {
                 diag::error(&format!("language server: {e}"));
                 check::exit::ERROR

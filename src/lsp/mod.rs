@@ -5,7 +5,7 @@
 //! newest stable release of the fork, 0.24 being only a release candidate).
 //! Its LSP types stay inside this module. Its transport stops reading at the
 //! first undecodable message, so the `framing` module filters the input
-//! first. The server adds no checking logic: it calls [`crate::semantics`]
+//! first (and answers or logs what it drops). The server adds no checking logic: it calls [`crate::semantics`]
 //! and [`crate::checker`] like the CLI does.
 //!
 //! Custom protocol:
@@ -38,19 +38,49 @@ mod signature;
 mod symbols;
 mod tokens;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{LspService, Server};
 
 pub use server::ServerStatusParams;
 
-/// Serves the protocol on the given streams until the client exits.
-pub async fn serve<I, O>(input: I, output: O)
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ending {
+    /// The client sent `shutdown` (and it was answered).
+    pub shut_down: bool,
+    /// The client sent `exit`; otherwise the input ended.
+    pub exit: bool,
+}
+
+impl Ending {
+    /// The process exit code the protocol asks for: 0 when `shutdown` came
+    /// before the end, 1 otherwise. The end is `exit` or, for a client that
+    /// closes the pipe instead, the end of the input: both count the same.
+    pub fn exit_code(&self) -> u8 {
+        if self.shut_down { 0 } else { 1 }
+    }
+}
+
+/// Serves the protocol on the given streams until the client sends `exit`
+/// or the input ends.
+pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
-    let input = framing::sanitize(input);
-    let (service, socket) = LspService::build(server::Backend::new)
+    let shut_down = Arc::new(AtomicBool::new(false));
+    let exit = Arc::new(AtomicBool::new(false));
+    // Everything written goes through one writer, as whole frames: the
+    // server's messages and the filter's replies and logs.
+    let (frames, to_write) = tokio::sync::mpsc::channel(64);
+    let input = framing::sanitize(input, frames.clone(), exit.clone());
+    let (server_output, from_server) = tokio::io::duplex(1 << 16);
+    tokio::spawn(framing::forward_server_output(from_server, frames));
+    let flag = shut_down.clone();
+    let (service, socket) = LspService::build(move |client| server::Backend::new(client, flag))
         .custom_method("zeno/errorTrace", server::Backend::error_trace)
         .custom_method("zeno/traceSvg", server::Backend::trace_svg)
         .custom_method("zeno/graphSvg", server::Backend::graph_svg)
@@ -59,18 +89,37 @@ where
             server::Backend::work_done_progress_cancel,
         )
         .finish();
-    Server::new(input, output, socket).serve(service).await;
+    tokio::join!(
+        Server::new(input, server_output, socket).serve(service),
+        framing::write_output(to_write, output),
+    );
+    Ending {
+        shut_down: shut_down.load(Ordering::SeqCst),
+        exit: exit.load(Ordering::SeqCst),
+    }
 }
 
-/// Runs the server on stdin/stdout (the `zeno lsp` command). Only protocol
-/// messages go to stdout; logs go to the client or to stderr.
-pub fn run_stdio() -> std::io::Result<()> {
+/// Runs the server on stdin/stdout (the `zeno lsp` command) and returns the
+/// process exit code. Only protocol messages go to stdout; logs go to the
+/// client or to stderr.
+pub fn run_stdio() -> std::io::Result<u8> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    if !ending.shut_down {
+        eprintln!(
+            "zeno lsp: {} without a shutdown request before it; exiting with 1",
+            if ending.exit {
+                "exit"
+            } else {
+                "the input ended"
+            }
+        );
+    }
     // Reading stdin happens on a blocking thread that only returns when a
     // line arrives; after `exit` nothing more will, so do not wait for it.
+    // Checks still running are abandoned the same way.
     runtime.shutdown_background();
-    Ok(())
+    Ok(ending.exit_code())
 }

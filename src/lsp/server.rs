@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -55,6 +56,8 @@ pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     outbox: Arc<tokio::sync::Mutex<()>>,
+    /// Set by the `shutdown` request: `exit` then ends the process with 0.
+    shut_down: Arc<AtomicBool>,
 }
 
 #[derive(Default)]
@@ -235,11 +238,12 @@ impl Doc {
 }
 
 impl Backend {
-    pub fn new(client: Client) -> Backend {
+    pub fn new(client: Client, shut_down: Arc<AtomicBool>) -> Backend {
         Backend {
             client,
             state: Arc::new(Mutex::new(State::default())),
             outbox: Arc::new(tokio::sync::Mutex::new(())),
+            shut_down,
         }
     }
 
@@ -248,6 +252,7 @@ impl Backend {
             client: self.client.clone(),
             state: self.state.clone(),
             outbox: self.outbox.clone(),
+            shut_down: self.shut_down.clone(),
         }
     }
 
@@ -429,6 +434,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.shut_down.store(true, Ordering::SeqCst);
         let st = lock(&self.state);
         for d in st.docs.values() {
             if let Some(job) = &d.job {
