@@ -310,8 +310,17 @@ async fn bad_requests_do_not_kill_the_server() {
         .await;
     c.notify("textDocument/didOpen", json!({"textDocument": 7}))
         .await;
+    // A body that is not JSON gets a parse error without an id; a request
+    // whose params are not structured gets an invalid-request error with
+    // its id (JSON-RPC 2.0).
     c.write_raw("{ this is not json").await;
-    // A malformed request still gets an answer.
+    let parse_error = loop {
+        let msg = c.next_message().await;
+        if msg.get("error").is_some() && msg["id"].is_null() {
+            break msg;
+        }
+    };
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
     c.write_raw(r#"{"jsonrpc":"2.0","id":99,"method":"zeno/errorTrace","params":7}"#)
         .await;
     let answer = loop {
@@ -320,7 +329,7 @@ async fn bad_requests_do_not_kill_the_server() {
             break msg;
         }
     };
-    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
 
     // Still alive: an unknown check of an open document is a proper error.
     let uri = "file:///ok.zeno";

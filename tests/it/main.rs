@@ -23,6 +23,7 @@ mod import_roundtrip;
 mod import_snapshots;
 mod import_verdicts;
 mod lsp;
+mod lsp_framing;
 mod lsp_pictures;
 mod lsp_stdio;
 mod models;
