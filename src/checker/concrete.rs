@@ -265,10 +265,15 @@ fn denominator(r: &EpsRun) -> Option<i64> {
     most.checked_add(1)
 }
 
-/// `a + b/k` as numerators over `k`.
+/// `a + b/k` as numerators over `k`, each at most `i64::MAX / 4` in size
+/// (see [`realize`]: a clock value plus the trace's total time must not
+/// overflow in the trace's readers).
 fn numerators(v: &[Eps], k: i64) -> Option<Vec<i64>> {
     v.iter()
-        .map(|e| e.a.checked_mul(k)?.checked_add(e.b))
+        .map(|e| {
+            let n = e.a.checked_mul(k)?.checked_add(e.b)?;
+            (n.checked_abs()? <= i64::MAX / 4).then_some(n)
+        })
         .collect()
 }
 
@@ -307,6 +312,17 @@ fn realize(
     r: &EpsRun,
 ) -> Option<(Trace, Rational64)> {
     let k = denominator(r)?;
+    // Readers of the trace add delays to clock values and sum them into a
+    // global time with `Rational64` (whose `+` is unchecked). Every such
+    // value has a denominator dividing `k` and is at most the total time, so
+    // a total whose numerator over `k` stays below `i64::MAX / 4` keeps all
+    // of that arithmetic exact; a longer trace is not given concrete values.
+    let total = r.delays.iter().try_fold(0i64, |sum, d| {
+        sum.checked_add(d.a.checked_mul(k)?.checked_add(d.b)?)
+    })?;
+    if total > i64::MAX / 4 {
+        return None;
+    }
     let rat = |e: &Eps| -> Option<Rational64> {
         Some(Rational64::new(e.a.checked_mul(k)?.checked_add(e.b)?, k))
     };

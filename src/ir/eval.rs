@@ -42,17 +42,10 @@ impl Expr {
                 let i = index_in(index.eval(vars)?, *len)?;
                 Ok(vars[(*base + i) as usize])
             }
-            Expr::Unary(op, e) => {
-                let v = e.eval(vars)?;
-                match op {
-                    UnOp::Neg => v.checked_neg().ok_or(EvalError::Overflow),
-                    UnOp::Not => Ok(truth(v == 0)),
-                    UnOp::BitNot => Ok(!v),
-                }
-            }
+            Expr::Unary(op, e) => apply_unary(*op, e.eval(vars)?),
             Expr::Binary(BinOp::And, a, b) => Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
-            Expr::Binary(op, a, b) => binary(*op, a.eval(vars)?, b.eval(vars)?),
+            Expr::Binary(op, a, b) => apply_binary(*op, a.eval(vars)?, b.eval(vars)?),
             Expr::Cond(c, a, b) => {
                 if c.eval(vars)? != 0 {
                     a.eval(vars)
@@ -110,7 +103,30 @@ impl Expr {
     }
 }
 
-fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
+/// `op a`, exactly or an error: the one definition of the unary operators'
+/// arithmetic (constant folding uses it too).
+pub fn apply_unary(op: UnOp, a: i32) -> Result<i32, EvalError> {
+    match op {
+        UnOp::Neg => a.checked_neg().ok_or(EvalError::Overflow),
+        UnOp::Not => Ok(truth(a == 0)),
+        UnOp::BitNot => Ok(!a),
+    }
+}
+
+/// `a << b` when it equals `a · 2^b` exactly: a shift that drops significant
+/// bits (or changes the sign) is an overflow, like a multiplication would be,
+/// and so is a shift by a negative amount or by 32 or more.
+fn shift_left(a: i32, b: i32) -> Option<i32> {
+    let r = a.checked_shl(u32::try_from(b).ok()?)?;
+    (r >> b == a).then_some(r)
+}
+
+/// `a op b` on two values, exactly or an error (`&&` and `||` here take
+/// both values; [`Expr::eval`] short-circuits them before calling this): the
+/// one definition of the binary operators' arithmetic, which constant folding
+/// in the semantics layer uses too, so that a constant and the same
+/// expression evaluated at run time can never disagree.
+pub fn apply_binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
     let overflow = EvalError::Overflow;
     Ok(match op {
         BinOp::Add => a.checked_add(b).ok_or(overflow)?,
@@ -119,7 +135,8 @@ fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
         BinOp::Div if b == 0 => return Err(EvalError::DivisionByZero),
         BinOp::Div => a.checked_div(b).ok_or(overflow)?,
         BinOp::Mod if b == 0 => return Err(EvalError::DivisionByZero),
-        BinOp::Mod => a.checked_rem(b).ok_or(overflow)?,
+        // `i32::MIN % -1` is 0 exactly (only the quotient overflows).
+        BinOp::Mod => a.checked_rem(b).unwrap_or(0),
         BinOp::Lt => truth(a < b),
         BinOp::Le => truth(a <= b),
         BinOp::Eq => truth(a == b),
@@ -131,8 +148,12 @@ fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
         BinOp::BitAnd => a & b,
         BinOp::BitOr => a | b,
         BinOp::BitXor => a ^ b,
-        BinOp::Shl => a.checked_shl(b as u32).ok_or(overflow)?,
-        BinOp::Shr => a.checked_shr(b as u32).ok_or(overflow)?,
+        BinOp::Shl => shift_left(a, b).ok_or(overflow)?,
+        // Arithmetic shift: never loses a significant bit.
+        BinOp::Shr => u32::try_from(b)
+            .ok()
+            .and_then(|b| a.checked_shr(b))
+            .ok_or(overflow)?,
         BinOp::Min => a.min(b),
         BinOp::Max => a.max(b),
     })

@@ -163,7 +163,7 @@ fn binary(op: BinOp, x: Interval, y: Interval) -> Range {
             // |x % y| < |y|, with the sign of x.
             let m = y.0.abs().max(y.1.abs()) - 1;
             Range::exact(if x.0 < 0 { -m } else { 0 }, if x.1 > 0 { m } else { 0 })
-                .failing_if(divisor_has_zero || min_by_minus_one)
+                .failing_if(divisor_has_zero)
         }
         BinOp::Lt
         | BinOp::Le
@@ -174,8 +174,24 @@ fn binary(op: BinOp, x: Interval, y: Interval) -> Range {
         | BinOp::And
         | BinOp::Or => Range::exact(0, 1),
         BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => Range::exact(I32.0, I32.1),
-        // Only the shift amount can fail (`checked_shl`): bits shifted out are lost.
-        BinOp::Shl | BinOp::Shr => Range::exact(I32.0, I32.1).failing_if(!(y.0 >= 0 && y.1 < 32)),
+        // A shift is `x · 2^y` or `⌊x / 2^y⌋`, monotone in each argument, so
+        // its extremes lie at the corners of the amounts that can succeed
+        // (0 to 31); amounts outside them fail, and a left shift also fails
+        // where its exact value leaves i32.
+        BinOp::Shl | BinOp::Shr => {
+            let amounts = (y.0.max(0), y.1.min(31));
+            let bad_amount = y.0 < 0 || y.1 > 31;
+            if amounts.0 > amounts.1 {
+                return always_fails();
+            }
+            let shifted = if op == BinOp::Shl {
+                in_i32(corners(x, amounts, |a, s| a.saturating_mul(1 << s)))
+            } else {
+                let (lo, hi) = corners(x, amounts, |a, s| a >> s);
+                Range::exact(lo, hi)
+            };
+            shifted.failing_if(bad_amount)
+        }
         BinOp::Min => Range::exact(x.0.min(y.0), x.1.min(y.1)),
         BinOp::Max => Range::exact(x.0.max(y.0), x.1.max(y.1)),
     }
@@ -290,15 +306,20 @@ mod tests {
         assert_eq!(range(&bin(BinOp::Mod, var(N), var(Y))), ok(-3, 0));
         assert_eq!(range(&bin(BinOp::Mod, var(X), var(Z))), failing(-2, 2));
         assert!(range(&bin(BinOp::Mod, var(X), var(W))).may_fail);
-        // i32::MIN % -1 overflows in Rust's checked_rem.
-        assert!(range(&bin(BinOp::Mod, var(ALL), c(-1))).may_fail);
+        // i32::MIN % -1 is exactly 0 (only the quotient overflows).
+        assert_eq!(range(&bin(BinOp::Mod, var(ALL), c(-1))), ok(0, 0));
     }
 
     #[test]
     fn comparisons_bits_shifts_min_max() {
         assert_eq!(range(&bin(BinOp::Le, var(X), var(Y))), ok(0, 1));
         assert_eq!(range(&bin(BinOp::BitAnd, var(X), var(Y))), ok(MIN, MAX));
-        assert_eq!(range(&bin(BinOp::Shl, var(X), var(Y))), ok(MIN, MAX));
+        // x · 2^y over [-3, 5] × [2, 4]: -3 · 16 to 5 · 16; ⌊x / 2^y⌋: -1 to 1.
+        assert_eq!(range(&bin(BinOp::Shl, var(X), var(Y))), ok(-48, 80));
+        assert_eq!(range(&bin(BinOp::Shr, var(X), var(Y))), ok(-1, 1));
+        // Shifting a significant bit out overflows.
+        assert!(range(&bin(BinOp::Shl, var(BIG), c(1))).may_fail);
+        assert!(!range(&bin(BinOp::Shl, var(Y), c(28))).may_fail);
         // A negative or a 32-bit shift amount fails.
         assert!(range(&bin(BinOp::Shl, var(X), var(Z))).may_fail);
         assert!(range(&bin(BinOp::Shr, var(X), c(32))).may_fail);

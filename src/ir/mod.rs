@@ -20,7 +20,7 @@ pub mod print;
 #[cfg(test)]
 mod test_exprs;
 
-pub use eval::EvalError;
+pub use eval::{EvalError, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
 
 /// Index of a variable slot in [`Network::variables`].

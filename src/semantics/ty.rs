@@ -103,38 +103,15 @@ impl Sym {
 }
 
 /// Folds an operation on constants, or `None` when it is undefined
-/// (division by zero, overflow): then it is left to run time or reported.
+/// (division by zero, overflow): then the caller reports it. The arithmetic is
+/// the checker's own ([`ir::apply_binary`]), so folding at compile time
+/// and evaluating at run time cannot disagree.
 pub fn fold_binary(op: BinOp, a: i32, b: i32) -> Option<i32> {
-    Some(match op {
-        BinOp::Add => a.checked_add(b)?,
-        BinOp::Sub => a.checked_sub(b)?,
-        BinOp::Mul => a.checked_mul(b)?,
-        BinOp::Div => a.checked_div(b)?,
-        BinOp::Mod => a.checked_rem(b)?,
-        BinOp::Lt => (a < b) as i32,
-        BinOp::Le => (a <= b) as i32,
-        BinOp::Eq => (a == b) as i32,
-        BinOp::Ne => (a != b) as i32,
-        BinOp::Ge => (a >= b) as i32,
-        BinOp::Gt => (a > b) as i32,
-        BinOp::And => (a != 0 && b != 0) as i32,
-        BinOp::Or => (a != 0 || b != 0) as i32,
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-        BinOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-        BinOp::Min => a.min(b),
-        BinOp::Max => a.max(b),
-    })
+    ir::apply_binary(op, a, b).ok()
 }
 
 pub fn fold_unary(op: UnOp, a: i32) -> Option<i32> {
-    Some(match op {
-        UnOp::Neg => a.checked_neg()?,
-        UnOp::Not => (a == 0) as i32,
-        UnOp::BitNot => !a,
-    })
+    ir::apply_unary(op, a).ok()
 }
 
 /// Builds `a op b`, folding it when both sides are constants.

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod arithmetic;
 mod bench;
 mod checker;
 mod checker_random;

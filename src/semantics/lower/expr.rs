@@ -55,8 +55,10 @@ impl Ctx {
                     UnaryOp::Not => (UnOp::Not, Ty::Bool),
                     UnaryOp::BitNot => (UnOp::BitNot, Ty::int()),
                 };
+                let expr = ty::unary(op, a.expr);
+                self.report_overflow(&expr, e.span);
                 Typed {
-                    expr: ty::unary(op, a.expr),
+                    expr,
                     ty,
                     is_const: a.is_const,
                 }
@@ -85,6 +87,7 @@ impl Ctx {
                         (ty::binary(bop, a.expr, b.expr), ty)
                     }
                 };
+                self.report_overflow(&expr, e.span);
                 Typed { expr, ty, is_const }
             }
             ExprKind::Cond(c, a, b) => {
@@ -128,6 +131,7 @@ impl Ctx {
                     self.pop_scope(false);
                     is_const &= t.is_const;
                     acc = ty::binary(op, acc, t.expr);
+                    self.report_overflow(&acc, e.span);
                 }
                 let ty = if *kind == QuantKind::Sum {
                     Ty::int()
@@ -145,6 +149,31 @@ impl Ctx {
                 Typed::error()
             }
         }
+    }
+
+    /// Reports an operation on two constants that did not fold: its value
+    /// does not fit in 32 bits (or the shift amount is out of range), and
+    /// evaluating it at run time would fail on every path, so it is an error
+    /// here rather than a silently wrong constant. Division by a constant
+    /// zero is reported where the division is lowered.
+    fn report_overflow(&mut self, expr: &ir::Expr, span: Span) {
+        let message = match expr {
+            ir::Expr::Binary(op, a, b) => match (&**a, &**b) {
+                (ir::Expr::Const(x), ir::Expr::Const(y)) => match ir::apply_binary(*op, *x, *y) {
+                    Err(ir::EvalError::Overflow) => overflow_message(*op, *x, *y),
+                    _ => return,
+                },
+                _ => return,
+            },
+            ir::Expr::Unary(UnOp::Neg, a) => match &**a {
+                ir::Expr::Const(x) if x.checked_neg().is_none() => {
+                    format!("integer overflow: -({x}) = {} {OUTSIDE_I32}", -(*x as i64))
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        self.error(span, message);
     }
 
     pub(super) fn sym_value(&mut self, sym: Sym, name: &str, span: Span) -> Typed {
@@ -337,5 +366,30 @@ impl Ctx {
                 FieldRes::Error
             }
         })
+    }
+}
+
+const OUTSIDE_I32: &str = "is outside the 32-bit integers [-2147483648, 2147483647]";
+
+/// Why `a op b` overflowed, with the exact value where there is one.
+fn overflow_message(op: BinOp, a: i32, b: i32) -> String {
+    let (x, y) = (a as i128, b as i128);
+    let exact = match op {
+        BinOp::Add => Some(("+", x + y)),
+        BinOp::Sub => Some(("-", x - y)),
+        BinOp::Mul => Some(("*", x * y)),
+        BinOp::Div => Some(("/", x / y)),
+        BinOp::Mod => {
+            return format!("integer overflow: {a} % {b} is undefined in 32-bit integers");
+        }
+        BinOp::Shl if (0..32).contains(&b) => Some(("<<", x << b)),
+        BinOp::Shl | BinOp::Shr => {
+            return format!("shift by {b}: the amount must be between 0 and 31");
+        }
+        _ => None,
+    };
+    match exact {
+        Some((sym, v)) => format!("integer overflow: {a} {sym} {b} = {v} {OUTSIDE_I32}"),
+        None => "integer overflow".to_string(),
     }
 }

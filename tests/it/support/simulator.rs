@@ -166,7 +166,8 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
                 BinOp::Div | BinOp::Mod if y == 0 => return Err(EvalError::DivisionByZero),
                 // Rust's `/` and `%` on integers truncate toward zero, as C does.
                 BinOp::Div => x.checked_div(y).ok_or(ov)?,
-                BinOp::Mod => x.checked_rem(y).ok_or(ov)?,
+                // In i64, where `i32::MIN % -1` is the exact 0.
+                BinOp::Mod => (x as i64 % y as i64) as i32,
                 BinOp::Lt => (x < y) as i32,
                 BinOp::Le => (x <= y) as i32,
                 BinOp::Eq => (x == y) as i32,
@@ -177,8 +178,10 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
                 BinOp::BitAnd => x & y,
                 BinOp::BitOr => x | y,
                 BinOp::BitXor => x ^ y,
-                BinOp::Shl => x.checked_shl(y as u32).ok_or(ov)?,
-                BinOp::Shr => x.checked_shr(y as u32).ok_or(ov)?,
+                // x · 2^y and ⌊x / 2^y⌋, computed in i64; amounts 0 to 31 only.
+                BinOp::Shl | BinOp::Shr if !(0..32).contains(&y) => return Err(ov),
+                BinOp::Shl => i32::try_from((x as i64) << y).map_err(|_| ov)?,
+                BinOp::Shr => ((x as i64) >> y) as i32,
                 BinOp::Min => x.min(y),
                 BinOp::Max => x.max(y),
             })

@@ -1,0 +1,323 @@
+//! Arithmetic is exact or an error, never wrapped: the checker's evaluator,
+//! the range analysis and the semantic layer's constant folding against an
+//! independent big-integer reference, on random expressions.
+
+use num_bigint::BigInt;
+use proptest::prelude::*;
+use zeno::ir::{BinOp, Expr, UnOp};
+use zeno::semantics;
+
+/// The reference: every intermediate value is computed as a big integer and
+/// must lie within i32, or the evaluation fails (`None`). `&&`, `||` and
+/// `?:` evaluate only what they need.
+fn reference(e: &Expr, vars: &[i32]) -> Option<i32> {
+    let fit = |v: BigInt| i32::try_from(v).ok();
+    let big = BigInt::from;
+    Some(match e {
+        Expr::Const(c) => *c,
+        Expr::Var(v) => vars[*v as usize],
+        Expr::Index { base, len, index } => {
+            let i = reference(index, vars)?;
+            if i < 0 || i as u32 >= *len {
+                return None;
+            }
+            vars[(base + i as u32) as usize]
+        }
+        Expr::Unary(op, a) => {
+            let a = reference(a, vars)?;
+            match op {
+                UnOp::Neg => fit(-big(a))?,
+                UnOp::Not => (a == 0) as i32,
+                // Two's complement: !a = -a - 1, always within i32.
+                UnOp::BitNot => fit(-big(a) - 1)?,
+            }
+        }
+        Expr::Binary(BinOp::And, a, b) => {
+            (reference(a, vars)? != 0 && reference(b, vars)? != 0) as i32
+        }
+        Expr::Binary(BinOp::Or, a, b) => {
+            (reference(a, vars)? != 0 || reference(b, vars)? != 0) as i32
+        }
+        Expr::Binary(op, a, b) => {
+            let (x, y) = (reference(a, vars)?, reference(b, vars)?);
+            let (bx, by) = (big(x), big(y));
+            match op {
+                BinOp::Add => fit(bx + by)?,
+                BinOp::Sub => fit(bx - by)?,
+                BinOp::Mul => fit(bx * by)?,
+                // num-bigint's `/` and `%` truncate toward zero, as C does.
+                BinOp::Div if y == 0 => return None,
+                BinOp::Div => fit(bx / by)?,
+                BinOp::Mod if y == 0 => return None,
+                BinOp::Mod => fit(bx % by)?,
+                BinOp::Shl | BinOp::Shr if !(0..32).contains(&y) => return None,
+                BinOp::Shl => fit(bx * BigInt::from(2).pow(y as u32))?,
+                // Arithmetic shift: the floor of x / 2^y.
+                BinOp::Shr => {
+                    let d = BigInt::from(2).pow(y as u32);
+                    let q = &bx / &d;
+                    fit(if bx < BigInt::from(0) && q.clone() * &d != bx {
+                        q - 1
+                    } else {
+                        q
+                    })?
+                }
+                BinOp::Lt => (x < y) as i32,
+                BinOp::Le => (x <= y) as i32,
+                BinOp::Eq => (x == y) as i32,
+                BinOp::Ne => (x != y) as i32,
+                BinOp::Ge => (x >= y) as i32,
+                BinOp::Gt => (x > y) as i32,
+                BinOp::BitAnd => x & y,
+                BinOp::BitOr => x | y,
+                BinOp::BitXor => x ^ y,
+                BinOp::Min => x.min(y),
+                BinOp::Max => x.max(y),
+                BinOp::And | BinOp::Or => unreachable!("short-circuit above"),
+            }
+        }
+        Expr::Cond(c, a, b) => {
+            if reference(c, vars)? != 0 {
+                reference(a, vars)?
+            } else {
+                reference(b, vars)?
+            }
+        }
+    })
+}
+
+/// Constants where arithmetic goes wrong (0, ±1, the ends of i32, values
+/// whose products or shifts overflow), and two variables.
+fn leaf() -> impl Strategy<Value = Expr> {
+    prop_oneof![
+        prop::sample::select(vec![
+            0,
+            1,
+            -1,
+            2,
+            3,
+            -7,
+            31,
+            32,
+            46341,
+            -46341,
+            65536,
+            100000,
+            1 << 30,
+            i32::MIN,
+            i32::MIN + 1,
+            i32::MAX,
+            i32::MAX - 1,
+        ])
+        .prop_map(Expr::Const),
+        (0u32..2).prop_map(Expr::Var),
+    ]
+}
+
+fn expr(ops: Vec<BinOp>, unops: Vec<UnOp>, lazy: bool) -> impl Strategy<Value = Expr> {
+    leaf().prop_recursive(4, 24, 3, move |inner| {
+        let unary = (prop::sample::select(unops.clone()), inner.clone())
+            .prop_map(|(op, a)| Expr::Unary(op, Box::new(a)));
+        let binary = (
+            prop::sample::select(ops.clone()),
+            inner.clone(),
+            inner.clone(),
+        )
+            .prop_map(|(op, a, b)| Expr::Binary(op, Box::new(a), Box::new(b)));
+        let cond = (inner.clone(), inner.clone(), inner)
+            .prop_map(|(c, a, b)| Expr::Cond(Box::new(c), Box::new(a), Box::new(b)));
+        if lazy {
+            prop_oneof![unary, binary, cond].boxed()
+        } else {
+            prop_oneof![unary, binary].boxed()
+        }
+    })
+}
+
+const ALL_BINARY: [BinOp; 20] = [
+    BinOp::Add,
+    BinOp::Sub,
+    BinOp::Mul,
+    BinOp::Div,
+    BinOp::Mod,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Ge,
+    BinOp::Gt,
+    BinOp::And,
+    BinOp::Or,
+    BinOp::BitAnd,
+    BinOp::BitOr,
+    BinOp::BitXor,
+    BinOp::Shl,
+    BinOp::Shr,
+    BinOp::Min,
+    BinOp::Max,
+];
+
+/// The operators zeno's syntax writes today, without the lazy ones: in a
+/// constant, a subexpression that fails is an error even where `&&`, `||`
+/// or `?:` would skip it (tested by hand below).
+const STRICT_SYNTAX: [BinOp; 11] = [
+    BinOp::Add,
+    BinOp::Sub,
+    BinOp::Mul,
+    BinOp::Div,
+    BinOp::Mod,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Ge,
+    BinOp::Gt,
+];
+
+/// A constant expression in zeno syntax, fully parenthesised. `i32::MIN`
+/// has no literal (2147483648 is too large), so it is written `(-2147483647 - 1)`.
+fn zeno_text(e: &Expr) -> String {
+    match e {
+        Expr::Const(i32::MIN) => "(-2147483647 - 1)".to_string(),
+        Expr::Const(c) if *c < 0 => format!("(-{})", -(*c as i64)),
+        Expr::Const(c) => c.to_string(),
+        Expr::Unary(UnOp::Neg, a) => format!("(-{})", zeno_text(a)),
+        Expr::Unary(UnOp::Not, a) => format!("(!{})", zeno_text(a)),
+        Expr::Binary(op, a, b) => {
+            let sym = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+                BinOp::Mod => "%",
+                BinOp::Lt => "<",
+                BinOp::Le => "<=",
+                BinOp::Eq => "==",
+                BinOp::Ne => "!=",
+                BinOp::Ge => ">=",
+                BinOp::Gt => ">",
+                other => unreachable!("{other:?} is not generated for the text route"),
+            };
+            format!("({} {sym} {})", zeno_text(a), zeno_text(b))
+        }
+        other => unreachable!("{other:?} is not generated for the text route"),
+    }
+}
+
+/// The value zeno gives the constant `C = text`, or `None` when it reports
+/// an error about it.
+fn zeno_constant(text: &str) -> Option<i32> {
+    let model = format!(
+        "const int[-2147483647 - 1, 2147483647] C = {text};\n\
+         int[-2147483647 - 1, 2147483647] x = C;\n\
+         template T() {{ init location a; }}\n\
+         system T;\n\
+         check c: A[] x == x;\n"
+    );
+    let analysis = semantics::analyze(&model);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .collect();
+    match analysis.network {
+        Some(net) if errors.is_empty() => Some(net.variables[0].init),
+        _ => None,
+    }
+}
+
+fn constants_only(e: &Expr) -> bool {
+    let mut reads = false;
+    e.for_each_read(&mut |_| reads = true);
+    !reads
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The checker's evaluator computes exactly what the reference does, and
+    /// fails exactly where it fails.
+    #[test]
+    fn evaluation_is_exact_or_fails(
+        e in expr(ALL_BINARY.to_vec(), vec![UnOp::Neg, UnOp::Not, UnOp::BitNot], true),
+        x in prop::sample::select(vec![0, 1, -1, 31, 32, 65536, i32::MIN, i32::MAX]),
+        y in -40i32..40,
+    ) {
+        let want = reference(&e, &[x, y]);
+        let got = e.eval(&[x, y]).ok();
+        prop_assert_eq!(got, want, "{:?} at x = {}, y = {}", e, x, y);
+    }
+
+    /// The range analysis covers the exact value, and says "may fail"
+    /// wherever the reference fails.
+    #[test]
+    fn ranges_cover_the_exact_values(
+        e in expr(ALL_BINARY.to_vec(), vec![UnOp::Neg, UnOp::Not, UnOp::BitNot], true),
+        x in -3i32..3,
+        y in 29i32..33,
+    ) {
+        let r = e.range(&[(-3, 2), (29, 32)]);
+        match reference(&e, &[x, y]) {
+            Some(v) => prop_assert!(r.lo <= v as i64 && v as i64 <= r.hi, "{v} outside {r:?}"),
+            None => prop_assert!(r.may_fail, "{e:?} fails at ({x}, {y}) but {r:?} cannot"),
+        }
+    }
+
+    /// A constant declaration gets the exact value, or an error; never a
+    /// wrapped value.
+    #[test]
+    fn constants_are_exact_or_rejected(
+        e in expr(STRICT_SYNTAX.to_vec(), vec![UnOp::Neg, UnOp::Not], false)
+            .prop_filter("constants only", constants_only),
+    ) {
+        let text = zeno_text(&e);
+        prop_assert_eq!(zeno_constant(&text), reference(&e, &[]), "const C = {}", text);
+    }
+}
+
+#[test]
+fn the_reported_overflows() {
+    // The two constants of the report: both wrapped silently before.
+    assert_eq!(zeno_constant("100000 * 100000"), None);
+    assert_eq!(zeno_constant("2147483647 + 1"), None);
+    assert_eq!(zeno_constant("46340 * 46340"), Some(2147395600));
+    let analysis = semantics::analyze("const int BIG = 100000 * 100000;\n");
+    let overflow = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .expect("an error");
+    assert!(
+        overflow
+            .message
+            .contains("integer overflow: 100000 * 100000 = 10000000000"),
+        "{}",
+        overflow.message
+    );
+    // Located on the product.
+    assert_eq!((overflow.range.start, overflow.range.end), (16, 31));
+}
+
+#[test]
+fn a_failing_constant_is_an_error_even_where_it_would_be_skipped() {
+    // Like a compiler, zeno rejects a constant subexpression that can never
+    // be evaluated, even behind `&&`, `||` or `?:` (docs/language.md).
+    assert_eq!(zeno_constant("0 && (2147483647 + 1 > 0)"), None);
+    assert_eq!(zeno_constant("1 || (1 / 0 > 0)"), None);
+    assert_eq!(zeno_constant("1 ? 2 : 2147483647 * 2"), None);
+    assert_eq!(zeno_constant("0 && 1 > 0"), Some(0));
+}
+
+#[test]
+fn minimum_remainder_and_shifts_are_exact() {
+    let e = |op, a, b| Expr::Binary(op, Box::new(Expr::Const(a)), Box::new(Expr::Const(b)));
+    // i32::MIN % -1 is 0 exactly; i32::MIN / -1 does not fit.
+    assert_eq!(e(BinOp::Mod, i32::MIN, -1).eval(&[]), Ok(0));
+    assert!(e(BinOp::Div, i32::MIN, -1).eval(&[]).is_err());
+    // 1 << 30 fits, 1 << 31 would wrap to i32::MIN; -1 << 31 is i32::MIN exactly.
+    assert_eq!(e(BinOp::Shl, 1, 30).eval(&[]), Ok(1 << 30));
+    assert!(e(BinOp::Shl, 1, 31).eval(&[]).is_err());
+    assert_eq!(e(BinOp::Shl, -1, 31).eval(&[]), Ok(i32::MIN));
+    assert_eq!(e(BinOp::Shr, -7, 1).eval(&[]), Ok(-4));
+    assert!(e(BinOp::Shr, 1, 32).eval(&[]).is_err());
+}
