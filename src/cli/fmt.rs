@@ -39,6 +39,19 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
                 continue;
             }
         };
+        if path == Path::new("-") {
+            // Standard input: the formatted text goes to stdout (as rustfmt
+            // does), or with `--check` only the verdict.
+            if args.check {
+                if formatted != source.text {
+                    let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
+                    outcome.add(exit::FAILS);
+                }
+            } else {
+                let _ = write!(std::io::stdout().lock(), "{formatted}");
+            }
+            continue;
+        }
         if formatted == source.text {
             continue;
         }
@@ -57,6 +70,10 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
 /// `path` itself if it is a file, every `.zeno` file under it (sorted) if it
 /// is a directory.
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    if path == Path::new("-") {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
     let meta =
         std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     if !meta.is_dir() {

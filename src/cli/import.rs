@@ -20,6 +20,10 @@ pub fn run(args: &ImportArgs) -> u8 {
             return exit::ERROR;
         }
     };
+    let detection = import::detect(&args.file.to_string_lossy(), &source.text);
+    if detection.format.is_some() {
+        super::load::note_detection(&args.file, &detection);
+    }
     let opts = ImportOptions {
         labels: args.labels.clone(),
     };

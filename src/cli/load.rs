@@ -78,13 +78,31 @@ pub fn formatted(zeno: String) -> String {
     zeno::fmt::format(&zeno).unwrap_or(zeno)
 }
 
-/// The format of `path` when it is not zeno text: `.zeno` files are always
-/// zeno; anything else is imported when its extension or content says so.
+/// The format of `path` when it is not zeno text, decided by its extension
+/// or else its content ([`import::detect`]); a decision by content is said
+/// in a note, so that a surprising one is never silent.
 pub fn foreign_format(path: &Path, text: &str) -> Option<Format> {
-    if path.extension().is_some_and(|e| e == "zeno") {
-        return None;
-    }
-    import::detect_format(&path.to_string_lossy(), text)
+    let detection = import::detect(&path.to_string_lossy(), text);
+    note_detection(path, &detection);
+    detection.format
+}
+
+/// Says which format an input without a known extension was read as, and why.
+pub fn note_detection(path: &Path, detection: &import::Detection) {
+    let Some(why) = detection.by_content else {
+        return;
+    };
+    let shown = if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        format!(
+            "`{}` has no known extension ({}), so it",
+            path.display(),
+            import::KNOWN_EXTENSIONS
+        )
+    };
+    let format = detection.format.map_or("zeno text", format_name);
+    diag::note(&format!("{shown} is read as {format}: {why}"));
 }
 
 /// Reads `path`, importing it when it is a UPPAAL or TChecker model.

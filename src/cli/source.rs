@@ -84,7 +84,21 @@ pub enum ReadError {
     },
 }
 
+/// The name standard input is shown under (`-` on the command line).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Reads a model file; `-` is standard input, shown as `<stdin>`.
 pub fn read_source(path: &Path) -> Result<Source, ReadError> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|error| {
+            ReadError::Io {
+                path: STDIN_NAME.to_string(),
+                error,
+            }
+        })?;
+        return decode(STDIN_NAME, Path::new(STDIN_NAME), bytes);
+    }
     let shown = path.to_string_lossy().into_owned();
     let bytes = std::fs::read(path).map_err(|error| ReadError::Io {
         path: shown.clone(),

@@ -165,33 +165,105 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
     (line, col as u32 + 1)
 }
 
-/// Guesses the format from the file extension, then from the content.
-pub fn detect_format(path_or_name: &str, text: &str) -> Option<Format> {
+/// How an input's format was decided: its extension, or (without a known
+/// extension) its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Detection {
+    /// `None`: zeno text.
+    pub format: Option<Format>,
+    /// `None` when the extension decided; otherwise why the content did (for
+    /// the note that tells the user which format was assumed).
+    pub by_content: Option<&'static str>,
+}
+
+/// The extensions that decide an input's format on their own.
+pub const KNOWN_EXTENSIONS: &str = ".zeno, .xml, .xta, .ta, .tck";
+
+/// Decides the format of an input: by its extension first (`.zeno`, `.xml`,
+/// `.xta`/`.ta`, `.tck`), else by its content, in this order: an XML
+/// prolog or `<nta>` is UPPAAL XML; text that the zeno parser reads without
+/// a syntax error is zeno; `system:`/`process:`/`edge:` lines are TChecker;
+/// the words `process` and `system` outside comments are UPPAAL XTA;
+/// anything else is zeno (whose syntax errors then say what is wrong).
+/// Trying zeno before the other text formats keeps a zeno model whose
+/// comments mention `process` and `system` a zeno model.
+pub fn detect(path_or_name: &str, text: &str) -> Detection {
+    let by_extension = |format| Detection {
+        format,
+        by_content: None,
+    };
     let lower = path_or_name.to_ascii_lowercase();
+    if lower.ends_with(".zeno") {
+        return by_extension(None);
+    }
     if lower.ends_with(".xml") {
-        return Some(Format::UppaalXml);
+        return by_extension(Some(Format::UppaalXml));
     }
     if lower.ends_with(".xta") || lower.ends_with(".ta") {
-        return Some(Format::UppaalXta);
+        return by_extension(Some(Format::UppaalXta));
     }
     if lower.ends_with(".tck") {
-        return Some(Format::TChecker);
+        return by_extension(Some(Format::TChecker));
     }
+    let by_content = |format, why| Detection {
+        format,
+        by_content: Some(why),
+    };
     let trimmed = text.trim_start();
     if trimmed.starts_with("<?xml") || trimmed.starts_with("<nta") || trimmed.contains("<nta>") {
-        return Some(Format::UppaalXml);
+        return by_content(Some(Format::UppaalXml), "it starts like UPPAAL XML");
+    }
+    if crate::syntax::parse(text).errors().is_empty() {
+        return by_content(None, "it parses as zeno text");
     }
     let tck = text.lines().any(|l| {
         let l = l.trim_start();
         l.starts_with("system:") || l.starts_with("process:") || l.starts_with("edge:")
     });
     if tck {
-        return Some(Format::TChecker);
+        return by_content(
+            Some(Format::TChecker),
+            "it has TChecker `system:`/`process:`/`edge:` lines",
+        );
     }
-    if text.contains("process ") && text.contains("system ") {
-        return Some(Format::UppaalXta);
+    let code = without_comments(text);
+    let word = |w: &str| {
+        code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|t| t == w)
+    };
+    if word("process") && word("system") {
+        return by_content(
+            Some(Format::UppaalXta),
+            "it declares a `process` and a `system` as UPPAAL XTA does",
+        );
     }
-    None
+    by_content(None, "it is no other known format")
+}
+
+/// `text` with `//` and `/* */` comments blanked out (strings are not
+/// special: none of the formats detected by words has them).
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |i| &after[i..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |i| &after[i + 2..]);
+            out.push(' ');
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// The format of a foreign input (`None` for zeno text), decided as by
+/// [`detect`].
+pub fn detect_format(path_or_name: &str, text: &str) -> Option<Format> {
+    detect(path_or_name, text).format
 }
 
 /// Reads a UPPAAL XML, UPPAAL XTA or TChecker model (detected from the name,

@@ -400,3 +400,71 @@ fn fmt_syntax_error_exits_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("syntax_error.zeno"), "{}", stderr(&o));
 }
+
+// ---- input formats: extension first, then content, with a note ----
+
+#[test]
+fn a_zeno_model_without_the_extension_is_read_as_zeno() {
+    // Its comments name `process` and `system`, which once made it UPPAAL XTA.
+    let text = std::fs::read_to_string(model("fischer-buggy.zeno")).unwrap();
+    assert!(text.contains("process") && text.contains("system"));
+    let dir = scratch("zeno-as-txt");
+    let file = dir.join("f.txt");
+    std::fs::write(&file, &text).unwrap();
+    let o = zeno(&["check", path(&file), "--check", "mutex"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("mutex: violated"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("has no known extension")
+            && err.contains("is read as zeno text: it parses as zeno text"),
+        "{err}"
+    );
+}
+
+#[test]
+fn uppaal_xta_without_the_extension_is_read_as_xta_with_a_note() {
+    let xta = "// a comment\nint x;\nprocess P() { state a, b; init a; trans a -> b { assign x = 1; }; }\nsystem P;\n";
+    let dir = scratch("xta-as-txt");
+    let file = dir.join("model.txt");
+    std::fs::write(&file, xta).unwrap();
+    let o = zeno(&["import", path(&file)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("template P"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("is read as UPPAAL XTA: it declares a `process` and a `system`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_known_extension_decides_without_a_note() {
+    let o = zeno(&["check", &model("fischer-buggy.zeno"), "--check", "mutex"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stderr(&o).contains("is read as"), "{}", stderr(&o));
+}
+
+#[test]
+fn dash_is_standard_input() {
+    let text = std::fs::read_to_string(model("fischer-buggy.zeno")).unwrap();
+    let o = zeno_with_stdin(&["check", "-", "--check", "mutex"], &text);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("<stdin>\n"), "{out}");
+    assert!(out.contains("mutex: violated — trace of 6 steps"), "{out}");
+    assert!(stderr(&o).contains("standard input is read as zeno text"));
+
+    // A syntax error is located in `<stdin>`.
+    let o = zeno_with_stdin(&["check", "-"], "template T( {");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("<stdin>:1:"), "{}", stderr(&o));
+
+    // `zeno fmt -` prints the formatted text.
+    let o = zeno_with_stdin(&["fmt", "-"], "const  int N=3;\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "const int N = 3;\n");
+    let o = zeno_with_stdin(&["fmt", "--check", "-"], "const  int N=3;\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "<stdin>\n");
+}

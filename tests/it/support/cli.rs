@@ -12,6 +12,30 @@ pub fn zeno(args: &[&str]) -> Output {
         .expect("spawn zeno")
 }
 
+/// Runs `zeno ARGS` with `input` on its standard input.
+pub fn zeno_with_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn zeno");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // Written from a thread so that a large input cannot deadlock against
+    // a full stdout pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for zeno");
+    writer.join().expect("stdin writer");
+    out
+}
+
 /// The path of `tests/data/DIR/NAME`.
 pub fn data_file(dir: &str, name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
