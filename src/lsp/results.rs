@@ -149,6 +149,83 @@ pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSe
     }
 }
 
+/// The verdict of a check of an earlier version of the text, shown (marked)
+/// until the current version's verdict arrives, so that typing does not make
+/// verdicts vanish and come back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaleVerdict {
+    /// The check's name: the verdict moves to the check of the same name in
+    /// the new text, and is dropped when there is none.
+    pub check: String,
+    pub severity: DiagnosticSeverity,
+    pub message: String,
+}
+
+/// The diagnostic code of a verdict of an earlier text (a current verdict's
+/// is `check`).
+pub const STALE_CHECK: &str = "stale-check";
+
+/// Why a verdict shown is not the current text's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Staleness {
+    /// A check job for the current text is pending or running.
+    Rechecking,
+    /// The current text does not lower to a model, so nothing is checked.
+    ModelHasErrors,
+    /// Checks run on save only, and the text changed since.
+    UntilSaved,
+}
+
+impl Staleness {
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Staleness::Rechecking => " (re-checking…)",
+            Staleness::ModelHasErrors => " (not re-checked: the model has errors)",
+            Staleness::UntilSaved => " (not re-checked since the last edit: checks run on save)",
+        }
+    }
+}
+
+/// The last verdicts of a version's checks, to keep showing after an edit.
+pub fn stale_verdicts(network: &ir::Network, results: &[CheckResult]) -> Vec<StaleVerdict> {
+    network
+        .checks
+        .iter()
+        .zip(results)
+        .map(|(c, r)| {
+            let (severity, message) = verdict_message(c, r);
+            StaleVerdict {
+                check: c.name.clone(),
+                severity,
+                message,
+            }
+        })
+        .collect()
+}
+
+/// The diagnostic of a verdict of an earlier text on the check's name in the
+/// current text (`name_span`). Only the check's own diagnostic is kept: the
+/// trace's steps point into the old text.
+pub fn stale_diagnostic(
+    uri: &Uri,
+    index: &LineIndex,
+    name_span: Span,
+    verdict: &StaleVerdict,
+    why: Staleness,
+) -> lsp::Diagnostic {
+    lsp_diagnostic(
+        uri,
+        index,
+        verdict.severity,
+        // Its own code, so that clients reading verdicts (the VS Code
+        // Testing view) can tell it from a verdict of the current text.
+        Some(STALE_CHECK),
+        range(index, name_span),
+        format!("{}{}", verdict.message, why.suffix()),
+        Vec::new(),
+    )
+}
+
 /// The diagnostics of a finished check: one on its name and, for a violation,
 /// a hint at the edge of every step pointing back to it.
 pub fn check_diagnostics(

@@ -27,7 +27,7 @@ mod requests;
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
 use super::lenses::{self, Cursor};
-use super::results::{self, ErrorTrace, ErrorTraceParams};
+use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
 use super::tokens;
 use crate::checker::CheckResult;
 use crate::ir;
@@ -82,6 +82,9 @@ struct Doc {
     network: Option<Arc<ir::Network>>,
     /// Results of the current version's checks, by check index.
     results: Vec<CheckResult>,
+    /// The last verdicts of an earlier version, shown marked until the
+    /// current version's results replace them (empty once they have).
+    stale: Vec<StaleVerdict>,
     /// The pending or running check job.
     job: Option<Job>,
     /// The trace step shown by the `zeno.trace.*` commands.
@@ -134,6 +137,9 @@ impl State {
     fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
         let d = self.docs.get(uri)?;
         let mut all = d.diagnostics.clone();
+        if !d.stale.is_empty() && d.results.is_empty() {
+            all.extend(d.stale_diagnostics(uri, self.stale_reason(d)));
+        }
         if let Some(network) = &d.network {
             for (i, r) in d.results.iter().enumerate() {
                 all.extend(results::check_diagnostics(
@@ -146,6 +152,16 @@ impl State {
             }
         }
         Some((uri.clone(), all, d.doc.version))
+    }
+
+    fn stale_reason(&self, d: &Doc) -> Staleness {
+        if d.job.is_some() {
+            Staleness::Rechecking
+        } else if d.network.is_none() {
+            Staleness::ModelHasErrors
+        } else {
+            Staleness::UntilSaved
+        }
     }
 
     /// The status to send, if it changed since the last one sent.
@@ -194,14 +210,43 @@ impl Doc {
             diagnostics: Vec::new(),
             network: None,
             results: Vec::new(),
+            stale: Vec::new(),
             job: None,
             cursor: None,
         }
     }
 
+    /// The stale verdicts moved onto the checks of the same name in the
+    /// current text; a verdict whose check is gone is dropped.
+    fn stale_diagnostics(&self, uri: &Uri, why: Staleness) -> Vec<Diagnostic> {
+        let Ok(tree) = guarded(|| self.host.item_tree()) else {
+            return Vec::new();
+        };
+        self.stale
+            .iter()
+            .filter_map(|v| {
+                let check = tree.checks.iter().find(|c| c.name.text == v.check)?;
+                Some(results::stale_diagnostic(
+                    uri,
+                    &self.doc.line_index,
+                    check.name.span,
+                    v,
+                    why,
+                ))
+            })
+            .collect()
+    }
+
     /// Runs the frontend on the current text. A panic in it becomes one
     /// diagnostic and a fresh database (the old one may be inconsistent).
     fn analyse(&mut self, uri: &Uri, out: &mut Outgoing) {
+        // The verdicts of the old text stay visible until the new ones come;
+        // results of a version not fully checked leave the older ones.
+        if let Some(network) = &self.network
+            && !self.results.is_empty()
+        {
+            self.stale = results::stale_verdicts(network, &self.results);
+        }
         self.results.clear();
         self.cursor = None;
         let text = &self.doc.text;

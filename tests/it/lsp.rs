@@ -180,10 +180,18 @@ async fn buggy_fischer_is_violated_then_fixed() {
         json!([{"range": {"start": start, "end": end}, "text": ">"}]),
     )
     .await;
+    // At once: no frontend errors, and the last verdicts, marked as being
+    // re-checked (they stay until the new ones come).
     let fixed = c
         .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
         .await;
-    assert_eq!(fixed["diagnostics"], json!([]), "{fixed}");
+    let kept = fixed["diagnostics"].as_array().unwrap();
+    assert_eq!(kept.len(), 3, "{fixed}");
+    assert!(
+        kept.iter().all(|d| d["code"] == "stale-check"
+            && d["message"].as_str().unwrap().ends_with(" (re-checking…)")),
+        "{fixed}"
+    );
     let done = c.diagnostics_when_quiescent(uri).await;
     assert_eq!(done["version"], 2);
     let mutex = diagnostic_at(&done, &mutex_at);
@@ -394,7 +402,8 @@ async fn check_on_save_and_configuration_changes() {
     let d = quiescent_at(&mut c, uri, 1).await;
     assert!(mutex_message(&d).unwrap().starts_with("violated"), "{d}");
 
-    // An edit only re-analyses: version 2 is published without results.
+    // An edit only re-analyses: version 2 is published with the last
+    // verdicts, marked as not re-checked.
     c.change(
         uri,
         2,
@@ -404,7 +413,15 @@ async fn check_on_save_and_configuration_changes() {
     let d = c
         .wait_for("textDocument/publishDiagnostics", |p| p["version"] == 2)
         .await;
-    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let kept = d["diagnostics"].as_array().unwrap();
+    assert_eq!(kept.len(), 3, "{d}");
+    assert!(
+        kept.iter().all(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(" (not re-checked since the last edit: checks run on save)")),
+        "{d}"
+    );
 
     // Saving checks it.
     c.notify(

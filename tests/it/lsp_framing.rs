@@ -260,7 +260,9 @@ fn bad_headers_and_bodies() {
     let mut bad = b"Content-Length: twelve\r\n\r\n{}".to_vec();
     bad.extend_from_slice(b"Content-Length: 3\r\nthis is no header\r\n\r\n{}\n");
     bad.extend_from_slice(&framed("{ not json"));
-    bad.extend_from_slice(&framed(r#"{"jsonrpc":"2.0","id":8,"method":"x","params":7}"#));
+    bad.extend_from_slice(&framed(
+        r#"{"jsonrpc":"2.0","id":8,"method":"x","params":7}"#,
+    ));
     bad.extend_from_slice(&framed(r#"[{"jsonrpc":"2.0","id":9,"method":"shutdown"}]"#));
     let mut s = session_after(&bad);
     let e = s.wait("a parse error", |m| m["error"]["code"] == -32700);

@@ -26,6 +26,7 @@ mod import_verdicts;
 mod lsp;
 mod lsp_framing;
 mod lsp_pictures;
+mod lsp_recheck;
 mod lsp_stdio;
 mod models;
 mod pdb;

@@ -39,7 +39,14 @@ export interface DiagnosticLike {
   /** 1 = error, as in LSP. */
   severity?: number;
   range: Range;
+  code?: string | number;
 }
+
+/**
+ * The code of a verdict the server keeps showing from before the last edit
+ * (marked "re-checking…" or "not re-checked"): not a verdict of the text.
+ */
+export const STALE_CHECK = "stale-check";
 
 export type Outcome =
   | { status: "passed"; message: string }
@@ -75,7 +82,7 @@ export function checkOutcome(
   trace: Trace | null,
   diagnostics: DiagnosticLike[],
 ): Outcome {
-  const own = diagnostics.filter((d) => overlaps(d.range, check.range));
+  const own = diagnostics.filter((d) => d.code !== STALE_CHECK && overlaps(d.range, check.range));
   const error = own.find((d) => (d.severity ?? 1) === 1);
   const fromVerdict = trace ? verdictStatus(trace.verdict) : undefined;
   if (fromVerdict) {

@@ -86,6 +86,7 @@ export class ChecksAsTests implements vscode.Disposable {
         message: d.message,
         severity: d.severity + 1, // vscode counts from 0, LSP from 1
         range: { start: d.range.start, end: d.range.end },
+        code: typeof d.code === "object" ? d.code.value : d.code,
       }));
       for (const item of checks) {
         if (!done) {

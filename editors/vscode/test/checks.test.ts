@@ -59,6 +59,19 @@ test("outcome from the diagnostics when there is no trace", () => {
   assert.equal(checkOutcome(check, null, [modelError]).status, "errored");
 });
 
+test("a verdict kept from before the last edit is not the check's outcome", () => {
+  const check = { name: "mutex", range: r(47, 6, 11) };
+  const stale = {
+    message: "violated: trace of 6 steps, 120 states explored (not re-checked: the model has errors)",
+    severity: 1,
+    range: r(47, 6, 11),
+    code: "stale-check",
+  };
+  assert.equal(checkOutcome(check, null, [stale]).status, "passed");
+  const broken = { message: "index out of range", severity: 1, range: r(47, 0, 40) };
+  assert.equal(checkOutcome(check, null, [stale, broken]).status, "errored");
+});
+
 test("the trace's verdict wins: a witness of E<> passes", () => {
   const check = { name: "can_enter", range: r(48, 6, 15) };
   const witness = parseTrace("u", { check: "can_enter", verdict: "holds", steps: [{ edges: [] }] });

@@ -120,6 +120,11 @@ impl Backend {
             }
             d.job = None;
             d.results = results;
+            // The earlier verdicts give way to this version's, unless this
+            // version could not be checked at all (the model has errors).
+            if d.network.is_some() {
+                d.stale.clear();
+            }
             d.cursor = None;
             out.refresh_lenses = st.code_lens_refresh;
             out.publish.extend(st.publish_payload(&uri));
