@@ -12,6 +12,7 @@ pub mod fmt;
 pub mod import;
 pub mod ir;
 pub mod lsp;
+pub mod memory;
 pub mod pictures;
 pub mod semantics;
 pub mod syntax;

@@ -6,7 +6,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Counts the heap so that searches can stop at a memory budget
+/// (`zeno::memory`) instead of the process aborting when memory runs out.
+#[global_allocator]
+static ALLOCATOR: zeno::memory::CountingAllocator = zeno::memory::CountingAllocator;
+
 fn main() -> ExitCode {
+    zeno::memory::set_budget(zeno::memory::default_budget());
     let parsed = match cli::args::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -69,6 +69,7 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Unknown(Limit::States) => "unknown (states)",
         Verdict::Unknown(Limit::Time) => "unknown (time)",
         Verdict::Unknown(Limit::Cancelled) => "unknown (cancelled)",
+        Verdict::Unknown(Limit::Memory) => "unknown (memory)",
     }
 }
 

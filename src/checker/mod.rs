@@ -129,6 +129,8 @@ impl Cancel {
 pub(crate) struct Stop<'a> {
     cancel: &'a Cancel,
     deadline: Option<Instant>,
+    /// Set when a table could not grow within the memory budget.
+    memory_refused: std::cell::Cell<bool>,
 }
 
 impl<'a> Stop<'a> {
@@ -137,7 +139,14 @@ impl<'a> Stop<'a> {
             cancel,
             // A timeout too large to add is no limit.
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
+            memory_refused: std::cell::Cell::new(false),
         }
+    }
+
+    /// Records that a table could not grow within the memory budget: from
+    /// now on the run must stop, with [`Limit::Memory`].
+    pub(crate) fn memory_refused(&self) {
+        self.memory_refused.set(true);
     }
 
     /// Why the run must stop now, if it must: one atomic load, plus a clock
@@ -147,6 +156,8 @@ impl<'a> Stop<'a> {
             Some(Limit::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Limit::Time)
+        } else if self.memory_refused.get() || crate::memory::over_budget() {
+            Some(Limit::Memory)
         } else {
             None
         }
@@ -163,6 +174,8 @@ pub enum Limit {
     States,
     Time,
     Cancelled,
+    /// The heap reached the memory budget (`crate::memory`).
+    Memory,
 }
 
 #[derive(Debug, Clone, PartialEq)]

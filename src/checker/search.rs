@@ -29,6 +29,9 @@ use super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 const POLL_EVERY: u64 = 1024;
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
+/// States the store makes room for before each expansion (more than almost
+/// any state has successors; a state with more grows the tables unchecked).
+const RESERVE_STATES: usize = 64;
 /// Priority of states the heuristic declares dead ends: explored last, but
 /// still explored, since a model error may be reachable from them.
 const DEAD_END: u32 = u32::MAX / 4;
@@ -191,6 +194,11 @@ pub fn run(
             }
             if (stats.explored - 1) % POLL_EVERY == 0 {
                 peak = peak.max(store.bytes() + frontier.bytes() as u64);
+            }
+            // The store's tables grow here, within the memory budget, so
+            // that the insertions below never allocate much.
+            if store.reserve(RESERVE_STATES).is_err() {
+                stop.memory_refused();
             }
             if let Some(limit) = stop.reason() {
                 finish(&mut stats, &store, &frontier, peak);

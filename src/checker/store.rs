@@ -163,6 +163,19 @@ impl Store {
         Inserted::New(id)
     }
 
+    /// Makes room for `states` more states (each with a new discrete part
+    /// and a few edges) so that inserting them does not grow a table: the
+    /// tables grow here, within the memory budget, or not at all.
+    pub fn reserve(&mut self, states: usize) -> Result<(), crate::memory::OutOfMemory> {
+        use crate::memory::{reserve, reserve_map};
+        reserve(&mut self.zones, states * self.dim * self.dim)?;
+        reserve(&mut self.states, states)?;
+        reserve(&mut self.trans, states * 4)?;
+        reserve(&mut self.keys, states * self.nkey)?;
+        reserve(&mut self.discs, states)?;
+        reserve_map(&mut self.map, states)
+    }
+
     /// Live (not removed) states.
     pub fn live(&self) -> u64 {
         self.live

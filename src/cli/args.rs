@@ -14,6 +14,13 @@ use zeno::checker::{Enhance, HeuristicKind, SearchOrder};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Memory budget: a search stops (exit 3, `unknown: memory limit
+    /// reached`, with its statistics) when the process's heap reaches SIZE,
+    /// in bytes or with K, M, G, T (powers of 1024): `512M`, `8G`. Default:
+    /// seven eighths of what the process may use (the smallest of its
+    /// address-space and data limits, its cgroup's limit and physical memory).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = zeno::memory::parse_size)]
+    pub memory: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]

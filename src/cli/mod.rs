@@ -25,6 +25,9 @@ use args::{Cli, Command};
 
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> u8 {
+    if let Some(bytes) = cli.memory {
+        zeno::memory::set_budget(Some(bytes));
+    }
     match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Fmt(a) => fmt::run(&a, zeno::fmt::format),

@@ -318,6 +318,7 @@ pub fn check_report(
                 Limit::States => ("states", "state limit reached"),
                 Limit::Time => ("time", "time limit reached"),
                 Limit::Cancelled => ("cancelled", "cancelled"),
+                Limit::Memory => ("memory", "memory limit reached"),
             };
             (
                 VerdictKind::Unknown,

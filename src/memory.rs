@@ -1,0 +1,372 @@
+//! The process's memory: how much it holds (a counting global allocator that
+//! the `zeno` binary installs), the budget searches stay within, and growth
+//! of large tables that fails cleanly instead of aborting the process.
+//!
+//! Rust aborts the process when an allocation fails. zeno avoids reaching
+//! that point in three ways:
+//!
+//! 1. Every search polls [`over_budget`] with its other limits (time,
+//!    Ctrl-C) and stops with `unknown: memory limit reached` and its
+//!    statistics when the heap exceeds the budget.
+//! 2. The big tables (the state store) grow through [`reserve`], inside a
+//!    *fallible section* in which the allocator refuses any allocation that
+//!    would take the heap past the budget; `try_reserve` then reports the
+//!    refusal as an error, which the search turns into the same stop. Outside
+//!    fallible sections the budget is never enforced by refusing memory, so
+//!    ordinary allocations cannot fail because of it.
+//! 3. The default budget ([`default_budget`]) is below what the process may
+//!    really use (address-space and data limits, the cgroup's limit, physical
+//!    memory), so the polls stop a search before the operating system refuses
+//!    memory. If it refuses anyway, the allocator prints a message and ends
+//!    the process with exit code 3 (a limit was hit) instead of an abort.
+//!
+//! Without the counting allocator (the library used on its own, the test
+//! binaries) nothing is counted and no budget applies.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// A global allocator that counts the bytes the process holds. The `zeno`
+/// binary installs it with `#[global_allocator]`.
+pub struct CountingAllocator;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+static BUDGET: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+thread_local! {
+    // `const` and without a destructor: reading it never allocates, so the
+    // allocator itself may read it.
+    static FALLIBLE: Cell<bool> = const { Cell::new(false) };
+}
+
+impl CountingAllocator {
+    /// Whether an allocation of `size` more bytes must be refused: only in a
+    /// fallible section, and only past the budget.
+    fn refuses(size: usize) -> bool {
+        FALLIBLE.with(Cell::get)
+            && CURRENT.load(Ordering::Relaxed).saturating_add(size) > BUDGET.load(Ordering::Relaxed)
+    }
+
+    fn grew(size: usize) {
+        let now = CURRENT.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        if !INSTALLED.load(Ordering::Relaxed) {
+            INSTALLED.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The operating system refused memory outside a fallible section: end
+    /// the process with a message and the exit code of a limit, without
+    /// allocating (no formatting machinery, a raw write).
+    fn refused_by_the_system(size: usize) -> ! {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut n = size;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        write_stderr(b"zeno: out of memory: the system refused an allocation of ");
+        write_stderr(&digits[i..]);
+        write_stderr(
+            b" bytes outside the memory budget's control; stopping (exit 3). A lower --memory makes searches stop earlier, with their statistics.\n",
+        );
+        exit_now(3)
+    }
+}
+
+// SAFETY: every method forwards to `System` with the caller's layout and
+// pointer unchanged; the bookkeeping only adds and subtracts sizes.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if Self::refuses(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            if FALLIBLE.with(Cell::get) {
+                return p;
+            }
+            Self::refused_by_the_system(layout.size());
+        }
+        Self::grew(layout.size());
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if Self::refuses(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            if FALLIBLE.with(Cell::get) {
+                return p;
+            }
+            Self::refused_by_the_system(layout.size());
+        }
+        Self::grew(layout.size());
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let old = layout.size();
+        if new_size > old && Self::refuses(new_size - old) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            if FALLIBLE.with(Cell::get) {
+                return p;
+            }
+            Self::refused_by_the_system(new_size);
+        }
+        if new_size >= old {
+            Self::grew(new_size - old);
+        } else {
+            CURRENT.fetch_sub(old - new_size, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[cfg(unix)]
+fn write_stderr(bytes: &[u8]) {
+    // SAFETY: writes a valid buffer to file descriptor 2.
+    unsafe {
+        libc::write(2, bytes.as_ptr().cast(), bytes.len());
+    }
+}
+
+#[cfg(not(unix))]
+fn write_stderr(bytes: &[u8]) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(bytes);
+}
+
+#[cfg(unix)]
+fn exit_now(code: i32) -> ! {
+    // SAFETY: `_exit` ends the process without running handlers that might
+    // allocate.
+    unsafe { libc::_exit(code) }
+}
+
+#[cfg(not(unix))]
+fn exit_now(code: i32) -> ! {
+    std::process::exit(code)
+}
+
+/// Bytes the process's heap holds now, when the counting allocator is
+/// installed.
+pub fn current() -> Option<u64> {
+    INSTALLED
+        .load(Ordering::Relaxed)
+        .then(|| CURRENT.load(Ordering::Relaxed) as u64)
+}
+
+/// The most bytes the heap has held, when the counting allocator is
+/// installed.
+pub fn peak() -> Option<u64> {
+    INSTALLED
+        .load(Ordering::Relaxed)
+        .then(|| PEAK.load(Ordering::Relaxed) as u64)
+}
+
+/// Sets the budget in bytes (`None`: no budget).
+pub fn set_budget(bytes: Option<u64>) {
+    let b = bytes.map_or(usize::MAX, |b| usize::try_from(b).unwrap_or(usize::MAX));
+    BUDGET.store(b, Ordering::Relaxed);
+}
+
+/// The budget in bytes, if one is set.
+pub fn budget() -> Option<u64> {
+    let b = BUDGET.load(Ordering::Relaxed);
+    (b != usize::MAX).then_some(b as u64)
+}
+
+/// Whether the heap holds more than the budget (always `false` without the
+/// counting allocator or without a budget).
+pub fn over_budget() -> bool {
+    INSTALLED.load(Ordering::Relaxed)
+        && CURRENT.load(Ordering::Relaxed) > BUDGET.load(Ordering::Relaxed)
+}
+
+/// Growing a table would take the heap past the budget (or the system
+/// refused the memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("out of memory: the memory budget does not allow the table to grow")]
+pub struct OutOfMemory;
+
+/// Runs `f` in a fallible section: allocations past the budget fail (return
+/// null) instead of succeeding, so `try_reserve` inside reports them.
+fn fallible<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            FALLIBLE.with(|c| c.set(self.0));
+        }
+    }
+    let _reset = Reset(FALLIBLE.with(|c| c.replace(true)));
+    f()
+}
+
+/// Makes room for `additional` more elements in `v`, growing it (amortised,
+/// as `push` does) only within the budget.
+pub fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), OutOfMemory> {
+    if v.capacity() - v.len() >= additional {
+        return Ok(());
+    }
+    fallible(|| v.try_reserve(additional)).map_err(|_| OutOfMemory)
+}
+
+/// [`reserve`] for a hash map.
+pub fn reserve_map<K: Eq + Hash, V, S: BuildHasher>(
+    m: &mut HashMap<K, V, S>,
+    additional: usize,
+) -> Result<(), OutOfMemory> {
+    if m.capacity() - m.len() >= additional {
+        return Ok(());
+    }
+    fallible(|| m.try_reserve(additional)).map_err(|_| OutOfMemory)
+}
+
+/// Parses a size: bytes, or a number with `K`, `M`, `G` or `T` (powers of
+/// 1024, optionally followed by `i`, `B` or `iB`, any case): `512M`, `1.5G`,
+/// `2GiB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let unit = unit.trim().to_ascii_lowercase();
+    let unit = unit
+        .strip_suffix("ib")
+        .or_else(|| unit.strip_suffix('b'))
+        .unwrap_or(&unit);
+    let unit = unit.strip_suffix('i').unwrap_or(unit);
+    let scale: u64 = match unit {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        _ => return Err(format!("`{text}`: unknown unit (use K, M, G or T)")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (e.g. 512M, 1.5G, 2GiB)"))?;
+    let bytes = value * scale as f64;
+    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(format!("`{text}`: a size must be at least 1 byte"));
+    }
+    Ok(bytes as u64)
+}
+
+/// What the process may use, in bytes: the smallest of the address-space
+/// and data-segment limits, the cgroup's memory limit and physical memory
+/// (each where the platform has it); `None` when none is known.
+pub fn available() -> Option<u64> {
+    [rlimit_bytes(), cgroup_limit(), physical_memory()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// The default budget: seven eighths of [`available`], leaving room for
+/// what the heap count does not see (code, thread stacks, the allocator's
+/// own overhead) so that searches stop before the system refuses memory.
+pub fn default_budget() -> Option<u64> {
+    available().map(|a| a / 8 * 7)
+}
+
+#[cfg(unix)]
+fn rlimit_bytes() -> Option<u64> {
+    let get = |resource| {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` fills the struct it is given.
+        let ok = unsafe { libc::getrlimit(resource, &mut r) } == 0;
+        // `rlim_t` is not `u64` on every unix.
+        #[allow(clippy::unnecessary_cast)]
+        (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+    };
+    [get(libc::RLIMIT_AS), get(libc::RLIMIT_DATA)]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+#[cfg(not(unix))]
+fn rlimit_bytes() -> Option<u64> {
+    None
+}
+
+fn cgroup_limit() -> Option<u64> {
+    [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|p| std::fs::read_to_string(p).ok())
+    // "max" (v2) or a huge number (v1) mean no limit.
+    .filter_map(|s| s.trim().parse::<u64>().ok())
+    .filter(|&b| b < 1 << 60)
+    .min()
+}
+
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1024"), Ok(1024));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_size("8 KB"), Ok(8 << 10));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("12 parsecs").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(parse_size("").is_err());
+    }
+
+    #[test]
+    fn reserve_grows_without_a_budget() {
+        // The test binary has no counting allocator: nothing is refused.
+        let mut v: Vec<u64> = Vec::new();
+        assert_eq!(reserve(&mut v, 1000), Ok(()));
+        assert!(v.capacity() >= 1000);
+        let mut m: HashMap<u32, u32> = HashMap::new();
+        assert_eq!(reserve_map(&mut m, 10), Ok(()));
+        assert!(m.capacity() >= 10);
+        assert!(!over_budget());
+    }
+}
