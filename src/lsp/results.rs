@@ -139,10 +139,10 @@ pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSe
             DiagnosticSeverity::INFORMATION,
             format!(
                 "unknown: limit reached ({}), {explored} states explored",
-                if *limit == Limit::States {
-                    "states"
-                } else {
-                    "time"
+                match limit {
+                    Limit::States => "states",
+                    Limit::Memory => "memory",
+                    _ => "time",
                 }
             ),
         ),
