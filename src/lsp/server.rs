@@ -395,10 +395,8 @@ impl Backend {
 fn apply_settings(st: &mut State, value: &Value, out: &mut Outgoing) {
     let bad = st.settings.update(value);
     if !bad.is_empty() {
-        out.log.push(format!(
-            "ignored unknown or invalid settings: {}",
-            bad.join(", ")
-        ));
+        out.log
+            .push(format!("ignored settings: {}", bad.join("; ")));
     }
 }
 

@@ -1412,11 +1412,12 @@ async fn limits_and_heuristic_from_settings() {
     let m = fischer_mutex_at(&mut c, uri, 1).await;
     assert_eq!(m, "unknown: limit reached (states), 3 states explored");
 
-    // A time limit of 0 ms from didChangeConfiguration: the search stops
-    // at its first state (which it counts as explored).
+    // A time limit of a nanosecond from didChangeConfiguration (0 would be
+    // no limit): the search stops at its first state (which it counts as
+    // explored).
     c.notify(
         "workspace/didChangeConfiguration",
-        json!({"settings": {"zeno": {"maxStates": null, "timeoutMs": 0}}}),
+        json!({"settings": {"zeno": {"maxStates": null, "timeoutSeconds": 1e-9}}}),
     )
     .await;
     let m = fischer_mutex_at(&mut c, uri, 1).await;
@@ -1429,7 +1430,7 @@ async fn limits_and_heuristic_from_settings() {
     for heuristic in ["zero", "hl"] {
         c.notify(
             "workspace/didChangeConfiguration",
-            json!({"settings": {"timeoutMs": null, "search": "astar", "heuristic": heuristic}}),
+            json!({"settings": {"timeoutSeconds": 0, "search": "astar", "heuristic": heuristic}}),
         )
         .await;
         let m = fischer_mutex_at(&mut c, uri, 1).await;

@@ -12,10 +12,36 @@ local function check(cond, msg)
   end
 end
 
+-- What the server logs and what the plugin tells the user, to check that
+-- the documented settings start cleanly and errors read well.
+local logged = {}
+local default_log = vim.lsp.handlers['window/logMessage']
+vim.lsp.handlers['window/logMessage'] = function(e, result, ctx, config)
+  table.insert(logged, result)
+  return default_log(e, result, ctx, config)
+end
+local notified = {}
+local default_notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(notified, msg)
+  return default_notify(msg, level, opts)
+end
+-- Server stderr goes to the LSP log as errors: look at what this run adds.
+local log_path = vim.lsp.get_log_path()
+local log_size = vim.fn.getfsize(log_path)
+
 local ok, err = pcall(function()
   vim.cmd('filetype on')
   vim.cmd('syntax on')
-  require('zeno').setup({ path = os.getenv('ZENO_BIN') })
+  local zeno = require('zeno')
+  -- The settings of the README, and every heuristic the checker has.
+  check(vim.deep_equal(zeno.HEURISTICS, { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }), 'heuristics')
+  local _, problems = zeno.checked_settings({ heuristic = 'nope', timeoutSeconds = -1, colour = 'red' })
+  check(#problems == 3, 'three bad settings: ' .. vim.inspect(problems))
+  zeno.setup({
+    path = os.getenv('ZENO_BIN'),
+    settings = { search = 'greedy', heuristic = 'hcg', checkOn = 'change', timeoutSeconds = 30 },
+  })
   vim.cmd('runtime plugin/zeno.lua')
   vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('ZENO_MODEL')))
   local bufnr = vim.api.nvim_get_current_buf()
@@ -94,6 +120,23 @@ local ok, err = pcall(function()
     end
     check(on_mutex, 'no code lens on the mutex check')
     io.stdout:write('lenses: ' .. #lenses .. '\n')
+  end
+
+  -- A check that does not exist: the server's reason, not a Lua table.
+  notified = {}
+  vim.cmd('ZenoTraceNext nope')
+  local said = table.concat(notified, '\n')
+  check(said:find('no check named `nope`', 1, true), 'ZenoTraceNext nope said: ' .. said)
+  check(not said:find('code', 1, true) and not said:find('{', 1, true), 'ZenoTraceNext nope said: ' .. said)
+
+  -- The documented settings were accepted: nothing logged about them.
+  for _, m in ipairs(logged) do
+    check(not (m.message or ''):find('settings', 1, true), 'the server logged: ' .. tostring(m.message))
+  end
+  if vim.fn.filereadable(log_path) == 1 then
+    local log = table.concat(vim.fn.readfile(log_path, 'b'), '\n')
+    check(not log:sub(math.max(log_size, 0) + 1):find('settings', 1, true),
+      'the LSP log has an error about the settings')
   end
 
   vim.cmd('ZenoTrace')

@@ -3,8 +3,11 @@
 // workspace/didChangeConfiguration). Pure: it takes a getter, so it is tested
 // without an editor.
 
+// The search orders and heuristics of `zeno check --search` / `--heuristic`
+// (a test in the zeno repository keeps these and package.json equal to the
+// checker's lists).
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
-export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "pdb"] as const;
+export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
 export interface ServerSettings {
@@ -77,15 +80,10 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   return { settings, problems };
 }
 
-/** The payload for initializationOptions and didChangeConfiguration. */
-export function serverPayload(get: SettingGetter): { zeno: ServerSettings & { timeoutMs?: number | null } } {
-  const settings: ServerSettings & { timeoutMs?: number | null } = serverSettings(get).settings;
-  // The server reads the time limit in milliseconds (`timeoutMs`); both
-  // spellings are sent (a server ignores the key it does not know).
-  if (settings.timeoutSeconds !== undefined) {
-    settings.timeoutMs = settings.timeoutSeconds === null ? null : Math.round(settings.timeoutSeconds * 1000);
-  }
-  return { zeno: settings };
+/** The payload for initializationOptions and didChangeConfiguration (the
+ * server reads these keys as they are, `timeoutSeconds` included). */
+export function serverPayload(get: SettingGetter): { zeno: ServerSettings } {
+  return { zeno: serverSettings(get).settings };
 }
 
 /** The command that starts the server: `zeno.path` if set, else `zeno` on PATH. */

@@ -14,11 +14,14 @@ test("valid settings are passed under the key zeno", () => {
       heuristic: "hl",
       maxStates: 1000,
       timeoutSeconds: 2.5,
-      timeoutMs: 2500,
       checkOn: "save",
       debounceMs: 0,
     },
   });
+});
+
+test("every heuristic of the checker, the causal graph's included", () => {
+  assert.deepEqual(serverPayload(getter({ heuristic: "hcg" })), { zeno: { heuristic: "hcg" } });
 });
 
 test("unset settings are left to the server", () => {
@@ -27,7 +30,7 @@ test("unset settings are left to the server", () => {
 
 test("0 means no limit, sent as null", () => {
   assert.deepEqual(serverPayload(getter({ maxStates: 0, timeoutSeconds: 0 })), {
-    zeno: { maxStates: null, timeoutSeconds: null, timeoutMs: null },
+    zeno: { maxStates: null, timeoutSeconds: null },
   });
 });
 

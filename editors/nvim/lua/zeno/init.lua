@@ -9,13 +9,21 @@ local trace = require('zeno.trace')
 
 local M = {}
 
+-- The values the settings accept: the search orders and heuristics of
+-- `zeno check --search` / `--heuristic` (a test in the zeno repository keeps
+-- these lists equal to the checker's).
+M.SEARCH_ORDERS = { 'bfs', 'dfs', 'rdfs', 'greedy', 'astar' }
+M.HEURISTICS = { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }
+M.CHECK_ON = { 'change', 'save' }
+
 M.config = {
   -- The zeno binary; `cmd` overrides the whole command line.
   path = 'zeno',
   cmd = nil,
   -- Sent under the key `zeno` (initializationOptions and
-  -- workspace/didChangeConfiguration): search, heuristic, maxStates,
-  -- timeoutSeconds, checkOn, debounceMs.
+  -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
+  -- (M.HEURISTICS), maxStates, timeoutSeconds (0: no limit), checkOn
+  -- (M.CHECK_ON), debounceMs.
   settings = {},
   -- Highlight group of the current step's edges.
   highlight = 'IncSearch',
@@ -86,14 +94,51 @@ local function on_attach(client, bufnr)
   refresh_codelens()
 end
 
+local function one_of(list)
+  return function(v)
+    return vim.tbl_contains(list, v)
+  end, table.concat(list, '|')
+end
+
+local function non_negative(integer)
+  return function(v)
+    return type(v) == 'number' and v >= 0 and (not integer or v == math.floor(v))
+  end, integer and 'a non-negative integer' or 'a non-negative number'
+end
+
+local setting_checks = {}
+setting_checks.search = { one_of(M.SEARCH_ORDERS) }
+setting_checks.heuristic = { one_of(M.HEURISTICS) }
+setting_checks.checkOn = { one_of(M.CHECK_ON) }
+setting_checks.maxStates = { non_negative(true) }
+setting_checks.timeoutSeconds = { non_negative(false) }
+setting_checks.debounceMs = { non_negative(true) }
+
+--- The settings to send, and a line per setting left out because the
+--- server would not accept it (it keeps its default instead).
+function M.checked_settings(settings)
+  local ok, problems = {}, {}
+  for key, value in pairs(settings or {}) do
+    local check = setting_checks[key]
+    if not check then
+      table.insert(problems, string.format('settings.%s: not a zeno setting', key))
+    elseif check[1](value) then
+      ok[key] = value
+    else
+      table.insert(problems, string.format('settings.%s: expected %s, got %s', key, check[2], vim.inspect(value)))
+    end
+  end
+  table.sort(problems)
+  return ok, problems
+end
+
 --- The client configuration, the same for every API generation.
 -- `{ zeno = {...} }`; an empty table would be sent as a JSON array. The
--- server reads the time limit in milliseconds, so `timeoutSeconds` is also
--- sent as `timeoutMs`.
+-- keys are the server's own (it reads `timeoutSeconds` as such).
 local function settings_payload()
-  local s = vim.deepcopy(M.config.settings or {})
-  if type(s.timeoutSeconds) == 'number' then
-    s.timeoutMs = math.floor(s.timeoutSeconds * 1000 + 0.5)
+  local s, problems = M.checked_settings(M.config.settings)
+  for _, p in ipairs(problems) do
+    notify(p, vim.log.levels.WARN)
   end
   return { zeno = next(s) ~= nil and s or vim.empty_dict() }
 end
@@ -148,7 +193,8 @@ function client_for(bufnr)
   return clients[1]
 end
 
---- `zeno/errorTrace` for a check, parsed; nil when there is none.
+--- `zeno/errorTrace` for a check, parsed; nil when there is none, and
+--- `nil, true` when the request failed (the user has been told why).
 function M.fetch(bufnr, check)
   local client = client_for(bufnr)
   if not client then
@@ -156,15 +202,23 @@ function M.fetch(bufnr, check)
     return nil
   end
   local params = { uri = vim.uri_from_bufnr(bufnr), check = check }
-  local response
+  local response, err
   if vim.fn.has('nvim-0.11') == 1 then
-    response = client:request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
+    response, err = client:request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
   else
-    response = client.request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
+    response, err = client.request_sync('zeno/errorTrace', params, M.config.request_timeout, bufnr)
   end
-  if not response or response.err then
-    notify('zeno/errorTrace failed: ' .. vim.inspect(response and response.err), vim.log.levels.WARN)
-    return nil
+  if not response then
+    -- No answer: `err` says why ("timeout", "client has shut down", ...).
+    notify(string.format('no trace for check %s: %s', check, tostring(err or 'no answer')), vim.log.levels.WARN)
+    return nil, true
+  end
+  if response.err then
+    -- The server's error (e.g. "no check named `x`"), not the table around it.
+    local e = response.err
+    local why = type(e) == 'table' and e.message or tostring(e)
+    notify(string.format('no trace for check %s: %s', check, why), vim.log.levels.WARN)
+    return nil, true
   end
   return trace.parse(response.result)
 end
@@ -201,7 +255,10 @@ local function load(bufnr, check)
     notify('no violated check in this buffer')
     return nil
   end
-  local t = M.fetch(bufnr, check)
+  local t, reported = M.fetch(bufnr, check)
+  if reported then
+    return nil
+  end
   if not t or #t.steps == 0 then
     notify('no trace for check ' .. check)
     return nil
