@@ -15,6 +15,7 @@ use eps::{Eps, EpsDbm};
 
 use crate::ir::{EdgeId, EvalError, LocId, ProcId, Update};
 
+use super::Stop;
 use super::dbm::{Dbm, bound};
 use super::goal::Goal;
 use super::semantics::{Model, TransitionBuf};
@@ -34,7 +35,7 @@ struct Run {
     guarded: Vec<Vec<Dbm>>,
 }
 
-fn forward(model: &Model, path: &[Edges]) -> Option<Run> {
+fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
     let key = model.initial_key();
     let mut entry = Dbm::zero(model.dim);
     if !model.invariants(&key, &mut entry).ok()? {
@@ -51,6 +52,9 @@ fn forward(model: &Model, path: &[Edges]) -> Option<Run> {
         guarded: Vec::new(),
     };
     for edges in path {
+        if stop.requested() {
+            return None;
+        }
         let key = run.keys.last()?.clone();
         let mut guarded = Vec::new();
         for z in run.delayed.last()? {
@@ -131,10 +135,19 @@ fn eps_zones(zones: &[Dbm]) -> Option<Vec<EpsDbm>> {
 /// Backwards from `target` (a non-empty subset of the last delayed set):
 /// `sets[i]` are the valuations of state `i` after its delay that lead to
 /// the target, over `Z + Zε` (see [`pick`] for why).
-fn backward(model: &Model, run: &Run, path: &[Edges], target: &[Dbm]) -> Option<Vec<Vec<EpsDbm>>> {
+fn backward(
+    model: &Model,
+    run: &Run,
+    path: &[Edges],
+    target: &[Dbm],
+    stop: &Stop,
+) -> Option<Vec<Vec<EpsDbm>>> {
     let n = path.len();
     let mut sets = vec![eps_zones(target)?];
     for i in (1..=n).rev() {
+        if stop.requested() {
+            return None;
+        }
         let delay = model.can_delay(&run.keys[i]);
         let mut pre: Vec<EpsDbm> = sets.last()?.clone();
         if delay {
@@ -228,7 +241,13 @@ struct EpsRun {
 /// every comparison of the `Z + Zε` run true over the rationals (integer
 /// parts differ by at least 1 whenever they differ). All denominators
 /// divide `K`.
-fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Vec<EpsDbm>]) -> Option<EpsRun> {
+fn pick(
+    model: &Model,
+    run: &Run,
+    path: &[Edges],
+    sets: &[Vec<EpsDbm>],
+    stop: &Stop,
+) -> Option<EpsRun> {
     let mut u = vec![Eps::ZERO; model.dim];
     let mut out = EpsRun {
         delays: Vec::with_capacity(path.len() + 1),
@@ -236,6 +255,9 @@ fn pick(model: &Model, run: &Run, path: &[Edges], sets: &[Vec<EpsDbm>]) -> Optio
         leaves: Vec::with_capacity(path.len() + 1),
     };
     for i in 0..=path.len() {
+        if stop.requested() {
+            return None;
+        }
         let d = choose_delay_in(&sets[i], &u, model.can_delay(&run.keys[i]))?;
         let v = delayed(&u, d)?;
         out.delays.push(d);
@@ -383,15 +405,17 @@ fn trace_to(
     run: &Run,
     path: &[Edges],
     target: &[Dbm],
+    stop: &Stop,
 ) -> Option<(Trace, Rational64)> {
-    let sets = backward(model, run, path, target)?;
-    let r = pick(model, run, path, &sets)?;
+    let sets = backward(model, run, path, target, stop)?;
+    let r = pick(model, run, path, &sets, stop)?;
     realize(model, run, path, target, &r)
 }
 
-/// A trace to a state satisfying the goal.
-pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges]) -> Option<Trace> {
-    let run = forward(model, path)?;
+/// A trace to a state satisfying the goal; `None` also when `stop` asks
+/// the construction to stop (the caller tells the two apart).
+pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges], stop: &Stop) -> Option<Trace> {
+    let run = forward(model, path, stop)?;
     let n = path.len();
     let mut buf = TransitionBuf::default();
     let pieces: Vec<Dbm> = run.delayed[n]
@@ -399,7 +423,7 @@ pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges]) -> Option<Trace> {
         .flat_map(|z| goal.satisfied(model, &run.keys[n], z, &mut buf))
         .collect();
     for piece in pieces {
-        if let Some((mut trace, d)) = trace_to(model, &run, path, &[piece]) {
+        if let Some((mut trace, d)) = trace_to(model, &run, path, &[piece], stop) {
             trace.end = TraceEnd::Goal { delay: d };
             return Some(trace);
         }
@@ -413,8 +437,9 @@ pub fn error_trace(
     path: &[Edges],
     edges: &[(ProcId, EdgeId)],
     error: EvalError,
+    stop: &Stop,
 ) -> Option<Trace> {
-    let run = forward(model, path)?;
+    let run = forward(model, path, stop)?;
     let n = path.len();
     // The failing transition's clock guards, when they evaluate.
     let target: Vec<Dbm> = run.delayed[n]
@@ -429,7 +454,7 @@ pub fn error_trace(
         })
         .filter(|z| !z.is_empty())
         .collect();
-    let (mut trace, d) = trace_to(model, &run, path, &target)?;
+    let (mut trace, d) = trace_to(model, &run, path, &target, stop)?;
     trace.end = TraceEnd::ModelError {
         delay: d,
         transition: Transition {
@@ -438,4 +463,30 @@ pub fn error_trace(
         error,
     };
     Some(trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker::Cancel;
+
+    /// Building a trace polls the run's stop condition: a limit reached
+    /// after the search (or Ctrl-C) ends the construction instead of letting
+    /// it run on.
+    #[test]
+    fn a_stop_request_ends_the_construction() {
+        let text = "template T() { clock x; init location a; location b; a -> b when x >= 1; }\n\
+                    system T;\ncheck c: E<> T.b;\n";
+        let net = crate::semantics::analyze(text).network.expect("a network");
+        let goal = Goal::new(net.checks[0].kind.goal());
+        let model = Model::new(&net, &goal.formula);
+        let path = vec![vec![(0, 0)]];
+        let cancel = Cancel::new();
+        let stop = Stop::new(&cancel, None);
+        let trace = goal_trace(&model, &goal, &path, &stop).expect("a trace");
+        assert_eq!(trace.steps[0].delay, Rational64::from_integer(1));
+        cancel.cancel();
+        assert!(goal_trace(&model, &goal, &path, &stop).is_none());
+        assert!(error_trace(&model, &path, &[(0, 0)], EvalError::DivisionByZero, &stop).is_none());
+    }
 }

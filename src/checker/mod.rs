@@ -216,6 +216,10 @@ pub struct Stats {
     pub queue_pops: Vec<u64>,
     /// With safe abstraction: what was removed and how the trace was built.
     pub safe: Option<SafeStats>,
+    /// The limit that stopped building the concrete trace of a verdict
+    /// that has one (a violation, a witness, a model error): the verdict
+    /// stands, the trace is missing.
+    pub trace_limit: Option<Limit>,
 }
 
 /// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).
@@ -266,10 +270,27 @@ pub fn check(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    if options.safe_abstraction {
-        return safe::check(network, check, options, cancel, progress);
-    }
+    let started = Instant::now();
     let stop = Stop::new(cancel, options.timeout);
+    let mut result = check_until(network, check, options, &stop, progress);
+    // The whole check: heuristic construction, search and trace.
+    result.stats.elapsed = started.elapsed();
+    result
+}
+
+/// [`check`] under a stop condition set up by the caller, so that every
+/// phase (heuristic construction, the search, safe abstraction's rounds and
+/// the concrete trace) shares one deadline.
+pub(crate) fn check_until(
+    network: &ir::Network,
+    check: usize,
+    options: &Options,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    if options.safe_abstraction {
+        return safe::check(network, check, options, stop, progress);
+    }
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
     if guided
@@ -287,11 +308,11 @@ pub fn check(
             &|| stop.requested(),
         );
         let Some(mut h) = built else {
-            return stopped_before_search(&stop, started);
+            return stopped_before_search(stop, started);
         };
-        return search::run(network, check, options, Some(h.as_mut()), &stop, progress);
+        return search::run(network, check, options, Some(h.as_mut()), stop, progress);
     }
-    search::run(network, check, options, None, &stop, progress)
+    search::run(network, check, options, None, stop, progress)
 }
 
 /// The result of a run whose limit was reached while its heuristic was built.
@@ -318,6 +339,9 @@ pub fn check_with_heuristic(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
+    let started = Instant::now();
     let stop = Stop::new(cancel, options.timeout);
-    search::run(network, check, options, heuristic, &stop, progress)
+    let mut result = search::run(network, check, options, heuristic, &stop, progress);
+    result.stats.elapsed = started.elapsed();
+    result
 }

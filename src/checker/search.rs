@@ -314,7 +314,8 @@ pub fn run(
         },
         Some(Found::Goal(id, _pieces)) => {
             let path = path_to(&store, id);
-            let trace = concrete::goal_trace(&model, &goal, &path);
+            let trace = concrete::goal_trace(&model, &goal, &path, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
             CheckResult {
                 verdict: found_verdict,
                 stats,
@@ -332,7 +333,8 @@ pub fn run(
             } else {
                 path_to(&store, id)
             };
-            let trace = concrete::error_trace(&model, &path, &edges, error);
+            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
             CheckResult {
                 verdict: Verdict::ModelError(error),
                 stats,

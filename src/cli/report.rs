@@ -69,7 +69,9 @@ pub struct CheckReport {
     pub verdict: VerdictKind,
     /// The verdict in words, as the text output prints it.
     pub summary: String,
-    /// Why the search stopped, for `unknown`: `states`, `time` or `cancelled`.
+    /// Why the search stopped, for `unknown`: `states`, `time`, `memory` or
+    /// `cancelled`; for a verdict whose trace a limit kept from being built,
+    /// that limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<&'static str>,
     /// The run-time error, for `model_error`.
@@ -314,12 +316,7 @@ pub fn check_report(
             (VerdictKind::ModelError, s, None, Some(msg))
         }
         Verdict::Unknown(limit) => {
-            let (name, why) = match limit {
-                Limit::States => ("states", "state limit reached"),
-                Limit::Time => ("time", "time limit reached"),
-                Limit::Cancelled => ("cancelled", "cancelled"),
-                Limit::Memory => ("memory", "memory limit reached"),
-            };
+            let (name, why) = limit_words(*limit);
             (
                 VerdictKind::Unknown,
                 format!("unknown: {why}"),
@@ -327,6 +324,18 @@ pub fn check_report(
                 None,
             )
         }
+    };
+    // A verdict that has a trace, whose construction a limit stopped: the
+    // verdict stands, and the summary says why there is no trace.
+    let (summary, limit) = match result.stats.trace_limit {
+        Some(l) if len.is_none() && verdict != VerdictKind::Unknown => {
+            let (name, why) = limit_words(l);
+            (
+                format!("{summary} — no trace: {why} while building it"),
+                Some(name),
+            )
+        }
+        _ => (summary, limit),
     };
     CheckReport {
         name: c.name.clone(),
@@ -339,6 +348,16 @@ pub fn check_report(
         stats: stats(&result.stats, len),
         trace: result.trace.as_ref().map(|t| trace(source, net, t)),
         portfolio_winner: None,
+    }
+}
+
+/// A limit's name in JSON and its words in the text output.
+fn limit_words(limit: Limit) -> (&'static str, &'static str) {
+    match limit {
+        Limit::States => ("states", "state limit reached"),
+        Limit::Time => ("time", "time limit reached"),
+        Limit::Cancelled => ("cancelled", "cancelled"),
+        Limit::Memory => ("memory", "memory limit reached"),
     }
 }
 

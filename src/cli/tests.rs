@@ -198,3 +198,26 @@ fn bad_ids_from_the_checker_do_not_panic() {
     assert!(s.contains("#7: ? -> ?"), "{s}");
     assert_eq!(f.checks[1].verdict, VerdictKind::Unknown);
 }
+
+#[test]
+fn a_verdict_whose_trace_a_limit_stopped_says_so() {
+    let mut violated = fixture::violated();
+    violated.trace = None;
+    violated.stats.trace_limit = Some(zeno::checker::Limit::Time);
+    let mut error = fixture::model_error();
+    error.trace = None;
+    error.stats.trace_limit = Some(zeno::checker::Limit::Cancelled);
+    let f = file_with(&[(0, violated), (0, error)]);
+    assert_eq!(
+        f.checks[0].summary,
+        "violated — no trace: time limit reached while building it"
+    );
+    assert_eq!(
+        f.checks[1].summary,
+        "model error: value 4 is outside the range [0, 3] of `id` — no trace: cancelled while building it"
+    );
+    // The verdict stands (exit 1); JSON names the limit.
+    assert_eq!(f.checks[0].verdict, VerdictKind::Fails);
+    assert_eq!(f.checks[0].verdict.exit_code(), 1);
+    assert_eq!(f.checks[0].limit, Some("time"));
+}

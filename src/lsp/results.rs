@@ -109,7 +109,26 @@ fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span
 pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSeverity, String) {
     let explored = result.stats.explored;
     let invariant = matches!(check.kind, ir::CheckKind::Invariant(_));
-    let steps = result.trace.as_ref().map_or(0, |t| t.len());
+    // A verdict whose trace a limit kept from being built says so instead
+    // of a length.
+    let (trace, witness, after) = match (&result.trace, result.stats.trace_limit) {
+        (Some(t), _) => (
+            format!("trace of {} steps", t.len()),
+            format!("witness of {} steps", t.len()),
+            format!("after a trace of {} steps", t.len()),
+        ),
+        (None, limit) => {
+            let why = match limit {
+                Some(Limit::States) => " (state limit reached while building it)",
+                Some(Limit::Time) => " (time limit reached while building it)",
+                Some(Limit::Memory) => " (memory limit reached while building it)",
+                Some(Limit::Cancelled) => " (cancelled while building it)",
+                None => "",
+            };
+            let none = format!("no trace{why}");
+            (none.clone(), format!("witness found, {none}"), none)
+        }
+    };
     match &result.verdict {
         Verdict::Holds if invariant => (
             DiagnosticSeverity::INFORMATION,
@@ -117,11 +136,11 @@ pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSe
         ),
         Verdict::Holds => (
             DiagnosticSeverity::INFORMATION,
-            format!("holds: witness of {steps} steps, {explored} states explored"),
+            format!("holds: {witness}, {explored} states explored"),
         ),
         Verdict::Fails if invariant => (
             DiagnosticSeverity::ERROR,
-            format!("violated: trace of {steps} steps, {explored} states explored"),
+            format!("violated: {trace}, {explored} states explored"),
         ),
         Verdict::Fails => (
             DiagnosticSeverity::ERROR,
@@ -129,7 +148,7 @@ pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSe
         ),
         Verdict::ModelError(e) => (
             DiagnosticSeverity::ERROR,
-            format!("model error: {e}, after a trace of {steps} steps, {explored} states explored"),
+            format!("model error: {e}, {after}, {explored} states explored"),
         ),
         Verdict::Unknown(Limit::Cancelled) => (
             DiagnosticSeverity::INFORMATION,

@@ -6,6 +6,7 @@
 
 use crate::ir::{EdgeId, Formula, LocationKind, Network, ProcId};
 
+use super::super::Stop;
 use super::super::concrete;
 use super::super::goal::Goal;
 use super::super::semantics::Model;
@@ -21,6 +22,7 @@ pub(crate) fn concretize(
     network: &Network,
     goal: &Formula,
     abstract_trace: &Trace,
+    stop: &Stop,
 ) -> Option<(Trace, usize)> {
     let comps = &abstraction.components;
     let mut values: Vec<u32> = comps.iter().map(|c| c.init).collect();
@@ -57,7 +59,7 @@ pub(crate) fn concretize(
                 &mut vars,
                 &mut path,
             )?;
-            let trace = concrete::error_trace(&model, &path, edges, *error)?;
+            let trace = concrete::error_trace(&model, &path, edges, *error, stop)?;
             Some((trace, inserted))
         }
         TraceEnd::Goal { .. } => {
@@ -67,7 +69,7 @@ pub(crate) fn concretize(
                 .filter(|(_, c)| c.in_goal)
                 .collect();
             if in_goal.is_empty() {
-                let trace = concrete::goal_trace(&model, &Goal::new(goal.clone()), &path)?;
+                let trace = concrete::goal_trace(&model, &Goal::new(goal.clone()), &path, stop)?;
                 return Some((trace, inserted));
             }
             if committed(network, &locations) {
@@ -91,10 +93,13 @@ pub(crate) fn concretize(
             candidates.sort_by_key(|m| m.len());
             let goal = Goal::new(goal.clone());
             for moves in candidates {
+                if stop.requested() {
+                    return None;
+                }
                 let n = moves.len();
                 let mut full = path.clone();
                 full.extend(moves);
-                if let Some(trace) = concrete::goal_trace(&model, &goal, &full) {
+                if let Some(trace) = concrete::goal_trace(&model, &goal, &full, stop) {
                     return Some((trace, inserted + n));
                 }
             }

@@ -93,7 +93,7 @@ pub(crate) use insert::concretize;
 use crate::ir;
 
 use super::trace::Trace;
-use super::{Cancel, CheckResult, Options, SafeStats, Verdict};
+use super::{CheckResult, Options, SafeStats, Stop, Verdict};
 
 /// Most combinations of goal values of removed components the reduced goal
 /// may enumerate; components beyond it are kept.
@@ -127,7 +127,7 @@ pub(crate) fn check(
     network: &ir::Network,
     check: usize,
     options: &Options,
-    cancel: &Cancel,
+    stop: &Stop,
     progress: &mut dyn FnMut(&super::Stats),
 ) -> CheckResult {
     let inner = Options {
@@ -135,16 +135,16 @@ pub(crate) fn check(
         ..options.clone()
     };
     let Some(chk) = network.checks.get(check) else {
-        return super::check(network, check, &inner, cancel, progress);
+        return super::check_until(network, check, &inner, stop, progress);
     };
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let rounds = cascade(network, check);
     let Some(last) = rounds.last() else {
-        let mut result = super::check(network, check, &inner, cancel, progress);
+        let mut result = super::check_until(network, check, &inner, stop, progress);
         result.stats.safe = Some(SafeStats::default());
         return result;
     };
-    let mut result = super::check(&last.reduced, check, &inner, cancel, progress);
+    let mut result = super::check_until(&last.reduced, check, &inner, stop, progress);
     // The reduced check is `E<> goal'`: map its verdict back.
     let (found, none) = if invariant {
         (Verdict::Fails, Verdict::Holds)
@@ -164,11 +164,30 @@ pub(crate) fn check(
         removed: rounds.iter().map(|r| r.removed as u64).sum(),
         ..SafeStats::default()
     };
-    if reached {
+    if reached && result.trace.is_none() && result.stats.trace_limit.is_some() {
+        // A limit stopped the reduced trace's construction: the verdict
+        // holds for `network` (removing safe components keeps it), the
+        // trace is missing for the reason the statistics give.
+        if result.verdict == Verdict::Holds {
+            result.verdict = found;
+        }
+    } else if reached {
         let concrete = result
             .trace
             .as_ref()
-            .and_then(|t| complete(network, check, &rounds, t));
+            .and_then(|t| complete(network, check, &rounds, t, stop));
+        if concrete.is_none()
+            && let Some(limit) = stop.reason()
+        {
+            // Stopped while completing the trace: as above.
+            if result.verdict == Verdict::Holds {
+                result.verdict = found;
+            }
+            result.trace = None;
+            result.stats.trace_limit = Some(limit);
+            result.stats.safe = Some(safe);
+            return result;
+        }
         match concrete {
             Some((trace, inserted)) => {
                 safe.abstract_steps = Some(trace.len() as u64 - inserted as u64);
@@ -181,7 +200,7 @@ pub(crate) fn check(
             None => {
                 // Should not happen; never report a trace of the wrong network.
                 let before = result.stats.clone();
-                let mut fallback = super::check(network, check, &inner, cancel, progress);
+                let mut fallback = super::check_until(network, check, &inner, stop, progress);
                 fallback.stats.explored += before.explored;
                 fallback.stats.generated += before.generated;
                 fallback.stats.elapsed += before.elapsed;
@@ -204,6 +223,7 @@ fn complete(
     check: usize,
     rounds: &[Abstraction],
     last_trace: &Trace,
+    stop: &Stop,
 ) -> Option<(Trace, usize)> {
     let mut trace = last_trace.clone();
     let mut inserted = 0;
@@ -214,7 +234,7 @@ fn complete(
             &rounds[k - 1].reduced
         };
         let goal = outer.checks.get(check)?.kind.goal();
-        let (completed, n) = concretize(round, outer, &goal, &trace)?;
+        let (completed, n) = concretize(round, outer, &goal, &trace, stop)?;
         trace = completed;
         inserted += n;
     }

@@ -193,7 +193,7 @@ pub(crate) fn select_clocks(
             return None;
         }
         let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
-        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), &lu, max);
+        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), &lu, max, stop);
         spent += space.len as u64;
         space.complete.then_some(space)
     };

@@ -281,7 +281,7 @@ fn the_clock_lookup_reads_the_zone() {
     let clocks = ClockSet::new(&n, &full, &[true, true]);
     assert_eq!(clocks.count(), 1);
     let lu = crate::checker::lu::LuTable::new(&n, &goal);
-    let mut space = ZoneSpace::enumerate(&n, &abs, clocks, &lu, 100);
+    let mut space = ZoneSpace::enumerate(&n, &abs, clocks, &lu, 100, &|| false);
     // s with x >= 0 (distance 2), a with x >= 3 (x <= 5 is dropped by the
     // extrapolation: no lower bound of x is tested from a), c (distance 0).
     assert!(space.complete);
@@ -295,8 +295,12 @@ fn the_clock_lookup_reads_the_zone() {
     // Without the clock a's zone is unconstrained.
     let no_clock = ClockSet::new(&n, &full, &[true, false]);
     assert_eq!(no_clock.count(), 0);
-    let mut space = ZoneSpace::enumerate(&n, &abs, no_clock, &lu, 100);
+    let mut space = ZoneSpace::enumerate(&n, &abs, no_clock.clone(), &lu, 100, &|| false);
     assert!(space.may_reach_goal(&[1], &zone(0, 2)));
+    // A stop request (the run's time limit, Ctrl-C) ends the enumeration,
+    // incomplete, so clock pattern selection obeys the run's limits.
+    let stopped = ZoneSpace::enumerate(&n, &abs, no_clock, &lu, 100, &|| true);
+    assert!(!stopped.complete);
 }
 
 #[test]

@@ -209,13 +209,16 @@ struct Node {
 
 impl ZoneSpace {
     /// Enumerates the zone graph of `abs` with `clocks` from the projected
-    /// initial state, stopping (incomplete) beyond `budget` states.
+    /// initial state, stopping (incomplete) beyond `budget` states or when
+    /// `stop` says so (polled at every state: one state's successors can
+    /// cost milliseconds with many clocks).
     pub(crate) fn enumerate(
         net: &Network,
         abs: &Abstraction,
         clocks: ClockSet,
         lu: &LuTable,
         budget: usize,
+        stop: &dyn Fn() -> bool,
     ) -> ZoneSpace {
         let mut bounds = Bounds::new(lu);
         let pattern = &abs.pattern;
@@ -290,7 +293,7 @@ impl ZoneSpace {
         let mut succ = Vec::new();
         let mut next = 0usize;
         'enumerate: while next < nodes.len() {
-            if nodes.len() > budget {
+            if nodes.len() > budget || stop() {
                 complete = false;
                 break;
             }
