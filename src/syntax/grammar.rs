@@ -214,8 +214,9 @@ fn declarator(p: &mut Parser) {
 fn array_size(p: &mut Parser) {
     let m = p.start();
     p.bump();
+    let opened = p.previous_span();
     expr(p);
-    p.expect(R_BRACK);
+    p.expect_closing(R_BRACK, opened);
     m.complete(p, ARRAY_SIZE);
 }
 
@@ -296,10 +297,11 @@ fn ty(p: &mut Parser) -> bool {
 fn range(p: &mut Parser) {
     let m = p.start();
     p.bump();
+    let opened = p.previous_span();
     expr(p);
     p.expect(COMMA);
     expr(p);
-    p.expect(R_BRACK);
+    p.expect_closing(R_BRACK, opened);
     m.complete(p, RANGE);
 }
 
@@ -352,12 +354,13 @@ fn param(p: &mut Parser) {
 fn template_body(p: &mut Parser) {
     let m = p.start();
     p.bump();
+    let opened = p.previous_span();
     while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
         let before = p.pos();
         item(p, Context::Template);
         ensure_progress(p, before);
     }
-    p.expect(R_CURLY);
+    p.expect_closing(R_CURLY, opened);
     m.complete(p, TEMPLATE_BODY);
 }
 
@@ -587,6 +590,8 @@ fn delimited(
     stop: TokenSet,
     mut element: impl FnMut(&mut Parser),
 ) {
+    // The caller has just consumed the opening bracket.
+    let opened = p.previous_span();
     loop {
         if p.at(close) || p.at_eof() || p.at_set(stop) {
             break;
@@ -608,7 +613,7 @@ fn delimited(
             break;
         }
     }
-    p.expect(close);
+    p.expect_closing(close, opened);
 }
 
 // ----------------------------------------------------------------- expressions
@@ -693,8 +698,9 @@ fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
         }
         L_PAREN => {
             p.bump();
+            let opened = p.previous_span();
             expr(p);
-            p.expect(R_PAREN);
+            p.expect_closing(R_PAREN, opened);
             PAREN_EXPR
         }
         MINUS | BANG => {
@@ -748,8 +754,9 @@ fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> Comple
         match kind {
             INDEX_EXPR => {
                 p.bump();
+                let opened = p.previous_span();
                 expr(p);
-                p.expect(R_BRACK);
+                p.expect_closing(R_BRACK, opened);
             }
             FIELD_EXPR => {
                 p.bump();

@@ -183,6 +183,36 @@ impl Parser {
         format!(", found {}", self.current().describe())
     }
 
+    /// The span of the token consumed last.
+    pub fn previous_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(t) => Span::new(t.range.start().into(), t.range.end().into()),
+            None => self.missing_span(),
+        }
+    }
+
+    /// Consumes the `close` token of a group opened at `opened`, or reports
+    /// it missing where it belongs, pointing back at the opening bracket (the
+    /// place to look when a brace is unbalanced).
+    pub fn expect_closing(&mut self, close: SyntaxKind, opened: Span) -> bool {
+        if self.eat(close) {
+            return true;
+        }
+        let message = format!("expected {}{}", close.describe(), self.found());
+        let open = match close {
+            R_CURLY => "`{`",
+            R_PAREN => "`(`",
+            R_BRACK => "`[`",
+            _ => "group",
+        };
+        let span = self.missing_span();
+        self.push_error(
+            Diagnostic::error(span, message)
+                .with_related(opened, format!("unclosed {open} opened here")),
+        );
+        false
+    }
+
     /// "expected X, found Y", placed right after the previous token.
     pub fn error_expected(&mut self, what: &str) {
         let message = format!("expected {what}{}", self.found());

@@ -375,3 +375,31 @@ fn pathological_inputs_give_a_bounded_number_of_errors() {
         assert!(parse.errors().iter().all(|e| e.message.len() < 200));
     }
 }
+
+/// An unclosed bracket is reported where the parser gives up, with a pointer
+/// back to the bracket itself.
+#[test]
+fn unclosed_brackets_point_at_their_opening() {
+    let text = "template P() {\n    init location a;\n\nsystem P;\n";
+    let parse = zeno::syntax::parse(text);
+    let e = parse
+        .errors()
+        .iter()
+        .find(|e| e.message.starts_with("expected `}`"))
+        .expect("a missing `}`");
+    assert_eq!(e.message, "expected `}`, found `system`");
+    let brace = text.find('{').unwrap() as u32;
+    assert_eq!(e.related.len(), 1, "{e:?}");
+    assert_eq!(
+        (e.related[0].range.start, e.related[0].range.end),
+        (brace, brace + 1)
+    );
+    assert_eq!(e.related[0].message, "unclosed `{` opened here");
+
+    let text = "const int N = (1 + 2;\n";
+    let parse = zeno::syntax::parse(text);
+    let e = &parse.errors()[0];
+    assert!(e.message.starts_with("expected `)`"), "{e:?}");
+    assert_eq!(e.related[0].range.start, text.find('(').unwrap() as u32);
+    assert_eq!(e.related[0].message, "unclosed `(` opened here");
+}
