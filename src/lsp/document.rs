@@ -10,13 +10,15 @@ use std::collections::BTreeMap;
 
 use tower_lsp_server::ls_types::{Range, TextDocumentContentChangeEvent};
 
-use super::line_index::LineIndex;
+use super::line_index::{Encoding, LineIndex};
 
 #[derive(Debug, Clone)]
 pub struct Document {
     pub version: i32,
     pub text: String,
     pub line_index: LineIndex,
+    /// What the positions of edits (and of the line index) count.
+    encoding: Encoding,
     pending: BTreeMap<i32, Vec<TextDocumentContentChangeEvent>>,
 }
 
@@ -32,12 +34,19 @@ pub enum ChangeOutcome {
 }
 
 impl Document {
+    /// A document whose positions count UTF-16 code units.
+    #[cfg(test)]
     pub fn new(version: i32, text: String) -> Document {
-        let line_index = LineIndex::new(&text);
+        Document::with_encoding(version, text, Encoding::Utf16)
+    }
+
+    pub fn with_encoding(version: i32, text: String, encoding: Encoding) -> Document {
+        let line_index = LineIndex::with_encoding(&text, encoding);
         Document {
             version,
             text,
             line_index,
+            encoding,
             pending: BTreeMap::new(),
         }
     }
@@ -101,7 +110,7 @@ impl Document {
                     self.text.replace_range(start..end, &change.text);
                 }
             }
-            self.line_index = LineIndex::new(&self.text);
+            self.line_index = LineIndex::with_encoding(&self.text, self.encoding);
         }
         self.version = version;
     }
@@ -151,6 +160,17 @@ mod tests {
         let mut d = Document::new(1, "// 😀 x\nint y;".to_string());
         // "x" is at UTF-16 column 6 (the emoji is two units).
         d.change(2, vec![edit(0, 6, 0, 7, "ok")]);
+        assert_eq!(d.text, "// 😀 ok\nint y;");
+    }
+
+    #[test]
+    fn edits_in_utf8_and_utf32_positions() {
+        // "x" is at byte 8 and at character 5 (the emoji is one character).
+        let mut d = Document::with_encoding(1, "// 😀 x\nint y;".to_string(), Encoding::Utf8);
+        d.change(2, vec![edit(0, 8, 0, 9, "ok")]);
+        assert_eq!(d.text, "// 😀 ok\nint y;");
+        let mut d = Document::with_encoding(1, "// 😀 x\nint y;".to_string(), Encoding::Utf32);
+        d.change(2, vec![edit(0, 5, 0, 6, "ok")]);
         assert_eq!(d.text, "// 😀 ok\nint y;");
     }
 

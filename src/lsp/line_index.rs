@@ -1,11 +1,56 @@
 //! Conversion between byte offsets in a text and LSP positions.
 //!
-//! LSP positions count lines and, within a line, UTF-16 code units, while the
-//! rest of zeno speaks byte offsets. The index stores where every line starts
-//! and, for the few lines that contain non-ASCII characters, where those
-//! characters are, so that the common ASCII line converts by subtraction.
+//! LSP positions count lines and, within a line, code units of the position
+//! encoding negotiated in `initialize` (UTF-16 unless the client offers
+//! another; see [`Encoding`]), while the rest of zeno speaks byte offsets.
+//! The index stores where every line starts and, for the few lines that
+//! contain non-ASCII characters, where those characters are, so that the
+//! common ASCII line converts by subtraction.
 
-use tower_lsp_server::ls_types::Position;
+use tower_lsp_server::ls_types::{Position, PositionEncodingKind};
+
+/// What a position's `character` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// Bytes of UTF-8.
+    Utf8,
+    /// UTF-16 code units: the protocol's default, which every client speaks.
+    #[default]
+    Utf16,
+    /// Unicode scalar values (characters).
+    Utf32,
+}
+
+impl Encoding {
+    /// The encoding to use for a client offering `offered` (in its order of
+    /// preference): UTF-8 when offered (zeno's own offsets, no conversion),
+    /// else UTF-16, the protocol's default, else UTF-32; UTF-16 when the
+    /// client offers nothing the server knows, as the protocol says.
+    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+        let offered = offered.unwrap_or_default();
+        [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32]
+            .into_iter()
+            .find(|e| offered.contains(&e.kind()))
+            .unwrap_or_default()
+    }
+
+    pub fn kind(self) -> PositionEncodingKind {
+        match self {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+            Encoding::Utf32 => PositionEncodingKind::UTF32,
+        }
+    }
+
+    /// The length of `c` in this encoding's units.
+    pub fn units(self, c: char) -> u32 {
+        match self {
+            Encoding::Utf8 => c.len_utf8() as u32,
+            Encoding::Utf16 => c.len_utf16() as u32,
+            Encoding::Utf32 => 1,
+        }
+    }
+}
 
 /// A character wider than one byte on a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,8 +59,9 @@ struct WideChar {
     start: u32,
     /// Length in bytes (2 to 4).
     len_utf8: u32,
-    /// Length in UTF-16 code units (1 or 2).
-    len_utf16: u32,
+    /// Length in units of the encoding (UTF-8: the bytes; UTF-16: 1 or 2;
+    /// UTF-32: 1).
+    len_units: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +76,12 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// The index of `text` for UTF-16 positions.
     pub fn new(text: &str) -> LineIndex {
+        LineIndex::with_encoding(text, Encoding::Utf16)
+    }
+
+    pub fn with_encoding(text: &str, encoding: Encoding) -> LineIndex {
         let mut line_starts = vec![0];
         let mut line_ends = Vec::new();
         let mut wide = Vec::new();
@@ -55,7 +106,7 @@ impl LineIndex {
                 current.push(WideChar {
                     start: i - line_start,
                     len_utf8: c.len_utf8() as u32,
-                    len_utf16: c.len_utf16() as u32,
+                    len_units: encoding.units(c),
                 });
             }
         }
@@ -98,37 +149,39 @@ impl LineIndex {
                 col -= col_bytes - w.start;
                 break;
             }
-            col = col - w.len_utf8 + w.len_utf16;
+            col = col - w.len_utf8 + w.len_units;
         }
         Position::new(line, col)
     }
 
     /// The byte offset of a position. A line past the end gives the end of
     /// the text; a character past the end of its line gives the end of the
-    /// line; a position inside a surrogate pair gives the character's start.
+    /// line; a position inside a character (a surrogate pair, the bytes of a
+    /// UTF-8 sequence) gives the character's start.
     pub fn offset(&self, position: Position) -> u32 {
         let Some(&start) = self.line_starts.get(position.line as usize) else {
             return self.len;
         };
         let end = self.line_ends[position.line as usize];
         let target = position.character;
-        let mut utf16 = 0u32;
+        let mut units = 0u32;
         let mut bytes = 0u32;
         for w in self.wide_chars(position.line) {
             // ASCII run before this wide character.
             let run = w.start - bytes;
-            if utf16 + run >= target {
-                return (start + bytes + (target - utf16)).min(end);
+            if units + run >= target {
+                return (start + bytes + (target - units)).min(end);
             }
-            utf16 += run;
+            units += run;
             bytes += run;
-            if utf16 + w.len_utf16 > target {
+            if units + w.len_units > target {
                 return start + bytes;
             }
-            utf16 += w.len_utf16;
+            units += w.len_units;
             bytes += w.len_utf8;
         }
-        (start + bytes + (target - utf16)).min(end)
+        // Saturating: a client may send any column up to u32::MAX.
+        (start + bytes).saturating_add(target - units).min(end)
     }
 }
 
@@ -157,6 +210,9 @@ mod tests {
         // Past the end of a line: the end of its content, before "\r\n".
         assert_eq!(ix.offset(pos(1, 9)), 5);
         assert_eq!(ix.offset(pos(9, 0)), 11);
+        // The largest column a client can send.
+        assert_eq!(ix.offset(pos(3, u32::MAX)), 11);
+        assert_eq!(ix.offset(pos(1, u32::MAX)), 5);
     }
 
     #[test]
@@ -189,6 +245,50 @@ mod tests {
         assert_eq!(ix.offset(pos(0, 11)), 15);
         // Past the end of the line: before the newline.
         assert_eq!(ix.offset(pos(0, 40)), 20);
+    }
+
+    #[test]
+    fn every_encoding_counts_its_own_units() {
+        // "é" is 2 bytes, 1 UTF-16 unit; "😀" 4 bytes, 2 units, 1 character.
+        let text = "é😀x";
+        for (encoding, x, inside) in [
+            (Encoding::Utf8, 6, [1, 3, 4, 5].as_slice()),
+            (Encoding::Utf16, 3, [2].as_slice()),
+            (Encoding::Utf32, 2, [].as_slice()),
+        ] {
+            let ix = LineIndex::with_encoding(text, encoding);
+            assert_eq!(ix.position(6), pos(0, x), "{encoding:?}");
+            assert_eq!(ix.offset(pos(0, x)), 6, "{encoding:?}");
+            // A column inside a character means the character's start.
+            for &col in inside {
+                let offset = ix.offset(pos(0, col));
+                assert!(text.is_char_boundary(offset as usize), "{encoding:?} {col}");
+                assert!(offset < 6, "{encoding:?} {col}");
+            }
+            for (i, _) in text.char_indices() {
+                assert_eq!(ix.offset(ix.position(i as u32)), i as u32, "{encoding:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn negotiation_prefers_utf8_and_defaults_to_utf16() {
+        use PositionEncodingKind as K;
+        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
+        assert_eq!(Encoding::negotiate(Some(&[])), Encoding::Utf16);
+        assert_eq!(
+            Encoding::negotiate(Some(&[K::UTF16, K::UTF8])),
+            Encoding::Utf8
+        );
+        assert_eq!(Encoding::negotiate(Some(&[K::UTF32])), Encoding::Utf32);
+        assert_eq!(
+            Encoding::negotiate(Some(&[K::UTF32, K::UTF16])),
+            Encoding::Utf16
+        );
+        assert_eq!(
+            Encoding::negotiate(Some(&[K::new("utf-7")])),
+            Encoding::Utf16
+        );
     }
 
     #[test]

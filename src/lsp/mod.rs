@@ -5,8 +5,13 @@
 //! newest stable release of the fork, 0.24 being only a release candidate).
 //! Its LSP types stay inside this module. Its transport stops reading at the
 //! first undecodable message, so the `framing` module filters the input
-//! first (and answers or logs what it drops). The server adds no checking logic: it calls [`crate::semantics`]
+//! first (and answers or logs what it drops). Its handlers run concurrently,
+//! so the `order` layer makes messages take effect in the order they came. The server adds no checking logic: it calls [`crate::semantics`]
 //! and [`crate::checker`] like the CLI does.
+//!
+//! Positions count UTF-8 bytes, UTF-16 code units or characters, whichever
+//! the client offers first in that order (`general.positionEncodings`; UTF-16
+//! when it offers none of them), as negotiated in `initialize`.
 //!
 //! Custom protocol:
 //! - request `zeno/errorTrace` `{ uri, check }` → the structured trace of a
@@ -15,6 +20,10 @@
 //!   the check's current trace) and `zeno/graphSvg` `{ uri, position }` →
 //!   `{ svg, template }` (the template under the cursor), or `null` (see
 //!   [`pictures`]);
+//! - request `zeno/documentText` `{ uri }` → `{ version, text }`: the
+//!   server's copy of an open document, the last version applied (an error
+//!   when the document is not open); for tests and for clients that want to
+//!   check that the server sees what they see;
 //! - notification `zeno/serverStatus` `{ quiescent }`, sent whenever the
 //!   server becomes busy (a check is scheduled) or quiescent (every check of
 //!   every open document is done);
@@ -31,6 +40,7 @@ mod hover;
 pub mod lenses;
 mod line_index;
 mod navigate;
+mod order;
 pub mod pictures;
 pub mod results;
 mod server;
@@ -84,13 +94,14 @@ where
         .custom_method("zeno/errorTrace", server::Backend::error_trace)
         .custom_method("zeno/traceSvg", server::Backend::trace_svg)
         .custom_method("zeno/graphSvg", server::Backend::graph_svg)
+        .custom_method("zeno/documentText", server::Backend::document_text)
         .custom_method(
             "window/workDoneProgress/cancel",
             server::Backend::work_done_progress_cancel,
         )
         .finish();
     tokio::join!(
-        Server::new(input, server_output, socket).serve(service),
+        Server::new(input, server_output, socket).serve(order::Ordered::new(service)),
         framing::write_output(to_write, output),
     );
     Ending {

@@ -27,6 +27,7 @@ mod requests;
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
 use super::lenses::{self, Cursor};
+use super::line_index::Encoding;
 use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
 use super::tokens;
 use crate::checker::CheckResult;
@@ -71,6 +72,8 @@ struct State {
     work_done_progress: bool,
     /// The client accepts `workspace/codeLens/refresh`.
     code_lens_refresh: bool,
+    /// The position encoding negotiated in `initialize`.
+    encoding: Encoding,
 }
 
 struct Doc {
@@ -203,9 +206,9 @@ impl State {
 }
 
 impl Doc {
-    fn new(version: i32, text: String) -> Doc {
+    fn new(version: i32, text: String, encoding: Encoding) -> Doc {
         Doc {
-            doc: Document::new(version, text),
+            doc: Document::with_encoding(version, text, encoding),
             host: AnalysisHost::new(),
             diagnostics: Vec::new(),
             network: None,
@@ -371,6 +374,37 @@ impl Backend {
     }
 }
 
+/// Parameters of `zeno/documentText`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DocumentTextParams {
+    pub uri: Uri,
+}
+
+/// The server's copy of an open document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentText {
+    /// The version of `text`: the last one applied (edits waiting for an
+    /// earlier version are not in it).
+    pub version: i32,
+    pub text: String,
+}
+
+impl Backend {
+    /// `zeno/documentText`: the text the server holds for an open document,
+    /// so that a client (or a test) can see that it equals its own.
+    pub async fn document_text(&self, params: DocumentTextParams) -> Result<DocumentText> {
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(&params.uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        Ok(DocumentText {
+            version: d.doc.version,
+            text: d.doc.text.clone(),
+        })
+    }
+}
+
 impl Backend {
     /// The lowered network and check results of an open document, copied
     /// out of the lock for drawing (`None` when the model does not lower).
@@ -415,6 +449,14 @@ impl LanguageServer for Backend {
             .and_then(|w| w.code_lens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false);
+        let encoding = Encoding::negotiate(
+            params
+                .capabilities
+                .general
+                .as_ref()
+                .and_then(|g| g.position_encodings.as_deref()),
+        );
+        lock(&self.state).encoding = encoding;
         if let Some(options) = &params.initialization_options {
             let mut out = Outgoing::default();
             apply_settings(&mut lock(&self.state), options, &mut out);
@@ -425,6 +467,7 @@ impl LanguageServer for Backend {
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
+                position_encoding: Some(encoding.kind()),
                 text_document_sync: Some(TextDocumentSyncCapability::Options(
                     TextDocumentSyncOptions {
                         open_close: Some(true),
@@ -490,10 +533,10 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
         self.update(|st, out| {
-            if let Some(old) = st
-                .docs
-                .insert(doc.uri.clone(), Doc::new(doc.version, doc.text))
-                && let Some(job) = old.job
+            if let Some(old) = st.docs.insert(
+                doc.uri.clone(),
+                Doc::new(doc.version, doc.text, st.encoding),
+            ) && let Some(job) = old.job
             {
                 job.stop();
             }

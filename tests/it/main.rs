@@ -26,6 +26,7 @@ mod import_snapshots;
 mod import_verdicts;
 mod lsp;
 mod lsp_framing;
+mod lsp_fuzz;
 mod lsp_pictures;
 mod lsp_recheck;
 mod lsp_stdio;

@@ -69,6 +69,12 @@ impl TestClient {
         self.writer.flush().await.unwrap();
     }
 
+    /// Writes bytes as they are: mis-framed input.
+    pub async fn write_bytes(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
     pub async fn write_raw(&mut self, body: &str) {
         let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         self.writer.write_all(framed.as_bytes()).await.unwrap();
