@@ -593,7 +593,7 @@ async fn short() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the long run (about a minute per encoding); see the module's docs"]
+#[ignore = "the long run (10,000 steps per encoding, seconds each); see the module's docs"]
 async fn long() {
     run(LONG).await;
 }
