@@ -31,7 +31,7 @@ const POLL_EVERY: u64 = 1024;
 const PROGRESS_EVERY: u64 = 4096;
 /// States the store makes room for before each expansion (more than almost
 /// any state has successors; a state with more grows the tables unchecked).
-const RESERVE_STATES: usize = 64;
+const RESERVE_STATES: usize = 16;
 /// Priority of states the heuristic declares dead ends: explored last, but
 /// still explored, since a model error may be reachable from them.
 const DEAD_END: u32 = u32::MAX / 4;

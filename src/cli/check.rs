@@ -179,6 +179,15 @@ pub fn run(args: &CheckArgs) -> u8 {
                 continue;
             }
         };
+        if network.checks.is_empty() && args.format == Format::Text {
+            // Say so rather than print nothing: an empty output reads as a
+            // crash or a filter that matched nothing.
+            let _ = writeln!(
+                stdout.lock(),
+                "{}\n  no checks to decide (declare one: `check NAME: A[] ...;`)",
+                file.path
+            );
+        }
         for (i, c) in network.checks.iter().enumerate() {
             if !args.checks.is_empty() {
                 match args.checks.iter().position(|n| *n == c.name) {

@@ -1,6 +1,6 @@
 //! Diagnostics as colored source snippets (codespan-reporting) on stderr.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
 use codespan_reporting::files::SimpleFile;
@@ -54,11 +54,57 @@ pub fn render_to_string(source: &Source, diagnostics: &[Diagnostic]) -> String {
     let file = SimpleFile::new(source.display_path(), source.text.as_str());
     let config = term::Config::default();
     let mut out = String::new();
-    for d in diagnostics {
+    let (shown, note) = capped(source, diagnostics);
+    for d in shown {
         // Spans are clamped above, so rendering cannot fail on a bad range.
         let _ = term::emit_to_string(&mut out, &config, &file, &snippet(source, d));
     }
+    if let Some(note) = note {
+        out.push_str(&format!("note: {note}\n"));
+    }
     out
+}
+
+/// The most diagnostics shown for one file on stderr; the rest are counted
+/// in a closing note (JSON and SARIF still carry them all). A file of junk
+/// or a generated model can otherwise bury the terminal under hundreds of
+/// thousands of snippets.
+pub const MAX_SHOWN: usize = 100;
+
+/// The diagnostics to show, errors first (up to [`MAX_SHOWN`] in all, in
+/// their original order), and the note about the others, if any.
+fn capped<'d>(
+    source: &Source,
+    diagnostics: &'d [Diagnostic],
+) -> (Vec<&'d Diagnostic>, Option<String>) {
+    if diagnostics.len() <= MAX_SHOWN {
+        return (diagnostics.iter().collect(), None);
+    }
+    let is_error = |d: &Diagnostic| d.severity == Severity::Error;
+    let errors = diagnostics.iter().filter(|d| is_error(d)).count();
+    let error_slots = errors.min(MAX_SHOWN);
+    let other_slots = MAX_SHOWN - error_slots;
+    let (mut e, mut o) = (0, 0);
+    let shown: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| {
+            let (taken, slots) = if is_error(d) {
+                (&mut e, error_slots)
+            } else {
+                (&mut o, other_slots)
+            };
+            *taken += 1;
+            *taken <= slots
+        })
+        .collect();
+    let more_errors = errors - error_slots;
+    let more_others = diagnostics.len() - errors - other_slots;
+    let note = format!(
+        "{} more diagnostics in `{}` not shown ({more_errors} errors, {more_others} warnings and notes); `--format json` lists them all",
+        more_errors + more_others,
+        source.display_path()
+    );
+    (shown, Some(note))
 }
 
 pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
@@ -67,10 +113,15 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
     }
     let file = SimpleFile::new(source.display_path(), source.text.as_str());
     let config = term::Config::default();
-    let stream = termcolor::StandardStream::stderr(stderr_color());
-    let mut lock = stream.lock();
-    for d in diagnostics {
-        let _ = term::emit_to_write_style(&mut lock, &config, &file, &snippet(source, d));
+    // Buffered: one write per snippet line costs seconds on long outputs.
+    let mut out = termcolor::BufferedStandardStream::stderr(stderr_color());
+    let (shown, note) = capped(source, diagnostics);
+    for d in shown {
+        let _ = term::emit_to_write_style(&mut out, &config, &file, &snippet(source, d));
+    }
+    let _ = out.flush();
+    if let Some(note) = note {
+        self::note(&note);
     }
 }
 

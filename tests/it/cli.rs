@@ -468,3 +468,52 @@ fn dash_is_standard_input() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "<stdin>\n");
 }
+
+#[test]
+fn a_flood_of_diagnostics_is_capped_and_summarised() {
+    // 150 unused variables (150 warnings), then 5 duplicate definitions
+    // of the first (5 errors).
+    let mut text: String = (0..150).map(|i| format!("int v{i};\n")).collect();
+    for _ in 0..5 {
+        text.push_str("int v0;\n");
+    }
+    text.push_str("template T() { init location a; }\nsystem T;\ncheck c: A[] true;\n");
+    let dir = scratch("diagnostic-flood");
+    let file = dir.join("flood.zeno");
+    std::fs::write(&file, &text).unwrap();
+    let o = zeno(&["check", path(&file)]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let errors = err.lines().filter(|l| l.starts_with("error:")).count();
+    let warnings = err.lines().filter(|l| l.starts_with("warning:")).count();
+    // Every error is shown, and warnings fill the rest of the 100.
+    assert_eq!((errors, warnings), (5, 95), "{err}");
+    assert!(
+        err.contains("note: 55 more diagnostics in")
+            && err.contains("(0 errors, 55 warnings and notes)"),
+        "{err}"
+    );
+    // JSON still carries them all.
+    let o = zeno(&["check", path(&file), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json["files"][0]["diagnostics"].as_array().map(Vec::len),
+        Some(155),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_model_without_checks_says_so() {
+    let dir = scratch("no-checks");
+    let file = dir.join("none.zeno");
+    std::fs::write(&file, "template T() { init location a; }\nsystem T;\n").unwrap();
+    let o = zeno(&["check", path(&file)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .ends_with("none.zeno\n  no checks to decide (declare one: `check NAME: A[] ...;`)\n"),
+        "{}",
+        stdout(&o)
+    );
+}
