@@ -259,8 +259,18 @@ fn mutate(text: &str, mutations: &[(usize, usize, usize, usize)]) -> String {
     text
 }
 
+/// Cases per property: 750 in the default suite (3,000 over the four
+/// properties below); the documented long run sets `ZENO_PARSER_CASES`
+/// (250,000 for a million cases, docs/architecture.md).
+fn parser_cases() -> u32 {
+    std::env::var("ZENO_PARSER_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(750)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(parser_cases()))]
 
     #[test]
     fn arbitrary_strings(text in any::<String>()) {
