@@ -1,7 +1,7 @@
 //! Diagnostics shared by every layer: syntax, semantics, importers and checker
 //! results all speak this type, and the CLI and the language server render it.
 
-use crate::ir::Span;
+use crate::text::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {

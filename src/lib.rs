@@ -16,3 +16,4 @@ pub mod memory;
 pub mod pictures;
 pub mod semantics;
 pub mod syntax;
+pub mod text;

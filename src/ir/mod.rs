@@ -36,18 +36,8 @@ pub type LocId = u32;
 /// Index of an edge in [`Process::edges`].
 pub type EdgeId = u32;
 
-/// A byte range in the model text that an ir element comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(start: u32, end: u32) -> Span {
-        Span { start, end }
-    }
-}
+/// Every ir element keeps the byte range of the model text it comes from.
+pub use crate::text::Span;
 
 /// A network of timed automata with its checks.
 #[derive(Debug, Clone, PartialEq, Default)]

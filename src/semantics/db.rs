@@ -171,7 +171,7 @@ pub fn template_checks(db: &dyn salsa::Database, file: SourceFile) -> TemplateCh
 }
 
 fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {
-    let s = |r: Span| Span::new(r.start + offset, r.end + offset);
+    let s = |r: Span| r.shifted(offset);
     let mut d = d.clone();
     d.range = s(d.range);
     for r in &mut d.related {

@@ -190,7 +190,7 @@ pub fn lower_network_with(
 }
 
 fn shift(span: Span, offset: u32) -> Span {
-    Span::new(span.start + offset, span.end + offset)
+    span.shifted(offset)
 }
 
 /// The symbols a named instance's arguments bind its parameters to.

@@ -8,7 +8,7 @@
 use rowan::TextRange;
 
 use super::{SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
-use crate::ir::Span;
+use crate::text::Span;
 
 pub trait AstNode: Sized {
     fn can_cast(kind: SyntaxKind) -> bool;

@@ -9,7 +9,7 @@ use rowan::{TextRange, TextSize};
 
 use super::SyntaxKind;
 use crate::diagnostics::Diagnostic;
-use crate::ir::Span;
+use crate::text::Span;
 
 /// Unknown characters reported at most (the parser has its own limit).
 const MAX_ERRORS: usize = 1000;

@@ -23,7 +23,7 @@ pub use kind::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, ZenoLanguage}
 pub use parser::{MAX_RECURSION, MAX_TREE_DEPTH};
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::Span;
+use crate::text::Span;
 
 /// The result of parsing a text: a lossless tree and the syntax errors.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -8,7 +8,7 @@ use rowan::{GreenNode, GreenNodeBuilder};
 use super::SyntaxKind::{self, *};
 use super::lexer::Token;
 use crate::diagnostics::Diagnostic;
-use crate::ir::Span;
+use crate::text::Span;
 
 /// How deep the parser may recurse (parentheses, prefix operators, nested
 /// array initialisers). Beyond this the rest of the construct becomes one

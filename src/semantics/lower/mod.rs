@@ -230,7 +230,7 @@ impl Ctx {
     }
 
     fn abs(&self, span: Span) -> Span {
-        Span::new(span.start + self.offset, span.end + self.offset)
+        span.shifted(self.offset)
     }
 
     fn error(&mut self, span: Span, msg: impl Into<String>) {
@@ -279,7 +279,7 @@ impl Ctx {
             return;
         };
         if let Some(first) = scope.map.get(&name.text) {
-            let first_span = Span::new(first.span.start + offset, first.span.end + offset);
+            let first_span = first.span.shifted(offset);
             let d = Diagnostic::error(
                 self.abs(name.span),
                 format!("`{}` is already defined", name.text),

@@ -1,0 +1,48 @@
+//! Positions in a model text, the ground every layer stands on: the syntax
+//! tree, diagnostics, the checker's ir and the front ends all locate things
+//! with a [`Span`], so this module depends on nothing else in the crate.
+
+/// A byte range `[start, end)` in a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+
+    /// The span moved `by` bytes later: a span relative to a part of a text
+    /// (a template) made relative to the whole (saturating, so a bad offset
+    /// cannot wrap around).
+    pub fn shifted(self, by: u32) -> Span {
+        Span {
+            start: self.start.saturating_add(by),
+            end: self.end.saturating_add(by),
+        }
+    }
+
+    /// Whether `offset` lies in the span (its end included, where a cursor
+    /// right after a name still points at it).
+    pub fn touches(self, offset: u32) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifting_and_touching() {
+        let s = Span::new(3, 7);
+        assert_eq!(s.shifted(10), Span::new(13, 17));
+        assert_eq!(
+            Span::new(u32::MAX - 1, u32::MAX).shifted(5),
+            Span::new(u32::MAX, u32::MAX)
+        );
+        assert!(s.touches(3) && s.touches(7) && !s.touches(8) && !s.touches(2));
+    }
+}
