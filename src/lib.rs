@@ -14,6 +14,7 @@ pub mod ir;
 pub mod lsp;
 pub mod memory;
 pub mod pictures;
+pub mod report;
 pub mod semantics;
 pub mod syntax;
 pub mod text;

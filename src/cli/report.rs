@@ -5,11 +5,10 @@
 
 use num_rational::Rational64;
 use serde::Serialize;
-use zeno::checker::{
-    CheckResult, ConcreteState, Limit, Stats, Trace, TraceEnd, Transition, Verdict,
-};
+use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
-use zeno::ir::{self, CheckKind, EvalError, Network, Span, SyncDir};
+use zeno::ir::{self, CheckKind, Network, Span, SyncDir};
+use zeno::report::{Outcome, describe_error, limit_words};
 
 use super::source::{Position, Source};
 
@@ -278,65 +277,25 @@ pub fn check_report(
     };
     let invariant = matches!(c.kind, CheckKind::Invariant(_));
     let len = result.trace.as_ref().map(Trace::len);
-    let steps = |n: usize| {
-        if n == 1 {
-            "1 step".to_string()
-        } else {
-            format!("{n} steps")
-        }
+    let outcome = Outcome::of(c, result);
+    let verdict = match outcome {
+        Outcome::Holds | Outcome::Witnessed => VerdictKind::Holds,
+        Outcome::Violated | Outcome::NoWitness => VerdictKind::Fails,
+        Outcome::ModelError(_) => VerdictKind::ModelError,
+        Outcome::Unknown(_) => VerdictKind::Unknown,
     };
-    let (verdict, summary, limit, error) = match &result.verdict {
-        Verdict::Holds if invariant => (VerdictKind::Holds, "holds".to_string(), None, None),
-        Verdict::Holds => {
-            let s = match len {
-                Some(n) => format!("holds — witness of {}", steps(n)),
-                None => "holds".to_string(),
-            };
-            (VerdictKind::Holds, s, None, None)
-        }
-        Verdict::Fails if invariant => {
-            let s = match len {
-                Some(n) => format!("violated — trace of {}", steps(n)),
-                None => "violated".to_string(),
-            };
-            (VerdictKind::Fails, s, None, None)
-        }
-        Verdict::Fails => (
-            VerdictKind::Fails,
-            "fails — no reachable state satisfies it".to_string(),
-            None,
-            None,
-        ),
-        Verdict::ModelError(e) => {
-            let msg = describe_error(net, e);
-            let s = match len {
-                Some(n) => format!("model error: {msg} — trace of {}", steps(n)),
-                None => format!("model error: {msg}"),
-            };
-            (VerdictKind::ModelError, s, None, Some(msg))
-        }
-        Verdict::Unknown(limit) => {
-            let (name, why) = limit_words(*limit);
-            (
-                VerdictKind::Unknown,
-                format!("unknown: {why}"),
-                Some(name),
-                None,
-            )
-        }
+    // For `unknown`, why the search stopped; for a verdict whose trace a
+    // limit kept from being built, that limit.
+    let limit = match outcome {
+        Outcome::Unknown(l) => Some(limit_words(l).0),
+        o if o.has_trace() && len.is_none() => result.stats.trace_limit.map(|l| limit_words(l).0),
+        _ => None,
     };
-    // A verdict that has a trace, whose construction a limit stopped: the
-    // verdict stands, and the summary says why there is no trace.
-    let (summary, limit) = match result.stats.trace_limit {
-        Some(l) if len.is_none() && verdict != VerdictKind::Unknown => {
-            let (name, why) = limit_words(l);
-            (
-                format!("{summary} — no trace: {why} while building it"),
-                Some(name),
-            )
-        }
-        _ => (summary, limit),
+    let error = match outcome {
+        Outcome::ModelError(e) => Some(describe_error(net, &e)),
+        _ => None,
     };
+    let summary = zeno::report::summary(net, c, result);
     CheckReport {
         name: c.name.clone(),
         kind: if invariant { "invariant" } else { "reachable" },
@@ -348,16 +307,6 @@ pub fn check_report(
         stats: stats(&result.stats, len),
         trace: result.trace.as_ref().map(|t| trace(source, net, t)),
         portfolio_winner: None,
-    }
-}
-
-/// A limit's name in JSON and its words in the text output.
-fn limit_words(limit: Limit) -> (&'static str, &'static str) {
-    match limit {
-        Limit::States => ("states", "state limit reached"),
-        Limit::Time => ("time", "time limit reached"),
-        Limit::Cancelled => ("cancelled", "cancelled"),
-        Limit::Memory => ("memory", "memory limit reached"),
     }
 }
 
@@ -376,20 +325,6 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
             inserted_steps: f.inserted_steps,
             fell_back: f.fell_back,
         }),
-    }
-}
-
-/// The error message with variable numbers replaced by names.
-pub fn describe_error(net: &Network, e: &EvalError) -> String {
-    match e {
-        EvalError::OutOfRange { var, value, lo, hi } => match net.variables.get(*var as usize) {
-            Some(v) => format!(
-                "value {value} is outside the range [{lo}, {hi}] of `{}`",
-                v.name
-            ),
-            None => e.to_string(),
-        },
-        _ => e.to_string(),
     }
 }
 

@@ -8,9 +8,10 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::line_index::LineIndex;
-use crate::checker::{CheckResult, ConcreteState, Limit, TraceEnd, Transition, Verdict};
+use crate::checker::{CheckResult, ConcreteState, TraceEnd, Transition};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
+use crate::report::{self, Outcome};
 
 pub fn range(index: &LineIndex, span: Span) -> Range {
     Range::new(index.position(span.start), index.position(span.end))
@@ -105,67 +106,22 @@ fn edge_span(network: &ir::Network, p: ir::ProcId, e: ir::EdgeId) -> Option<Span
 }
 
 /// The verdict of a finished check in words (`violated: trace of 6 steps,
-/// 40 states explored`) and the severity of its diagnostic.
-pub fn verdict_message(check: &ir::Check, result: &CheckResult) -> (DiagnosticSeverity, String) {
-    let explored = result.stats.explored;
-    let invariant = matches!(check.kind, ir::CheckKind::Invariant(_));
-    // A verdict whose trace a limit kept from being built says so instead
-    // of a length.
-    let (trace, witness, after) = match (&result.trace, result.stats.trace_limit) {
-        (Some(t), _) => (
-            format!("trace of {} steps", t.len()),
-            format!("witness of {} steps", t.len()),
-            format!("after a trace of {} steps", t.len()),
-        ),
-        (None, limit) => {
-            let why = match limit {
-                Some(Limit::States) => " (state limit reached while building it)",
-                Some(Limit::Time) => " (time limit reached while building it)",
-                Some(Limit::Memory) => " (memory limit reached while building it)",
-                Some(Limit::Cancelled) => " (cancelled while building it)",
-                None => "",
-            };
-            let none = format!("no trace{why}");
-            (none.clone(), format!("witness found, {none}"), none)
+/// 40 states explored`, worded by [`zeno::report::editor_message`]) and the
+/// severity of its diagnostic.
+pub fn verdict_message(
+    network: &ir::Network,
+    check: &ir::Check,
+    result: &CheckResult,
+) -> (DiagnosticSeverity, String) {
+    let severity = match Outcome::of(check, result) {
+        Outcome::Violated | Outcome::NoWitness | Outcome::ModelError(_) => {
+            DiagnosticSeverity::ERROR
+        }
+        Outcome::Holds | Outcome::Witnessed | Outcome::Unknown(_) => {
+            DiagnosticSeverity::INFORMATION
         }
     };
-    match &result.verdict {
-        Verdict::Holds if invariant => (
-            DiagnosticSeverity::INFORMATION,
-            format!("holds: {explored} states explored"),
-        ),
-        Verdict::Holds => (
-            DiagnosticSeverity::INFORMATION,
-            format!("holds: {witness}, {explored} states explored"),
-        ),
-        Verdict::Fails if invariant => (
-            DiagnosticSeverity::ERROR,
-            format!("violated: {trace}, {explored} states explored"),
-        ),
-        Verdict::Fails => (
-            DiagnosticSeverity::ERROR,
-            format!("fails: no reachable state satisfies it, {explored} states explored"),
-        ),
-        Verdict::ModelError(e) => (
-            DiagnosticSeverity::ERROR,
-            format!("model error: {e}, {after}, {explored} states explored"),
-        ),
-        Verdict::Unknown(Limit::Cancelled) => (
-            DiagnosticSeverity::INFORMATION,
-            format!("unknown: cancelled after {explored} states explored"),
-        ),
-        Verdict::Unknown(limit) => (
-            DiagnosticSeverity::INFORMATION,
-            format!(
-                "unknown: limit reached ({}), {explored} states explored",
-                match limit {
-                    Limit::States => "states",
-                    Limit::Memory => "memory",
-                    _ => "time",
-                }
-            ),
-        ),
-    }
+    (severity, report::editor_message(network, check, result))
 }
 
 /// The verdict of a check of an earlier version of the text, shown (marked)
@@ -212,7 +168,7 @@ pub fn stale_verdicts(network: &ir::Network, results: &[CheckResult]) -> Vec<Sta
         .iter()
         .zip(results)
         .map(|(c, r)| {
-            let (severity, message) = verdict_message(c, r);
+            let (severity, message) = verdict_message(network, c, r);
             StaleVerdict {
                 check: c.name.clone(),
                 severity,
@@ -257,7 +213,7 @@ pub fn check_diagnostics(
     let Some(c) = network.checks.get(check) else {
         return Vec::new();
     };
-    let (sev, message) = verdict_message(c, result);
+    let (sev, message) = verdict_message(network, c, result);
     let violated = sev == DiagnosticSeverity::ERROR;
     let mut related = Vec::new();
     let mut hints = Vec::new();
@@ -457,13 +413,12 @@ pub fn error_trace(
 ) -> Option<ErrorTrace> {
     let c = network.checks.get(check)?;
     let trace = result.trace.as_ref()?;
-    let invariant = matches!(c.kind, ir::CheckKind::Invariant(_));
-    let verdict = match &result.verdict {
-        Verdict::Fails if invariant => "violated",
-        Verdict::Fails => "fails",
-        Verdict::Holds => "holds",
-        Verdict::ModelError(_) => "modelError",
-        Verdict::Unknown(_) => "unknown",
+    let verdict = match Outcome::of(c, result) {
+        Outcome::Violated => "violated",
+        Outcome::NoWitness => "fails",
+        Outcome::Holds | Outcome::Witnessed => "holds",
+        Outcome::ModelError(_) => "modelError",
+        Outcome::Unknown(_) => "unknown",
     };
     let steps = trace
         .steps
@@ -485,7 +440,7 @@ pub fn error_trace(
         } => EndView::ModelError {
             delay: delay.to_string(),
             edges: edges_view(network, index, transition),
-            error: error.to_string(),
+            error: report::describe_error(network, error),
         },
     };
     Some(ErrorTrace {

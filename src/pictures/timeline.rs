@@ -38,7 +38,7 @@ enum ColumnKind {
     Error(String),
 }
 
-fn columns(trace: &Trace) -> Vec<Column> {
+fn columns(network: &Network, trace: &Trace) -> Vec<Column> {
     let mut cols = Vec::new();
     let state_col = |s: &ConcreteState, time, delay, transition, kind| Column {
         time,
@@ -86,7 +86,7 @@ fn columns(trace: &Trace) -> Vec<Column> {
                 time + *delay,
                 *delay,
                 Some(transition.clone()),
-                ColumnKind::Error(error.to_string()),
+                ColumnKind::Error(crate::report::describe_error(network, error)),
             );
             c.clocks = delayed(prev, *delay);
             cols.push(c);
@@ -132,7 +132,7 @@ fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String>
 /// `network.checks` and only names the picture (`A[]` counterexample or
 /// `E<>` witness).
 pub fn trace_svg(network: &Network, check: usize, trace: &Trace) -> String {
-    let cols = columns(trace);
+    let cols = columns(network, trace);
     let n_proc = network.processes.len();
     let var_names: Vec<String> = network.variables.iter().map(|v| v.name.clone()).collect();
     let clock_names: Vec<String> = (1..network.clocks.len())

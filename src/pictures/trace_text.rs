@@ -189,7 +189,11 @@ pub fn trace_text(network: &Network, check: usize, trace: &Trace) -> String {
             for e in edges_of(network, transition) {
                 let _ = writeln!(out, "  take    {}", edge_line(&e));
             }
-            let _ = writeln!(out, "  fails   {error}");
+            let _ = writeln!(
+                out,
+                "  fails   {}",
+                crate::report::describe_error(network, error)
+            );
         }
     }
     out
@@ -258,7 +262,7 @@ pub fn trace_json(network: &Network, check: usize, trace: &Trace) -> Value {
                 "delay": delay.to_string(),
                 "time": time.to_string(),
                 "edges": edges_json(network, transition),
-                "error": error.to_string(),
+                "error": crate::report::describe_error(network, error),
             })
         }
     };

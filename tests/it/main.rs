@@ -37,6 +37,7 @@ mod pdb;
 mod pictures;
 mod pictures_props;
 mod pictures_render;
+mod report_agreement;
 mod safe_abstraction;
 mod semantics_corpus;
 mod semantics_incremental;

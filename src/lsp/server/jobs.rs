@@ -189,7 +189,7 @@ impl Backend {
                 _ => cancelled(),
             };
             if let Some(p) = progress {
-                let (_, message) = results::verdict_message(check, &result);
+                let (_, message) = results::verdict_message(&input.network, check, &result);
                 p.finish_with_message(message).await;
             }
             out.push(result);

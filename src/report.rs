@@ -1,0 +1,273 @@
+//! What a check's result means, in the words every front end shares: the
+//! outcome of a check given its kind, the verdict line, the limits, and the
+//! run-time errors of the model with the names of its variables. The CLI's
+//! text, JSON and SARIF, the language server, the pictures and the benchmark
+//! tables all render results through this module, so a verdict or a model
+//! error reads the same everywhere.
+
+use crate::checker::{CheckResult, Limit, Verdict};
+use crate::ir::{Check, CheckKind, EvalError, Network};
+
+/// A check's result read with its kind: `A[]` checks hold or are violated,
+/// `E<>` checks are witnessed or have no witness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// An `A[]` check holds in every reachable state.
+    Holds,
+    /// An `A[]` check fails in a reachable state (the trace leads there).
+    Violated,
+    /// An `E<>` check has a witness (the trace).
+    Witnessed,
+    /// No reachable state satisfies an `E<>` check.
+    NoWitness,
+    /// A run-time error of the model is reachable (the trace leads to it).
+    ModelError(EvalError),
+    /// The search stopped before a verdict.
+    Unknown(Limit),
+}
+
+impl Outcome {
+    /// The outcome of `result`, a result of `check`.
+    pub fn of(check: &Check, result: &CheckResult) -> Outcome {
+        let invariant = matches!(check.kind, CheckKind::Invariant(_));
+        match (&result.verdict, invariant) {
+            (Verdict::Holds, true) => Outcome::Holds,
+            (Verdict::Holds, false) => Outcome::Witnessed,
+            (Verdict::Fails, true) => Outcome::Violated,
+            (Verdict::Fails, false) => Outcome::NoWitness,
+            (Verdict::ModelError(e), _) => Outcome::ModelError(*e),
+            (Verdict::Unknown(limit), _) => Outcome::Unknown(*limit),
+        }
+    }
+
+    /// Whether the outcome comes with a trace (a counterexample, a witness
+    /// or the way to a model error) when one could be built.
+    pub fn has_trace(self) -> bool {
+        matches!(
+            self,
+            Outcome::Violated | Outcome::Witnessed | Outcome::ModelError(_)
+        )
+    }
+}
+
+/// A limit's name (as JSON and the settings spell it) and its words.
+pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
+    match limit {
+        Limit::States => ("states", "state limit reached"),
+        Limit::Time => ("time", "time limit reached"),
+        Limit::Cancelled => ("cancelled", "cancelled"),
+        Limit::Memory => ("memory", "memory limit reached"),
+    }
+}
+
+/// `1 step`, `6 steps`.
+pub fn steps(n: usize) -> String {
+    if n == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{n} steps")
+    }
+}
+
+/// A run-time error of the model in words, naming the variable where there
+/// is one (`value 4 is outside the range [0, 3] of `id``).
+pub fn describe_error(network: &Network, error: &EvalError) -> String {
+    match error {
+        EvalError::OutOfRange { var, value, lo, hi } => {
+            match network.variables.get(*var as usize) {
+                Some(v) => format!(
+                    "value {value} is outside the range [{lo}, {hi}] of `{}`",
+                    v.name
+                ),
+                None => error.to_string(),
+            }
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// The verdict line: `holds`, `violated — trace of 6 steps`, `holds —
+/// witness of 3 steps`, `fails — no reachable state satisfies it`, `model
+/// error: MESSAGE — trace of N steps`, `unknown: time limit reached`; a
+/// verdict whose trace a limit kept from being built ends with `— no trace:
+/// time limit reached while building it`.
+pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String {
+    let outcome = Outcome::of(check, result);
+    let trace = match (&result.trace, result.stats.trace_limit) {
+        (Some(t), _) => Some(t.len()),
+        (None, _) => None,
+    };
+    let tail = |what: &str| match (trace, result.stats.trace_limit) {
+        (Some(n), _) => format!(" — {what} of {}", steps(n)),
+        (None, Some(limit)) => format!(" — no trace: {} while building it", limit_words(limit).1),
+        (None, None) => String::new(),
+    };
+    match outcome {
+        Outcome::Holds => "holds".to_string(),
+        Outcome::Witnessed => format!("holds{}", tail("witness")),
+        Outcome::Violated => format!("violated{}", tail("trace")),
+        Outcome::NoWitness => "fails — no reachable state satisfies it".to_string(),
+        Outcome::ModelError(e) => {
+            format!(
+                "model error: {}{}",
+                describe_error(network, &e),
+                tail("trace")
+            )
+        }
+        Outcome::Unknown(limit) => format!("unknown: {}", limit_words(limit).1),
+    }
+}
+
+/// The verdict as an editor shows it on the check's name, one line that
+/// starts with the outcome and a colon (editors read that prefix):
+/// `violated: trace of 6 steps, 40 states explored`, `holds: 12 states
+/// explored`, `model error: MESSAGE, after a trace of 3 steps, …`,
+/// `unknown: limit reached (time), …`, `unknown: cancelled after …`.
+pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) -> String {
+    let explored = result.stats.explored;
+    let (trace, witness, after) = match (&result.trace, result.stats.trace_limit) {
+        (Some(t), _) => (
+            format!("trace of {} steps", t.len()),
+            format!("witness of {} steps", t.len()),
+            format!("after a trace of {} steps", t.len()),
+        ),
+        (None, limit) => {
+            let why = limit.map_or(String::new(), |l| {
+                format!(" ({} while building it)", limit_words(l).1)
+            });
+            let none = format!("no trace{why}");
+            (none.clone(), format!("witness found, {none}"), none)
+        }
+    };
+    match Outcome::of(check, result) {
+        Outcome::Holds => format!("holds: {explored} states explored"),
+        Outcome::Witnessed => format!("holds: {witness}, {explored} states explored"),
+        Outcome::Violated => format!("violated: {trace}, {explored} states explored"),
+        Outcome::NoWitness => {
+            format!("fails: no reachable state satisfies it, {explored} states explored")
+        }
+        Outcome::ModelError(e) => format!(
+            "model error: {}, {after}, {explored} states explored",
+            describe_error(network, &e)
+        ),
+        Outcome::Unknown(Limit::Cancelled) => {
+            format!("unknown: cancelled after {explored} states explored")
+        }
+        Outcome::Unknown(limit) => format!(
+            "unknown: limit reached ({}), {explored} states explored",
+            limit_words(limit).0
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker::{Stats, Trace, TraceEnd};
+
+    fn network() -> Network {
+        crate::semantics::analyze(
+            "int[0, 3] id;\ntemplate T() { init location a; a -> a do id = id + 1; }\n\
+             system T;\ncheck safe: A[] id < 3;\ncheck reach: E<> id == 2;\n",
+        )
+        .network
+        .expect("a network")
+    }
+
+    fn result(verdict: Verdict, steps: Option<usize>, trace_limit: Option<Limit>) -> CheckResult {
+        let trace = steps.map(|n| Trace {
+            initial: crate::checker::ConcreteState {
+                locations: vec![0],
+                variables: vec![0],
+                clocks: vec![0.into()],
+            },
+            steps: vec![
+                crate::checker::Step {
+                    delay: 0.into(),
+                    transition: crate::checker::Transition {
+                        edges: vec![(0, 0)]
+                    },
+                    after: crate::checker::ConcreteState {
+                        locations: vec![0],
+                        variables: vec![1],
+                        clocks: vec![0.into()],
+                    },
+                };
+                n
+            ],
+            end: TraceEnd::Goal { delay: 0.into() },
+        });
+        CheckResult {
+            verdict,
+            stats: Stats {
+                trace_limit,
+                ..Stats::default()
+            },
+            trace,
+        }
+    }
+
+    #[test]
+    fn outcomes_and_summaries() {
+        let net = network();
+        let (safe, reach) = (&net.checks[0], &net.checks[1]);
+        let cases = [
+            (
+                safe,
+                result(Verdict::Holds, None, None),
+                Outcome::Holds,
+                "holds",
+            ),
+            (
+                safe,
+                result(Verdict::Fails, Some(3), None),
+                Outcome::Violated,
+                "violated — trace of 3 steps",
+            ),
+            (
+                reach,
+                result(Verdict::Holds, Some(1), None),
+                Outcome::Witnessed,
+                "holds — witness of 1 step",
+            ),
+            (
+                reach,
+                result(Verdict::Fails, None, None),
+                Outcome::NoWitness,
+                "fails — no reachable state satisfies it",
+            ),
+            (
+                safe,
+                result(Verdict::Fails, None, Some(Limit::Time)),
+                Outcome::Violated,
+                "violated — no trace: time limit reached while building it",
+            ),
+            (
+                safe,
+                result(Verdict::Unknown(Limit::Memory), None, None),
+                Outcome::Unknown(Limit::Memory),
+                "unknown: memory limit reached",
+            ),
+        ];
+        for (check, r, outcome, words) in cases {
+            assert_eq!(Outcome::of(check, &r), outcome);
+            assert_eq!(summary(&net, check, &r), words);
+        }
+        let error = EvalError::OutOfRange {
+            var: 0,
+            value: 4,
+            lo: 0,
+            hi: 3,
+        };
+        let r = result(Verdict::ModelError(error), Some(4), None);
+        assert_eq!(
+            summary(&net, safe, &r),
+            "model error: value 4 is outside the range [0, 3] of `id` — trace of 4 steps"
+        );
+        // Without the network's variable, the error's own words.
+        assert_eq!(
+            describe_error(&Network::default(), &error),
+            "value 4 is outside the range [0, 3] of variable #0"
+        );
+    }
+}
