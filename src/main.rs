@@ -18,11 +18,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // `--help` and `--version` are not errors; everything else is a usage error.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                cli::check::exit::ERROR
-            } else {
-                0
-            });
+            return ExitCode::from(if e.use_stderr() { cli::exit::ERROR } else { 0 });
         }
     };
     ExitCode::from(cli::run(parsed))

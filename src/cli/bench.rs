@@ -16,8 +16,8 @@ use zeno::ir::Network;
 use zeno::semantics;
 
 use super::args::{BenchArgs, BenchFormat};
-use super::check::exit;
 use super::diag;
+use super::exit;
 use super::load::{LoadError, load};
 
 /// A model ready to run: its table name and network.

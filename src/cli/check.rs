@@ -8,49 +8,10 @@ use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
+use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
 use super::{diag, json, sarif, text};
-
-/// Exit codes, from the most to the least important when a run has several
-/// outcomes: an error in the input beats a failing check, which beats a limit.
-pub mod exit {
-    pub const OK: u8 = 0;
-    pub const FAILS: u8 = 1;
-    pub const ERROR: u8 = 2;
-    pub const LIMIT: u8 = 3;
-}
-
-/// Folds outcomes into the exit code of the run.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Outcome {
-    error: bool,
-    fails: bool,
-    limit: bool,
-}
-
-impl Outcome {
-    pub fn add(&mut self, code: u8) {
-        match code {
-            exit::ERROR => self.error = true,
-            exit::FAILS => self.fails = true,
-            exit::LIMIT => self.limit = true,
-            _ => {}
-        }
-    }
-
-    pub fn code(self) -> u8 {
-        if self.error {
-            exit::ERROR
-        } else if self.fails {
-            exit::FAILS
-        } else if self.limit {
-            exit::LIMIT
-        } else {
-            exit::OK
-        }
-    }
-}
 
 /// The checker options the search flags ask for.
 pub fn options(args: &SearchArgs) -> Result<Options, String> {
@@ -228,7 +189,7 @@ pub fn run(args: &CheckArgs) -> u8 {
 
     for (name, found) in args.checks.iter().zip(&matched) {
         // Only meaningful when every file could be analyzed.
-        if !found && !cancel.is_cancelled() && !outcome.error {
+        if !found && !cancel.is_cancelled() && !outcome.has_error() {
             diag::error(&format!("no check named `{name}` in the given files"));
             outcome.add(exit::ERROR);
         }

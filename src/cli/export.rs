@@ -2,8 +2,8 @@
 //! TChecker or UPPAAL, to run it through those tools.
 
 use super::args::{ExportArgs, ExportFormat};
-use super::check::exit;
 use super::diag;
+use super::exit;
 use super::import::write_output;
 use super::load::load_network;
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use zeno::diagnostics::Diagnostic;
 
 use super::args::FmtArgs;
-use super::check::{Outcome, exit};
 use super::diag;
+use super::exit::{self, Outcome};
 use super::source::read_source;
 
 /// Text in, formatted text or syntax errors out.

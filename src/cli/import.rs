@@ -7,8 +7,8 @@ use zeno::diagnostics::Diagnostic;
 use zeno::import::{self, ImportOptions};
 
 use super::args::ImportArgs;
-use super::check::exit;
 use super::diag;
+use super::exit;
 use super::load::formatted;
 use super::source::read_source;
 

@@ -9,12 +9,12 @@
 use std::path::Path;
 
 use zeno::diagnostics::{Diagnostic, Severity};
-use zeno::import::{self, Format, ImportOptions};
+use zeno::import::{self, Format};
 use zeno::ir::Network;
 use zeno::semantics;
 
-use super::check::exit;
 use super::diag;
+use super::exit;
 use super::source::{ReadError, Source, read_source};
 
 /// A model ready for analysis.
@@ -63,29 +63,7 @@ pub enum LoadError {
     Usage(String),
 }
 
-pub fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::UppaalXml => "UPPAAL XML",
-        Format::UppaalXta => "UPPAAL XTA",
-        Format::TChecker => "TChecker",
-    }
-}
-
-/// Imported text as `zeno import` prints it (the importer's layout is
-/// already close; the formatter makes it exactly what `zeno fmt` keeps), so
-/// that positions in diagnostics match that output.
-pub fn formatted(zeno: String) -> String {
-    zeno::fmt::format(&zeno).unwrap_or(zeno)
-}
-
-/// The format of `path` when it is not zeno text, decided by its extension
-/// or else its content ([`import::detect`]); a decision by content is said
-/// in a note, so that a surprising one is never silent.
-pub fn foreign_format(path: &Path, text: &str) -> Option<Format> {
-    let detection = import::detect(&path.to_string_lossy(), text);
-    note_detection(path, &detection);
-    detection.format
-}
+pub use zeno::load::{format_name, formatted};
 
 /// Says which format an input without a known extension was read as, and why.
 pub fn note_detection(path: &Path, detection: &import::Detection) {
@@ -105,45 +83,40 @@ pub fn note_detection(path: &Path, detection: &import::Detection) {
     diag::note(&format!("{shown} is read as {format}: {why}"));
 }
 
-/// Reads `path`, importing it when it is a UPPAAL or TChecker model.
-/// Import warnings and errors are printed to stderr against the file.
+/// Reads `path` and loads it ([`zeno::load`]): importing it when it is a
+/// UPPAAL or TChecker model. Notes, import warnings and errors are printed
+/// to stderr against the file.
 pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
     let original = read_source(path).map_err(LoadError::Unreadable)?;
-    let Some(format) = foreign_format(path, &original.text) else {
-        if !labels.is_empty() {
+    let name = path.to_string_lossy();
+    match zeno::load::load(&name, &original.text, labels) {
+        Ok(loaded) => {
+            note_detection(path, &loaded.detection);
+            let Some(format) = loaded.imported_from() else {
+                return Ok(Model {
+                    source: original,
+                    original: None,
+                    import_warnings: Vec::new(),
+                });
+            };
+            diag::emit(&original, &loaded.import_warnings);
+            let name = format!("{} (imported)", original.display_path());
+            Ok(Model {
+                source: Source::new(name, loaded.zeno),
+                original: Some((original, format)),
+                import_warnings: loaded.import_warnings,
+            })
+        }
+        Err(zeno::load::LoadError::LabelsForZeno { .. }) => {
             let message = format!(
                 "--labels applies to TChecker models; `{}` is zeno text (write the `check` in the file)",
                 original.display_path()
             );
             diag::error(&message);
-            return Err(LoadError::Usage(message));
+            Err(LoadError::Usage(message))
         }
-        return Ok(Model {
-            source: original,
-            original: None,
-            import_warnings: Vec::new(),
-        });
-    };
-    let opts = ImportOptions {
-        labels: labels.to_vec(),
-    };
-    match import::import_as(format, &original.text, &opts) {
-        Ok(imported) => {
-            let warnings: Vec<Diagnostic> = imported
-                .warnings
-                .iter()
-                .map(|w| w.to_diagnostic())
-                .collect();
-            diag::emit(&original, &warnings);
-            let name = format!("{} (imported)", original.display_path());
-            Ok(Model {
-                source: Source::new(name, formatted(imported.zeno)),
-                original: Some((original, format)),
-                import_warnings: warnings,
-            })
-        }
-        Err(diags) => {
-            let diagnostics: Vec<Diagnostic> = diags.iter().map(|d| d.to_diagnostic()).collect();
+        Err(zeno::load::LoadError::Import { diagnostics, .. }) => {
+            note_detection(path, &import::detect(&name, &original.text));
             diag::emit(&original, &diagnostics);
             Err(LoadError::Import {
                 original,

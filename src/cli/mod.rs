@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod diag;
+pub mod exit;
 pub mod export;
 pub mod fmt;
 pub mod import;
@@ -40,7 +41,7 @@ pub fn run(cli: Cli) -> u8 {
             Ok(code) => code,
             Err(e) => {
                 diag::error(&format!("language server: {e}"));
-                check::exit::ERROR
+                exit::ERROR
             }
         },
     }

@@ -5,8 +5,9 @@ use zeno::ir::Network;
 use zeno::pictures;
 
 use super::args::{GraphArgs, GraphFormat, SearchArgs, TraceArgs, TraceFormat};
-use super::check::{exit, options};
+use super::check::options;
 use super::diag;
+use super::exit;
 use super::import::write_output;
 use super::load::load_network;
 
