@@ -5,6 +5,7 @@
 //! lowering) → [`ir`] (the checker's flat model) → [`checker`] (zones, search,
 //! heuristics, traces). [`fmt`] formats the lossless tree.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod checker;
 pub mod diagnostics;
@@ -13,8 +14,10 @@ pub mod ide;
 pub mod import;
 pub mod ir;
 pub mod load;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod memory;
+#[cfg(feature = "pictures")]
 pub mod pictures;
 pub mod report;
 pub mod semantics;
