@@ -7,6 +7,7 @@
 //! yet waits in `pending`; an edit for a version already applied is dropped.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{Range, TextDocumentContentChangeEvent};
 
@@ -16,7 +17,8 @@ use super::line_index::{Encoding, LineIndex};
 pub struct Document {
     pub version: i32,
     pub text: String,
-    pub line_index: LineIndex,
+    /// Shared with the snapshots that requests take.
+    pub line_index: Arc<LineIndex>,
     /// What the positions of edits (and of the line index) count.
     encoding: Encoding,
     pending: BTreeMap<i32, Vec<TextDocumentContentChangeEvent>>,
@@ -41,7 +43,7 @@ impl Document {
     }
 
     pub fn with_encoding(version: i32, text: String, encoding: Encoding) -> Document {
-        let line_index = LineIndex::with_encoding(&text, encoding);
+        let line_index = Arc::new(LineIndex::with_encoding(&text, encoding));
         Document {
             version,
             text,
@@ -110,7 +112,7 @@ impl Document {
                     self.text.replace_range(start..end, &change.text);
                 }
             }
-            self.line_index = LineIndex::with_encoding(&self.text, self.encoding);
+            self.line_index = Arc::new(LineIndex::with_encoding(&self.text, self.encoding));
         }
         self.version = version;
     }

@@ -7,7 +7,9 @@
 //! contain non-ASCII characters, where those characters are, so that the
 //! common ASCII line converts by subtraction.
 
-use tower_lsp_server::ls_types::{Position, PositionEncodingKind};
+use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
+
+use crate::ir::Span;
 
 /// What a position's `character` counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -154,6 +156,34 @@ impl LineIndex {
         Position::new(line, col)
     }
 
+    /// The range of a byte span.
+    pub fn range(&self, span: Span) -> Range {
+        Range::new(self.position(span.start), self.position(span.end))
+    }
+
+    /// A span cut at line breaks: each line's piece as its start and its
+    /// length, without the line break (for semantic tokens, which may not
+    /// span lines). Empty pieces are left out.
+    pub fn line_pieces(&self, span: Span) -> Vec<(Position, u32)> {
+        let (start, end) = (span.start.min(self.len), span.end.min(self.len));
+        let line_of = |offset: u32| self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let (first, last) = (line_of(start), line_of(end));
+        let mut out = Vec::new();
+        for line in first..=last {
+            let from = if line == first {
+                start
+            } else {
+                self.line_starts[line]
+            };
+            let to = if line == last { end } else { u32::MAX }.min(self.line_ends[line]);
+            if to > from {
+                let (a, b) = (self.position(from), self.position(to));
+                out.push((a, b.character - a.character));
+            }
+        }
+        out
+    }
+
     /// The byte offset of a position. A line past the end gives the end of
     /// the text; a character past the end of its line gives the end of the
     /// line; a position inside a character (a surrogate pair, the bytes of a
@@ -188,6 +218,25 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_cut_into_line_pieces() {
+        // A block comment over three lines, CRLF after the first: the
+        // pieces leave the line breaks out and count UTF-16 units (é is 1,
+        // 😀 is 2).
+        let text = "a /* é\r\n😀\n\nx */ b";
+        let index = LineIndex::new(text);
+        let comment = Span::new(2, text.find(" b").unwrap() as u32);
+        assert_eq!(
+            index.line_pieces(comment),
+            [(pos(0, 2), 4), (pos(1, 0), 2), (pos(3, 0), 4)]
+        );
+        assert_eq!(index.line_pieces(Span::new(0, 1)), [(pos(0, 0), 1)]);
+        assert_eq!(
+            index.range(Span::new(0, 1)),
+            Range::new(pos(0, 0), pos(0, 1))
+        );
+    }
 
     fn pos(line: u32, character: u32) -> Position {
         Position::new(line, character)

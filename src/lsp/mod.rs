@@ -34,19 +34,16 @@
 
 mod config;
 mod document;
-mod format;
+mod features;
 mod framing;
-mod hover;
+mod guard;
 pub mod lenses;
 mod line_index;
-mod navigate;
 mod order;
 pub mod pictures;
 pub mod results;
 mod server;
-mod signature;
-mod symbols;
-mod tokens;
+mod snapshot;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -8,7 +8,6 @@
 //! state changes they describe happened.
 
 use std::collections::HashMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -20,17 +19,19 @@ use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-mod features;
 mod jobs;
 mod requests;
 
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
+use super::features;
+use super::guard::{self, guarded};
 use super::lenses::{self, Cursor};
 use super::line_index::Encoding;
 use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
-use super::tokens;
+use super::snapshot::Snapshot;
 use crate::checker::CheckResult;
+use crate::ide;
 use crate::ir;
 use crate::semantics::AnalysisHost;
 use jobs::Job;
@@ -117,25 +118,6 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs `f`, turning a panic into its message: a bug in one analysis or
-/// check must not take the server down.
-fn guarded<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_string())
-    })
-}
-
-fn internal(msg: String) -> Error {
-    Error {
-        message: format!("internal error: {msg}").into(),
-        ..Error::internal_error()
-    }
-}
-
 impl State {
     fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
         let d = self.docs.get(uri)?;
@@ -219,6 +201,14 @@ impl Doc {
         }
     }
 
+    fn snapshot(&self, uri: &Uri) -> Snapshot {
+        Snapshot {
+            uri: uri.clone(),
+            analysis: ide::Analysis::new(&self.host),
+            index: self.doc.line_index.clone(),
+        }
+    }
+
     /// The stale verdicts moved onto the checks of the same name in the
     /// current text; a verdict whose check is gone is dropped.
     fn stale_diagnostics(&self, uri: &Uri, why: Staleness) -> Vec<Diagnostic> {
@@ -256,17 +246,16 @@ impl Doc {
         let host = &mut self.host;
         let analysis = guarded(|| {
             host.set_text(text);
-            host.analysis()
+            (host.diagnostics(), host.network())
         });
         let index = &self.doc.line_index;
         match analysis {
-            Ok(a) => {
-                self.diagnostics = a
-                    .diagnostics
+            Ok((diagnostics, network)) => {
+                self.diagnostics = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS)
                     .iter()
                     .map(|d| results::frontend_diagnostic(uri, index, d))
                     .collect();
-                self.network = a.network.map(Arc::new);
+                self.network = network;
             }
             Err(msg) => {
                 out.log
@@ -355,6 +344,10 @@ impl Backend {
 
     /// `zeno/errorTrace`: the structured trace of a check of an open document.
     pub async fn error_trace(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
+        guard::request(|| self.error_trace_now(params))
+    }
+
+    fn error_trace_now(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
         let st = lock(&self.state);
         let d = st
             .docs
@@ -393,6 +386,10 @@ impl Backend {
     /// `zeno/documentText`: the text the server holds for an open document,
     /// so that a client (or a test) can see that it equals its own.
     pub async fn document_text(&self, params: DocumentTextParams) -> Result<DocumentText> {
+        guard::request(|| self.document_text_now(params))
+    }
+
+    fn document_text_now(&self, params: DocumentTextParams) -> Result<DocumentText> {
         let st = lock(&self.state);
         let d = st
             .docs
@@ -423,6 +420,30 @@ impl Backend {
             results: d.results.clone(),
             offset: position.map_or(0, |p| d.doc.line_index.offset(p)),
         }))
+    }
+}
+
+impl Backend {
+    /// A snapshot of an open document, taken under the state lock.
+    fn snapshot(&self, uri: &Uri) -> Result<Snapshot> {
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        Ok(d.snapshot(uri))
+    }
+
+    /// Snapshots of every open document.
+    fn snapshots(&self) -> Vec<Snapshot> {
+        let st = lock(&self.state);
+        st.docs.iter().map(|(uri, d)| d.snapshot(uri)).collect()
+    }
+
+    /// Answers a request about an open document's contents: `f` runs on a
+    /// snapshot after the state lock is released, under the panic guard.
+    fn on_document<T>(&self, uri: &Uri, f: impl FnOnce(&Snapshot) -> Result<T>) -> Result<T> {
+        guard::request(|| f(&self.snapshot(uri)?))
     }
 }
 
@@ -487,7 +508,7 @@ impl LanguageServer for Backend {
                 semantic_tokens_provider: Some(
                     SemanticTokensServerCapabilities::SemanticTokensOptions(
                         SemanticTokensOptions {
-                            legend: tokens::legend(),
+                            legend: features::tokens::legend(),
                             full: Some(SemanticTokensFullOptions::Bool(true)),
                             ..SemanticTokensOptions::default()
                         },
@@ -596,68 +617,116 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.on_document_symbol(params)
+        self.on_document(&params.text_document.uri, |s| {
+            Ok(Some(DocumentSymbolResponse::Nested(
+                features::symbols::document_symbols(s),
+            )))
+        })
     }
 
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
-        self.on_goto_definition(params)
+        let p = params.text_document_position_params;
+        self.on_document(&p.text_document.uri, |s| {
+            Ok(features::definition::definition(s, p.position))
+        })
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        self.on_completion(params)
+        let p = params.text_document_position;
+        self.on_document(&p.text_document.uri, |s| {
+            Ok(Some(features::completion::completion(s, p.position)))
+        })
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        self.on_references(params)
+        let p = params.text_document_position;
+        let include_declaration = params.context.include_declaration;
+        self.on_document(&p.text_document.uri, |s| {
+            Ok(Some(features::references::references(
+                s,
+                p.position,
+                include_declaration,
+            )))
+        })
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        self.on_rename(params)
+        let p = params.text_document_position;
+        self.on_document(&p.text_document.uri, |s| {
+            features::references::rename(s, p.position, &params.new_name).map(Some)
+        })
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.on_semantic_tokens_full(params)
+        self.on_document(&params.text_document.uri, |s| {
+            Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: None,
+                data: features::tokens::semantic_tokens(s),
+            })))
+        })
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        self.on_hover(params)
+        let p = params.text_document_position_params;
+        if let Some(check) = guard::request(|| self.check_hover(&p.text_document.uri, p.position))?
+        {
+            return Ok(Some(check));
+        }
+        self.on_document(&p.text_document.uri, |s| {
+            Ok(features::hover::hover(s, p.position))
+        })
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.on_formatting(params)
+        self.on_document(&params.text_document.uri, |s| {
+            Ok(Some(features::format::format(s)))
+        })
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
-        self.on_signature_help(params)
+        let p = params.text_document_position_params;
+        self.on_document(&p.text_document.uri, |s| {
+            Ok(features::signature::signature_help(s, p.position))
+        })
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        self.on_folding_range(params)
+        self.on_document(&params.text_document.uri, |s| {
+            Ok(Some(features::folding::folding_ranges(s)))
+        })
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.on_inlay_hint(params)
+        guard::request(|| self.on_inlay_hint(params))
     }
 
     async fn symbol(
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        self.on_symbol(params)
+        let query = params.query.to_lowercase();
+        guard::request(|| {
+            let mut out = Vec::new();
+            for s in self.snapshots() {
+                features::symbols::workspace_symbols(&s, &query, &mut out);
+            }
+            out.sort_by(|a, b| a.name.cmp(&b.name));
+            Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+        })
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        self.on_code_lens(params)
+        guard::request(|| self.on_code_lens(params))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
-        self.on_execute_command(params)
+        guard::request(|| self.on_execute_command(params))
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
@@ -673,24 +742,5 @@ impl LanguageServer for Backend {
             }
         })
         .await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panic_becomes_its_message() {
-        assert_eq!(guarded(|| 7), Ok(7));
-        let n = 3;
-        assert_eq!(
-            guarded(|| -> i32 { panic!("bad input {n}") }),
-            Err("bad input 3".to_string())
-        );
-        assert_eq!(
-            guarded(|| -> i32 { panic!("static") }),
-            Err("static".to_string())
-        );
     }
 }

@@ -12,6 +12,8 @@ pub mod db;
 pub mod from_ast;
 pub mod hir;
 pub mod lower;
+pub mod parsed;
+pub mod resolve;
 pub mod system;
 pub mod ty;
 
@@ -102,6 +104,16 @@ impl AnalysisHost {
 
     pub fn db(&self) -> &db::Database {
         &self.db
+    }
+
+    /// The file whose text [`AnalysisHost::set_text`] sets.
+    pub fn file(&self) -> db::SourceFile {
+        self.file
+    }
+
+    /// Every name of the file resolved to its definition.
+    pub fn resolutions(&self) -> Arc<resolve::Resolutions> {
+        resolve::resolutions(&self.db, self.file).clone()
     }
 }
 #[cfg(test)]

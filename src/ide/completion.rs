@@ -1,0 +1,149 @@
+//! Completion: after `P.` or `Proc(1).` the locations of that process's
+//! template; elsewhere the enclosing template's names, the globals and the
+//! keywords.
+
+use rustc_hash::FxHashSet;
+
+use crate::semantics::hir::Decl;
+use crate::semantics::parsed::relative;
+use crate::semantics::resolve::{DefKind, absolute};
+use crate::syntax::{SyntaxKind, SyntaxToken};
+
+use super::Analysis;
+
+/// What a completion item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompletionKind {
+    Keyword,
+    Variable,
+    Type,
+    Template,
+    Instance,
+    Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+}
+
+fn item(label: &str, kind: CompletionKind) -> CompletionItem {
+    CompletionItem {
+        label: label.to_string(),
+        kind,
+    }
+}
+
+fn prev_significant(mut t: SyntaxToken) -> Option<SyntaxToken> {
+    loop {
+        t = t.prev_token()?;
+        if !t.kind().is_trivia() {
+            return Some(t);
+        }
+    }
+}
+
+/// For a cursor after `P.` or `Proc(1).` (possibly inside the name being
+/// typed): the absolute offset of the process's name, `P` or `Proc`.
+fn qualifier(a: &Analysis, offset: u32) -> Option<u32> {
+    let syntax = a.syntax();
+    let (start, root) = syntax.chunk_at(offset)?;
+    let at = relative(offset, start).min(root.text_range().end());
+    let mut t = root.token_at_offset(at).left_biased()?;
+    if t.kind().is_trivia() || t.kind() == SyntaxKind::IDENT {
+        t = prev_significant(t)?;
+    }
+    if t.kind() != SyntaxKind::DOT {
+        return None;
+    }
+    let mut t = prev_significant(t)?;
+    if t.kind() == SyntaxKind::R_PAREN {
+        // Back over the argument list to the callee.
+        let mut depth = 0u32;
+        loop {
+            match t.kind() {
+                SyntaxKind::R_PAREN => depth += 1,
+                SyntaxKind::L_PAREN => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            t = t.prev_token()?;
+        }
+        t = prev_significant(t)?;
+    }
+    (t.kind() == SyntaxKind::IDENT).then(|| start + u32::from(t.text_range().start()))
+}
+
+pub(super) fn completion(a: &Analysis, offset: u32) -> Vec<CompletionItem> {
+    let tree = a.tree();
+    let offset = offset.min(a.text().len() as u32);
+    if let Some(q) = qualifier(a, offset) {
+        let res = a.resolutions();
+        let Some(def) = res.at(q).map(|n| res.def(n.def)) else {
+            return Vec::new();
+        };
+        // A template, or an instance (whose `template` is the one it
+        // instantiates).
+        let t = match def.kind {
+            DefKind::Template | DefKind::Instance => def.template,
+            _ => None,
+        };
+        return t
+            .and_then(|k| tree.templates.get(k as usize))
+            .map_or_else(Vec::new, |t| {
+                t.data
+                    .locations
+                    .iter()
+                    .map(|l| item(&l.name.text, CompletionKind::Location))
+                    .collect()
+            });
+    }
+    let mut out = Vec::new();
+    if let Some(t) = tree.templates.iter().find(|t| {
+        let s = absolute(t, t.data.span);
+        s.start <= offset && offset < s.end
+    }) {
+        let t = &t.data;
+        out.extend(
+            t.params
+                .iter()
+                .map(|p| item(&p.name.text, CompletionKind::Variable)),
+        );
+        out.extend(
+            t.decls
+                .iter()
+                .map(|d| item(&d.name().text, CompletionKind::Variable)),
+        );
+        out.extend(
+            t.locations
+                .iter()
+                .map(|l| item(&l.name.text, CompletionKind::Location)),
+        );
+    }
+    for d in &tree.globals {
+        let kind = match d {
+            Decl::Typedef(_) => CompletionKind::Type,
+            Decl::Var(_) => CompletionKind::Variable,
+        };
+        out.push(item(&d.name().text, kind));
+    }
+    out.extend(
+        tree.templates
+            .iter()
+            .map(|t| item(&t.data.name.text, CompletionKind::Template)),
+    );
+    out.extend(
+        tree.instances
+            .iter()
+            .map(|i| item(&i.name.text, CompletionKind::Instance)),
+    );
+    out.extend(SyntaxKind::keywords().map(|k| item(k, CompletionKind::Keyword)));
+    let mut seen = FxHashSet::default();
+    out.retain(|c| !c.label.is_empty() && seen.insert(c.label.clone()));
+    out
+}

@@ -1,0 +1,130 @@
+//! The outline and folding ranges, from the item tree.
+
+use crate::ir::Span;
+use crate::semantics::hir::{Decl, ItemTree, Name};
+use crate::semantics::resolve::{DefKind, absolute};
+
+/// One entry of the outline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: DefKind,
+    /// What it is, in words (`template`, `instance of Proc`), when the kind
+    /// alone does not say.
+    pub detail: Option<String>,
+    /// The whole declaration; it contains `selection`.
+    pub full: Span,
+    /// The declared name.
+    pub selection: Span,
+    pub children: Vec<Symbol>,
+}
+
+fn symbol(
+    name: &Name,
+    whole: Span,
+    kind: DefKind,
+    detail: Option<String>,
+    at: impl Fn(Span) -> Span,
+) -> Symbol {
+    let selection = at(name.span);
+    let mut full = at(whole);
+    // The selection must lie inside the full range.
+    if full.start > selection.start || full.end < selection.end {
+        full = selection;
+    }
+    Symbol {
+        name: name.text.clone(),
+        kind,
+        detail,
+        full,
+        selection,
+        children: Vec::new(),
+    }
+}
+
+fn decl(d: &Decl, at: impl Fn(Span) -> Span) -> Symbol {
+    match d {
+        Decl::Var(v) => symbol(
+            &v.name,
+            v.span,
+            if v.is_const {
+                DefKind::Constant
+            } else {
+                DefKind::Variable
+            },
+            None,
+            at,
+        ),
+        Decl::Typedef(t) => symbol(
+            &t.name,
+            t.span,
+            DefKind::Typedef,
+            Some("typedef".to_string()),
+            at,
+        ),
+    }
+}
+
+pub(super) fn symbols(tree: &ItemTree) -> Vec<Symbol> {
+    let same = |s: Span| s;
+    let mut out: Vec<Symbol> = tree.globals.iter().map(|d| decl(d, same)).collect();
+    for t in &tree.templates {
+        let at = |s: Span| absolute(t, s);
+        let data = &t.data;
+        let mut template = symbol(
+            &data.name,
+            data.span,
+            DefKind::Template,
+            Some("template".to_string()),
+            at,
+        );
+        for p in &data.params {
+            template.children.push(symbol(
+                &p.name,
+                p.span,
+                DefKind::Parameter,
+                Some("parameter".to_string()),
+                at,
+            ));
+        }
+        template
+            .children
+            .extend(data.decls.iter().map(|d| decl(d, at)));
+        for l in &data.locations {
+            template.children.push(symbol(
+                &l.name,
+                l.span,
+                DefKind::Location,
+                Some("location".to_string()),
+                at,
+            ));
+        }
+        out.push(template);
+    }
+    for i in &tree.instances {
+        out.push(symbol(
+            &i.name,
+            i.span,
+            DefKind::Instance,
+            Some(format!("instance of {}", i.template.text)),
+            same,
+        ));
+    }
+    for c in &tree.checks {
+        out.push(symbol(
+            &c.name,
+            c.span,
+            DefKind::Check,
+            Some("check".to_string()),
+            same,
+        ));
+    }
+    out
+}
+
+pub(super) fn folding(tree: &ItemTree) -> Vec<Span> {
+    tree.templates
+        .iter()
+        .map(|t| absolute(t, t.data.span))
+        .collect()
+}

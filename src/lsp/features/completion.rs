@@ -1,0 +1,29 @@
+//! `textDocument/completion`.
+
+use tower_lsp_server::ls_types::{
+    CompletionItem, CompletionItemKind, CompletionResponse, Position,
+};
+
+use crate::ide::CompletionKind;
+use crate::lsp::snapshot::Snapshot;
+
+pub fn completion(s: &Snapshot, position: Position) -> CompletionResponse {
+    let items = s
+        .analysis
+        .completion(s.offset(position))
+        .into_iter()
+        .map(|c| CompletionItem {
+            label: c.label,
+            kind: Some(match c.kind {
+                CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+                CompletionKind::Variable => CompletionItemKind::VARIABLE,
+                CompletionKind::Type => CompletionItemKind::TYPE_PARAMETER,
+                CompletionKind::Template => CompletionItemKind::CLASS,
+                CompletionKind::Instance => CompletionItemKind::VARIABLE,
+                CompletionKind::Location => CompletionItemKind::ENUM_MEMBER,
+            }),
+            ..CompletionItem::default()
+        })
+        .collect();
+    CompletionResponse::Array(items)
+}

@@ -1,0 +1,636 @@
+//! Name resolution for tools: every name written in a file, mapped to the
+//! definition it refers to.
+//!
+//! The lowering walker resolves names too, but per instance and into `ir`
+//! slots, not back to the text. Editors need the text: go to definition,
+//! references, rename, hover and semantic tokens all start from "which
+//! declaration does the name at this offset mean". This module answers that
+//! once, from the HIR, with the same scoping rules as lowering:
+//!
+//! - a template body sees its `select` bindings (innermost), then its
+//!   parameters and declarations, then the globals; quantifier bindings
+//!   (`forall (i : T)`) shadow everything inside their body;
+//! - locations are a namespace of their own, read by edges and by
+//!   `Proc(1).cs` / `P1.cs` in checks, where the field may also be a local
+//!   variable of that process's template;
+//! - `system` entries and the processes of checks and synchronisation
+//!   vectors are instances or templates;
+//! - an action label (`sync go` without `!`/`?`) is "declared" by the first
+//!   edge of its template that carries it, so that every use (in the
+//!   template and in the vectors) resolves to one place.
+//!
+//! A template's names are resolved on its own HIR (spans relative to its
+//! start) by a query memoised on that HIR, so an edit elsewhere reuses it;
+//! [`resolutions`] then makes them absolute. That shift, [`absolute`], is
+//! the one place where template-relative spans become file positions.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::db::{SourceFile, item_tree};
+use super::hir::{self, Decl, Expr, ExprKind, ItemTree, Template, TemplateItem, TypeRef};
+use crate::ir::Span;
+
+/// What a definition declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DefKind {
+    /// A global or template-local variable (clocks and channels included).
+    Variable,
+    /// A `const` variable.
+    Constant,
+    Typedef,
+    Template,
+    /// A template parameter.
+    Parameter,
+    Location,
+    /// A `select` binding of an edge.
+    Select,
+    /// The bound variable of `forall`, `exists` or `sum`.
+    Quantifier,
+    /// `P1 = Proc(1);`
+    Instance,
+    /// An action label (`sync go`), declared by its first edge.
+    Label,
+    /// A check's name.
+    Check,
+}
+
+/// Index of a definition in [`Resolutions::defs`].
+pub type DefId = u32;
+
+/// One definition, with absolute spans.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Def {
+    pub name: String,
+    pub kind: DefKind,
+    /// The defining occurrence of the name.
+    pub span: Span,
+    /// An index into the item tree's templates: for a parameter, local,
+    /// location, select, label or quantifier binding inside a template,
+    /// that template; for a template, itself; for an instance, the
+    /// template it instantiates (when there is one of that name).
+    pub template: Option<u32>,
+}
+
+/// One occurrence of a name: a use, or the definition itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NameRef {
+    pub span: Span,
+    pub def: DefId,
+    /// This occurrence is the definition.
+    pub is_def: bool,
+}
+
+/// Every resolved name of a file, in text order. Names that resolve to
+/// nothing (unknown names, `min`/`max`) are not in it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resolutions {
+    pub defs: Vec<Def>,
+    /// Sorted by start.
+    pub names: Vec<NameRef>,
+}
+
+impl Resolutions {
+    pub fn def(&self, id: DefId) -> &Def {
+        &self.defs[id as usize]
+    }
+
+    /// The name at a byte offset: the one containing it, else one ending
+    /// exactly there (a cursor just after a name still means that name).
+    pub fn at(&self, offset: u32) -> Option<&NameRef> {
+        let first = self.names.partition_point(|n| n.span.end < offset);
+        let candidates = self.names[first..]
+            .iter()
+            .take_while(|n| n.span.start <= offset);
+        let mut after = None;
+        for n in candidates {
+            if offset < n.span.end {
+                return Some(n);
+            }
+            after.get_or_insert(n);
+        }
+        after
+    }
+
+    /// Every occurrence of a definition (itself included), in text order.
+    pub fn occurrences(&self, def: DefId) -> impl Iterator<Item = &NameRef> {
+        self.names.iter().filter(move |n| n.def == def)
+    }
+}
+
+/// `span` of a template's HIR, as a file position.
+pub fn absolute(template: &TemplateItem, span: Span) -> Span {
+    span.shifted(template.offset)
+}
+
+/// A template's HIR as a query key: equal templates share one resolution
+/// wherever they are in the file.
+#[salsa::interned]
+pub struct TemplateSource<'db> {
+    #[returns(ref)]
+    pub template: Arc<Template>,
+}
+
+/// Where a name inside a template points.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A definition of the template itself: an index into
+    /// [`TemplateNames::defs`].
+    Local(u32),
+    /// A global declaration of this name, if the file has one.
+    Global(String),
+}
+
+/// A template's names, spans relative to its start.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TemplateNames {
+    pub defs: Vec<(String, DefKind, Span)>,
+    pub refs: Vec<(Span, Target)>,
+}
+
+/// Resolves one template's names on its own: its own definitions by index,
+/// every other name as a global by text.
+#[salsa::tracked(returns(ref))]
+pub fn template_names<'db>(
+    db: &'db dyn salsa::Database,
+    key: TemplateSource<'db>,
+) -> TemplateNames {
+    TemplateWalk::default().run(key.template(db))
+}
+
+#[derive(Default)]
+struct TemplateWalk {
+    out: TemplateNames,
+    /// The variable scope, innermost last.
+    scope: Vec<(String, u32)>,
+}
+
+impl TemplateWalk {
+    fn run(mut self, t: &Template) -> TemplateNames {
+        for p in &t.params {
+            self.ty(&p.ty);
+            if let Some(size) = &p.array {
+                self.expr(size);
+            }
+            self.bind(&p.name, DefKind::Parameter);
+        }
+        for d in &t.decls {
+            self.decl(d);
+        }
+        let mut locations: FxHashMap<&str, u32> = FxHashMap::default();
+        for l in &t.locations {
+            let id = self.def(&l.name, DefKind::Location);
+            locations.entry(&l.name.text).or_insert(id);
+        }
+        for l in &t.locations {
+            if let Some(inv) = &l.invariant {
+                self.expr(inv);
+            }
+        }
+        let mut labels: FxHashMap<&str, u32> = FxHashMap::default();
+        for e in &t.edges {
+            for end in [&e.source, &e.target] {
+                if let Some(&id) = locations.get(end.text.as_str()) {
+                    self.out.refs.push((end.span, Target::Local(id)));
+                }
+            }
+            let depth = self.scope.len();
+            for s in &e.selects {
+                self.ty(&s.ty);
+                self.bind(&s.name, DefKind::Select);
+            }
+            if let Some(g) = &e.guard {
+                self.expr(g);
+            }
+            if let Some(s) = &e.sync {
+                self.expr(&s.channel);
+            }
+            for u in &e.updates {
+                self.expr(u);
+            }
+            self.scope.truncate(depth);
+            if let Some(label) = &e.label
+                && !label.text.is_empty()
+            {
+                match labels.get(label.text.as_str()) {
+                    Some(&id) => self.out.refs.push((label.span, Target::Local(id))),
+                    None => {
+                        let id = self.def(label, DefKind::Label);
+                        labels.insert(&label.text, id);
+                    }
+                }
+            }
+        }
+        self.out
+    }
+
+    /// Records a definition (and its own occurrence) without binding it.
+    fn def(&mut self, name: &hir::Name, kind: DefKind) -> u32 {
+        let id = self.out.defs.len() as u32;
+        self.out.defs.push((name.text.clone(), kind, name.span));
+        self.out.refs.push((name.span, Target::Local(id)));
+        id
+    }
+
+    fn bind(&mut self, name: &hir::Name, kind: DefKind) {
+        if name.text.is_empty() {
+            return;
+        }
+        let id = self.def(name, kind);
+        // A duplicate in the same template keeps meaning the first (as
+        // lowering reports it); select and quantifier bindings shadow.
+        let duplicate = matches!(
+            kind,
+            DefKind::Parameter | DefKind::Variable | DefKind::Constant | DefKind::Typedef
+        ) && self.scope.iter().any(|(n, _)| *n == name.text);
+        if !duplicate {
+            self.scope.push((name.text.clone(), id));
+        }
+    }
+
+    fn decl(&mut self, d: &Decl) {
+        match d {
+            Decl::Var(v) => {
+                self.ty(&v.ty);
+                if let Some(size) = &v.array {
+                    self.expr(size);
+                }
+                if let Some(init) = &v.init {
+                    self.expr(init);
+                }
+                let kind = if v.is_const {
+                    DefKind::Constant
+                } else {
+                    DefKind::Variable
+                };
+                self.bind(&v.name, kind);
+            }
+            Decl::Typedef(t) => {
+                self.ty(&t.ty);
+                self.bind(&t.name, DefKind::Typedef);
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Target {
+        match self.scope.iter().rev().find(|(n, _)| n == name) {
+            Some((_, id)) => Target::Local(*id),
+            None => Target::Global(name.to_string()),
+        }
+    }
+
+    fn ty(&mut self, ty: &TypeRef) {
+        match ty {
+            TypeRef::Int { range: Some(r), .. } => {
+                self.expr(&r.0);
+                self.expr(&r.1);
+            }
+            TypeRef::Named(n) if !n.text.is_empty() => {
+                let target = self.lookup(&n.text);
+                self.out.refs.push((n.span, target));
+            }
+            _ => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                let target = self.lookup(n);
+                self.out.refs.push((e.span, target));
+            }
+            ExprKind::Quant(_, name, ty, body) => {
+                self.ty(ty);
+                let depth = self.scope.len();
+                self.bind(name, DefKind::Quantifier);
+                self.expr(body);
+                self.scope.truncate(depth);
+            }
+            // `P1.x` has no meaning inside a template; `min`/`max` are
+            // built in: only their operands hold names.
+            _ => for_each_child(e, |c| self.expr(c)),
+        }
+    }
+}
+
+/// Calls `f` on the direct subexpressions of `e` (a quantifier's body
+/// included; its binding is the caller's business).
+fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Field(a, _) | ExprKind::Unary(_, a) | ExprKind::Incr(a, _) => f(a),
+        ExprKind::Call(_, args) => args.iter().for_each(f),
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Quant(_, _, _, body) => f(body),
+        // Leaves, and expression kinds added later: no names known here.
+        _ => {}
+    }
+}
+
+/// Every name of the file resolved, with absolute spans.
+#[salsa::tracked(returns(ref))]
+pub fn resolutions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Resolutions> {
+    let tree = item_tree(db, file).tree.clone();
+    let templates: Vec<&TemplateNames> = tree
+        .templates
+        .iter()
+        .map(|t| template_names(db, TemplateSource::new(db, t.data.clone())))
+        .collect();
+    Arc::new(FileWalk::new(&tree).run(&templates))
+}
+
+struct FileWalk<'a> {
+    tree: &'a ItemTree,
+    out: Resolutions,
+    globals: FxHashMap<&'a str, DefId>,
+    templates: FxHashMap<&'a str, (DefId, usize)>,
+    instances: FxHashMap<&'a str, DefId>,
+    /// Quantifier bindings in a check formula, innermost last.
+    scope: Vec<(String, DefId)>,
+    /// Per template: its first definition's id, so that a local index
+    /// becomes a file-wide one.
+    template_base: Vec<DefId>,
+}
+
+impl<'a> FileWalk<'a> {
+    fn new(tree: &'a ItemTree) -> FileWalk<'a> {
+        FileWalk {
+            tree,
+            out: Resolutions::default(),
+            globals: FxHashMap::default(),
+            templates: FxHashMap::default(),
+            instances: FxHashMap::default(),
+            scope: Vec::new(),
+            template_base: Vec::new(),
+        }
+    }
+
+    fn def(&mut self, name: &str, kind: DefKind, span: Span, template: Option<u32>) -> DefId {
+        let id = self.out.defs.len() as DefId;
+        self.out.defs.push(Def {
+            name: name.to_string(),
+            kind,
+            span,
+            template,
+        });
+        self.out.names.push(NameRef {
+            span,
+            def: id,
+            is_def: true,
+        });
+        id
+    }
+
+    fn refer(&mut self, span: Span, def: Option<DefId>) {
+        if let Some(def) = def {
+            self.out.names.push(NameRef {
+                span,
+                def,
+                is_def: false,
+            });
+        }
+    }
+
+    fn run(mut self, templates: &[&TemplateNames]) -> Resolutions {
+        let tree = self.tree;
+        // Definitions first: globals may be used before they are declared
+        // in broken text, and templates refer to one another's names only
+        // through globals.
+        for d in &tree.globals {
+            let n = d.name();
+            if n.text.is_empty() {
+                continue;
+            }
+            let id = self.def(&n.text, decl_kind(d), n.span, None);
+            self.globals.entry(&n.text).or_insert(id);
+        }
+        for (k, t) in tree.templates.iter().enumerate() {
+            let n = &t.data.name;
+            let id = self.def(
+                &n.text,
+                DefKind::Template,
+                absolute(t, n.span),
+                Some(k as u32),
+            );
+            if !n.text.is_empty() {
+                self.templates.entry(&n.text).or_insert((id, k));
+            }
+        }
+        for i in &tree.instances {
+            if !i.name.text.is_empty() {
+                let t = self
+                    .templates
+                    .get(i.template.text.as_str())
+                    .map(|t| t.1 as u32);
+                let id = self.def(&i.name.text, DefKind::Instance, i.name.span, t);
+                self.instances.entry(&i.name.text).or_insert(id);
+            }
+        }
+        for c in &tree.checks {
+            if !c.name.text.is_empty() {
+                self.def(&c.name.text, DefKind::Check, c.name.span, None);
+            }
+        }
+        // Each template's own definitions, then its references.
+        for (k, (t, names)) in tree.templates.iter().zip(templates).enumerate() {
+            let base = self.out.defs.len() as DefId;
+            self.template_base.push(base);
+            for (name, kind, span) in &names.defs {
+                self.out.defs.push(Def {
+                    name: name.clone(),
+                    kind: *kind,
+                    span: absolute(t, *span),
+                    template: Some(k as u32),
+                });
+            }
+            for (span, target) in &names.refs {
+                let (def, is_def) = match target {
+                    Target::Local(i) => {
+                        let def = base + i;
+                        (Some(def), names.defs[*i as usize].2 == *span)
+                    }
+                    Target::Global(name) => (self.globals.get(name.as_str()).copied(), false),
+                };
+                if let Some(def) = def {
+                    self.out.names.push(NameRef {
+                        span: absolute(t, *span),
+                        def,
+                        is_def,
+                    });
+                }
+            }
+        }
+        for d in &tree.globals {
+            match d {
+                Decl::Var(v) => {
+                    self.ty(&v.ty);
+                    for e in v.array.iter().chain(&v.init) {
+                        self.expr(e);
+                    }
+                }
+                Decl::Typedef(t) => self.ty(&t.ty),
+            }
+        }
+        for i in &tree.instances {
+            let t = self.templates.get(i.template.text.as_str()).map(|t| t.0);
+            self.refer(i.template.span, t);
+            for a in &i.args {
+                self.expr(a);
+            }
+        }
+        for n in &tree.system {
+            let def = self.process_def(&n.text).map(|(d, _)| d);
+            self.refer(n.span, def);
+        }
+        for v in &tree.vectors {
+            for p in &v.participants {
+                let t = self.process(&p.process);
+                let label = t.and_then(|k| self.label(k, &p.label.text));
+                self.refer(p.label.span, label);
+            }
+        }
+        for c in &tree.checks {
+            self.expr(&c.formula);
+        }
+        self.out.names.sort_by_key(|n| (n.span.start, n.span.end));
+        self.out.names.dedup();
+        self.out
+    }
+
+    /// An instance or a template of this name, with the template's index.
+    fn process_def(&self, name: &str) -> Option<(DefId, Option<usize>)> {
+        let id = match self.instances.get(name) {
+            Some(&id) => id,
+            None => self.templates.get(name)?.0,
+        };
+        Some((id, self.out.defs[id as usize].template.map(|k| k as usize)))
+    }
+
+    /// Resolves a process reference (`P1`, `Proc`, `Proc(1)`), returning
+    /// the index of its template.
+    fn process(&mut self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                let found = self.process_def(n);
+                self.refer(e.span, found.map(|f| f.0));
+                found.and_then(|f| f.1)
+            }
+            ExprKind::Call(name, args) => {
+                let found = self.templates.get(name.text.as_str()).copied();
+                self.refer(name.span, found.map(|f| f.0));
+                for a in args {
+                    self.expr(a);
+                }
+                found.map(|f| f.1)
+            }
+            _ => {
+                self.expr(e);
+                None
+            }
+        }
+    }
+
+    /// A definition of template `k` of the given kinds and name.
+    fn member(&self, k: usize, name: &str, kinds: &[DefKind]) -> Option<DefId> {
+        let start = *self.template_base.get(k)?;
+        let end = self
+            .template_base
+            .get(k + 1)
+            .copied()
+            .unwrap_or(self.out.defs.len() as DefId);
+        kinds.iter().find_map(|kind| {
+            (start..end).find(|&id| {
+                let d = &self.out.defs[id as usize];
+                d.kind == *kind && d.name == name
+            })
+        })
+    }
+
+    fn label(&self, k: usize, name: &str) -> Option<DefId> {
+        self.member(k, name, &[DefKind::Label])
+    }
+
+    fn lookup(&self, name: &str) -> Option<DefId> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+            .or_else(|| self.globals.get(name).copied())
+    }
+
+    fn ty(&mut self, ty: &TypeRef) {
+        match ty {
+            TypeRef::Int { range: Some(r), .. } => {
+                self.expr(&r.0);
+                self.expr(&r.1);
+            }
+            TypeRef::Named(n) => {
+                let def = self.globals.get(n.text.as_str()).copied();
+                self.refer(n.span, def);
+            }
+            _ => {}
+        }
+    }
+
+    /// An expression outside templates: globals, quantifier bindings, and
+    /// `P.x` / `Proc(1).cs` naming a process's location or variable.
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                let def = self.lookup(n);
+                self.refer(e.span, def);
+            }
+            ExprKind::Field(base, field) => {
+                let member = self.process(base).and_then(|k| {
+                    self.member(
+                        k,
+                        &field.text,
+                        &[
+                            DefKind::Location,
+                            DefKind::Variable,
+                            DefKind::Constant,
+                            DefKind::Parameter,
+                        ],
+                    )
+                });
+                self.refer(field.span, member);
+            }
+            ExprKind::Call(name, args) => {
+                // `Proc(1)` alone is a process; `min`/`max` are built in.
+                let t = self.templates.get(name.text.as_str()).map(|t| t.0);
+                self.refer(name.span, t);
+                for a in args {
+                    self.expr(a);
+                }
+            }
+            ExprKind::Quant(_, name, ty, body) => {
+                self.ty(ty);
+                let depth = self.scope.len();
+                if !name.text.is_empty() {
+                    let id = self.def(&name.text, DefKind::Quantifier, name.span, None);
+                    self.scope.push((name.text.clone(), id));
+                }
+                self.expr(body);
+                self.scope.truncate(depth);
+            }
+            _ => for_each_child(e, |c| self.expr(c)),
+        }
+    }
+}
+
+fn decl_kind(d: &Decl) -> DefKind {
+    match d {
+        Decl::Var(v) if v.is_const => DefKind::Constant,
+        Decl::Var(_) => DefKind::Variable,
+        Decl::Typedef(_) => DefKind::Typedef,
+    }
+}
