@@ -1557,3 +1557,65 @@ async fn edits_within_the_debounce_are_checked_once() {
     );
     assert!(check_message(&job.diagnostics, FISCHER_BUGGY, "mutex").starts_with("violated"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn select_bindings_are_names_too() {
+    // The text scan that navigation used before found no declaration for a
+    // `select` binding: definition gave nothing and rename refused.
+    let uri = "file:///select.zeno";
+    let text = "int x;\ntemplate T() { init location l; l -> l select s : int[0, 1] do x = s; }\nsystem T;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    // `s` is declared at byte 53 and used at 74 (both on line 1, which
+    // starts at byte 7).
+    let use_ = json!({"line": 1, "character": 67});
+    let decl = json!({"line": 1, "character": 46});
+    let r = c
+        .request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": use_}),
+        )
+        .await;
+    assert_eq!(r["result"]["range"]["start"], decl, "{r}");
+    let r = c
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": use_, "newName": "pick"}),
+        )
+        .await;
+    let mut starts: Vec<Value> = r["result"]["changes"][uri]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"))
+        .iter()
+        .map(|e| e["range"]["start"].clone())
+        .collect();
+    starts.sort_by_key(|p| p["character"].as_u64());
+    assert_eq!(starts, [decl, use_], "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_are_capped_per_document() {
+    let uri = "file:///junk.zeno";
+    // 1,500 unused variables (warnings) and 1,499 redefinitions of one
+    // name (errors): more than the 1,000 shown.
+    let mut text: String = (0..1500).map(|i| format!("int u{i};\n")).collect();
+    text.push_str(&"int dup;\n".repeat(1500));
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, &text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    let all = d["diagnostics"].as_array().unwrap();
+    // 1,000 kept and one saying how many were left out, at the start.
+    assert_eq!(all.len(), 1001, "{}", all.len());
+    let summary = all[0]["message"].as_str().unwrap();
+    assert!(
+        summary.contains("more diagnostics not shown (1000 of "),
+        "{summary}"
+    );
+    assert_eq!(all[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    // Errors first: every kept one is an error.
+    assert!(all[1..].iter().all(|e| e["severity"] == 1));
+}
