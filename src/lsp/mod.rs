@@ -6,8 +6,12 @@
 //! Its LSP types stay inside this module. Its transport stops reading at the
 //! first undecodable message, so the `framing` module filters the input
 //! first (and answers or logs what it drops). Its handlers run concurrently,
-//! so the `order` layer makes messages take effect in the order they came. The server adds no checking logic: it calls [`crate::semantics`]
-//! and [`crate::checker`] like the CLI does.
+//! so the `order` layer makes messages take effect in the order they came.
+//! The server adds no analysis of its own: requests about a document's
+//! contents are answered by [`crate::ide`] (the `features` module only
+//! converts to and from LSP types, on a document snapshot, under the panic
+//! guard of `guard`), diagnostics and models come from
+//! [`crate::semantics`], and checks from [`crate::checker`].
 //!
 //! Positions count UTF-8 bytes, UTF-16 code units or characters, whichever
 //! the client offers first in that order (`general.positionEncodings`; UTF-16

@@ -634,3 +634,53 @@ fn decl_kind(d: &Decl) -> DefKind {
         Decl::Typedef(_) => DefKind::Typedef,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::semantics::AnalysisHost;
+    use crate::semantics::db::Database;
+
+    #[test]
+    fn an_edit_in_one_template_resolves_only_that_template_again() {
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let l = log.clone();
+        let db = Database::with_event_callback(Box::new(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Ok(mut log) = l.lock()
+            {
+                log.push(format!("{database_key:?}"));
+            }
+        }));
+        let mut host = AnalysisHost::with_database(db);
+        let model = |bound: u32| {
+            format!(
+                "int n;\ntemplate A() {{ init location a; a -> a do n = 1; }}\n\
+                 template B() {{ clock x; init location b invariant x <= {bound}; }}\n\
+                 system A, B;\n"
+            )
+        };
+        let runs = |log: &Mutex<Vec<String>>| {
+            std::mem::take(&mut *log.lock().unwrap())
+                .iter()
+                .filter(|k| k.starts_with("template_names("))
+                .count()
+        };
+        host.set_text(&model(5));
+        let first = host.resolutions();
+        assert_eq!(runs(&log), 2);
+        // Only B changes (5 becomes 7, same length): only B runs again.
+        host.set_text(&model(7));
+        let second = host.resolutions();
+        assert_eq!(runs(&log), 1);
+        // A's names are unchanged, at the same places: `n` in A still
+        // points at the global.
+        let text = model(7);
+        let use_n = text.find("n = 1").unwrap() as u32;
+        let def = second.def(second.at(use_n).unwrap().def);
+        assert_eq!((def.kind, def.span), (DefKind::Variable, Span::new(4, 5)));
+        assert_eq!(first.names.len(), second.names.len());
+    }
+}
