@@ -81,13 +81,22 @@ pub fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
     if p == COMMENT || n == COMMENT {
         return true;
     }
-    let prefix_op = matches!(p, MINUS | BANG) && parent_kind(prev) == Some(PREFIX_EXPR);
+    let prefix_op = matches!(p, MINUS | BANG | PLUS | TILDE | PLUS2 | MINUS2)
+        && parent_kind(prev) == Some(PREFIX_EXPR);
     if prefix_op {
-        // `- -x` must not become `--x`.
-        return n == MINUS;
+        // `- -x` must not become `--x`, nor `- --x` become `---x` (which
+        // reads as `--(-x)`); likewise for `+`.
+        return match p {
+            MINUS => matches!(n, MINUS | MINUS2),
+            PLUS => matches!(n, PLUS | PLUS2),
+            _ => false,
+        };
     }
     match n {
-        R_PAREN | R_BRACK | COMMA | SEMICOLON | DOT | PLUS2 | MINUS2 => return false,
+        R_PAREN | R_BRACK | COMMA | SEMICOLON | DOT => return false,
+        // Postfix `v++` is written tight; a prefix `++v` is spaced like any
+        // operand (`a + ++v`, never `a +++v`).
+        PLUS2 | MINUS2 if parent_kind(next) == Some(POSTFIX_EXPR) => return false,
         BANG | QUESTION if matches!(parent_kind(next), Some(SYNC | SYNC_PARTICIPANT)) => {
             return false;
         }
@@ -96,5 +105,9 @@ pub fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
         R_CURLY if p == L_CURLY => return false,
         _ => {}
     }
-    !matches!(p, L_PAREN | L_BRACK | DOT | AMP)
+    // `&` of a reference parameter hugs the name; a bitwise `&` is spaced.
+    if p == AMP && parent_kind(prev) != Some(BIN_EXPR) {
+        return false;
+    }
+    !matches!(p, L_PAREN | L_BRACK | DOT)
 }

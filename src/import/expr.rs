@@ -32,47 +32,57 @@ pub(crate) enum Ctx {
 }
 
 /// Binary operators: (token, normalised zeno operator, binding power).
-/// Textual `and`/`or`/`imply` bind weaker than everything symbolic, as in UPPAAL.
+/// Textual `and`/`or`/`imply` bind weaker than everything symbolic, as in
+/// UPPAAL; the symbolic ones follow C, with `<?`/`>?` between the shifts and
+/// the comparisons (UPPAAL's table, which zeno shares).
 const BINARY: &[(&str, &str, u8)] = &[
     ("imply", "imply", 2),
     ("or", "||", 3),
     ("and", "&&", 4),
     ("||", "||", 8),
     ("&&", "&&", 9),
-    ("==", "==", 12),
-    ("!=", "!=", 12),
-    ("<", "<", 13),
-    ("<=", "<=", 13),
-    (">=", ">=", 13),
-    (">", ">", 13),
-    ("+", "+", 15),
-    ("-", "-", 15),
-    ("*", "*", 16),
-    ("/", "/", 16),
-    ("%", "%", 16),
+    ("|", "|", 10),
+    ("^", "^", 11),
+    ("&", "&", 12),
+    ("==", "==", 13),
+    ("!=", "!=", 13),
+    ("<", "<", 14),
+    ("<=", "<=", 14),
+    (">=", ">=", 14),
+    (">", ">", 14),
+    ("<?", "<?", 15),
+    (">?", ">?", 15),
+    ("<<", "<<", 16),
+    (">>", ">>", 16),
+    ("+", "+", 17),
+    ("-", "-", 17),
+    ("*", "*", 18),
+    ("/", "/", 18),
+    ("%", "%", 18),
 ];
 
 const ASSIGN_BP: u8 = 6;
 const COND_BP: u8 = 7;
 const NOT_WORD_BP: u8 = 5;
-const UNARY_BP: u8 = 17;
+const UNARY_BP: u8 = 19;
 
 /// Operators zeno does not have, with the reason given to the user.
-const UNSUPPORTED: &[(&str, &str)] = &[
-    ("&", "bitwise `&`"),
-    ("|", "bitwise `|`"),
-    ("^", "bitwise `^`"),
-    ("<<", "shift `<<`"),
-    (">>", "shift `>>`"),
-    ("<?", "minimum operator `<?`"),
-    (">?", "maximum operator `>?`"),
-    ("~", "bitwise `~`"),
-    ("'", "clock rate `'`"),
-    ("&=", "compound assignment `&=`"),
-    ("|=", "compound assignment `|=`"),
-    ("^=", "compound assignment `^=`"),
-    ("<<=", "compound assignment `<<=`"),
-    (">>=", "compound assignment `>>=`"),
+const UNSUPPORTED: &[(&str, &str)] = &[("'", "clock rate `'`")];
+
+/// UPPAAL's assignment operators and their zeno spelling.
+const ASSIGN: &[(&str, &str)] = &[
+    ("=", "="),
+    (":=", "="),
+    ("+=", "+="),
+    ("-=", "-="),
+    ("*=", "*="),
+    ("/=", "/="),
+    ("%=", "%="),
+    ("&=", "&="),
+    ("|=", "|="),
+    ("^=", "^="),
+    ("<<=", "<<="),
+    (">>=", ">>="),
 ];
 
 fn unsupported(c: &Cursor) -> Option<&'static str> {
@@ -126,23 +136,22 @@ impl Parser<'_> {
                     let els = self.expr_bp(COND_BP)?;
                     lhs = Expr::Cond(Box::new(lhs), Box::new(then), Box::new(els));
                 }
-                "=" | ":=" | "+=" | "-=" | "*=" | "/=" | "%=" => {
-                    // zeno updates are statements: `x = e`, never inside `e`.
-                    if min_bp > 0 {
+                _ if ASSIGN.iter().any(|(t, _)| *t == op) => {
+                    // zeno updates are statements, but the right-hand side of
+                    // an assignment may be another one (`i = j = 0`), as in
+                    // UPPAAL; anywhere else an assignment is a side effect
+                    // inside a value, which zeno has no place for.
+                    if min_bp > 0 && min_bp != ASSIGN_BP {
                         return Err((
                             self.c.span(),
                             "assignment inside an expression is not supported".into(),
                         ));
                     }
                     self.c.bump();
-                    let norm = match op {
-                        ":=" | "=" => "=",
-                        "+=" => "+=",
-                        "-=" => "-=",
-                        "*=" => "*=",
-                        "/=" => "/=",
-                        _ => "%=",
-                    };
+                    let norm = ASSIGN
+                        .iter()
+                        .find(|(t, _)| *t == op)
+                        .map_or("=", |(_, n)| *n);
                     let rhs = self.expr_bp(ASSIGN_BP)?;
                     lhs = Expr::Assign(norm, Box::new(lhs), Box::new(rhs));
                 }
@@ -173,10 +182,14 @@ impl Parser<'_> {
                 self.c.bump();
                 self.expr_bp(UNARY_BP)
             }
-            Tok::Punct("++") | Tok::Punct("--") => Err((
-                span,
-                "prefix increment/decrement is not supported; write `x++` or `x = x + 1`".into(),
-            )),
+            Tok::Punct("~") => {
+                self.c.bump();
+                Ok(Expr::Unary("~", Box::new(self.expr_bp(UNARY_BP)?)))
+            }
+            Tok::Punct(op @ ("++" | "--")) => {
+                self.c.bump();
+                Ok(Expr::Unary(op, Box::new(self.expr_bp(UNARY_BP)?)))
+            }
             Tok::Punct("(") => {
                 self.c.bump();
                 let e = self.expr_bp(1)?;
@@ -341,16 +354,24 @@ fn prec(e: &Expr) -> u8 {
         Expr::Binary(op, ..) => match *op {
             "||" => 3,
             "&&" => 4,
-            "==" | "!=" => 5,
-            "<" | "<=" | ">=" | ">" => 6,
-            "+" | "-" => 7,
-            _ => 8,
+            "|" => 5,
+            "^" => 6,
+            "&" => 7,
+            "==" | "!=" => 8,
+            "<" | "<=" | ">=" | ">" => 9,
+            "<?" | ">?" => 10,
+            "<<" | ">>" => 11,
+            "+" | "-" => 12,
+            _ => 13,
         },
-        Expr::Unary(..) => 9,
-        Expr::Int(n) if *n < 0 => 9,
-        _ => 10,
+        Expr::Unary(..) => UNARY_PREC,
+        Expr::Int(n) if *n < 0 => UNARY_PREC,
+        _ => ATOM_PREC,
     }
 }
+
+const UNARY_PREC: u8 = 14;
+const ATOM_PREC: u8 = 15;
 
 fn child(out: &mut String, e: &Expr, min: u8) {
     if prec(e) < min {
@@ -373,13 +394,13 @@ fn write(out: &mut String, e: &Expr) {
             }
         }
         Expr::Index(a, i) => {
-            child(out, a, 10);
+            child(out, a, ATOM_PREC);
             out.push('[');
             write(out, i);
             out.push(']');
         }
         Expr::Field(a, f) => {
-            child(out, a, 10);
+            child(out, a, ATOM_PREC);
             out.push('.');
             out.push_str(&sanitize(f));
         }
@@ -396,12 +417,21 @@ fn write(out: &mut String, e: &Expr) {
         }
         Expr::Unary(op, a) => {
             out.push_str(op);
-            child(out, a, 9);
+            let mut operand = String::new();
+            child(&mut operand, a, UNARY_PREC);
+            // `-(-x)` printed as `--x` would be a decrement.
+            if let (Some(o), Some(first)) = (op.chars().last(), operand.chars().next())
+                && (o == '-' || o == '+')
+                && first == o
+            {
+                out.push(' ');
+            }
+            out.push_str(&operand);
         }
         Expr::Binary(op, l, r) => {
             let p = prec(e);
             // Comparisons do not chain in zeno: parenthesise both sides.
-            let (lmin, rmin) = if p == 5 || p == 6 {
+            let (lmin, rmin) = if p == 8 || p == 9 {
                 (p + 1, p + 1)
             } else {
                 (p, p + 1)
@@ -424,10 +454,16 @@ fn write(out: &mut String, e: &Expr) {
             out.push(' ');
             out.push_str(op);
             out.push(' ');
-            child(out, r, 1);
+            // `i = j = 0` needs no parentheses: assignments are right-associative.
+            let min = if matches!(**r, Expr::Assign(..)) {
+                0
+            } else {
+                1
+            };
+            child(out, r, min);
         }
         Expr::PostIncr(op, a) => {
-            child(out, a, 10);
+            child(out, a, ATOM_PREC);
             out.push_str(op);
         }
         Expr::Quant(kind, var, ty, body) => {
@@ -450,6 +486,7 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
         Expr::Int(n) => Some(*n),
         Expr::Ident(s) => lookup(s),
         Expr::Unary("-", a) => eval_const(a, lookup).map(|v| -v),
+        Expr::Unary("~", a) => eval_const(a, lookup).map(|v| !v),
         Expr::Binary(op, l, r) => {
             let (l, r) = (eval_const(l, lookup)?, eval_const(r, lookup)?);
             match *op {
@@ -458,6 +495,15 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
                 "*" => l.checked_mul(r),
                 "/" if r != 0 => Some(l / r),
                 "%" if r != 0 => Some(l % r),
+                "<?" => Some(l.min(r)),
+                ">?" => Some(l.max(r)),
+                "&" => Some(l & r),
+                "|" => Some(l | r),
+                "^" => Some(l ^ r),
+                // zeno's rule: a shift by less than 0 or 32 or more is an
+                // error, so it has no value here either.
+                "<<" if (0..32).contains(&r) => l.checked_mul(1i64 << r),
+                ">>" if (0..32).contains(&r) => Some(l >> r),
                 _ => None,
             }
         }
@@ -503,6 +549,33 @@ mod tests {
     }
 
     #[test]
+    fn bit_operators_min_max_and_prefix_increments_keep_uppaal_precedence() {
+        // C's (and UPPAAL's) table: `&` is looser than `==`, `^` than `&`,
+        // `|` than `^`; shifts are looser than `+`; `<?`/`>?` sit between
+        // the shifts and the comparisons.
+        assert_eq!(model("a & b == c"), "a & b == c");
+        assert_eq!(model("(a & b) == c"), "(a & b) == c");
+        assert_eq!(model("a | b ^ c & d"), "a | b ^ c & d");
+        assert_eq!(model("(a | b) & c"), "(a | b) & c");
+        assert_eq!(model("1 << n + 1"), "1 << n + 1");
+        assert_eq!(model("(1 << n) + 1"), "(1 << n) + 1");
+        assert_eq!(model("a <? b << 1 < c"), "a <? b << 1 < c");
+        assert_eq!(model("(a >? b) << 1"), "(a >? b) << 1");
+        assert_eq!(model("~x & 3"), "~x & 3");
+        assert_eq!(model("~(x & 3)"), "~(x & 3)");
+        assert_eq!(model("a && b | c"), "a && b | c");
+        assert_eq!(model("x <<= 2"), "x <<= 2");
+        assert_eq!(model("x %= 2"), "x %= 2");
+        assert_eq!(model("x ^= y | 1"), "x ^= y | 1");
+        assert_eq!(model("++x"), "++x");
+        assert_eq!(model("--a[i]"), "--a[i]");
+        assert_eq!(model("-(-x)"), "- -x");
+        assert_eq!(model("-(--x)"), "- --x");
+        assert_eq!(model("i = j := 0"), "i = j = 0");
+        assert_eq!(model("i = ++j"), "i = ++j");
+    }
+
+    #[test]
     fn queries_allow_instances_and_quantifiers() {
         let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
         assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
@@ -512,14 +585,12 @@ mod tests {
     #[test]
     fn unsupported_operators_are_rejected() {
         for (text, word) in [
-            ("a & b", "bitwise `&`"),
-            ("a << 1", "shift"),
             ("f(1)", "function `f`"),
-            ("++x", "prefix"),
             ("x' == 0", "clock rate"),
             ("1.5", "integers"),
-            ("x = y = 0", "assignment inside"),
             ("a[i = 1]", "assignment inside"),
+            ("a + (b = 1)", "assignment inside"),
+            ("c ? x = 1 : 2", "assignment inside"),
         ] {
             let err = round(text, Ctx::Model).expect_err(text);
             assert!(err.contains(word), "{text}: {err}");

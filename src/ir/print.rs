@@ -21,8 +21,8 @@ pub trait Names {
 /// The spellings in which the target languages differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
-    /// `a <? b` and `a >? b` (UPPAAL's and TChecker's infix minimum and
-    /// maximum) rather than zeno's `min(a, b)` and `max(a, b)`.
+    /// `a <? b` and `a >? b` (UPPAAL's, TChecker's and zeno's infix
+    /// minimum and maximum) rather than calls `min(a, b)` and `max(a, b)`.
     pub infix_min_max: bool,
     /// `(a < b) < c` rather than `a < b < c`: comparisons never chain.
     pub unchained_comparisons: bool,
@@ -31,7 +31,7 @@ pub struct Style {
 impl Style {
     /// zeno's own syntax.
     pub const ZENO: Style = Style {
-        infix_min_max: false,
+        infix_min_max: true,
         unchained_comparisons: false,
     };
     /// The expressions UPPAAL and TChecker read.
@@ -242,14 +242,42 @@ mod tests {
     }
 
     #[test]
-    fn min_and_max_are_calls_in_zeno_and_infix_in_uppaal() {
+    fn min_and_max_are_infix_in_zeno_and_uppaal() {
         let e = bin(BinOp::Add, bin(BinOp::Min, var(1), c(2)), c(1));
-        assert_eq!(zeno(&e), "min(s1, 2) + 1");
         // `<?` binds looser than `+`.
+        assert_eq!(zeno(&e), "(s1 <? 2) + 1");
         assert_eq!(uppaal(&e), "(s1 <? 2) + 1");
         let e = bin(BinOp::Max, var(1), bin(BinOp::Add, var(2), c(1)));
-        assert_eq!(zeno(&e), "max(s1, s2 + 1)");
+        assert_eq!(zeno(&e), "s1 >? s2 + 1");
         assert_eq!(uppaal(&e), "s1 >? s2 + 1");
+        // ... and tighter than a comparison, looser than a shift.
+        let e = bin(
+            BinOp::Lt,
+            bin(BinOp::Max, var(1), bin(BinOp::Shl, var(2), c(1))),
+            c(3),
+        );
+        assert_eq!(zeno(&e), "s1 >? s2 << 1 < 3");
+        let e = bin(BinOp::Shl, bin(BinOp::Max, var(1), var(2)), c(1));
+        assert_eq!(zeno(&e), "(s1 >? s2) << 1");
+    }
+
+    #[test]
+    fn bit_operators_follow_c_precedence() {
+        // `&` binds looser than `==`, `^` looser than `&`, `|` looser than `^`.
+        let e = bin(BinOp::BitAnd, var(1), bin(BinOp::Eq, var(2), c(1)));
+        assert_eq!(zeno(&e), "s1 & s2 == 1");
+        let e = bin(BinOp::Eq, bin(BinOp::BitAnd, var(1), var(2)), c(1));
+        assert_eq!(zeno(&e), "(s1 & s2) == 1");
+        let e = bin(
+            BinOp::BitOr,
+            bin(BinOp::BitXor, var(1), var(2)),
+            bin(BinOp::BitAnd, var(3), c(4)),
+        );
+        assert_eq!(zeno(&e), "s1 ^ s2 | s3 & 4");
+        let e = bin(BinOp::BitAnd, bin(BinOp::BitOr, var(1), var(2)), c(4));
+        assert_eq!(zeno(&e), "(s1 | s2) & 4");
+        let e = Expr::Unary(UnOp::BitNot, bin(BinOp::Shr, var(1), c(2)));
+        assert_eq!(zeno(&e), "~(s1 >> 2)");
     }
 
     #[test]

@@ -504,6 +504,30 @@ impl Lowerer {
             PREFIX_EXPR => {
                 let op = match op_token() {
                     Some(MINUS) => UnaryOp::Neg,
+                    Some(PLUS) => UnaryOp::Plus,
+                    Some(TILDE) => UnaryOp::BitNot,
+                    Some(kind @ (PLUS2 | MINUS2)) => {
+                        let op_span = tokens(node)
+                            .next()
+                            .map(|t| {
+                                let r = t.text_range();
+                                Span::new(
+                                    u32::from(r.start()) - self.offset,
+                                    u32::from(r.end()) - self.offset,
+                                )
+                            })
+                            .unwrap_or(span);
+                        let op = if kind == PLUS2 {
+                            AssignOp::Add
+                        } else {
+                            AssignOp::Sub
+                        };
+                        let one = Expr::new(ExprKind::Int(1), op_span);
+                        return Expr::new(
+                            ExprKind::Assign(op, Box::new(sub(0)), Box::new(one)),
+                            span,
+                        );
+                    }
                     _ => UnaryOp::Not,
                 };
                 ExprKind::Unary(op, Box::new(sub(0)))
@@ -524,6 +548,13 @@ impl Lowerer {
                     Some(AMP2 | AND_KW) => BinaryOp::And,
                     Some(PIPE2 | OR_KW) => BinaryOp::Or,
                     Some(IMPLY_KW) => BinaryOp::Imply,
+                    Some(AMP) => BinaryOp::BitAnd,
+                    Some(PIPE) => BinaryOp::BitOr,
+                    Some(CARET) => BinaryOp::BitXor,
+                    Some(SHL) => BinaryOp::Shl,
+                    Some(SHR) => BinaryOp::Shr,
+                    Some(LT_QUESTION) => BinaryOp::Min,
+                    Some(GT_QUESTION) => BinaryOp::Max,
                     _ => return Expr::new(ExprKind::Missing, span),
                 };
                 ExprKind::Binary(op, Box::new(sub(0)), Box::new(sub(1)))
@@ -562,6 +593,12 @@ impl Lowerer {
                     Some(MINUS_EQ) => AssignOp::Sub,
                     Some(STAR_EQ) => AssignOp::Mul,
                     Some(SLASH_EQ) => AssignOp::Div,
+                    Some(PERCENT_EQ) => AssignOp::Mod,
+                    Some(AMP_EQ) => AssignOp::BitAnd,
+                    Some(PIPE_EQ) => AssignOp::BitOr,
+                    Some(CARET_EQ) => AssignOp::BitXor,
+                    Some(SHL_EQ) => AssignOp::Shl,
+                    Some(SHR_EQ) => AssignOp::Shr,
                     _ => AssignOp::Assign,
                 };
                 ExprKind::Assign(op, Box::new(sub(0)), Box::new(sub(1)))

@@ -262,6 +262,12 @@ pub enum AssignOp {
     Sub,
     Mul,
     Div,
+    Mod,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -292,6 +298,8 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `v = e`, `v op= e`; also `++v` and `--v`, which are `v += 1` and
+    /// `v -= 1` (the `1` spans the operator), as in C.
     Assign(AssignOp, Box<Expr>, Box<Expr>),
     /// `v++` (true) or `v--` (false).
     Incr(Box<Expr>, bool),

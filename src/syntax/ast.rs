@@ -748,10 +748,18 @@ pub enum PrefixOp {
     Neg,
     /// `!e` or `not e`
     Not,
+    /// `+e`
+    Plus,
+    /// `~e`
+    BitNot,
+    /// `++v`
+    Incr,
+    /// `--v`
+    Decr,
 }
 
 ast_node!(
-    /// `-e`, `!e`, `not e`
+    /// `-e`, `!e`, `not e`, `+e`, `~e`, `++v`, `--v`
     PrefixExpr,
     PREFIX_EXPR
 );
@@ -764,6 +772,10 @@ impl PrefixExpr {
         Some(match self.op_token()?.kind() {
             MINUS => PrefixOp::Neg,
             BANG | NOT_KW => PrefixOp::Not,
+            PLUS => PrefixOp::Plus,
+            TILDE => PrefixOp::BitNot,
+            PLUS2 => PrefixOp::Incr,
+            MINUS2 => PrefixOp::Decr,
             _ => return None,
         })
     }
@@ -791,6 +803,20 @@ pub enum BinOp {
     Or,
     /// `imply`
     Imply,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `<?`: the smaller operand
+    Min,
+    /// `>?`: the larger operand
+    Max,
 }
 
 ast_node!(
@@ -840,6 +866,13 @@ impl BinExpr {
             AMP2 | AND_KW => BinOp::And,
             PIPE2 | OR_KW => BinOp::Or,
             IMPLY_KW => BinOp::Imply,
+            AMP => BinOp::BitAnd,
+            PIPE => BinOp::BitOr,
+            CARET => BinOp::BitXor,
+            SHL => BinOp::Shl,
+            SHR => BinOp::Shr,
+            LT_QUESTION => BinOp::Min,
+            GT_QUESTION => BinOp::Max,
             _ => return None,
         })
     }
@@ -960,6 +993,18 @@ pub enum AssignOp {
     Mul,
     /// `/=`
     Div,
+    /// `%=`
+    Rem,
+    /// `&=`
+    BitAnd,
+    /// `|=`
+    BitOr,
+    /// `^=`
+    BitXor,
+    /// `<<=`
+    Shl,
+    /// `>>=`
+    Shr,
 }
 
 ast_node!(
@@ -992,6 +1037,12 @@ impl AssignExpr {
             MINUS_EQ => AssignOp::Sub,
             STAR_EQ => AssignOp::Mul,
             SLASH_EQ => AssignOp::Div,
+            PERCENT_EQ => AssignOp::Rem,
+            AMP_EQ => AssignOp::BitAnd,
+            PIPE_EQ => AssignOp::BitOr,
+            CARET_EQ => AssignOp::BitXor,
+            SHL_EQ => AssignOp::Shl,
+            SHR_EQ => AssignOp::Shr,
             _ => return None,
         })
     }

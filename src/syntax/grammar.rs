@@ -108,7 +108,12 @@ fn error_item(p: &mut Parser, ctx: Context) {
         Context::TopLevel => "a declaration, template, system line or check",
         Context::Template => "a declaration, location or edge",
     };
-    if p.at(IDENT) && matches!(p.nth(1), MINUS | MINUS2 | GT | GTEQ) {
+    if p.at(IDENT)
+        && matches!(
+            p.nth(1),
+            MINUS | MINUS2 | GT | GTEQ | SHR | SHR_EQ | GT_QUESTION
+        )
+    {
         // `a -` or `a >`: an edge whose arrow is being typed.
         p.error_here("expected `->` after the source location");
     } else {
@@ -620,24 +625,33 @@ fn delimited(
 
 /// Binding powers of prefix operators' operands.
 const NOT_OPERAND_BP: u8 = 11;
-const UNARY_OPERAND_BP: u8 = 21;
+const UNARY_OPERAND_BP: u8 = 31;
 /// A quantifier's body extends as far as possible (down to `?:`).
 const QUANTIFIER_BODY_BP: u8 = 3;
 
 /// Infix operators: (left binding power, right binding power, node kind).
-/// Higher binds tighter; right > left means left-associative.
+/// Higher binds tighter; right > left means left-associative. Between
+/// `and` and the arithmetic operators the order is UPPAAL's (which is C's
+/// with `<?`/`>?` between the shifts and the comparisons), so that a
+/// UPPAAL expression means the same in zeno: `a & 1 == 1` is `a & (1 == 1)`.
 fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
     Some(match kind {
-        EQ | PLUS_EQ | MINUS_EQ | STAR_EQ | SLASH_EQ => (2, 1, ASSIGN_EXPR),
+        EQ | PLUS_EQ | MINUS_EQ | STAR_EQ | SLASH_EQ | PERCENT_EQ | AMP_EQ | PIPE_EQ | CARET_EQ
+        | SHL_EQ | SHR_EQ => (2, 1, ASSIGN_EXPR),
         QUESTION => (4, 3, COND_EXPR),
         IMPLY_KW => (6, 5, BIN_EXPR),
         OR_KW | PIPE2 => (7, 8, BIN_EXPR),
         AND_KW | AMP2 => (9, 10, BIN_EXPR),
         // `not` sits here (NOT_OPERAND_BP): `not a == b` is `not (a == b)`.
-        EQ2 | NEQ => (13, 14, BIN_EXPR),
-        LT | LTEQ | GT | GTEQ => (15, 16, BIN_EXPR),
-        PLUS | MINUS => (17, 18, BIN_EXPR),
-        STAR | SLASH | PERCENT => (19, 20, BIN_EXPR),
+        PIPE => (13, 14, BIN_EXPR),
+        CARET => (15, 16, BIN_EXPR),
+        AMP => (17, 18, BIN_EXPR),
+        EQ2 | NEQ => (19, 20, BIN_EXPR),
+        LT | LTEQ | GT | GTEQ => (21, 22, BIN_EXPR),
+        LT_QUESTION | GT_QUESTION => (23, 24, BIN_EXPR),
+        SHL | SHR => (25, 26, BIN_EXPR),
+        PLUS | MINUS => (27, 28, BIN_EXPR),
+        STAR | SLASH | PERCENT => (29, 30, BIN_EXPR),
         _ => return None,
     })
 }
@@ -703,7 +717,9 @@ fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
             p.expect_closing(R_PAREN, opened);
             PAREN_EXPR
         }
-        MINUS | BANG => {
+        // `++x` and `--x` take a postfix expression (UPPAAL's, and C's, rule):
+        // `++a[i]` increments the element.
+        MINUS | BANG | PLUS | TILDE | PLUS2 | MINUS2 => {
             p.bump();
             expr_bp(p, UNARY_OPERAND_BP);
             PREFIX_EXPR

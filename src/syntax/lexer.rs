@@ -167,6 +167,32 @@ enum RawToken {
     Question,
     #[token("&")]
     Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("%=")]
+    PercentEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("<?")]
+    LtQuestion,
+    #[token(">?")]
+    GtQuestion,
 }
 
 fn block_comment(lex: &mut logos::Lexer<RawToken>) -> bool {
@@ -257,6 +283,19 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Bang => BANG,
         RawToken::Question => QUESTION,
         RawToken::Amp => AMP,
+        RawToken::Pipe => PIPE,
+        RawToken::Caret => CARET,
+        RawToken::Tilde => TILDE,
+        RawToken::Shl => SHL,
+        RawToken::Shr => SHR,
+        RawToken::PercentEq => PERCENT_EQ,
+        RawToken::AmpEq => AMP_EQ,
+        RawToken::PipeEq => PIPE_EQ,
+        RawToken::CaretEq => CARET_EQ,
+        RawToken::ShlEq => SHL_EQ,
+        RawToken::ShrEq => SHR_EQ,
+        RawToken::LtQuestion => LT_QUESTION,
+        RawToken::GtQuestion => GT_QUESTION,
     }
 }
 

@@ -92,6 +92,7 @@ const SAMPLES: &[&str] = &[
     include_str!("../data/fmt/comments.in.zeno"),
     include_str!("../data/fmt/edges.in.zeno"),
     include_str!("../data/fmt/long_edges.in.zeno"),
+    include_str!("../data/fmt/operators.in.zeno"),
     include_str!("../data/syntax/valid/all_constructs.zeno"),
 ];
 
@@ -202,6 +203,17 @@ const VOCABULARY: &[&str] = &[
     "[0]",
     ".f",
     "(1)",
+    "+",
+    "++",
+    "--",
+    "~",
+    " & 1",
+    " | y",
+    " ^ 2",
+    " << 2",
+    " >? y",
+    " %= 3",
+    "&",
 ];
 
 proptest! {

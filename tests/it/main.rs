@@ -47,6 +47,7 @@ mod simulator;
 mod syntax_ast;
 mod syntax_corpus;
 mod syntax_docs;
+mod syntax_operators;
 mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;

@@ -253,7 +253,7 @@ fn pretty_printer_keeps_precedence_and_names() {
         Box::new(c(1)),
         Box::new(bin(BinOp::Min, a.clone(), d.clone())),
     );
-    assert_eq!(pretty::expr(&n, &cond), "v || 2 ? 1 : min(v, 3)");
+    assert_eq!(pretty::expr(&n, &cond), "v || 2 ? 1 : v <? 3");
     let index = Expr::Index {
         base: 1,
         len: 2,

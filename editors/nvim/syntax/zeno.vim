@@ -18,7 +18,7 @@ syntax match zenoTemporal /\<\(A\[\]\|E<>\|A<>\|E\[\]\)/
 
 syntax match zenoNumber /\<[0-9]\+\>/
 syntax match zenoArrow /->/
-syntax match zenoOperator /<=\|>=\|==\|!=\|&&\|||\|+=\|-=\|\*=\|\/=/
+syntax match zenoOperator /<<=\|>>=\|<<\|>>\|<?\|>?\|<=\|>=\|==\|!=\|&&\|||\|+=\|-=\|\*=\|\/=\|%=\|&=\||=\|\^=/
 syntax match zenoCheckName /\(\<check\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
 syntax match zenoTemplateName /\(\<template\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
 syntax match zenoLocationName /\(\<location\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/

@@ -110,7 +110,10 @@ impl Ctx {
                 }
             }
             ExprKind::Assign(..) | ExprKind::Incr(..) => {
-                self.error(e.span, "an assignment is not allowed here");
+                self.error(
+                    e.span,
+                    "an assignment is not allowed here: assignments belong in `do` clauses",
+                );
                 Typed::error()
             }
             ExprKind::Quant(kind, name, tyref, body) => {

@@ -7,7 +7,20 @@ use super::*;
 impl Ctx {
     // ---- updates and syncs ----
 
-    pub(super) fn update(&mut self, e: &hir::Expr) -> Option<ir::Update> {
+    /// Lowers one update expression, appending its ir updates to `out`.
+    ///
+    /// An assignment's right-hand side may itself be an assignment
+    /// (`i = j = 0`, `i = ++j`, as UPPAAL allows): the inner one runs first
+    /// and the outer one assigns the inner target's new value. That is the
+    /// C value of an assignment expression, and it keeps every ir update a
+    /// plain `target = value`.
+    pub(super) fn update(&mut self, e: &hir::Expr, out: &mut Vec<ir::Update>) {
+        self.update_value(e, out);
+    }
+
+    /// As [`Ctx::update`], returning what the assignment expression
+    /// evaluates to once it has run (`None` after an error).
+    fn update_value(&mut self, e: &hir::Expr, out: &mut Vec<ir::Update>) -> Option<Typed> {
         let (op, lhs, rhs) = match &e.kind {
             ExprKind::Assign(op, l, r) => (*op, &**l, Some(&**r)),
             ExprKind::Incr(l, _) => (AssignOp::Add, &**l, None),
@@ -16,18 +29,49 @@ impl Ctx {
                 return None;
             }
         };
+        let rhs_value = |this: &mut Ctx, out: &mut Vec<ir::Update>| -> Option<Typed> {
+            match rhs {
+                Some(r) if matches!(r.kind, ExprKind::Assign(..)) => this.update_value(r, out),
+                Some(
+                    r @ hir::Expr {
+                        kind: ExprKind::Incr(_, up),
+                        ..
+                    },
+                ) => {
+                    let (post, pre) = if *up { ("++", "++v") } else { ("--", "--v") };
+                    this.error(
+                        r.span,
+                        format!(
+                            "the value of `v{post}` (the old value) cannot be used; \
+                             write `{pre}` for the new value, or two updates"
+                        ),
+                    );
+                    None
+                }
+                Some(r) => Some(this.data(r)),
+                None => Some(Typed {
+                    expr: ir::Expr::Const(match e.kind {
+                        ExprKind::Incr(_, false) => -1,
+                        _ => 1,
+                    }),
+                    ty: Ty::int(),
+                    is_const: true,
+                }),
+            }
+        };
         if let Some((clock, 0)) = self.clock_term(lhs) {
             if op != AssignOp::Assign || !matches!(e.kind, ExprKind::Assign(..)) {
                 self.error(e.span, "a clock can only be reset with `=`");
                 return None;
             }
-            let value = match rhs.map(|r| self.data(r)) {
+            let value = match rhs_value(self, out) {
                 Some(Typed {
                     expr: ir::Expr::Const(v),
                     ..
                 }) => v as i64,
                 Some(t) if t.is_const => return None,
                 Some(t) if matches!(t.ty, Ty::Error) => return None,
+                None => return None,
                 _ => -1,
             };
             if value < 0 {
@@ -37,22 +81,17 @@ impl Ctx {
                 );
                 return None;
             }
-            return Some(ir::Update::ResetClock {
+            out.push(ir::Update::ResetClock {
                 clock,
                 value: value as i32,
             });
-        }
-        let value = match rhs {
-            Some(r) => self.data(r),
-            None => Typed {
-                expr: ir::Expr::Const(match e.kind {
-                    ExprKind::Incr(_, false) => -1,
-                    _ => 1,
-                }),
+            return Some(Typed {
+                expr: ir::Expr::Const(value as i32),
                 ty: Ty::int(),
                 is_const: true,
-            },
-        };
+            });
+        }
+        let value = rhs_value(self, out)?;
         let (target, ty) = self.lvalue(lhs)?;
         let read = match &target.index {
             None => ir::Expr::Var(target.base),
@@ -62,6 +101,7 @@ impl Ctx {
                 index: Box::new(i.clone()),
             },
         };
+        let bin = |op: BinOp, read: ir::Expr, value: ir::Expr| ty::binary(op, read, value);
         let value = match op {
             AssignOp::Assign => {
                 if let ir::Expr::Const(v) = value.expr {
@@ -69,12 +109,23 @@ impl Ctx {
                 }
                 value.expr
             }
-            AssignOp::Add => ty::binary(BinOp::Add, read, value.expr),
-            AssignOp::Sub => ty::binary(BinOp::Sub, read, value.expr),
-            AssignOp::Mul => ty::binary(BinOp::Mul, read, value.expr),
-            AssignOp::Div => ty::binary(BinOp::Div, read, value.expr),
+            AssignOp::Add => bin(BinOp::Add, read.clone(), value.expr),
+            AssignOp::Sub => bin(BinOp::Sub, read.clone(), value.expr),
+            AssignOp::Mul => bin(BinOp::Mul, read.clone(), value.expr),
+            AssignOp::Div => bin(BinOp::Div, read.clone(), value.expr),
+            AssignOp::Mod => bin(BinOp::Mod, read.clone(), value.expr),
+            AssignOp::BitAnd => bin(BinOp::BitAnd, read.clone(), value.expr),
+            AssignOp::BitOr => bin(BinOp::BitOr, read.clone(), value.expr),
+            AssignOp::BitXor => bin(BinOp::BitXor, read.clone(), value.expr),
+            AssignOp::Shl => bin(BinOp::Shl, read.clone(), value.expr),
+            AssignOp::Shr => bin(BinOp::Shr, read.clone(), value.expr),
         };
-        Some(ir::Update::Assign { target, value })
+        out.push(ir::Update::Assign { target, value });
+        Some(Typed {
+            expr: read,
+            ty,
+            is_const: false,
+        })
     }
 
     pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
@@ -379,7 +430,10 @@ impl Ctx {
                     }
                     l.text.clone()
                 });
-                let updates = e.updates.iter().filter_map(|u| self.update(u)).collect();
+                let mut updates = Vec::new();
+                for u in &e.updates {
+                    self.update(u, &mut updates);
+                }
                 self.pop_scope(false);
                 let guard = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
                 edges.push(ir::Edge {
