@@ -17,7 +17,7 @@ use super::frontier::{Frontier, MultiQueue, Queue, Ties};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
-use super::store::{Inserted, NO_PARENT, Store};
+use super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 
 /// How often (in explored states) the memory peak is polled. The stop
@@ -83,7 +83,11 @@ pub fn run(
     // Goal at generation is earliest for blind orders; A* must test at
     // expansion for its traces to be shortest.
     let goal_at_pop = order == SearchOrder::AStar;
-    let by_depth = matches!(order, SearchOrder::Bfs | SearchOrder::AStar);
+    let subsumption = match order {
+        SearchOrder::Bfs => Subsumption::NoDeeperUnlessExpanded,
+        SearchOrder::AStar => Subsumption::NoDeeper,
+        _ => Subsumption::Any,
+    };
     let mut frontier = MultiQueue::new(match order {
         SearchOrder::Bfs => Frontier::fifo,
         SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo,
@@ -168,7 +172,7 @@ pub fn run(
         let (ikey, mut izone) = init;
         model.extrapolate(&ikey, &mut izone, &mut lower, &mut upper);
         stats.generated += 1;
-        let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, by_depth) else {
+        let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
         };
         if !goal_at_pop {
@@ -188,6 +192,7 @@ pub fn run(
             if store.state(id).removed {
                 continue;
             }
+            store.mark_expanded(id);
             stats.explored += 1;
             if popped_from > 0 {
                 stats.deferred_explored += 1;
@@ -270,7 +275,7 @@ pub fn run(
                 for new_zone in &mut succ[..n] {
                     stats.generated += 1;
                     model.extrapolate(&new_key, new_zone, &mut lower, &mut upper);
-                    let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, by_depth);
+                    let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, subsumption);
                     let Inserted::New(sid) = inserted else {
                         continue;
                     };

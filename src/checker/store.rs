@@ -19,6 +19,8 @@ pub struct StateRec {
     pub g: u32,
     /// Set when a larger zone replaced this one: frontier entries are skipped.
     pub removed: bool,
+    /// Set once the state has been taken from the frontier and expanded.
+    pub expanded: bool,
 }
 
 struct Disc {
@@ -39,6 +41,25 @@ pub struct Store {
     states: Vec<StateRec>,
     trans: Vec<(ProcId, EdgeId)>,
     live: u64,
+}
+
+/// Which stored zones a new zone may replace, and which may replace it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subsumption {
+    /// Inclusion alone (depth-first and greedy orders).
+    Any,
+    /// Only zones at no greater depth subsume, so shortest traces survive (A*).
+    NoDeeper,
+    /// As `NoDeeper`, and a larger zone also replaces an included one that
+    /// has already been expanded, whatever their depths (breadth-first
+    /// search). The expanded state's successors are in the store already,
+    /// with their shortest depths and parents, so its trace is kept (parents
+    /// are never dropped); only the inclusion list forgets it. In FIFO order
+    /// the larger zone is at most as deep as anything inserted after it, so
+    /// it subsumes whatever the forgotten one would have: the explored
+    /// states are the same, and the store holds what TChecker's covering
+    /// store holds.
+    NoDeeperUnlessExpanded,
 }
 
 /// Outcome of an insertion.
@@ -99,8 +120,7 @@ impl Store {
     }
 
     /// Stores `(key, zone)` unless a stored zone of the same discrete part
-    /// includes it; removes stored zones it includes. With `by_depth`, only
-    /// states at no greater depth subsume (so shortest traces survive).
+    /// includes it; removes stored zones it includes, as `rule` allows.
     pub fn insert(
         &mut self,
         key: &[i32],
@@ -108,8 +128,10 @@ impl Store {
         parent: u32,
         trans: &[(ProcId, EdgeId)],
         g: u32,
-        by_depth: bool,
+        rule: Subsumption,
     ) -> Inserted {
+        let by_depth = rule != Subsumption::Any;
+        let forget_expanded = rule == Subsumption::NoDeeperUnlessExpanded;
         let disc = match self.map.get(key) {
             Some(&d) => d,
             None => {
@@ -137,7 +159,8 @@ impl Store {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
             }
-            if subset(stored, z) && (!by_depth || g <= sg) {
+            let expanded = self.states[s as usize].expanded;
+            if subset(stored, z) && (!by_depth || g <= sg || (forget_expanded && expanded)) {
                 self.states[s as usize].removed = true;
                 self.live -= 1;
                 live.swap_remove(k);
@@ -158,6 +181,7 @@ impl Store {
             trans_len: trans.len() as u32,
             g,
             removed: false,
+            expanded: false,
         });
         self.live += 1;
         Inserted::New(id)
@@ -174,6 +198,11 @@ impl Store {
         reserve(&mut self.keys, states * self.nkey)?;
         reserve(&mut self.discs, states)?;
         reserve_map(&mut self.map, states)
+    }
+
+    /// Records that `id` has been taken from the frontier and expanded.
+    pub fn mark_expanded(&mut self, id: u32) {
+        self.states[id as usize].expanded = true;
     }
 
     /// Live (not removed) states.
