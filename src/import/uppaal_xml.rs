@@ -513,6 +513,30 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     Some(model)
 }
 
+/// The kind of a statistical-model-checking query (`simulate`, `Pr`,
+/// `E[<=…](max: …)`, estimations with `#`), which only UPPAAL's SMC engine
+/// answers.
+fn statistical_query(text: &str) -> Option<&'static str> {
+    let t = text.trim_start();
+    let starts = |w: &str| {
+        t.strip_prefix(w)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    };
+    if starts("simulate") {
+        Some("simulate")
+    } else if starts("Pr") {
+        Some("Pr")
+    } else if (starts("E") || starts("A")) && t[1..].trim_start().starts_with("[<=")
+        || (starts("E") || starts("A")) && t[1..].trim_start().starts_with("[#")
+    {
+        Some("value estimation")
+    } else if t.contains('#') {
+        Some("#")
+    } else {
+        None
+    }
+}
+
 fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
     let comment = q.comment.text.trim();
     let name = if is_ident(comment) {
@@ -525,10 +549,26 @@ fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
     } else {
         comment.lines().map(|l| l.trim().to_string()).collect()
     };
-    let formula = q
-        .formula
-        .cursor(sink)
-        .and_then(|mut c| queries::formula(&mut c, q.formula.span(), sink));
+    let formula = if let Some(kind) = statistical_query(&q.formula.text) {
+        // UPPAAL's symbolic verifier skips these too; the rest of the model
+        // and its other queries are unaffected.
+        sink.warning(
+            q.formula.span(),
+            format!(
+                "statistical query (`{kind}`) ignored: zeno decides symbolic queries only; left as a comment"
+            ),
+        );
+        None
+    } else {
+        // A query that does not even lex is reported on that query alone.
+        match tokenize(&q.formula.text, &|i| q.formula.offset(i)) {
+            Ok(tokens) => queries::formula(&mut Cursor::new(tokens), q.formula.span(), sink),
+            Err((span, msg)) => {
+                sink.warning(span, format!("{msg}; query left as a comment"));
+                None
+            }
+        }
+    };
     if formula.is_none() {
         lines.push(format!(
             "not translated: {}",
@@ -623,9 +663,11 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                     }
                 }
                 "comments" => {}
-                "exponentialrate" => sink.error(
+                // Used only by statistical model checking; the symbolic
+                // semantics (UPPAAL's verifier too) ignores it.
+                "exponentialrate" => sink.warning(
                     lab.span,
-                    "exponential rates (statistical models) are not supported",
+                    "exponential rate ignored: it matters only to statistical model checking",
                 ),
                 other => sink.error(lab.span, format!("unknown location label kind `{other}`")),
             }

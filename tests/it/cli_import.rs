@@ -328,3 +328,45 @@ fn check_tchecker_vector_with_a_weak_participant() {
         stderr(&o)
     );
 }
+
+/// Statistical parts of a UPPAAL model (exponential rates, `simulate` and
+/// `Pr` queries with `#`) are skipped with a warning each; the symbolic
+/// queries are still decided.
+#[test]
+fn statistical_parts_are_skipped_with_warnings() {
+    let xml = r#"<?xml version="1.0" encoding="utf-8"?>
+<nta>
+<declaration>int x = 0;</declaration>
+<template><name>P</name>
+<location id="a"><name>a</name><label kind="exponentialrate">2</label></location>
+<location id="b"><name>b</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">x = 1</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>simulate [&lt;=100] {x}</formula></query>
+<query><formula>Pr[#&lt;=10](&lt;&gt; P.b)</formula></query>
+<query><formula>E&lt;&gt; P.b</formula></query>
+</queries>
+</nta>
+"#;
+    let dir = scratch("statistical-parts");
+    let file = dir.join("smc.xml");
+    std::fs::write(&file, xml).unwrap();
+    let o = zeno(&["check", path(&file)]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning: exponential rate ignored"), "{err}");
+    assert!(
+        err.contains("statistical query (`simulate`) ignored"),
+        "{err}"
+    );
+    assert!(err.contains("statistical query (`Pr`) ignored"), "{err}");
+    // The third query, `E<> P.b`, is decided: `a -> b` is always enabled.
+    assert!(
+        stdout(&o).contains("q3: holds — witness of 1 step"),
+        "{}",
+        stdout(&o)
+    );
+}
