@@ -189,6 +189,12 @@ pub fn peak() -> Option<u64> {
         .then(|| PEAK.load(Ordering::Relaxed) as u64)
 }
 
+/// Starts a new peak: from now on [`peak`] reports the most bytes held
+/// since this call.
+pub fn reset_peak() {
+    PEAK.store(CURRENT.load(Ordering::Relaxed), Ordering::Relaxed);
+}
+
 /// Sets the budget in bytes (`None`: no budget).
 pub fn set_budget(bytes: Option<u64>) {
     let b = bytes.map_or(usize::MAX, |b| usize::try_from(b).unwrap_or(usize::MAX));

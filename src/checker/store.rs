@@ -21,6 +21,10 @@ pub struct StateRec {
     pub removed: bool,
     /// Set once the state has been taken from the frontier and expanded.
     pub expanded: bool,
+    /// Where its zone is kept in the zone table; the slot of a removed state
+    /// is reused (a trace needs parents and transitions, not zones: it
+    /// recomputes the exact zones forward along the path).
+    zone_slot: u32,
 }
 
 struct Disc {
@@ -38,6 +42,8 @@ pub struct Store {
     discs: Vec<Disc>,
     keys: Vec<i32>,
     zones: Vec<Raw>,
+    /// Zone slots of removed states, free for new ones.
+    free_slots: Vec<u32>,
     states: Vec<StateRec>,
     trans: Vec<(ProcId, EdgeId)>,
     live: u64,
@@ -81,15 +87,21 @@ impl Store {
             discs: Vec::new(),
             keys: Vec::new(),
             zones: Vec::new(),
+            free_slots: Vec::new(),
             states: Vec::new(),
             trans: Vec::new(),
             live: 0,
         }
     }
 
-    fn zone_raw(&self, id: u32) -> &[Raw] {
+    fn slot_raw(&self, slot: u32) -> &[Raw] {
         let n = self.dim * self.dim;
-        &self.zones[id as usize * n..(id as usize + 1) * n]
+        &self.zones[slot as usize * n..(slot as usize + 1) * n]
+    }
+
+    /// The zone of a live state.
+    fn zone_raw(&self, id: u32) -> &[Raw] {
+        self.slot_raw(self.states[id as usize].zone_slot)
     }
 
     /// Copies the zone of `id` into `out` without allocating.
@@ -153,7 +165,8 @@ impl Store {
         let mut live = std::mem::take(&mut self.discs[disc as usize].states);
         while k < live.len() {
             let s = live[k];
-            let stored = &self.zones[s as usize * n..(s as usize + 1) * n];
+            let slot = self.states[s as usize].zone_slot as usize;
+            let stored = &self.zones[slot * n..(slot + 1) * n];
             let sg = self.states[s as usize].g;
             if subset(z, stored) && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
@@ -162,6 +175,7 @@ impl Store {
             let expanded = self.states[s as usize].expanded;
             if subset(stored, z) && (!by_depth || g <= sg || (forget_expanded && expanded)) {
                 self.states[s as usize].removed = true;
+                self.free_slots.push(self.states[s as usize].zone_slot);
                 self.live -= 1;
                 live.swap_remove(k);
             } else {
@@ -171,7 +185,17 @@ impl Store {
         let id = self.states.len() as u32;
         live.push(id);
         self.discs[disc as usize].states = live;
-        self.zones.extend_from_slice(z);
+        let zone_slot = match self.free_slots.pop() {
+            Some(slot) => {
+                let at = slot as usize * n;
+                self.zones[at..at + n].copy_from_slice(z);
+                slot
+            }
+            None => {
+                self.zones.extend_from_slice(z);
+                (self.zones.len() / n.max(1) - 1) as u32
+            }
+        };
         let trans_start = self.trans.len() as u32;
         self.trans.extend_from_slice(trans);
         self.states.push(StateRec {
@@ -182,6 +206,7 @@ impl Store {
             g,
             removed: false,
             expanded: false,
+            zone_slot,
         });
         self.live += 1;
         Inserted::New(id)

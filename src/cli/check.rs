@@ -160,7 +160,8 @@ pub fn run(args: &CheckArgs) -> u8 {
                 let _ = writeln!(stdout.lock(), "{}", file.path);
             }
             let mut progress = Progress::new(&c.name);
-            let (result, winner) = if let Some(configs) = &configs {
+            zeno::memory::reset_peak();
+            let (mut result, winner) = if let Some(configs) = &configs {
                 let race = portfolio::race(&network, i, configs, &cancel);
                 let winner = race.winner.map(|w| configs[w].name.clone());
                 (race.result, winner)
@@ -170,6 +171,11 @@ pub fn run(args: &CheckArgs) -> u8 {
                 (result, None)
             };
             progress.finish();
+            // The process's real peak heap during the check (the model
+            // included), rather than the store's own estimate.
+            if let Some(peak) = zeno::memory::peak() {
+                result.stats.peak_memory = peak;
+            }
             let mut r = report::check_report(source, &network, i, &result);
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
