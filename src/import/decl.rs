@@ -117,6 +117,8 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
             return Err((start, format!("`{base}` types are not supported")));
         }
         name if env.typedefs.contains_key(name) => sanitize(name),
+        // UPPAAL's built-in sized integers are zeno's too.
+        name if crate::semantics::ty::builtin_int_type(name).is_some() => name.to_string(),
         name => {
             return Err((start, format!("unknown type `{name}`")));
         }

@@ -28,6 +28,25 @@ pub enum Ty {
     Error,
 }
 
+/// UPPAAL's built-in sized integer types and their ranges. They are type
+/// names, not keywords (UPPAAL predeclares them the same way), so a model's
+/// own declaration of the name takes precedence.
+pub const BUILTIN_INT_TYPES: &[(&str, i64, i64)] = &[
+    ("int8_t", -128, 127),
+    ("uint8_t", 0, 255),
+    ("int16_t", -32768, 32767),
+    ("uint16_t", 0, 65535),
+    ("int32_t", i32::MIN as i64, i32::MAX as i64),
+];
+
+/// The range of a built-in sized integer type.
+pub fn builtin_int_type(name: &str) -> Option<Ty> {
+    BUILTIN_INT_TYPES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, lo, hi)| Ty::Int { lo, hi })
+}
+
 impl Ty {
     pub fn int() -> Ty {
         Ty::Int {

@@ -16,6 +16,8 @@ syntax keyword zenoQuantifier forall exists sum
 syntax keyword zenoDeadlock deadlock
 syntax match zenoTemporal /\<\(A\[\]\|E<>\|A<>\|E\[\]\)/
 
+" UPPAAL's sized integer types are type names, not keywords.
+syntax match zenoBuiltinType /\<\(int8_t\|uint8_t\|int16_t\|uint16_t\|int32_t\)\>/
 syntax match zenoNumber /\<[0-9]\+\>/
 syntax match zenoArrow /->/
 syntax match zenoOperator /<<=\|>>=\|<<\|>>\|<?\|>?\|<=\|>=\|==\|!=\|&&\|||\|+=\|-=\|\*=\|\/=\|%=\|&=\||=\|\^=/
@@ -36,6 +38,7 @@ highlight default link zenoOperatorWord Operator
 highlight default link zenoQuantifier Repeat
 highlight default link zenoDeadlock Constant
 highlight default link zenoTemporal Special
+highlight default link zenoBuiltinType Type
 highlight default link zenoNumber Number
 highlight default link zenoArrow Operator
 highlight default link zenoOperator Operator

@@ -367,17 +367,30 @@ impl Ctx {
                 },
                 urgent: *urgent,
             },
-            TypeRef::Named(n) => match self.lookup_or_error(&n.text, n.span) {
-                Some(Sym::Typedef(t)) => t,
-                Some(other) => {
-                    self.error(
-                        n.span,
-                        format!("`{}` is a {}, not a type", n.text, other.kind_name()),
-                    );
-                    Ty::Error
-                }
-                None => Ty::Error,
+            TypeRef::Named(n) => match self.peek(&n.text) {
+                None => match ty::builtin_int_type(&n.text) {
+                    Some(t) => t,
+                    None => {
+                        self.lookup_or_error(&n.text, n.span);
+                        Ty::Error
+                    }
+                },
+                Some(_) => self.resolve_named_type(n),
             },
+        }
+    }
+
+    fn resolve_named_type(&mut self, n: &hir::Name) -> Ty {
+        match self.lookup_or_error(&n.text, n.span) {
+            Some(Sym::Typedef(t)) => t,
+            Some(other) => {
+                self.error(
+                    n.span,
+                    format!("`{}` is a {}, not a type", n.text, other.kind_name()),
+                );
+                Ty::Error
+            }
+            None => Ty::Error,
         }
     }
 
