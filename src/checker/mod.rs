@@ -19,6 +19,7 @@ mod search;
 mod semantics;
 mod store;
 pub mod trace;
+mod zone_table;
 
 pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue, Ties};

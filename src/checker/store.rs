@@ -6,7 +6,8 @@ use rustc_hash::FxHashMap;
 
 use crate::ir::{EdgeId, ProcId};
 
-use super::dbm::{Dbm, Raw};
+use super::dbm::Dbm;
+use super::zone_table::ZoneTable;
 
 pub const NO_PARENT: u32 = u32::MAX;
 
@@ -41,7 +42,7 @@ pub struct Store {
     map: FxHashMap<Box<[i32]>, u32>,
     discs: Vec<Disc>,
     keys: Vec<i32>,
-    zones: Vec<Raw>,
+    zones: ZoneTable,
     /// Zone slots of removed states, free for new ones.
     free_slots: Vec<u32>,
     states: Vec<StateRec>,
@@ -74,10 +75,6 @@ pub enum Inserted {
     Subsumed,
 }
 
-fn subset(a: &[Raw], b: &[Raw]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x <= y)
-}
-
 impl Store {
     pub fn new(nkey: usize, dim: usize) -> Store {
         Store {
@@ -86,7 +83,7 @@ impl Store {
             map: FxHashMap::default(),
             discs: Vec::new(),
             keys: Vec::new(),
-            zones: Vec::new(),
+            zones: ZoneTable::new(dim * dim),
             free_slots: Vec::new(),
             states: Vec::new(),
             trans: Vec::new(),
@@ -94,19 +91,9 @@ impl Store {
         }
     }
 
-    fn slot_raw(&self, slot: u32) -> &[Raw] {
-        let n = self.dim * self.dim;
-        &self.zones[slot as usize * n..(slot as usize + 1) * n]
-    }
-
-    /// The zone of a live state.
-    fn zone_raw(&self, id: u32) -> &[Raw] {
-        self.slot_raw(self.states[id as usize].zone_slot)
-    }
-
     /// Copies the zone of `id` into `out` without allocating.
     pub fn zone_into(&self, id: u32, out: &mut Dbm) {
-        out.set_raw(self.dim, self.zone_raw(id));
+        out.set_raw_from(self.dim, self.zones.get(self.states[id as usize].zone_slot));
     }
 
     pub fn key(&self, id: u32) -> &[i32] {
@@ -159,21 +146,21 @@ impl Store {
                 d
             }
         };
-        let z = zone.raw();
-        let n = self.dim * self.dim;
+        self.zones.load_probe(zone.raw());
         let mut k = 0;
         let mut live = std::mem::take(&mut self.discs[disc as usize].states);
         while k < live.len() {
             let s = live[k];
-            let slot = self.states[s as usize].zone_slot as usize;
-            let stored = &self.zones[slot * n..(slot + 1) * n];
+            let slot = self.states[s as usize].zone_slot;
             let sg = self.states[s as usize].g;
-            if subset(z, stored) && (!by_depth || sg <= g) {
+            if self.zones.probe_within(slot) && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
             }
             let expanded = self.states[s as usize].expanded;
-            if subset(stored, z) && (!by_depth || g <= sg || (forget_expanded && expanded)) {
+            if self.zones.probe_covers(slot)
+                && (!by_depth || g <= sg || (forget_expanded && expanded))
+            {
                 self.states[s as usize].removed = true;
                 self.free_slots.push(self.states[s as usize].zone_slot);
                 self.live -= 1;
@@ -185,17 +172,7 @@ impl Store {
         let id = self.states.len() as u32;
         live.push(id);
         self.discs[disc as usize].states = live;
-        let zone_slot = match self.free_slots.pop() {
-            Some(slot) => {
-                let at = slot as usize * n;
-                self.zones[at..at + n].copy_from_slice(z);
-                slot
-            }
-            None => {
-                self.zones.extend_from_slice(z);
-                (self.zones.len() / n.max(1) - 1) as u32
-            }
-        };
+        let zone_slot = self.zones.store_probe(self.free_slots.pop());
         let trans_start = self.trans.len() as u32;
         self.trans.extend_from_slice(trans);
         self.states.push(StateRec {
@@ -217,7 +194,7 @@ impl Store {
     /// tables grow here, within the memory budget, or not at all.
     pub fn reserve(&mut self, states: usize) -> Result<(), crate::memory::OutOfMemory> {
         use crate::memory::{reserve, reserve_map};
-        reserve(&mut self.zones, states * self.dim * self.dim)?;
+        self.zones.reserve(states)?;
         reserve(&mut self.states, states)?;
         reserve(&mut self.trans, states * 4)?;
         reserve(&mut self.keys, states * self.nkey)?;
@@ -247,7 +224,7 @@ impl Store {
                 .sum::<usize>();
         (map + discs
             + self.keys.capacity() * 4
-            + self.zones.capacity() * 4
+            + self.zones.bytes()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
             + self.trans.capacity() * 8) as u64
     }

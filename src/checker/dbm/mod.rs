@@ -78,6 +78,14 @@ impl Dbm {
         self.m.extend_from_slice(m);
     }
 
+    /// Overwrites with canonical raw entries given one by one (from the
+    /// store's compact table), reusing the allocation.
+    pub fn set_raw_from(&mut self, dim: usize, m: impl Iterator<Item = Raw>) {
+        self.dim = dim;
+        self.m.clear();
+        self.m.extend(m);
+    }
+
     pub fn dim(&self) -> usize {
         self.dim
     }
