@@ -187,13 +187,18 @@ pub(crate) fn select_clocks(
     let max = options.max_states.max(1);
     let lu = LuTable::new(net, goal_formula);
     let mut spent = 0u64;
+    let out_of_time = || options.selection_time.is_some_and(|t| start.elapsed() >= t);
     let mut enumerate = |p: &Pattern, wanted: &[bool]| -> Option<ZoneSpace> {
-        let out_of_time = options.selection_time.is_some_and(|t| start.elapsed() >= t);
-        if spent >= options.selection_states || (spent > 0 && out_of_time) || stop() {
+        // Once a complete pattern exists, the selection's time budget may
+        // end a refinement step midway (its candidate is then dropped); the
+        // first, full pattern is bounded by the state budget alone.
+        let may_time_out = spent > 0;
+        if spent >= options.selection_states || (may_time_out && out_of_time()) || stop() {
             return None;
         }
         let abs = Abstraction::new(net, p.clone(), goal, disabled).ok()?;
-        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), &lu, max, stop);
+        let halt = || stop() || (may_time_out && out_of_time());
+        let space = ZoneSpace::enumerate(net, &abs, ClockSet::new(net, p, wanted), &lu, max, &halt);
         spent += space.len as u64;
         space.complete.then_some(space)
     };
