@@ -307,6 +307,28 @@ pub(crate) fn parameters(c: &mut Cursor, env: &Env, sink: &mut Sink) -> PResult<
     }
 }
 
+/// Skips a balanced `{ ... }` block (the cursor at its `{`); `false`, having
+/// consumed nothing but what it read, when there is no complete block.
+fn skip_braced(c: &mut Cursor) -> bool {
+    if !c.eat("{") {
+        return false;
+    }
+    let mut depth = 1usize;
+    while !c.at_eof() {
+        if c.at("{") {
+            depth += 1;
+        } else if c.at("}") {
+            depth -= 1;
+            if depth == 0 {
+                c.bump();
+                return true;
+            }
+        }
+        c.bump();
+    }
+    false
+}
+
 /// One statement of the system section: an instance, the `system` line, or a
 /// declaration (returned in `globals`).
 pub(crate) fn system_statement(
@@ -317,6 +339,27 @@ pub(crate) fn system_statement(
     globals: &mut Vec<String>,
 ) {
     let start = c.span();
+    if c.at_kw("progress") || c.at_kw("gantt") {
+        // UPPAAL's symbolic verifier uses neither for a verdict: `progress`
+        // measures only speed up its own exploration and `gantt` only draws
+        // charts in its simulator.
+        let kw = kw_of(c);
+        c.bump();
+        if skip_braced(c) {
+            let why = if kw == "gantt" {
+                "it only draws charts in UPPAAL's simulator"
+            } else {
+                "progress measures only speed up UPPAAL's own exploration"
+            };
+            sink.warning(start, format!("`{kw}` section ignored: {why}"));
+        } else {
+            sink.error(
+                start,
+                format!("`{kw}` must be followed by a `{{ ... }}` block"),
+            );
+        }
+        return;
+    }
     let r: PResult<()> = (|| {
         if c.at_kw("system") {
             c.bump();
@@ -336,10 +379,7 @@ pub(crate) fn system_statement(
             c.expect(";")?;
             return Ok(());
         }
-        if c.at_kw("progress")
-            || c.at_kw("gantt")
-            || c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority")
-        {
+        if c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority") {
             return Err((c.span(), format!("`{}` is not supported", kw_of(c))));
         }
         if matches!(c.peek(), Tok::Ident(_))

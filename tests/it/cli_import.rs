@@ -330,8 +330,8 @@ fn check_tchecker_vector_with_a_weak_participant() {
 }
 
 /// Statistical parts of a UPPAAL model (exponential rates, `simulate` and
-/// `Pr` queries with `#`) are skipped with a warning each; the symbolic
-/// queries are still decided.
+/// `Pr` queries with `#`) and the `progress` and `gantt` sections are
+/// skipped with a warning each; the symbolic queries are still decided.
 #[test]
 fn statistical_parts_are_skipped_with_warnings() {
     let xml = r#"<?xml version="1.0" encoding="utf-8"?>
@@ -343,7 +343,12 @@ fn statistical_parts_are_skipped_with_warnings() {
 <init ref="a"/>
 <transition><source ref="a"/><target ref="b"/><label kind="assignment">x = 1</label></transition>
 </template>
-<system>system P;</system>
+<system>system P;
+progress { x; }
+gantt {
+  G: P.a -> 1;
+}
+</system>
 <queries>
 <query><formula>simulate [&lt;=100] {x}</formula></query>
 <query><formula>Pr[#&lt;=10](&lt;&gt; P.b)</formula></query>
@@ -363,6 +368,8 @@ fn statistical_parts_are_skipped_with_warnings() {
         "{err}"
     );
     assert!(err.contains("statistical query (`Pr`) ignored"), "{err}");
+    assert!(err.contains("`progress` section ignored"), "{err}");
+    assert!(err.contains("`gantt` section ignored"), "{err}");
     // The third query, `E<> P.b`, is decided: `a -> b` is always enabled.
     assert!(
         stdout(&o).contains("q3: holds — witness of 1 step"),
