@@ -40,6 +40,8 @@ pub enum LoadError {
     #[error("the {} model could not be imported", format_name(*.format))]
     Import {
         format: Format,
+        /// How the format was decided.
+        detection: Detection,
         diagnostics: Vec<Diagnostic>,
     },
     /// TChecker labels were given for zeno text, which names its checks.
@@ -95,6 +97,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
         }),
         Err(diags) => Err(LoadError::Import {
             format,
+            detection,
             diagnostics: diags.iter().map(|d| d.to_diagnostic()).collect(),
         }),
     }

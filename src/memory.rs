@@ -52,6 +52,23 @@ impl CountingAllocator {
             && CURRENT.load(Ordering::Relaxed).saturating_add(size) > BUDGET.load(Ordering::Relaxed)
     }
 
+    /// An allocation of `size` bytes by `allocate`: refused past the budget
+    /// in a fallible section, counted when it succeeds.
+    fn counted(size: usize, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+        if Self::refuses(size) {
+            return std::ptr::null_mut();
+        }
+        let p = allocate();
+        if p.is_null() {
+            if FALLIBLE.with(Cell::get) {
+                return p;
+            }
+            Self::refused_by_the_system(size);
+        }
+        Self::grew(size);
+        p
+    }
+
     fn grew(size: usize) {
         let now = CURRENT.fetch_add(size, Ordering::Relaxed) + size;
         PEAK.fetch_max(now, Ordering::Relaxed);
@@ -88,35 +105,13 @@ impl CountingAllocator {
 // pointer unchanged; the bookkeeping only adds and subtracts sizes.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if Self::refuses(layout.size()) {
-            return std::ptr::null_mut();
-        }
         // SAFETY: forwarded unchanged.
-        let p = unsafe { System.alloc(layout) };
-        if p.is_null() {
-            if FALLIBLE.with(Cell::get) {
-                return p;
-            }
-            Self::refused_by_the_system(layout.size());
-        }
-        Self::grew(layout.size());
-        p
+        Self::counted(layout.size(), || unsafe { System.alloc(layout) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if Self::refuses(layout.size()) {
-            return std::ptr::null_mut();
-        }
         // SAFETY: forwarded unchanged.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if p.is_null() {
-            if FALLIBLE.with(Cell::get) {
-                return p;
-            }
-            Self::refused_by_the_system(layout.size());
-        }
-        Self::grew(layout.size());
-        p
+        Self::counted(layout.size(), || unsafe { System.alloc_zeroed(layout) })
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {

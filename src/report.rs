@@ -93,10 +93,7 @@ pub fn describe_error(network: &Network, error: &EvalError) -> String {
 /// time limit reached while building it`.
 pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String {
     let outcome = Outcome::of(check, result);
-    let trace = match (&result.trace, result.stats.trace_limit) {
-        (Some(t), _) => Some(t.len()),
-        (None, _) => None,
-    };
+    let trace = result.trace.as_ref().map(|t| t.len());
     let tail = |what: &str| match (trace, result.stats.trace_limit) {
         (Some(n), _) => format!(" — {what} of {}", steps(n)),
         (None, Some(limit)) => format!(" — no trace: {} while building it", limit_words(limit).1),

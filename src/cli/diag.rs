@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
-use zeno::diagnostics::{Diagnostic, Severity};
+use zeno::diagnostics::{Diagnostic, Severity, most_severe};
 
 use super::source::Source;
 
@@ -71,40 +71,22 @@ pub fn render_to_string(source: &Source, diagnostics: &[Diagnostic]) -> String {
 /// thousands of snippets.
 pub const MAX_SHOWN: usize = 100;
 
-/// The diagnostics to show, errors first (up to [`MAX_SHOWN`] in all, in
-/// their original order), and the note about the others, if any.
+/// The diagnostics to show ([`zeno::diagnostics::most_severe`]: errors
+/// first, up to [`MAX_SHOWN`], in their original order) and the note about
+/// the others, if any.
 fn capped<'d>(
     source: &Source,
     diagnostics: &'d [Diagnostic],
 ) -> (Vec<&'d Diagnostic>, Option<String>) {
-    if diagnostics.len() <= MAX_SHOWN {
-        return (diagnostics.iter().collect(), None);
-    }
-    let is_error = |d: &Diagnostic| d.severity == Severity::Error;
-    let errors = diagnostics.iter().filter(|d| is_error(d)).count();
-    let error_slots = errors.min(MAX_SHOWN);
-    let other_slots = MAX_SHOWN - error_slots;
-    let (mut e, mut o) = (0, 0);
-    let shown: Vec<&Diagnostic> = diagnostics
-        .iter()
-        .filter(|d| {
-            let (taken, slots) = if is_error(d) {
-                (&mut e, error_slots)
-            } else {
-                (&mut o, other_slots)
-            };
-            *taken += 1;
-            *taken <= slots
-        })
-        .collect();
-    let more_errors = errors - error_slots;
-    let more_others = diagnostics.len() - errors - other_slots;
-    let note = format!(
-        "{} more diagnostics in `{}` not shown ({more_errors} errors, {more_others} warnings and notes); `--format json` lists them all",
-        more_errors + more_others,
-        source.display_path()
-    );
-    (shown, Some(note))
+    let (shown, (more_errors, more_others)) = most_severe(diagnostics, MAX_SHOWN);
+    let note = (more_errors + more_others > 0).then(|| {
+        format!(
+            "{} more diagnostics in `{}` not shown ({more_errors} errors, {more_others} warnings and notes); `--format json` lists them all",
+            more_errors + more_others,
+            source.display_path()
+        )
+    });
+    (shown, note)
 }
 
 pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {

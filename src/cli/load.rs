@@ -115,8 +115,12 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
             diag::error(&message);
             Err(LoadError::Usage(message))
         }
-        Err(zeno::load::LoadError::Import { diagnostics, .. }) => {
-            note_detection(path, &import::detect(&name, &original.text));
+        Err(zeno::load::LoadError::Import {
+            detection,
+            diagnostics,
+            ..
+        }) => {
+            note_detection(path, &detection);
             diag::emit(&original, &diagnostics);
             Err(LoadError::Import {
                 original,

@@ -526,8 +526,10 @@ fn statistical_query(text: &str) -> Option<&'static str> {
         Some("simulate")
     } else if starts("Pr") {
         Some("Pr")
-    } else if (starts("E") || starts("A")) && t[1..].trim_start().starts_with("[<=")
-        || (starts("E") || starts("A")) && t[1..].trim_start().starts_with("[#")
+    } else if (starts("E") || starts("A"))
+        && ["[<=", "[#"]
+            .iter()
+            .any(|b| t[1..].trim_start().starts_with(b))
     {
         Some("value estimation")
     } else if t.contains('#') {

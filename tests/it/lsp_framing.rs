@@ -3,12 +3,14 @@
 //! what it dropped, answers what JSON-RPC asks it to answer, and ends with
 //! the protocol's exit codes.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use crate::support::lsp_stdout::{Output, read_messages};
 
 /// Guards against a hang (a missing message), not a timing assertion.
 const HANG: Duration = Duration::from_secs(60);
@@ -16,57 +18,12 @@ const HANG: Duration = Duration::from_secs(60);
 /// The server's frame limit (`zeno::lsp` skips larger messages).
 const LIMIT: usize = 64 << 20;
 
-enum Output {
-    Message(Value),
-    /// Bytes on stdout that are not a protocol message (must never happen).
-    Garbage(String),
-}
-
 struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     output: Receiver<Output>,
     /// Every message read so far.
     seen: Vec<Value>,
-}
-
-fn read_messages(stdout: impl Read, tx: mpsc::Sender<Output>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut len = None;
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let trimmed = line.trim_end_matches(['\r', '\n']);
-            if trimmed.is_empty() && line.ends_with("\r\n") {
-                break;
-            }
-            match trimmed.strip_prefix("Content-Length: ") {
-                Some(v) => len = v.parse::<usize>().ok(),
-                None => {
-                    let _ = tx.send(Output::Garbage(line));
-                }
-            }
-        }
-        let Some(len) = len else {
-            let _ = tx.send(Output::Garbage("a header without Content-Length".into()));
-            return;
-        };
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let msg = match serde_json::from_slice(&body) {
-            Ok(v) => Output::Message(v),
-            Err(_) => Output::Garbage(String::from_utf8_lossy(&body).into_owned()),
-        };
-        if tx.send(msg).is_err() {
-            return;
-        }
-    }
 }
 
 fn framed(body: &str) -> Vec<u8> {

@@ -1,12 +1,14 @@
 //! `zeno lsp` end to end over stdio: the real binary, spoken to with
 //! Content-Length framed JSON-RPC like an editor does.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use crate::support::lsp_stdout::{Output, read_messages};
 
 const FISCHER_BUGGY: &str = include_str!("../../models/fischer-buggy.zeno");
 const URI: &str = "file:///models/fischer-buggy.zeno";
@@ -14,58 +16,12 @@ const URI: &str = "file:///models/fischer-buggy.zeno";
 /// Guards against a hang (a missing message), not a timing assertion.
 const HANG: Duration = Duration::from_secs(30);
 
-/// What the server wrote on stdout: a protocol message, or bytes that are
-/// not one (which must never happen).
-enum Output {
-    Message(Value),
-    Garbage(String),
-}
-
 struct Client {
     child: Child,
     stdin: ChildStdin,
     output: Receiver<Output>,
     next_id: i64,
     garbage: Vec<String>,
-}
-
-/// Reads framed messages until end of file.
-fn read_messages(stdout: impl Read, tx: mpsc::Sender<Output>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut len = None;
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let trimmed = line.trim_end_matches(['\r', '\n']);
-            if trimmed.is_empty() && line.ends_with("\r\n") {
-                break;
-            }
-            if let Some(v) = trimmed.strip_prefix("Content-Length: ") {
-                len = v.parse::<usize>().ok();
-            } else if !trimmed.starts_with("Content-Type: ") {
-                let _ = tx.send(Output::Garbage(line));
-            }
-        }
-        let Some(len) = len else {
-            let _ = tx.send(Output::Garbage("a header without Content-Length".into()));
-            return;
-        };
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let msg = match serde_json::from_slice(&body) {
-            Ok(v) => Output::Message(v),
-            Err(_) => Output::Garbage(String::from_utf8_lossy(&body).into_owned()),
-        };
-        if tx.send(msg).is_err() {
-            return;
-        }
-    }
 }
 
 impl Client {

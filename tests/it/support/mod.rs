@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod expect;
 pub mod lsp_client;
+pub mod lsp_stdout;
 pub mod net;
 pub mod random_net;
 pub mod simulator;
