@@ -525,6 +525,7 @@ impl<'a> Model<'a> {
                             z.reset(*clock as usize, *value);
                         }
                     }
+                    Update::Call(call) => call.run(&mut key[self.nproc..])?,
                 }
             }
         }

@@ -8,6 +8,7 @@
 //! as rustfmt does.
 
 mod edges;
+mod function;
 mod inline;
 
 use crate::diagnostics::Diagnostic;
@@ -139,6 +140,7 @@ fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
     match node.kind() {
         TEMPLATE => format_template(node, depth, out),
+        FUNCTION if !header_has_comments(node) => function::format_function(node, depth, out),
         VAR_DECL if !inline::has_comments(node) => {
             let declarators: Vec<SyntaxNode> = node
                 .children()
@@ -172,6 +174,16 @@ fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
             out.push_str(&inline::render(node, depth).text);
         }
     }
+}
+
+/// Comments in a function's header (not its body) keep it on one line.
+fn header_has_comments(node: &SyntaxNode) -> bool {
+    node.children_with_tokens()
+        .take_while(|e| e.kind() != BLOCK)
+        .any(|e| match e {
+            rowan::NodeOrToken::Token(t) => t.kind() == COMMENT,
+            rowan::NodeOrToken::Node(n) => inline::has_comments(&n),
+        })
 }
 
 fn format_template(node: &SyntaxNode, depth: usize, out: &mut String) {

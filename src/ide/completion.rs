@@ -20,6 +20,7 @@ pub enum CompletionKind {
     Template,
     Instance,
     Location,
+    Function,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,6 +130,7 @@ pub(super) fn completion(a: &Analysis, offset: u32) -> Vec<CompletionItem> {
         let kind = match d {
             Decl::Typedef(_) => CompletionKind::Type,
             Decl::Var(_) => CompletionKind::Variable,
+            Decl::Function(_) => CompletionKind::Function,
         };
         out.push(item(&d.name().text, kind));
     }

@@ -88,12 +88,27 @@ fn decl_hover(
             s
         }
         Decl::Typedef(t) => format!("typedef {} {}", source(text, at(t.ty.span())), t.name.text),
+        Decl::Function(f) => function_signature(text, f, &at),
     };
     let mut s = code(written);
     if let Some(value) = folded(sym, &d.name().text) {
         s.push_str(&format!("\n\n`{value}`"));
     }
     s
+}
+
+/// `int f(const int a, int &b)`: the function's header as written.
+pub(super) fn function_signature(
+    text: &str,
+    f: &crate::semantics::hir::Function,
+    at: &impl Fn(Span) -> Span,
+) -> String {
+    let ret = match &f.ret {
+        Some(t) => source(text, at(t.span())),
+        None => "void",
+    };
+    let params: Vec<&str> = f.params.iter().map(|p| source(text, at(p.span))).collect();
+    format!("{ret} {}({})", f.name.text, params.join(", "))
 }
 
 fn param_text<'t>(text: &'t str, t: &TemplateItem, p: &Param) -> &'t str {

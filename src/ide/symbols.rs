@@ -62,6 +62,13 @@ fn decl(d: &Decl, at: impl Fn(Span) -> Span) -> Symbol {
             Some("typedef".to_string()),
             at,
         ),
+        Decl::Function(f) => symbol(
+            &f.name,
+            f.span,
+            DefKind::Function,
+            Some("function".to_string()),
+            at,
+        ),
     }
 }
 

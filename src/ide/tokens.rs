@@ -18,6 +18,7 @@ pub enum TokenKind {
     Type,
     Number,
     Comment,
+    Function,
 }
 
 /// One token; a comment may span several lines.
@@ -33,6 +34,7 @@ fn name_kind(kind: DefKind) -> TokenKind {
         DefKind::Template => TokenKind::Template,
         DefKind::Typedef => TokenKind::Type,
         DefKind::Parameter => TokenKind::Parameter,
+        DefKind::Function => TokenKind::Function,
         _ => TokenKind::Variable,
     }
 }

@@ -82,7 +82,7 @@ impl Arrays {
 
 fn collect_expr(e: &Expr, vars: &mut BTreeSet<(u32, u32)>) {
     match e {
-        Expr::Const(_) | Expr::Var(_) => {}
+        Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
         Expr::Index { base, len, index } => {
             vars.insert((*base, *len));
             collect_expr(index, vars);
@@ -206,11 +206,18 @@ impl<'n> Printer<'n> {
 
     /// Reports the operators of `e` that the dialect lacks, outermost first.
     fn check_dialect(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
+        if let Expr::Call(c) = e {
+            errors.push(no_functions(&c.name, span));
+            return;
+        }
         if self.dialect != Dialect::TChecker {
+            if e.calls_any() {
+                self.check_dialect_calls(e, span, errors);
+            }
             return;
         }
         match e {
-            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
             Expr::Index { index, .. } => self.check_dialect(index, span, errors),
             Expr::Unary(op, a) => {
                 if *op == UnOp::BitNot {
@@ -368,6 +375,22 @@ fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
     }
 }
 
+/// Functions are inlined at their calls in the checker's model; the
+/// exporters cannot write them back yet.
+fn no_functions(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("the call of `{name}` cannot be exported: functions are not exported yet"),
+    )
+}
+
+impl Printer<'_> {
+    /// Reports every call inside `e`.
+    fn check_dialect_calls(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
+        e.for_each_call(&mut |c| errors.push(no_functions(&c.name, span)));
+    }
+}
+
 fn updates_text(
     pr: &Printer,
     us: &[Update],
@@ -394,6 +417,10 @@ fn updates_text(
                 format!("{lhs} = {}", pr.expr(value, span, errors))
             }
             Update::ResetClock { clock, value } => format!("{} = {value}", pr.clock(*clock)),
+            Update::Call(c) => {
+                errors.push(no_functions(&c.name, span));
+                format!("{}()", c.name)
+            }
         })
         .collect();
     parts.join(sep)

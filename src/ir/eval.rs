@@ -18,9 +18,18 @@ pub enum EvalError {
         lo: i32,
         hi: i32,
     },
+    #[error("a function returned {value}, outside its result range [{lo}, {hi}]")]
+    ResultOutOfRange { value: i32, lo: i32, hi: i32 },
+    #[error(
+        "a loop in a function ran more than {} iterations",
+        super::MAX_LOOP_STEPS
+    )]
+    LoopLimit,
+    #[error("a function called in a condition tried to change a variable")]
+    EffectInCondition,
 }
 
-fn index_in(index: i32, len: u32) -> Result<u32, EvalError> {
+pub(super) fn index_in(index: i32, len: u32) -> Result<u32, EvalError> {
     if index >= 0 && (index as u32) < len {
         Ok(index as u32)
     } else {
@@ -53,6 +62,7 @@ impl Expr {
                     b.eval(vars)
                 }
             }
+            Expr::Call(c) => c.value(vars),
         }
     }
 
@@ -64,6 +74,7 @@ impl Expr {
             Expr::Unary(_, e) => e.is_constant(),
             Expr::Binary(_, a, b) => a.is_constant() && b.is_constant(),
             Expr::Cond(c, a, b) => c.is_constant() && a.is_constant() && b.is_constant(),
+            Expr::Call(_) => false,
         }
     }
 
@@ -99,6 +110,7 @@ impl Expr {
                 a.for_each_read(f);
                 b.for_each_read(f);
             }
+            Expr::Call(c) => c.reads.iter().copied().for_each(f),
         }
     }
 }

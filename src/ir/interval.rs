@@ -118,6 +118,12 @@ impl Expr {
                 let (lo, hi) = hull(a.interval(), b.interval());
                 Range::exact(lo, hi).failing_if(c.may_fail || a.may_fail || b.may_fail)
             }
+            // The result type's range; a call may always fail (a loop's
+            // limit, a range error inside it).
+            Expr::Call(c) => match c.result {
+                Some((lo, hi)) => Range::exact(lo as i64, hi as i64).failing_if(true),
+                None => unknown(),
+            },
         }
     }
 }

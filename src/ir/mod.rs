@@ -14,12 +14,14 @@
 //!   `n` occupies `n` consecutive slots. Booleans are slots with range `[0, 1]`.
 //! - Channel arrays are flattened the same way.
 
+mod call;
 mod eval;
 pub mod interval;
 pub mod print;
 #[cfg(test)]
 mod test_exprs;
 
+pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot};
 pub use eval::{EvalError, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
 
@@ -210,6 +212,39 @@ pub enum Update {
     Assign { target: LValue, value: Expr },
     /// `x = c` with a non-negative constant `c`.
     ResetClock { clock: ClockId, value: i32 },
+    /// A function called for its effects (`do enqueue(id)`), or updates
+    /// that call functions with effects: run by [`Call::run`]. A function's
+    /// clock resets are separate `ResetClock` updates after it.
+    Call(std::sync::Arc<Call>),
+}
+
+impl Update {
+    /// Calls `f` on every variable slot the update may write.
+    pub fn for_each_write(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Update::Assign { target, .. } => match target.index {
+                None => f(target.base),
+                Some(_) => (target.base..target.base + target.len).for_each(f),
+            },
+            Update::ResetClock { .. } => {}
+            Update::Call(c) => c.writes.iter().copied().for_each(f),
+        }
+    }
+
+    /// Calls `f` on every variable slot the update may read (the index of
+    /// its target included).
+    pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Update::Assign { target, value } => {
+                if let Some(i) = &target.index {
+                    i.for_each_read(f);
+                }
+                value.for_each_read(f);
+            }
+            Update::ResetClock { .. } => {}
+            Update::Call(c) => c.reads.iter().copied().for_each(f),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -263,6 +298,9 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A function call, inlined at this call site: its value. Calls in
+    /// guards, invariants and checks have no effects (lowering ensures it).
+    Call(std::sync::Arc<Call>),
 }
 
 /// A property to decide.

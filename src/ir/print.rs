@@ -146,7 +146,7 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
 
     fn prec(&self, e: &Expr) -> u8 {
         match e {
-            Expr::Const(_) | Expr::Var(_) | Expr::Index { .. } => ATOM,
+            Expr::Const(_) | Expr::Var(_) | Expr::Index { .. } | Expr::Call(_) => ATOM,
             Expr::Unary(..) => UNARY,
             Expr::Binary(op, ..) => binop_prec(*op, self.style),
             Expr::Cond(..) => COND,
@@ -176,6 +176,17 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
             Expr::Unary(op, a) => {
                 out.push_str(unop_text(*op));
                 self.write(out, a, UNARY);
+            }
+            Expr::Call(c) => {
+                out.push_str(&c.name);
+                out.push('(');
+                for (i, a) in c.args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write(out, a, 0);
+                }
+                out.push(')');
             }
             Expr::Binary(op @ (BinOp::Min | BinOp::Max), a, b) if !self.style.infix_min_max => {
                 out.push_str(binop_text(*op, self.style));

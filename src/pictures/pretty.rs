@@ -143,6 +143,15 @@ pub fn update(net: &Network, u: &Update) -> String {
             format!("{} = {}", lvalue(net, target), expr(net, value))
         }
         Update::ResetClock { clock, value } => format!("{} = {value}", clock_name(net, *clock)),
+        // An assignment that calls a function with effects runs as a call
+        // without a name: show the assignment.
+        Update::Call(c) if c.name.is_empty() => match c.body.first() {
+            Some(crate::ir::Stmt::Assign { target, value, .. }) => {
+                format!("{} = {}", lvalue(net, target), expr(net, value))
+            }
+            _ => String::new(),
+        },
+        Update::Call(c) => expr(net, &crate::ir::Expr::Call(c.clone())),
     }
 }
 

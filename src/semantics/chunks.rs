@@ -12,6 +12,7 @@
 use super::hir::*;
 use crate::diagnostics::Diagnostic;
 use crate::ir::Span;
+use std::sync::Arc;
 
 /// Byte ranges covering `text`, split before every `template` keyword
 /// outside comments.
@@ -163,6 +164,77 @@ impl Shift for Decl {
                 t.name.shift(d);
                 t.span.shift(d);
             }
+            Decl::Function(f) => Arc::make_mut(f).shift(d),
+        }
+    }
+}
+
+impl Shift for Param {
+    fn shift(&mut self, d: u32) {
+        self.ty.shift(d);
+        if let Some(a) = &mut self.array {
+            a.shift(d);
+        }
+        self.name.shift(d);
+        self.span.shift(d);
+    }
+}
+
+impl Shift for Function {
+    fn shift(&mut self, d: u32) {
+        self.name.shift(d);
+        if let Some(t) = &mut self.ret {
+            t.shift(d);
+        }
+        self.params.iter_mut().for_each(|p| p.shift(d));
+        self.body.iter_mut().for_each(|s| s.shift(d));
+        self.end.shift(d);
+        self.span.shift(d);
+    }
+}
+
+impl Shift for Stmt {
+    fn shift(&mut self, d: u32) {
+        self.span.shift(d);
+        match &mut self.kind {
+            StmtKind::Block(b) => b.iter_mut().for_each(|s| s.shift(d)),
+            StmtKind::Decl(decl) => decl.shift(d),
+            StmtKind::Expr(e) => e.shift(d),
+            StmtKind::If(c, t, e) => {
+                c.shift(d);
+                t.shift(d);
+                if let Some(e) = e {
+                    e.shift(d);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                c.shift(d);
+                b.shift(d);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                init.iter_mut().for_each(|e| e.shift(d));
+                if let Some(c) = cond {
+                    c.shift(d);
+                }
+                step.iter_mut().for_each(|e| e.shift(d));
+                body.shift(d);
+            }
+            StmtKind::ForRange { name, ty, body } => {
+                name.shift(d);
+                ty.shift(d);
+                body.shift(d);
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    e.shift(d);
+                }
+            }
+            StmtKind::Empty => {}
         }
     }
 }

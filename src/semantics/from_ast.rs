@@ -23,6 +23,9 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
         match item.kind() {
             VAR_DECL => top.var_decl(&item, &mut tree.globals),
             TYPEDEF_DECL => tree.globals.push(Decl::Typedef(top.typedef(&item))),
+            FUNCTION => tree
+                .globals
+                .push(Decl::Function(Arc::new(top.function(&item)))),
             TEMPLATE => {
                 let offset = u32::from(item.text_range().start());
                 let l = Lowerer::new(offset);
@@ -66,6 +69,23 @@ fn is_expr(kind: SyntaxKind) -> bool {
             | POSTFIX_EXPR
             | ASSIGN_EXPR
             | QUANT_EXPR
+    )
+}
+
+fn is_stmt(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        BLOCK
+            | VAR_DECL
+            | TYPEDEF_DECL
+            | EXPR_STMT
+            | IF_STMT
+            | WHILE_STMT
+            | DO_STMT
+            | FOR_STMT
+            | FOR_RANGE_STMT
+            | RETURN_STMT
+            | EMPTY_STMT
     )
 }
 
@@ -279,6 +299,7 @@ impl Lowerer {
                 match item.kind() {
                     VAR_DECL => self.var_decl(&item, &mut t.decls),
                     TYPEDEF_DECL => t.decls.push(Decl::Typedef(self.typedef(&item))),
+                    FUNCTION => t.decls.push(Decl::Function(Arc::new(self.function(&item)))),
                     LOCATION => t.locations.push(self.location(&item)),
                     EDGE => t.edges.push(self.edge(&item)),
                     _ => {}
@@ -286,6 +307,155 @@ impl Lowerer {
             }
         }
         t
+    }
+
+    // ---- functions ----
+
+    fn function(&self, node: &SyntaxNode) -> Function {
+        let ret = if has_token(node, VOID_KW) {
+            None
+        } else {
+            Some(match node.children().find(|c| is_type(c.kind())) {
+                Some(t) => self.ty(&t),
+                None => TypeRef::Int {
+                    range: None,
+                    span: self.span(node),
+                },
+            })
+        };
+        let params = child(node, PARAM_LIST)
+            .map(|pl| {
+                pl.children()
+                    .filter(|c| c.kind() == PARAM)
+                    .map(|p| self.param(&p))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (body, end) = match child(node, BLOCK) {
+            Some(b) => {
+                let span = self.span(&b);
+                (
+                    self.block(&b),
+                    Span::new(span.end.saturating_sub(1), span.end),
+                )
+            }
+            None => {
+                let span = self.span(node);
+                (Vec::new(), Span::new(span.end, span.end))
+            }
+        };
+        Function {
+            name: self.name_child(node),
+            ret,
+            params,
+            body,
+            end,
+            span: self.span(node),
+        }
+    }
+
+    fn block(&self, node: &SyntaxNode) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for c in node.children() {
+            self.statement_into(&c, &mut out);
+        }
+        out
+    }
+
+    /// Lowers a statement node (a declaration may declare several
+    /// variables, hence `out`).
+    fn statement_into(&self, node: &SyntaxNode, out: &mut Vec<Stmt>) {
+        let span = self.span(node);
+        let kind = match node.kind() {
+            VAR_DECL => {
+                let mut decls = Vec::new();
+                self.var_decl(node, &mut decls);
+                out.extend(decls.into_iter().map(|d| Stmt {
+                    span,
+                    kind: StmtKind::Decl(d),
+                }));
+                return;
+            }
+            FUNCTION => {
+                self.error_at(node, "functions cannot be declared inside functions");
+                return;
+            }
+            TYPEDEF_DECL => StmtKind::Decl(Decl::Typedef(self.typedef(node))),
+            BLOCK => StmtKind::Block(self.block(node)),
+            EXPR_STMT => match exprs(node).next() {
+                Some(e) => StmtKind::Expr(self.expr(&e)),
+                None => StmtKind::Empty,
+            },
+            IF_STMT => {
+                let cond = self.opt_expr(exprs(node).next(), node);
+                let then = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+                let els = child(node, ELSE_BRANCH).map(|e| {
+                    Box::new(self.sub_statement(e.children().find(|c| is_stmt(c.kind())), &e))
+                });
+                StmtKind::If(cond, Box::new(then), els)
+            }
+            WHILE_STMT => {
+                let cond = self.opt_expr(exprs(node).next(), node);
+                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+                StmtKind::While(cond, Box::new(body))
+            }
+            DO_STMT => {
+                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+                let cond = self.opt_expr(exprs(node).next(), node);
+                StmtKind::DoWhile(Box::new(body), cond)
+            }
+            FOR_STMT => {
+                let part = |kind| -> Vec<Expr> {
+                    child(node, kind)
+                        .map(|p| exprs(&p).map(|e| self.expr(&e)).collect())
+                        .unwrap_or_default()
+                };
+                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+                StmtKind::For {
+                    init: part(FOR_INIT),
+                    cond: part(FOR_COND).into_iter().next(),
+                    step: part(FOR_STEP),
+                    body: Box::new(body),
+                }
+            }
+            FOR_RANGE_STMT => {
+                let ty = match node.children().find(|c| is_type(c.kind())) {
+                    Some(t) => self.ty(&t),
+                    None => TypeRef::Int { range: None, span },
+                };
+                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+                StmtKind::ForRange {
+                    name: self.name_child(node),
+                    ty,
+                    body: Box::new(body),
+                }
+            }
+            RETURN_STMT => StmtKind::Return(exprs(node).next().map(|e| self.expr(&e))),
+            EMPTY_STMT => StmtKind::Empty,
+            _ => return,
+        };
+        out.push(Stmt { kind, span });
+    }
+
+    /// The single statement of an `if`/`while`/`for` body; a declaration
+    /// there becomes a block of its own.
+    fn sub_statement(&self, node: Option<SyntaxNode>, parent: &SyntaxNode) -> Stmt {
+        let Some(node) = node else {
+            let s = self.span(parent);
+            return Stmt {
+                kind: StmtKind::Empty,
+                span: Span::new(s.end, s.end),
+            };
+        };
+        let mut out = Vec::new();
+        self.statement_into(&node, &mut out);
+        if out.len() == 1 && !matches!(out[0].kind, StmtKind::Decl(_)) {
+            return out.remove(0);
+        }
+        Stmt {
+            kind: StmtKind::Block(out),
+            span: self.span(&node),
+        }
     }
 
     fn param(&self, node: &SyntaxNode) -> Param {

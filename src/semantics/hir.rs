@@ -82,6 +82,7 @@ pub struct Typedef {
 pub enum Decl {
     Var(VarDecl),
     Typedef(Typedef),
+    Function(Arc<Function>),
 }
 
 impl Decl {
@@ -89,8 +90,54 @@ impl Decl {
         match self {
             Decl::Var(v) => &v.name,
             Decl::Typedef(t) => &t.name,
+            Decl::Function(f) => &f.name,
         }
     }
+}
+
+/// `int f(const int a, int &b) { … }`, `void g() { … }`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Function {
+    pub name: Name,
+    /// The result type; `None` for `void`.
+    pub ret: Option<TypeRef>,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// The closing `}` of the body: where a missing `return` is reported.
+    pub end: Span,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum StmtKind {
+    Block(Vec<Stmt>),
+    /// A local variable (or typedef), visible to the end of its block.
+    Decl(Decl),
+    Expr(Expr),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    /// C's `for (init; cond; step) body`; a missing condition is `true`.
+    For {
+        init: Vec<Expr>,
+        cond: Option<Expr>,
+        step: Vec<Expr>,
+        body: Box<Stmt>,
+    },
+    /// `for (i : T) body`
+    ForRange {
+        name: Name,
+        ty: TypeRef,
+        body: Box<Stmt>,
+    },
+    Return(Option<Expr>),
+    Empty,
 }
 
 /// `const T p` (by value) or `T &p` (by reference).

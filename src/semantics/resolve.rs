@@ -54,6 +54,10 @@ pub enum DefKind {
     Label,
     /// A check's name.
     Check,
+    /// A function, global or template-local.
+    Function,
+    /// A local variable of a function (its parameters are `Parameter`s).
+    Local,
 }
 
 /// Index of a definition in [`Resolutions::defs`].
@@ -242,7 +246,11 @@ impl TemplateWalk {
         // lowering reports it); select and quantifier bindings shadow.
         let duplicate = matches!(
             kind,
-            DefKind::Parameter | DefKind::Variable | DefKind::Constant | DefKind::Typedef
+            DefKind::Parameter
+                | DefKind::Variable
+                | DefKind::Constant
+                | DefKind::Typedef
+                | DefKind::Function
         ) && self.scope.iter().any(|(n, _)| *n == name.text);
         if !duplicate {
             self.scope.push((name.text.clone(), id));
@@ -270,6 +278,93 @@ impl TemplateWalk {
                 self.ty(&t.ty);
                 self.bind(&t.name, DefKind::Typedef);
             }
+            Decl::Function(f) => {
+                // Bound before its body: a call of itself means itself.
+                self.bind(&f.name, DefKind::Function);
+                self.function_body(f);
+            }
+        }
+    }
+
+    /// A function's result type, parameters and body (not its name).
+    fn function_body(&mut self, f: &hir::Function) {
+        if let Some(t) = &f.ret {
+            self.ty(t);
+        }
+        let depth = self.scope.len();
+        for p in &f.params {
+            self.ty(&p.ty);
+            if let Some(size) = &p.array {
+                self.expr(size);
+            }
+            self.bind(&p.name, DefKind::Parameter);
+        }
+        self.stmts(&f.body);
+        self.scope.truncate(depth);
+    }
+
+    /// A block: its declarations are visible to its end.
+    fn stmts(&mut self, stmts: &[hir::Stmt]) {
+        let depth = self.scope.len();
+        for s in stmts {
+            self.stmt(s);
+        }
+        self.scope.truncate(depth);
+    }
+
+    fn stmt(&mut self, s: &hir::Stmt) {
+        use hir::StmtKind;
+        match &s.kind {
+            StmtKind::Block(b) => self.stmts(b),
+            StmtKind::Decl(Decl::Var(v)) => {
+                self.ty(&v.ty);
+                for e in v.array.iter().chain(&v.init) {
+                    self.expr(e);
+                }
+                let kind = if v.is_const {
+                    DefKind::Constant
+                } else {
+                    DefKind::Local
+                };
+                self.bind(&v.name, kind);
+            }
+            StmtKind::Decl(d) => self.decl(d),
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::If(c, t, e) => {
+                self.expr(c);
+                self.stmts(std::slice::from_ref(t));
+                if let Some(e) = e {
+                    self.stmts(std::slice::from_ref(e));
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                self.expr(c);
+                self.stmts(std::slice::from_ref(b));
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                for e in init.iter().chain(cond).chain(step) {
+                    self.expr(e);
+                }
+                self.stmts(std::slice::from_ref(body));
+            }
+            StmtKind::ForRange { name, ty, body } => {
+                self.ty(ty);
+                let depth = self.scope.len();
+                self.bind(name, DefKind::Local);
+                self.stmts(std::slice::from_ref(body));
+                self.scope.truncate(depth);
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(e);
+                }
+            }
+            StmtKind::Empty => {}
         }
     }
 
@@ -306,6 +401,11 @@ impl TemplateWalk {
                 self.bind(name, DefKind::Quantifier);
                 self.expr(body);
                 self.scope.truncate(depth);
+            }
+            ExprKind::Call(f, args) => {
+                let target = self.lookup(&f.text);
+                self.out.refs.push((f.span, target));
+                args.iter().for_each(|a| self.expr(a));
             }
             // `P1.x` has no meaning inside a template; `min`/`max` are
             // built in: only their operands hold names.
@@ -477,6 +577,7 @@ impl<'a> FileWalk<'a> {
                     }
                 }
                 Decl::Typedef(t) => self.ty(&t.ty),
+                Decl::Function(f) => self.global_function(f),
             }
         }
         for i in &tree.instances {
@@ -558,6 +659,36 @@ impl<'a> FileWalk<'a> {
         self.member(k, name, &[DefKind::Label])
     }
 
+    /// A global function's parameters, locals and the names in its body,
+    /// walked as a template's are (spans are already absolute).
+    fn global_function(&mut self, f: &hir::Function) {
+        let mut walk = TemplateWalk::default();
+        walk.function_body(f);
+        let names = walk.out;
+        let base = self.out.defs.len() as DefId;
+        for (name, kind, span) in &names.defs {
+            self.out.defs.push(Def {
+                name: name.clone(),
+                kind: *kind,
+                span: *span,
+                template: None,
+            });
+        }
+        for (span, target) in &names.refs {
+            let (def, is_def) = match target {
+                Target::Local(i) => (Some(base + i), names.defs[*i as usize].2 == *span),
+                Target::Global(name) => (self.globals.get(name.as_str()).copied(), false),
+            };
+            if let Some(def) = def {
+                self.out.names.push(NameRef {
+                    span: *span,
+                    def,
+                    is_def,
+                });
+            }
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<DefId> {
         self.scope
             .iter()
@@ -605,8 +736,13 @@ impl<'a> FileWalk<'a> {
                 self.refer(field.span, member);
             }
             ExprKind::Call(name, args) => {
-                // `Proc(1)` alone is a process; `min`/`max` are built in.
-                let t = self.templates.get(name.text.as_str()).map(|t| t.0);
+                // `Proc(1)` alone is a process, `f(x)` a global function's
+                // call; `min`/`max` are built in.
+                let t = self
+                    .templates
+                    .get(name.text.as_str())
+                    .map(|t| t.0)
+                    .or_else(|| self.globals.get(name.text.as_str()).copied());
                 self.refer(name.span, t);
                 for a in args {
                     self.expr(a);
@@ -632,6 +768,7 @@ fn decl_kind(d: &Decl) -> DefKind {
         Decl::Var(v) if v.is_const => DefKind::Constant,
         Decl::Var(_) => DefKind::Variable,
         Decl::Typedef(_) => DefKind::Typedef,
+        Decl::Function(_) => DefKind::Function,
     }
 }
 

@@ -107,6 +107,17 @@ pub enum Sym {
         urgent: bool,
     },
     Typedef(Ty),
+    Function(std::sync::Arc<FunctionDef>),
+}
+
+/// A function as its callers see it: its declaration, inlined at every
+/// call in the scope it was declared in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FunctionDef {
+    pub hir: std::sync::Arc<crate::semantics::hir::Function>,
+    /// How many scopes were open where it was declared (1: global, 2: a
+    /// template's): its body sees those and nothing of the caller's.
+    pub scope_depth: u32,
 }
 
 impl Sym {
@@ -117,6 +128,7 @@ impl Sym {
             Sym::Clock { .. } => "clock",
             Sym::Chan { .. } => "channel",
             Sym::Typedef(_) => "type",
+            Sym::Function(_) => "function",
         }
     }
 }

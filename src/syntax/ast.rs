@@ -173,6 +173,7 @@ ast_enum!(
         System,
         SyncVector,
         Check,
+        Function,
     }
 );
 
@@ -677,6 +678,196 @@ impl Check {
         child(&self.syntax)
     }
 }
+
+// ------------------------------------------------------------------ functions
+
+ast_node!(
+    /// `int f(const int a, int &b) { … }`, `void g() { … }`
+    Function,
+    FUNCTION
+);
+
+impl Function {
+    /// `void`: the function has no result.
+    pub fn is_void(&self) -> bool {
+        has_token(&self.syntax, VOID_KW)
+    }
+    /// The result type (none for `void`).
+    pub fn ret_type(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn is_const(&self) -> bool {
+        has_token(&self.syntax, CONST_KW)
+    }
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn param_list(&self) -> Option<ParamList> {
+        child(&self.syntax)
+    }
+    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
+        self.param_list()
+            .into_iter()
+            .flat_map(|list| children::<Param>(&list.syntax))
+    }
+    pub fn body(&self) -> Option<Block> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `{ statements }`
+    Block,
+    BLOCK
+);
+
+impl Block {
+    pub fn statements(&self) -> impl Iterator<Item = Stmt> + use<> {
+        children(&self.syntax)
+    }
+}
+
+ast_enum!(
+    /// A statement of a function body.
+    Stmt {
+        Block,
+        VarDecl,
+        TypedefDecl,
+        ExprStmt,
+        IfStmt,
+        WhileStmt,
+        DoStmt,
+        ForStmt,
+        ForRangeStmt,
+        ReturnStmt,
+        EmptyStmt,
+    }
+);
+
+ast_node!(
+    /// `e;`
+    ExprStmt,
+    EXPR_STMT
+);
+
+impl ExprStmt {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `if (c) s else t`
+    IfStmt,
+    IF_STMT
+);
+
+impl IfStmt {
+    pub fn condition(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn then_branch(&self) -> Option<Stmt> {
+        child(&self.syntax)
+    }
+    pub fn else_branch(&self) -> Option<Stmt> {
+        let e = self.syntax.children().find(|c| c.kind() == ELSE_BRANCH)?;
+        child(&e)
+    }
+}
+
+ast_node!(
+    /// `while (c) s`
+    WhileStmt,
+    WHILE_STMT
+);
+
+impl WhileStmt {
+    pub fn condition(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+    pub fn body(&self) -> Option<Stmt> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `do s while (c);`
+    DoStmt,
+    DO_STMT
+);
+
+impl DoStmt {
+    pub fn body(&self) -> Option<Stmt> {
+        child(&self.syntax)
+    }
+    pub fn condition(&self) -> Option<Expr> {
+        child_after(&self.syntax, WHILE_KW)
+    }
+}
+
+ast_node!(
+    /// `for (init; cond; step) s`; each part may be empty.
+    ForStmt,
+    FOR_STMT
+);
+
+impl ForStmt {
+    fn part(&self, kind: SyntaxKind) -> Vec<Expr> {
+        self.syntax
+            .children()
+            .find(|c| c.kind() == kind)
+            .map(|n| children(&n).collect())
+            .unwrap_or_default()
+    }
+    pub fn init(&self) -> Vec<Expr> {
+        self.part(FOR_INIT)
+    }
+    pub fn condition(&self) -> Option<Expr> {
+        self.part(FOR_COND).into_iter().next()
+    }
+    pub fn step(&self) -> Vec<Expr> {
+        self.part(FOR_STEP)
+    }
+    pub fn body(&self) -> Option<Stmt> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `for (i : T) s`: one iteration per value of the bounded type `T`.
+    ForRangeStmt,
+    FOR_RANGE_STMT
+);
+
+impl ForRangeStmt {
+    pub fn name(&self) -> Option<Name> {
+        child(&self.syntax)
+    }
+    pub fn ty(&self) -> Option<Type> {
+        child(&self.syntax)
+    }
+    pub fn body(&self) -> Option<Stmt> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `return e;` or `return;`
+    ReturnStmt,
+    RETURN_STMT
+);
+
+impl ReturnStmt {
+    pub fn expr(&self) -> Option<Expr> {
+        child(&self.syntax)
+    }
+}
+
+ast_node!(
+    /// `;`
+    EmptyStmt,
+    EMPTY_STMT
+);
 
 // ------------------------------------------------------------------ expressions
 

@@ -23,6 +23,7 @@ const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     LOCATION_KW,
     SYSTEM_KW,
     CHECK_KW,
+    VOID_KW,
 ]);
 
 /// Items that cannot occur in a template body: seeing one there means the
@@ -80,6 +81,11 @@ fn item(p: &mut Parser, ctx: Context) {
         SYNC_KW => sync_vector(p, ctx),
         CHECK_KW => check(p),
         TYPEDEF_KW => typedef_decl(p),
+        VOID_KW => {
+            let m = p.start();
+            p.bump();
+            function_rest(p, m);
+        }
         INIT_KW | COMMITTED_KW | LOCATION_KW => location(p, ctx),
         URGENT_KW if location_ahead(p) => location(p, ctx),
         CONST_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW | URGENT_KW | BROADCAST_KW => var_decl(p),
@@ -189,6 +195,11 @@ fn var_decl(p: &mut Parser) {
         p.error_expected("a type");
     } else {
         ty(p);
+    }
+    if p.at(IDENT) && p.nth(1) == L_PAREN {
+        // `int f(...) { ... }`: a function with a result.
+        function_rest(p, m);
+        return;
     }
     loop {
         declarator(p);
@@ -308,6 +319,210 @@ fn range(p: &mut Parser) {
     expr(p);
     p.expect_closing(R_BRACK, opened);
     m.complete(p, RANGE);
+}
+
+// ------------------------------------------------------------------- functions
+
+/// The rest of a function after its result type (or `void`):
+/// `name(params) { statements }`.
+fn function_rest(p: &mut Parser, m: super::parser::Marker) {
+    name(p);
+    if p.at(L_PAREN) {
+        param_list(p);
+    } else {
+        p.error_expected("`(`");
+    }
+    if p.at(L_CURLY) {
+        block(p);
+    } else {
+        p.error_expected("`{`");
+    }
+    m.complete(p, FUNCTION);
+}
+
+/// `{ statements }`
+fn block(p: &mut Parser) {
+    if !p.enter() {
+        return;
+    }
+    let m = p.start();
+    p.bump();
+    let opened = p.previous_span();
+    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+        let before = p.pos();
+        statement(p);
+        ensure_progress(p, before);
+    }
+    p.expect_closing(R_CURLY, opened);
+    m.complete(p, BLOCK);
+    p.leave();
+}
+
+/// Tokens that start a local declaration rather than an expression.
+const DECL_START: TokenSet = TokenSet::new(&[
+    CONST_KW,
+    INT_KW,
+    BOOL_KW,
+    CLOCK_KW,
+    CHAN_KW,
+    URGENT_KW,
+    BROADCAST_KW,
+    TYPEDEF_KW,
+]);
+
+fn statement(p: &mut Parser) {
+    if !p.enter() {
+        return;
+    }
+    match p.current() {
+        L_CURLY => block(p),
+        IF_KW => if_stmt(p),
+        WHILE_KW => {
+            let m = p.start();
+            p.bump();
+            paren_condition(p);
+            statement_body(p);
+            m.complete(p, WHILE_STMT);
+        }
+        DO_KW => {
+            let m = p.start();
+            p.bump();
+            statement_body(p);
+            p.expect(WHILE_KW);
+            paren_condition(p);
+            stmt_semi(p);
+            m.complete(p, DO_STMT);
+        }
+        FOR_KW => for_stmt(p),
+        RETURN_KW => {
+            let m = p.start();
+            p.bump();
+            if !p.at(SEMICOLON) {
+                expr(p);
+            }
+            stmt_semi(p);
+            m.complete(p, RETURN_STMT);
+        }
+        SEMICOLON => {
+            let m = p.start();
+            p.bump();
+            m.complete(p, EMPTY_STMT);
+        }
+        TYPEDEF_KW => typedef_decl(p),
+        _ if p.at_set(DECL_START) || (p.at(IDENT) && p.nth(1) == IDENT) => var_decl(p),
+        _ => {
+            let m = p.start();
+            if expr(p).is_none() {
+                // Skip the token the expression could not start with.
+                if !p.at(R_CURLY) && !p.at_eof() {
+                    p.bump();
+                }
+            }
+            stmt_semi(p);
+            m.complete(p, EXPR_STMT);
+        }
+    }
+    p.leave();
+}
+
+/// The body of `if`, `else`, `while`, `do` and `for`: one statement (or a
+/// block), never a declaration on its own (as in C).
+fn statement_body(p: &mut Parser) {
+    if p.at(R_CURLY) || p.at_eof() {
+        p.error_expected("a statement");
+        return;
+    }
+    statement(p);
+}
+
+/// `;` after a statement; when missing, skips to the next `;` or `}`.
+fn stmt_semi(p: &mut Parser) {
+    if p.eat(SEMICOLON) {
+        return;
+    }
+    p.error_expected("`;`");
+    if p.at_eof() || p.at(R_CURLY) || p.at(L_CURLY) || p.at_set(TOP_LEVEL_ONLY) {
+        return;
+    }
+    let m = p.start();
+    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+        if p.eat(SEMICOLON) {
+            break;
+        }
+        p.bump();
+    }
+    m.complete(p, ERROR);
+}
+
+/// `( e )` after `if` and `while`.
+fn paren_condition(p: &mut Parser) {
+    if !p.at(L_PAREN) {
+        p.error_expected("`(`");
+        return;
+    }
+    p.bump();
+    let opened = p.previous_span();
+    expr(p);
+    p.expect_closing(R_PAREN, opened);
+}
+
+fn if_stmt(p: &mut Parser) {
+    let m = p.start();
+    p.bump();
+    paren_condition(p);
+    statement_body(p);
+    if p.at(ELSE_KW) {
+        let e = p.start();
+        p.bump();
+        statement_body(p);
+        e.complete(p, ELSE_BRANCH);
+    }
+    m.complete(p, IF_STMT);
+}
+
+/// `for (init; cond; step) body` (C's) or `for (i : T) body` (UPPAAL's
+/// iteration over a bounded type).
+fn for_stmt(p: &mut Parser) {
+    let m = p.start();
+    p.bump();
+    if !p.at(L_PAREN) {
+        p.error_expected("`(`");
+        statement_body(p);
+        m.complete(p, FOR_STMT);
+        return;
+    }
+    p.bump();
+    let opened = p.previous_span();
+    if p.at(IDENT) && p.nth(1) == COLON {
+        name(p);
+        p.bump();
+        ty(p);
+        p.expect_closing(R_PAREN, opened);
+        statement_body(p);
+        m.complete(p, FOR_RANGE_STMT);
+        return;
+    }
+    for (kind, end) in [
+        (FOR_INIT, SEMICOLON),
+        (FOR_COND, SEMICOLON),
+        (FOR_STEP, R_PAREN),
+    ] {
+        if !p.at(end) {
+            let part = p.start();
+            loop {
+                if expr(p).is_none() || !p.eat(COMMA) {
+                    break;
+                }
+            }
+            part.complete(p, kind);
+        }
+        if end == SEMICOLON {
+            p.expect(SEMICOLON);
+        }
+    }
+    p.expect_closing(R_PAREN, opened);
+    statement_body(p);
+    m.complete(p, FOR_STMT);
 }
 
 // ------------------------------------------------------------------- templates

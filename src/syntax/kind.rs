@@ -56,6 +56,13 @@ syntax_kinds! {
     FORALL_KW,
     EXISTS_KW,
     SUM_KW,
+    // Function bodies.
+    VOID_KW,
+    RETURN_KW,
+    IF_KW,
+    ELSE_KW,
+    WHILE_KW,
+    FOR_KW,
     DEADLOCK_KW,
     // Path quantifiers of checks: `A[]`, `E<>`, `A<>`, `E[]`.
     A_BOX,
@@ -158,6 +165,21 @@ syntax_kinds! {
     POSTFIX_EXPR,
     ASSIGN_EXPR,
     QUANT_EXPR,
+    // Functions and their statements.
+    FUNCTION,
+    BLOCK,
+    EXPR_STMT,
+    IF_STMT,
+    ELSE_BRANCH,
+    WHILE_STMT,
+    DO_STMT,
+    FOR_STMT,
+    FOR_INIT,
+    FOR_COND,
+    FOR_STEP,
+    FOR_RANGE_STMT,
+    RETURN_STMT,
+    EMPTY_STMT,
 }
 
 impl SyntaxKind {
@@ -236,6 +258,12 @@ impl SyntaxKind {
             FORALL_KW => "`forall`",
             EXISTS_KW => "`exists`",
             SUM_KW => "`sum`",
+            VOID_KW => "`void`",
+            RETURN_KW => "`return`",
+            IF_KW => "`if`",
+            ELSE_KW => "`else`",
+            WHILE_KW => "`while`",
+            FOR_KW => "`for`",
             DEADLOCK_KW => "`deadlock`",
             A_BOX => "`A[]`",
             E_DIAMOND => "`E<>`",
@@ -341,8 +369,10 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 29 keywords from `const` to `deadlock`.
-        assert_eq!(keywords.len(), 29, "{keywords:?}");
+        // The language description's list: 35 keywords from `const` to
+        // `deadlock`, the six of function bodies among them.
+        assert_eq!(keywords.len(), 35, "{keywords:?}");
+        assert!(keywords.contains(&"return") && keywords.contains(&"void"));
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));
         assert!(keywords.contains(&"imply"));

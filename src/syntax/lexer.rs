@@ -89,6 +89,18 @@ enum RawToken {
     Exists,
     #[token("sum")]
     Sum,
+    #[token("void")]
+    Void,
+    #[token("return")]
+    Return,
+    #[token("if")]
+    If,
+    #[token("else")]
+    Else,
+    #[token("while")]
+    While,
+    #[token("for")]
+    For,
     #[token("deadlock")]
     Deadlock,
     #[token("A[]")]
@@ -244,6 +256,12 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Forall => FORALL_KW,
         RawToken::Exists => EXISTS_KW,
         RawToken::Sum => SUM_KW,
+        RawToken::Void => VOID_KW,
+        RawToken::Return => RETURN_KW,
+        RawToken::If => IF_KW,
+        RawToken::Else => ELSE_KW,
+        RawToken::While => WHILE_KW,
+        RawToken::For => FOR_KW,
         RawToken::Deadlock => DEADLOCK_KW,
         RawToken::ABox => A_BOX,
         RawToken::EDiamond => E_DIAMOND,

@@ -352,6 +352,7 @@ fn fire(
                     vars[slot as usize] = val;
                 }
                 Update::ResetClock { clock, value } => clocks[*clock as usize] = r(*value as i64),
+                Update::Call(c) => c.run(vars)?,
             }
         }
     }

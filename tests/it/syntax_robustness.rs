@@ -100,6 +100,10 @@ fn exercise_ast(root: &SyntaxNode) {
                 Item::Check(c) => {
                     let _ = (c.name(), c.quantifier(), c.formula());
                 }
+                Item::Function(f) => {
+                    let _ = (f.is_void(), f.ret_type(), f.name(), f.params().count());
+                    let _ = f.body().map(|b| b.statements().count());
+                }
             }
         }
         if let Some(expr) = Expr::cast(node.clone()) {

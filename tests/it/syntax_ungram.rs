@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use zeno::syntax::SyntaxKind;
-use zeno::syntax::ast::{AstNode, Expr, Item, Type};
+use zeno::syntax::ast::{AstNode, Expr, Item, Stmt, Type};
 
 const UNGRAM: &str = include_str!("../../grammar/zeno.ungram");
 
@@ -47,7 +47,7 @@ fn kind_named(name: &str) -> Option<SyntaxKind> {
         .find(|k| format!("{k:?}") == screaming(name))
 }
 
-const ENUMS: &[&str] = &["Item", "Type", "Expr"];
+const ENUMS: &[&str] = &["Item", "Type", "Expr", "Stmt"];
 
 #[test]
 fn every_rule_is_a_node_kind_and_every_node_kind_has_a_rule() {
@@ -88,4 +88,5 @@ fn enum_rules_match_the_ast_enums() {
     check("Item", Item::can_cast);
     check("Type", Type::can_cast);
     check("Expr", Expr::can_cast);
+    check("Stmt", Stmt::can_cast);
 }

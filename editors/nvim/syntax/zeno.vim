@@ -14,6 +14,8 @@ syntax keyword zenoBoolean true false
 syntax keyword zenoOperatorWord and or not imply
 syntax keyword zenoQuantifier forall exists sum
 syntax keyword zenoDeadlock deadlock
+syntax keyword zenoStatement if else while for return
+syntax keyword zenoType void
 syntax match zenoTemporal /\<\(A\[\]\|E<>\|A<>\|E\[\]\)/
 
 " UPPAAL's sized integer types are type names, not keywords.
@@ -37,6 +39,7 @@ highlight default link zenoBoolean Boolean
 highlight default link zenoOperatorWord Operator
 highlight default link zenoQuantifier Repeat
 highlight default link zenoDeadlock Constant
+highlight default link zenoStatement Statement
 highlight default link zenoTemporal Special
 highlight default link zenoBuiltinType Type
 highlight default link zenoNumber Number

@@ -83,6 +83,13 @@ impl Footprints {
                             lvalue(target, &mut r, &mut w);
                         }
                         Update::ResetClock { clock, .. } => w.push((nvars as u32) + clock),
+                        // A call may write each slot of its footprint, or
+                        // leave it: it reads what it may write too.
+                        Update::Call(c) => {
+                            r.extend(&c.reads);
+                            r.extend(&c.writes);
+                            w.extend(&c.writes);
+                        }
                     }
                 }
                 r.sort_unstable();
@@ -139,6 +146,7 @@ pub fn expr_reads(e: &Expr, out: &mut Vec<u32>) {
             expr_reads(a, out);
             expr_reads(b, out);
         }
+        Expr::Call(c) => out.extend(&c.reads),
         Expr::Cond(c, a, b) => {
             expr_reads(c, out);
             expr_reads(a, out);

@@ -35,6 +35,9 @@ struct CUpdate {
     /// `guard ? value : 1 / 0`: enumerating it yields only the values produced
     /// under valuations that satisfy the edge's guard (the error skips the rest).
     guarded: Compiled,
+    /// A slot a function call may write: it may take any value of this
+    /// range (the abstraction of the call's effect), `value` is unused.
+    havoc: Option<(i64, i64)>,
 }
 
 #[derive(Debug, Clone)]
@@ -200,35 +203,57 @@ impl Atg {
                         .get(s.channel.base as usize)
                         .is_some_and(|c| c.kind == ChannelKind::Broadcast),
                 });
+                let mut call_reads: Vec<VarId> = Vec::new();
                 let updates = e
                     .updates
                     .iter()
-                    .filter_map(|u| match u {
-                        Update::Assign { target, value } => Some(CUpdate {
-                            base: target.base,
-                            len: target.len,
-                            index: target.index.as_ref().map(Compiled::new),
-                            value: Compiled::new(value),
-                            guarded: Compiled::new(&match &e.guard {
-                                None => value.clone(),
-                                Some(g) => Expr::Cond(
-                                    Box::new(g.clone()),
-                                    Box::new(value.clone()),
-                                    Box::new(Expr::Binary(
-                                        BinOp::Div,
-                                        Box::new(Expr::Const(1)),
-                                        Box::new(Expr::Const(0)),
-                                    )),
-                                ),
-                            }),
-                        }),
-                        Update::ResetClock { .. } => None,
+                    .flat_map(|u| -> Vec<CUpdate> {
+                        match u {
+                            Update::Assign { target, value } => vec![CUpdate {
+                                base: target.base,
+                                len: target.len,
+                                index: target.index.as_ref().map(Compiled::new),
+                                value: Compiled::new(value),
+                                guarded: Compiled::new(&match &e.guard {
+                                    None => value.clone(),
+                                    Some(g) => Expr::Cond(
+                                        Box::new(g.clone()),
+                                        Box::new(value.clone()),
+                                        Box::new(Expr::Binary(
+                                            BinOp::Div,
+                                            Box::new(Expr::Const(1)),
+                                            Box::new(Expr::Const(0)),
+                                        )),
+                                    ),
+                                }),
+                                havoc: None,
+                            }],
+                            Update::ResetClock { .. } => vec![],
+                            Update::Call(c) => {
+                                call_reads.extend(&c.reads);
+                                c.writes
+                                    .iter()
+                                    .map(|&w| {
+                                        let var = &network.variables[w as usize];
+                                        CUpdate {
+                                            base: w,
+                                            len: 1,
+                                            index: None,
+                                            value: Compiled::new(&Expr::Const(0)),
+                                            guarded: Compiled::new(&Expr::Const(0)),
+                                            havoc: Some((var.lo as i64, var.hi as i64)),
+                                        }
+                                    })
+                                    .collect()
+                            }
+                        }
                     })
                     .collect();
                 let guard = e.guard.as_ref().map(Compiled::new);
                 let updates: Vec<CUpdate> = updates;
                 let mut reads: Vec<VarId> =
                     guard.iter().flat_map(|g| g.reads.iter().copied()).collect();
+                reads.extend(call_reads);
                 if let Some(ix) = sync.as_ref().and_then(|s| s.index.as_ref()) {
                     reads.extend(ix.reads.iter().copied());
                 }
@@ -557,6 +582,11 @@ impl Atg {
         fs.written.clear();
         for &ei in &self.list {
             for u in &self.edges[ei].updates {
+                if let Some((lo, hi)) = u.havoc {
+                    changed |= sets.insert_range(u.base, lo, hi, layer, tid);
+                    fs.written.push(u.base);
+                    continue;
+                }
                 // Updates run left to right, sender before receivers. When one
                 // reads a slot written earlier in this transition, read the next
                 // layer instead: a superset of what it could see.

@@ -102,8 +102,12 @@ impl CausalGraph {
             let updates: Vec<&Update> = edges.iter().flat_map(|e| e.updates.iter()).collect();
             let mut touched: Vec<VarId> = singles.iter().map(|&(x, _)| x).collect();
             for u in &updates {
-                if let Update::Assign { target, .. } = u {
-                    touched.extend(target.base..target.base + target.len);
+                match u {
+                    Update::Assign { target, .. } => {
+                        touched.extend(target.base..target.base + target.len)
+                    }
+                    Update::Call(c) => touched.extend(&c.writes),
+                    Update::ResetClock { .. } => {}
                 }
             }
             touched.sort_unstable();
@@ -383,8 +387,14 @@ fn var_pairs(
         // The value of x through the updates; `None` once it is unknown.
         let mut value = Some(v1);
         for u in updates {
-            let Update::Assign { target, value: rhs } = u else {
-                continue;
+            let (target, rhs) = match u {
+                Update::Assign { target, value } => (target, value),
+                // A call that may write x leaves any value of it.
+                Update::Call(c) if c.writes.contains(&x) => {
+                    value = None;
+                    break;
+                }
+                _ => continue,
             };
             if !(x >= target.base && x < target.base + target.len) {
                 continue;

@@ -471,6 +471,7 @@ pub(crate) fn interval(sets: &Sets, e: &Expr, k: u16) -> (i64, i64) {
     match e {
         Expr::Const(c) => (*c as i64, *c as i64),
         Expr::Var(v) => sets.hull(*v, k),
+        Expr::Call(c) => c.result.map_or(FULL, |(lo, hi)| (lo as i64, hi as i64)),
         Expr::Index { base, len, index } => {
             let (ilo, ihi) = interval(sets, index, k);
             let (mut ilo, mut ihi) = (ilo.max(0), ihi.min(*len as i64 - 1));

@@ -278,11 +278,17 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
             }
         }
         for (e, edge) in proc_.edges.iter().enumerate() {
+            // A function's effect on `x` is not a simple move: not safe.
+            if edge.updates.iter().any(
+                |u| matches!(u, Update::Call(c) if c.reads.contains(&x) || c.writes.contains(&x)),
+            ) {
+                return None;
+            }
             let writes = edge.updates.iter().any(|u| match u {
                 Update::Assign { target, .. } => {
                     (target.base..target.base + target.len.max(1)).contains(&x)
                 }
-                Update::ResetClock { .. } => false,
+                Update::ResetClock { .. } | Update::Call(_) => false,
             });
             if edge.clock_guard.iter().any(|c| reads_slot(&c.bound, x))
                 || edge
@@ -341,7 +347,7 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
                     };
                     slot == Some(x) && only_x(value)
                 }
-                Update::ResetClock { .. } => false,
+                Update::ResetClock { .. } | Update::Call(_) => false,
             });
         if !ok {
             return None;
@@ -476,6 +482,8 @@ fn indexed_read(e: &Expr, x: VarId) -> bool {
         Expr::Unary(_, a) => indexed_read(a, x),
         Expr::Binary(_, a, b) => indexed_read(a, x) || indexed_read(b, x),
         Expr::Cond(c, a, b) => indexed_read(c, x) || indexed_read(a, x) || indexed_read(b, x),
+        // A function's reads cannot be substituted either.
+        Expr::Call(c) => c.reads.contains(&x),
     }
 }
 
@@ -655,6 +663,8 @@ fn substitute_expr(e: &Expr, x: VarId, value: i32) -> Expr {
         Expr::Unary(op, a) => Expr::Unary(*op, s(a)),
         Expr::Binary(op, a, b) => Expr::Binary(*op, s(a), s(b)),
         Expr::Cond(c, a, b) => Expr::Cond(s(c), s(a), s(b)),
+        // Only reached for calls that do not read `x` (`indexed_read`).
+        Expr::Call(_) => e.clone(),
     }
 }
 

@@ -21,6 +21,7 @@ pub fn completion(s: &Snapshot, position: Position) -> CompletionResponse {
                 CompletionKind::Template => CompletionItemKind::CLASS,
                 CompletionKind::Instance => CompletionItemKind::VARIABLE,
                 CompletionKind::Location => CompletionItemKind::ENUM_MEMBER,
+                CompletionKind::Function => CompletionItemKind::FUNCTION,
             }),
             ..CompletionItem::default()
         })

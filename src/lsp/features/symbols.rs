@@ -13,6 +13,7 @@ fn kind(k: DefKind) -> SymbolKind {
         DefKind::Location => SymbolKind::ENUM_MEMBER,
         DefKind::Instance => SymbolKind::OBJECT,
         DefKind::Check => SymbolKind::EVENT,
+        DefKind::Function => SymbolKind::FUNCTION,
         _ => SymbolKind::VARIABLE,
     }
 }

@@ -10,7 +10,7 @@ use crate::ide::TokenKind;
 use crate::lsp::snapshot::Snapshot;
 
 /// The token types, in the order of their indices in the legend.
-const TYPES: [(TokenKind, SemanticTokenType); 8] = [
+const TYPES: [(TokenKind, SemanticTokenType); 9] = [
     (TokenKind::Keyword, SemanticTokenType::KEYWORD),
     (TokenKind::Variable, SemanticTokenType::VARIABLE),
     (TokenKind::Parameter, SemanticTokenType::PARAMETER),
@@ -19,6 +19,7 @@ const TYPES: [(TokenKind, SemanticTokenType); 8] = [
     (TokenKind::Type, SemanticTokenType::TYPE),
     (TokenKind::Number, SemanticTokenType::NUMBER),
     (TokenKind::Comment, SemanticTokenType::COMMENT),
+    (TokenKind::Function, SemanticTokenType::FUNCTION),
 ];
 
 pub fn legend() -> SemanticTokensLegend {

@@ -37,16 +37,20 @@ impl Ctx {
                 FieldRes::Error => Typed::error(),
             },
             ExprKind::Index(arr, idx) => self.index(arr, idx, e.span),
-            ExprKind::Call(name, _) => {
-                self.error(
-                    name.span,
-                    format!(
-                        "`{}(...)` can only be used to name a process in a check",
-                        name.text
-                    ),
-                );
-                Typed::error()
-            }
+            ExprKind::Call(name, args) => match self.peek(&name.text) {
+                Some(Sym::Function(_)) => self.call(name, args, e.span),
+                other => {
+                    self.fns.call_statement = false;
+                    let message = match other {
+                        None => format!("unknown function `{}`", name.text),
+                        Some(sym) => {
+                            format!("`{}` is a {}, not a function", name.text, sym.kind_name())
+                        }
+                    };
+                    self.error(name.span, message);
+                    Typed::error()
+                }
+            },
             ExprKind::Unary(op, a) => {
                 let a = self.data(a);
                 let (op, ty) = match op {
@@ -64,7 +68,12 @@ impl Ctx {
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (a, b) = (self.data(a), self.data(b));
+                let a = self.data(a);
+                // The right operand of `&&` and `||` may not run at all.
+                let lazy = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Imply);
+                self.fns.lazy_operand += lazy as u32;
+                let b = self.data(b);
+                self.fns.lazy_operand -= lazy as u32;
                 let is_const = a.is_const && b.is_const;
                 let (expr, ty) = match op {
                     BinaryOp::Imply => (
@@ -91,7 +100,10 @@ impl Ctx {
                 Typed { expr, ty, is_const }
             }
             ExprKind::Cond(c, a, b) => {
-                let (c, a, b) = (self.data(c), self.data(a), self.data(b));
+                let c = self.data(c);
+                self.fns.lazy_operand += 1;
+                let (a, b) = (self.data(a), self.data(b));
+                self.fns.lazy_operand -= 1;
                 let is_const = c.is_const && a.is_const && b.is_const;
                 let expr = match c.expr {
                     ir::Expr::Const(v) => {
@@ -108,6 +120,9 @@ impl Ctx {
                     ty: a.ty,
                     is_const,
                 }
+            }
+            ExprKind::Assign(..) | ExprKind::Incr(..) if self.fns.pre.is_some() => {
+                self.nested_assignment(e).unwrap_or_else(Typed::error)
             }
             ExprKind::Assign(..) | ExprKind::Incr(..) => {
                 self.error(

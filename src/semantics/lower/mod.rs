@@ -19,6 +19,7 @@ use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDi
 
 mod clocks;
 mod expr;
+mod function;
 mod template;
 mod vectors;
 
@@ -116,6 +117,8 @@ pub struct Ctx {
     /// First variable, clock and channel index this context allocates
     /// (non-zero when one instance is lowered on its own).
     bases: (u32, u32, u32),
+    /// Functions being inlined and their frames.
+    fns: function::FnState,
 }
 
 impl Ctx {
@@ -136,6 +139,7 @@ impl Ctx {
             budget: MAX_TOTAL_EXPANSION,
             budget_reported: false,
             bases: (0, 0, 0),
+            fns: function::FnState::default(),
         }
     }
 
@@ -456,6 +460,7 @@ impl Ctx {
                     self.define(&t.name, Sym::Typedef(ty));
                 }
                 Decl::Var(v) => self.declare_var(v, prefix),
+                Decl::Function(f) => self.declare_function(f),
             }
         }
     }

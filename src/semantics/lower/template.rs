@@ -14,13 +14,75 @@ impl Ctx {
     /// and the outer one assigns the inner target's new value. That is the
     /// C value of an assignment expression, and it keeps every ir update a
     /// plain `target = value`.
+    ///
+    /// A call (`do enqueue(id)`) runs the function for its effects, and then
+    /// its clock resets. An assignment whose value calls a function with
+    /// effects (`i = pop()`) runs as one call too: the checker evaluates
+    /// plain assignments on the state before them, read-only.
     pub(super) fn update(&mut self, e: &hir::Expr, out: &mut Vec<ir::Update>) {
-        self.update_value(e, out);
+        let effects = std::mem::replace(&mut self.fns.effects_allowed, true);
+        if let ExprKind::Call(..) = e.kind {
+            self.fns.call_statement = true;
+            let t = self.data(e);
+            self.fns.call_statement = false;
+            if let ir::Expr::Call(c) = t.expr {
+                let resets = c.resets.clone();
+                out.push(ir::Update::Call(c));
+                out.extend(
+                    resets
+                        .into_iter()
+                        .map(|(clock, value)| ir::Update::ResetClock { clock, value }),
+                );
+            }
+            self.fns.effects_allowed = effects;
+            return;
+        }
+        let mut typed = Vec::new();
+        self.update_value_typed(e, &mut typed);
+        self.fns.effects_allowed = effects;
+        for (u, ty) in typed {
+            match u {
+                ir::Update::Assign { target, value }
+                    if value.has_effects()
+                        || target.index.as_ref().is_some_and(ir::Expr::has_effects) =>
+                {
+                    let (lo, hi) = ty
+                        .bounds()
+                        .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
+                    let mut frame_len = 0;
+                    value.for_each_call(&mut |c| frame_len = frame_len.max(c.frame_len));
+                    let body = vec![ir::Stmt::Assign {
+                        target,
+                        value,
+                        lo,
+                        hi,
+                    }];
+                    let (reads, writes) = ir::footprint(&body);
+                    out.push(ir::Update::Call(std::sync::Arc::new(ir::Call {
+                        name: String::new(),
+                        args: Vec::new(),
+                        body,
+                        frame_len,
+                        reads,
+                        writes,
+                        result: None,
+                        resets: Vec::new(),
+                        span: self.abs(e.span),
+                    })));
+                }
+                u => out.push(u),
+            }
+        }
     }
 
-    /// As [`Ctx::update`], returning what the assignment expression
-    /// evaluates to once it has run (`None` after an error).
-    fn update_value(&mut self, e: &hir::Expr, out: &mut Vec<ir::Update>) -> Option<Typed> {
+    /// Lowers an assignment expression, appending its ir updates with the
+    /// types of their targets to `out`; returns what the assignment
+    /// expression evaluates to once it has run (`None` after an error).
+    pub(super) fn update_value_typed(
+        &mut self,
+        e: &hir::Expr,
+        out: &mut Vec<(ir::Update, Ty)>,
+    ) -> Option<Typed> {
         let (op, lhs, rhs) = match &e.kind {
             ExprKind::Assign(op, l, r) => (*op, &**l, Some(&**r)),
             ExprKind::Incr(l, _) => (AssignOp::Add, &**l, None),
@@ -29,9 +91,11 @@ impl Ctx {
                 return None;
             }
         };
-        let rhs_value = |this: &mut Ctx, out: &mut Vec<ir::Update>| -> Option<Typed> {
+        let rhs_value = |this: &mut Ctx, out: &mut Vec<(ir::Update, Ty)>| -> Option<Typed> {
             match rhs {
-                Some(r) if matches!(r.kind, ExprKind::Assign(..)) => this.update_value(r, out),
+                Some(r) if matches!(r.kind, ExprKind::Assign(..)) => {
+                    this.update_value_typed(r, out)
+                }
                 Some(
                     r @ hir::Expr {
                         kind: ExprKind::Incr(_, up),
@@ -81,10 +145,13 @@ impl Ctx {
                 );
                 return None;
             }
-            out.push(ir::Update::ResetClock {
-                clock,
-                value: value as i32,
-            });
+            out.push((
+                ir::Update::ResetClock {
+                    clock,
+                    value: value as i32,
+                },
+                Ty::Clock,
+            ));
             return Some(Typed {
                 expr: ir::Expr::Const(value as i32),
                 ty: Ty::int(),
@@ -120,7 +187,7 @@ impl Ctx {
             AssignOp::Shl => bin(BinOp::Shl, read.clone(), value.expr),
             AssignOp::Shr => bin(BinOp::Shr, read.clone(), value.expr),
         };
-        out.push(ir::Update::Assign { target, value });
+        out.push((ir::Update::Assign { target, value }, ty.clone()));
         Some(Typed {
             expr: read,
             ty,

@@ -15,8 +15,8 @@
 use num_rational::Rational64;
 use zeno::checker::{ConcreteState, Trace, TraceEnd, Transition};
 use zeno::ir::{
-    BinOp, ChanId, ChanRef, ChannelKind, ClockConstraint, EvalError, Expr, Formula, LValue,
-    LocationKind, Network, ProcId, SyncDir, UnOp, Update,
+    BinOp, Call, ChanId, ChanRef, ChannelKind, ClockConstraint, EvalError, Expr, FRAME, Formula,
+    LValue, LocationKind, MAX_LOOP_STEPS, Network, ProcId, Stmt, SyncDir, UnOp, Update,
 };
 
 type Q = Rational64;
@@ -133,31 +133,21 @@ struct Sim<'a> {
 // ---------------------------------------------------------------------------
 // Expressions: an evaluator of our own.
 
-fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
-    let read = |slot: u32| -> Result<i32, EvalError> {
-        // Slots come from the lowering, not from the model's values; a bad
-        // one is a bug in the network, reported as an overflow-free error.
-        vars.get(slot as usize)
-            .copied()
-            .ok_or(EvalError::IndexOutOfBounds {
-                index: slot as i32,
-                len: vars.len() as u32,
-            })
-    };
+fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
     match e {
         Expr::Const(c) => Ok(*c),
-        Expr::Var(v) => read(*v),
+        Expr::Var(v) => m.read(*v),
         Expr::Index { base, len, index } => {
-            let i = element(eval(index, vars)?, *len)?;
-            read(base + i)
+            let i = element(eval_in(index, m)?, *len)?;
+            m.read(base + i)
         }
-        Expr::Unary(UnOp::Neg, a) => eval(a, vars)?.checked_neg().ok_or(EvalError::Overflow),
-        Expr::Unary(UnOp::Not, a) => Ok((eval(a, vars)? == 0) as i32),
-        Expr::Unary(UnOp::BitNot, a) => Ok(!eval(a, vars)?),
-        Expr::Binary(BinOp::And, a, b) => Ok((eval(a, vars)? != 0 && eval(b, vars)? != 0) as i32),
-        Expr::Binary(BinOp::Or, a, b) => Ok((eval(a, vars)? != 0 || eval(b, vars)? != 0) as i32),
+        Expr::Unary(UnOp::Neg, a) => eval_in(a, m)?.checked_neg().ok_or(EvalError::Overflow),
+        Expr::Unary(UnOp::Not, a) => Ok((eval_in(a, m)? == 0) as i32),
+        Expr::Unary(UnOp::BitNot, a) => Ok(!eval_in(a, m)?),
+        Expr::Binary(BinOp::And, a, b) => Ok((eval_in(a, m)? != 0 && eval_in(b, m)? != 0) as i32),
+        Expr::Binary(BinOp::Or, a, b) => Ok((eval_in(a, m)? != 0 || eval_in(b, m)? != 0) as i32),
         Expr::Binary(op, a, b) => {
-            let (x, y) = (eval(a, vars)?, eval(b, vars)?);
+            let (x, y) = (eval_in(a, m)?, eval_in(b, m)?);
             let ov = EvalError::Overflow;
             Ok(match op {
                 BinOp::Add => x.checked_add(y).ok_or(ov)?,
@@ -187,12 +177,180 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
             })
         }
         Expr::Cond(c, a, b) => {
-            if eval(c, vars)? != 0 {
-                eval(a, vars)
+            if eval_in(c, m)? != 0 {
+                eval_in(a, m)
             } else {
-                eval(b, vars)
+                eval_in(b, m)
             }
         }
+        Expr::Call(c) => m.call(c),
+    }
+}
+
+/// The value of `e` on `vars`. A function called here must not change
+/// them (lowering only allows calls without effects in conditions): a
+/// change is reported as an error of its own kind.
+fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
+    let mut m = Mem::new(vars.to_vec());
+    let v = eval_in(e, &mut m)?;
+    if m.vars != vars {
+        return Err(EvalError::EffectInCondition);
+    }
+    Ok(v)
+}
+
+/// Where function calls run: a copy of the state's variables, and the call
+/// frame as a map from frame slot to value (not a buffer, as the checker's).
+struct Mem {
+    vars: Vec<i32>,
+    frame: std::collections::HashMap<u32, i32>,
+    steps: u32,
+}
+
+/// What running statements did.
+enum Flow {
+    Next,
+    Return(i32),
+}
+
+impl Mem {
+    fn new(vars: Vec<i32>) -> Mem {
+        Mem {
+            vars,
+            frame: std::collections::HashMap::new(),
+            steps: 0,
+        }
+    }
+
+    fn read(&self, slot: u32) -> Result<i32, EvalError> {
+        // Slots come from the lowering, not from the model's values; a bad
+        // one (or a frame slot read before it is written) is a bug in the
+        // network, reported as an error no model can produce.
+        let missing = EvalError::IndexOutOfBounds {
+            index: slot as i32,
+            len: 0,
+        };
+        if slot >= FRAME {
+            self.frame.get(&(slot - FRAME)).copied().ok_or(missing)
+        } else {
+            self.vars.get(slot as usize).copied().ok_or(missing)
+        }
+    }
+
+    fn write(&mut self, slot: u32, value: i32) -> Result<(), EvalError> {
+        if slot >= FRAME {
+            self.frame.insert(slot - FRAME, value);
+            return Ok(());
+        }
+        match self.vars.get_mut(slot as usize) {
+            Some(v) => {
+                *v = value;
+                Ok(())
+            }
+            None => Err(EvalError::IndexOutOfBounds {
+                index: slot as i32,
+                len: 0,
+            }),
+        }
+    }
+
+    /// Runs a call: its statements, then its result (0 without one).
+    fn call(&mut self, c: &Call) -> Result<i32, EvalError> {
+        match self.run(&c.body)? {
+            Flow::Return(v) => Ok(v),
+            Flow::Next => Ok(0),
+        }
+    }
+
+    fn tick(&mut self) -> Result<(), EvalError> {
+        self.steps += 1;
+        if self.steps > MAX_LOOP_STEPS {
+            return Err(EvalError::LoopLimit);
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, EvalError> {
+        for s in stmts {
+            match s {
+                Stmt::Assign {
+                    target,
+                    value,
+                    lo,
+                    hi,
+                } => {
+                    let k = match &target.index {
+                        None => target.base,
+                        Some(i) => {
+                            let i = eval_in(i, self)?;
+                            target.base + element(i, target.len)?
+                        }
+                    };
+                    let v = eval_in(value, self)?;
+                    if v < *lo || v > *hi {
+                        return Err(EvalError::OutOfRange {
+                            var: k,
+                            value: v,
+                            lo: *lo,
+                            hi: *hi,
+                        });
+                    }
+                    self.write(k, v)?;
+                }
+                Stmt::Eval(e) => {
+                    eval_in(e, self)?;
+                }
+                Stmt::If { cond, then, els } => {
+                    let branch = if eval_in(cond, self)? != 0 { then } else { els };
+                    if let Flow::Return(v) = self.run(branch)? {
+                        return Ok(Flow::Return(v));
+                    }
+                }
+                Stmt::Loop {
+                    cond,
+                    body,
+                    test_first,
+                } => {
+                    let mut first = true;
+                    loop {
+                        if (!first || *test_first) && eval_in(cond, self)? == 0 {
+                            break;
+                        }
+                        first = false;
+                        self.tick()?;
+                        if let Flow::Return(v) = self.run(body)? {
+                            return Ok(Flow::Return(v));
+                        }
+                    }
+                }
+                Stmt::ForRange { var, lo, hi, body } => {
+                    let mut i = *lo as i64;
+                    while i <= *hi as i64 {
+                        self.tick()?;
+                        self.write(*var, i as i32)?;
+                        if let Flow::Return(v) = self.run(body)? {
+                            return Ok(Flow::Return(v));
+                        }
+                        i += 1;
+                    }
+                }
+                Stmt::Return { value, lo, hi } => {
+                    let Some(e) = value else {
+                        return Ok(Flow::Return(0));
+                    };
+                    let v = eval_in(e, self)?;
+                    if v < *lo || v > *hi {
+                        return Err(EvalError::ResultOutOfRange {
+                            value: v,
+                            lo: *lo,
+                            hi: *hi,
+                        });
+                    }
+                    return Ok(Flow::Return(v));
+                }
+            }
+        }
+        Ok(Flow::Next)
     }
 }
 
@@ -488,6 +646,14 @@ impl Sim<'_> {
                             return Err(format!("reset of clock #{clock} to {value}"));
                         }
                         t.clocks[*clock as usize] = q(*value);
+                    }
+                    Update::Call(c) => {
+                        let mut m = Mem::new(std::mem::take(&mut t.variables));
+                        let result = m.call(c);
+                        t.variables = m.vars;
+                        if let Err(error) = result {
+                            return Ok(Err(error));
+                        }
                     }
                 }
             }
@@ -1066,6 +1232,14 @@ impl Sim<'_> {
                     Update::ResetClock { clock, value } => {
                         base[*clock as usize] = q(*value);
                         post_moves[*clock as usize] = false;
+                    }
+                    Update::Call(c) => {
+                        let mut m = Mem::new(std::mem::take(&mut vars));
+                        let result = m.call(c);
+                        vars = m.vars;
+                        if result.is_err() {
+                            return Ok(true);
+                        }
                     }
                 }
             }

@@ -69,8 +69,11 @@ fn index_ok(index: &Expr, len: u32, ranges: &[Interval]) -> bool {
 /// of its declared range again.
 fn updates_ok(updates: &[Update], mut ranges: Vec<Interval>, declared: &[Interval]) -> bool {
     for u in updates {
-        let Update::Assign { target, value } = u else {
-            continue;
+        let (target, value) = match u {
+            Update::Assign { target, value } => (target, value),
+            Update::ResetClock { .. } => continue,
+            // A function may fail in ways no interval shows (a loop's limit).
+            Update::Call(_) => return false,
         };
         let Some(value) = interval(value, &ranges) else {
             return false;

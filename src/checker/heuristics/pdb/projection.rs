@@ -22,7 +22,7 @@ use super::pattern::Pattern;
 use crate::checker::choices::Choices;
 use crate::checker::heuristics::EdgeSet;
 use crate::checker::heuristics::goal::{Atom, Conjunction};
-use crate::ir::{ChanRef, ChannelKind, EdgeId, Expr, Network, ProcId, SyncDir, Update};
+use crate::ir::{ChanRef, ChannelKind, EdgeId, Expr, LValue, Network, ProcId, SyncDir, Update};
 
 /// Most global transitions (after dropping irrelevant parts) an abstraction
 /// may have; beyond it the pattern is treated as too large.
@@ -351,11 +351,32 @@ impl<'a> Abstraction<'a> {
         let mut next: Vec<Vec<i32>> = Vec::new();
         for &(p, e) in &shape.parts {
             let view = &self.views[p as usize][e as usize];
-            let assigns = edge(p, e).updates.iter().filter_map(|u| match u {
-                Update::Assign { target, value } => Some((target, value)),
-                Update::ResetClock { .. } => None,
-            });
-            for ((target, value), &(index_exact, value_exact)) in assigns.zip(&view.updates) {
+            // A call is abstracted as writing any value to every slot it
+            // may write (`None`: no value expression).
+            let assigns: Vec<(std::borrow::Cow<LValue>, Option<&Expr>)> = edge(p, e)
+                .updates
+                .iter()
+                .flat_map(|u| match u {
+                    Update::Assign { target, value } => {
+                        vec![(std::borrow::Cow::Borrowed(target), Some(value))]
+                    }
+                    Update::ResetClock { .. } => vec![],
+                    Update::Call(c) => c
+                        .writes
+                        .iter()
+                        .map(|&w| {
+                            let target = LValue {
+                                base: w,
+                                len: 1,
+                                index: None,
+                            };
+                            (std::borrow::Cow::Owned(target), None)
+                        })
+                        .collect(),
+                })
+                .collect();
+            for ((target, value), &(index_exact, value_exact)) in assigns.iter().zip(&view.updates)
+            {
                 next.clear();
                 for b in &branches {
                     let slots: Vec<u32> = match &target.index {
@@ -372,7 +393,7 @@ impl<'a> Abstraction<'a> {
                         };
                         if !self.pattern.has_var(slot) {
                             next.push(b.clone());
-                        } else if value_exact {
+                        } else if let (true, Some(value)) = (value_exact, value) {
                             match value.eval(b) {
                                 Ok(v) if v >= var.lo && v <= var.hi => {
                                     let mut n = b.clone();
@@ -437,6 +458,12 @@ fn view(edge: &crate::ir::Edge, pattern: &Pattern) -> EdgeView {
     let mut writes_pattern = false;
     let mut updates = Vec::new();
     for u in &edge.updates {
+        if let Update::Call(c) = u {
+            for &w in &c.writes {
+                writes_pattern |= pattern.has_var(w);
+                updates.push((true, false));
+            }
+        }
         if let Update::Assign { target, value } = u {
             let len = if target.index.is_some() {
                 target.len

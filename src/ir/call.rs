@@ -1,0 +1,561 @@
+//! Functions: a call's statements and the machine that runs them.
+//!
+//! Lowering inlines every call at its call site: the body is lowered with
+//! the arguments bound, into a [`Call`] that assigns the parameters and runs
+//! the statements. Parameters and local variables live in the *frame*, not
+//! in the state: inside a call's statements, a slot at or above [`FRAME`]
+//! is frame slot `slot - FRAME`. Frames are allocated at compile time like a
+//! stack (recursion is rejected), so the nested calls of one call use
+//! disjoint slots and one buffer of [`Call::frame_len`] slots serves them
+//! all. The buffer is kept per thread and reused: running a call does not
+//! allocate once it has grown to the largest frame.
+//!
+//! Clock resets inside functions are not statements here: lowering hoists
+//! them (they may only stand unconditionally at a function's top level) to
+//! `ResetClock` updates after the call, so the checker's clock handling
+//! never sees a function.
+
+use std::cell::Cell;
+
+use super::eval::index_in;
+use super::{BinOp, Span};
+use super::{EvalError, Expr, LValue, VarId, apply_binary, apply_unary};
+
+/// Slots at or above this are the call frame's, inside a call's statements.
+pub const FRAME: VarId = 1 << 31;
+
+/// Whether `slot` is a frame slot (a parameter or local of a function).
+pub fn is_frame_slot(slot: VarId) -> bool {
+    slot >= FRAME
+}
+
+/// The most loop iterations one call (with the calls inside it) may run;
+/// a loop that runs longer is a model error ([`EvalError::LoopLimit`]),
+/// never a hang.
+pub const MAX_LOOP_STEPS: u32 = 1_000_000;
+
+/// One inlined call of a function.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The function's name, for messages and printing.
+    pub name: String,
+    /// The arguments as written at the call site, for printing.
+    pub args: Vec<Expr>,
+    /// Parameter assignments, then the body.
+    pub body: Vec<Stmt>,
+    /// Frame slots this call and the calls inside it use.
+    pub frame_len: u32,
+    /// State slots the call may read, and may write (its footprint, nested
+    /// calls included; an indexed array counts whole).
+    pub reads: Vec<VarId>,
+    pub writes: Vec<VarId>,
+    /// The range of the result (`None` for `void`).
+    pub result: Option<(i32, i32)>,
+    /// The clock resets the function makes (unconditionally, at its top
+    /// level): lowering emits them as `ResetClock` updates after the call,
+    /// which does not run them itself.
+    pub resets: Vec<(super::ClockId, i32)>,
+    /// The call expression.
+    pub span: Span,
+}
+
+/// A statement of a function body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    /// `target = value`; a value outside `[lo, hi]` (the target's type) is
+    /// a model error.
+    Assign {
+        target: LValue,
+        value: Expr,
+        lo: i32,
+        hi: i32,
+    },
+    /// An expression evaluated for its effects (a call).
+    Eval(Expr),
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
+    /// `while (cond) body` (`test_first`) or `do body while (cond)`.
+    Loop {
+        cond: Expr,
+        body: Vec<Stmt>,
+        test_first: bool,
+    },
+    /// `for (i : T) body`: frame slot `var` takes every value of `lo..=hi`.
+    ForRange {
+        var: VarId,
+        lo: i32,
+        hi: i32,
+        body: Vec<Stmt>,
+    },
+    /// `return e;` (a value outside `[lo, hi]`, the result type, is a model
+    /// error) or `return;`.
+    Return {
+        value: Option<Expr>,
+        lo: i32,
+        hi: i32,
+    },
+}
+
+/// What running statements did.
+enum Flow {
+    Next,
+    Return(i32),
+}
+
+/// The state's variables: read-only when a call is evaluated in a guard,
+/// invariant or check (lowering rejects effects there), writable in updates.
+enum Vars<'a> {
+    Read(&'a [i32]),
+    Write(&'a mut [i32]),
+}
+
+struct Machine<'a> {
+    vars: Vars<'a>,
+    frame: &'a mut [i32],
+    steps_left: u32,
+}
+
+thread_local! {
+    /// The frame buffer of this thread, reused across calls.
+    static FRAME_BUFFER: Cell<Vec<i32>> = const { Cell::new(Vec::new()) };
+}
+
+/// Runs `f` on a zeroed frame of `len` slots from this thread's buffer.
+fn with_frame<R>(len: u32, f: impl FnOnce(&mut [i32]) -> R) -> R {
+    FRAME_BUFFER.with(|cell| {
+        let mut buffer = cell.take();
+        let len = len as usize;
+        if buffer.len() < len {
+            buffer.resize(len, 0);
+        }
+        buffer[..len].fill(0);
+        let result = f(&mut buffer[..len]);
+        cell.set(buffer);
+        result
+    })
+}
+
+impl Call {
+    /// The call's value in a guard, invariant or check (`vars` unchanged).
+    pub fn value(&self, vars: &[i32]) -> Result<i32, EvalError> {
+        with_frame(self.frame_len, |frame| {
+            Machine {
+                vars: Vars::Read(vars),
+                frame,
+                steps_left: MAX_LOOP_STEPS,
+            }
+            .call(self)
+        })
+    }
+
+    /// Runs the call in an update, writing the state's variables.
+    pub fn run(&self, vars: &mut [i32]) -> Result<(), EvalError> {
+        with_frame(self.frame_len, |frame| {
+            Machine {
+                vars: Vars::Write(vars),
+                frame,
+                steps_left: MAX_LOOP_STEPS,
+            }
+            .call(self)
+            .map(|_| ())
+        })
+    }
+}
+
+impl Machine<'_> {
+    fn call(&mut self, call: &Call) -> Result<i32, EvalError> {
+        match self.block(&call.body)? {
+            Flow::Return(v) => Ok(v),
+            // A `void` function, or one lowering proved always returns.
+            Flow::Next => Ok(0),
+        }
+    }
+
+    fn read(&self, slot: VarId) -> i32 {
+        if is_frame_slot(slot) {
+            self.frame[(slot - FRAME) as usize]
+        } else {
+            match &self.vars {
+                Vars::Read(v) => v[slot as usize],
+                Vars::Write(v) => v[slot as usize],
+            }
+        }
+    }
+
+    fn write(&mut self, slot: VarId, value: i32) -> Result<(), EvalError> {
+        if is_frame_slot(slot) {
+            self.frame[(slot - FRAME) as usize] = value;
+            return Ok(());
+        }
+        match &mut self.vars {
+            Vars::Write(v) => {
+                v[slot as usize] = value;
+                Ok(())
+            }
+            // Lowering only allows calls without effects where the state
+            // is read-only; this is the defence if that ever fails.
+            Vars::Read(_) => Err(EvalError::EffectInCondition),
+        }
+    }
+
+    fn step(&mut self) -> Result<(), EvalError> {
+        self.steps_left = self.steps_left.checked_sub(1).ok_or(EvalError::LoopLimit)?;
+        Ok(())
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Result<Flow, EvalError> {
+        for s in stmts {
+            if let Flow::Return(v) = self.stmt(s)? {
+                return Ok(Flow::Return(v));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<Flow, EvalError> {
+        match s {
+            Stmt::Assign {
+                target,
+                value,
+                lo,
+                hi,
+            } => {
+                let slot = match &target.index {
+                    None => target.base,
+                    Some(i) => target.base + index_in(self.eval(i)?, target.len)?,
+                };
+                let v = self.eval(value)?;
+                if v < *lo || v > *hi {
+                    return Err(EvalError::OutOfRange {
+                        var: slot,
+                        value: v,
+                        lo: *lo,
+                        hi: *hi,
+                    });
+                }
+                self.write(slot, v)?;
+            }
+            Stmt::Eval(e) => {
+                self.eval(e)?;
+            }
+            Stmt::If { cond, then, els } => {
+                let branch = if self.eval(cond)? != 0 { then } else { els };
+                return self.block(branch);
+            }
+            Stmt::Loop {
+                cond,
+                body,
+                test_first,
+            } => {
+                if *test_first && self.eval(cond)? == 0 {
+                    return Ok(Flow::Next);
+                }
+                loop {
+                    self.step()?;
+                    if let Flow::Return(v) = self.block(body)? {
+                        return Ok(Flow::Return(v));
+                    }
+                    if self.eval(cond)? == 0 {
+                        break;
+                    }
+                }
+            }
+            Stmt::ForRange { var, lo, hi, body } => {
+                for i in *lo..=*hi {
+                    self.step()?;
+                    self.write(*var, i)?;
+                    if let Flow::Return(v) = self.block(body)? {
+                        return Ok(Flow::Return(v));
+                    }
+                }
+            }
+            Stmt::Return { value, lo, hi } => {
+                let v = match value {
+                    Some(e) => self.eval(e)?,
+                    None => 0,
+                };
+                if value.is_some() && (v < *lo || v > *hi) {
+                    return Err(EvalError::ResultOutOfRange {
+                        value: v,
+                        lo: *lo,
+                        hi: *hi,
+                    });
+                }
+                return Ok(Flow::Return(v));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// [`Expr::eval`] with frame slots and calls.
+    fn eval(&mut self, e: &Expr) -> Result<i32, EvalError> {
+        let truth = |b: bool| b as i32;
+        match e {
+            Expr::Const(c) => Ok(*c),
+            Expr::Var(v) => Ok(self.read(*v)),
+            Expr::Index { base, len, index } => {
+                let i = index_in(self.eval(index)?, *len)?;
+                Ok(self.read(*base + i))
+            }
+            Expr::Unary(op, a) => apply_unary(*op, self.eval(a)?),
+            Expr::Binary(BinOp::And, a, b) => Ok(truth(self.eval(a)? != 0 && self.eval(b)? != 0)),
+            Expr::Binary(BinOp::Or, a, b) => Ok(truth(self.eval(a)? != 0 || self.eval(b)? != 0)),
+            Expr::Binary(op, a, b) => {
+                let a = self.eval(a)?;
+                apply_binary(*op, a, self.eval(b)?)
+            }
+            Expr::Cond(c, a, b) => {
+                if self.eval(c)? != 0 {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+            Expr::Call(c) => self.call(c),
+        }
+    }
+}
+
+/// Every state slot the statements may read or write, for a call's
+/// footprint: `(reads, writes)`, each sorted and without repeats.
+pub fn footprint(stmts: &[Stmt]) -> (Vec<VarId>, Vec<VarId>) {
+    fn expr(e: &Expr, reads: &mut Vec<VarId>) {
+        e.for_each_read(&mut |v| {
+            if !is_frame_slot(v) {
+                reads.push(v)
+            }
+        });
+    }
+    fn walk(stmts: &[Stmt], reads: &mut Vec<VarId>, writes: &mut Vec<VarId>) {
+        for s in stmts {
+            match s {
+                Stmt::Assign { target, value, .. } => {
+                    if let Some(i) = &target.index {
+                        expr(i, reads);
+                    }
+                    expr(value, reads);
+                    if !is_frame_slot(target.base) {
+                        let n = if target.index.is_some() {
+                            target.len
+                        } else {
+                            1
+                        };
+                        writes.extend(target.base..target.base + n);
+                    }
+                    collect_call_writes(value, writes);
+                }
+                Stmt::Eval(e) => {
+                    expr(e, reads);
+                    collect_call_writes(e, writes);
+                }
+                Stmt::If { cond, then, els } => {
+                    expr(cond, reads);
+                    collect_call_writes(cond, writes);
+                    walk(then, reads, writes);
+                    walk(els, reads, writes);
+                }
+                Stmt::Loop { cond, body, .. } => {
+                    expr(cond, reads);
+                    collect_call_writes(cond, writes);
+                    walk(body, reads, writes);
+                }
+                Stmt::ForRange { body, .. } => walk(body, reads, writes),
+                Stmt::Return { value, .. } => {
+                    if let Some(e) = value {
+                        expr(e, reads);
+                        collect_call_writes(e, writes);
+                    }
+                }
+            }
+        }
+    }
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    walk(stmts, &mut reads, &mut writes);
+    for v in [&mut reads, &mut writes] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    (reads, writes)
+}
+
+/// The writes of the calls inside an expression.
+fn collect_call_writes(e: &Expr, writes: &mut Vec<VarId>) {
+    e.for_each_call(&mut |c| writes.extend(c.writes.iter().copied()));
+}
+
+impl Expr {
+    /// Calls `f` on every call in the expression (not inside calls).
+    pub fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Index { index, .. } => index.for_each_call(f),
+            Expr::Unary(_, a) => a.for_each_call(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_call(f);
+                b.for_each_call(f);
+            }
+            Expr::Cond(c, a, b) => {
+                c.for_each_call(f);
+                a.for_each_call(f);
+                b.for_each_call(f);
+            }
+            Expr::Call(c) => f(c),
+        }
+    }
+
+    /// Whether the expression calls a function.
+    pub fn calls_any(&self) -> bool {
+        let mut any = false;
+        self.for_each_call(&mut |_| any = true);
+        any
+    }
+
+    /// Whether evaluating the expression may write the state (it calls a
+    /// function with effects).
+    pub fn has_effects(&self) -> bool {
+        let mut writes = Vec::new();
+        collect_call_writes(self, &mut writes);
+        !writes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::test_exprs::c;
+
+    fn call(body: Vec<Stmt>, frame_len: u32) -> Call {
+        let (reads, writes) = footprint(&body);
+        Call {
+            name: "f".into(),
+            args: vec![],
+            body,
+            frame_len,
+            reads,
+            writes,
+            result: Some((i32::MIN, i32::MAX)),
+            resets: vec![],
+            span: Span::default(),
+        }
+    }
+
+    fn local(k: u32) -> Expr {
+        Expr::Var(FRAME + k)
+    }
+
+    fn assign(slot: VarId, value: Expr) -> Stmt {
+        Stmt::Assign {
+            target: LValue {
+                base: slot,
+                len: 1,
+                index: None,
+            },
+            value,
+            lo: -100,
+            hi: 100,
+        }
+    }
+
+    #[test]
+    fn a_loop_sums_into_a_local_and_returns_it() {
+        // int s = 0; for (i : int[1, 4]) s += i; return s;   = 10
+        let body = vec![
+            assign(FRAME, Expr::Const(0)),
+            Stmt::ForRange {
+                var: FRAME + 1,
+                lo: 1,
+                hi: 4,
+                body: vec![assign(
+                    FRAME,
+                    Expr::Binary(BinOp::Add, Box::new(local(0)), Box::new(local(1))),
+                )],
+            },
+            Stmt::Return {
+                value: Some(local(0)),
+                lo: -100,
+                hi: 100,
+            },
+        ];
+        assert_eq!(call(body, 2).value(&[]), Ok(10));
+    }
+
+    #[test]
+    fn effects_need_a_writable_state() {
+        let f = call(vec![assign(0, Expr::Const(7))], 0);
+        assert_eq!(f.writes, vec![0]);
+        let mut vars = [1, 2];
+        assert_eq!(f.run(&mut vars), Ok(()));
+        assert_eq!(vars, [7, 2]);
+        assert_eq!(f.value(&[1, 2]), Err(EvalError::EffectInCondition));
+    }
+
+    #[test]
+    fn a_loop_that_does_not_end_is_a_model_error() {
+        let f = call(
+            vec![Stmt::Loop {
+                cond: *c(1),
+                body: vec![],
+                test_first: true,
+            }],
+            0,
+        );
+        assert_eq!(f.value(&[]), Err(EvalError::LoopLimit));
+    }
+
+    #[test]
+    fn assignments_and_results_are_range_checked() {
+        let f = call(vec![assign(FRAME, Expr::Const(101))], 1);
+        assert!(matches!(
+            f.value(&[]),
+            Err(EvalError::OutOfRange { value: 101, .. })
+        ));
+        let g = call(
+            vec![Stmt::Return {
+                value: Some(Expr::Const(5)),
+                lo: 0,
+                hi: 3,
+            }],
+            0,
+        );
+        assert_eq!(
+            g.value(&[]),
+            Err(EvalError::ResultOutOfRange {
+                value: 5,
+                lo: 0,
+                hi: 3
+            })
+        );
+    }
+
+    #[test]
+    fn nested_calls_share_the_frame_buffer() {
+        // g() { return 2; }  f() { int a = 3; return a * g(); }  = 6
+        let g = call(
+            vec![Stmt::Return {
+                value: Some(Expr::Const(2)),
+                lo: -100,
+                hi: 100,
+            }],
+            0,
+        );
+        let f = call(
+            vec![
+                assign(FRAME, Expr::Const(3)),
+                Stmt::Return {
+                    value: Some(Expr::Binary(
+                        BinOp::Mul,
+                        Box::new(local(0)),
+                        Box::new(Expr::Call(std::sync::Arc::new(g))),
+                    )),
+                    lo: -100,
+                    hi: 100,
+                },
+            ],
+            1,
+        );
+        assert_eq!(Expr::Call(std::sync::Arc::new(f)).eval(&[]), Ok(6));
+    }
+}

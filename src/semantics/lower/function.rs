@@ -1,0 +1,890 @@
+//! Functions: declarations, calls (inlined at every call site) and the
+//! statements of their bodies.
+//!
+//! A function is checked once where it is declared, with its parameters as
+//! unknown values, and its diagnostics are reported there. Every call then
+//! lowers the body again with the arguments bound, in the scope the
+//! function was declared in (it sees the globals, and a template's own
+//! declarations, but nothing of the caller's). An error only that binding
+//! shows (a reference to something that is not a variable, a recursion) is
+//! reported at the call.
+//!
+//! Parameters and locals live in the call frame (`ir::FRAME` slots),
+//! allocated like a stack at compile time: a call's parameters first, then
+//! the frames of the calls in its arguments and body above them. Recursion
+//! is rejected, so no slot is ever live twice.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::semantics::hir::{Stmt, StmtKind};
+use crate::semantics::ty::FunctionDef;
+
+/// Calls nested deeper than this are rejected (they cannot come from a
+/// non-recursive program of reasonable size).
+const MAX_CALL_DEPTH: usize = 64;
+
+/// What the body being lowered needs to know about its function.
+pub(super) struct FnFrame {
+    name: String,
+    /// The result range; `None` for `void`.
+    result: Option<(i32, i32)>,
+    /// Inside an `if` or a loop: clock resets are not allowed there.
+    conditional: u32,
+    /// Clock resets at the top level of the body (and of the calls it makes
+    /// there), hoisted to updates after the call.
+    resets: Vec<(ir::ClockId, i32)>,
+}
+
+/// The function-related state of the lowering walker.
+#[derive(Default)]
+pub(super) struct FnState {
+    /// Functions being inlined, innermost last (recursion detection).
+    frames: Vec<FnFrame>,
+    /// Next free frame slot, and the highest slot used since `peak` was reset.
+    top: u32,
+    peak: u32,
+    /// Calls with effects are allowed (updates and function bodies).
+    pub(super) effects_allowed: bool,
+    /// The expression being lowered is a call standing as a statement of
+    /// its own, whose clock resets may be hoisted.
+    pub(super) call_statement: bool,
+    /// Inside a function's statement: the effects of assignments nested in
+    /// its expressions (`a[n++] = x`), run before it, in order.
+    pub(super) pre: Option<Vec<ir::Stmt>>,
+    /// Lowering an operand that may not be evaluated (the right side of
+    /// `&&`/`||`, a branch of `?:`): nested assignments cannot run first.
+    pub(super) lazy_operand: u32,
+}
+
+fn slot_range(ty: &Ty) -> (i32, i32) {
+    match ty.bounds() {
+        Some((lo, hi)) => (clamp32(lo), clamp32(hi)),
+        None => (i32::MIN, i32::MAX),
+    }
+}
+
+/// Whether running `stmts` always ends in a `return` (loops are assumed
+/// to end, so a body whose last statement is a loop is accepted; falling
+/// out of it is then a model error at run time).
+fn always_returns(stmts: &[Stmt]) -> bool {
+    match stmts.last().map(|s| &s.kind) {
+        Some(StmtKind::Return(_)) => true,
+        Some(StmtKind::Block(b)) => always_returns(b),
+        Some(StmtKind::If(_, t, Some(e))) => {
+            always_returns(std::slice::from_ref(t)) && always_returns(std::slice::from_ref(e))
+        }
+        Some(
+            StmtKind::While(..)
+            | StmtKind::DoWhile(..)
+            | StmtKind::For { .. }
+            | StmtKind::ForRange { .. },
+        ) => true,
+        _ => false,
+    }
+}
+
+/// An argument, evaluated in the caller's scope.
+enum Bound {
+    /// A value parameter's frame slot and the argument's value.
+    Value(u32, Typed),
+    /// What a reference parameter stands for.
+    Reference(Sym),
+}
+
+/// How a call's parameters are bound.
+enum Args<'a> {
+    /// Checking the declaration: every parameter an unknown value.
+    Declaration,
+    /// A call with these arguments (already checked for their number).
+    Call(&'a [hir::Expr], Span),
+}
+
+impl Ctx {
+    /// Declares a function and checks its body.
+    pub(super) fn declare_function(&mut self, f: &Arc<hir::Function>) {
+        let def = Arc::new(FunctionDef {
+            hir: f.clone(),
+            scope_depth: self.scopes.len() as u32,
+        });
+        // Defined before its body is checked: a call of itself inside it
+        // is then a recursion, not an unknown name.
+        self.define(&f.name, Sym::Function(def.clone()));
+        if f.ret.is_some() && !always_returns(&f.body) {
+            self.error(
+                f.end,
+                format!(
+                    "function `{}` can end without returning a value",
+                    f.name.text
+                ),
+            );
+        }
+        let top = self.fns.top;
+        self.inline(&def, Args::Declaration);
+        self.fns.top = top;
+    }
+
+    /// `f(args)` in an expression: the inlined call.
+    pub(super) fn call(&mut self, name: &hir::Name, args: &[hir::Expr], span: Span) -> Typed {
+        let as_statement = std::mem::take(&mut self.fns.call_statement);
+        let def = match self.lookup_or_error(&name.text, name.span) {
+            Some(Sym::Function(def)) => def,
+            Some(other) => {
+                self.error(
+                    name.span,
+                    format!("`{}` is a {}, not a function", name.text, other.kind_name()),
+                );
+                return Typed::error();
+            }
+            None => return Typed::error(),
+        };
+        let params = def.hir.params.len();
+        if params != args.len() {
+            self.error(
+                span,
+                format!(
+                    "`{}` takes {params} argument{}, not {}",
+                    name.text,
+                    if params == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return Typed::error();
+        }
+        let top = self.fns.top;
+        let Some((call, ty)) = self.inline(&def, Args::Call(args, span)) else {
+            self.fns.top = top;
+            return Typed::error();
+        };
+        self.fns.top = top;
+        if !call.writes.is_empty() && !self.fns.effects_allowed {
+            self.error(
+                span,
+                format!(
+                    "`{}` changes variables, so it can only be called in a `do` clause \
+                     (guards, invariants and checks have no effects)",
+                    name.text
+                ),
+            );
+        }
+        if !call.resets.is_empty() && !as_statement {
+            self.error(
+                span,
+                format!(
+                    "`{}` resets clocks, so it must be called as an update of its own \
+                     (`do {}(…)`), not inside an expression",
+                    name.text, name.text
+                ),
+            );
+        }
+        Typed {
+            expr: ir::Expr::Call(Arc::new(call)),
+            ty,
+            is_const: false,
+        }
+    }
+
+    fn alloc(&mut self, n: u32) -> u32 {
+        let base = self.fns.top;
+        self.fns.top = self.fns.top.saturating_add(n);
+        self.fns.peak = self.fns.peak.max(self.fns.top);
+        base
+    }
+
+    /// Lowers the function's body with its parameters bound; `None` when
+    /// the call cannot be made (reported).
+    fn inline(&mut self, def: &Arc<FunctionDef>, args: Args) -> Option<(ir::Call, Ty)> {
+        let f = &def.hir;
+        let name = f.name.text.clone();
+        let call_span = match &args {
+            Args::Call(_, span) => Some(*span),
+            Args::Declaration => None,
+        };
+        if self.fns.frames.iter().any(|fr| fr.name == name) {
+            let at = call_span.unwrap_or(f.name.span);
+            self.error(
+                at,
+                format!("`{name}` calls itself: recursive functions are not supported"),
+            );
+            return None;
+        }
+        if self.fns.frames.len() >= MAX_CALL_DEPTH {
+            let at = call_span.unwrap_or(f.name.span);
+            self.error(
+                at,
+                format!("calls are nested more than {MAX_CALL_DEPTH} deep"),
+            );
+            return None;
+        }
+        let mark = self.diags.len();
+        let peak = std::mem::replace(&mut self.fns.peak, self.fns.top);
+        let effects = std::mem::replace(&mut self.fns.effects_allowed, true);
+
+        // Parameter slots first, then the arguments (whose calls use the
+        // frame above them), in the caller's scope.
+        let mut body = Vec::new();
+        let mut bound: Vec<Bound> = Vec::new();
+        if let Args::Call(args, _) = &args {
+            for (p, a) in f.params.iter().zip(args.iter()) {
+                bound.push(if p.is_ref {
+                    Bound::Reference(self.reference_argument(a, &p.name.text)?)
+                } else {
+                    let (slot, value) = self.value_argument(a, p.array.is_some());
+                    Bound::Value(slot, value)
+                });
+            }
+        }
+
+        // The declaration's scope.
+        let depth = (def.scope_depth as usize).clamp(1, self.scopes.len());
+        let saved = self.scopes.split_off(depth);
+        self.push_scope();
+        let mut bound = bound.into_iter();
+        for p in &f.params {
+            let ty = self.param_type(p);
+            let sym = match bound.next() {
+                Some(Bound::Value(slot, value)) => {
+                    self.bind_value_parameter(p, &ty, slot, value, &mut body)
+                }
+                Some(Bound::Reference(sym)) => sym,
+                None => {
+                    // The declaration: an unknown value of the type.
+                    let n = match &ty {
+                        Ty::Array(_, n) => *n,
+                        _ => 1,
+                    };
+                    let slot = self.alloc(n);
+                    match ty {
+                        Ty::Int { .. } | Ty::Bool | Ty::Array(..) | Ty::Error => Sym::Var {
+                            base: ir::FRAME + slot,
+                            ty,
+                        },
+                        // A reference to a clock or channel: any one.
+                        Ty::Clock => Sym::Clock { id: UNKNOWN },
+                        Ty::Chan { kind, urgent } => Sym::Chan {
+                            base: UNKNOWN,
+                            len: None,
+                            kind,
+                            urgent,
+                        },
+                    }
+                }
+            };
+            self.define(&p.name, sym);
+            if let Some(e) = self
+                .scopes
+                .last_mut()
+                .and_then(|s| s.map.get_mut(&p.name.text))
+            {
+                e.used = true;
+            }
+        }
+        let result = f.ret.as_ref().map(|t| {
+            let ty = self.resolve_type(t);
+            if !ty.is_data() {
+                self.error(t.span(), "a function returns an integer or a boolean");
+            }
+            ty
+        });
+        self.fns.frames.push(FnFrame {
+            name: name.clone(),
+            result: result.as_ref().map(slot_range),
+            conditional: 0,
+            resets: Vec::new(),
+        });
+        self.block(&f.body, &mut body);
+        let frame = self.fns.frames.pop();
+        self.pop_scope(false);
+        self.scopes.extend(saved);
+        self.fns.effects_allowed = effects;
+        let frame_len = self.fns.peak;
+        self.fns.peak = peak.max(frame_len);
+
+        if let Some(span) = call_span {
+            // The body was checked at its declaration; what shows only now
+            // is reported at the call, once.
+            let new: Vec<Diagnostic> = self.diags.drain(mark..).collect();
+            if let Some(first) = new
+                .iter()
+                .find(|d| d.severity == crate::diagnostics::Severity::Error)
+            {
+                let message = format!("in this call of `{name}`: {}", first.message);
+                self.error(span, message);
+                return None;
+            }
+        }
+        let (reads, writes) = ir::footprint(&body);
+        let call = ir::Call {
+            name,
+            args: Vec::new(),
+            body,
+            frame_len,
+            reads,
+            writes,
+            result: frame.as_ref().and_then(|fr| fr.result),
+            resets: frame.map(|fr| fr.resets).unwrap_or_default(),
+            span: call_span.map(|s| self.abs(s)).unwrap_or_default(),
+        };
+        Some((call, result.unwrap_or(Ty::int())))
+    }
+
+    /// A value argument: its frame slots, and its value (lowered in the
+    /// caller's scope). An array is copied element by element.
+    fn value_argument(&mut self, a: &hir::Expr, array: bool) -> (u32, Typed) {
+        if array {
+            let sym = match &a.kind {
+                ExprKind::Name(n) => self.lookup_or_error(n, a.span),
+                _ => None,
+            };
+            if let Some(Sym::Var {
+                base,
+                ty: ty @ Ty::Array(_, n),
+            }) = sym
+            {
+                let slot = self.alloc(n);
+                return (
+                    slot,
+                    Typed {
+                        expr: ir::Expr::Var(base),
+                        ty,
+                        is_const: false,
+                    },
+                );
+            }
+            self.error(a.span, "expected an array");
+            return (self.alloc(1), Typed::error());
+        }
+        let slot = self.alloc(1);
+        (slot, self.data(a))
+    }
+
+    /// Binds a value parameter to its frame slots and assigns the argument.
+    fn bind_value_parameter(
+        &mut self,
+        p: &hir::Param,
+        ty: &Ty,
+        slot: u32,
+        value: Typed,
+        body: &mut Vec<ir::Stmt>,
+    ) -> Sym {
+        let base = ir::FRAME + slot;
+        match (ty, &value.ty) {
+            (Ty::Array(elem, n), Ty::Array(_, m)) => {
+                if n != m {
+                    self.error(
+                        p.span,
+                        format!("the array argument has {m} elements, the parameter {n}"),
+                    );
+                }
+                let ir::Expr::Var(from) = value.expr else {
+                    return Sym::Var {
+                        base,
+                        ty: ty.clone(),
+                    };
+                };
+                let (lo, hi) = slot_range(elem);
+                for k in 0..(*n).min(*m) {
+                    body.push(ir::Stmt::Assign {
+                        target: ir::LValue {
+                            base: base + k,
+                            len: 1,
+                            index: None,
+                        },
+                        value: ir::Expr::Var(from + k),
+                        lo,
+                        hi,
+                    });
+                }
+            }
+            (Ty::Array(..), Ty::Error) | (_, Ty::Error) => {}
+            (Ty::Array(..), _) | (_, Ty::Array(..)) => {
+                self.error(p.span, "an array argument needs an array parameter");
+            }
+            (Ty::Int { .. } | Ty::Bool, _) => {
+                let (lo, hi) = slot_range(ty);
+                if let ir::Expr::Const(v) = value.expr {
+                    self.check_range(v as i64, ty, p.span, "argument");
+                }
+                body.push(ir::Stmt::Assign {
+                    target: ir::LValue {
+                        base,
+                        len: 1,
+                        index: None,
+                    },
+                    value: value.expr,
+                    lo,
+                    hi,
+                });
+            }
+            _ => {
+                self.error(
+                    p.span,
+                    "clocks and channels can only be passed by reference (`clock &x`)",
+                );
+            }
+        }
+        Sym::Var {
+            base,
+            ty: ty.clone(),
+        }
+    }
+
+    /// What a reference parameter stands for: a variable, an array, an
+    /// array element with a constant index, a clock or a channel.
+    fn reference_argument(&mut self, a: &hir::Expr, param: &str) -> Option<Sym> {
+        let not_a_place = |this: &mut Ctx| {
+            this.error(
+                a.span,
+                format!(
+                    "the reference parameter `{param}` needs a variable, an array, or an \
+                     array element with a constant index"
+                ),
+            );
+            None
+        };
+        match &a.kind {
+            ExprKind::Name(n) => match self.lookup_or_error(n, a.span)? {
+                sym @ (Sym::Var { .. } | Sym::Clock { .. } | Sym::Chan { .. }) => Some(sym),
+                _ => not_a_place(self),
+            },
+            ExprKind::Index(arr, idx) => {
+                let ExprKind::Name(n) = &arr.kind else {
+                    return not_a_place(self);
+                };
+                let sym = self.lookup_or_error(n, arr.span)?;
+                let index = self.data(idx);
+                let k = match index.expr {
+                    ir::Expr::Const(k) => Some(k),
+                    // Unknown while a template is checked on its own.
+                    ir::Expr::Var(UNKNOWN) if index.is_const => None,
+                    _ => return not_a_place(self),
+                };
+                match sym {
+                    Sym::Var {
+                        base,
+                        ty: Ty::Array(elem, len),
+                    } => {
+                        let k = match k {
+                            Some(k) => self.const_index(&ir::Expr::Const(k), len, idx.span)?,
+                            None => 0,
+                        };
+                        Some(Sym::Var {
+                            base: base.wrapping_add(k),
+                            ty: *elem,
+                        })
+                    }
+                    Sym::Chan {
+                        base,
+                        len: Some(len),
+                        kind,
+                        urgent,
+                    } => {
+                        let k = match k {
+                            Some(k) => self.const_index(&ir::Expr::Const(k), len, idx.span)?,
+                            None => 0,
+                        };
+                        Some(Sym::Chan {
+                            base: base.wrapping_add(k),
+                            len: None,
+                            kind,
+                            urgent,
+                        })
+                    }
+                    _ => not_a_place(self),
+                }
+            }
+            ExprKind::Missing => None,
+            _ => not_a_place(self),
+        }
+    }
+
+    // ---- statements ----
+
+    /// A block: its declarations end with it, and so do their frame slots.
+    fn block(&mut self, stmts: &[Stmt], out: &mut Vec<ir::Stmt>) {
+        let top = self.fns.top;
+        self.push_scope();
+        for s in stmts {
+            self.statement(s, out);
+        }
+        self.pop_scope(false);
+        self.fns.top = top;
+    }
+
+    /// A branch or loop body: a scope of its own, and no clock resets.
+    fn nested(&mut self, s: &Stmt) -> Vec<ir::Stmt> {
+        let mut out = Vec::new();
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional += 1;
+        }
+        self.block(std::slice::from_ref(s), &mut out);
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional -= 1;
+        }
+        out
+    }
+
+    /// Lowers `e` in a statement, the effects of the assignments nested in
+    /// it appended to `out` first.
+    fn with_effects(&mut self, e: &hir::Expr, out: &mut Vec<ir::Stmt>) -> Typed {
+        let outer = self.fns.pre.replace(Vec::new());
+        let t = self.data(e);
+        let pre = std::mem::replace(&mut self.fns.pre, outer).unwrap_or_default();
+        out.extend(pre);
+        t
+    }
+
+    /// A condition of `if` (whose nested effects run before it).
+    fn condition(&mut self, e: &hir::Expr, out: &mut Vec<ir::Stmt>) -> ir::Expr {
+        self.with_effects(e, out).expr
+    }
+
+    /// A loop condition, evaluated again and again: no effects allowed.
+    fn loop_condition(&mut self, e: &hir::Expr) -> ir::Expr {
+        let mut pre = Vec::new();
+        let t = self.with_effects(e, &mut pre);
+        if !pre.is_empty() {
+            self.error(e.span, "a loop condition cannot change variables");
+        }
+        t.expr
+    }
+
+    /// `v++`, `v--`, `++v`, `v = e` nested in an expression of a function:
+    /// the assignment runs before the statement, and the expression reads
+    /// the old value (`v++`) or the new one. `None` outside functions.
+    pub(super) fn nested_assignment(&mut self, e: &hir::Expr) -> Option<Typed> {
+        self.fns.pre.as_ref()?;
+        if self.fns.lazy_operand > 0 {
+            self.error(
+                e.span,
+                "an assignment inside the right operand of `&&` or `||`, or a branch of \
+                 `?:`, is not supported: write it as a statement of its own",
+            );
+            return None;
+        }
+        let mut pre = Vec::new();
+        let value = match &e.kind {
+            ExprKind::Incr(l, up) => {
+                let (target, ty) = self.lvalue(l)?;
+                let read = match &target.index {
+                    None => ir::Expr::Var(target.base),
+                    Some(i) => ir::Expr::Index {
+                        base: target.base,
+                        len: target.len,
+                        index: Box::new(i.clone()),
+                    },
+                };
+                let (lo, hi) = slot_range(&ty);
+                let old = ir::FRAME + self.alloc(1);
+                pre.push(ir::Stmt::Assign {
+                    target: ir::LValue {
+                        base: old,
+                        len: 1,
+                        index: None,
+                    },
+                    value: read.clone(),
+                    lo: i32::MIN,
+                    hi: i32::MAX,
+                });
+                let op = if *up { BinOp::Add } else { BinOp::Sub };
+                pre.push(ir::Stmt::Assign {
+                    target,
+                    value: ty::binary(op, read, ir::Expr::Const(1)),
+                    lo,
+                    hi,
+                });
+                Typed {
+                    expr: ir::Expr::Var(old),
+                    ty,
+                    is_const: false,
+                }
+            }
+            _ => {
+                let mut updates = Vec::new();
+                let t = self.update_value_typed(e, &mut updates)?;
+                for (u, ty) in updates {
+                    self.push_update(u, &ty, e.span, &mut pre);
+                }
+                t
+            }
+        };
+        if let Some(p) = self.fns.pre.as_mut() {
+            p.extend(pre);
+        }
+        Some(value)
+    }
+
+    fn statement(&mut self, s: &Stmt, out: &mut Vec<ir::Stmt>) {
+        if self.mode == Mode::Lower && !self.spend(1, s.span) {
+            return;
+        }
+        match &s.kind {
+            StmtKind::Empty => {}
+            StmtKind::Block(b) => self.block(b, out),
+            StmtKind::Decl(Decl::Var(v)) => self.declare_local(v, out),
+            StmtKind::Decl(Decl::Typedef(t)) => {
+                let ty = self.resolve_type(&t.ty);
+                self.define(&t.name, Sym::Typedef(ty));
+            }
+            StmtKind::Decl(Decl::Function(f)) => {
+                self.error(f.name.span, "functions cannot be declared inside functions");
+            }
+            StmtKind::Expr(e) => self.expr_statement(e, out),
+            StmtKind::If(c, t, e) => {
+                let cond = self.condition(c, out);
+                let then = self.nested(t);
+                let els = e.as_ref().map(|e| self.nested(e)).unwrap_or_default();
+                out.push(ir::Stmt::If { cond, then, els });
+            }
+            StmtKind::While(c, b) => {
+                let cond = self.loop_condition(c);
+                let body = self.nested(b);
+                out.push(ir::Stmt::Loop {
+                    cond,
+                    body,
+                    test_first: true,
+                });
+            }
+            StmtKind::DoWhile(b, c) => {
+                let body = self.nested(b);
+                let cond = self.loop_condition(c);
+                out.push(ir::Stmt::Loop {
+                    cond,
+                    body,
+                    test_first: false,
+                });
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                for e in init {
+                    self.expr_statement(e, out);
+                }
+                let cond = match cond {
+                    Some(c) => self.loop_condition(c),
+                    None => ir::Expr::Const(1),
+                };
+                if let Some(fr) = self.fns.frames.last_mut() {
+                    fr.conditional += 1;
+                }
+                let mut lowered = self.nested(body);
+                for e in step {
+                    self.expr_statement(e, &mut lowered);
+                }
+                if let Some(fr) = self.fns.frames.last_mut() {
+                    fr.conditional -= 1;
+                }
+                out.push(ir::Stmt::Loop {
+                    cond,
+                    body: lowered,
+                    test_first: true,
+                });
+            }
+            StmtKind::ForRange { name, ty, body } => {
+                let t = self.resolve_type(ty);
+                let Some((lo, hi)) = t.bounds() else {
+                    if t != Ty::Error {
+                        self.error(
+                            name.span,
+                            format!("`{}` needs a bounded integer type", name.text),
+                        );
+                    }
+                    return;
+                };
+                let top = self.fns.top;
+                let slot = self.alloc(1);
+                self.push_scope();
+                self.define(
+                    name,
+                    Sym::Var {
+                        base: ir::FRAME + slot,
+                        ty: t.clone(),
+                    },
+                );
+                let lowered = self.nested(body);
+                self.pop_scope(false);
+                self.fns.top = top;
+                out.push(ir::Stmt::ForRange {
+                    var: ir::FRAME + slot,
+                    lo: clamp32(lo),
+                    hi: clamp32(hi),
+                    body: lowered,
+                });
+            }
+            StmtKind::Return(value) => {
+                let result = self.fns.frames.last().map(|fr| fr.result);
+                match (value, result) {
+                    (Some(e), Some(Some((lo, hi)))) => {
+                        let v = self.with_effects(e, out);
+                        if let ir::Expr::Const(c) = v.expr
+                            && (c < lo || c > hi)
+                        {
+                            self.error(
+                                e.span,
+                                format!("the result {c} is outside the range [{lo}, {hi}]"),
+                            );
+                        }
+                        out.push(ir::Stmt::Return {
+                            value: Some(v.expr),
+                            lo,
+                            hi,
+                        });
+                    }
+                    (Some(e), Some(None)) => {
+                        self.error(e.span, "a `void` function cannot return a value");
+                    }
+                    (None, Some(Some(_))) => {
+                        self.error(s.span, "this function must return a value");
+                    }
+                    (None, _) => out.push(ir::Stmt::Return {
+                        value: None,
+                        lo: 0,
+                        hi: 0,
+                    }),
+                    (Some(_), None) => {}
+                }
+            }
+        }
+    }
+
+    /// An expression statement: an assignment, or a call.
+    fn expr_statement(&mut self, e: &hir::Expr, out: &mut Vec<ir::Stmt>) {
+        match &e.kind {
+            ExprKind::Assign(..) | ExprKind::Incr(..) => {
+                let outer = self.fns.pre.replace(Vec::new());
+                let mut updates = Vec::new();
+                self.update_value_typed(e, &mut updates);
+                let pre = std::mem::replace(&mut self.fns.pre, outer).unwrap_or_default();
+                out.extend(pre);
+                for (u, ty) in updates {
+                    self.push_update(u, &ty, e.span, out);
+                }
+            }
+            ExprKind::Call(..) => {
+                self.fns.call_statement = true;
+                let t = self.with_effects(e, out);
+                self.fns.call_statement = false;
+                if let ir::Expr::Call(call) = &t.expr {
+                    self.hoist_resets(&call.resets, e.span);
+                }
+                out.push(ir::Stmt::Eval(t.expr));
+            }
+            ExprKind::Missing => {}
+            _ => {
+                // Evaluated for its errors only, as C would.
+                let t = self.with_effects(e, out);
+                out.push(ir::Stmt::Eval(t.expr));
+            }
+        }
+    }
+
+    /// Records clock resets of the body being lowered (or of a call it
+    /// makes at its top level); elsewhere they are an error.
+    fn hoist_resets(&mut self, resets: &[(ir::ClockId, i32)], span: Span) {
+        if resets.is_empty() {
+            return;
+        }
+        match self.fns.frames.last_mut() {
+            Some(fr) if fr.conditional == 0 => fr.resets.extend_from_slice(resets),
+            Some(_) => self.error(
+                span,
+                "clocks can only be reset at the top level of a function, \
+                 not inside `if` or a loop",
+            ),
+            None => {}
+        }
+    }
+
+    fn push_update(&mut self, u: ir::Update, ty: &Ty, span: Span, out: &mut Vec<ir::Stmt>) {
+        match u {
+            ir::Update::Assign { target, value } => {
+                let (lo, hi) = slot_range(ty);
+                out.push(ir::Stmt::Assign {
+                    target,
+                    value,
+                    lo,
+                    hi,
+                });
+            }
+            ir::Update::ResetClock { clock, value } => self.hoist_resets(&[(clock, value)], span),
+            ir::Update::Call(c) => out.push(ir::Stmt::Eval(ir::Expr::Call(c))),
+        }
+    }
+
+    /// A local variable or constant of a function: its frame slots, set
+    /// to its initial value (or the type's default) each time it is declared.
+    fn declare_local(&mut self, v: &hir::VarDecl, out: &mut Vec<ir::Stmt>) {
+        if v.is_const {
+            // A constant is folded as anywhere else.
+            self.declare(&[Decl::Var(v.clone())], "");
+            return;
+        }
+        let ty = self.resolve_type(&v.ty);
+        if !ty.is_data() {
+            self.error(
+                v.ty.span(),
+                "only integers and booleans can be local variables of a function",
+            );
+            return;
+        }
+        let len = match &v.array {
+            None => None,
+            Some(size) => match self.const_eval(size) {
+                Some(n) if (1..=MAX_EXPANSION).contains(&n) => Some(n as u32),
+                Some(n) => {
+                    self.error(
+                        size.span,
+                        format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
+                    );
+                    return;
+                }
+                None => return,
+            },
+        };
+        let (lo, hi) = slot_range(&ty);
+        let default = if (lo..=hi).contains(&0) { 0 } else { lo };
+        // The initial value is read before the variable exists (`int x = x;`
+        // reads an outer `x`, as in C).
+        let init = v.init.as_ref().map(|e| (self.with_effects(e, out), e.span));
+        let slot = self.alloc(len.unwrap_or(1));
+        for k in 0..len.unwrap_or(1) {
+            out.push(ir::Stmt::Assign {
+                target: ir::LValue {
+                    base: ir::FRAME + slot + k,
+                    len: 1,
+                    index: None,
+                },
+                value: ir::Expr::Const(default),
+                lo,
+                hi,
+            });
+        }
+        if let Some((value, span)) = init {
+            if len.is_some() {
+                self.error(
+                    span,
+                    "array initialisers are not supported for local arrays yet",
+                );
+            } else if let Some(ir::Stmt::Assign { value: v0, .. }) = out.last_mut() {
+                if let ir::Expr::Const(c) = value.expr {
+                    self.check_range(c as i64, &ty, span, "initial value");
+                }
+                *v0 = value.expr;
+            }
+        }
+        let ty = match len {
+            Some(n) => Ty::Array(Box::new(ty), n),
+            None => ty,
+        };
+        self.define(
+            &v.name,
+            Sym::Var {
+                base: ir::FRAME + slot,
+                ty,
+            },
+        );
+    }
+}
