@@ -13,13 +13,7 @@ use std::collections::HashMap;
 pub(crate) struct Env {
     consts: HashMap<String, i64>,
     typedefs: HashMap<String, (Expr, Expr)>,
-    /// Simple `void f()` functions, as the updates they perform (loops
-    /// unrolled); calls in assignment labels are replaced by these.
-    functions: HashMap<String, Vec<Expr>>,
 }
-
-/// Upper bound on the updates an inlined function may expand to.
-const MAX_INLINED: usize = 10_000;
 
 impl Env {
     fn value(&self, e: &Expr) -> Option<i64> {
@@ -218,37 +212,9 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
     let ty = parse_type(c, env)?;
     let mut lines = Vec::new();
     loop {
-        let name_span = c.span();
         let name = c.ident()?;
         if c.at("(") {
-            if ty.text == "void"
-                && c.peek_at(1) == &Tok::Punct(")")
-                && c.peek_at(2) == &Tok::Punct("{")
-            {
-                c.bump();
-                c.bump();
-                let open = c.pos();
-                c.bump();
-                match block_body(c, env) {
-                    Ok(body) => {
-                        env.functions.insert(name.clone(), body);
-                        return Ok(vec![format!(
-                            "// function {name}() is inlined where it is called"
-                        )]);
-                    }
-                    Err((span, why)) => {
-                        sink.error(span, format!("function `{name}` is not supported: {why} (only assignments and `for (i : T)` loops can be inlined)"));
-                        // Skip the whole body, from its `{`.
-                        c.set_pos(open);
-                        recover(c);
-                        return Ok(Vec::new());
-                    }
-                }
-            }
-            return Err((
-                name_span,
-                format!("function `{name}` is not supported (zeno has no functions)"),
-            ));
+            return function(c, env, sink, &ty.text, &name).map(|f| vec![f]);
         }
         let d = dims(c, env, sink)?;
         let mut init = None;
@@ -428,120 +394,197 @@ fn expr_no_comma(c: &mut Cursor) -> PResult<Expr> {
     expr(c)
 }
 
-/// Statements up to the closing `}` of a function body (consumed).
-fn block_body(c: &mut Cursor, env: &Env) -> PResult<Vec<Expr>> {
-    let mut out = Vec::new();
+/// A function, from its parameter list: `T name(params) { statements }`
+/// in zeno's syntax, which is UPPAAL's (names that are zeno keywords are
+/// renamed, `:=` becomes `=`).
+fn function(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+    ty: &str,
+    name: &str,
+) -> PResult<String> {
+    c.expect("(")?;
+    let mut params = Vec::new();
+    if !c.at(")") {
+        loop {
+            let t = parse_type(c, env)?;
+            let r = if c.eat("&") { "&" } else { "" };
+            let p = c.ident()?;
+            let d = dims(c, env, sink)?;
+            params.push(format!("{} {r}{}{d}", t.text, sanitize(&p)));
+            if !c.eat(",") {
+                break;
+            }
+        }
+    }
+    c.expect(")")?;
+    let open = c.pos();
+    c.expect("{")?;
+    let mut out = format!("{ty} {}({}) {{\n", sanitize(name), params.join(", "));
+    if let Err((span, why)) = block(c, env, sink, 1, &mut out) {
+        // Reported, and the rest of the body skipped: the declarations
+        // after it still translate.
+        sink.error(span, format!("in function `{name}`: {why}"));
+        c.set_pos(open);
+        recover(c);
+        return Ok(format!("// function `{name}` could not be translated"));
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// Statements up to the closing `}` of a block (consumed), one per line.
+fn block(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+    depth: usize,
+    out: &mut String,
+) -> PResult<()> {
     while !c.eat("}") {
         if c.at_eof() {
             return Err((c.span(), "unterminated function body".into()));
         }
-        statement(c, env, &mut out)?;
+        out.push_str(&"    ".repeat(depth));
+        statement(c, env, sink, depth, out)?;
+        out.push('\n');
     }
-    Ok(out)
-}
-
-fn statement(c: &mut Cursor, env: &Env, out: &mut Vec<Expr>) -> PResult<()> {
-    if c.eat(";") {
-        return Ok(());
-    }
-    if c.eat("{") {
-        out.extend(block_body(c, env)?);
-        return Ok(());
-    }
-    if c.at_kw("for") {
-        let span = c.span();
-        c.bump();
-        c.expect("(")?;
-        let var = c.ident()?;
-        if !c.eat(":") {
-            return Err((span, "C-style `for (init; cond; step)` loops".into()));
-        }
-        let ty_span = c.span();
-        let ty = c.ident()?;
-        let (lo, hi) = if ty == "int" {
-            c.expect("[")?;
-            let lo = item(c)?;
-            c.expect(",")?;
-            let hi = item(c)?;
-            c.expect("]")?;
-            (lo, hi)
-        } else {
-            env.typedefs
-                .get(&ty)
-                .cloned()
-                .ok_or((ty_span, format!("unknown type `{ty}` in the loop")))?
-        };
-        c.expect(")")?;
-        let (Some(lo), Some(hi)) = (env.value(&lo), env.value(&hi)) else {
-            return Err((ty_span, "loop bounds that are not constants".into()));
-        };
-        let mut body = Vec::new();
-        statement(c, env, &mut body)?;
-        for k in lo..=hi {
-            for e in &body {
-                out.push(subst(e, &var, k));
-            }
-            if out.len() > MAX_INLINED {
-                return Err((span, format!("more than {MAX_INLINED} inlined updates")));
-            }
-        }
-        return Ok(());
-    }
-    for kw in [
-        "if", "while", "do", "return", "for", "int", "bool", "clock", "const",
-    ] {
-        if c.at_kw(kw) {
-            return Err((c.span(), format!("`{kw}`")));
-        }
-    }
-    let e = expr(c)?;
-    c.expect(";")?;
-    out.push(e);
     Ok(())
 }
 
-/// `e` with the loop variable `var` replaced by `k`.
-fn subst(e: &Expr, var: &str, k: i64) -> Expr {
-    let s = |x: &Expr| Box::new(subst(x, var, k));
-    match e {
-        Expr::Ident(n) if n == var => Expr::Int(k),
-        Expr::Int(_) | Expr::Ident(_) => e.clone(),
-        Expr::Index(a, i) => Expr::Index(s(a), s(i)),
-        Expr::Field(a, f) => Expr::Field(s(a), f.clone()),
-        Expr::Call(f, args) => {
-            Expr::Call(f.clone(), args.iter().map(|a| subst(a, var, k)).collect())
+/// After `for (init;`: `cond; step) ` as zeno text.
+fn for_rest(c: &mut Cursor) -> PResult<String> {
+    let part = |c: &mut Cursor, end: &str| -> PResult<String> {
+        let mut es = Vec::new();
+        while !c.at(end) {
+            es.push(print(&expr(c)?));
+            if !c.eat(",") {
+                break;
+            }
         }
-        Expr::Unary(op, a) => Expr::Unary(op, s(a)),
-        Expr::Binary(op, a, b) => Expr::Binary(op, s(a), s(b)),
-        Expr::Cond(a, b, c) => Expr::Cond(s(a), s(b), s(c)),
-        Expr::Assign(op, a, b) => Expr::Assign(op, s(a), s(b)),
-        Expr::PostIncr(op, a) => Expr::PostIncr(op, s(a)),
-        // A quantifier rebinding the same name hides the loop variable.
-        Expr::Quant(q, v, t, b) if v == var => Expr::Quant(q, v.clone(), t.clone(), b.clone()),
-        Expr::Quant(q, v, t, b) => Expr::Quant(q, v.clone(), t.clone(), s(b)),
+        c.expect(end)?;
+        Ok(es.join(", "))
+    };
+    let cond = part(c, ";")?;
+    let step = part(c, ")")?;
+    Ok(format!("; {cond}; {step}) "))
+}
+
+/// Is the cursor at a local declaration (a type, then a name)?
+fn at_declaration(c: &Cursor, env: &Env) -> bool {
+    match c.peek() {
+        Tok::Ident(w) => {
+            matches!(
+                w.as_str(),
+                "int" | "bool" | "const" | "clock" | "chan" | "typedef" | "meta"
+            ) || ((env.typedefs.contains_key(w.as_str())
+                || crate::semantics::ty::builtin_int_type(w).is_some())
+                && matches!(c.peek_at(1), Tok::Ident(_)))
+        }
+        _ => false,
     }
 }
 
-/// An assignment label: updates separated by `,`, where a call `f()` of an
-/// inlined function stands for its updates.
-pub(crate) fn updates(c: &mut Cursor, env: &Env) -> PResult<Vec<Expr>> {
+fn statement(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+    depth: usize,
+    out: &mut String,
+) -> PResult<()> {
+    let paren_expr = |c: &mut Cursor| -> PResult<String> {
+        c.expect("(")?;
+        let e = expr(c)?;
+        c.expect(")")?;
+        Ok(print(&e))
+    };
+    if c.eat(";") {
+        out.push(';');
+    } else if c.eat("{") {
+        out.push_str("{\n");
+        block(c, env, sink, depth + 1, out)?;
+        out.push_str(&"    ".repeat(depth));
+        out.push('}');
+    } else if c.eat_kw("if") {
+        out.push_str(&format!("if ({}) ", paren_expr(c)?));
+        statement(c, env, sink, depth, out)?;
+        if c.eat_kw("else") {
+            out.push_str(" else ");
+            statement(c, env, sink, depth, out)?;
+        }
+    } else if c.eat_kw("while") {
+        out.push_str(&format!("while ({}) ", paren_expr(c)?));
+        statement(c, env, sink, depth, out)?;
+    } else if c.eat_kw("do") {
+        out.push_str("do ");
+        statement(c, env, sink, depth, out)?;
+        if !c.eat_kw("while") {
+            return Err((c.span(), "expected `while` after the body of `do`".into()));
+        }
+        out.push_str(&format!(" while ({});", paren_expr(c)?));
+        c.expect(";")?;
+    } else if c.eat_kw("for") {
+        c.expect("(")?;
+        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct(":") {
+            let var = c.ident()?;
+            c.bump();
+            let t = parse_type(c, env)?;
+            c.expect(")")?;
+            out.push_str(&format!("for ({} : {}) ", sanitize(&var), t.text));
+        } else if at_declaration(c, env) {
+            // `for (int i = 0; …)`: the declaration goes into a block of
+            // its own around the loop, where it is visible as in C.
+            let decl = declaration_inner(c, env, sink)?;
+            out.push_str(&format!("{{ {} for (", decl.join(" ")));
+            let rest = for_rest(c)?;
+            out.push_str(&rest);
+            statement(c, env, sink, depth, out)?;
+            out.push_str(" }");
+            return Ok(());
+        } else {
+            let part = |c: &mut Cursor, end: &str| -> PResult<String> {
+                let mut es = Vec::new();
+                while !c.at(end) {
+                    es.push(print(&expr(c)?));
+                    if !c.eat(",") {
+                        break;
+                    }
+                }
+                c.expect(end)?;
+                Ok(es.join(", "))
+            };
+            let init = part(c, ";")?;
+            let cond = part(c, ";")?;
+            let step = part(c, ")")?;
+            out.push_str(&format!("for ({init}; {cond}; {step}) "));
+        }
+        statement(c, env, sink, depth, out)?;
+    } else if c.eat_kw("return") {
+        if c.eat(";") {
+            out.push_str("return;");
+        } else {
+            let e = expr(c)?;
+            c.expect(";")?;
+            out.push_str(&format!("return {};", print(&e)));
+        }
+    } else if at_declaration(c, env) {
+        let lines = declaration_inner(c, env, sink)?;
+        out.push_str(&lines.join(" "));
+    } else {
+        let e = expr(c)?;
+        c.expect(";")?;
+        out.push_str(&print(&e));
+        out.push(';');
+    }
+    Ok(())
+}
+
+/// An assignment label: updates separated by `,`.
+pub(crate) fn updates(c: &mut Cursor, _env: &Env) -> PResult<Vec<Expr>> {
     let mut out = Vec::new();
     loop {
-        let inlined = match (c.peek(), c.peek_at(1), c.peek_at(2), c.peek_at(3)) {
-            (Tok::Ident(f), Tok::Punct("("), Tok::Punct(")"), Tok::Punct(",") | Tok::Eof) => {
-                env.functions.get(f).cloned()
-            }
-            _ => None,
-        };
-        match inlined {
-            Some(body) => {
-                c.bump();
-                c.bump();
-                c.bump();
-                out.extend(body);
-            }
-            None => out.push(expr(c)?),
-        }
+        out.push(expr(c)?);
         if !c.eat(",") {
             return Ok(out);
         }

@@ -228,9 +228,6 @@ impl Parser<'_> {
             Tok::Ident(s) => {
                 self.c.bump();
                 let e = if self.c.at("(") {
-                    if self.ctx != Ctx::Query {
-                        return Err((span, format!("call of function `{s}` is not supported")));
-                    }
                     self.c.bump();
                     let mut args = Vec::new();
                     if !self.c.at(")") {
@@ -242,8 +239,12 @@ impl Parser<'_> {
                         }
                     }
                     self.c.expect(")")?;
-                    if !self.c.at(".") {
-                        return Err((span, format!("call of function `{s}` is not supported")));
+                    // `Proc(1).cs` in a query; a function's call elsewhere.
+                    if self.ctx == Ctx::Query && !self.c.at(".") {
+                        return Err((
+                            span,
+                            format!("call of function `{s}` in a query is not supported"),
+                        ));
                     }
                     Expr::Call(s, args)
                 } else {

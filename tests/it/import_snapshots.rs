@@ -249,10 +249,9 @@ fn broken_bad_expression() {
         text,
         &[],
         expect![[r#"
-        3:68: error: clock rate `'` is not supported in zeno
-        4:72: error: expected an expression, found the end of the text
-        5:77: error: call of function `f` is not supported
-    "#]],
+            3:68: error: clock rate `'` is not supported in zeno
+            4:72: error: expected an expression, found the end of the text
+        "#]],
     );
 }
 
@@ -264,9 +263,8 @@ fn broken_function_and_priority() {
         text,
         &[],
         expect![[r#"
-        2:5: error: function `f` is not supported (zeno has no functions)
-        5:10: error: process priorities (`<` in the system line) are not supported
-    "#]],
+            5:10: error: process priorities (`<` in the system line) are not supported
+        "#]],
     );
 }
 
@@ -421,7 +419,7 @@ fn assert_ok_parses(name: &str, text: &str) {
 }
 
 #[test]
-fn simple_functions_are_inlined() {
+fn functions_are_translated() {
     let text = "<nta><declaration>const int N = 2;
 typedef int[1,N] pid_t;
 bool a[pid_t];
@@ -439,26 +437,31 @@ void reset() {
         text,
         &[],
         expect![[r#"
-        const int N = 2;
-        typedef int[1, N] pid_t;
-        bool a[3];
-        int k;
-        // function reset() is inlined where it is called
+            const int N = 2;
+            typedef int[1, N] pid_t;
+            bool a[3];
+            int k;
+            void reset() {
+                for (i : pid_t) {
+                    a[i] = true;
+                }
+                k = 0;
+            }
 
-        template P() {
-            init location _l;
+            template P() {
+                init location _l;
 
-            _l -> _l do k++, a[1] = true, a[2] = true, k = 0;
-        }
+                _l -> _l do k++, reset();
+            }
 
-        system P;
-        3:8: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
-    "#]],
+            system P;
+            3:8: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
+        "#]],
     );
 }
 
 #[test]
-fn other_functions_are_rejected() {
+fn functions_with_statements_and_results_are_translated() {
     let text = "<nta><declaration>int k;
 int f(int x) { return x; }
 void g() { if (k) { k = 1; } }
@@ -473,11 +476,28 @@ bool b;
         text,
         &[],
         expect![[r#"
-        2:5: error: function `f` is not supported (zeno has no functions)
-        3:12: error: function `g` is not supported: `if` (only assignments and `for (i : T)` loops can be inlined)
-        4:12: error: function `h` is not supported: C-style `for (init; cond; step)` loops (only assignments and `for (i : T)` loops can be inlined)
-        8:72: error: call of function `g` is not supported
-    "#]],
+            int k;
+            int f(int x) {
+                return x;
+            }
+            void g() {
+                if (k) {
+                    k = 1;
+                }
+            }
+            void h() {
+                { int i = 0; for (; i < 2; i++) k++; }
+            }
+            bool b;
+
+            template P() {
+                init location _l;
+
+                _l -> _l do g();
+            }
+
+            system P;
+        "#]],
     );
 }
 
