@@ -226,7 +226,9 @@ fn public_models_round_trip() {
     // others); all but the 15 with synchronisation vectors (8 `sts`, 7
     // `csmacd-full_*_fix`) go through XTA, and all but the 31 XML files of
     // the CSMA/CD, mutex and single-track families through TChecker:
-    // 96 + 80.
-    assert_eq!(trips, 176, "round trips missing");
+    // 96 + 80, less the 6 trips of the files whose functions became zeno
+    // functions: the exporters do not write functions yet (they report
+    // each call, located), where they used to write the inlined updates.
+    assert_eq!(trips, 170, "round trips missing");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

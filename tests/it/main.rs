@@ -19,6 +19,7 @@ mod editors_settings;
 mod enhance;
 mod enhance_random;
 mod fmt;
+mod functions;
 mod heuristics;
 mod import_export;
 mod import_models;

@@ -1,0 +1,130 @@
+//! Functions: located errors for what cannot be lowered, and the run-time
+//! errors of function bodies as model errors. Every expectation is worked
+//! out by hand from the model text.
+
+use zeno::checker::{Cancel, Options, Verdict, check};
+use zeno::diagnostics::Severity;
+use zeno::ir::EvalError;
+use zeno::semantics::analyze;
+
+/// The error messages of a model, with the text they point at.
+fn errors(text: &str) -> Vec<(String, String)> {
+    analyze(text)
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let at = &text[d.range.start as usize..d.range.end as usize];
+            (d.message.clone(), at.to_string())
+        })
+        .collect()
+}
+
+/// The verdict of the model's only check.
+fn verdict(text: &str) -> Verdict {
+    let a = analyze(text);
+    let net = a.network.unwrap_or_else(|| panic!("{:#?}", a.diagnostics));
+    check(
+        &net,
+        0,
+        &Options::default(),
+        &Cancel::default(),
+        &mut |_| {},
+    )
+    .verdict
+}
+
+const ONE_LOCATION: &str = "template P() { init location a; a -> a do step(); }\nsystem P;\n";
+
+#[test]
+fn recursion_is_a_located_error() {
+    let text = format!("int n;\nvoid step() {{ n = 1; step(); }}\n{ONE_LOCATION}");
+    let errs = errors(&text);
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("calls itself") && at == "step()"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_missing_return_is_reported_at_the_closing_brace() {
+    let errs = errors("int f(int x) { if (x > 0) return 1; }\n");
+    assert_eq!(
+        errs,
+        [(
+            "function `f` can end without returning a value".to_string(),
+            "}".to_string()
+        )]
+    );
+}
+
+#[test]
+fn effects_are_only_allowed_in_updates() {
+    let text = "int n;\nbool bump() { n++; return true; }\n\
+                template P() { init location a; a -> a when bump(); }\nsystem P;\n";
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].0.contains("changes variables"), "{errs:?}");
+    assert_eq!(errs[0].1, "bump()");
+}
+
+#[test]
+fn clock_resets_only_at_a_functions_top_level() {
+    let text = "template P() {\n clock x;\n int[0, 1] k;\n\
+                void f() { if (k == 0) x = 0; }\n\
+                init location a; a -> a do f(); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("top level") && at == "x = 0"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn arguments_are_checked_at_the_call() {
+    let text = "int n;\nvoid set(int &v, int x) { v = x; }\n\
+                template P() { init location a; a -> a do set(n + 1, 2), set(n); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("reference parameter `v`") && at == "n + 1"),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("takes 2 arguments, not 1") && at == "set(n)"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_loop_that_never_ends_is_a_model_error() {
+    // `step()` spins in `while (true)`: the first transition fails.
+    let text = format!(
+        "int n;\nvoid step() {{ while (true) n = 1 - n; }}\n{ONE_LOCATION}check c: A[] true;\n"
+    );
+    assert_eq!(verdict(&text), Verdict::ModelError(EvalError::LoopLimit));
+}
+
+#[test]
+fn an_index_error_inside_a_function_is_a_model_error() {
+    // `a[n]` with n = 0, 1, 2: the third call reads a[2] of a two-element array.
+    let text = "int[0, 5] n;\nint a[2];\nvoid step() { a[n] = 1; n++; }\n\
+                template P() { init location a; a -> a do step(); }\nsystem P;\ncheck c: A[] true;\n";
+    assert_eq!(
+        verdict(text),
+        Verdict::ModelError(EvalError::IndexOutOfBounds { index: 2, len: 2 })
+    );
+}
+
+#[test]
+fn a_reference_parameter_writes_the_argument() {
+    // swap(x, y) twice returns to the start; after one swap x = 2.
+    let text = "int[0, 3] x = 1;\nint[0, 3] y = 2;\n\
+                void swap(int &a, int &b) { int t = a; a = b; b = t; }\n\
+                template P() { init location a; location b; a -> b do swap(x, y); }\nsystem P;\n\
+                check c: E<> P.b && x == 2 && y == 1;\n";
+    assert_eq!(verdict(text), Verdict::Holds);
+}
