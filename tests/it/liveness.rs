@@ -236,3 +236,72 @@ fn cli_prints_the_lasso_and_json_gives_its_start() {
     assert_eq!(check["trace"]["end"]["kind"], "loop");
     assert_eq!(check["trace"]["steps"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn query_files_add_checks_and_locate_what_they_cannot_translate() {
+    let dir = support::cli::scratch("liveness_queries");
+    let q = dir.join("progress.q");
+    std::fs::write(
+        &q,
+        "// UPPAAL queries\n/* forced progress:\n   F must finish */\nA<> F.done\n\nL.start --> L.done\nsup: F.x\nE[] L.start\n",
+    )
+    .unwrap();
+    let model = data_file("models", "liveness-progress.zeno");
+    let out = zeno(&[
+        "check",
+        &model,
+        "--queries",
+        support::cli::path(&q),
+        "--check",
+        "line4",
+        "--check",
+        "line6",
+        "--check",
+        "line8",
+        "--trace",
+        "none",
+    ]);
+    // The `sup` query cannot be translated: a located error, exit 2; the
+    // others are decided as the model's own checks of the same formulas.
+    assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
+    assert!(text.contains("line4: holds"), "{text}");
+    assert!(text.contains("line6: violated"), "{text}");
+    assert!(text.contains("line8: holds — witness"), "{text}");
+    let err = support::cli::stderr(&out);
+    assert!(err.contains("progress.q:7:1"), "{err}");
+}
+
+#[test]
+fn uppaal_liveness_queries_are_imported() {
+    let xml = r#"<?xml version="1.0" encoding="utf-8"?>
+<nta>
+<declaration>clock x;</declaration>
+<template><name>P</name>
+<location id="a"><name>s</name><label kind="invariant">x &lt;= 5</label></location>
+<location id="b"><name>t</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">x &gt;= 3</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A&lt;&gt; P.t</formula></query>
+<query><formula>E[] P.s</formula></query>
+<query><formula>P.s --&gt; P.t</formula></query>
+</queries>
+</nta>
+"#;
+    let imported = zeno::import::import_uppaal_xml(xml).expect("imports");
+    assert!(
+        imported.zeno.contains("check q1: A<> P.t;"),
+        "{}",
+        imported.zeno
+    );
+    assert!(imported.zeno.contains("check q2: E[] P.s;"));
+    assert!(imported.zeno.contains("check q3: P.s --> P.t;"));
+    // P must leave s by x = 5: the first and third hold, the second fails.
+    let net = network(&imported.zeno);
+    assert_eq!(run(&net, "q1").verdict, Verdict::Holds);
+    assert_eq!(run(&net, "q2").verdict, Verdict::Fails);
+    assert_eq!(run(&net, "q3").verdict, Verdict::Holds);
+}
