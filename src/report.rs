@@ -5,20 +5,24 @@
 //! tables all render results through this module, so a verdict or a model
 //! error reads the same everywhere.
 
-use crate::checker::{CheckResult, Limit, Verdict};
-use crate::ir::{Check, CheckKind, EvalError, Network};
+use crate::checker::{CheckResult, Limit, TraceEnd, Verdict};
+use crate::ir::{Check, EvalError, Network};
 
-/// A check's result read with its kind: `A[]` checks hold or are violated,
-/// `E<>` checks are witnessed or have no witness.
+/// A check's result read with its kind: `A[]`, `A<>` and `-->` checks hold
+/// or are violated, `E<>` and `E[]` checks are witnessed or have no witness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
-    /// An `A[]` check holds in every reachable state.
+    /// An `A[]` check holds in every reachable state (`A<>`, `-->`: on
+    /// every maximal run).
     Holds,
-    /// An `A[]` check fails in a reachable state (the trace leads there).
+    /// An `A[]` check fails in a reachable state (the trace leads there);
+    /// an `A<>` or `-->` check fails on a maximal run (the trace is it).
     Violated,
-    /// An `E<>` check has a witness (the trace).
+    /// An `E<>` check has a witness (the trace); an `E[]` check's witness
+    /// is a maximal run.
     Witnessed,
-    /// No reachable state satisfies an `E<>` check.
+    /// No reachable state satisfies an `E<>` check; no maximal run keeps
+    /// an `E[]` check's formula.
     NoWitness,
     /// A run-time error of the model is reachable (the trace leads to it).
     ModelError(EvalError),
@@ -29,8 +33,7 @@ pub enum Outcome {
 impl Outcome {
     /// The outcome of `result`, a result of `check`.
     pub fn of(check: &Check, result: &CheckResult) -> Outcome {
-        let invariant = matches!(check.kind, CheckKind::Invariant(_));
-        match (&result.verdict, invariant) {
+        match (&result.verdict, check.kind.is_universal()) {
             (Verdict::Holds, true) => Outcome::Holds,
             (Verdict::Holds, false) => Outcome::Witnessed,
             (Verdict::Fails, true) => Outcome::Violated,
@@ -94,8 +97,12 @@ pub fn describe_error(network: &Network, error: &EvalError) -> String {
 pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String {
     let outcome = Outcome::of(check, result);
     let trace = result.trace.as_ref().map(|t| t.len());
+    let how = result
+        .trace
+        .as_ref()
+        .map_or(String::new(), |t| run_end(&t.end));
     let tail = |what: &str| match (trace, result.stats.trace_limit) {
-        (Some(n), _) => format!(" — {what} of {}", steps(n)),
+        (Some(n), _) => format!(" — {what} of {}{how}", steps(n)),
         (None, Some(limit)) => format!(" — no trace: {} while building it", limit_words(limit).1),
         (None, None) => String::new(),
     };
@@ -103,6 +110,9 @@ pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String
         Outcome::Holds => "holds".to_string(),
         Outcome::Witnessed => format!("holds{}", tail("witness")),
         Outcome::Violated => format!("violated{}", tail("trace")),
+        Outcome::NoWitness if check.kind.is_liveness() => {
+            "fails — every maximal run leaves it".to_string()
+        }
         Outcome::NoWitness => "fails — no reachable state satisfies it".to_string(),
         Outcome::ModelError(e) => {
             format!(
@@ -115,6 +125,21 @@ pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String
     }
 }
 
+/// How a maximal run of a liveness check goes on after its last step, as
+/// the tail of a verdict line (`, looping back to step 2`, `, ending in a
+/// deadlock`, `, then time passes forever`); empty for the other traces.
+pub fn run_end(end: &TraceEnd) -> String {
+    match end {
+        TraceEnd::Loop { start, .. } if *start == 0 => {
+            ", looping back to the initial state".to_string()
+        }
+        TraceEnd::Loop { start, .. } => format!(", looping back to step {start}"),
+        TraceEnd::Deadlock { .. } => ", ending in a deadlock".to_string(),
+        TraceEnd::TimeDiverges => ", then time passes forever".to_string(),
+        TraceEnd::Goal { .. } | TraceEnd::ModelError { .. } => String::new(),
+    }
+}
+
 /// The verdict as an editor shows it on the check's name, one line that
 /// starts with the outcome and a colon (editors read that prefix):
 /// `violated: trace of 6 steps, 40 states explored`, `holds: 12 states
@@ -124,8 +149,8 @@ pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) ->
     let explored = result.stats.explored;
     let (trace, witness, after) = match (&result.trace, result.stats.trace_limit) {
         (Some(t), _) => (
-            format!("trace of {} steps", t.len()),
-            format!("witness of {} steps", t.len()),
+            format!("trace of {} steps{}", t.len(), run_end(&t.end)),
+            format!("witness of {} steps{}", t.len(), run_end(&t.end)),
             format!("after a trace of {} steps", t.len()),
         ),
         (None, limit) => {
@@ -140,6 +165,9 @@ pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) ->
         Outcome::Holds => format!("holds: {explored} states explored"),
         Outcome::Witnessed => format!("holds: {witness}, {explored} states explored"),
         Outcome::Violated => format!("violated: {trace}, {explored} states explored"),
+        Outcome::NoWitness if check.kind.is_liveness() => {
+            format!("fails: every maximal run leaves it, {explored} states explored")
+        }
         Outcome::NoWitness => {
             format!("fails: no reachable state satisfies it, {explored} states explored")
         }

@@ -52,7 +52,7 @@ impl Goal {
 
 /// Data and location parts. An evaluation error makes an atom false: goal
 /// formulas are side-effect free and errors there are not model errors.
-fn discrete(model: &Model, f: &Formula, key: &[i32]) -> bool {
+pub(super) fn discrete(model: &Model, f: &Formula, key: &[i32]) -> bool {
     match f {
         Formula::True => true,
         Formula::False => false,

@@ -12,6 +12,7 @@ pub mod enhance;
 mod frontier;
 mod goal;
 pub mod heuristics;
+mod liveness;
 mod lu;
 pub mod portfolio;
 mod safe;
@@ -32,7 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::ir::{self, EvalError};
-pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition};
+pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 
 /// Order in which the frontier is explored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -289,6 +290,15 @@ pub(crate) fn check_until(
     stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
+    // Liveness checks have their own search; orders, heuristics and
+    // enhancements are about reaching a state and do not apply.
+    if network
+        .checks
+        .get(check)
+        .is_some_and(|c| c.kind.is_liveness())
+    {
+        return liveness::run(network, check, options, stop, progress);
+    }
     if options.safe_abstraction {
         return safe::check(network, check, options, stop, progress);
     }

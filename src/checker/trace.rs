@@ -45,9 +45,49 @@ pub enum TraceEnd {
         transition: Transition,
         error: EvalError,
     },
+    /// A lasso (liveness checks): after the last step, wait `delay`; the
+    /// state reached has the locations and variables of the state after step
+    /// `start` (0: the initial state) and its clocks satisfy `zone`, the
+    /// symbolic state's zone there. Steps `start + 1 ..= len` form a cycle of
+    /// the zone graph, so the run can go round it forever.
+    Loop {
+        delay: Rational64,
+        start: usize,
+        zone: Vec<ZoneBound>,
+    },
+    /// A maximal run that ends (liveness checks): after the last step, wait
+    /// `delay`; from there no action transition is possible now or after
+    /// any delay.
+    Deadlock { delay: Rational64 },
+    /// A maximal run that ends in waiting (liveness checks): after the last
+    /// step, time passes forever (no invariant bounds it, no urgency stops
+    /// it), so no further action needs to happen.
+    TimeDiverges,
 }
 
-/// A path from the initial state to a goal (or model error).
+/// One constraint `x_i - x_j < bound` (`strict`) or `x_i - x_j <= bound` of a
+/// zone, with clock indices as in `ConcreteState::clocks` (0 is the
+/// reference clock, always 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZoneBound {
+    pub i: u32,
+    pub j: u32,
+    pub strict: bool,
+    pub bound: i32,
+}
+
+impl ZoneBound {
+    /// Whether the clock values satisfy the constraint.
+    pub fn holds(&self, clocks: &[Rational64]) -> bool {
+        let value = |k: u32| clocks.get(k as usize).copied().unwrap_or_default();
+        let d = value(self.i) - value(self.j);
+        let b = Rational64::from_integer(self.bound as i64);
+        if self.strict { d < b } else { d <= b }
+    }
+}
+
+/// A path from the initial state to a goal (or model error); for liveness
+/// checks a maximal run: a lasso, or a run that ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
     pub initial: ConcreteState,

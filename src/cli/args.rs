@@ -137,6 +137,10 @@ pub struct CheckArgs {
     /// Only run the named check (repeatable); default: every check.
     #[arg(long = "check", value_name = "NAME")]
     pub checks: Vec<String>,
+    /// A UPPAAL query file (`.q`): its queries are added to every model's
+    /// checks, named `line3` after their line.
+    #[arg(long, value_name = "FILE.q")]
+    pub queries: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Output format on stdout.

@@ -11,6 +11,7 @@ use super::args::{CheckArgs, Format, SearchArgs};
 use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
+use super::source::Source;
 use super::{diag, json, sarif, text};
 
 /// The checker options the search flags ask for.
@@ -64,6 +65,24 @@ fn portfolio(args: &CheckArgs, base: &Options) -> Result<Option<Vec<portfolio::C
     Ok(Some(portfolio::entries(&configs, base)))
 }
 
+/// The checks of a UPPAAL query file as zeno text, one per translated
+/// query (named `lineN` after its line), and whether every query was
+/// translated; the errors of the others are printed against the file.
+fn query_checks(path: &std::path::Path) -> Result<(String, bool), String> {
+    let source = super::source::read_source(path).map_err(|e| e.to_string())?;
+    let (checks, diagnostics) = zeno::import::import_query_file(&source.text);
+    let diagnostics: Vec<_> = diagnostics.iter().map(|d| d.to_diagnostic()).collect();
+    diag::emit(&source, &diagnostics);
+    let text = checks
+        .iter()
+        .map(|(line, f)| format!("check line{line}: {f};\n"))
+        .collect();
+    let ok = !diagnostics
+        .iter()
+        .any(|d| d.severity == zeno::diagnostics::Severity::Error);
+    Ok((text, ok))
+}
+
 pub fn run(args: &CheckArgs) -> u8 {
     let options = match options(&args.search) {
         Ok(o) => o,
@@ -93,13 +112,34 @@ pub fn run(args: &CheckArgs) -> u8 {
         });
     }
     let mut outcome = Outcome::default();
+    let queries = match &args.queries {
+        Some(path) => match query_checks(path) {
+            Ok((checks, ok)) => {
+                if !ok {
+                    outcome.add(exit::ERROR);
+                }
+                Some(checks)
+            }
+            Err(e) => {
+                diag::error(&e);
+                return exit::ERROR;
+            }
+        },
+        None => None,
+    };
     let mut reports = Vec::new();
     let mut matched = vec![false; args.checks.len()];
     let stdout = std::io::stdout();
 
     for path in &args.files {
         let model = match load(path, &args.labels) {
-            Ok(m) => m,
+            Ok(mut m) => {
+                if let Some(checks) = &queries {
+                    let text = format!("{}\n{checks}", m.source.text);
+                    m.source = Source::new(m.source.path.clone(), text);
+                }
+                m
+            }
             Err(e) => {
                 outcome.add(exit::ERROR);
                 reports.push(match e {

@@ -61,7 +61,8 @@ pub enum VerdictKind {
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckReport {
     pub name: String,
-    /// `invariant` (`A[]`) or `reachable` (`E<>`).
+    /// `invariant` (`A[]`), `reachable` (`E<>`), `inevitable` (`A<>`),
+    /// `potentially_always` (`E[]`) or `leads_to` (`-->`).
     pub kind: &'static str,
     /// The whole `check` declaration.
     pub range: Range,
@@ -115,6 +116,11 @@ pub struct TraceReport {
     pub initial: StateReport,
     pub steps: Vec<StepReport>,
     pub end: EndReport,
+    /// For a lasso (liveness checks): the index of the state the cycle
+    /// returns to (0: the initial state, `k`: the state after step `k`);
+    /// the steps after it form the cycle. Absent for other traces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_start: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -136,6 +142,16 @@ pub enum EndReport {
         edges: Vec<EdgeReport>,
         error: String,
     },
+    /// Wait `delay`: the run is back at the state `loop_start` (same
+    /// locations and variables, clocks in that state's zone) and repeats
+    /// the steps after it forever.
+    Loop { delay: String, loop_start: usize },
+    /// Wait `delay`: no action is possible now or after any delay; the
+    /// maximal run ends.
+    Deadlock { delay: String },
+    /// Time passes forever after the last step; the maximal run takes no
+    /// more actions.
+    TimeDiverges,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -275,7 +291,6 @@ pub fn check_report(
             portfolio_winner: None,
         };
     };
-    let invariant = matches!(c.kind, CheckKind::Invariant(_));
     let len = result.trace.as_ref().map(Trace::len);
     let outcome = Outcome::of(c, result);
     let verdict = match outcome {
@@ -298,7 +313,13 @@ pub fn check_report(
     let summary = zeno::report::summary(net, c, result);
     CheckReport {
         name: c.name.clone(),
-        kind: if invariant { "invariant" } else { "reachable" },
+        kind: match c.kind {
+            CheckKind::Invariant(_) => "invariant",
+            CheckKind::Reachable(_) => "reachable",
+            CheckKind::Inevitable(_) => "inevitable",
+            CheckKind::Potentially(_) => "potentially_always",
+            CheckKind::LeadsTo(..) => "leads_to",
+        },
         range: range(source, c.span),
         verdict,
         summary,
@@ -356,11 +377,24 @@ fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
             edges: transition(source, net, tr, before),
             error: describe_error(net, error),
         },
+        TraceEnd::Loop { delay, start, .. } => EndReport::Loop {
+            delay: rational(delay),
+            loop_start: *start,
+        },
+        TraceEnd::Deadlock { delay } => EndReport::Deadlock {
+            delay: rational(delay),
+        },
+        TraceEnd::TimeDiverges => EndReport::TimeDiverges,
+    };
+    let loop_start = match &t.end {
+        TraceEnd::Loop { start, .. } => Some(*start),
+        _ => None,
     };
     TraceReport {
         initial: state(net, &t.initial),
         steps,
         end,
+        loop_start,
     }
 }
 

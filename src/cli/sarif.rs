@@ -86,7 +86,9 @@ pub fn document(files: &[FileReport]) -> Value {
 fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
     let (rule, level) = match c.verdict {
         VerdictKind::Holds => return None,
-        VerdictKind::Fails if c.kind == "invariant" => ("violated", "error"),
+        VerdictKind::Fails if matches!(c.kind, "invariant" | "inevitable" | "leads_to") => {
+            ("violated", "error")
+        }
         VerdictKind::Fails => ("no-witness", "error"),
         VerdictKind::ModelError => ("model-error", "error"),
         VerdictKind::Unknown => ("unknown", "warning"),

@@ -41,6 +41,9 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
         let _ = writeln!(out, "    0. initial: {}", state(&trace.initial));
     }
     for (i, step) in trace.steps.iter().enumerate() {
+        if trace.loop_start == Some(i) {
+            let _ = writeln!(out, "    -- cycle: the steps below repeat forever --");
+        }
         let _ = writeln!(
             out,
             "    {}. delay {}: {}",
@@ -58,6 +61,26 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
     match &trace.end {
         EndReport::Goal { delay } => {
             let _ = writeln!(out, "    then delay {delay}: goal reached");
+        }
+        EndReport::Loop { delay, loop_start } => {
+            let at = if *loop_start == 0 {
+                "the initial state".to_string()
+            } else {
+                format!("the state after step {loop_start}")
+            };
+            let _ = writeln!(
+                out,
+                "    then delay {delay}: back at {at} (clocks in its zone), the cycle repeats"
+            );
+        }
+        EndReport::Deadlock { delay } => {
+            let _ = writeln!(
+                out,
+                "    then delay {delay}: deadlock, no action is possible any more"
+            );
+        }
+        EndReport::TimeDiverges => {
+            let _ = writeln!(out, "    then time passes forever");
         }
         EndReport::ModelError {
             delay,

@@ -157,8 +157,13 @@ impl<'n> Printer<'n> {
         }
         for c in &net.checks {
             match &c.kind {
-                CheckKind::Invariant(f) | CheckKind::Reachable(f) => {
-                    collect_formula(f, &mut groups)
+                CheckKind::Invariant(f)
+                | CheckKind::Reachable(f)
+                | CheckKind::Inevitable(f)
+                | CheckKind::Potentially(f) => collect_formula(f, &mut groups),
+                CheckKind::LeadsTo(p, q) => {
+                    collect_formula(p, &mut groups);
+                    collect_formula(q, &mut groups);
                 }
             }
         }
@@ -361,6 +366,10 @@ fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
         CheckKind::Reachable(f) => f,
         CheckKind::Invariant(Formula::Not(f)) => f,
         CheckKind::Invariant(_) => return None,
+        // TChecker's reachability labels cannot say anything about runs.
+        CheckKind::Inevitable(_) | CheckKind::Potentially(_) | CheckKind::LeadsTo(..) => {
+            return None;
+        }
     };
     match f {
         Formula::At { process, location } => Some(vec![(*process, *location)]),
@@ -899,15 +908,18 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
     out.push_str(&format!("\nsystem {};\n", names.join(", ")));
     let mut queries = String::new();
     for c in &net.checks {
-        let (q, f) = match &c.kind {
-            CheckKind::Invariant(f) => ("A[]", f),
-            CheckKind::Reachable(f) => ("E<>", f),
+        let query = match &c.kind {
+            CheckKind::Invariant(f) => format!("A[] {}", pr.formula(f, c.span, &mut errors)),
+            CheckKind::Reachable(f) => format!("E<> {}", pr.formula(f, c.span, &mut errors)),
+            CheckKind::Inevitable(f) => format!("A<> {}", pr.formula(f, c.span, &mut errors)),
+            CheckKind::Potentially(f) => format!("E[] {}", pr.formula(f, c.span, &mut errors)),
+            CheckKind::LeadsTo(p, q) => format!(
+                "({}) --> ({})",
+                pr.formula(p, c.span, &mut errors),
+                pr.formula(q, c.span, &mut errors)
+            ),
         };
-        queries.push_str(&format!(
-            "/* {} */\n{q} {}\n",
-            c.name,
-            pr.formula(f, c.span, &mut errors)
-        ));
+        queries.push_str(&format!("/* {} */\n{query}\n", c.name));
     }
     if errors.is_empty() {
         Ok((out, queries))

@@ -317,6 +317,14 @@ pub fn import_as(
     r
 }
 
+/// Translates a UPPAAL query file (`.q`) into zeno check formulas: each
+/// `(line, text)` is a query's 1-based line and its zeno form (`A<> P.done`,
+/// `p --> q`); every query that cannot be translated has an error located
+/// in `text`.
+pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
+    queries::query_file(text)
+}
+
 /// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).
 pub fn import_uppaal_xml(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
     let mut sink = Sink::new(text);

@@ -1,55 +1,59 @@
-//! UPPAAL queries → zeno checks. Only `A[] phi` and `E<> phi` have a zeno
-//! form; others are reported (as warnings: the model itself is unaffected).
+//! UPPAAL queries → zeno checks: `A[] phi`, `E<> phi`, `A<> phi`, `E[] phi`
+//! and `p --> q`; others (`sup`, `inf`, statistical queries) are reported
+//! (as warnings: the model itself is unaffected).
 
 use super::Sink;
 use super::expr::{Ctx, Parser, print};
 use super::lex::{Cursor, Tok};
 use crate::ir::Span;
 
-/// The check text (`A[] ...`), or `None` after a reported problem.
+/// The check text (`A[] ...`, `p --> q`), or `None` after a reported
+/// problem.
 pub(crate) fn formula(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<String> {
-    let start = c.span();
     let quant = match (c.peek().clone(), c.peek_at(1).clone(), c.peek_at(2).clone()) {
         (Tok::Ident(a), Tok::Punct("["), Tok::Punct("]")) if a == "A" => "A[]",
         (Tok::Ident(e), Tok::Punct("<"), Tok::Punct(">")) if e == "E" => "E<>",
-        (Tok::Ident(a), Tok::Punct("<"), Tok::Punct(">")) if a == "A" => {
-            sink.warning(
-                start,
-                "`A<>` (liveness) queries are not supported; query left as a comment",
-            );
-            return None;
-        }
-        (Tok::Ident(e), Tok::Punct("["), Tok::Punct("]")) if e == "E" => {
-            sink.warning(
-                start,
-                "`E[]` queries are not supported; query left as a comment",
-            );
-            return None;
-        }
-        _ => {
-            sink.warning(
-                whole,
-                "only `A[]` and `E<>` queries are supported (not `-->`, `sup`, `inf`, `Pr`, ...); query left as a comment",
-            );
-            return None;
-        }
+        (Tok::Ident(a), Tok::Punct("<"), Tok::Punct(">")) if a == "A" => "A<>",
+        (Tok::Ident(e), Tok::Punct("["), Tok::Punct("]")) if e == "E" => "E[]",
+        // `p --> q` has no quantifier in front.
+        _ => return leads_to(c, whole, sink),
     };
     c.bump();
     c.bump();
     c.bump();
-    let r = Parser { c, ctx: Ctx::Query }.expr();
-    match r {
-        Ok(e) if c.at_eof() => Some(format!("{quant} {}", print(&e))),
+    Some(format!("{quant} {}", side(c, sink)?))
+}
+
+/// `p --> q` (`-->` lexes as `--` then `>`); anything else without a
+/// quantifier is a query zeno has no form for.
+fn leads_to(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<String> {
+    let mut premise = c.take_until(&["--"]);
+    if !(c.at("--") && matches!(c.peek_at(1), Tok::Punct(">"))) {
+        sink.warning(
+            whole,
+            "only `A[]`, `E<>`, `A<>`, `E[]` and `-->` queries are supported (not `sup`, `inf`, `Pr`, ...); query left as a comment",
+        );
+        return None;
+    }
+    c.bump();
+    c.bump();
+    let p = side(&mut premise, sink)?;
+    let q = side(c, sink)?;
+    Some(format!("{p} --> {q}"))
+}
+
+/// A whole state formula, printed as zeno text.
+fn side(c: &mut Cursor, sink: &mut Sink) -> Option<String> {
+    match (Parser { c, ctx: Ctx::Query }).expr() {
+        Ok(e) if c.at_eof() => Some(print(&e)),
         Ok(_) => {
-            let msg = if c.at("--") {
-                "leads-to `-->` queries are not supported; query left as a comment".to_string()
-            } else {
+            sink.warning(
+                c.span(),
                 format!(
                     "unexpected {} in the query; query left as a comment",
                     super::lex::describe(c.peek())
-                )
-            };
-            sink.warning(c.span(), msg);
+                ),
+            );
             None
         }
         Err((span, msg)) => {
@@ -57,4 +61,83 @@ pub(crate) fn formula(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<St
             None
         }
     }
+}
+
+/// A UPPAAL query file (`.q`): `//` and `/* */` comments, one query per
+/// remaining non-blank line. Each translated query is `(line, check text)`
+/// (line 1-based); a query zeno cannot translate gets an error located in
+/// the file, and the others are still translated.
+pub(crate) fn query_file(text: &str) -> (Vec<(u32, String)>, Vec<super::ImportDiagnostic>) {
+    let blanked = blank_comments(text);
+    let mut sink = Sink::new(text);
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    for (n, line) in blanked.split('\n').enumerate() {
+        let base = start;
+        start += line.len() + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |i: usize| (base + i) as u32;
+        let whole = crate::ir::Span::new(
+            at(line.len() - line.trim_start().len()),
+            at(line.trim_end().len()),
+        );
+        let before = sink.diags.len();
+        let translated = match super::lex::tokenize(line, &at) {
+            Ok(tokens) => formula(&mut Cursor::new(tokens), whole, &mut sink),
+            Err((span, msg)) => {
+                sink.warning(span, msg);
+                None
+            }
+        };
+        match translated {
+            Some(check) => out.push((n as u32 + 1, check)),
+            // The query is not checked: an error, not a warning, since the
+            // user asked for it.
+            None => {
+                for d in &mut sink.diags[before..] {
+                    d.severity = crate::diagnostics::Severity::Error;
+                    if let Some(m) = d.message.strip_suffix("; query left as a comment") {
+                        d.message = format!("{m}; this query is not checked");
+                    }
+                }
+            }
+        }
+    }
+    (out, sink.diags)
+}
+
+/// `text` with every comment replaced by spaces (line breaks kept), so that
+/// offsets and lines stay those of the file.
+fn blank_comments(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = if bytes[i..].starts_with(b"//") {
+            bytes[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |k| i + k)
+        } else if bytes[i..].starts_with(b"/*") {
+            bytes[i + 2..]
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(bytes.len(), |k| i + 2 + k + 2)
+        } else {
+            i += 1;
+            continue;
+        };
+        for b in &mut out[i..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        i = end;
+    }
+    // Only ASCII bytes were replaced, by ASCII spaces, at character
+    // boundaries of comment delimiters; multi-byte characters inside
+    // comments become runs of spaces of the same length.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

@@ -321,15 +321,49 @@ pub enum CheckKind {
     Invariant(Formula),
     /// `E<> phi`: witnessed by a reachable state satisfying `phi`.
     Reachable(Formula),
+    /// `A<> phi`: every maximal run reaches a state satisfying `phi`;
+    /// violated by a maximal run that never does (`not E[] not phi`).
+    Inevitable(Formula),
+    /// `E[] phi`: some maximal run satisfies `phi` in every state.
+    Potentially(Formula),
+    /// `p --> q`: from every reachable state satisfying `p`, every maximal
+    /// run reaches `q` (`A[] (p imply A<> q)`).
+    LeadsTo(Formula, Formula),
 }
 
 impl CheckKind {
-    /// The states the search looks for: `!phi` for `A[]`, `phi` for `E<>`.
+    /// The states the search looks for: `!phi` for `A[]`, `phi` for `E<>`;
+    /// for the liveness forms, the states a counterexample or witness runs
+    /// through: `!phi` for `A<>`, `phi` for `E[]`, `p && !q` for `-->`.
     pub fn goal(&self) -> Formula {
         match self {
-            CheckKind::Invariant(phi) => Formula::Not(Box::new(phi.clone())),
-            CheckKind::Reachable(phi) => phi.clone(),
+            CheckKind::Invariant(phi) | CheckKind::Inevitable(phi) => {
+                Formula::Not(Box::new(phi.clone()))
+            }
+            CheckKind::Reachable(phi) | CheckKind::Potentially(phi) => phi.clone(),
+            CheckKind::LeadsTo(p, q) => {
+                Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))])
+            }
         }
+    }
+
+    /// Whether the check is about all runs (`A[]`, `A<>`, `-->`: a trace
+    /// is a counterexample) rather than some run (`E<>`, `E[]`: a trace is a
+    /// witness).
+    pub fn is_universal(&self) -> bool {
+        matches!(
+            self,
+            CheckKind::Invariant(_) | CheckKind::Inevitable(_) | CheckKind::LeadsTo(..)
+        )
+    }
+
+    /// Whether the check is about maximal runs (`A<>`, `E[]`, `-->`) rather
+    /// than reachable states.
+    pub fn is_liveness(&self) -> bool {
+        matches!(
+            self,
+            CheckKind::Inevitable(_) | CheckKind::Potentially(_) | CheckKind::LeadsTo(..)
+        )
     }
 }
 

@@ -53,10 +53,10 @@ pub struct StepReport {
 
 /// A short status of a check for its lens.
 fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> String {
-    let invariant = matches!(
-        network.checks.get(check).map(|c| &c.kind),
-        Some(ir::CheckKind::Invariant(_))
-    );
+    let invariant = network
+        .checks
+        .get(check)
+        .is_some_and(|c| c.kind.is_universal());
     let Some(r) = result else {
         return "not checked yet".to_string();
     };

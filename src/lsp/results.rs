@@ -338,6 +338,13 @@ pub enum EndView {
         edges: Vec<EdgeView>,
         error: String,
     },
+    /// A lasso: wait `delay`; the state is back at the state after step
+    /// `start` (0: the initial state), and the steps after it repeat.
+    Loop { delay: String, start: usize },
+    /// A maximal run that ends: wait `delay`; no action is ever possible.
+    Deadlock { delay: String },
+    /// A maximal run that ends in letting time pass forever.
+    TimeDiverges,
 }
 
 fn edges_view(network: &ir::Network, index: &LineIndex, t: &Transition) -> Vec<EdgeView> {
@@ -442,6 +449,14 @@ pub fn error_trace(
             edges: edges_view(network, index, transition),
             error: report::describe_error(network, error),
         },
+        TraceEnd::Loop { delay, start, .. } => EndView::Loop {
+            delay: delay.to_string(),
+            start: *start,
+        },
+        TraceEnd::Deadlock { delay } => EndView::Deadlock {
+            delay: delay.to_string(),
+        },
+        TraceEnd::TimeDiverges => EndView::TimeDiverges,
     };
     Some(ErrorTrace {
         check: c.name.clone(),

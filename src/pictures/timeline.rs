@@ -36,6 +36,9 @@ enum ColumnKind {
     Step(usize),
     Goal,
     Error(String),
+    /// How a maximal run of a liveness check goes on: `loop to 2`,
+    /// `deadlock`, `time diverges`.
+    End(String),
 }
 
 fn columns(network: &Network, trace: &Trace) -> Vec<Column> {
@@ -90,6 +93,22 @@ fn columns(network: &Network, trace: &Trace) -> Vec<Column> {
             );
             c.clocks = delayed(prev, *delay);
             cols.push(c);
+        }
+        TraceEnd::Loop { delay, start, .. } => {
+            let kind = ColumnKind::End(format!("loop to {start}"));
+            let mut c = state_col(prev, time + *delay, *delay, None, kind);
+            c.clocks = delayed(prev, *delay);
+            cols.push(c);
+        }
+        TraceEnd::Deadlock { delay } => {
+            let kind = ColumnKind::End("deadlock".to_owned());
+            let mut c = state_col(prev, time + *delay, *delay, None, kind);
+            c.clocks = delayed(prev, *delay);
+            cols.push(c);
+        }
+        TraceEnd::TimeDiverges => {
+            let kind = ColumnKind::End("time diverges".to_owned());
+            cols.push(state_col(prev, time, zero, None, kind));
         }
     }
     cols
@@ -230,6 +249,7 @@ pub fn trace_svg(network: &Network, check: usize, trace: &Trace) -> String {
             ColumnKind::Step(k) => (k.to_string(), style::TRACE),
             ColumnKind::Goal => ("goal".to_owned(), style::MUTED),
             ColumnKind::Error(_) => ("error".to_owned(), style::ERROR),
+            ColumnKind::End(words) => (words.clone(), style::MUTED),
         };
         if let ColumnKind::Step(_) = col.kind {
             continue; // drawn with the step below

@@ -10,12 +10,16 @@ use crate::ir::{CheckKind, Network};
 
 use super::pretty;
 
-/// `A[]` or `E<>`, and what a trace of the check is.
+/// The check's operator (`A[]`, `E<>`, `A<>`, `E[]`, `-->`), and what a
+/// trace of the check is.
 pub(crate) fn check_role(network: &Network, check: usize) -> (String, &'static str, &'static str) {
     match network.checks.get(check) {
         Some(c) => match c.kind {
             CheckKind::Invariant(_) => (c.name.clone(), "A[]", "counterexample"),
             CheckKind::Reachable(_) => (c.name.clone(), "E<>", "witness"),
+            CheckKind::Inevitable(_) => (c.name.clone(), "A<>", "counterexample"),
+            CheckKind::Potentially(_) => (c.name.clone(), "E[]", "witness"),
+            CheckKind::LeadsTo(..) => (c.name.clone(), "-->", "counterexample"),
         },
         None => (format!("#{check}"), "", "trace"),
     }
@@ -195,6 +199,23 @@ pub fn trace_text(network: &Network, check: usize, trace: &Trace) -> String {
                 crate::report::describe_error(network, error)
             );
         }
+        TraceEnd::Loop { delay, start, .. } => {
+            time += *delay;
+            let _ = writeln!(
+                out,
+                "loop: after delay {delay}, t = {time}, back at the state after step {start}; the steps after it repeat"
+            );
+        }
+        TraceEnd::Deadlock { delay } => {
+            time += *delay;
+            let _ = writeln!(
+                out,
+                "deadlock: after delay {delay}, t = {time}, no action is possible any more"
+            );
+        }
+        TraceEnd::TimeDiverges => {
+            let _ = writeln!(out, "then time passes forever");
+        }
     }
     out
 }
@@ -265,6 +286,20 @@ pub fn trace_json(network: &Network, check: usize, trace: &Trace) -> Value {
                 "error": crate::report::describe_error(network, error),
             })
         }
+        TraceEnd::Loop { delay, start, .. } => {
+            time += *delay;
+            json!({
+                "kind": "loop",
+                "delay": delay.to_string(),
+                "time": time.to_string(),
+                "loop_start": start,
+            })
+        }
+        TraceEnd::Deadlock { delay } => {
+            time += *delay;
+            json!({ "kind": "deadlock", "delay": delay.to_string(), "time": time.to_string() })
+        }
+        TraceEnd::TimeDiverges => json!({ "kind": "time_diverges" }),
     };
     json!({
         "check": name,

@@ -252,6 +252,9 @@ impl Shift for CheckDecl {
     fn shift(&mut self, d: u32) {
         self.name.shift(d);
         self.formula.shift(d);
+        if let Some(t) = &mut self.target {
+            t.shift(d);
+        }
         self.span.shift(d);
     }
 }

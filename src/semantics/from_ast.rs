@@ -607,17 +607,9 @@ impl Lowerer {
         let quantifier = tokens(node).find_map(|t| match t.kind() {
             A_BOX => Some(Quantifier::Always),
             E_DIAMOND => Some(Quantifier::Eventually),
-            A_DIAMOND | E_BOX => {
-                let r = t.text_range();
-                self.diags.borrow_mut().push(Diagnostic::error(
-                    Span::new(u32::from(r.start()), u32::from(r.end())),
-                    format!(
-                        "`{}` checks are not supported: use `A[]` or `E<>`",
-                        t.text()
-                    ),
-                ));
-                None
-            }
+            A_DIAMOND => Some(Quantifier::Inevitably),
+            E_BOX => Some(Quantifier::Potentially),
+            LEADS_TO => Some(Quantifier::LeadsTo),
             _ => None,
         });
         let span = self.span(node);
@@ -626,10 +618,16 @@ impl Lowerer {
             // Unnamed checks are numbered when the network is built.
             None => Name::new("", span),
         };
+        let quantifier = quantifier?;
+        let mut formulas = exprs(node);
+        let formula = self.opt_expr(formulas.next(), node);
+        let target =
+            (quantifier == Quantifier::LeadsTo).then(|| self.opt_expr(formulas.next(), node));
         Some(CheckDecl {
             name,
-            quantifier: quantifier?,
-            formula: self.opt_expr(exprs(node).next(), node),
+            quantifier,
+            formula,
+            target,
             span,
         })
     }

@@ -222,6 +222,12 @@ pub enum Quantifier {
     Always,
     /// `E<> phi`
     Eventually,
+    /// `A<> phi`: every maximal run reaches phi.
+    Inevitably,
+    /// `E[] phi`: some maximal run keeps phi.
+    Potentially,
+    /// `p --> q` (the formula is `p`, the target `q`).
+    LeadsTo,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -229,6 +235,8 @@ pub struct CheckDecl {
     pub name: Name,
     pub quantifier: Quantifier,
     pub formula: Expr,
+    /// `q` in `p --> q`; `None` for the other forms.
+    pub target: Option<Expr>,
     pub span: Span,
 }
 

@@ -600,6 +600,9 @@ impl<'a> FileWalk<'a> {
         }
         for c in &tree.checks {
             self.expr(&c.formula);
+            if let Some(t) = &c.target {
+                self.expr(t);
+            }
         }
         self.out.names.sort_by_key(|n| (n.span.start, n.span.end));
         self.out.names.dedup();

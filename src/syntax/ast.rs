@@ -639,7 +639,7 @@ impl SyncParticipant {
 }
 
 ast_node!(
-    /// `check name: A[] phi;`
+    /// `check name: A[] phi;`, `check name: p --> q;`
     Check,
     CHECK
 );
@@ -676,6 +676,17 @@ impl Check {
     }
     pub fn formula(&self) -> Option<Expr> {
         child(&self.syntax)
+    }
+    /// The `-->` token of a leads-to check `p --> q`.
+    pub fn leads_to_token(&self) -> Option<SyntaxToken> {
+        self.syntax
+            .children_with_tokens()
+            .filter_map(SyntaxElement::into_token)
+            .find(|t| t.kind() == LEADS_TO)
+    }
+    /// `q` in `p --> q` (the second formula).
+    pub fn target(&self) -> Option<Expr> {
+        self.syntax.children().filter_map(Expr::cast).nth(1)
     }
 }
 

@@ -781,7 +781,7 @@ fn sync_vector(p: &mut Parser, ctx: Context) {
     m.complete(p, SYNC_VECTOR);
 }
 
-/// `check name: A[] phi;` (the name is optional).
+/// `check name: A[] phi;` or `check name: p --> q;` (the name is optional).
 fn check(p: &mut Parser) {
     let m = p.start();
     p.bump();
@@ -794,10 +794,16 @@ fn check(p: &mut Parser) {
     }
     if p.at_set(PATH_QUANTIFIERS) {
         p.bump();
+        expr(p);
     } else {
-        p.error_expected("`A[]` or `E<>`");
+        // `p --> q`: a leads-to check has no quantifier in front.
+        expr(p);
+        if p.eat(LEADS_TO) {
+            expr(p);
+        } else {
+            p.error_expected("`-->` (or `A[]`, `E<>`, `A<>`, `E[]` before the formula)");
+        }
     }
-    expr(p);
     semi(p);
     m.complete(p, CHECK);
 }

@@ -69,6 +69,8 @@ syntax_kinds! {
     E_DIAMOND,
     A_DIAMOND,
     E_BOX,
+    // `-->` of a leads-to check, `check name: p --> q;`.
+    LEADS_TO,
     // Punctuation.
     SEMICOLON,
     COMMA,
@@ -269,6 +271,7 @@ impl SyntaxKind {
             E_DIAMOND => "`E<>`",
             A_DIAMOND => "`A<>`",
             E_BOX => "`E[]`",
+            LEADS_TO => "`-->`",
             SEMICOLON => "`;`",
             COMMA => "`,`",
             COLON => "`:`",

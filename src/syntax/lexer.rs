@@ -111,6 +111,8 @@ enum RawToken {
     ADiamond,
     #[token("E[]")]
     EBox,
+    #[token("-->")]
+    LeadsTo,
     #[token(";")]
     Semicolon,
     #[token(",")]
@@ -267,6 +269,7 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::EDiamond => E_DIAMOND,
         RawToken::ADiamond => A_DIAMOND,
         RawToken::EBox => E_BOX,
+        RawToken::LeadsTo => LEADS_TO,
         RawToken::Semicolon => SEMICOLON,
         RawToken::Comma => COMMA,
         RawToken::Colon => COLON,

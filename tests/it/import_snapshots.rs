@@ -95,9 +95,8 @@ fn uppaal_xml_small() {
             // Flags are clear
             // when id differs
             check q2: A[] forall (i : pid_t) id != i imply !flag[i];
-            // not translated: P1.req --> P1.idle
+            check q3: P1.req --> P1.idle;
             7:11: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
-            33:17: warning: only `A[]` and `E<>` queries are supported (not `-->`, `sup`, `inf`, `Pr`, ...); query left as a comment
         "#]],
     );
 }

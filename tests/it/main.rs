@@ -26,6 +26,7 @@ mod import_models;
 mod import_roundtrip;
 mod import_snapshots;
 mod import_verdicts;
+mod liveness;
 mod lsp;
 mod lsp_framing;
 mod lsp_fuzz;

@@ -46,6 +46,8 @@ pub(crate) fn concretize(
     }
     let model = Model::new(network, goal);
     match &abstract_trace.end {
+        // Safe abstraction runs reachability checks only.
+        TraceEnd::Loop { .. } | TraceEnd::Deadlock { .. } | TraceEnd::TimeDiverges => None,
         TraceEnd::ModelError {
             transition, error, ..
         } => {

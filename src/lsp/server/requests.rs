@@ -43,6 +43,9 @@ impl Backend {
         let kind = match c.kind {
             ir::CheckKind::Invariant(_) => "invariant (A[])",
             ir::CheckKind::Reachable(_) => "reachability (E<>)",
+            ir::CheckKind::Inevitable(_) => "inevitability (A<>)",
+            ir::CheckKind::Potentially(_) => "potentially always (E[])",
+            ir::CheckKind::LeadsTo(..) => "leads to (-->)",
         };
         Ok(Some(Hover {
             contents: HoverContents::Markup(MarkupContent {

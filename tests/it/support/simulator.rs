@@ -45,6 +45,8 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
         .map_err(|e| format!("initial state: {e}"))?;
 
     let mut state = initial;
+    // Every state of the run, for the liveness checks' lassos.
+    let mut states = vec![state.clone()];
     for (k, step) in trace.steps.iter().enumerate() {
         let at = format!("step {} ({:?})", k + 1, step.transition.edges);
         let delayed = sim
@@ -64,10 +66,18 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
             ));
         }
         state = next;
+        states.push(state.clone());
     }
 
     let at = format!("end of the trace (after {} steps)", trace.steps.len());
+    if check.kind.is_liveness() && !matches!(trace.end, TraceEnd::ModelError { .. }) {
+        sim.run_keeps_formula(&check.kind, &states)
+            .map_err(|e| format!("{at}: {e}"))?;
+    }
     match &trace.end {
+        TraceEnd::Loop { .. } | TraceEnd::Deadlock { .. } | TraceEnd::TimeDiverges => {
+            replay_run_end(&sim, &states, &trace.end).map_err(|e| format!("{at}: {e}"))
+        }
         TraceEnd::Goal { delay } => {
             let last = sim
                 .delay(&state, *delay)
@@ -116,6 +126,65 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
                     "{at}: the transition fails with `{actual}`, the trace says `{error}`"
                 )),
             }
+        }
+    }
+}
+
+/// The end of a maximal run (liveness checks): a lasso closes on the state
+/// it loops back to, a deadlock is one, and time can diverge where the trace
+/// says it does.
+fn replay_run_end(sim: &Sim, states: &[ConcreteState], end: &TraceEnd) -> Result<(), String> {
+    let last = states.last().expect("the initial state");
+    match end {
+        TraceEnd::Loop { delay, start, zone } => {
+            let closed = sim.delay(last, *delay)?;
+            let back = states
+                .get(*start)
+                .ok_or_else(|| format!("the loop starts at state {start}, past the trace"))?;
+            if closed.locations != back.locations || closed.variables != back.variables {
+                return Err(format!(
+                    "the cycle does not close: {closed:?} is not the discrete state of {back:?}"
+                ));
+            }
+            if *start >= states.len() - 1 {
+                return Err("the cycle has no step".to_string());
+            }
+            for (what, s) in [
+                ("the loop's start", back),
+                ("the state closing the cycle", &closed),
+            ] {
+                if let Some(b) = zone.iter().find(|b| !b.holds(&s.clocks)) {
+                    return Err(format!("{what} {s:?} is outside the loop's zone ({b:?})"));
+                }
+            }
+            Ok(())
+        }
+        TraceEnd::Deadlock { delay } => {
+            let stuck = sim.delay(last, *delay)?;
+            if !sim.formula(&Formula::Deadlock, &stuck)? {
+                return Err(format!("{stuck:?} is not a deadlock"));
+            }
+            Ok(())
+        }
+        TraceEnd::TimeDiverges => {
+            if sim.urgent(last)? {
+                return Err(format!("time may not pass in {last:?}"));
+            }
+            // Invariants are upper bounds `x - 0 <= c` and diagonals; only
+            // the former stop time.
+            for (p, proc_) in sim.net.processes.iter().enumerate() {
+                let loc = sim.location(p, last);
+                if loc.invariant.iter().any(|c| c.j == 0 && c.i != 0) {
+                    return Err(format!(
+                        "the invariant of {}.{} bounds time",
+                        proc_.name, loc.name
+                    ));
+                }
+            }
+            Ok(())
+        }
+        TraceEnd::Goal { .. } | TraceEnd::ModelError { .. } => {
+            Err("a liveness check's trace must end in a loop, a deadlock or divergence".into())
         }
     }
 }
@@ -416,6 +485,52 @@ impl Sim<'_> {
 
     fn location(&self, p: usize, s: &ConcreteState) -> &zeno::ir::Location {
         &self.net.processes[p].locations[s.locations[p] as usize]
+    }
+
+    /// The formula a liveness check's run keeps: `p` in every state for
+    /// `E[] p`, `!p` in every state for `A<> p`, and for `p --> q` a state
+    /// with `p && !q` from which `!q` holds to the end. The formulas are
+    /// discrete, so the states after each step stand for the delays too.
+    fn run_keeps_formula(
+        &self,
+        kind: &zeno::ir::CheckKind,
+        states: &[ConcreteState],
+    ) -> Result<(), String> {
+        use zeno::ir::CheckKind;
+        let all = |f: &Formula, from: usize| -> Result<Option<usize>, String> {
+            for (k, s) in states.iter().enumerate().skip(from) {
+                if !self.formula(f, s)? {
+                    return Ok(Some(k));
+                }
+            }
+            Ok(None)
+        };
+        let not = |f: &Formula| Formula::Not(Box::new(f.clone()));
+        match kind {
+            CheckKind::Potentially(p) => match all(p, 0)? {
+                Some(k) => Err(format!("state {k} of the witness leaves the formula")),
+                None => Ok(()),
+            },
+            CheckKind::Inevitable(p) => match all(&not(p), 0)? {
+                Some(k) => Err(format!(
+                    "state {k} of the counterexample reaches the formula"
+                )),
+                None => Ok(()),
+            },
+            CheckKind::LeadsTo(p, q) => {
+                let trigger = Formula::And(vec![p.clone(), not(q)]);
+                for (k, s) in states.iter().enumerate() {
+                    if self.formula(&trigger, s)? && all(&not(q), k)?.is_none() {
+                        return Ok(());
+                    }
+                }
+                Err(
+                    "no state satisfies the premise and is followed by a run without the target"
+                        .into(),
+                )
+            }
+            CheckKind::Invariant(_) | CheckKind::Reachable(_) => Ok(()),
+        }
     }
 
     /// Every process's invariant holds in `s`.

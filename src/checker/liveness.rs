@@ -1,0 +1,552 @@
+//! Liveness checks on the zone graph: `E[] p`, `A<> p` (decided as
+//! `not E[] not p`) and `p --> q` (decided as `A[] (p imply A<> q)`, on the
+//! fly), in UPPAAL's semantics over maximal runs (docs/language.md,
+//! "Liveness checks").
+//!
+//! The operands are discrete (the semantics layer rejects clock constraints
+//! and `deadlock` in them), so a formula keeps its truth value while time
+//! passes and changes only with action transitions. A maximal run that
+//! keeps `p` in every state exists from a symbolic state exactly when one of
+//! these is reachable from it inside the `p`-states of the zone graph:
+//!
+//! 1. a cycle: an infinite run (Zeno runs included, as UPPAAL counts them);
+//! 2. a state where time diverges: the run may end by waiting forever;
+//! 3. a state whose zone holds a deadlocked valuation: the run ends there
+//!    (after any delay still allowed, no action is ever possible).
+//!
+//! The zone graph is the one the reachability search explores (delay-closed
+//! zones, extrapolated) but with Extra+_M instead of Extra+_LU: the
+//! deadlock test of case 3 needs a bisimulation, as for `A[] !deadlock`.
+//! Why each case is exact on that graph:
+//!
+//! - An abstract cycle lifts to an infinite concrete run: the zone graph
+//!   under Extra+_LU (and so under the finer Extra+_M) is sound and complete
+//!   for the existence of infinite runs (Li, "Checking timed Büchi automata
+//!   emptiness using LU-abstractions", FORMATS 2009; Herbreteau, Srivathsan
+//!   and Walukiewicz, "Efficient emptiness check for timed Büchi automata",
+//!   CAV 2010, which TChecker's `tck-liveness` relies on). Conversely every
+//!   infinite concrete run visits the finitely many abstract states along an
+//!   abstract path, which must repeat a state.
+//! - Time divergence depends on the discrete part alone: invariants are
+//!   conjunctions of upper bounds `x <= c`, `x < c` and diagonals, and a
+//!   delay-closed zone lets time pass without end exactly when no location
+//!   of the state bounds a clock from above and no urgency forbids delays.
+//! - A deadlocked valuation in an extrapolated zone is region-equivalent to
+//!   a reachable one (Extra+_M only adds valuations of the regions the zone
+//!   meets), and region equivalence preserves deadlocks.
+//!
+//! The search is one depth-first search per root. A node is grey while it
+//! is on the stack and black once all its successors are done. A successor
+//! equal to a grey node closes a cycle (case 1). Reduction, with its proof:
+//! **a successor whose zone is included in a black node's zone (same
+//! discrete part) is not explored.** Claim: no maximal `p`-run starts in a
+//! valuation of a black node. By induction on the order in which nodes turn
+//! black: when a node turns black it is not of case 2 or 3, and each of its
+//! successors inside `p` is a node that turned black before it, or is
+//! included in one, since a successor equal to a grey node would have ended
+//! the search. A maximal `p`-run from a valuation of the node either ends in
+//! the node's delay closure (cases 2 and 3, excluded) or takes an action into
+//! a successor's zone (zone successors over-approximate concrete ones) and
+//! goes on from there as a maximal `p`-run, excluded by induction (for an
+//! included successor: its valuations are valuations of the larger black
+//! node). So skipping included successors loses no maximal run. Black nodes
+//! stay black across searches (the claim is about the node alone), which is
+//! how `-->` shares the work of its inner searches. Inclusion in a *grey*
+//! node proves nothing (the grey node's exploration is not finished), so
+//! such successors are explored; only equality with a grey node closes a
+//! cycle.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{self, EdgeId, EvalError, Formula, ProcId};
+
+use super::concrete;
+use super::dbm::{Dbm, bound};
+use super::goal::{self, Goal};
+use super::semantics::{Model, TransitionBuf};
+use super::trace::{TraceEnd, ZoneBound};
+use super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+
+type Edges = Vec<(ProcId, EdgeId)>;
+
+/// How often (in explored states) progress is reported.
+const PROGRESS_EVERY: u64 = 4096;
+
+/// How a run that keeps the formula goes on forever or ends.
+enum End {
+    /// It returns to the state at this index of the run (0: the run's first
+    /// state), whose zone is given.
+    Loop(usize, Dbm),
+    Deadlock,
+    TimeDiverges,
+}
+
+/// What stopped a search early.
+enum Halt {
+    /// A reachable run-time error: the transitions to the state, and the
+    /// failing ones.
+    Error(Vec<Edges>, Edges, EvalError),
+    Limit(Limit),
+}
+
+/// A node of the inner search.
+struct Node {
+    zone: Dbm,
+    /// On the stack (with its depth); black otherwise.
+    grey: Option<u32>,
+}
+
+/// A node of the outer search of `-->` (every reachable state).
+struct Outer {
+    key: Box<[i32]>,
+    zone: Dbm,
+    parent: u32,
+    via: Edges,
+}
+
+/// One level of the depth-first stack.
+struct Frame {
+    node: u32,
+    /// The transitions that entered the node (empty for the root).
+    via: Edges,
+    succ: Vec<(Box<[i32]>, Dbm, Edges)>,
+    next: usize,
+}
+
+struct Search<'a, 'm> {
+    model: &'m Model<'a>,
+    options: &'m Options,
+    stop: &'m Stop<'m>,
+    progress: &'m mut dyn FnMut(&Stats),
+    stats: Stats,
+    nodes: Vec<Node>,
+    index: FxHashMap<Box<[i32]>, Vec<u32>>,
+    buf: TransitionBuf,
+    lower: Vec<i32>,
+    upper: Vec<i32>,
+    started: Instant,
+    /// States stored by the outer search of `-->`.
+    outer_stored: u64,
+}
+
+/// Decides a liveness check (`A<>`, `E[]`, `-->`); other kinds give
+/// `Unknown(Cancelled)` with no work done, as an unknown check index does.
+pub fn run(
+    net: &ir::Network,
+    check: usize,
+    options: &Options,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    let Some(chk) = net.checks.get(check) else {
+        return unknown(Limit::Cancelled);
+    };
+    // `deadlock` in the formula the bounds are computed for makes them
+    // L = U = M (Extra+_M), which case 3 needs.
+    let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);
+    let model = Model::new(net, &bounds_for);
+    let mut search = Search {
+        model: &model,
+        options,
+        stop,
+        progress,
+        stats: Stats::default(),
+        nodes: Vec::new(),
+        index: FxHashMap::default(),
+        buf: TransitionBuf::default(),
+        lower: Vec::new(),
+        upper: Vec::new(),
+        started: Instant::now(),
+        outer_stored: 0,
+    };
+    // A trace is found for: `E[]` its witness, `A<>` and `-->` their
+    // counterexample.
+    let (found, found_verdict, none_verdict) = match &chk.kind {
+        ir::CheckKind::Potentially(p) => {
+            (search.initially_keeps(p), Verdict::Holds, Verdict::Fails)
+        }
+        ir::CheckKind::Inevitable(p) => {
+            let not_p = Formula::Not(Box::new(p.clone()));
+            (
+                search.initially_keeps(&not_p),
+                Verdict::Fails,
+                Verdict::Holds,
+            )
+        }
+        ir::CheckKind::LeadsTo(p, q) => (search.leads_to(p, q), Verdict::Fails, Verdict::Holds),
+        ir::CheckKind::Invariant(_) | ir::CheckKind::Reachable(_) => {
+            return unknown(Limit::Cancelled);
+        }
+    };
+    let mut stats = search.stats;
+    stats.stored = search.nodes.len() as u64 + search.outer_stored;
+    let per_state =
+        (model.dim * model.dim * 4 + (model.nproc + net.variables.len()) * 4 + 48) as u64;
+    stats.bytes_per_state = per_state;
+    stats.peak_memory = stats.stored * per_state;
+    let result = |verdict, stats, trace| CheckResult {
+        verdict,
+        stats,
+        trace,
+    };
+    match found {
+        Ok(None) => result(none_verdict, stats, None),
+        Ok(Some((path, end))) => {
+            let trace = lasso_trace(&model, &path, end, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            result(found_verdict, stats, trace)
+        }
+        Err(Halt::Limit(limit)) => result(Verdict::Unknown(limit), stats, None),
+        Err(Halt::Error(path, edges, error)) => {
+            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            result(Verdict::ModelError(error), stats, trace)
+        }
+    }
+}
+
+fn unknown(limit: Limit) -> CheckResult {
+    CheckResult {
+        verdict: Verdict::Unknown(limit),
+        stats: Stats::default(),
+        trace: None,
+    }
+}
+
+/// The concrete trace of a maximal run: the path's transitions with concrete
+/// delays, ending as the run ends.
+fn lasso_trace(model: &Model, path: &[Edges], end: End, stop: &Stop) -> Option<super::Trace> {
+    let target = match &end {
+        End::Deadlock => Goal::new(Formula::Deadlock),
+        End::Loop(..) | End::TimeDiverges => Goal::new(Formula::True),
+    };
+    let mut trace = concrete::goal_trace(model, &target, path, stop)?;
+    let delay = match trace.end {
+        TraceEnd::Goal { delay } => delay,
+        _ => return None,
+    };
+    trace.end = match end {
+        End::Loop(start, zone) => TraceEnd::Loop {
+            delay,
+            start,
+            zone: zone_bounds(&zone),
+        },
+        End::Deadlock => TraceEnd::Deadlock { delay },
+        End::TimeDiverges => TraceEnd::TimeDiverges,
+    };
+    Some(trace)
+}
+
+/// The finite constraints of a zone.
+fn zone_bounds(zone: &Dbm) -> Vec<ZoneBound> {
+    let dim = zone.dim();
+    let mut out = Vec::new();
+    for i in 0..dim {
+        for j in 0..dim {
+            let b = zone.get(i, j);
+            if i != j && b != bound::INF {
+                out.push(ZoneBound {
+                    i: i as u32,
+                    j: j as u32,
+                    strict: bound::is_strict(b),
+                    bound: bound::value(b),
+                });
+            }
+        }
+    }
+    out
+}
+
+type Outcome = Result<Option<(Vec<Edges>, End)>, Halt>;
+/// A symbolic state: its discrete part and zone.
+type State = (Box<[i32]>, Dbm);
+
+impl Search<'_, '_> {
+    /// Counts an explored state and tells whether a limit stops the search.
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.stats.explored += 1;
+        if self
+            .options
+            .max_states
+            .is_some_and(|m| self.stats.explored > m)
+        {
+            self.stats.explored -= 1;
+            return Err(Halt::Limit(Limit::States));
+        }
+        if let Some(limit) = self.stop.reason() {
+            return Err(Halt::Limit(limit));
+        }
+        if self.stats.explored.is_multiple_of(PROGRESS_EVERY) {
+            self.stats.stored = self.nodes.len() as u64 + self.outer_stored;
+            self.stats.elapsed = self.started.elapsed();
+            (self.progress)(&self.stats);
+        }
+        Ok(())
+    }
+
+    /// The initial symbolic state, extrapolated; `None` when its invariants
+    /// are unsatisfiable (the network has no run at all).
+    fn initial(&mut self) -> Result<Option<State>, Halt> {
+        match self.model.initial() {
+            Ok(Some((key, mut zone))) => {
+                self.model
+                    .extrapolate(&key, &mut zone, &mut self.lower, &mut self.upper);
+                self.stats.generated += 1;
+                Ok(Some((key.into_boxed_slice(), zone)))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(Halt::Error(Vec::new(), Vec::new(), e)),
+        }
+    }
+
+    /// `E[] keep` from the initial state.
+    fn initially_keeps(&mut self, keep: &Formula) -> Outcome {
+        let Some((key, zone)) = self.initial()? else {
+            return Ok(None);
+        };
+        self.keeps(&key, zone, keep, &[])
+    }
+
+    /// `p --> q`: every reachable state (breadth-first, a state included in
+    /// a stored one of the same discrete part is skipped: its maximal runs
+    /// are runs of the larger one) that satisfies `p` and not `q` is the
+    /// root of a search for a maximal run that never satisfies `q`.
+    fn leads_to(&mut self, p: &Formula, q: &Formula) -> Outcome {
+        let not_q = Formula::Not(Box::new(q.clone()));
+        let Some((key, zone)) = self.initial()? else {
+            return Ok(None);
+        };
+        let mut outer: Vec<Outer> = vec![Outer {
+            key: key.clone(),
+            zone,
+            parent: u32::MAX,
+            via: Vec::new(),
+        }];
+        let mut seen: FxHashMap<Box<[i32]>, Vec<u32>> = FxHashMap::default();
+        seen.insert(key, vec![0]);
+        self.outer_stored = 1;
+        let mut queue = VecDeque::from([0u32]);
+        while let Some(id) = queue.pop_front() {
+            self.tick()?;
+            let key = outer[id as usize].key.clone();
+            let zone = outer[id as usize].zone.clone();
+            let path = || {
+                let mut path = Vec::new();
+                let mut k = id;
+                while outer[k as usize].parent != u32::MAX {
+                    path.push(outer[k as usize].via.clone());
+                    k = outer[k as usize].parent;
+                }
+                path.reverse();
+                path
+            };
+            if goal::discrete(self.model, p, &key) && !goal::discrete(self.model, q, &key) {
+                let prefix = path();
+                if let Some((rest, end)) = self.keeps(&key, zone.clone(), &not_q, &prefix)? {
+                    let end = match end {
+                        End::Loop(start, z) => End::Loop(prefix.len() + start, z),
+                        other => other,
+                    };
+                    let mut full = prefix;
+                    full.extend(rest);
+                    return Ok(Some((full, end)));
+                }
+            }
+            let succ = self
+                .successors(&key, &zone)
+                .map_err(|(edges, e)| Halt::Error(path(), edges, e))?;
+            for (k2, z2, edges) in succ {
+                let ids = seen.entry(k2.clone()).or_default();
+                if ids
+                    .iter()
+                    .any(|&o| z2.is_subset_of(&outer[o as usize].zone))
+                {
+                    continue;
+                }
+                let new = outer.len() as u32;
+                ids.push(new);
+                outer.push(Outer {
+                    key: k2,
+                    zone: z2,
+                    parent: id,
+                    via: edges,
+                });
+                queue.push_back(new);
+                self.outer_stored += 1;
+            }
+        }
+        Ok(None)
+    }
+
+    /// The zone successors of a symbolic state, extrapolated, each with its
+    /// transition; or the transition whose evaluation failed.
+    #[allow(clippy::type_complexity)]
+    fn successors(
+        &mut self,
+        key: &[i32],
+        zone: &Dbm,
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+        let model = self.model;
+        model
+            .transitions(key, &mut self.buf)
+            .map_err(|e| (e.edges, e.error))?;
+        let mut out = Vec::new();
+        let mut new_key = Vec::new();
+        let mut succ = vec![Dbm::zero(model.dim)];
+        for k in 0..self.buf.len() {
+            let edges = self.buf.get(k).to_vec();
+            let n = model
+                .successor(key, zone, &edges, &mut new_key, &mut succ)
+                .map_err(|e| (edges.clone(), e))?;
+            for z in &mut succ[..n] {
+                self.stats.generated += 1;
+                model.extrapolate(&new_key, z, &mut self.lower, &mut self.upper);
+                out.push((new_key.clone().into_boxed_slice(), z.clone(), edges.clone()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether time can pass for ever in this discrete state: delays are
+    /// allowed and no invariant bounds a clock from above (diagonal
+    /// constraints do not change with time).
+    fn time_diverges(&self, key: &[i32]) -> bool {
+        let net = self.model.net;
+        self.model.can_delay(key)
+            && net.processes.iter().enumerate().all(|(p, proc_)| {
+                proc_.locations[key[p] as usize]
+                    .invariant
+                    .iter()
+                    .all(|c| c.j != 0 || c.i == 0)
+            })
+    }
+
+    /// Whether the run may end in this symbolic state (cases 2 and 3).
+    fn ends_here(&mut self, key: &[i32], zone: &Dbm) -> Option<End> {
+        if self.time_diverges(key) {
+            return Some(End::TimeDiverges);
+        }
+        if !goal::deadlocked(self.model, key, zone, &mut self.buf).is_empty() {
+            return Some(End::Deadlock);
+        }
+        None
+    }
+
+    /// A new grey node at this stack depth.
+    fn add(&mut self, key: &[i32], zone: Dbm, depth: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            zone,
+            grey: Some(depth as u32),
+        });
+        self.index.entry(key.into()).or_default().push(id);
+        id
+    }
+
+    /// A stored node equal to the zone (`Ok`), or whether a black node
+    /// includes it (`Err(true)`: nothing to explore).
+    fn lookup(&self, key: &[i32], zone: &Dbm) -> Result<u32, bool> {
+        let Some(ids) = self.index.get(key) else {
+            return Err(false);
+        };
+        let mut covered = false;
+        for &id in ids {
+            let n = &self.nodes[id as usize];
+            if n.zone == *zone {
+                return Ok(id);
+            }
+            covered |= n.grey.is_none() && zone.is_subset_of(&n.zone);
+        }
+        Err(covered)
+    }
+
+    /// A maximal run from (`key`, `zone`) along which `keep` holds in every
+    /// state: its transitions and how it ends (a loop's index counts from
+    /// this root). `prefix` leads from the initial state to the root (for
+    /// the path of a model error).
+    fn keeps(&mut self, key: &[i32], zone: Dbm, keep: &Formula, prefix: &[Edges]) -> Outcome {
+        if !goal::discrete(self.model, keep, key) {
+            return Ok(None);
+        }
+        match self.lookup(key, &zone) {
+            // Equal to a node: black, since no search is under way.
+            Ok(_) | Err(true) => return Ok(None),
+            Err(false) => {}
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut next_key: Box<[i32]> = key.into();
+        let mut next_zone = zone;
+        let mut via: Edges = Vec::new();
+        loop {
+            // Enter (`next_key`, `next_zone`) by `via`.
+            self.tick()?;
+            let id = self.add(&next_key, next_zone.clone(), stack.len());
+            let path_here = |stack: &[Frame], via: &Edges| -> Vec<Edges> {
+                let mut path: Vec<Edges> = stack.iter().skip(1).map(|f| f.via.clone()).collect();
+                if !stack.is_empty() {
+                    path.push(via.clone());
+                }
+                path
+            };
+            if let Some(end) = self.ends_here(&next_key, &next_zone) {
+                return Ok(Some((path_here(&stack, &via), end)));
+            }
+            let succ = match self.successors(&next_key, &next_zone) {
+                Ok(s) => s,
+                Err((edges, e)) => {
+                    let mut path = prefix.to_vec();
+                    path.extend(path_here(&stack, &via));
+                    return Err(Halt::Error(path, edges, e));
+                }
+            };
+            stack.push(Frame {
+                node: id,
+                via: std::mem::take(&mut via),
+                succ,
+                next: 0,
+            });
+            // Find the next successor to enter, backtracking as needed.
+            'advance: loop {
+                let Some(top) = stack.last_mut() else {
+                    return Ok(None);
+                };
+                if top.next == top.succ.len() {
+                    let node = top.node;
+                    self.nodes[node as usize].grey = None;
+                    stack.pop();
+                    continue;
+                }
+                let (k2, z2, edges) = std::mem::replace(
+                    &mut top.succ[top.next],
+                    (Box::default(), Dbm::zero(1), Vec::new()),
+                );
+                top.next += 1;
+                if !goal::discrete(self.model, keep, &k2) {
+                    continue;
+                }
+                match self.lookup(&k2, &z2) {
+                    Ok(found) => {
+                        if let Some(depth) = self.nodes[found as usize].grey {
+                            // Equal to a node on the stack: a cycle.
+                            let mut path: Vec<Edges> =
+                                stack.iter().skip(1).map(|f| f.via.clone()).collect();
+                            path.push(edges);
+                            let zone = self.nodes[found as usize].zone.clone();
+                            return Ok(Some((path, End::Loop(depth as usize, zone))));
+                        }
+                    }
+                    Err(true) => {}
+                    Err(false) => {
+                        next_key = k2;
+                        next_zone = z2;
+                        via = edges;
+                        break 'advance;
+                    }
+                }
+            }
+        }
+    }
+}
