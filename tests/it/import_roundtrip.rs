@@ -126,6 +126,10 @@ fn expected_export_failure(name: &str, via: Format) -> Option<&'static str> {
     if via == Format::UppaalXta && vectors {
         return Some("UPPAAL has no synchronisation vectors");
     }
+    // The single-track models initialise their arrays in a function.
+    if via == Format::UppaalXta && name.starts_with("sts") && name.ends_with(".xml") {
+        return Some("functions are not exported yet");
+    }
     (via == Format::TChecker && name.ends_with(".xml") && family)
         .then_some("a channel index that depends on variables")
 }
@@ -226,9 +230,9 @@ fn public_models_round_trip() {
     // others); all but the 15 with synchronisation vectors (8 `sts`, 7
     // `csmacd-full_*_fix`) go through XTA, and all but the 31 XML files of
     // the CSMA/CD, mutex and single-track families through TChecker:
-    // 96 + 80, less the 6 trips of the files whose functions became zeno
-    // functions: the exporters do not write functions yet (they report
-    // each call, located), where they used to write the inlined updates.
+    // 96 + 80, less the XTA trips of the 6 single-track XML files: their
+    // `initialize()` is now a zeno function, and the exporters do not write
+    // functions yet (they report each call, located).
     assert_eq!(trips, 170, "round trips missing");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
