@@ -122,6 +122,7 @@ impl Shift for Expr {
                 t.shift(d);
                 body.shift(d);
             }
+            ExprKind::List(items) => items.iter_mut().for_each(|a| a.shift(d)),
         }
     }
 }
@@ -150,9 +151,7 @@ impl Shift for Decl {
             Decl::Var(v) => {
                 v.ty.shift(d);
                 v.name.shift(d);
-                if let Some(a) = &mut v.array {
-                    a.shift(d);
-                }
+                v.array.iter_mut().for_each(|a| a.shift(d));
                 if let Some(i) = &mut v.init {
                     i.shift(d);
                 }
@@ -161,6 +160,7 @@ impl Shift for Decl {
             Decl::Typedef(t) => {
                 t.ty.shift(d);
                 t.name.shift(d);
+                t.array.iter_mut().for_each(|a| a.shift(d));
                 t.span.shift(d);
             }
         }

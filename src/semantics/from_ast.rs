@@ -97,7 +97,7 @@ fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
 struct Lowerer {
     /// Subtracted from absolute positions (the template's start).
     offset: u32,
-    /// Constructs the parser accepts but the semantics does not support yet.
+    /// Problems found while reading the tree (nesting too deep).
     diags: RefCell<Vec<Diagnostic>>,
     /// Current expression nesting, and whether too deep was reported.
     depth: Cell<u32>,
@@ -119,14 +119,6 @@ impl Lowerer {
         }
     }
 
-    fn unsupported(&self, node: &SyntaxNode, what: &str) {
-        let r = node.text_range();
-        self.diags.borrow_mut().push(Diagnostic::error(
-            Span::new(u32::from(r.start()), u32::from(r.end())),
-            format!("{what} are not supported yet"),
-        ));
-    }
-
     fn error_at(&self, node: &SyntaxNode, message: &str) {
         let r = node.text_range();
         self.diags.borrow_mut().push(Diagnostic::error(
@@ -135,14 +127,28 @@ impl Lowerer {
         ));
     }
 
-    /// The first `ARRAY_SIZE` child; further dimensions are reported.
-    fn array_size(&self, node: &SyntaxNode, what: &str) -> Option<Expr> {
-        let mut sizes = node.children().filter(|c| c.kind() == ARRAY_SIZE);
-        let first = sizes.next()?;
-        for extra in sizes {
-            self.unsupported(&extra, what);
+    /// The `ARRAY_SIZE` children: the dimensions, outermost first.
+    fn array_sizes(&self, node: &SyntaxNode) -> Vec<Expr> {
+        node.children()
+            .filter(|c| c.kind() == ARRAY_SIZE)
+            .map(|size| self.opt_expr(exprs(&size).next(), &size))
+            .collect()
+    }
+
+    /// An initial value: an expression or a `{ … }` list (nested lists
+    /// for arrays of arrays and records).
+    fn init(&self, node: &SyntaxNode) -> Expr {
+        if node.kind() != ARRAY_INIT {
+            return self.expr(node);
         }
-        Some(self.opt_expr(exprs(&first).next(), &first))
+        // Lists nest no deeper than the parser allows, which is within
+        // the expression depth every later pass is built for.
+        let elements = node
+            .children()
+            .filter(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
+            .map(|c| self.init(&c))
+            .collect();
+        Expr::new(ExprKind::List(elements), self.span(node))
     }
 
     fn span(&self, node: &SyntaxNode) -> Span {
@@ -194,12 +200,11 @@ impl Lowerer {
         };
         let ty = self.ty(&ty);
         for d in node.children().filter(|c| c.kind() == VAR_DECLARATOR) {
-            let array = self.array_size(&d, "multi-dimensional arrays");
-            let init = exprs(&d).next().map(|e| self.expr(&e)).or_else(|| {
-                let a = child(&d, ARRAY_INIT)?;
-                self.unsupported(&a, "array initialisers");
-                Some(Expr::new(ExprKind::Missing, self.span(&a)))
-            });
+            let array = self.array_sizes(&d);
+            let init = d
+                .children()
+                .find(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
+                .map(|e| self.init(&e));
             out.push(Decl::Var(VarDecl {
                 is_const,
                 ty: ty.clone(),
@@ -212,9 +217,6 @@ impl Lowerer {
     }
 
     fn typedef(&self, node: &SyntaxNode) -> Typedef {
-        if let Some(a) = child(node, ARRAY_SIZE) {
-            self.unsupported(&a, "array typedefs");
-        }
         let ty = match node.children().find(|c| is_type(c.kind())) {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
@@ -225,6 +227,7 @@ impl Lowerer {
         Typedef {
             ty,
             name: self.name_child(node),
+            array: self.array_sizes(node),
             span: self.span(node),
         }
     }
@@ -299,7 +302,7 @@ impl Lowerer {
         Param {
             is_const: has_token(node, CONST_KW),
             is_ref: has_token(node, AMP),
-            array: self.array_size(node, "multi-dimensional array parameters"),
+            array: self.array_sizes(node),
             ty,
             name: self.name_child(node),
             span: self.span(node),

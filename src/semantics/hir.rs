@@ -60,21 +60,27 @@ impl TypeRef {
     }
 }
 
-/// `[const] T name[size] = init;`
+/// `[const] T name[size]… = init;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VarDecl {
     pub is_const: bool,
     pub ty: TypeRef,
     pub name: Name,
-    pub array: Option<Expr>,
+    /// Array dimensions, outermost first: `int a[2][3]` is `[2, 3]`. A
+    /// dimension is a size or the name of a bounded type (`int a[pid_t]`).
+    pub array: Vec<Expr>,
+    /// The initial value; `{ … }` is an [`ExprKind::List`].
     pub init: Option<Expr>,
     pub span: Span,
 }
 
+/// `typedef T name[size]…;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Typedef {
     pub ty: TypeRef,
     pub name: Name,
+    /// Array dimensions, as in [`VarDecl::array`].
+    pub array: Vec<Expr>,
     pub span: Span,
 }
 
@@ -99,8 +105,8 @@ pub struct Param {
     pub is_const: bool,
     pub is_ref: bool,
     pub ty: TypeRef,
-    /// `int &a[N]`
-    pub array: Option<Expr>,
+    /// `int &a[N]`: array dimensions, as in [`VarDecl::array`].
+    pub array: Vec<Expr>,
     pub name: Name,
     pub span: Span,
 }
@@ -305,6 +311,9 @@ pub enum ExprKind {
     Incr(Box<Expr>, bool),
     Quant(QuantKind, Name, TypeRef, Box<Expr>),
     Deadlock,
+    /// `{ e, e, … }`: an initialiser of an array or a record (only as an
+    /// initial value, possibly nested).
+    List(Vec<Expr>),
 }
 
 impl Expr {

@@ -170,7 +170,7 @@ impl TemplateWalk {
     fn run(mut self, t: &Template) -> TemplateNames {
         for p in &t.params {
             self.ty(&p.ty);
-            if let Some(size) = &p.array {
+            for size in &p.array {
                 self.expr(size);
             }
             self.bind(&p.name, DefKind::Parameter);
@@ -253,7 +253,7 @@ impl TemplateWalk {
         match d {
             Decl::Var(v) => {
                 self.ty(&v.ty);
-                if let Some(size) = &v.array {
+                for size in &v.array {
                     self.expr(size);
                 }
                 if let Some(init) = &v.init {
@@ -268,6 +268,9 @@ impl TemplateWalk {
             }
             Decl::Typedef(t) => {
                 self.ty(&t.ty);
+                for size in &t.array {
+                    self.expr(size);
+                }
                 self.bind(&t.name, DefKind::Typedef);
             }
         }
@@ -330,6 +333,7 @@ fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
             f(c);
         }
         ExprKind::Quant(_, _, _, body) => f(body),
+        ExprKind::List(items) => items.iter().for_each(f),
         // Leaves, and expression kinds added later: no names known here.
         _ => {}
     }
@@ -476,7 +480,12 @@ impl<'a> FileWalk<'a> {
                         self.expr(e);
                     }
                 }
-                Decl::Typedef(t) => self.ty(&t.ty),
+                Decl::Typedef(t) => {
+                    self.ty(&t.ty);
+                    for e in &t.array {
+                        self.expr(e);
+                    }
+                }
             }
         }
         for i in &tree.instances {

@@ -151,6 +151,8 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
             let i = element(eval(index, vars)?, *len)?;
             read(base + i)
         }
+        // An index checked against its own dimension.
+        Expr::Checked { index, len } => Ok(element(eval(index, vars)?, *len)? as i32),
         Expr::Unary(UnOp::Neg, a) => eval(a, vars)?.checked_neg().ok_or(EvalError::Overflow),
         Expr::Unary(UnOp::Not, a) => Ok((eval(a, vars)? == 0) as i32),
         Expr::Unary(UnOp::BitNot, a) => Ok(!eval(a, vars)?),
