@@ -16,6 +16,9 @@ pub(crate) struct Env {
     /// Typedefs of other types (arrays, `bool`, records), which zeno
     /// declares the same way.
     other_types: std::collections::HashSet<String>,
+    /// How deeply `struct`s being read are nested (bounded, so that a
+    /// hostile input cannot exhaust the stack).
+    struct_depth: std::cell::Cell<u32>,
     /// Simple `void f()` functions, as the updates they perform (loops
     /// unrolled); calls in assignment labels are replaced by these.
     functions: HashMap<String, Vec<Expr>>,
@@ -116,7 +119,8 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
             }
         }
         "bool" | "clock" | "chan" | "void" => base.clone(),
-        "double" | "scalar" | "struct" | "string" => {
+        "struct" => struct_fields(c, env)?,
+        "double" | "scalar" | "string" => {
             return Err((start, format!("`{base}` types are not supported")));
         }
         name if env.typedefs.contains_key(name) || env.other_types.contains(name) => sanitize(name),
@@ -135,6 +139,39 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
         text: words.join(" "),
         is_const,
     })
+}
+
+/// `struct { T a; T b[2], c; }` after `struct`, as zeno text (the same).
+fn struct_fields(c: &mut Cursor, env: &Env) -> PResult<String> {
+    let depth = env.struct_depth.get();
+    if depth >= 32 {
+        return Err((c.span(), "`struct`s nested too deeply".into()));
+    }
+    env.struct_depth.set(depth + 1);
+    let fields = struct_fields_inner(c, env);
+    env.struct_depth.set(depth);
+    fields
+}
+
+fn struct_fields_inner(c: &mut Cursor, env: &Env) -> PResult<String> {
+    c.expect("{")?;
+    let mut fields = Vec::new();
+    while !c.eat("}") {
+        if c.at_eof() {
+            return Err((c.span(), "unterminated `struct`".into()));
+        }
+        let ty = parse_type(c, env)?;
+        loop {
+            let name = c.ident()?;
+            let d = dims(c)?;
+            fields.push(format!("{} {}{d};", ty.text, sanitize(&name)));
+            if !c.eat(",") {
+                break;
+            }
+        }
+        c.expect(";")?;
+    }
+    Ok(format!("struct {{ {} }}", fields.join(" ")))
 }
 
 fn kw_of(c: &Cursor) -> String {

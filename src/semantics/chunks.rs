@@ -141,6 +141,12 @@ impl Shift for TypeRef {
                 span.shift(d)
             }
             TypeRef::Named(n) => n.shift(d),
+            TypeRef::Struct { fields, span } => {
+                span.shift(d);
+                for f in fields {
+                    f.shift(d);
+                }
+            }
         }
     }
 }
@@ -148,15 +154,7 @@ impl Shift for TypeRef {
 impl Shift for Decl {
     fn shift(&mut self, d: u32) {
         match self {
-            Decl::Var(v) => {
-                v.ty.shift(d);
-                v.name.shift(d);
-                v.array.iter_mut().for_each(|a| a.shift(d));
-                if let Some(i) = &mut v.init {
-                    i.shift(d);
-                }
-                v.span.shift(d);
-            }
+            Decl::Var(v) => v.shift(d),
             Decl::Typedef(t) => {
                 t.ty.shift(d);
                 t.name.shift(d);
@@ -164,6 +162,18 @@ impl Shift for Decl {
                 t.span.shift(d);
             }
         }
+    }
+}
+
+impl Shift for VarDecl {
+    fn shift(&mut self, d: u32) {
+        self.ty.shift(d);
+        self.name.shift(d);
+        self.array.iter_mut().for_each(|a| a.shift(d));
+        if let Some(i) = &mut self.init {
+            i.shift(d);
+        }
+        self.span.shift(d);
     }
 }
 

@@ -72,7 +72,7 @@ fn is_expr(kind: SyntaxKind) -> bool {
 fn is_type(kind: SyntaxKind) -> bool {
     matches!(
         kind,
-        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE
+        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE | STRUCT_TYPE
     )
 }
 
@@ -245,6 +245,20 @@ impl Lowerer {
                 span,
             },
             BOOL_TYPE => TypeRef::Bool { span },
+            STRUCT_TYPE => {
+                let mut decls = Vec::new();
+                for field in node.children().filter(|c| c.kind() == VAR_DECL) {
+                    self.var_decl(&field, &mut decls);
+                }
+                let fields = decls
+                    .into_iter()
+                    .filter_map(|d| match d {
+                        Decl::Var(v) => Some(v),
+                        Decl::Typedef(_) => None,
+                    })
+                    .collect();
+                TypeRef::Struct { fields, span }
+            }
             CLOCK_TYPE => TypeRef::Clock { span },
             CHAN_TYPE => TypeRef::Chan {
                 urgent: has_token(node, URGENT_KW),

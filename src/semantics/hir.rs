@@ -46,6 +46,11 @@ pub enum TypeRef {
     },
     /// A typedef name.
     Named(Name),
+    /// `struct { … }`: the fields, each declared like a variable.
+    Struct {
+        fields: Vec<VarDecl>,
+        span: Span,
+    },
 }
 
 impl TypeRef {
@@ -54,7 +59,8 @@ impl TypeRef {
             TypeRef::Int { span, .. }
             | TypeRef::Bool { span }
             | TypeRef::Clock { span }
-            | TypeRef::Chan { span, .. } => *span,
+            | TypeRef::Chan { span, .. }
+            | TypeRef::Struct { span, .. } => *span,
             TypeRef::Named(n) => n.span,
         }
     }

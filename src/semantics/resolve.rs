@@ -293,6 +293,15 @@ impl TemplateWalk {
                 let target = self.lookup(&n.text);
                 self.out.refs.push((n.span, target));
             }
+            // The names in the fields' types and sizes.
+            TypeRef::Struct { fields, .. } => {
+                for f in fields {
+                    self.ty(&f.ty);
+                    for size in &f.array {
+                        self.expr(size);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -585,6 +594,15 @@ impl<'a> FileWalk<'a> {
             TypeRef::Named(n) => {
                 let def = self.globals.get(n.text.as_str()).copied();
                 self.refer(n.span, def);
+            }
+            // The names in the fields' types and sizes.
+            TypeRef::Struct { fields, .. } => {
+                for f in fields {
+                    self.ty(&f.ty);
+                    for size in &f.array {
+                        self.expr(size);
+                    }
+                }
             }
             _ => {}
         }

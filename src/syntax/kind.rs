@@ -30,6 +30,7 @@ syntax_kinds! {
     // Keywords.
     CONST_KW,
     TYPEDEF_KW,
+    STRUCT_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -127,6 +128,7 @@ syntax_kinds! {
     CLOCK_TYPE,
     CHAN_TYPE,
     NAMED_TYPE,
+    STRUCT_TYPE,
     TEMPLATE,
     PARAM_LIST,
     PARAM,
@@ -210,6 +212,7 @@ impl SyntaxKind {
             INT_NUMBER => "a number",
             CONST_KW => "`const`",
             TYPEDEF_KW => "`typedef`",
+            STRUCT_KW => "`struct`",
             INT_KW => "`int`",
             BOOL_KW => "`bool`",
             CLOCK_KW => "`clock`",
@@ -341,8 +344,8 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 29 keywords from `const` to `deadlock`.
-        assert_eq!(keywords.len(), 29, "{keywords:?}");
+        // The language description's list: 30 keywords from `const` to `deadlock`.
+        assert_eq!(keywords.len(), 30, "{keywords:?}");
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));
         assert!(keywords.contains(&"imply"));

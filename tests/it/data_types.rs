@@ -390,3 +390,114 @@ fn whole_arrays_are_copied_slot_by_slot_and_compared() {
         )]
     );
 }
+
+#[test]
+fn records_are_stored_field_after_field() {
+    let net = lower(&format!(
+        "typedef struct {{ int[0, 3] a; bool b; int c[2]; }} rec_t;
+         struct {{ int a; bool b; }} s1 = {{ 2, true }};
+         rec_t rs[2] = {{ {{ 1, false, {{ 2, 3 }} }}, {{ 0, true, {{ 4, 5 }} }} }}; {IDLE}"
+    ));
+    assert_eq!(
+        slots(&net),
+        owned(&[
+            ("s1.a", 2),
+            ("s1.b", 1),
+            ("rs[0].a", 1),
+            ("rs[0].b", 0),
+            ("rs[0].c[0]", 2),
+            ("rs[0].c[1]", 3),
+            ("rs[1].a", 0),
+            ("rs[1].b", 1),
+            ("rs[1].c[0]", 4),
+            ("rs[1].c[1]", 5),
+        ])
+    );
+    assert_eq!((net.variables[2].lo, net.variables[2].hi), (0, 3));
+    assert!(net.variables[3].is_bool);
+}
+
+#[test]
+fn a_field_of_an_element_reads_at_the_elements_stride() {
+    let net = lower(
+        "typedef struct { int[0, 3] a; int c[2]; } rec_t; rec_t rs[3]; int[0, 2] i; int x;
+         template Q() { init location s; s -> s do x = rs[i].c[1]; } system Q;",
+    );
+    // rs is slots 0..9 (3 records of 3 slots), i is slot 9: rs[i].c[1] is
+    // slot 2 + Checked(i, 3) * 3.
+    let Update::Assign { value, .. } = &net.processes[0].edges[0].updates[0] else {
+        panic!()
+    };
+    let mut vars = vec![0; 11];
+    for (slot, v) in vars.iter_mut().enumerate().take(9) {
+        *v = 10 + slot as i32;
+    }
+    for (i, want) in [(0, 12), (1, 15), (2, 18)] {
+        vars[9] = i;
+        assert_eq!(value.eval(&vars), Ok(want), "i = {i}");
+    }
+    vars[9] = 3;
+    assert!(value.eval(&vars).is_err(), "rs[3] does not exist");
+}
+
+#[test]
+fn record_errors_are_located() {
+    let decls =
+        "typedef struct { int[0, 3] a; bool b; } rec_t; rec_t r; rec_t q; int x; int arr[2];";
+    let cases: &[(&str, &str, &str)] = &[
+        ("x = r.z", "the record has no field `z`", "z"),
+        (
+            "x = arr.a",
+            "int[-32768, 32767][2] has no fields: it is not a record",
+            "a",
+        ),
+        (
+            "x = r",
+            "`r` is a record: use one of its fields, or compare or assign it whole",
+            "r",
+        ),
+        ("r = 1", "`r` is a record: assign its fields", "r = 1"),
+        ("r.a = 4", "value 4 is outside the range [0, 3]", "r.a = 4"),
+        (
+            "r = arr",
+            "struct { int[0, 3] a; bool b; } and int[-32768, 32767][2] do not have the same shape",
+            "r = arr",
+        ),
+        (
+            "x = r < q",
+            "arrays and records can only be compared with `==` and `!=`",
+            "r < q",
+        ),
+    ];
+    for (update, message, at) in cases {
+        let text =
+            format!("{decls} template Q() {{ init location s; s -> s do {update}; }} system Q;");
+        assert_eq!(
+            errors(&text),
+            [(message.to_string(), at.to_string())],
+            "{update}"
+        );
+    }
+    // Declarations: a field twice, a field with a value, a record
+    // initialiser with the wrong number of fields.
+    let bad = |decl: &str| errors(&format!("{decl} {IDLE}"));
+    assert_eq!(
+        bad("typedef struct { int a; bool a; } t;"),
+        [("field `a` is already defined".to_string(), "a".to_string())]
+    );
+    assert_eq!(
+        bad("typedef struct { int a = 1; } t;"),
+        [(
+            "a field has no initial value of its own: initialise the record variable".to_string(),
+            "1".to_string()
+        )]
+    );
+    assert_eq!(
+        bad("struct { int a; bool b; } s = { 1 };"),
+        [(
+            "expected 2 field value(s) for struct { int[-32768, 32767] a; bool b; }, found 1"
+                .to_string(),
+            "{ 1 }".to_string()
+        )]
+    );
+}

@@ -205,6 +205,45 @@ impl Ctx {
         }
     }
 
+    /// `struct { … }`: each field's type, in order. A field's name may
+    /// appear once; fields hold no initial value and are not constant
+    /// (a record variable is, as a whole).
+    pub(super) fn record_type(&mut self, fields: &[hir::VarDecl]) -> Ty {
+        let mut out: Vec<(String, Ty)> = Vec::new();
+        let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
+        for f in fields {
+            let ty = self.resolve_type(&f.ty);
+            let ty = self.with_dims(ty, &f.array);
+            if let Some(init) = &f.init {
+                self.error(
+                    init.span,
+                    "a field has no initial value of its own: initialise the record variable",
+                );
+            }
+            if f.is_const {
+                self.error(
+                    f.ty.span(),
+                    "a field cannot be constant: declare the record variable `const`",
+                );
+            }
+            if f.name.text.is_empty() {
+                continue;
+            }
+            if let Some(first) = seen.get(f.name.text.as_str()) {
+                let d = Diagnostic::error(
+                    self.abs(f.name.span),
+                    format!("field `{}` is already defined", f.name.text),
+                )
+                .with_related(self.abs(*first), "first defined here");
+                self.diags.push(d);
+                continue;
+            }
+            seen.insert(&f.name.text, f.name.span);
+            out.push((f.name.text.clone(), ty));
+        }
+        Ty::Record(out)
+    }
+
     // ---- initialisers ----
 
     /// The initial values of a value of type `ty` from `init`, in slot

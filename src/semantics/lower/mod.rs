@@ -371,6 +371,7 @@ impl Ctx {
                 },
                 urgent: *urgent,
             },
+            TypeRef::Struct { fields, .. } => self.record_type(fields),
             TypeRef::Named(n) => match self.peek(&n.text) {
                 None => match ty::builtin_int_type(&n.text) {
                     Some(t) => t,
