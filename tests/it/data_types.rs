@@ -501,3 +501,65 @@ fn record_errors_are_located() {
         )]
     );
 }
+
+/// For editors, a field read resolves to the field's declaration: in a
+/// template (from a global record or a local of a global record type),
+/// nested, and in a check.
+#[test]
+fn fields_resolve_to_their_declaration() {
+    use zeno::semantics::AnalysisHost;
+    use zeno::semantics::resolve::DefKind;
+    let text = "typedef struct { int[0, 3] a; bool b; int c[2]; } rec_t;
+typedef struct { rec_t inner; int n; } outer_t;
+rec_t g;
+outer_t o;
+template P() {
+    rec_t l;
+    init location s;
+    s -> s when g.a == 1 do l.a = 2, o.inner.c[1] = l.c[0], o.n = 1;
+}
+system P;
+check q: E<> g.b && o.inner.a == 0;
+";
+    let mut host = AnalysisHost::new();
+    host.set_text(text);
+    assert!(
+        host.diagnostics()
+            .iter()
+            .all(|d| d.severity != Severity::Error),
+        "{:?}",
+        host.diagnostics()
+    );
+    let res = host.resolutions();
+    // Where the field a name at `at` (the nth occurrence of `pattern`, at
+    // `offset` into it) resolves to, as the text of its declaration's name
+    // and the line it is on.
+    let target = |pattern: &str, nth: usize, offset: usize| {
+        let at = text.match_indices(pattern).nth(nth).unwrap().0 + offset;
+        let name = res.at(at as u32).expect("a resolved name");
+        let def = res.def(name.def);
+        assert_eq!(def.kind, DefKind::Field, "{pattern}");
+        let line = text[..def.span.start as usize].lines().count();
+        (
+            text[def.span.start as usize..def.span.end as usize].to_string(),
+            line,
+        )
+    };
+    // `a`, `b`, `c` are declared on line 1, `inner` and `n` on line 2.
+    assert_eq!(target("g.a", 0, 2), ("a".to_string(), 1));
+    assert_eq!(target("l.a", 0, 2), ("a".to_string(), 1));
+    assert_eq!(target("o.inner.c", 0, 2), ("inner".to_string(), 2));
+    assert_eq!(target("o.inner.c", 0, 8), ("c".to_string(), 1));
+    assert_eq!(target("l.c", 0, 2), ("c".to_string(), 1));
+    assert_eq!(target("o.n", 0, 2), ("n".to_string(), 2));
+    // In the check.
+    assert_eq!(target("g.b", 0, 2), ("b".to_string(), 1));
+    assert_eq!(target("o.inner.a", 0, 8), ("a".to_string(), 1));
+    // Every use of `a` of rec_t is an occurrence of the one definition.
+    let a_def = res.at(text.find("g.a").unwrap() as u32 + 2).unwrap().def;
+    assert_eq!(
+        res.occurrences(a_def).count(),
+        4,
+        "declaration, g.a, l.a, o.inner.a"
+    );
+}
