@@ -13,6 +13,12 @@ use std::collections::HashMap;
 pub(crate) struct Env {
     consts: HashMap<String, i64>,
     typedefs: HashMap<String, (Expr, Expr)>,
+    /// Typedefs of other types (arrays, `bool`, records), which zeno
+    /// declares the same way.
+    other_types: std::collections::HashSet<String>,
+    /// How deeply `struct`s being read are nested (bounded, so that a
+    /// hostile input cannot exhaust the stack).
+    struct_depth: std::cell::Cell<u32>,
 }
 
 impl Env {
@@ -107,10 +113,11 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
             }
         }
         "bool" | "clock" | "chan" | "void" => base.clone(),
-        "double" | "scalar" | "struct" | "string" => {
+        "struct" => struct_fields(c, env)?,
+        "double" | "scalar" | "string" => {
             return Err((start, format!("`{base}` types are not supported")));
         }
-        name if env.typedefs.contains_key(name) => sanitize(name),
+        name if env.typedefs.contains_key(name) || env.other_types.contains(name) => sanitize(name),
         // UPPAAL's built-in sized integers are zeno's too.
         name if crate::semantics::ty::builtin_int_type(name).is_some() => name.to_string(),
         name => {
@@ -128,6 +135,39 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
     })
 }
 
+/// `struct { T a; T b[2], c; }` after `struct`, as zeno text (the same).
+fn struct_fields(c: &mut Cursor, env: &Env) -> PResult<String> {
+    let depth = env.struct_depth.get();
+    if depth >= 32 {
+        return Err((c.span(), "`struct`s nested too deeply".into()));
+    }
+    env.struct_depth.set(depth + 1);
+    let fields = struct_fields_inner(c, env);
+    env.struct_depth.set(depth);
+    fields
+}
+
+fn struct_fields_inner(c: &mut Cursor, env: &Env) -> PResult<String> {
+    c.expect("{")?;
+    let mut fields = Vec::new();
+    while !c.eat("}") {
+        if c.at_eof() {
+            return Err((c.span(), "unterminated `struct`".into()));
+        }
+        let ty = parse_type(c, env)?;
+        loop {
+            let name = c.ident()?;
+            let d = dims(c)?;
+            fields.push(format!("{} {}{d};", ty.text, sanitize(&name)));
+            if !c.eat(",") {
+                break;
+            }
+        }
+        c.expect(";")?;
+    }
+    Ok(format!("struct {{ {} }}", fields.join(" ")))
+}
+
 fn kw_of(c: &Cursor) -> String {
     match c.peek() {
         Tok::Ident(s) => s.clone(),
@@ -135,39 +175,39 @@ fn kw_of(c: &Cursor) -> String {
     }
 }
 
-/// `[N]` or `[pid_t]`: zeno arrays are indexed from 0, so an array indexed
-/// by a type `int[lo, hi]` becomes `[hi + 1]` (indices below `lo` unused).
-fn dims(c: &mut Cursor, env: &Env, sink: &mut Sink) -> PResult<String> {
+/// `[N]` or `[pid_t]`: zeno indexes an array declared with a type by the
+/// type's values, as UPPAAL does, so both are written as they are.
+fn dims(c: &mut Cursor) -> PResult<String> {
     let mut out = String::new();
     while c.at("[") {
         c.bump();
-        let span = c.span();
         let e = item(c)?;
         c.expect("]")?;
-        if let Expr::Ident(t) = &e
-            && let Some((lo, hi)) = env.typedefs.get(t)
-        {
-            let size = match env.value(hi) {
-                Some(h) => (h + 1).to_string(),
-                None => format!("{} + 1", print(hi)),
-            };
-            if env.value(lo) != Some(0) {
-                sink.warning(
-                    span,
-                    format!(
-                        "array indexed by `{t}` ({}..{}) becomes the zero-based array `[{size}]`; indices below {} are unused",
-                        print(lo),
-                        print(hi),
-                        print(lo)
-                    ),
-                );
-            }
-            out.push_str(&format!("[{size}]"));
-        } else {
-            out.push_str(&format!("[{}]", print(&e)));
-        }
+        out.push_str(&format!("[{}]", print(&e)));
     }
     Ok(out)
+}
+
+/// An initial value: an expression or a list `{ … }`, possibly nested.
+fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
+    if !c.at("{") {
+        return Ok(print(&item(c)?));
+    }
+    if depth > 64 {
+        return Err((c.span(), "initialiser lists nested too deeply".into()));
+    }
+    c.bump();
+    let mut items = Vec::new();
+    if !c.at("}") {
+        loop {
+            items.push(initialiser(c, depth + 1)?);
+            if !c.eat(",") {
+                break;
+            }
+        }
+    }
+    c.expect("}")?;
+    Ok(format!("{{ {} }}", items.join(", ")))
 }
 
 /// One declaration statement (up to its `;`); returns zeno lines.
@@ -185,29 +225,46 @@ pub(crate) fn declaration(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec
 
 fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Vec<String>> {
     if c.eat_kw("typedef") {
-        let start = c.span();
-        let base = c.ident()?;
-        if base != "int" || !c.at("[") {
-            return Err((
-                start,
-                format!("`typedef {base}` is not supported (only `typedef int[lo, hi] name`)"),
-            ));
+        let start = c.pos();
+        // `typedef int[lo, hi] name;` names a range, which later array
+        // sizes, loops and types may use.
+        let range = if c.at_kw("int") && c.peek_at(1) == &Tok::Punct("[") {
+            c.bump();
+            c.bump();
+            let lo = item(c)?;
+            c.expect(",")?;
+            let hi = item(c)?;
+            c.expect("]")?;
+            Some((lo, hi))
+        } else {
+            None
+        };
+        let ty = match &range {
+            Some((lo, hi)) => format!("int[{}, {}]", print(lo), print(hi)),
+            None => {
+                c.set_pos(start);
+                parse_type(c, env)?.text
+            }
+        };
+        let mut lines = Vec::new();
+        loop {
+            let name = c.ident()?;
+            let d = dims(c)?;
+            lines.push(format!("typedef {ty} {}{d};", sanitize(&name)));
+            match &range {
+                Some(r) if d.is_empty() => {
+                    env.typedefs.insert(name, r.clone());
+                }
+                _ => {
+                    env.other_types.insert(name);
+                }
+            }
+            if !c.eat(",") {
+                break;
+            }
         }
-        c.bump();
-        let lo = item(c)?;
-        c.expect(",")?;
-        let hi = item(c)?;
-        c.expect("]")?;
-        let name = c.ident()?;
         c.expect(";")?;
-        let line = format!(
-            "typedef int[{}, {}] {};",
-            print(&lo),
-            print(&hi),
-            sanitize(&name)
-        );
-        env.typedefs.insert(name, (lo, hi));
-        return Ok(vec![line]);
+        return Ok(lines);
     }
     let ty = parse_type(c, env)?;
     let mut lines = Vec::new();
@@ -216,22 +273,20 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
         if c.at("(") {
             return function(c, env, sink, &ty.text, &name).map(|f| vec![f]);
         }
-        let d = dims(c, env, sink)?;
+        let d = dims(c)?;
         let mut init = None;
         if c.eat("=") || c.eat(":=") {
             if c.at("{") {
-                return Err((
-                    c.span(),
-                    "array initialisers `{...}` are not supported".into(),
-                ));
+                init = Some(initialiser(c, 0)?);
+            } else {
+                let e = item(c)?;
+                if ty.is_const
+                    && let Some(v) = env.value(&e)
+                {
+                    env.consts.insert(name.clone(), v);
+                }
+                init = Some(print(&e));
             }
-            let e = item(c)?;
-            if ty.is_const
-                && let Some(v) = env.value(&e)
-            {
-                env.consts.insert(name.clone(), v);
-            }
-            init = Some(print(&e));
         }
         let mut line = format!("{} {}{}", ty.text, sanitize(&name), d);
         if let Some(i) = init {
@@ -249,7 +304,7 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
 
 /// A template parameter list (without parentheses): value parameters become
 /// `const T p`, references `T &p` stay.
-pub(crate) fn parameters(c: &mut Cursor, env: &Env, sink: &mut Sink) -> PResult<Vec<String>> {
+pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<String>> {
     let mut out = Vec::new();
     if c.at_eof() || c.at(")") {
         return Ok(out);
@@ -258,7 +313,7 @@ pub(crate) fn parameters(c: &mut Cursor, env: &Env, sink: &mut Sink) -> PResult<
         let ty = parse_type(c, env)?;
         let by_ref = c.eat("&");
         let name = c.ident()?;
-        let d = dims(c, env, sink)?;
+        let d = dims(c)?;
         let text = if by_ref {
             format!("{} &{}{}", ty.text, sanitize(&name), d)
         } else if ty.is_const {
@@ -411,7 +466,7 @@ fn function(
             let t = parse_type(c, env)?;
             let r = if c.eat("&") { "&" } else { "" };
             let p = c.ident()?;
-            let d = dims(c, env, sink)?;
+            let d = dims(c)?;
             params.push(format!("{} {r}{}{d}", t.text, sanitize(&p)));
             if !c.eat(",") {
                 break;

@@ -87,7 +87,7 @@ fn collect_expr(e: &Expr, vars: &mut BTreeSet<(u32, u32)>) {
             vars.insert((*base, *len));
             collect_expr(index, vars);
         }
-        Expr::Unary(_, a) => collect_expr(a, vars),
+        Expr::Checked { index: a, .. } | Expr::Unary(_, a) => collect_expr(a, vars),
         Expr::Binary(_, a, b) => {
             collect_expr(a, vars);
             collect_expr(b, vars);
@@ -199,12 +199,14 @@ impl<'n> Printer<'n> {
     /// `e` in UPPAAL's syntax (which TChecker shares), reporting at `span`
     /// what TChecker cannot read.
     fn expr(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        reject_checked(e, span, errors);
         self.check_dialect(e, span, errors);
         print::Printer::new(self, Style::UPPAAL).expr(e)
     }
 
     /// `-e`, folding a constant or a negation away, as `expr`.
     fn negated(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        reject_checked(e, span, errors);
         self.check_dialect(e, span, errors);
         print::Printer::new(self, Style::UPPAAL).negated(e)
     }
@@ -223,7 +225,9 @@ impl<'n> Printer<'n> {
         }
         match e {
             Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
-            Expr::Index { index, .. } => self.check_dialect(index, span, errors),
+            Expr::Index { index, .. } | Expr::Checked { index, .. } => {
+                self.check_dialect(index, span, errors)
+            }
             Expr::Unary(op, a) => {
                 if *op == UnOp::BitNot {
                     errors.push(Diagnostic::error(span, "TChecker has no bitwise `~`"));
@@ -340,6 +344,30 @@ impl<'n> Printer<'n> {
                 None
             }
         }
+    }
+}
+
+/// Reports, once per expression, an index of a multi-dimensional array or
+/// of an array of records that depends on variables: the exporters write
+/// arrays flat, where an index past its own dimension would read a
+/// neighbouring element instead of being the error it is in zeno.
+fn reject_checked(e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
+    fn has_checked(e: &Expr) -> bool {
+        match e {
+            Expr::Checked { .. } => true,
+            Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => false,
+            Expr::Index { index: a, .. } | Expr::Unary(_, a) => has_checked(a),
+            Expr::Binary(_, a, b) => has_checked(a) || has_checked(b),
+            Expr::Cond(c, a, b) => has_checked(c) || has_checked(a) || has_checked(b),
+        }
+    }
+    if has_checked(e) {
+        errors.push(Diagnostic::error(
+            span,
+            "an index into a multi-dimensional array or an array of records that depends on \
+             variables cannot be exported (the exported array is flat, where an index past its \
+             own dimension would read a neighbouring element)",
+        ));
     }
 }
 
@@ -743,7 +771,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                         "array elements with different ranges cannot be exported",
                     ));
                 }
-                // All-zero arrays need no initialiser (zeno cannot read one).
+                // All-zero arrays need no initialiser.
                 if slots.iter().all(|s| s.init == 0) {
                     out.push_str(&format!("{ty} {}[{len}];\n", pr.array_ident(base)));
                 } else {

@@ -458,17 +458,20 @@ fn statement(
                     .push(format!("int[{lo}, {hi}] {name} = {init};"));
             } else {
                 let default = if lo <= 0 && 0 <= hi { 0 } else { lo };
-                if init != default {
-                    return Err((
-                        fields[4].span(),
-                        format!(
-                            "array `{name}` with initial value {init} cannot be written in zeno (no array initialisers)"
-                        ),
-                    ));
+                if init == default {
+                    model
+                        .globals
+                        .push(format!("int[{lo}, {hi}] {name}[{size}];"));
+                } else {
+                    // Every element starts at `init`: an initialiser lists it
+                    // `size` times (a size beyond zeno's array limit is
+                    // reported when the model is read).
+                    let count = usize::try_from(size).unwrap_or(0).min(100_000);
+                    let values = vec![init.to_string(); count].join(", ");
+                    model
+                        .globals
+                        .push(format!("int[{lo}, {hi}] {name}[{size}] = {{ {values} }};"));
                 }
-                model
-                    .globals
-                    .push(format!("int[{lo}, {hi}] {name}[{size}];"));
             }
         }
         "clock" => {

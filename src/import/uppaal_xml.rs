@@ -606,7 +606,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
     if let Some(p) = &t.parameter
         && let Some(mut c) = p.cursor(sink)
     {
-        match decl::parameters(&mut c, env, sink).and_then(|ps| {
+        match decl::parameters(&mut c, env).and_then(|ps| {
             if c.at_eof() {
                 Ok(ps)
             } else {

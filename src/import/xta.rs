@@ -77,7 +77,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     };
     c.expect("(")?;
     let mut params = c.take_until(&[")"]);
-    t.params = decl::parameters(&mut params, env, sink)?;
+    t.params = decl::parameters(&mut params, env)?;
     if !params.at_eof() {
         return Err((
             params.span(),

@@ -300,6 +300,7 @@ impl Machine<'_> {
                 let i = index_in(self.eval(index)?, *len)?;
                 Ok(self.read(*base + i))
             }
+            Expr::Checked { index, len } => Ok(index_in(self.eval(index)?, *len)? as i32),
             Expr::Unary(op, a) => apply_unary(*op, self.eval(a)?),
             Expr::Binary(BinOp::And, a, b) => Ok(truth(self.eval(a)? != 0 && self.eval(b)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(self.eval(a)? != 0 || self.eval(b)? != 0)),
@@ -391,7 +392,7 @@ impl Expr {
     pub fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
         match self {
             Expr::Const(_) | Expr::Var(_) => {}
-            Expr::Index { index, .. } => index.for_each_call(f),
+            Expr::Index { index, .. } | Expr::Checked { index, .. } => index.for_each_call(f),
             Expr::Unary(_, a) => a.for_each_call(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_call(f);

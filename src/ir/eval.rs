@@ -51,6 +51,7 @@ impl Expr {
                 let i = index_in(index.eval(vars)?, *len)?;
                 Ok(vars[(*base + i) as usize])
             }
+            Expr::Checked { index, len } => Ok(index_in(index.eval(vars)?, *len)? as i32),
             Expr::Unary(op, e) => apply_unary(*op, e.eval(vars)?),
             Expr::Binary(BinOp::And, a, b) => Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
@@ -71,7 +72,7 @@ impl Expr {
         match self {
             Expr::Const(_) => true,
             Expr::Var(_) | Expr::Index { .. } => false,
-            Expr::Unary(_, e) => e.is_constant(),
+            Expr::Checked { index, .. } | Expr::Unary(_, index) => index.is_constant(),
             Expr::Binary(_, a, b) => a.is_constant() && b.is_constant(),
             Expr::Cond(c, a, b) => c.is_constant() && a.is_constant() && b.is_constant(),
             Expr::Call(_) => false,
@@ -100,7 +101,7 @@ impl Expr {
                 (*base..*base + *len).for_each(&mut *f);
                 index.for_each_read(f);
             }
-            Expr::Unary(_, e) => e.for_each_read(f),
+            Expr::Checked { index: e, .. } | Expr::Unary(_, e) => e.for_each_read(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_read(f);
                 b.for_each_read(f);

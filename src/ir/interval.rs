@@ -99,6 +99,14 @@ impl Expr {
                     None => unknown(),
                 }
             }
+            Expr::Checked { index, len } => {
+                let r = index.range(ranges);
+                // Successful evaluations give the values within 0..len.
+                let top = *len as i64 - 1;
+                let (lo, hi) = (r.lo.max(0), r.hi.min(top));
+                let (lo, hi) = if lo <= hi { (lo, hi) } else { (0, top.max(0)) };
+                Range::exact(lo, hi).failing_if(r.index_may_fail(*len))
+            }
             Expr::Unary(op, a) => {
                 let a = a.range(ranges);
                 let (lo, hi) = a.interval();
@@ -358,6 +366,17 @@ mod tests {
     }
 
     #[test]
+    fn checked_index_is_within_its_dimension() {
+        let checked = |index, len| Expr::Checked { index, len };
+        // y ∈ [2, 4] within 0..5: itself, cannot fail.
+        assert_eq!(range(&checked(var(Y), 5)), ok(2, 4));
+        // x ∈ [-3, 5] within 0..3: successful evaluations give 0..=2.
+        assert_eq!(range(&checked(var(X), 3)), failing(0, 2));
+        // n ∈ [-7, -2] is never within 0..2: it always fails.
+        assert!(range(&checked(var(N), 2)).may_fail);
+    }
+
+    #[test]
     fn conditional_is_the_hull_of_its_branches() {
         let cond = |c, a, b| Expr::Cond(c, a, b);
         assert_eq!(range(&cond(var(X), var(Y), var(N))), ok(-7, 4));
@@ -413,10 +432,14 @@ mod tests {
                     (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, a, b)| {
                         Expr::Cond(Box::new(c), Box::new(a), Box::new(b))
                     }),
-                    (0u32..3, 1u32..4, inner).prop_map(|(base, len, i)| Expr::Index {
+                    (0u32..3, 1u32..4, inner.clone()).prop_map(|(base, len, i)| Expr::Index {
                         base: base.min(3 - len.min(3)),
                         len: len.min(3),
                         index: Box::new(i),
+                    }),
+                    (1u32..4, inner).prop_map(|(len, i)| Expr::Checked {
+                        index: Box::new(i),
+                        len,
                     }),
                 ]
             })

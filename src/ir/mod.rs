@@ -13,6 +13,10 @@
 //! - Integer and boolean variables are flattened into slots; an array of length
 //!   `n` occupies `n` consecutive slots. Booleans are slots with range `[0, 1]`.
 //! - Channel arrays are flattened the same way.
+//! - Multi-dimensional arrays and records are flattened too, in C's order
+//!   (the last index varies fastest, fields in declaration order); each
+//!   index of a multi-dimensional access is checked against its own
+//!   dimension ([`Expr::Checked`]).
 
 mod call;
 mod eval;
@@ -293,6 +297,15 @@ pub enum Expr {
         base: VarId,
         len: u32,
         index: Box<Expr>,
+    },
+    /// An array index checked against its own dimension: the value of
+    /// `index`, which must lie in `0..len` (otherwise a model error, as for
+    /// [`Expr::Index`]). `a[i][j]` in an `int a[N][M]` reads slot
+    /// `Checked(i, N) * M + Checked(j, M)`, so that `j == M` is an error
+    /// and never a read of the next row.
+    Checked {
+        index: Box<Expr>,
+        len: u32,
     },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),

@@ -147,6 +147,7 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
     fn prec(&self, e: &Expr) -> u8 {
         match e {
             Expr::Const(_) | Expr::Var(_) | Expr::Index { .. } | Expr::Call(_) => ATOM,
+            Expr::Checked { index, .. } => self.prec(index),
             Expr::Unary(..) => UNARY,
             Expr::Binary(op, ..) => binop_prec(*op, self.style),
             Expr::Cond(..) => COND,
@@ -155,6 +156,11 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
 
     /// Writes `e`, in parentheses when it binds looser than `min`.
     fn write(&self, out: &mut String, e: &Expr, min: u8) {
+        // The index as written; its check against its dimension is the
+        // array's business, not the text's.
+        if let Expr::Checked { index, .. } = e {
+            return self.write(out, index, min);
+        }
         let prec = self.prec(e);
         let paren = prec < min;
         if paren {
@@ -173,6 +179,7 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
                 }
                 out.push(']');
             }
+            Expr::Checked { .. } => {}
             Expr::Unary(op, a) => {
                 out.push_str(unop_text(*op));
                 self.write(out, a, UNARY);

@@ -123,6 +123,7 @@ impl Shift for Expr {
                 t.shift(d);
                 body.shift(d);
             }
+            ExprKind::List(items) => items.iter_mut().for_each(|a| a.shift(d)),
         }
     }
 }
@@ -141,6 +142,12 @@ impl Shift for TypeRef {
                 span.shift(d)
             }
             TypeRef::Named(n) => n.shift(d),
+            TypeRef::Struct { fields, span } => {
+                span.shift(d);
+                for f in fields {
+                    f.shift(d);
+                }
+            }
         }
     }
 }
@@ -148,20 +155,11 @@ impl Shift for TypeRef {
 impl Shift for Decl {
     fn shift(&mut self, d: u32) {
         match self {
-            Decl::Var(v) => {
-                v.ty.shift(d);
-                v.name.shift(d);
-                if let Some(a) = &mut v.array {
-                    a.shift(d);
-                }
-                if let Some(i) = &mut v.init {
-                    i.shift(d);
-                }
-                v.span.shift(d);
-            }
+            Decl::Var(v) => v.shift(d),
             Decl::Typedef(t) => {
                 t.ty.shift(d);
                 t.name.shift(d);
+                t.array.iter_mut().for_each(|a| a.shift(d));
                 t.span.shift(d);
             }
             Decl::Function(f) => Arc::make_mut(f).shift(d),
@@ -172,9 +170,7 @@ impl Shift for Decl {
 impl Shift for Param {
     fn shift(&mut self, d: u32) {
         self.ty.shift(d);
-        if let Some(a) = &mut self.array {
-            a.shift(d);
-        }
+        self.array.iter_mut().for_each(|a| a.shift(d));
         self.name.shift(d);
         self.span.shift(d);
     }
@@ -236,6 +232,18 @@ impl Shift for Stmt {
             }
             StmtKind::Empty => {}
         }
+    }
+}
+
+impl Shift for VarDecl {
+    fn shift(&mut self, d: u32) {
+        self.ty.shift(d);
+        self.name.shift(d);
+        self.array.iter_mut().for_each(|a| a.shift(d));
+        if let Some(i) = &mut self.init {
+            i.shift(d);
+        }
+        self.span.shift(d);
     }
 }
 

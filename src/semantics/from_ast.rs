@@ -92,7 +92,7 @@ fn is_stmt(kind: SyntaxKind) -> bool {
 fn is_type(kind: SyntaxKind) -> bool {
     matches!(
         kind,
-        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE
+        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE | STRUCT_TYPE
     )
 }
 
@@ -117,7 +117,7 @@ fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
 struct Lowerer {
     /// Subtracted from absolute positions (the template's start).
     offset: u32,
-    /// Constructs the parser accepts but the semantics does not support yet.
+    /// Problems found while reading the tree (nesting too deep).
     diags: RefCell<Vec<Diagnostic>>,
     /// Current expression nesting, and whether too deep was reported.
     depth: Cell<u32>,
@@ -139,14 +139,6 @@ impl Lowerer {
         }
     }
 
-    fn unsupported(&self, node: &SyntaxNode, what: &str) {
-        let r = node.text_range();
-        self.diags.borrow_mut().push(Diagnostic::error(
-            Span::new(u32::from(r.start()), u32::from(r.end())),
-            format!("{what} are not supported yet"),
-        ));
-    }
-
     fn error_at(&self, node: &SyntaxNode, message: &str) {
         let r = node.text_range();
         self.diags.borrow_mut().push(Diagnostic::error(
@@ -155,14 +147,28 @@ impl Lowerer {
         ));
     }
 
-    /// The first `ARRAY_SIZE` child; further dimensions are reported.
-    fn array_size(&self, node: &SyntaxNode, what: &str) -> Option<Expr> {
-        let mut sizes = node.children().filter(|c| c.kind() == ARRAY_SIZE);
-        let first = sizes.next()?;
-        for extra in sizes {
-            self.unsupported(&extra, what);
+    /// The `ARRAY_SIZE` children: the dimensions, outermost first.
+    fn array_sizes(&self, node: &SyntaxNode) -> Vec<Expr> {
+        node.children()
+            .filter(|c| c.kind() == ARRAY_SIZE)
+            .map(|size| self.opt_expr(exprs(&size).next(), &size))
+            .collect()
+    }
+
+    /// An initial value: an expression or a `{ … }` list (nested lists
+    /// for arrays of arrays and records).
+    fn init(&self, node: &SyntaxNode) -> Expr {
+        if node.kind() != ARRAY_INIT {
+            return self.expr(node);
         }
-        Some(self.opt_expr(exprs(&first).next(), &first))
+        // Lists nest no deeper than the parser allows, which is within
+        // the expression depth every later pass is built for.
+        let elements = node
+            .children()
+            .filter(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
+            .map(|c| self.init(&c))
+            .collect();
+        Expr::new(ExprKind::List(elements), self.span(node))
     }
 
     fn span(&self, node: &SyntaxNode) -> Span {
@@ -214,12 +220,11 @@ impl Lowerer {
         };
         let ty = self.ty(&ty);
         for d in node.children().filter(|c| c.kind() == VAR_DECLARATOR) {
-            let array = self.array_size(&d, "multi-dimensional arrays");
-            let init = exprs(&d).next().map(|e| self.expr(&e)).or_else(|| {
-                let a = child(&d, ARRAY_INIT)?;
-                self.unsupported(&a, "array initialisers");
-                Some(Expr::new(ExprKind::Missing, self.span(&a)))
-            });
+            let array = self.array_sizes(&d);
+            let init = d
+                .children()
+                .find(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
+                .map(|e| self.init(&e));
             out.push(Decl::Var(VarDecl {
                 is_const,
                 ty: ty.clone(),
@@ -232,9 +237,6 @@ impl Lowerer {
     }
 
     fn typedef(&self, node: &SyntaxNode) -> Typedef {
-        if let Some(a) = child(node, ARRAY_SIZE) {
-            self.unsupported(&a, "array typedefs");
-        }
         let ty = match node.children().find(|c| is_type(c.kind())) {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
@@ -245,6 +247,7 @@ impl Lowerer {
         Typedef {
             ty,
             name: self.name_child(node),
+            array: self.array_sizes(node),
             span: self.span(node),
         }
     }
@@ -262,6 +265,20 @@ impl Lowerer {
                 span,
             },
             BOOL_TYPE => TypeRef::Bool { span },
+            STRUCT_TYPE => {
+                let mut decls = Vec::new();
+                for field in node.children().filter(|c| c.kind() == VAR_DECL) {
+                    self.var_decl(&field, &mut decls);
+                }
+                let fields = decls
+                    .into_iter()
+                    .filter_map(|d| match d {
+                        Decl::Var(v) => Some(v),
+                        Decl::Typedef(_) | Decl::Function(_) => None,
+                    })
+                    .collect();
+                TypeRef::Struct { fields, span }
+            }
             CLOCK_TYPE => TypeRef::Clock { span },
             CHAN_TYPE => TypeRef::Chan {
                 urgent: has_token(node, URGENT_KW),
@@ -469,7 +486,7 @@ impl Lowerer {
         Param {
             is_const: has_token(node, CONST_KW),
             is_ref: has_token(node, AMP),
-            array: self.array_size(node, "multi-dimensional array parameters"),
+            array: self.array_sizes(node),
             ty,
             name: self.name_child(node),
             span: self.span(node),

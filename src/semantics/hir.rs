@@ -46,6 +46,11 @@ pub enum TypeRef {
     },
     /// A typedef name.
     Named(Name),
+    /// `struct { … }`: the fields, each declared like a variable.
+    Struct {
+        fields: Vec<VarDecl>,
+        span: Span,
+    },
 }
 
 impl TypeRef {
@@ -54,27 +59,34 @@ impl TypeRef {
             TypeRef::Int { span, .. }
             | TypeRef::Bool { span }
             | TypeRef::Clock { span }
-            | TypeRef::Chan { span, .. } => *span,
+            | TypeRef::Chan { span, .. }
+            | TypeRef::Struct { span, .. } => *span,
             TypeRef::Named(n) => n.span,
         }
     }
 }
 
-/// `[const] T name[size] = init;`
+/// `[const] T name[size]… = init;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VarDecl {
     pub is_const: bool,
     pub ty: TypeRef,
     pub name: Name,
-    pub array: Option<Expr>,
+    /// Array dimensions, outermost first: `int a[2][3]` is `[2, 3]`. A
+    /// dimension is a size or the name of a bounded type (`int a[pid_t]`).
+    pub array: Vec<Expr>,
+    /// The initial value; `{ … }` is an [`ExprKind::List`].
     pub init: Option<Expr>,
     pub span: Span,
 }
 
+/// `typedef T name[size]…;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Typedef {
     pub ty: TypeRef,
     pub name: Name,
+    /// Array dimensions, as in [`VarDecl::array`].
+    pub array: Vec<Expr>,
     pub span: Span,
 }
 
@@ -146,8 +158,8 @@ pub struct Param {
     pub is_const: bool,
     pub is_ref: bool,
     pub ty: TypeRef,
-    /// `int &a[N]`
-    pub array: Option<Expr>,
+    /// `int &a[N]`: array dimensions, as in [`VarDecl::array`].
+    pub array: Vec<Expr>,
     pub name: Name,
     pub span: Span,
 }
@@ -360,6 +372,9 @@ pub enum ExprKind {
     Incr(Box<Expr>, bool),
     Quant(QuantKind, Name, TypeRef, Box<Expr>),
     Deadlock,
+    /// `{ e, e, … }`: an initialiser of an array or a record (only as an
+    /// initial value, possibly nested).
+    List(Vec<Expr>),
 }
 
 impl Expr {

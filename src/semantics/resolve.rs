@@ -58,6 +58,8 @@ pub enum DefKind {
     Function,
     /// A local variable of a function (its parameters are `Parameter`s).
     Local,
+    /// A field of a record type (`struct { int a; }`).
+    Field,
 }
 
 /// Index of a definition in [`Resolutions::defs`].
@@ -144,6 +146,19 @@ pub enum Target {
     Local(u32),
     /// A global declaration of this name, if the file has one.
     Global(String),
+    /// A field of a record: the fields read from `root`, outermost first
+    /// (`r.inner.c` is `[inner, c]`); this name is the last. Only records
+    /// whose types are global are resolved.
+    Field { root: FieldRoot, path: Vec<String> },
+}
+
+/// Where a chain of field reads inside a template starts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FieldRoot {
+    /// A global variable of this name.
+    Global(String),
+    /// A local variable or parameter whose type is this global type name.
+    Type(String),
 }
 
 /// A template's names, spans relative to its start.
@@ -168,16 +183,19 @@ struct TemplateWalk {
     out: TemplateNames,
     /// The variable scope, innermost last.
     scope: Vec<(String, u32)>,
+    /// Locals and parameters declared with a named type: their type's name.
+    local_types: FxHashMap<u32, String>,
 }
 
 impl TemplateWalk {
     fn run(mut self, t: &Template) -> TemplateNames {
         for p in &t.params {
             self.ty(&p.ty);
-            if let Some(size) = &p.array {
+            for size in &p.array {
                 self.expr(size);
             }
             self.bind(&p.name, DefKind::Parameter);
+            self.note_type(&p.name, &p.ty);
         }
         for d in &t.decls {
             self.decl(d);
@@ -261,7 +279,7 @@ impl TemplateWalk {
         match d {
             Decl::Var(v) => {
                 self.ty(&v.ty);
-                if let Some(size) = &v.array {
+                for size in &v.array {
                     self.expr(size);
                 }
                 if let Some(init) = &v.init {
@@ -273,9 +291,13 @@ impl TemplateWalk {
                     DefKind::Variable
                 };
                 self.bind(&v.name, kind);
+                self.note_type(&v.name, &v.ty);
             }
             Decl::Typedef(t) => {
                 self.ty(&t.ty);
+                for size in &t.array {
+                    self.expr(size);
+                }
                 self.bind(&t.name, DefKind::Typedef);
             }
             Decl::Function(f) => {
@@ -294,7 +316,7 @@ impl TemplateWalk {
         let depth = self.scope.len();
         for p in &f.params {
             self.ty(&p.ty);
-            if let Some(size) = &p.array {
+            for size in &p.array {
                 self.expr(size);
             }
             self.bind(&p.name, DefKind::Parameter);
@@ -368,6 +390,63 @@ impl TemplateWalk {
         }
     }
 
+    /// Remembers the type name of the variable just bound as `name`, for
+    /// the fields read from it.
+    fn note_type(&mut self, name: &hir::Name, ty: &TypeRef) {
+        if let (TypeRef::Named(t), Some((n, id))) = (ty, self.scope.last())
+            && *n == name.text
+            && matches!(self.lookup(&t.text), Target::Global(_))
+        {
+            self.local_types.insert(*id, t.text.clone());
+        }
+    }
+
+    /// `a.f`, `rs[i].c[j]`: the names in the indices and the root, then
+    /// every field read, resolved by the file once the root's type is known.
+    fn field_chain(&mut self, e: &Expr) {
+        let mut fields = Vec::new();
+        let mut cur = e;
+        loop {
+            match &cur.kind {
+                ExprKind::Field(b, f) => {
+                    fields.push(f);
+                    cur = b;
+                }
+                ExprKind::Index(b, i) => {
+                    self.expr(i);
+                    cur = b;
+                }
+                _ => break,
+            }
+        }
+        self.expr(cur);
+        let ExprKind::Name(n) = &cur.kind else {
+            return;
+        };
+        let root = match self.lookup(n) {
+            Target::Global(g) => FieldRoot::Global(g),
+            Target::Local(id) => match self.local_types.get(&id) {
+                Some(t) => FieldRoot::Type(t.clone()),
+                None => return,
+            },
+            Target::Field { .. } => return,
+        };
+        fields.reverse();
+        for k in 0..fields.len() {
+            if fields[k].text.is_empty() {
+                break;
+            }
+            let path = fields[..=k].iter().map(|f| f.text.clone()).collect();
+            self.out.refs.push((
+                fields[k].span,
+                Target::Field {
+                    root: root.clone(),
+                    path,
+                },
+            ));
+        }
+    }
+
     fn lookup(&self, name: &str) -> Target {
         match self.scope.iter().rev().find(|(n, _)| n == name) {
             Some((_, id)) => Target::Local(*id),
@@ -384,6 +463,15 @@ impl TemplateWalk {
             TypeRef::Named(n) if !n.text.is_empty() => {
                 let target = self.lookup(&n.text);
                 self.out.refs.push((n.span, target));
+            }
+            // The names in the fields' types and sizes.
+            TypeRef::Struct { fields, .. } => {
+                for f in fields {
+                    self.ty(&f.ty);
+                    for size in &f.array {
+                        self.expr(size);
+                    }
+                }
             }
             _ => {}
         }
@@ -407,6 +495,7 @@ impl TemplateWalk {
                 self.out.refs.push((f.span, target));
                 args.iter().for_each(|a| self.expr(a));
             }
+            ExprKind::Field(..) => self.field_chain(e),
             // `P1.x` has no meaning inside a template; `min`/`max` are
             // built in: only their operands hold names.
             _ => for_each_child(e, |c| self.expr(c)),
@@ -430,6 +519,7 @@ fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
             f(c);
         }
         ExprKind::Quant(_, _, _, body) => f(body),
+        ExprKind::List(items) => items.iter().for_each(f),
         // Leaves, and expression kinds added later: no names known here.
         _ => {}
     }
@@ -458,6 +548,9 @@ struct FileWalk<'a> {
     /// Per template: its first definition's id, so that a local index
     /// becomes a file-wide one.
     template_base: Vec<DefId>,
+    /// The fields of every global record type, by the span of its
+    /// `struct { … }`.
+    fields: FxHashMap<Span, Vec<(&'a str, DefId, &'a TypeRef)>>,
 }
 
 impl<'a> FileWalk<'a> {
@@ -470,7 +563,129 @@ impl<'a> FileWalk<'a> {
             instances: FxHashMap::default(),
             scope: Vec::new(),
             template_base: Vec::new(),
+            fields: FxHashMap::default(),
         }
+    }
+
+    /// Defines the fields of the record types in `ty` (nested ones too).
+    fn define_fields(&mut self, ty: &'a TypeRef) {
+        let TypeRef::Struct { fields, span } = ty else {
+            return;
+        };
+        let mut defs = Vec::new();
+        for f in fields {
+            if !f.name.text.is_empty() {
+                let id = self.def(&f.name.text, DefKind::Field, f.name.span, None);
+                defs.push((f.name.text.as_str(), id, &f.ty));
+            }
+            self.define_fields(&f.ty);
+        }
+        self.fields.insert(*span, defs);
+    }
+
+    /// The record type `ty` stands for, through global typedefs.
+    fn record_of(&self, mut ty: &'a TypeRef) -> Option<Span> {
+        // A typedef cycle is an error elsewhere; stop after a few steps.
+        for _ in 0..16 {
+            match ty {
+                TypeRef::Struct { span, .. } => return Some(*span),
+                TypeRef::Named(n) => {
+                    ty = self.tree.globals.iter().find_map(|d| match d {
+                        Decl::Typedef(t) if t.name.text == n.text => Some(&t.ty),
+                        _ => None,
+                    })?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The field `path` names, read from a value of type `ty`.
+    fn field_def(&self, mut ty: &'a TypeRef, path: &[String]) -> Option<DefId> {
+        let mut def = None;
+        for name in path {
+            let record = self.record_of(ty)?;
+            let (_, id, fty) = self.fields.get(&record)?.iter().find(|f| f.0 == name)?;
+            def = Some(*id);
+            ty = fty;
+        }
+        def
+    }
+
+    /// Whether `e` is a name of a global variable or constant (not a
+    /// process, not a quantifier binding).
+    fn is_global_data(&self, e: &Expr) -> bool {
+        let ExprKind::Name(n) = &e.kind else {
+            return false;
+        };
+        !self.scope.iter().any(|(s, _)| s == n)
+            && self.globals.get(n.as_str()).is_some_and(|&id| {
+                matches!(
+                    self.out.defs[id as usize].kind,
+                    DefKind::Variable | DefKind::Constant
+                )
+            })
+    }
+
+    /// `r.a`, `rs[i].c[j]` in a check: the names in the indices and the
+    /// root, and the fields when the root is a global record. A chain that
+    /// starts at a process (`P1.r.a`) resolves its first step only.
+    fn field_chain(&mut self, e: &Expr) {
+        let mut fields = Vec::new();
+        let mut cur = e;
+        loop {
+            match &cur.kind {
+                ExprKind::Field(b, f)
+                    if !matches!(b.kind, ExprKind::Name(_) | ExprKind::Call(..))
+                        || self.is_global_data(b) =>
+                {
+                    fields.push(f);
+                    cur = b;
+                }
+                ExprKind::Index(b, i) => {
+                    self.expr(i);
+                    cur = b;
+                }
+                _ => break,
+            }
+        }
+        self.expr(cur);
+        if !self.is_global_data(cur) {
+            return;
+        }
+        let ExprKind::Name(n) = &cur.kind else {
+            return;
+        };
+        fields.reverse();
+        let root = FieldRoot::Global(n.clone());
+        for k in 0..fields.len() {
+            let path: Vec<String> = fields[..=k].iter().map(|f| f.text.clone()).collect();
+            let def = self.template_field(&root, &path);
+            self.refer(fields[k].span, def);
+        }
+    }
+
+    /// The field a template's `Target::Field` names.
+    fn template_field(&self, root: &FieldRoot, path: &[String]) -> Option<DefId> {
+        let ty = match root {
+            FieldRoot::Global(name) => self.tree.globals.iter().find_map(|d| match d {
+                Decl::Var(v) if v.name.text == *name => Some(&v.ty),
+                _ => None,
+            })?,
+            FieldRoot::Type(name) => {
+                return self.field_def_from_type(name, path);
+            }
+        };
+        self.field_def(ty, path)
+    }
+
+    fn field_def_from_type(&self, name: &str, path: &[String]) -> Option<DefId> {
+        let ty = self.tree.globals.iter().find_map(|d| match d {
+            Decl::Typedef(t) if t.name.text == name => Some(&t.ty),
+            _ => None,
+        })?;
+        self.field_def(ty, path)
     }
 
     fn def(&mut self, name: &str, kind: DefKind, span: Span, template: Option<u32>) -> DefId {
@@ -511,6 +726,13 @@ impl<'a> FileWalk<'a> {
             }
             let id = self.def(&n.text, decl_kind(d), n.span, None);
             self.globals.entry(&n.text).or_insert(id);
+        }
+        for d in &tree.globals {
+            match d {
+                Decl::Var(v) => self.define_fields(&v.ty),
+                Decl::Typedef(t) => self.define_fields(&t.ty),
+                Decl::Function(_) => {}
+            }
         }
         for (k, t) in tree.templates.iter().enumerate() {
             let n = &t.data.name;
@@ -558,6 +780,7 @@ impl<'a> FileWalk<'a> {
                         (Some(def), names.defs[*i as usize].2 == *span)
                     }
                     Target::Global(name) => (self.globals.get(name.as_str()).copied(), false),
+                    Target::Field { root, path } => (self.template_field(root, path), false),
                 };
                 if let Some(def) = def {
                     self.out.names.push(NameRef {
@@ -576,7 +799,12 @@ impl<'a> FileWalk<'a> {
                         self.expr(e);
                     }
                 }
-                Decl::Typedef(t) => self.ty(&t.ty),
+                Decl::Typedef(t) => {
+                    self.ty(&t.ty);
+                    for e in &t.array {
+                        self.expr(e);
+                    }
+                }
                 Decl::Function(f) => self.global_function(f),
             }
         }
@@ -681,6 +909,7 @@ impl<'a> FileWalk<'a> {
             let (def, is_def) = match target {
                 Target::Local(i) => (Some(base + i), names.defs[*i as usize].2 == *span),
                 Target::Global(name) => (self.globals.get(name.as_str()).copied(), false),
+                Target::Field { root, path } => (self.template_field(root, path), false),
             };
             if let Some(def) = def {
                 self.out.names.push(NameRef {
@@ -711,6 +940,15 @@ impl<'a> FileWalk<'a> {
                 let def = self.globals.get(n.text.as_str()).copied();
                 self.refer(n.span, def);
             }
+            // The names in the fields' types and sizes.
+            TypeRef::Struct { fields, .. } => {
+                for f in fields {
+                    self.ty(&f.ty);
+                    for size in &f.array {
+                        self.expr(size);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -722,6 +960,12 @@ impl<'a> FileWalk<'a> {
             ExprKind::Name(n) => {
                 let def = self.lookup(n);
                 self.refer(e.span, def);
+            }
+            ExprKind::Field(base, _)
+                if !matches!(base.kind, ExprKind::Name(_) | ExprKind::Call(..))
+                    || self.is_global_data(base) =>
+            {
+                self.field_chain(e)
             }
             ExprKind::Field(base, field) => {
                 let member = self.process(base).and_then(|k| {

@@ -318,12 +318,7 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
 
 /// Reference parameters need the same shape; integer ranges may differ.
 fn compatible(param: &Ty, arg: &Ty) -> bool {
-    match (param, arg) {
-        (Ty::Error, _) | (_, Ty::Error) => true,
-        (Ty::Int { .. } | Ty::Bool, Ty::Int { .. } | Ty::Bool) => true,
-        (Ty::Array(_, n), Ty::Array(_, m)) => n == m,
-        _ => false,
-    }
+    param.same_shape(arg)
 }
 
 /// `system Proc;`: one instance per combination of parameter values.

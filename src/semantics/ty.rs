@@ -1,5 +1,7 @@
 //! Semantic types, symbols and constant folding.
 
+use std::sync::Arc;
+
 use crate::ir::{self, BinOp, ChanId, ChannelKind, ClockId, UnOp, VarId};
 
 /// Range of plain `int`.
@@ -23,10 +25,21 @@ pub enum Ty {
         kind: ChannelKind,
         urgent: bool,
     },
-    Array(Box<Ty>, u32),
+    /// `len` elements, indexed `first ..= first + len - 1` (0 for a size,
+    /// the type's lower bound for an array indexed by a type, `int a[pid_t]`).
+    Array {
+        elem: Box<Ty>,
+        len: u32,
+        first: i32,
+    },
+    /// `struct { … }`: named fields, stored one after the other.
+    Record(Vec<(String, Ty)>),
     /// Already reported; suppresses follow-up errors.
     Error,
 }
+
+/// The most variable slots (or channels) one declaration may occupy.
+pub const MAX_SLOTS: u32 = 100_000;
 
 /// UPPAAL's built-in sized integer types and their ranges. They are type
 /// names, not keywords (UPPAAL predeclares them the same way), so a model's
@@ -69,13 +82,121 @@ impl Ty {
         matches!(self, Ty::Int { .. } | Ty::Bool | Ty::Error)
     }
 
+    /// An array or a record (a value of several slots).
+    pub fn is_aggregate(&self) -> bool {
+        matches!(self, Ty::Array { .. } | Ty::Record(_))
+    }
+
+    /// The number of slots a value of this type occupies, `None` when a
+    /// length is unknown (a template checked on its own) or the total is
+    /// beyond [`MAX_SLOTS`].
+    pub fn slots(&self) -> Option<u32> {
+        match self {
+            Ty::Array { elem, len, .. } => {
+                elem.slots()?.checked_mul(*len).filter(|n| *n <= MAX_SLOTS)
+            }
+            Ty::Record(fields) => fields
+                .iter()
+                .try_fold(0u32, |acc, (_, t)| acc.checked_add(t.slots()?))
+                .filter(|n| *n <= MAX_SLOTS),
+            _ => Some(1),
+        }
+    }
+
+    /// The scalar types stored in the slots of a value of this type, in
+    /// slot order, each with the path that names it (`[1][2]`, `.a`).
+    /// Only for types whose [`Ty::slots`] is known.
+    pub fn leaves(&self, path: &mut String, out: &mut Vec<(String, Ty)>) {
+        match self {
+            Ty::Array { elem, len, first } => {
+                for k in 0..*len as i64 {
+                    let at = path.len();
+                    path.push_str(&format!("[{}]", *first as i64 + k));
+                    elem.leaves(path, out);
+                    path.truncate(at);
+                }
+            }
+            Ty::Record(fields) => {
+                for (name, t) in fields {
+                    let at = path.len();
+                    path.push('.');
+                    path.push_str(name);
+                    t.leaves(path, out);
+                    path.truncate(at);
+                }
+            }
+            t => out.push((path.clone(), t.clone())),
+        }
+    }
+
+    /// The innermost element type: `int` for `int[2][3]`, the record for
+    /// an array of records.
+    pub fn scalar_part(&self) -> &Ty {
+        match self {
+            Ty::Array { elem, .. } => elem.scalar_part(),
+            t => t,
+        }
+    }
+
+    /// Whether a value of type `b` can be assigned to or compared with one
+    /// of type `self`: the same shape (dimensions, their first indices,
+    /// field names), any integer and boolean ranges in the slots (a value
+    /// outside a range is caught when assigned, as for scalars).
+    pub fn same_shape(&self, b: &Ty) -> bool {
+        match (self, b) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Int { .. } | Ty::Bool, Ty::Int { .. } | Ty::Bool) => true,
+            (
+                Ty::Array {
+                    elem: e1,
+                    len: n1,
+                    first: f1,
+                },
+                Ty::Array {
+                    elem: e2,
+                    len: n2,
+                    first: f2,
+                },
+            ) => n1 == n2 && f1 == f2 && e1.same_shape(e2),
+            (Ty::Record(f1), Ty::Record(f2)) => {
+                f1.len() == f2.len()
+                    && f1
+                        .iter()
+                        .zip(f2)
+                        .all(|((n1, t1), (n2, t2))| n1 == n2 && t1.same_shape(t2))
+            }
+            _ => false,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Ty::Int { lo, hi } => format!("int[{lo}, {hi}]"),
             Ty::Bool => "bool".into(),
             Ty::Clock => "clock".into(),
             Ty::Chan { .. } => "chan".into(),
-            Ty::Array(t, n) => format!("{}[{n}]", t.describe()),
+            Ty::Array { .. } => {
+                // `int[0, 3][2][int[1, 3]]`: dimensions outermost first, as declared.
+                let mut dims = String::new();
+                let mut t = self;
+                while let Ty::Array { elem, len, first } = t {
+                    if *first == 0 {
+                        dims.push_str(&format!("[{len}]"));
+                    } else {
+                        let last = *first as i64 + *len as i64 - 1;
+                        dims.push_str(&format!("[int[{first}, {last}]]"));
+                    }
+                    t = elem;
+                }
+                format!("{}{dims}", t.describe())
+            }
+            Ty::Record(fields) => {
+                let fields: Vec<String> = fields
+                    .iter()
+                    .map(|(n, t)| format!("{} {n};", t.describe()))
+                    .collect();
+                format!("struct {{ {} }}", fields.join(" "))
+            }
             Ty::Error => "?".into(),
         }
     }
@@ -99,12 +220,20 @@ pub enum Sym {
     Clock {
         id: ClockId,
     },
-    /// A channel, or a channel array of `len` elements.
+    /// A channel, or a channel array (`shape` is then an array of
+    /// [`Ty::Chan`]) stored from channel `base`.
     Chan {
         base: ChanId,
-        len: Option<u32>,
+        shape: Ty,
         kind: ChannelKind,
         urgent: bool,
+    },
+    /// A constant array or record: its values in slot order (`None`
+    /// while a template is checked on its own and they depend on its
+    /// parameters).
+    ConstData {
+        values: Option<Arc<[i32]>>,
+        ty: Ty,
     },
     Typedef(Ty),
     Function(std::sync::Arc<FunctionDef>),
@@ -123,7 +252,7 @@ pub struct FunctionDef {
 impl Sym {
     pub fn kind_name(&self) -> &'static str {
         match self {
-            Sym::Const { .. } => "constant",
+            Sym::Const { .. } | Sym::ConstData { .. } => "constant",
             Sym::Var { .. } => "variable",
             Sym::Clock { .. } => "clock",
             Sym::Chan { .. } => "channel",

@@ -267,7 +267,21 @@ ast_enum!(Type {
     ClockType,
     ChanType,
     NamedType,
+    StructType,
 });
+
+ast_node!(
+    /// `struct { int a; bool b[2]; }`: a record type.
+    StructType,
+    STRUCT_TYPE
+);
+
+impl StructType {
+    /// The field declarations.
+    pub fn fields(&self) -> impl Iterator<Item = VarDecl> + use<> {
+        children(&self.syntax)
+    }
+}
 
 ast_node!(
     /// `int` or `int[lo, hi]`.

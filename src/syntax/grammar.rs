@@ -11,6 +11,7 @@ use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
 const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CONST_KW,
     TYPEDEF_KW,
+    STRUCT_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -35,6 +36,7 @@ const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, 
 const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITTED_KW]);
 
 const TYPE_START: TokenSet = TokenSet::new(&[
+    STRUCT_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -88,7 +90,9 @@ fn item(p: &mut Parser, ctx: Context) {
         }
         INIT_KW | COMMITTED_KW | LOCATION_KW => location(p, ctx),
         URGENT_KW if location_ahead(p) => location(p, ctx),
-        CONST_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW | URGENT_KW | BROADCAST_KW => var_decl(p),
+        CONST_KW | STRUCT_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW | URGENT_KW | BROADCAST_KW => {
+            var_decl(p)
+        }
         IDENT => match p.nth(1) {
             ARROW => edge(p, ctx),
             IDENT => var_decl(p),
@@ -269,8 +273,11 @@ fn typedef_decl(p: &mut Parser) {
 }
 
 /// A type: `int`, `int[lo, hi]`, `bool`, `clock`, `[urgent] [broadcast] chan`,
-/// or a typedef name.
+/// `struct { … }`, or a typedef name.
 fn ty(p: &mut Parser) -> bool {
+    if p.at(STRUCT_KW) {
+        return struct_type(p);
+    }
     let m = p.start();
     let kind = match p.current() {
         INT_KW => {
@@ -306,6 +313,40 @@ fn ty(p: &mut Parser) -> bool {
         }
     };
     m.complete(p, kind);
+    true
+}
+
+/// `struct { int a; bool b[2]; }`: the fields are declarations (without
+/// initial values, which the semantics reports).
+fn struct_type(p: &mut Parser) -> bool {
+    if !p.enter() {
+        return false;
+    }
+    let m = p.start();
+    p.bump();
+    if p.at(L_CURLY) {
+        p.bump();
+        let opened = p.previous_span();
+        while !p.at_eof() && !p.at(R_CURLY) {
+            if p.at(CONST_KW) || p.at_set(TYPE_START) {
+                var_decl(p);
+            } else if p.at_set(TOP_LEVEL_ONLY) || p.at(TYPEDEF_KW) {
+                // The `}` is missing: leave the rest to the items.
+                break;
+            } else {
+                p.error_here(format!(
+                    "expected a field declaration, found {}",
+                    p.current().describe()
+                ));
+                p.bump();
+            }
+        }
+        p.expect_closing(R_CURLY, opened);
+    } else {
+        p.error_expected("`{`");
+    }
+    m.complete(p, STRUCT_TYPE);
+    p.leave();
     true
 }
 

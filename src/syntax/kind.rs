@@ -30,6 +30,7 @@ syntax_kinds! {
     // Keywords.
     CONST_KW,
     TYPEDEF_KW,
+    STRUCT_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -136,6 +137,7 @@ syntax_kinds! {
     CLOCK_TYPE,
     CHAN_TYPE,
     NAMED_TYPE,
+    STRUCT_TYPE,
     TEMPLATE,
     PARAM_LIST,
     PARAM,
@@ -234,6 +236,7 @@ impl SyntaxKind {
             INT_NUMBER => "a number",
             CONST_KW => "`const`",
             TYPEDEF_KW => "`typedef`",
+            STRUCT_KW => "`struct`",
             INT_KW => "`int`",
             BOOL_KW => "`bool`",
             CLOCK_KW => "`clock`",
@@ -372,9 +375,9 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 35 keywords from `const` to
+        // The language description's list: 36 keywords from `const` to
         // `deadlock`, the six of function bodies among them.
-        assert_eq!(keywords.len(), 35, "{keywords:?}");
+        assert_eq!(keywords.len(), 36, "{keywords:?}");
         assert!(keywords.contains(&"return") && keywords.contains(&"void"));
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));

@@ -37,6 +37,8 @@ enum RawToken {
     Const,
     #[token("typedef")]
     Typedef,
+    #[token("struct")]
+    Struct,
     #[token("int")]
     Int,
     #[token("bool")]
@@ -232,6 +234,7 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Number => INT_NUMBER,
         RawToken::Const => CONST_KW,
         RawToken::Typedef => TYPEDEF_KW,
+        RawToken::Struct => STRUCT_KW,
         RawToken::Int => INT_KW,
         RawToken::Bool => BOOL_KW,
         RawToken::Clock => CLOCK_KW,

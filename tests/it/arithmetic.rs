@@ -23,6 +23,13 @@ fn reference(e: &Expr, vars: &[i32]) -> Option<i32> {
             }
             vars[(base + i as u32) as usize]
         }
+        Expr::Checked { index, len } => {
+            let i = reference(index, vars)?;
+            if i < 0 || i as u32 >= *len {
+                return None;
+            }
+            i
+        }
         Expr::Unary(op, a) => {
             let a = reference(a, vars)?;
             match op {

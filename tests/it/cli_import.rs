@@ -271,8 +271,9 @@ fn export_to_stdout_and_errors() {
 
 #[test]
 fn import_warnings_are_in_json_and_sarif() {
-    // `int seen[id_t]` with `id_t` = int[1, 2]: the importer warns that the
-    // array becomes zero-based, at `id_t` on line 4, column 10 of the XML.
+    // The query `sup: 1` is kept as a comment with a warning, at the
+    // formula: line 19, column 21 of the XML (after `    <query><formula>`,
+    // 20 characters).
     let o = zeno(&["check", &data("indexed.xml"), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
@@ -281,11 +282,11 @@ fn import_warnings_are_in_json_and_sarif() {
     assert!(
         w["message"]
             .as_str()
-            .is_some_and(|m| m.contains("zero-based")),
+            .is_some_and(|m| m.contains("query left as a comment")),
         "{v}"
     );
-    assert_eq!(w["range"]["start"]["line"], 4, "{v}");
-    assert_eq!(w["range"]["start"]["column"], 10, "{v}");
+    assert_eq!(w["range"]["start"]["line"], 19, "{v}");
+    assert_eq!(w["range"]["start"]["column"], 21, "{v}");
     assert_eq!(v["files"][0]["checks"][0]["verdict"], "holds", "{v}");
 
     let o = zeno(&["check", &data("indexed.xml"), "--format", "sarif"]);
@@ -295,7 +296,7 @@ fn import_warnings_are_in_json_and_sarif() {
         results.iter().any(|r| r["level"] == "warning"
             && r["message"]["text"]
                 .as_str()
-                .is_some_and(|m| m.contains("zero-based"))),
+                .is_some_and(|m| m.contains("query left as a comment"))),
         "{v}"
     );
 }

@@ -72,7 +72,7 @@ fn uppaal_xml_small() {
             typedef int[1, N] pid_t;
             int[0, N] id = 0;
             urgent chan go;
-            bool flag[3];
+            bool flag[pid_t];
             int count;
 
             template P(const pid_t pid, int &r) {
@@ -96,7 +96,6 @@ fn uppaal_xml_small() {
             // when id differs
             check q2: A[] forall (i : pid_t) id != i imply !flag[i];
             check q3: P1.req --> P1.idle;
-            7:11: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
         "#]],
     );
 }
@@ -438,7 +437,7 @@ void reset() {
         expect![[r#"
             const int N = 2;
             typedef int[1, N] pid_t;
-            bool a[3];
+            bool a[pid_t];
             int k;
             void reset() {
                 for (i : pid_t) {
@@ -454,7 +453,6 @@ void reset() {
             }
 
             system P;
-            3:8: warning: array indexed by `pid_t` (1..N) becomes the zero-based array `[3]`; indices below 1 are unused
         "#]],
     );
 }
@@ -511,4 +509,139 @@ fn labels_on_uppaal_models_are_reported() {
             .message
             .contains("labels only apply to TChecker")
     );
+}
+
+/// UPPAAL's arrays as the documentation writes them: initialisers (nested
+/// for two dimensions), arrays indexed by a type, typedefs of arrays and of
+/// `bool`, constant arrays. They pass through as written, and the result
+/// lowers without errors.
+#[test]
+fn uppaal_arrays_pass_through() {
+    let text = "const int N = 2;
+typedef int[1, N] id_t;
+typedef int[0, 7] pair_t[2];
+typedef bool flags_t[N];
+typedef pair_t pairs_t[N];
+const int delay[3] = { 1, 2, 3 };
+int a[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
+int byid[id_t] = {7, 8};
+pair_t p = {0, 7};
+pairs_t ps;
+flags_t f;
+chan c[N][2];
+process P() {
+  clock x;
+  state s { x <= delay[2] };
+  init s;
+  trans s -> s { guard a[1][2] == 6 && byid[2] == 8; sync c[1][0]!; assign ps[1][0] = p[1], f[0] = true, x = 0; };
+}
+system P;
+";
+    show(
+        "arrays.xta",
+        text,
+        &[],
+        expect![[r#"
+            const int N = 2;
+            typedef int[1, N] id_t;
+            typedef int[0, 7] pair_t[2];
+            typedef bool flags_t[N];
+            typedef pair_t pairs_t[N];
+            const int delay[3] = { 1, 2, 3 };
+            int a[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
+            int byid[id_t] = { 7, 8 };
+            pair_t p = { 0, 7 };
+            pairs_t ps;
+            flags_t f;
+            chan c[N][2];
+
+            template P() {
+                clock x;
+
+                init location s invariant x <= delay[2];
+
+                s -> s when a[1][2] == 6 && byid[2] == 8 sync c[1][0]! do ps[1][0] = p[1], f[0] = true, x = 0;
+            }
+
+            system P;
+        "#]],
+    );
+    let imported = import("arrays.xta", text, &ImportOptions::default()).unwrap();
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{}", imported.zeno);
+}
+
+/// A TChecker array whose elements start at a value other than the
+/// default gets an initialiser with that value for every element.
+#[test]
+fn tchecker_array_initial_value() {
+    let text = "system:s\nint:3:0:5:2:a\nprocess:P\nlocation:P:l{initial:}\n";
+    show(
+        "init.tck",
+        text,
+        &[],
+        expect![[r#"
+            // imported from the TChecker system `s`
+
+            int[0, 5] a[3] = { 2, 2, 2 };
+
+            template P() {
+                init location l;
+            }
+
+            system P;
+        "#]],
+    );
+}
+
+/// UPPAAL's records: `typedef struct`, a record variable declared with
+/// `struct` directly (the documentation's example), nested records, arrays
+/// of records and their initialisers pass through as written.
+#[test]
+fn uppaal_records_pass_through() {
+    let text = "typedef struct { int[0,3] a; bool b; int c[2]; } rec_t;
+typedef struct { rec_t inner; int n, m; } outer_t;
+struct { int a; bool b; } s1 = { 2, true };
+rec_t rs[2] = { { 1, false, { 2, 3 } }, { 0, true, { 4, 5 } } };
+outer_t o;
+process P() {
+  state s;
+  init s;
+  trans s -> s { guard rs[1].c[0] == 4 && rs[0] != rs[1]; assign o.inner = rs[0], o.n = s1.a; };
+}
+system P;
+";
+    show(
+        "records.xta",
+        text,
+        &[],
+        expect![[r#"
+        typedef struct { int[0, 3] a; bool b; int c[2]; } rec_t;
+        typedef struct { rec_t inner; int n; int m; } outer_t;
+        struct { int a; bool b; } s1 = { 2, true };
+        rec_t rs[2] = { { 1, false, { 2, 3 } }, { 0, true, { 4, 5 } } };
+        outer_t o;
+
+        template P() {
+            init location s;
+
+            s -> s when rs[1].c[0] == 4 && rs[0] != rs[1] do o.inner = rs[0], o.n = s1.a;
+        }
+
+        system P;
+    "#]],
+    );
+    let imported = import("records.xta", text, &ImportOptions::default()).unwrap();
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{}", imported.zeno);
 }

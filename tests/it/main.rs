@@ -12,6 +12,7 @@ mod cli_import;
 mod cli_pictures;
 mod cli_safe;
 mod concrete_traces;
+mod data_types;
 mod docs_samples;
 mod editors;
 mod editors_keywords;

@@ -141,7 +141,7 @@ pub fn expr_reads(e: &Expr, out: &mut Vec<u32>) {
             element(*base, *len, index, out);
             expr_reads(index, out);
         }
-        Expr::Unary(_, a) => expr_reads(a, out),
+        Expr::Checked { index: a, .. } | Expr::Unary(_, a) => expr_reads(a, out),
         Expr::Binary(_, a, b) => {
             expr_reads(a, out);
             expr_reads(b, out);

@@ -485,6 +485,13 @@ pub(crate) fn interval(sets: &Sets, e: &Expr, k: u16) -> (i64, i64) {
             }
             if r.0 > r.1 { FULL } else { r }
         }
+        Expr::Checked { index, len } => {
+            // The values within 0..len (the others fail).
+            let (lo, hi) = interval(sets, index, k);
+            let top = *len as i64 - 1;
+            let (lo, hi) = (lo.max(0), hi.min(top));
+            if lo > hi { (0, top.max(0)) } else { (lo, hi) }
+        }
         Expr::Unary(op, a) => {
             let a = interval(sets, a, k);
             match op {

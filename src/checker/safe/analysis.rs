@@ -479,7 +479,7 @@ fn indexed_read(e: &Expr, x: VarId) -> bool {
         Expr::Index { base, len, index } => {
             (*base..*base + *len).contains(&x) || indexed_read(index, x)
         }
-        Expr::Unary(_, a) => indexed_read(a, x),
+        Expr::Checked { index: a, .. } | Expr::Unary(_, a) => indexed_read(a, x),
         Expr::Binary(_, a, b) => indexed_read(a, x) || indexed_read(b, x),
         Expr::Cond(c, a, b) => indexed_read(c, x) || indexed_read(a, x) || indexed_read(b, x),
         // A function's reads cannot be substituted either.
@@ -659,6 +659,10 @@ fn substitute_expr(e: &Expr, x: VarId, value: i32) -> Expr {
             base: *base,
             len: *len,
             index: s(index),
+        },
+        Expr::Checked { index, len } => Expr::Checked {
+            index: s(index),
+            len: *len,
         },
         Expr::Unary(op, a) => Expr::Unary(*op, s(a)),
         Expr::Binary(op, a, b) => Expr::Binary(*op, s(a), s(b)),

@@ -172,11 +172,13 @@ impl Ctx {
                     F::Or(parts)
                 }
             }
-            ExprKind::Field(base, field) => match self.resolve_field(base, field) {
-                FieldRes::Location(process, location) => F::At { process, location },
-                FieldRes::Sym(sym) => F::Data(self.sym_value(sym, &field.text, e.span).expr),
-                FieldRes::Error => F::False,
-            },
+            ExprKind::Field(base, field) if !self.is_record_base(base) => {
+                match self.resolve_field(base, field) {
+                    FieldRes::Location(process, location) => F::At { process, location },
+                    FieldRes::Sym(sym) => F::Data(self.sym_value(sym, &field.text, e.span).expr),
+                    FieldRes::Error => F::False,
+                }
+            }
             _ => {
                 if let Some(cs) = self.clock_cmp(e) {
                     let mut parts: Vec<F> = cs.into_iter().map(F::Clock).collect();

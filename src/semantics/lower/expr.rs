@@ -28,6 +28,10 @@ impl Ctx {
                 Some(sym) => self.sym_value(sym, n, e.span),
                 None => Typed::error(),
             },
+            ExprKind::Field(base, _) if self.is_record_base(base) => match self.place(e) {
+                Some(p) => self.read(p, e.span),
+                None => Typed::error(),
+            },
             ExprKind::Field(base, field) => match self.resolve_field(base, field) {
                 FieldRes::Sym(sym) => self.sym_value(sym, &field.text, e.span),
                 FieldRes::Location(..) => {
@@ -36,7 +40,17 @@ impl Ctx {
                 }
                 FieldRes::Error => Typed::error(),
             },
-            ExprKind::Index(arr, idx) => self.index(arr, idx, e.span),
+            ExprKind::Index(..) => match self.place(e) {
+                Some(p) => self.read(p, e.span),
+                None => Typed::error(),
+            },
+            ExprKind::List(_) => {
+                self.error(
+                    e.span,
+                    "a list `{ … }` can only be the initial value of an array or a record",
+                );
+                Typed::error()
+            }
             ExprKind::Call(name, args) => match self.peek(&name.text) {
                 Some(Sym::Function(_)) => self.call(name, args, e.span),
                 other => {
@@ -66,6 +80,12 @@ impl Ctx {
                     ty,
                     is_const: a.is_const,
                 }
+            }
+            ExprKind::Binary(op, a, b)
+                if op.is_comparison()
+                    && (self.is_aggregate_quiet(a) || self.is_aggregate_quiet(b)) =>
+            {
+                self.aggregate_equality(*op, a, b, e.span)
             }
             ExprKind::Binary(op, a, b) => {
                 let a = self.data(a);
@@ -204,12 +224,14 @@ impl Ctx {
                 ty,
                 is_const: true,
             },
-            Sym::Var {
-                base,
-                ty: Ty::Array(..),
-            } => {
-                self.error(span, format!("`{name}` is an array: index it"));
-                let _ = base;
+            Sym::Var { ty, .. } | Sym::ConstData { ty, .. } if ty.is_aggregate() => {
+                let msg = match ty {
+                    Ty::Record(_) => format!(
+                        "`{name}` is a record: use one of its fields, or compare or assign it whole"
+                    ),
+                    _ => format!("`{name}` is an array: index it"),
+                };
+                self.error(span, msg);
                 Typed::error()
             }
             Sym::Var { base, ty } => Typed {
@@ -235,62 +257,6 @@ impl Ctx {
                 Typed::error()
             }
         }
-    }
-
-    fn index(&mut self, arr: &hir::Expr, idx: &hir::Expr, span: Span) -> Typed {
-        let sym = match &arr.kind {
-            ExprKind::Name(n) => self.lookup_or_error(n, arr.span),
-            ExprKind::Field(b, f) => match self.resolve_field(b, f) {
-                FieldRes::Sym(s) => Some(s),
-                _ => None,
-            },
-            _ => {
-                self.error(arr.span, "only arrays can be indexed");
-                None
-            }
-        };
-        let i = self.data(idx);
-        let Some(sym) = sym else {
-            return Typed::error();
-        };
-        let Sym::Var {
-            base,
-            ty: Ty::Array(elem, len),
-        } = sym
-        else {
-            self.error(arr.span, format!("a {} cannot be indexed", sym.kind_name()));
-            return Typed::error();
-        };
-        let expr = match self.const_index(&i.expr, len, idx.span) {
-            Some(k) => ir::Expr::Var(base.wrapping_add(k)),
-            None => ir::Expr::Index {
-                base,
-                len,
-                index: Box::new(i.expr),
-            },
-        };
-        let _ = span;
-        Typed {
-            expr,
-            ty: *elem,
-            is_const: false,
-        }
-    }
-
-    /// A constant index, checked against the length.
-    pub(super) fn const_index(&mut self, e: &ir::Expr, len: u32, span: Span) -> Option<u32> {
-        let ir::Expr::Const(k) = e else { return None };
-        if len == UNKNOWN_LEN {
-            return None;
-        }
-        if *k < 0 || *k as i64 >= len as i64 {
-            self.error(
-                span,
-                format!("index {k} is out of range [0, {}]", len as i64 - 1),
-            );
-            return Some(0);
-        }
-        Some(*k as u32)
     }
 
     /// The values a bound variable ranges over; `[None]` in check mode.

@@ -229,7 +229,8 @@ impl Ctx {
                 bound.push(if p.is_ref {
                     Bound::Reference(self.reference_argument(a, &p.name.text)?)
                 } else {
-                    let (slot, value) = self.value_argument(a, p.array.is_some());
+                    let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
+                    let (slot, value) = self.value_argument(a, aggregate);
                     Bound::Value(slot, value)
                 });
             }
@@ -249,23 +250,19 @@ impl Ctx {
                 Some(Bound::Reference(sym)) => sym,
                 None => {
                     // The declaration: an unknown value of the type.
-                    let n = match &ty {
-                        Ty::Array(_, n) => *n,
-                        _ => 1,
-                    };
-                    let slot = self.alloc(n);
-                    match ty {
-                        Ty::Int { .. } | Ty::Bool | Ty::Array(..) | Ty::Error => Sym::Var {
-                            base: ir::FRAME + slot,
-                            ty,
-                        },
+                    let slot = self.alloc(ty.slots().unwrap_or(1));
+                    match ty.scalar_part() {
                         // A reference to a clock or channel: any one.
                         Ty::Clock => Sym::Clock { id: UNKNOWN },
-                        Ty::Chan { kind, urgent } => Sym::Chan {
+                        &Ty::Chan { kind, urgent } => Sym::Chan {
                             base: UNKNOWN,
-                            len: None,
+                            shape: ty.clone(),
                             kind,
                             urgent,
+                        },
+                        _ => Sym::Var {
+                            base: ir::FRAME + slot,
+                            ty,
                         },
                     }
                 }
@@ -329,29 +326,29 @@ impl Ctx {
     }
 
     /// A value argument: its frame slots, and its value (lowered in the
-    /// caller's scope). An array is copied element by element.
-    fn value_argument(&mut self, a: &hir::Expr, array: bool) -> (u32, Typed) {
-        if array {
-            let sym = match &a.kind {
-                ExprKind::Name(n) => self.lookup_or_error(n, a.span),
-                _ => None,
-            };
-            if let Some(Sym::Var {
-                base,
-                ty: ty @ Ty::Array(_, n),
-            }) = sym
+    /// caller's scope). An array or record is copied slot by slot from a
+    /// part of a variable with constant indices.
+    fn value_argument(&mut self, a: &hir::Expr, aggregate: bool) -> (u32, Typed) {
+        if aggregate {
+            if let Some(p) = self.place(a)
+                && p.terms.is_empty()
+                && let data::Store::Var(base) = p.store
+                && let Some(n) = p.ty.slots()
             {
                 let slot = self.alloc(n);
                 return (
                     slot,
                     Typed {
-                        expr: ir::Expr::Var(base),
-                        ty,
+                        expr: ir::Expr::Var(base.wrapping_add(p.offset)),
+                        ty: p.ty,
                         is_const: false,
                     },
                 );
             }
-            self.error(a.span, "expected an array");
+            self.error(
+                a.span,
+                "expected an array or record variable (with constant indices)",
+            );
             return (self.alloc(1), Typed::error());
         }
         let slot = self.alloc(1);
@@ -368,39 +365,51 @@ impl Ctx {
         body: &mut Vec<ir::Stmt>,
     ) -> Sym {
         let base = ir::FRAME + slot;
-        match (ty, &value.ty) {
-            (Ty::Array(elem, n), Ty::Array(_, m)) => {
-                if n != m {
-                    self.error(
-                        p.span,
-                        format!("the array argument has {m} elements, the parameter {n}"),
-                    );
-                }
-                let ir::Expr::Var(from) = value.expr else {
-                    return Sym::Var {
-                        base,
-                        ty: ty.clone(),
-                    };
-                };
-                let (lo, hi) = slot_range(elem);
-                for k in 0..(*n).min(*m) {
-                    body.push(ir::Stmt::Assign {
-                        target: ir::LValue {
-                            base: base + k,
-                            len: 1,
-                            index: None,
-                        },
-                        value: ir::Expr::Var(from + k),
-                        lo,
-                        hi,
-                    });
-                }
+        let sym = Sym::Var {
+            base,
+            ty: ty.clone(),
+        };
+        if matches!(value.ty, Ty::Error) || matches!(ty, Ty::Error) {
+            return sym;
+        }
+        if ty.is_aggregate() || value.ty.is_aggregate() {
+            let (Some(n), Some(m)) = (ty.slots(), value.ty.slots()) else {
+                return sym;
+            };
+            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+            ty.leaves(&mut String::new(), &mut mine);
+            value.ty.leaves(&mut String::new(), &mut theirs);
+            if n != m || !ty.is_aggregate() || !value.ty.is_aggregate() {
+                self.error(
+                    p.span,
+                    format!(
+                        "the argument is {}, the parameter {}",
+                        value.ty.describe(),
+                        ty.describe()
+                    ),
+                );
+                return sym;
             }
-            (Ty::Array(..), Ty::Error) | (_, Ty::Error) => {}
-            (Ty::Array(..), _) | (_, Ty::Array(..)) => {
-                self.error(p.span, "an array argument needs an array parameter");
+            let ir::Expr::Var(from) = value.expr else {
+                return sym;
+            };
+            for (k, (_, leaf)) in mine.iter().enumerate() {
+                let (lo, hi) = slot_range(leaf);
+                body.push(ir::Stmt::Assign {
+                    target: ir::LValue {
+                        base: base + k as u32,
+                        len: 1,
+                        index: None,
+                    },
+                    value: ir::Expr::Var(from + k as u32),
+                    lo,
+                    hi,
+                });
             }
-            (Ty::Int { .. } | Ty::Bool, _) => {
+            return sym;
+        }
+        match ty {
+            Ty::Int { .. } | Ty::Bool => {
                 let (lo, hi) = slot_range(ty);
                 if let ir::Expr::Const(v) = value.expr {
                     self.check_range(v as i64, ty, p.span, "argument");
@@ -423,78 +432,49 @@ impl Ctx {
                 );
             }
         }
-        Sym::Var {
-            base,
-            ty: ty.clone(),
-        }
+        sym
     }
 
-    /// What a reference parameter stands for: a variable, an array, an
-    /// array element with a constant index, a clock or a channel.
+    /// What a reference parameter stands for: a variable, a part of one
+    /// with constant indices, a clock or a channel.
     fn reference_argument(&mut self, a: &hir::Expr, param: &str) -> Option<Sym> {
-        let not_a_place = |this: &mut Ctx| {
-            this.error(
+        if let ExprKind::Name(n) = &a.kind
+            && let Some(sym @ Sym::Clock { .. }) = self.peek(n)
+        {
+            self.lookup(n);
+            return Some(sym);
+        }
+        let p = self.place(a)?;
+        // While a template is checked on its own, an index may be an
+        // unknown constant: any element stands for it.
+        if !p.terms.is_empty() && !p.is_const {
+            self.error(
                 a.span,
                 format!(
-                    "the reference parameter `{param}` needs a variable, an array, or an \
-                     array element with a constant index"
+                    "the reference parameter `{param}` needs a variable, or a part of one \
+                     with constant indices"
                 ),
             );
-            None
-        };
-        match &a.kind {
-            ExprKind::Name(n) => match self.lookup_or_error(n, a.span)? {
-                sym @ (Sym::Var { .. } | Sym::Clock { .. } | Sym::Chan { .. }) => Some(sym),
-                _ => not_a_place(self),
-            },
-            ExprKind::Index(arr, idx) => {
-                let ExprKind::Name(n) = &arr.kind else {
-                    return not_a_place(self);
-                };
-                let sym = self.lookup_or_error(n, arr.span)?;
-                let index = self.data(idx);
-                let k = match index.expr {
-                    ir::Expr::Const(k) => Some(k),
-                    // Unknown while a template is checked on its own.
-                    ir::Expr::Var(UNKNOWN) if index.is_const => None,
-                    _ => return not_a_place(self),
-                };
-                match sym {
-                    Sym::Var {
-                        base,
-                        ty: Ty::Array(elem, len),
-                    } => {
-                        let k = match k {
-                            Some(k) => self.const_index(&ir::Expr::Const(k), len, idx.span)?,
-                            None => 0,
-                        };
-                        Some(Sym::Var {
-                            base: base.wrapping_add(k),
-                            ty: *elem,
-                        })
-                    }
-                    Sym::Chan {
-                        base,
-                        len: Some(len),
-                        kind,
-                        urgent,
-                    } => {
-                        let k = match k {
-                            Some(k) => self.const_index(&ir::Expr::Const(k), len, idx.span)?,
-                            None => 0,
-                        };
-                        Some(Sym::Chan {
-                            base: base.wrapping_add(k),
-                            len: None,
-                            kind,
-                            urgent,
-                        })
-                    }
-                    _ => not_a_place(self),
-                }
+            return None;
+        }
+        match p.store {
+            data::Store::Var(base) => Some(Sym::Var {
+                base: base.wrapping_add(p.offset),
+                ty: p.ty,
+            }),
+            data::Store::Chan { base, kind, urgent } => Some(Sym::Chan {
+                base: base.wrapping_add(p.offset),
+                shape: p.ty,
+                kind,
+                urgent,
+            }),
+            data::Store::Const(_) => {
+                self.error(
+                    a.span,
+                    format!("the reference parameter `{param}` needs a variable, not a constant"),
+                );
+                None
             }
-            ExprKind::Missing => None,
-            _ => not_a_place(self),
         }
     }
 
@@ -822,63 +802,63 @@ impl Ctx {
             self.declare(&[Decl::Var(v.clone())], "");
             return;
         }
-        let ty = self.resolve_type(&v.ty);
-        if !ty.is_data() {
+        let elem = self.resolve_type(&v.ty);
+        let ty = self.with_dims(elem, &v.array);
+        let Some(n) = ty.slots() else {
+            if !matches!(ty, Ty::Error) {
+                self.error(v.span, "the size of a local array must be known");
+            }
+            return;
+        };
+        let mut leaves = Vec::new();
+        ty.leaves(&mut String::new(), &mut leaves);
+        if leaves.iter().any(|(_, t)| !t.is_data()) {
             self.error(
                 v.ty.span(),
-                "only integers and booleans can be local variables of a function",
+                "only integers, booleans, and arrays and records of them can be local variables of a function",
             );
             return;
         }
-        let len = match &v.array {
-            None => None,
-            Some(size) => match self.const_eval(size) {
-                Some(n) if (1..=MAX_EXPANSION).contains(&n) => Some(n as u32),
-                Some(n) => {
-                    self.error(
-                        size.span,
-                        format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
-                    );
-                    return;
-                }
-                None => return,
-            },
-        };
-        let (lo, hi) = slot_range(&ty);
-        let default = if (lo..=hi).contains(&0) { 0 } else { lo };
         // The initial value is read before the variable exists (`int x = x;`
         // reads an outer `x`, as in C).
-        let init = v.init.as_ref().map(|e| (self.with_effects(e, out), e.span));
-        let slot = self.alloc(len.unwrap_or(1));
-        for k in 0..len.unwrap_or(1) {
+        let mut values: Vec<ir::Expr> = leaves
+            .iter()
+            .map(|(_, t)| {
+                let (lo, hi) = slot_range(t);
+                ir::Expr::Const(if (lo..=hi).contains(&0) { 0 } else { lo })
+            })
+            .collect();
+        if let Some(init) = &v.init {
+            if ty.is_aggregate() {
+                let mut consts = Vec::new();
+                self.init_values(init, &ty, &mut consts);
+                for (value, c) in values.iter_mut().zip(consts) {
+                    if let Some(c) = c {
+                        *value = ir::Expr::Const(c);
+                    }
+                }
+            } else {
+                let t = self.with_effects(init, out);
+                if let ir::Expr::Const(c) = t.expr {
+                    self.check_range(c as i64, &ty, init.span, "initial value");
+                }
+                values[0] = t.expr;
+            }
+        }
+        let slot = self.alloc(n);
+        for (k, ((_, leaf), value)) in leaves.iter().zip(values).enumerate() {
+            let (lo, hi) = slot_range(leaf);
             out.push(ir::Stmt::Assign {
                 target: ir::LValue {
-                    base: ir::FRAME + slot + k,
+                    base: ir::FRAME + slot + k as u32,
                     len: 1,
                     index: None,
                 },
-                value: ir::Expr::Const(default),
+                value,
                 lo,
                 hi,
             });
         }
-        if let Some((value, span)) = init {
-            if len.is_some() {
-                self.error(
-                    span,
-                    "array initialisers are not supported for local arrays yet",
-                );
-            } else if let Some(ir::Stmt::Assign { value: v0, .. }) = out.last_mut() {
-                if let ir::Expr::Const(c) = value.expr {
-                    self.check_range(c as i64, &ty, span, "initial value");
-                }
-                *v0 = value.expr;
-            }
-        }
-        let ty = match len {
-            Some(n) => Ty::Array(Box::new(ty), n),
-            None => ty,
-        };
         self.define(
             &v.name,
             Sym::Var {
@@ -886,5 +866,11 @@ impl Ctx {
                 ty,
             },
         );
+    }
+
+    /// Whether a parameter's type names an array or record type.
+    fn names_aggregate_type(&self, t: &TypeRef) -> bool {
+        matches!(t, TypeRef::Named(n)
+            if matches!(self.peek(&n.text), Some(Sym::Typedef(ty)) if ty.is_aggregate()))
     }
 }

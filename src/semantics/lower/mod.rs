@@ -7,8 +7,11 @@
 //! panics on bad input: every problem becomes a diagnostic and a placeholder.
 //!
 //! This module holds the context, scopes, types and declarations;
-//! `expr` data expressions, `clocks` clock constraints and check
+//! `expr` data expressions, `data` arrays, records, initialisers and
+//! accesses to their parts, `clocks` clock constraints and check
 //! formulas, `template` updates, synchronisations and templates.
+
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -18,6 +21,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDir, UnOp};
 
 mod clocks;
+mod data;
 mod expr;
 mod function;
 mod template;
@@ -371,6 +375,7 @@ impl Ctx {
                 },
                 urgent: *urgent,
             },
+            TypeRef::Struct { fields, .. } => self.record_type(fields),
             TypeRef::Named(n) => match self.peek(&n.text) {
                 None => match ty::builtin_int_type(&n.text) {
                     Some(t) => t,
@@ -401,20 +406,13 @@ impl Ctx {
     /// A parameter's type, arrays included.
     pub fn param_type(&mut self, p: &hir::Param) -> Ty {
         let ty = self.resolve_type(&p.ty);
-        let Some(size) = &p.array else {
-            return ty;
-        };
-        match self.const_eval(size) {
-            Some(n) if (1..=MAX_EXPANSION).contains(&n) => Ty::Array(Box::new(ty), n as u32),
-            Some(n) => {
-                self.error(
-                    size.span,
-                    format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
-                );
-                Ty::Error
-            }
-            None => Ty::Error,
+        let ty = self.with_dims(ty, &p.array);
+        // A size known only per instance is not a shape a reference can
+        // be checked against.
+        if data::has_unknown_len(&ty) {
+            return Ty::Error;
         }
+        ty
     }
 
     /// Evaluates a constant expression; `None` when it is not constant
@@ -457,6 +455,7 @@ impl Ctx {
             match d {
                 Decl::Typedef(t) => {
                     let ty = self.resolve_type(&t.ty);
+                    let ty = self.with_dims(ty, &t.array);
                     self.define(&t.name, Sym::Typedef(ty));
                 }
                 Decl::Var(v) => self.declare_var(v, prefix),
@@ -466,136 +465,154 @@ impl Ctx {
     }
 
     fn declare_var(&mut self, v: &hir::VarDecl, prefix: &str) {
-        let ty = self.resolve_type(&v.ty);
-        let len = match &v.array {
-            None => None,
-            Some(size) => match self.const_eval(size) {
-                Some(n) if (1..=MAX_EXPANSION).contains(&n) => Some(n as u32),
-                Some(n) => {
-                    self.error(
-                        size.span,
-                        format!("array size {n} must be between 1 and {MAX_EXPANSION}"),
-                    );
-                    Some(1)
-                }
-                // Known only per instance (a parameter): any index goes.
-                None => Some(UNKNOWN_LEN),
-            },
-        };
-        let slots = match len {
-            Some(UNKNOWN_LEN) | None => 1,
-            Some(n) => n,
-        };
+        let elem = self.resolve_type(&v.ty);
+        let ty = self.with_dims(elem, &v.array);
         let display = format!("{prefix}{}", v.name.text);
         let span = self.abs(v.span);
         if v.is_const {
-            if len.is_some() {
-                self.error(v.span, "constant arrays are not supported");
-            }
-            if !ty.is_data() {
-                self.error(v.ty.span(), "only integers and booleans can be constant");
-            }
-            let value = match &v.init {
-                Some(init) => self.const_eval(init),
-                None => {
-                    self.error(
-                        v.name.span,
-                        format!("constant `{}` needs a value", v.name.text),
-                    );
-                    None
-                }
-            };
-            if let (Some(val), Some(init)) = (value, &v.init) {
-                self.check_range(val, &ty, init.span, "value");
-            }
-            let value = value.or(if self.mode == Mode::Lower {
-                Some(0)
-            } else {
-                None
-            });
-            self.define(&v.name, Sym::Const { value, ty });
+            self.declare_const(v, ty);
             return;
         }
-        match ty {
-            Ty::Clock => {
-                if len.is_some() {
-                    self.error(v.span, "clock arrays are not supported");
-                }
-                if let Some(init) = &v.init {
-                    self.error(
-                        init.span,
-                        "clocks start at 0 and cannot have an initial value",
-                    );
-                }
-                let id = self.bases.1 + self.net.clocks.len() as ClockId;
-                self.net.clocks.push(ir::Clock {
-                    name: display,
-                    span,
-                });
-                self.define(&v.name, Sym::Clock { id });
+        // What the slots hold: clocks, channels or data.
+        let mut leaves = Vec::new();
+        match ty.slots() {
+            Some(_) => ty.leaves(&mut String::new(), &mut leaves),
+            // An unknown length (a template checked on its own): one slot
+            // stands for the whole array.
+            None => leaves.push((String::new(), ty.scalar_part().clone())),
+        }
+        let has = |f: fn(&Ty) -> bool| leaves.iter().any(|(_, t)| f(t));
+        if has(|t| matches!(t, Ty::Clock)) {
+            if ty.is_aggregate() {
+                self.error(
+                    v.span,
+                    "clock arrays and clocks in records are not supported",
+                );
+                return;
             }
-            Ty::Chan { kind, urgent } => {
-                if let Some(init) = &v.init {
-                    self.error(init.span, "channels cannot have an initial value");
-                }
-                let base = self.bases.2 + self.net.channels.len() as ir::ChanId;
-                for i in 0..slots {
-                    let name = match len {
-                        Some(_) => format!("{display}[{i}]"),
-                        None => display.clone(),
-                    };
-                    self.net.channels.push(ir::Channel {
-                        name,
-                        kind,
-                        urgent,
-                        span,
-                    });
-                }
-                self.define(
-                    &v.name,
-                    Sym::Chan {
-                        base,
-                        len,
-                        kind,
-                        urgent,
-                    },
+            if let Some(init) = &v.init {
+                self.error(
+                    init.span,
+                    "clocks start at 0 and cannot have an initial value",
                 );
             }
-            Ty::Int { .. } | Ty::Bool | Ty::Error => {
-                let (lo, hi) = ty.bounds().unwrap_or((ty::INT_MIN, ty::INT_MAX));
-                let mut init = if (lo..=hi).contains(&0) { 0 } else { lo };
-                if let Some(e) = &v.init
-                    && let Some(val) = self.const_eval(e)
-                {
-                    self.check_range(val, &ty, e.span, "initial value");
-                    init = val;
-                }
-                let base = self.bases.0 + self.net.variables.len() as ir::VarId;
-                let (lo32, hi32) = (clamp32(lo), clamp32(hi));
-                for i in 0..slots {
-                    let name = match len {
-                        Some(_) => format!("{display}[{i}]"),
-                        None => display.clone(),
-                    };
-                    self.net.variables.push(ir::Variable {
-                        name,
-                        lo: lo32,
-                        hi: hi32,
-                        init: clamp32(init),
-                        is_bool: matches!(ty, Ty::Bool),
-                        span,
-                    });
-                }
-                let ty = match len {
-                    Some(n) => Ty::Array(Box::new(ty), n),
-                    None => ty,
-                };
-                self.define(&v.name, Sym::Var { base, ty });
-            }
-            Ty::Array(..) => {
-                self.error(v.ty.span(), "nested array types are not supported");
-            }
+            let id = self.bases.1 + self.net.clocks.len() as ClockId;
+            self.net.clocks.push(ir::Clock {
+                name: display,
+                span,
+            });
+            self.define(&v.name, Sym::Clock { id });
+            return;
         }
+        if let Some((_, Ty::Chan { kind, urgent })) = leaves.first().cloned()
+            && !ty.scalar_part().is_aggregate()
+        {
+            if let Some(init) = &v.init {
+                self.error(init.span, "channels cannot have an initial value");
+            }
+            let base = self.bases.2 + self.net.channels.len() as ir::ChanId;
+            for (path, _) in &leaves {
+                self.net.channels.push(ir::Channel {
+                    name: format!("{display}{path}"),
+                    kind,
+                    urgent,
+                    span,
+                });
+            }
+            self.define(
+                &v.name,
+                Sym::Chan {
+                    base,
+                    shape: ty,
+                    kind,
+                    urgent,
+                },
+            );
+            return;
+        }
+        if has(|t| matches!(t, Ty::Chan { .. })) {
+            self.error(v.span, "channels in records are not supported");
+            return;
+        }
+        let mut init = vec![None; leaves.len()];
+        if let Some(e) = &v.init {
+            init.clear();
+            self.init_values(e, &ty, &mut init);
+        }
+        let base = self.bases.0 + self.net.variables.len() as ir::VarId;
+        for (k, (path, t)) in leaves.iter().enumerate() {
+            let (lo, hi) = t.bounds().unwrap_or((ty::INT_MIN, ty::INT_MAX));
+            // The default: 0, or the lower bound when 0 is outside the range.
+            let default = if (lo..=hi).contains(&0) {
+                0
+            } else {
+                clamp32(lo)
+            };
+            self.net.variables.push(ir::Variable {
+                name: format!("{display}{path}"),
+                lo: clamp32(lo),
+                hi: clamp32(hi),
+                init: init.get(k).copied().flatten().unwrap_or(default),
+                is_bool: matches!(t, Ty::Bool),
+                span,
+            });
+        }
+        self.define(&v.name, Sym::Var { base, ty });
+    }
+
+    /// `const T name… = init;`: a compile-time value, folded wherever it
+    /// is read.
+    fn declare_const(&mut self, v: &hir::VarDecl, ty: Ty) {
+        let data = |t: &Ty| matches!(t, Ty::Int { .. } | Ty::Bool | Ty::Error);
+        let mut leaves = Vec::new();
+        if ty.slots().is_some() {
+            ty.leaves(&mut String::new(), &mut leaves);
+        }
+        if !leaves.iter().all(|(_, t)| data(t)) {
+            self.error(v.ty.span(), "only integers and booleans can be constant");
+        }
+        let Some(init) = &v.init else {
+            self.error(
+                v.name.span,
+                format!("constant `{}` needs a value", v.name.text),
+            );
+            let sym = match ty.is_aggregate() {
+                true => Sym::ConstData { values: None, ty },
+                false => Sym::Const { value: None, ty },
+            };
+            self.define(&v.name, sym);
+            return;
+        };
+        if ty.is_aggregate() {
+            let mut values = Vec::new();
+            self.init_values(init, &ty, &mut values);
+            // Unknown while the template is checked on its own; after an
+            // error, zeros keep lowering going (the model is rejected).
+            let values: Option<Vec<i32>> = match self.mode {
+                Mode::Check => values.into_iter().collect(),
+                Mode::Lower => Some(values.into_iter().map(|v| v.unwrap_or(0)).collect()),
+            };
+            let values = values.map(Arc::from);
+            self.define(&v.name, Sym::ConstData { values, ty });
+            return;
+        }
+        let value = match &init.kind {
+            ExprKind::List(_) => {
+                let mut values = Vec::new();
+                self.init_values(init, &ty, &mut values);
+                None
+            }
+            _ => self.const_eval(init),
+        };
+        if let Some(val) = value {
+            self.check_range(val, &ty, init.span, "value");
+        }
+        let value = value.or(if self.mode == Mode::Lower {
+            Some(0)
+        } else {
+            None
+        });
+        self.define(&v.name, Sym::Const { value, ty });
     }
 }
 

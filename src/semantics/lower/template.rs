@@ -91,8 +91,24 @@ impl Ctx {
                 return None;
             }
         };
+        if self.is_aggregate_quiet(lhs) {
+            self.aggregate_assign(e, op, lhs, rhs, out);
+            return None;
+        }
         let rhs_value = |this: &mut Ctx, out: &mut Vec<(ir::Update, Ty)>| -> Option<Typed> {
             match rhs {
+                Some(
+                    r @ hir::Expr {
+                        kind: ExprKind::Assign(_, inner, _),
+                        ..
+                    },
+                ) if this.is_aggregate_quiet(inner) => {
+                    this.error(
+                        r.span,
+                        "the copy of an array or a record has no value to assign further",
+                    );
+                    None
+                }
                 Some(r) if matches!(r.kind, ExprKind::Assign(..)) => {
                     this.update_value_typed(r, out)
                 }
@@ -196,24 +212,20 @@ impl Ctx {
     }
 
     pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
-        let (name, span, idx) = match &e.kind {
-            ExprKind::Name(n) => (n, e.span, None),
-            ExprKind::Index(a, i) => match &a.kind {
-                ExprKind::Name(n) => (n, a.span, Some(&**i)),
-                _ => {
-                    self.error(e.span, "cannot assign to this expression");
-                    return None;
-                }
-            },
+        let (name, span) = match &e.kind {
+            ExprKind::Name(n) => (n, e.span),
+            ExprKind::Index(..) | ExprKind::Field(..) => {
+                let p = self.place(e)?;
+                return self.place_lvalue(p, e.span);
+            }
             ExprKind::Missing => return None,
             _ => {
                 self.error(e.span, "cannot assign to this expression");
                 return None;
             }
         };
-        let sym = self.lookup_or_error(name, span)?;
-        match (sym, idx) {
-            (Sym::Var { base, ty }, None) if !matches!(ty, Ty::Array(..)) => Some((
+        match self.lookup_or_error(name, span)? {
+            Sym::Var { base, ty } if !ty.is_aggregate() => Some((
                 ir::LValue {
                     base,
                     len: 1,
@@ -221,46 +233,15 @@ impl Ctx {
                 },
                 ty,
             )),
-            (
-                Sym::Var {
-                    base,
-                    ty: Ty::Array(elem, len),
-                },
-                Some(i),
-            ) => {
-                let iv = self.data(i).expr;
-                Some(match self.const_index(&iv, len, i.span) {
-                    Some(k) => (
-                        ir::LValue {
-                            base: base.wrapping_add(k),
-                            len: 1,
-                            index: None,
-                        },
-                        *elem,
-                    ),
-                    None => (
-                        ir::LValue {
-                            base,
-                            len,
-                            index: Some(iv),
-                        },
-                        *elem,
-                    ),
-                })
-            }
-            (Sym::Var { .. }, None) => {
+            Sym::Var { .. } => {
                 self.error(e.span, format!("`{name}` is an array: assign its elements"));
                 None
             }
-            (Sym::Var { .. }, Some(_)) => {
-                self.error(span, format!("`{name}` is not an array"));
-                None
-            }
-            (Sym::Const { .. }, _) => {
+            Sym::Const { .. } | Sym::ConstData { .. } => {
                 self.error(span, format!("cannot assign to the constant `{name}`"));
                 None
             }
-            (other, _) => {
+            other => {
                 self.error(
                     span,
                     format!("cannot assign to the {} `{name}`", other.kind_name()),
@@ -273,65 +254,31 @@ impl Ctx {
     /// Lowers a synchronisation; also returns the channel's kind and whether
     /// it is urgent.
     pub(super) fn sync(&mut self, s: &hir::SyncHir) -> Option<(ir::Sync, ChannelKind, bool)> {
-        let (name, span, idx) = match &s.channel.kind {
-            ExprKind::Name(n) => (n, s.channel.span, None),
-            ExprKind::Index(a, i) => match &a.kind {
-                ExprKind::Name(n) => (n, a.span, Some(&**i)),
-                _ => {
-                    self.error(s.channel.span, "expected a channel");
+        let span = s.channel.span;
+        match &s.channel.kind {
+            ExprKind::Missing => return None,
+            ExprKind::Name(name) => match self.lookup_or_error(name, span)? {
+                Sym::Chan { shape, .. } if shape.is_aggregate() => {
+                    self.error(span, format!("`{name}` is a channel array: index it"));
+                    return None;
+                }
+                Sym::Chan { .. } => {}
+                sym => {
+                    self.error(
+                        span,
+                        format!("`{name}` is a {}, not a channel", sym.kind_name()),
+                    );
                     return None;
                 }
             },
-            ExprKind::Missing => return None,
+            ExprKind::Index(..) | ExprKind::Field(..) => {}
             _ => {
-                self.error(s.channel.span, "expected a channel");
+                self.error(span, "expected a channel");
                 return None;
             }
-        };
-        let sym = self.lookup_or_error(name, span)?;
-        let Sym::Chan {
-            base,
-            len,
-            urgent,
-            kind,
-        } = sym
-        else {
-            self.error(
-                span,
-                format!("`{name}` is a {}, not a channel", sym.kind_name()),
-            );
-            return None;
-        };
-        let channel = match (len, idx) {
-            (None, None) => ir::ChanRef {
-                base,
-                len: 1,
-                index: None,
-            },
-            (Some(len), Some(i)) => {
-                let iv = self.data(i).expr;
-                match self.const_index(&iv, len, i.span) {
-                    Some(k) => ir::ChanRef {
-                        base: base.wrapping_add(k),
-                        len: 1,
-                        index: None,
-                    },
-                    None => ir::ChanRef {
-                        base,
-                        len,
-                        index: Some(iv),
-                    },
-                }
-            }
-            (Some(_), None) => {
-                self.error(span, format!("`{name}` is a channel array: index it"));
-                return None;
-            }
-            (None, Some(_)) => {
-                self.error(s.channel.span, format!("`{name}` is not an array"));
-                return None;
-            }
-        };
+        }
+        let p = self.place(&s.channel)?;
+        let (channel, kind, urgent) = self.place_channel(p, span)?;
         Some((
             ir::Sync {
                 channel,

@@ -210,6 +210,8 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
             let i = element(eval_in(index, m)?, *len)?;
             m.read(base + i)
         }
+        // An index checked against its own dimension.
+        Expr::Checked { index, len } => Ok(element(eval_in(index, m)?, *len)? as i32),
         Expr::Unary(UnOp::Neg, a) => eval_in(a, m)?.checked_neg().ok_or(EvalError::Overflow),
         Expr::Unary(UnOp::Not, a) => Ok((eval_in(a, m)? == 0) as i32),
         Expr::Unary(UnOp::BitNot, a) => Ok(!eval_in(a, m)?),
