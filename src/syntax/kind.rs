@@ -31,6 +31,8 @@ syntax_kinds! {
     CONST_KW,
     TYPEDEF_KW,
     STRUCT_KW,
+    META_KW,
+    SCALAR_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -129,6 +131,7 @@ syntax_kinds! {
     CHAN_TYPE,
     NAMED_TYPE,
     STRUCT_TYPE,
+    SCALAR_TYPE,
     TEMPLATE,
     PARAM_LIST,
     PARAM,
@@ -213,6 +216,8 @@ impl SyntaxKind {
             CONST_KW => "`const`",
             TYPEDEF_KW => "`typedef`",
             STRUCT_KW => "`struct`",
+            META_KW => "`meta`",
+            SCALAR_KW => "`scalar`",
             INT_KW => "`int`",
             BOOL_KW => "`bool`",
             CLOCK_KW => "`clock`",
@@ -344,8 +349,8 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 30 keywords from `const` to `deadlock`.
-        assert_eq!(keywords.len(), 30, "{keywords:?}");
+        // The language description's list: 32 keywords from `const` to `deadlock`.
+        assert_eq!(keywords.len(), 32, "{keywords:?}");
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));
         assert!(keywords.contains(&"imply"));

@@ -563,3 +563,37 @@ check q: E<> g.b && o.inner.a == 0;
         "declaration, g.a, l.a, o.inner.a"
     );
 }
+
+#[test]
+fn meta_variables_and_scalar_sets_are_ordinary_integers() {
+    let net = lower(&format!(
+        "typedef scalar[3] s_t; meta int swap = 4; const meta int k = 1; s_t s = 2; int arr[s_t]; {IDLE}"
+    ));
+    // `swap` is a slot like any other; s ranges over 0..2; arr has one
+    // element per value of s_t, indexed 0 to 2.
+    assert_eq!(
+        slots(&net),
+        owned(&[
+            ("swap", 4),
+            ("s", 2),
+            ("arr[0]", 0),
+            ("arr[1]", 0),
+            ("arr[2]", 0)
+        ])
+    );
+    assert_eq!((net.variables[1].lo, net.variables[1].hi), (0, 2));
+    assert_eq!(
+        errors(&format!("scalar[0] s; {IDLE}")),
+        [(
+            "a scalar set has between 1 and 10000 values, not 0".to_string(),
+            "0".to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&format!("scalar[3] s = 3; {IDLE}")),
+        [(
+            "initial value 3 is outside the range [0, 2]".to_string(),
+            "3".to_string()
+        )]
+    );
+}
