@@ -631,3 +631,74 @@ fn exported_arrays_keep_their_verdicts() {
         }
     }
 }
+
+/// The examples of UPPAAL's documentation (language reference,
+/// declarations and types), written out by hand, read through the UPPAAL
+/// importer and lowered: the values the documentation states.
+#[test]
+fn uppaal_documentation_examples() {
+    let xta = "const int a = 1;
+bool b[8], c[4];
+int[0,100] n=5;
+int m[2][3] = { { 1, 2, 3 }, { 4, 5, 6} };
+struct { int a; bool b; } s1 = { 2, true };
+meta int swap;
+int x = 3;
+int y = 4;
+typedef scalar[3] mySet;
+mySet s;
+int arr[mySet];
+process P() {
+  state l, done;
+  init l;
+  trans l -> done { assign swap = x, x = y, y = swap, arr[s] = 2; };
+}
+system P;
+";
+    let imported = zeno::import::import("doc.xta", xta, &Default::default()).expect("imports");
+    let net = lower(&imported.zeno);
+    let init = |name: &str| {
+        net.variables
+            .iter()
+            .find(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .init
+    };
+    // "two boolean arrays b and c, with 8 and 4 elements respectively"
+    let count = |prefix: &str| {
+        net.variables
+            .iter()
+            .filter(|v| v.name.starts_with(prefix) && v.is_bool)
+            .count()
+    };
+    assert_eq!((count("b["), count("c[")), (8, 4));
+    // "an integer variable with the range [0, 100] initialised to 5"
+    assert_eq!(init("n"), 5);
+    // "a multidimensional integer array with default range and an initialiser"
+    assert_eq!(
+        (init("m[0][2]"), init("m[1][0]"), init("m[1][2]")),
+        (3, 4, 6)
+    );
+    // "the members a and b are set to 2 and true"
+    assert_eq!((init("s1.a"), init("s1.b")), (2, 1));
+    // "a is an integer array indexed by the scalar set mySet"
+    assert_eq!(
+        ["arr[0]", "arr[1]", "arr[2]"].map(init),
+        [0, 0, 0],
+        "three elements"
+    );
+    // "a meta variable swap is used to swap the contents of two integers":
+    // after the one edge, x and y have traded values and arr[s] is 2.
+    let e = &net.processes[0].edges[0];
+    let mut vars = net.initial_variables();
+    for u in &e.updates {
+        if let Update::Assign { target, value } = u {
+            let v = value.eval(&vars).unwrap();
+            let slot = target.resolve(&vars).unwrap();
+            vars[slot as usize] = v;
+        }
+    }
+    let slot = |name: &str| net.variables.iter().position(|v| v.name == name).unwrap();
+    assert_eq!((vars[slot("x")], vars[slot("y")]), (4, 3));
+    assert_eq!(vars[slot("arr[0]")], 2, "s starts at 0");
+}
