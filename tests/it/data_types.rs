@@ -492,6 +492,14 @@ fn record_errors_are_located() {
             "1".to_string()
         )]
     );
+    // Every field within limits, the whole record beyond them.
+    assert_eq!(
+        bad("typedef struct { int a[10][6000]; int b[10][6000]; } big_t;"),
+        [(
+            "the record has more than 100000 elements".to_string(),
+            "a".to_string()
+        )]
+    );
     assert_eq!(
         bad("struct { int a; bool b; } s = { 1 };"),
         [(
