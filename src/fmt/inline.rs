@@ -101,7 +101,9 @@ pub fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
             return false;
         }
         COLON if parent_kind(next) == Some(CHECK) => return false,
-        L_BRACK | L_PAREN if matches!(p, IDENT | INT_KW | R_BRACK | R_PAREN) => return false,
+        L_BRACK | L_PAREN if matches!(p, IDENT | INT_KW | SCALAR_KW | R_BRACK | R_PAREN) => {
+            return false;
+        }
         R_CURLY if p == L_CURLY => return false,
         _ => {}
     }

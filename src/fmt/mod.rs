@@ -138,9 +138,15 @@ fn push_trailing(out: &mut String, comment: &SyntaxToken) {
 /// without the final newline.
 fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
+    let record = node.children().find(|c| c.kind() == STRUCT_TYPE);
     match node.kind() {
         TEMPLATE => format_template(node, depth, out),
         FUNCTION if !header_has_comments(node) => function::format_function(node, depth, out),
+        VAR_DECL | TYPEDEF_DECL if record.is_some() && !inline::has_comments(node) => {
+            if let Some(record) = record {
+                format_record_decl(node, &record, depth, out);
+            }
+        }
         VAR_DECL if !inline::has_comments(node) => {
             let declarators: Vec<SyntaxNode> = node
                 .children()
@@ -184,6 +190,61 @@ fn header_has_comments(node: &SyntaxNode) -> bool {
             rowan::NodeOrToken::Token(t) => t.kind() == COMMENT,
             rowan::NodeOrToken::Node(n) => inline::has_comments(&n),
         })
+}
+
+/// Every token of the elements of `node` that `keep` selects, in order.
+fn tokens_of(
+    node: &SyntaxNode,
+    mut keep: impl FnMut(&rowan::NodeOrToken<SyntaxNode, SyntaxToken>) -> bool,
+) -> Vec<SyntaxToken> {
+    node.children_with_tokens()
+        .filter(|e| keep(e))
+        .flat_map(|e| match e {
+            rowan::NodeOrToken::Node(n) => n
+                .descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .collect::<Vec<_>>(),
+            rowan::NodeOrToken::Token(t) => vec![t],
+        })
+        .collect()
+}
+
+/// A declaration whose type is a `struct { … }`: one field per line,
+/// indented, and the rest (`} name;`, all declared names together, as they
+/// share the one record type) after the closing brace.
+fn format_record_decl(node: &SyntaxNode, record: &SyntaxNode, depth: usize, out: &mut String) {
+    let indent = INDENT.repeat(depth);
+    let is_record =
+        |e: &rowan::NodeOrToken<SyntaxNode, SyntaxToken>| e.as_node().is_some_and(|n| n == record);
+    let mut seen = false;
+    let before = tokens_of(node, |e| {
+        seen |= is_record(e);
+        !seen
+    });
+    let mut seen = false;
+    let after = tokens_of(node, |e| {
+        let keep = seen;
+        seen |= is_record(e);
+        keep
+    });
+    out.push_str(&indent);
+    let before = inline::render_tokens(before.into_iter(), depth).text;
+    if !before.is_empty() {
+        out.push_str(&before);
+        out.push(' ');
+    }
+    out.push_str("struct {\n");
+    for field in record.children().filter(|c| c.kind() == VAR_DECL) {
+        format_item(&field, depth + 1, out);
+        out.push('\n');
+    }
+    out.push_str(&indent);
+    out.push('}');
+    let after = inline::render_tokens(after.into_iter(), depth).text;
+    if !after.starts_with(';') {
+        out.push(' ');
+    }
+    out.push_str(&after);
 }
 
 fn format_template(node: &SyntaxNode, depth: usize, out: &mut String) {

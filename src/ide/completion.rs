@@ -1,10 +1,10 @@
 //! Completion: after `P.` or `Proc(1).` the locations of that process's
-//! template; elsewhere the enclosing template's names, the globals and the
-//! keywords.
+//! template, after `r.` the fields of a record; elsewhere the enclosing
+//! template's names, the globals and the keywords.
 
 use rustc_hash::FxHashSet;
 
-use crate::semantics::hir::Decl;
+use crate::semantics::hir::{Decl, ItemTree, TypeRef, VarDecl};
 use crate::semantics::parsed::relative;
 use crate::semantics::resolve::{DefKind, absolute};
 use crate::syntax::{SyntaxKind, SyntaxToken};
@@ -80,6 +80,74 @@ fn qualifier(a: &Analysis, offset: u32) -> Option<u32> {
     (t.kind() == SyntaxKind::IDENT).then(|| start + u32::from(t.text_range().start()))
 }
 
+/// The fields of the record a variable, parameter or field is declared
+/// with, following global typedefs.
+fn record_fields<'t>(
+    tree: &'t ItemTree,
+    def: &crate::semantics::resolve::Def,
+) -> Option<&'t [VarDecl]> {
+    let template = def.template.and_then(|k| tree.templates.get(k as usize));
+    let mut ty: &TypeRef = match (def.kind, template) {
+        (DefKind::Variable | DefKind::Constant, None) => {
+            tree.globals.iter().find_map(|d| match d {
+                Decl::Var(v) if v.name.span == def.span => Some(&v.ty),
+                _ => None,
+            })?
+        }
+        (DefKind::Variable | DefKind::Constant, Some(t)) => {
+            t.data.decls.iter().find_map(|d| match d {
+                Decl::Var(v) if absolute(t, v.name.span) == def.span => Some(&v.ty),
+                _ => None,
+            })?
+        }
+        (DefKind::Parameter, Some(t)) => {
+            &t.data
+                .params
+                .iter()
+                .find(|p| absolute(t, p.name.span) == def.span)?
+                .ty
+        }
+        (DefKind::Field, _) => {
+            &tree
+                .globals
+                .iter()
+                .find_map(|d| match d {
+                    Decl::Var(v) => field_decl(&v.ty, def.span),
+                    Decl::Typedef(t) => field_decl(&t.ty, def.span),
+                    Decl::Function(_) => None,
+                })?
+                .ty
+        }
+        _ => return None,
+    };
+    // Through typedefs (a cycle is an error elsewhere: stop after a few).
+    for _ in 0..16 {
+        match ty {
+            TypeRef::Struct { fields, .. } => return Some(fields),
+            TypeRef::Named(n) => {
+                ty = tree.globals.iter().find_map(|d| match d {
+                    Decl::Typedef(t) if t.name.text == n.text => Some(&t.ty),
+                    _ => None,
+                })?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The field of a record type in `ty` (nested ones included) whose name is
+/// at `span`.
+pub(super) fn field_decl(ty: &TypeRef, span: crate::ir::Span) -> Option<&VarDecl> {
+    let TypeRef::Struct { fields, .. } = ty else {
+        return None;
+    };
+    fields
+        .iter()
+        .find(|f| f.name.span == span)
+        .or_else(|| fields.iter().find_map(|f| field_decl(&f.ty, span)))
+}
+
 pub(super) fn completion(a: &Analysis, offset: u32) -> Vec<CompletionItem> {
     let tree = a.tree();
     let offset = offset.min(a.text().len() as u32);
@@ -88,6 +156,12 @@ pub(super) fn completion(a: &Analysis, offset: u32) -> Vec<CompletionItem> {
         let Some(def) = res.at(q).map(|n| res.def(n.def)) else {
             return Vec::new();
         };
+        if let Some(fields) = record_fields(&tree, def) {
+            return fields
+                .iter()
+                .map(|f| item(&f.name.text, CompletionKind::Variable))
+                .collect();
+        }
         // A template, or an instance (whose `template` is the one it
         // instantiates).
         let t = match def.kind {

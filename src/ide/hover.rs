@@ -60,18 +60,6 @@ fn lookup<'a>(scope: &'a GlobalScope, name: &str) -> Option<&'a Sym> {
         .map(|(_, s)| s)
 }
 
-/// The field of a record type in `ty` (nested ones included) whose name is
-/// at `span`.
-fn field_decl(ty: &TypeRef, span: Span) -> Option<&crate::semantics::hir::VarDecl> {
-    let TypeRef::Struct { fields, .. } = ty else {
-        return None;
-    };
-    fields
-        .iter()
-        .find(|f| f.name.span == span)
-        .or_else(|| fields.iter().find_map(|f| field_decl(&f.ty, span)))
-}
-
 fn code(s: String) -> String {
     format!("```zeno\n{s}\n```")
 }
@@ -230,8 +218,8 @@ fn describe(a: &Analysis, def: &Def) -> Option<String> {
         (DefKind::Field, _) => {
             // The field's declaration as written: `int[0, 3] a`.
             let f = tree.globals.iter().find_map(|d| match d {
-                Decl::Var(v) => field_decl(&v.ty, def.span),
-                Decl::Typedef(t) => field_decl(&t.ty, def.span),
+                Decl::Var(v) => super::completion::field_decl(&v.ty, def.span),
+                Decl::Typedef(t) => super::completion::field_decl(&t.ty, def.span),
                 Decl::Function(_) => None,
             })?;
             Some(format!(

@@ -317,3 +317,33 @@ fn diagnostics_are_capped_errors_first() {
     let few = vec![Diagnostic::error(span(3, 4), "e")];
     assert_eq!(cap_diagnostics(few.clone(), 1000), few);
 }
+
+/// A record: its fields are offered after `r.` (for a global, a local of a
+/// record type and a nested field), and hovering a field shows its
+/// declaration.
+#[test]
+fn record_fields_complete_and_hover() {
+    let model = "typedef struct { int[0, 3] a; bool b; } rec_t;\n\
+                 typedef struct { rec_t inner; int n; } outer_t;\n\
+                 outer_t o;\n\
+                 template T() { rec_t l; init location s; s -> s do l.a = o.inner.b; }\n\
+                 system T;\n";
+    let labels = |text: &str| -> Vec<String> {
+        Analysis::from_text(text)
+            .completion(text.len() as u32)
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+    };
+    assert_eq!(labels(&format!("{model}check q: E<> o.")), ["inner", "n"]);
+    assert_eq!(labels(&format!("{model}check q: E<> o.inner.")), ["a", "b"]);
+    // Typing `l.` inside the template: the text ends there.
+    let local = &model[..model.find("l.a").unwrap() + 2];
+    assert_eq!(labels(local), ["a", "b"]);
+    let a = Analysis::from_text(model);
+    let at = model.find("l.a").unwrap() as u32 + 2;
+    assert_eq!(
+        a.hover(at).unwrap().markdown,
+        "record field\n\n```zeno\nint[0, 3] a\n```"
+    );
+}

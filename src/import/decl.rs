@@ -88,7 +88,10 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
             prefix.push("urgent");
         } else if c.eat_kw("broadcast") {
             prefix.push("broadcast");
-        } else if c.at_kw("meta") || c.at_kw("hybrid") {
+        } else if c.eat_kw("meta") {
+            // zeno stores a meta variable as an ordinary one.
+            prefix.push("meta");
+        } else if c.at_kw("hybrid") {
             return Err((
                 c.span(),
                 format!("`{}` declarations are not supported", kw_of(c)),
@@ -114,7 +117,13 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
         }
         "bool" | "clock" | "chan" | "void" => base.clone(),
         "struct" => struct_fields(c, env)?,
-        "double" | "scalar" | "string" => {
+        "scalar" => {
+            c.expect("[")?;
+            let size = item(c)?;
+            c.expect("]")?;
+            format!("scalar[{}]", print(&size))
+        }
+        "double" | "string" => {
             return Err((start, format!("`{base}` types are not supported")));
         }
         name if env.typedefs.contains_key(name) || env.other_types.contains(name) => sanitize(name),

@@ -30,9 +30,13 @@ fn clean(name: &str) -> String {
     out
 }
 
-/// `a[0]` → `a`: the name of an array from its first slot.
+/// `a[0]` → `a`, `g[0][0]` → `g`: the name of an array from its first slot.
 fn array_name(first_slot: &str) -> String {
-    clean(first_slot.strip_suffix("[0]").unwrap_or(first_slot))
+    let mut name = first_slot;
+    while let Some(outer) = name.strip_suffix("[0]") {
+        name = outer;
+    }
+    clean(name)
 }
 
 /// For each slot, the array `(base, len)` it belongs to, from the indexed
@@ -80,32 +84,44 @@ impl Arrays {
     }
 }
 
-fn collect_expr(e: &Expr, vars: &mut BTreeSet<(u32, u32)>) {
+/// What the expressions of a network use: indexed arrays `(base, len)`,
+/// and the dimensions that indices are checked against.
+#[derive(Default)]
+struct Uses {
+    arrays: BTreeSet<(u32, u32)>,
+    checks: BTreeSet<u32>,
+}
+
+fn collect_expr(e: &Expr, uses: &mut Uses) {
     match e {
         Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
         Expr::Index { base, len, index } => {
-            vars.insert((*base, *len));
-            collect_expr(index, vars);
+            uses.arrays.insert((*base, *len));
+            collect_expr(index, uses);
         }
-        Expr::Checked { index: a, .. } | Expr::Unary(_, a) => collect_expr(a, vars),
+        Expr::Checked { index, len } => {
+            uses.checks.insert(*len);
+            collect_expr(index, uses);
+        }
+        Expr::Unary(_, a) => collect_expr(a, uses),
         Expr::Binary(_, a, b) => {
-            collect_expr(a, vars);
-            collect_expr(b, vars);
+            collect_expr(a, uses);
+            collect_expr(b, uses);
         }
         Expr::Cond(c, a, b) => {
-            collect_expr(c, vars);
-            collect_expr(a, vars);
-            collect_expr(b, vars);
+            collect_expr(c, uses);
+            collect_expr(a, uses);
+            collect_expr(b, uses);
         }
     }
 }
 
-fn collect_formula(f: &Formula, vars: &mut BTreeSet<(u32, u32)>) {
+fn collect_formula(f: &Formula, uses: &mut Uses) {
     match f {
-        Formula::Data(e) => collect_expr(e, vars),
-        Formula::Clock(c) => collect_expr(&c.bound, vars),
-        Formula::Not(a) => collect_formula(a, vars),
-        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| collect_formula(f, vars)),
+        Formula::Data(e) => collect_expr(e, uses),
+        Formula::Clock(c) => collect_expr(&c.bound, uses),
+        Formula::Not(a) => collect_formula(a, uses),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| collect_formula(f, uses)),
         _ => {}
     }
 }
@@ -121,37 +137,40 @@ struct Printer<'n> {
     net: &'n Network,
     vars: Arrays,
     dialect: Dialect,
+    /// The dimensions indices are checked against (XTA writes a table for
+    /// each).
+    checks: BTreeSet<u32>,
 }
 
 impl<'n> Printer<'n> {
     fn new(net: &'n Network, dialect: Dialect, errors: &mut Vec<Diagnostic>) -> Printer<'n> {
-        let mut groups = BTreeSet::new();
+        let mut uses = Uses::default();
         for p in &net.processes {
             for l in &p.locations {
                 l.invariant
                     .iter()
-                    .for_each(|c| collect_expr(&c.bound, &mut groups));
+                    .for_each(|c| collect_expr(&c.bound, &mut uses));
             }
             for e in &p.edges {
                 if let Some(g) = &e.guard {
-                    collect_expr(g, &mut groups);
+                    collect_expr(g, &mut uses);
                 }
                 e.clock_guard
                     .iter()
-                    .for_each(|c| collect_expr(&c.bound, &mut groups));
+                    .for_each(|c| collect_expr(&c.bound, &mut uses));
                 for u in &e.updates {
                     if let Update::Assign { target, value } = u {
                         if let Some(i) = &target.index {
-                            groups.insert((target.base, target.len));
-                            collect_expr(i, &mut groups);
+                            uses.arrays.insert((target.base, target.len));
+                            collect_expr(i, &mut uses);
                         }
-                        collect_expr(value, &mut groups);
+                        collect_expr(value, &mut uses);
                     }
                 }
                 if let Some(s) = &e.sync
                     && let Some(i) = &s.channel.index
                 {
-                    collect_expr(i, &mut groups);
+                    collect_expr(i, &mut uses);
                 }
             }
         }
@@ -160,15 +179,20 @@ impl<'n> Printer<'n> {
                 CheckKind::Invariant(f)
                 | CheckKind::Reachable(f)
                 | CheckKind::Inevitable(f)
-                | CheckKind::Potentially(f) => collect_formula(f, &mut groups),
+                | CheckKind::Potentially(f) => collect_formula(f, &mut uses),
                 CheckKind::LeadsTo(p, q) => {
-                    collect_formula(p, &mut groups);
-                    collect_formula(q, &mut groups);
+                    collect_formula(p, &mut uses);
+                    collect_formula(q, &mut uses);
                 }
             }
         }
-        let vars = Arrays::new(net.variables.len(), &groups, errors, "variable");
-        Printer { net, vars, dialect }
+        let vars = Arrays::new(net.variables.len(), &uses.arrays, errors, "variable");
+        Printer {
+            net,
+            vars,
+            dialect,
+            checks: uses.checks,
+        }
     }
 
     fn var(&self, v: u32) -> String {
@@ -199,14 +223,29 @@ impl<'n> Printer<'n> {
     /// `e` in UPPAAL's syntax (which TChecker shares), reporting at `span`
     /// what TChecker cannot read.
     fn expr(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
-        reject_checked(e, span, errors);
+        if self.dialect == Dialect::TChecker {
+            reject_checked(e, span, errors);
+        }
         self.check_dialect(e, span, errors);
         print::Printer::new(self, Style::UPPAAL).expr(e)
     }
 
+    /// `e` as an operand of `op` (parenthesised unless it binds tighter):
+    /// a conjunct of a guard, the bound of a clock constraint (`x <= (c ?
+    /// 1 : 2)`, never `(x <= c) ? 1 : 2`).
+    fn operand(&self, e: &Expr, op: BinOp, span: Span, errors: &mut Vec<Diagnostic>) -> String {
+        if self.dialect == Dialect::TChecker {
+            reject_checked(e, span, errors);
+        }
+        self.check_dialect(e, span, errors);
+        print::Printer::new(self, Style::UPPAAL).operand(e, op)
+    }
+
     /// `-e`, folding a constant or a negation away, as `expr`.
     fn negated(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) -> String {
-        reject_checked(e, span, errors);
+        if self.dialect == Dialect::TChecker {
+            reject_checked(e, span, errors);
+        }
         self.check_dialect(e, span, errors);
         print::Printer::new(self, Style::UPPAAL).negated(e)
     }
@@ -274,7 +313,7 @@ impl<'n> Printer<'n> {
             format!(
                 "{} {rel} {}",
                 self.clock(c.i),
-                self.expr(&c.bound, span, errors)
+                self.operand(&c.bound, BinOp::Le, span, errors)
             )
         } else if c.i == 0 {
             let rel = if c.strict { ">" } else { ">=" };
@@ -285,7 +324,7 @@ impl<'n> Printer<'n> {
                 "{} - {} {rel} {}",
                 self.clock(c.i),
                 self.clock(c.j),
-                self.expr(&c.bound, span, errors)
+                self.operand(&c.bound, BinOp::Le, span, errors)
             )
         }
     }
@@ -348,9 +387,10 @@ impl<'n> Printer<'n> {
 }
 
 /// Reports, once per expression, an index of a multi-dimensional array or
-/// of an array of records that depends on variables: the exporters write
-/// arrays flat, where an index past its own dimension would read a
-/// neighbouring element instead of being the error it is in zeno.
+/// of an array of records that depends on variables (for TChecker): arrays
+/// are written flat, where an index past its own dimension would read a
+/// neighbouring element instead of being the error it is in zeno, and
+/// TChecker has no constant table to check it through as XTA does.
 fn reject_checked(e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
     fn has_checked(e: &Expr) -> bool {
         match e {
@@ -365,8 +405,8 @@ fn reject_checked(e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
         errors.push(Diagnostic::error(
             span,
             "an index into a multi-dimensional array or an array of records that depends on \
-             variables cannot be exported (the exported array is flat, where an index past its \
-             own dimension would read a neighbouring element)",
+             variables cannot be exported to TChecker (the exported array is flat, where an index \
+             past its own dimension would read a neighbouring element; export to XTA instead)",
         ));
     }
 }
@@ -385,6 +425,17 @@ impl Names for Printer<'_> {
             None => (self.array_ident(base), 0),
         }
     }
+
+    /// XTA: `_idxN`, declared `const int _idxN[N] = { 0, …, N - 1 };`, so
+    /// that UPPAAL reports an index outside its own dimension as zeno
+    /// does. TChecker has no constant arrays: such an index is rejected.
+    fn checked(&self, len: u32) -> Option<String> {
+        (self.dialect == Dialect::Xta).then(|| checked_table(len))
+    }
+}
+
+fn checked_table(len: u32) -> String {
+    format!("_idx{len}")
 }
 
 /// Locations whose joint occupation a check asks about, when the check is a
@@ -643,7 +694,7 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
             }
             let mut guard: Vec<String> = Vec::new();
             if let Some(g) = &e.guard {
-                guard.push(pr.expr(g, e.span, &mut errors));
+                guard.push(pr.operand(g, BinOp::And, e.span, &mut errors));
             }
             guard.extend(
                 e.clock_guard
@@ -790,6 +841,14 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             }
         }
     }
+    for &len in &pr.checks {
+        let values: Vec<String> = (0..len).map(|k| k.to_string()).collect();
+        out.push_str(&format!(
+            "const int {}[{len}] = {{{}}};\n",
+            checked_table(len),
+            values.join(", ")
+        ));
+    }
     for c in 1..net.clocks.len() {
         out.push_str(&format!("clock {};\n", pr.clock(c as u32)));
     }
@@ -880,7 +939,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                 let mut labels = Vec::new();
                 let mut guard: Vec<String> = Vec::new();
                 if let Some(g) = &e.guard {
-                    guard.push(pr.expr(g, e.span, &mut errors));
+                    guard.push(pr.operand(g, BinOp::And, e.span, &mut errors));
                 }
                 guard.extend(
                     e.clock_guard

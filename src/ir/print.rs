@@ -16,6 +16,15 @@ pub trait Names {
     /// position of `base` in it (not 0 when the read covers only part of a
     /// bigger array; the printer then adds it to the index).
     fn array(&self, base: VarId) -> (String, u32);
+    /// A constant table `t` with `t[k] == k` for `k` in `0..len`, through
+    /// which an index checked against a dimension of `len` is written
+    /// (`t[i]`, an error where `i` is outside the table, as the check is);
+    /// `None` writes the index alone (for display, where the array's
+    /// declaration says what the index ranges over).
+    fn checked(&self, len: u32) -> Option<String> {
+        let _ = len;
+        None
+    }
 }
 
 /// The spellings in which the target languages differ.
@@ -131,11 +140,13 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
 
     /// `-e` as text, folding a constant or a negation away: `-3`, `x`
     /// for `-(-x)`, `-(x + 1)`. `i32::MIN` has no negation in `i32`:
-    /// `-(-2147483648)`.
+    /// `-(-2147483648)`. The text is the right-hand side of a clock
+    /// comparison (`x >= -b`), so a folded `-(-e)` keeps its parentheses
+    /// where `e` binds looser than a comparison: `x >= (c ? 1 : 2)`.
     pub fn negated(&self, e: &Expr) -> String {
         match e {
             Expr::Const(n) => n.checked_neg().map_or(format!("-({n})"), |v| v.to_string()),
-            Expr::Unary(UnOp::Neg, inner) => self.expr(inner),
+            Expr::Unary(UnOp::Neg, inner) => self.operand(inner, BinOp::Le),
             _ => {
                 let mut out = String::from("-");
                 self.write(&mut out, e, UNARY);
@@ -147,7 +158,10 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
     fn prec(&self, e: &Expr) -> u8 {
         match e {
             Expr::Const(_) | Expr::Var(_) | Expr::Index { .. } | Expr::Call(_) => ATOM,
-            Expr::Checked { index, .. } => self.prec(index),
+            Expr::Checked { index, len } => match self.names.checked(*len) {
+                Some(_) => ATOM,
+                None => self.prec(index),
+            },
             Expr::Unary(..) => UNARY,
             Expr::Binary(op, ..) => binop_prec(*op, self.style),
             Expr::Cond(..) => COND,
@@ -156,10 +170,18 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
 
     /// Writes `e`, in parentheses when it binds looser than `min`.
     fn write(&self, out: &mut String, e: &Expr, min: u8) {
-        // The index as written; its check against its dimension is the
-        // array's business, not the text's.
-        if let Expr::Checked { index, .. } = e {
-            return self.write(out, index, min);
+        if let Expr::Checked { index, len } = e {
+            match self.names.checked(*len) {
+                Some(table) => {
+                    out.push_str(&table);
+                    out.push('[');
+                    self.write(out, index, 0);
+                    out.push(']');
+                }
+                // The index as written.
+                None => self.write(out, index, min),
+            }
+            return;
         }
         let prec = self.prec(e);
         let paren = prec < min;

@@ -56,11 +56,17 @@ fn negated(net: &Network, e: &Expr) -> String {
     Printer::new(&DisplayNames(net), Style::ZENO).negated(e)
 }
 
+/// The bound of a clock comparison: parenthesised when it binds looser
+/// than the comparison (`x <= (c ? 1 : 2)`).
+fn bound(net: &Network, e: &Expr) -> String {
+    Printer::new(&DisplayNames(net), Style::ZENO).operand(e, crate::ir::BinOp::Le)
+}
+
 /// A clock constraint as the user wrote it: `x <= 5`, `x > 2`, `x - y < 3`.
 pub fn constraint(net: &Network, c: &ClockConstraint) -> String {
     let op = if c.strict { "<" } else { "<=" };
     if c.j == 0 {
-        format!("{} {op} {}", clock_name(net, c.i), expr(net, &c.bound))
+        format!("{} {op} {}", clock_name(net, c.i), bound(net, &c.bound))
     } else if c.i == 0 {
         // 0 - x <= b  is  x >= -b
         let op = if c.strict { ">" } else { ">=" };
@@ -70,7 +76,7 @@ pub fn constraint(net: &Network, c: &ClockConstraint) -> String {
             "{} - {} {op} {}",
             clock_name(net, c.i),
             clock_name(net, c.j),
-            expr(net, &c.bound)
+            bound(net, &c.bound)
         )
     }
 }
@@ -91,7 +97,7 @@ pub fn constraints(net: &Network, cs: &[ClockConstraint]) -> Vec<String> {
                 && c.j == 0
                 && d.i == 0
                 && d.j == c.i
-                && negated(net, &d.bound) == expr(net, &c.bound)
+                && negated(net, &d.bound) == bound(net, &c.bound)
         });
         used[k] = true;
         match mirror {

@@ -142,6 +142,10 @@ impl Shift for TypeRef {
                 span.shift(d)
             }
             TypeRef::Named(n) => n.shift(d),
+            TypeRef::Scalar { size, span } => {
+                span.shift(d);
+                size.shift(d);
+            }
             TypeRef::Struct { fields, span } => {
                 span.shift(d);
                 for f in fields {

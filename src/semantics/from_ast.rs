@@ -92,7 +92,7 @@ fn is_stmt(kind: SyntaxKind) -> bool {
 fn is_type(kind: SyntaxKind) -> bool {
     matches!(
         kind,
-        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE | STRUCT_TYPE
+        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE | STRUCT_TYPE | SCALAR_TYPE
     )
 }
 
@@ -265,6 +265,16 @@ impl Lowerer {
                 span,
             },
             BOOL_TYPE => TypeRef::Bool { span },
+            SCALAR_TYPE => {
+                let size = match child(node, ARRAY_SIZE) {
+                    Some(s) => self.opt_expr(exprs(&s).next(), &s),
+                    None => self.missing(node),
+                };
+                TypeRef::Scalar {
+                    size: Box::new(size),
+                    span,
+                }
+            }
             STRUCT_TYPE => {
                 let mut decls = Vec::new();
                 for field in node.children().filter(|c| c.kind() == VAR_DECL) {

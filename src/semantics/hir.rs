@@ -46,6 +46,11 @@ pub enum TypeRef {
     },
     /// A typedef name.
     Named(Name),
+    /// `scalar[N]`: UPPAAL's scalar set, the integers `0 ..= N - 1` here.
+    Scalar {
+        size: Box<Expr>,
+        span: Span,
+    },
     /// `struct { … }`: the fields, each declared like a variable.
     Struct {
         fields: Vec<VarDecl>,
@@ -60,7 +65,8 @@ impl TypeRef {
             | TypeRef::Bool { span }
             | TypeRef::Clock { span }
             | TypeRef::Chan { span, .. }
-            | TypeRef::Struct { span, .. } => *span,
+            | TypeRef::Struct { span, .. }
+            | TypeRef::Scalar { span, .. } => *span,
             TypeRef::Named(n) => n.span,
         }
     }

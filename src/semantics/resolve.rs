@@ -464,6 +464,7 @@ impl TemplateWalk {
                 let target = self.lookup(&n.text);
                 self.out.refs.push((n.span, target));
             }
+            TypeRef::Scalar { size, .. } => self.expr(size),
             // The names in the fields' types and sizes.
             TypeRef::Struct { fields, .. } => {
                 for f in fields {
@@ -940,6 +941,7 @@ impl<'a> FileWalk<'a> {
                 let def = self.globals.get(n.text.as_str()).copied();
                 self.refer(n.span, def);
             }
+            TypeRef::Scalar { size, .. } => self.expr(size),
             // The names in the fields' types and sizes.
             TypeRef::Struct { fields, .. } => {
                 for f in fields {

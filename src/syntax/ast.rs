@@ -268,7 +268,20 @@ ast_enum!(Type {
     ChanType,
     NamedType,
     StructType,
+    ScalarType,
 });
+
+ast_node!(
+    /// `scalar[N]`: UPPAAL's scalar set, the integers 0 to N - 1 here.
+    ScalarType,
+    SCALAR_TYPE
+);
+
+impl ScalarType {
+    pub fn size(&self) -> Option<ArraySize> {
+        child(&self.syntax)
+    }
+}
 
 ast_node!(
     /// `struct { int a; bool b[2]; }`: a record type.

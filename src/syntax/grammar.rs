@@ -10,6 +10,7 @@ use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
 /// Tokens that always begin an item: parsing resumes at them after an error.
 const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CONST_KW,
+    META_KW,
     TYPEDEF_KW,
     STRUCT_KW,
     INT_KW,
@@ -37,6 +38,7 @@ const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITT
 
 const TYPE_START: TokenSet = TokenSet::new(&[
     STRUCT_KW,
+    SCALAR_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -90,9 +92,8 @@ fn item(p: &mut Parser, ctx: Context) {
         }
         INIT_KW | COMMITTED_KW | LOCATION_KW => location(p, ctx),
         URGENT_KW if location_ahead(p) => location(p, ctx),
-        CONST_KW | STRUCT_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW | URGENT_KW | BROADCAST_KW => {
-            var_decl(p)
-        }
+        CONST_KW | META_KW | STRUCT_KW | SCALAR_KW | INT_KW | BOOL_KW | CLOCK_KW | CHAN_KW
+        | URGENT_KW | BROADCAST_KW => var_decl(p),
         IDENT => match p.nth(1) {
             ARROW => edge(p, ctx),
             IDENT => var_decl(p),
@@ -193,7 +194,12 @@ fn name_ref(p: &mut Parser) -> bool {
 
 fn var_decl(p: &mut Parser) {
     let m = p.start();
-    p.eat(CONST_KW);
+    // `meta` (UPPAAL's) and `const` in either order, each at most once.
+    for _ in 0..2 {
+        if !p.eat(CONST_KW) && !p.eat(META_KW) {
+            break;
+        }
+    }
     if p.at(IDENT) && matches!(p.nth(1), EQ | SEMICOLON | COMMA | L_BRACK) {
         // `const N = 3;`: the name is there, the type is missing.
         p.error_expected("a type");
@@ -280,6 +286,16 @@ fn ty(p: &mut Parser) -> bool {
     }
     let m = p.start();
     let kind = match p.current() {
+        // `scalar[N]`: UPPAAL's scalar set, here the integers 0 to N - 1.
+        SCALAR_KW => {
+            p.bump();
+            if p.at(L_BRACK) {
+                array_size(p);
+            } else {
+                p.error_expected("`[` and the scalar set's size");
+            }
+            SCALAR_TYPE
+        }
         INT_KW => {
             p.bump();
             if p.at(L_BRACK) {

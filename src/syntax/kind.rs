@@ -31,6 +31,8 @@ syntax_kinds! {
     CONST_KW,
     TYPEDEF_KW,
     STRUCT_KW,
+    META_KW,
+    SCALAR_KW,
     INT_KW,
     BOOL_KW,
     CLOCK_KW,
@@ -138,6 +140,7 @@ syntax_kinds! {
     CHAN_TYPE,
     NAMED_TYPE,
     STRUCT_TYPE,
+    SCALAR_TYPE,
     TEMPLATE,
     PARAM_LIST,
     PARAM,
@@ -237,6 +240,8 @@ impl SyntaxKind {
             CONST_KW => "`const`",
             TYPEDEF_KW => "`typedef`",
             STRUCT_KW => "`struct`",
+            META_KW => "`meta`",
+            SCALAR_KW => "`scalar`",
             INT_KW => "`int`",
             BOOL_KW => "`bool`",
             CLOCK_KW => "`clock`",
@@ -375,9 +380,9 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 36 keywords from `const` to
+        // The language description's list: 38 keywords from `const` to
         // `deadlock`, the six of function bodies among them.
-        assert_eq!(keywords.len(), 36, "{keywords:?}");
+        assert_eq!(keywords.len(), 38, "{keywords:?}");
         assert!(keywords.contains(&"return") && keywords.contains(&"void"));
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));

@@ -39,6 +39,10 @@ enum RawToken {
     Typedef,
     #[token("struct")]
     Struct,
+    #[token("meta")]
+    Meta,
+    #[token("scalar")]
+    Scalar,
     #[token("int")]
     Int,
     #[token("bool")]
@@ -235,6 +239,8 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Const => CONST_KW,
         RawToken::Typedef => TYPEDEF_KW,
         RawToken::Struct => STRUCT_KW,
+        RawToken::Meta => META_KW,
+        RawToken::Scalar => SCALAR_KW,
         RawToken::Int => INT_KW,
         RawToken::Bool => BOOL_KW,
         RawToken::Clock => CLOCK_KW,

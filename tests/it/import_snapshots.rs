@@ -645,3 +645,42 @@ system P;
         .collect();
     assert!(errors.is_empty(), "{errors:#?}\n{}", imported.zeno);
 }
+
+/// UPPAAL's `meta` variables and scalar sets pass through (zeno reads them
+/// as ordinary variables and the integers 0 to N - 1).
+#[test]
+fn uppaal_meta_and_scalars_pass_through() {
+    let text = "typedef scalar[3] s_t;
+meta int swap;
+int a, b = 2;
+s_t s;
+int arr[s_t];
+process P() {
+  state l;
+  init l;
+  trans l -> l { assign swap = a, a = b, b = swap, arr[s] = 1; };
+}
+system P;
+";
+    show(
+        "meta.xta",
+        text,
+        &[],
+        expect![[r#"
+        typedef scalar[3] s_t;
+        meta int swap;
+        int a;
+        int b = 2;
+        s_t s;
+        int arr[s_t];
+
+        template P() {
+            init location l;
+
+            l -> l do swap = a, a = b, b = swap, arr[s] = 1;
+        }
+
+        system P;
+    "#]],
+    );
+}

@@ -6,8 +6,8 @@ if exists('b:current_syntax')
   finish
 endif
 
-syntax keyword zenoType int bool clock chan struct
-syntax keyword zenoModifier const urgent broadcast committed init
+syntax keyword zenoType int bool clock chan struct scalar
+syntax keyword zenoModifier const meta urgent broadcast committed init
 syntax keyword zenoDeclaration typedef template location invariant system check
 syntax keyword zenoLabel when sync select do
 syntax keyword zenoBoolean true false

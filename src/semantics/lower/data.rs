@@ -241,7 +241,19 @@ impl Ctx {
             seen.insert(&f.name.text, f.name.span);
             out.push((f.name.text.clone(), ty));
         }
-        Ty::Record(out)
+        let record = Ty::Record(out);
+        // An unknown length is the one reason a record's size may be
+        // unknown; a size beyond the limit is an error here, so that no
+        // declaration of this type is laid out in too few slots.
+        if record.slots().is_none() && !has_unknown_len(&record) {
+            let at = fields.first().map_or(Span::default(), |f| f.name.span);
+            self.error(
+                at,
+                format!("the record has more than {} elements", ty::MAX_SLOTS),
+            );
+            return Ty::Error;
+        }
+        record
     }
 
     // ---- initialisers ----

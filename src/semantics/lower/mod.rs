@@ -376,6 +376,18 @@ impl Ctx {
                 urgent: *urgent,
             },
             TypeRef::Struct { fields, .. } => self.record_type(fields),
+            // Without symmetry reduction a scalar set is its values' range.
+            TypeRef::Scalar { size, .. } => match self.const_eval(size) {
+                Some(n) if (1..=MAX_EXPANSION).contains(&n) => Ty::Int { lo: 0, hi: n - 1 },
+                Some(n) => {
+                    self.error(
+                        size.span,
+                        format!("a scalar set has between 1 and {MAX_EXPANSION} values, not {n}"),
+                    );
+                    Ty::Error
+                }
+                None => Ty::Error,
+            },
             TypeRef::Named(n) => match self.peek(&n.text) {
                 None => match ty::builtin_int_type(&n.text) {
                     Some(t) => t,
