@@ -19,21 +19,9 @@ use crate::syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 use super::{INDENT, entries, format_item, inline, push_trailing};
 
+/// Whether a node of this kind is a statement of a function body.
 fn is_stmt(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        BLOCK
-            | VAR_DECL
-            | TYPEDEF_DECL
-            | EXPR_STMT
-            | IF_STMT
-            | WHILE_STMT
-            | DO_STMT
-            | FOR_STMT
-            | FOR_RANGE_STMT
-            | RETURN_STMT
-            | EMPTY_STMT
-    )
+    <crate::syntax::ast::Stmt as crate::syntax::ast::AstNode>::can_cast(kind)
 }
 
 /// The tokens of `node`'s children before its first statement (or block).

@@ -517,21 +517,24 @@ fn block(
     Ok(())
 }
 
+/// A comma-separated list of expressions up to `end` (consumed), as zeno
+/// text: one part of a `for` header.
+fn for_part(c: &mut Cursor, end: &str) -> PResult<String> {
+    let mut es = Vec::new();
+    while !c.at(end) {
+        es.push(print(&expr(c)?));
+        if !c.eat(",") {
+            break;
+        }
+    }
+    c.expect(end)?;
+    Ok(es.join(", "))
+}
+
 /// After `for (init;`: `cond; step) ` as zeno text.
 fn for_rest(c: &mut Cursor) -> PResult<String> {
-    let part = |c: &mut Cursor, end: &str| -> PResult<String> {
-        let mut es = Vec::new();
-        while !c.at(end) {
-            es.push(print(&expr(c)?));
-            if !c.eat(",") {
-                break;
-            }
-        }
-        c.expect(end)?;
-        Ok(es.join(", "))
-    };
-    let cond = part(c, ";")?;
-    let step = part(c, ")")?;
+    let cond = for_part(c, ";")?;
+    let step = for_part(c, ")")?;
     Ok(format!("; {cond}; {step}) "))
 }
 
@@ -607,21 +610,8 @@ fn statement(
             out.push_str(" }");
             return Ok(());
         } else {
-            let part = |c: &mut Cursor, end: &str| -> PResult<String> {
-                let mut es = Vec::new();
-                while !c.at(end) {
-                    es.push(print(&expr(c)?));
-                    if !c.eat(",") {
-                        break;
-                    }
-                }
-                c.expect(end)?;
-                Ok(es.join(", "))
-            };
-            let init = part(c, ";")?;
-            let cond = part(c, ";")?;
-            let step = part(c, ")")?;
-            out.push_str(&format!("for ({init}; {cond}; {step}) "));
+            let init = for_part(c, ";")?;
+            out.push_str(&format!("for ({init}{}", for_rest(c)?));
         }
         statement(c, env, sink, depth, out)?;
     } else if c.eat_kw("return") {

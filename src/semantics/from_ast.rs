@@ -72,21 +72,9 @@ fn is_expr(kind: SyntaxKind) -> bool {
     )
 }
 
+/// Whether a node of this kind is a statement of a function body.
 fn is_stmt(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        BLOCK
-            | VAR_DECL
-            | TYPEDEF_DECL
-            | EXPR_STMT
-            | IF_STMT
-            | WHILE_STMT
-            | DO_STMT
-            | FOR_STMT
-            | FOR_RANGE_STMT
-            | RETURN_STMT
-            | EMPTY_STMT
-    )
+    <crate::syntax::ast::Stmt as crate::syntax::ast::AstNode>::can_cast(kind)
 }
 
 fn is_type(kind: SyntaxKind) -> bool {

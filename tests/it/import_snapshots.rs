@@ -463,6 +463,7 @@ fn functions_with_statements_and_results_are_translated() {
 int f(int x) { return x; }
 void g() { if (k) { k = 1; } }
 void h() { for (int i = 0; i &lt; 2; i++) k++; }
+void m() { int i; for (i = 0, k = 1; i &lt; 2; i++, k++) { } }
 bool b;
 </declaration>
 <template><name>P</name><location id=\"l\"/><init ref=\"l\"/>
@@ -484,6 +485,11 @@ bool b;
             }
             void h() {
                 { int i = 0; for (; i < 2; i++) k++; }
+            }
+            void m() {
+                int i;
+                for (i = 0, k = 1; i < 2; i++, k++) {
+                }
             }
             bool b;
 
