@@ -8,7 +8,7 @@ use std::fmt::Write;
 use num_rational::Rational64;
 
 use crate::checker::{ConcreteState, Trace, TraceEnd, Transition};
-use crate::ir::{Network, SyncDir};
+use crate::ir::{CheckId, Network, SyncDir};
 
 use super::pretty;
 use super::style::{self, esc, num, text_width};
@@ -150,7 +150,7 @@ fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String>
 /// The trace as a self-contained SVG timeline. `check` indexes
 /// `network.checks` and only names the picture (`A[]` counterexample or
 /// `E<>` witness).
-pub fn trace_svg(network: &Network, check: usize, trace: &Trace) -> String {
+pub fn trace_svg(network: &Network, check: CheckId, trace: &Trace) -> String {
     let cols = columns(network, trace);
     let n_proc = network.processes.len();
     let var_names: Vec<String> = network.variables.iter().map(|v| v.name.clone()).collect();
