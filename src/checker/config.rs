@@ -1,24 +1,33 @@
-//! Search configurations as short strings, the way the benchmark tables name
-//! them: `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`, e.g. `bfs`,
+//! The one search configuration: order, heuristic, frontier enhancement,
+//! safe abstraction and tie-breaking, with its spelling, its validation rules
+//! and its policies. Every front end fills this type: the CLI from its flags
+//! (`--search`, `--heuristic`, `--enhance`, `--ties`), `zeno bench` and
+//! `--portfolio-configs` from strings, the language server from its
+//! settings (serde reads the same strings).
+//!
+//! The spelling is the one the benchmark tables use:
+//! `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`, e.g. `bfs`,
 //! `greedy:hl`, `greedy:hl+ut`, `astar:hl`, `bfs+ce`, `greedy:du+ibp`,
 //! `greedy:hcg+safe`, `greedy:hl+ut+lifo` (`lifo`: best-first ties go to the
 //! newest state, see [`Ties`]).
-//! `zeno bench` and `zeno check --portfolio-configs` read them, and the
-//! portfolio names its entries with them.
 //!
-//! Each part is one `match`: a new heuristic or enhancement of the checker
-//! becomes available here by adding one arm to `heuristic` / `enhancement`
-//! and one to the matching `*_name` function (the round-trip test checks
-//! that the two agree).
+//! Each name is one `match`: a new heuristic or enhancement of the checker
+//! becomes available everywhere by adding one arm to its `name` and one
+//! entry to its `ALL` list (the round-trip test checks that they agree).
 
 use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use super::{Enhance, HeuristicKind, Options, SearchOrder, Ties};
+use crate::ir::Formula;
 
 /// One search configuration: order, heuristic, frontier enhancement,
 /// whether safe abstraction reduces the network first, and how the
-/// best-first orders break ties.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// best-first orders break ties. Serialised as its spelling (`greedy:hl+ut`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Config {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
@@ -27,89 +36,264 @@ pub struct Config {
     pub ties: Ties,
 }
 
+/// Why a text is not a configuration; the message names the text and says
+/// what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid configuration `{text}`: {why}")]
+pub struct ConfigError {
+    text: String,
+    why: String,
+}
+
+impl SearchOrder {
+    /// Every search order, in the order the CLI and the editors list them.
+    pub const ALL: [SearchOrder; 5] = [
+        SearchOrder::Bfs,
+        SearchOrder::Dfs,
+        SearchOrder::RandomDfs,
+        SearchOrder::Greedy,
+        SearchOrder::AStar,
+    ];
+
+    /// The order's name in a configuration, `--search` and the settings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SearchOrder::Bfs => "bfs",
+            SearchOrder::Dfs => "dfs",
+            SearchOrder::RandomDfs => "rdfs",
+            SearchOrder::Greedy => "greedy",
+            SearchOrder::AStar => "astar",
+        }
+    }
+
+    /// One line on what the order does (the CLI's help).
+    pub const fn description(self) -> &'static str {
+        match self {
+            SearchOrder::Bfs => "breadth-first: shortest traces",
+            SearchOrder::Dfs => "depth-first",
+            SearchOrder::RandomDfs => "depth-first, successors shuffled by --seed",
+            SearchOrder::Greedy => "best-first on the heuristic h",
+            SearchOrder::AStar => "best-first on g + h",
+        }
+    }
+
+    /// Whether the order is best-first on a heuristic.
+    pub const fn is_guided(self) -> bool {
+        matches!(self, SearchOrder::Greedy | SearchOrder::AStar)
+    }
+}
+
+impl HeuristicKind {
+    /// Every heuristic, in the order the CLI and the editors list them.
+    pub const ALL: [HeuristicKind; 7] = [
+        HeuristicKind::Zero,
+        HeuristicKind::DL,
+        HeuristicKind::DU,
+        HeuristicKind::HL,
+        HeuristicKind::HU,
+        HeuristicKind::HCG,
+        HeuristicKind::Pdb,
+    ];
+
+    /// The heuristic's name in a configuration, `--heuristic` and the settings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Zero => "zero",
+            HeuristicKind::DL => "dl",
+            HeuristicKind::DU => "du",
+            HeuristicKind::HL => "hl",
+            HeuristicKind::HU => "hu",
+            HeuristicKind::HCG => "hcg",
+            HeuristicKind::Pdb => "pdb",
+        }
+    }
+
+    /// One line on what the heuristic measures (the CLI's help).
+    pub const fn description(self) -> &'static str {
+        match self {
+            HeuristicKind::Zero => "the constant 0",
+            HeuristicKind::DL => {
+                "graph distance to the goal locations, the largest of the processes'"
+            }
+            HeuristicKind::DU => "graph distance to the goal locations, summed over the processes",
+            HeuristicKind::HL => "the monotonicity abstraction's layer count",
+            HeuristicKind::HU => "the length of a plan in the monotonicity abstraction",
+            HeuristicKind::HCG => "the causal graph heuristic",
+            HeuristicKind::Pdb => "a pattern database (exact distances in a projection)",
+        }
+    }
+}
+
+impl Enhance {
+    /// The enhancements that order the frontier, as a configuration spells
+    /// them after `+`.
+    pub const ORDERING: [Enhance; 4] = [
+        Enhance::UselessTransitions,
+        Enhance::InterferenceContexts,
+        Enhance::ContextBoundingProcesses,
+        Enhance::ContextBoundingInterference,
+    ];
+
+    /// The enhancement's name after `+` (`None` has none).
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Enhance::None => None,
+            Enhance::UselessTransitions => Some("ut"),
+            Enhance::InterferenceContexts => Some("ce"),
+            Enhance::ContextBoundingProcesses => Some("ibp"),
+            Enhance::ContextBoundingInterference => Some("ibi"),
+        }
+    }
+
+    /// One line on what the enhancement does (the CLI's help).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Enhance::None => "no enhancement",
+            Enhance::UselessTransitions => "defer states reached by relatively useless transitions",
+            Enhance::InterferenceContexts => "prioritise by interference contexts",
+            Enhance::ContextBoundingProcesses => "iterative context bounding over process switches",
+            Enhance::ContextBoundingInterference => "iterative context bounding over interference",
+        }
+    }
+}
+
+/// The names after `+` that are not frontier enhancements.
+const SAFE: &str = "safe";
+const LIFO: &str = "lifo";
+
+fn list(names: impl IntoIterator<Item = &'static str>) -> String {
+    names.into_iter().collect::<Vec<_>>().join(", ")
+}
+
+fn orders() -> String {
+    list(SearchOrder::ALL.map(SearchOrder::name))
+}
+
+fn heuristics() -> String {
+    list(HeuristicKind::ALL.map(HeuristicKind::name))
+}
+
+fn enhancements() -> String {
+    list(
+        Enhance::ORDERING
+            .iter()
+            .filter_map(|e| e.name())
+            .chain([SAFE, LIFO]),
+    )
+}
+
+impl FromStr for SearchOrder {
+    type Err = ConfigError;
+    fn from_str(name: &str) -> Result<SearchOrder, ConfigError> {
+        SearchOrder::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .ok_or_else(|| ConfigError {
+                text: name.to_string(),
+                why: format!(
+                    "unknown search order `{name}` (expected one of {})",
+                    orders()
+                ),
+            })
+    }
+}
+
+impl FromStr for HeuristicKind {
+    type Err = ConfigError;
+    fn from_str(name: &str) -> Result<HeuristicKind, ConfigError> {
+        HeuristicKind::ALL
+            .into_iter()
+            .find(|h| h.name() == name)
+            .ok_or_else(|| ConfigError {
+                text: name.to_string(),
+                why: format!(
+                    "unknown heuristic `{name}` (expected one of {})",
+                    heuristics()
+                ),
+            })
+    }
+}
+
 impl Config {
+    /// A configuration with no enhancement: `order:heuristic` for the
+    /// best-first orders, the bare order otherwise (a blind order has no use
+    /// for a heuristic, so `heuristic` is dropped there).
+    pub const fn plain(search: SearchOrder, heuristic: HeuristicKind) -> Config {
+        Config {
+            search,
+            heuristic: if search.is_guided() {
+                heuristic
+            } else {
+                HeuristicKind::Zero
+            },
+            enhance: Enhance::None,
+            safe_abstraction: false,
+            ties: Ties::Fifo,
+        }
+    }
+
+    /// Whether the configuration uses its heuristic: the best-first orders
+    /// do, and useless transitions do with every order.
+    pub const fn uses_heuristic(&self) -> bool {
+        self.search.is_guided() || matches!(self.enhance, Enhance::UselessTransitions)
+    }
+
+    /// The configuration to search for `goal` with. Best-first search needs
+    /// a goal its heuristic can measure; a goal that mentions `deadlock`
+    /// has none, so such a search becomes breadth-first (keeping the
+    /// enhancement, and the heuristic when useless transitions test with it).
+    pub fn for_goal(self, goal: &Formula) -> Config {
+        if !self.search.is_guided() || !goal.mentions_deadlock() {
+            return self;
+        }
+        Config {
+            search: SearchOrder::Bfs,
+            heuristic: if self.enhance == Enhance::UselessTransitions {
+                self.heuristic
+            } else {
+                HeuristicKind::Zero
+            },
+            ties: Ties::Fifo,
+            ..self
+        }
+    }
+
     /// Checker options for this configuration (limits and seed left at
     /// their defaults).
     pub fn options(&self) -> Options {
+        self.apply(&Options::default())
+    }
+
+    /// `base` (its limits, seed and pattern-database budgets) searched with
+    /// this configuration.
+    pub fn apply(&self, base: &Options) -> Options {
         Options {
             search: self.search,
             heuristic: self.heuristic,
             enhance: self.enhance,
             safe_abstraction: self.safe_abstraction,
             ties: self.ties,
-            ..Options::default()
+            ..base.clone()
         }
     }
 }
 
-/// The search orders, in the spelling of `zeno check --search`.
-const ORDERS: &str = "bfs, dfs, rdfs, greedy, astar";
-const HEURISTICS: &str = "zero, dl, du, hl, hu, hcg, pdb";
-const ENHANCEMENTS: &str = "ut, ce, ibp, ibi, safe, lifo";
-
-fn order(name: &str) -> Option<SearchOrder> {
-    Some(match name {
-        "bfs" => SearchOrder::Bfs,
-        "dfs" => SearchOrder::Dfs,
-        "rdfs" => SearchOrder::RandomDfs,
-        "greedy" => SearchOrder::Greedy,
-        "astar" => SearchOrder::AStar,
-        _ => return None,
-    })
-}
-
-fn order_name(o: SearchOrder) -> &'static str {
-    match o {
-        SearchOrder::Bfs => "bfs",
-        SearchOrder::Dfs => "dfs",
-        SearchOrder::RandomDfs => "rdfs",
-        SearchOrder::Greedy => "greedy",
-        SearchOrder::AStar => "astar",
+impl Options {
+    /// The search configuration these options hold.
+    pub fn config(&self) -> Config {
+        Config {
+            search: self.search,
+            heuristic: self.heuristic,
+            enhance: self.enhance,
+            safe_abstraction: self.safe_abstraction,
+            ties: self.ties,
+        }
     }
-}
 
-fn heuristic(name: &str) -> Option<HeuristicKind> {
-    Some(match name {
-        "zero" => HeuristicKind::Zero,
-        "dl" => HeuristicKind::DL,
-        "du" => HeuristicKind::DU,
-        "hl" => HeuristicKind::HL,
-        "hu" => HeuristicKind::HU,
-        "hcg" => HeuristicKind::HCG,
-        "pdb" => HeuristicKind::Pdb,
-        _ => return None,
-    })
-}
-
-fn heuristic_name(h: HeuristicKind) -> &'static str {
-    match h {
-        HeuristicKind::Zero => "zero",
-        HeuristicKind::DL => "dl",
-        HeuristicKind::DU => "du",
-        HeuristicKind::HL => "hl",
-        HeuristicKind::HU => "hu",
-        HeuristicKind::HCG => "hcg",
-        HeuristicKind::Pdb => "pdb",
-    }
-}
-
-fn enhancement(name: &str) -> Option<Enhance> {
-    Some(match name {
-        "ut" => Enhance::UselessTransitions,
-        "ce" => Enhance::InterferenceContexts,
-        "ibp" => Enhance::ContextBoundingProcesses,
-        "ibi" => Enhance::ContextBoundingInterference,
-        _ => return None,
-    })
-}
-
-fn enhancement_name(e: Enhance) -> Option<&'static str> {
-    match e {
-        Enhance::None => None,
-        Enhance::UselessTransitions => Some("ut"),
-        Enhance::InterferenceContexts => Some("ce"),
-        Enhance::ContextBoundingProcesses => Some("ibp"),
-        Enhance::ContextBoundingInterference => Some("ibi"),
+    /// These options for a check of `goal`, under [`Config::for_goal`]'s
+    /// policy: what the CLI and the language server search with.
+    pub fn for_goal(&self, goal: &Formula) -> Options {
+        self.config().for_goal(goal).apply(self)
     }
 }
 
@@ -122,9 +306,12 @@ fn enhancement_name(e: Enhance) -> Option<&'static str> {
 /// default to guess) and for useless transitions, whose test needs one; the
 /// blind orders reject one otherwise, so that a typo like `bfs:hl` does not
 /// silently measure plain BFS.
-pub fn parse(text: &str) -> Result<Config, String> {
+pub fn parse(text: &str) -> Result<Config, ConfigError> {
     let lower = text.trim().to_ascii_lowercase();
-    let bad = |why: String| format!("invalid configuration `{text}`: {why}");
+    let bad = |why: String| ConfigError {
+        text: text.to_string(),
+        why,
+    };
     if lower.is_empty() {
         return Err(bad(
             "empty; expected ORDER[:HEURISTIC][+ENHANCEMENT], e.g. `greedy:hl+ut`".into(),
@@ -138,80 +325,101 @@ pub fn parse(text: &str) -> Result<Config, String> {
         Some((o, h)) => (o, Some(h)),
         None => (head, None),
     };
-    let search = order(order_text).ok_or_else(|| {
-        bad(format!(
-            "unknown search order `{order_text}` (expected one of {ORDERS})"
-        ))
-    })?;
+    let search: SearchOrder = order_text.parse().map_err(|e: ConfigError| bad(e.why))?;
     let heuristic = match heur {
-        None => HeuristicKind::Zero,
-        Some(h) => heuristic(h).ok_or_else(|| {
-            bad(format!(
-                "unknown heuristic `{h}` (expected one of {HEURISTICS})"
-            ))
-        })?,
+        None => None,
+        Some(h) => Some(h.parse().map_err(|e: ConfigError| bad(e.why))?),
     };
+    let parts: Vec<&str> = enh.map(|e| e.split('+').collect()).unwrap_or_default();
+    from_parts(search, heuristic, &parts).map_err(|why| bad(why.why))
+}
+
+/// A configuration from its parts, with the rules of [`parse`]: the order,
+/// the heuristic if one is given, and the names that follow `+`.
+pub fn from_parts(
+    search: SearchOrder,
+    heuristic: Option<HeuristicKind>,
+    parts: &[&str],
+) -> Result<Config, ConfigError> {
+    let text = {
+        let mut t = search.name().to_string();
+        if let Some(h) = heuristic {
+            t = format!("{t}:{}", h.name());
+        }
+        for p in parts {
+            t = format!("{t}+{p}");
+        }
+        t
+    };
+    let bad = |why: String| ConfigError {
+        text: text.clone(),
+        why,
+    };
+    let order_text = search.name();
     let mut enhance = Enhance::None;
     let mut safe_abstraction = false;
     let mut ties = Ties::Fifo;
-    for e in enh
-        .map(|e| e.split('+').collect::<Vec<_>>())
-        .unwrap_or_default()
-    {
-        if e == "lifo" {
+    for &e in parts {
+        if e == LIFO {
             if ties == Ties::Lifo {
                 return Err(bad("`lifo` is given twice".into()));
             }
             ties = Ties::Lifo;
             continue;
         }
-        if e == "safe" {
+        if e == SAFE {
             if safe_abstraction {
                 return Err(bad("`safe` is given twice".into()));
             }
             safe_abstraction = true;
             continue;
         }
-        let this = enhancement(e).ok_or_else(|| {
-            bad(format!(
-                "unknown enhancement `{e}` (expected one of {ENHANCEMENTS})"
-            ))
-        })?;
-        if enhance != Enhance::None {
+        let this = Enhance::ORDERING
+            .into_iter()
+            .find(|o| o.name() == Some(e))
+            .ok_or_else(|| {
+                bad(format!(
+                    "unknown enhancement `{e}` (expected one of {})",
+                    enhancements()
+                ))
+            })?;
+        if let Some(previous) = enhance.name() {
             return Err(bad(format!(
-                "`{}` and `{e}` both order the frontier and cannot be combined (only `safe` combines with one of them)",
-                enhancement_name(enhance).unwrap_or_default()
+                "`{previous}` and `{e}` both order the frontier and cannot be combined (only `safe` combines with one of them)"
             )));
         }
         enhance = this;
     }
-    let guided = matches!(search, SearchOrder::Greedy | SearchOrder::AStar);
+    let guided = search.is_guided();
+    let rest = parts.iter().map(|p| format!("+{p}")).collect::<String>();
     if ties == Ties::Lifo && !guided {
         return Err(bad(format!(
             "`lifo` breaks ties between equal priorities, which only `greedy` and `astar` have (`{order_text}` has none)"
         )));
     }
-    if (guided || enhance == Enhance::UselessTransitions) && heur.is_none() {
+    if (guided || enhance == Enhance::UselessTransitions) && heuristic.is_none() {
         return Err(bad(format!(
-            "`{order_text}`{} needs a heuristic, e.g. `{order_text}:hl{}`",
+            "`{order_text}`{} needs a heuristic, e.g. `{order_text}:hl{rest}`",
             if guided {
                 ""
             } else {
                 " with useless transitions"
             },
-            enh.map(|e| format!("+{e}")).unwrap_or_default()
         )));
     }
-    if !guided && enhance != Enhance::UselessTransitions && heur.is_some() {
+    if !guided && enhance != Enhance::UselessTransitions && heuristic.is_some() {
         return Err(bad(format!(
             "`{order_text}` does not use a heuristic; write `{order_text}`{}",
-            enh.map(|e| format!(" or `{order_text}+{e}`"))
-                .unwrap_or_default()
+            if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" or `{order_text}{rest}`")
+            }
         )));
     }
     Ok(Config {
         search,
-        heuristic,
+        heuristic: heuristic.unwrap_or(HeuristicKind::Zero),
         enhance,
         safe_abstraction,
         ties,
@@ -219,26 +427,45 @@ pub fn parse(text: &str) -> Result<Config, String> {
 }
 
 /// Parses a comma-separated list of configurations.
-pub fn parse_list(text: &str) -> Result<Vec<Config>, String> {
+pub fn parse_list(text: &str) -> Result<Vec<Config>, ConfigError> {
     text.split(',').map(parse).collect()
+}
+
+impl FromStr for Config {
+    type Err = ConfigError;
+    fn from_str(text: &str) -> Result<Config, ConfigError> {
+        parse(text)
+    }
+}
+
+impl TryFrom<String> for Config {
+    type Error = ConfigError;
+    fn try_from(text: String) -> Result<Config, ConfigError> {
+        parse(&text)
+    }
+}
+
+impl From<Config> for String {
+    fn from(c: Config) -> String {
+        c.to_string()
+    }
 }
 
 impl fmt::Display for Config {
     /// The canonical spelling: what [`parse`] reads back to the same value.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(order_name(self.search))?;
-        let guided = matches!(self.search, SearchOrder::Greedy | SearchOrder::AStar);
-        if guided || self.enhance == Enhance::UselessTransitions {
-            write!(f, ":{}", heuristic_name(self.heuristic))?;
+        f.write_str(self.search.name())?;
+        if self.uses_heuristic() {
+            write!(f, ":{}", self.heuristic.name())?;
         }
-        if let Some(e) = enhancement_name(self.enhance) {
+        if let Some(e) = self.enhance.name() {
             write!(f, "+{e}")?;
         }
         if self.safe_abstraction {
-            f.write_str("+safe")?;
+            write!(f, "+{SAFE}")?;
         }
         if self.ties == Ties::Lifo {
-            f.write_str("+lifo")?;
+            write!(f, "+{LIFO}")?;
         }
         Ok(())
     }
@@ -374,8 +601,63 @@ mod tests {
     }
 
     #[test]
+    fn serde_reads_and_writes_the_spelling() {
+        let c: Config = serde_json::from_str("\"greedy:hl+ut+safe\"").unwrap();
+        assert_eq!(c, parse("greedy:hl+ut+safe").unwrap());
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"greedy:hl+ut+safe\"");
+        let e = serde_json::from_str::<Config>("\"bfs:hl\"").unwrap_err();
+        assert!(e.to_string().contains("does not use a heuristic"), "{e}");
+        assert_eq!("astar:du".parse::<Config>(), parse("astar:du"));
+    }
+
+    #[test]
+    fn names_parse_back_and_unknown_ones_list_the_known() {
+        for o in SearchOrder::ALL {
+            assert_eq!(o.name().parse::<SearchOrder>(), Ok(o));
+        }
+        for h in HeuristicKind::ALL {
+            assert_eq!(h.name().parse::<HeuristicKind>(), Ok(h));
+        }
+        let e = "h?".parse::<HeuristicKind>().unwrap_err().to_string();
+        assert!(
+            e.contains("expected one of zero, dl, du, hl, hu, hcg, pdb"),
+            "{e}"
+        );
+        // Exactly the names: no other case, no aliases.
+        assert!("BFS".parse::<SearchOrder>().is_err());
+        assert!("random-dfs".parse::<SearchOrder>().is_err());
+    }
+
+    /// A goal with `deadlock` has nothing for a heuristic to measure:
+    /// best-first becomes breadth-first; blind orders are left alone, and
+    /// useless transitions keep the heuristic their test needs.
+    #[test]
+    fn deadlock_goals_are_searched_breadth_first() {
+        let deadlock = Formula::Not(Box::new(Formula::Deadlock));
+        let plain = Formula::True;
+        let c = |s: &str| parse(s).unwrap();
+        assert_eq!(c("greedy:hu").for_goal(&deadlock), c("bfs"));
+        assert_eq!(c("greedy:hu").for_goal(&plain), c("greedy:hu"));
+        assert_eq!(c("astar:hl+lifo+safe").for_goal(&deadlock), c("bfs+safe"));
+        assert_eq!(c("greedy:hl+ut").for_goal(&deadlock), c("bfs:hl+ut"));
+        assert_eq!(c("dfs+ce").for_goal(&deadlock), c("dfs+ce"));
+    }
+
+    #[test]
+    fn plain_drops_the_heuristic_of_blind_orders() {
+        assert_eq!(
+            Config::plain(SearchOrder::Bfs, HeuristicKind::HU).to_string(),
+            "bfs"
+        );
+        assert_eq!(
+            Config::plain(SearchOrder::AStar, HeuristicKind::HU).to_string(),
+            "astar:hu"
+        );
+    }
+
+    #[test]
     fn bad_strings_say_what_is_wrong() {
-        let err = |s: &str| parse(s).unwrap_err();
+        let err = |s: &str| parse(s).unwrap_err().to_string();
         assert!(err("").contains("empty"));
         assert!(err("sideways").contains("unknown search order `sideways`"));
         assert!(err("greedy:hx").contains("unknown heuristic `hx`"));

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::ir;
 
 use super::config;
-use super::{Cancel, CheckResult, Limit, Options, Verdict};
+use super::{Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Verdict};
 
 /// One entry of a portfolio: a name for reports and its options.
 #[derive(Debug, Clone)]
@@ -17,15 +17,24 @@ pub struct Config {
     pub options: Options,
 }
 
-/// The default portfolio, in the spelling of [`config`](super::config):
-/// greedy hU, greedy hL + UT, BFS + CE, greedy hCG with safe abstraction,
-/// random DFS — strong on different kinds of models (see docs/checker.md).
-pub const DEFAULT: [&str; 5] = [
-    "greedy:hu",
-    "greedy:hl+ut",
-    "bfs+ce",
-    "greedy:hcg+safe",
-    "rdfs",
+/// The default portfolio: greedy hU, greedy hL + UT, BFS + CE, greedy hCG
+/// with safe abstraction, random DFS — strong on different kinds of models
+/// (see docs/checker.md).
+pub const DEFAULT: [config::Config; 5] = [
+    config::Config::plain(SearchOrder::Greedy, HeuristicKind::HU),
+    config::Config {
+        enhance: Enhance::UselessTransitions,
+        ..config::Config::plain(SearchOrder::Greedy, HeuristicKind::HL)
+    },
+    config::Config {
+        enhance: Enhance::InterferenceContexts,
+        ..config::Config::plain(SearchOrder::Bfs, HeuristicKind::Zero)
+    },
+    config::Config {
+        safe_abstraction: true,
+        ..config::Config::plain(SearchOrder::Greedy, HeuristicKind::HCG)
+    },
+    config::Config::plain(SearchOrder::RandomDfs, HeuristicKind::Zero),
 ];
 
 /// Portfolio entries for `configs`, named by their canonical spelling, with
@@ -36,34 +45,32 @@ pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
         .iter()
         .map(|c| Config {
             name: c.to_string(),
-            options: Options {
-                search: c.search,
-                heuristic: c.heuristic,
-                enhance: c.enhance,
-                safe_abstraction: c.safe_abstraction,
-                ties: c.ties,
-                ..base.clone()
-            },
+            options: c.apply(base),
         })
         .collect()
 }
 
 /// The [`DEFAULT`] portfolio with the limits and seed of `base`.
 pub fn default_configs(base: &Options) -> Vec<Config> {
-    let configs: Vec<config::Config> = DEFAULT
-        .iter()
-        .filter_map(|c| config::parse(c).ok())
-        .collect();
-    entries(&configs, base)
+    entries(&DEFAULT, base)
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_default_portfolio_parses_and_keeps_its_spelling() {
+    fn the_default_portfolio_is_spelled_as_documented() {
         let configs = super::default_configs(&Default::default());
         let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, super::DEFAULT);
+        assert_eq!(
+            names,
+            [
+                "greedy:hu",
+                "greedy:hl+ut",
+                "bfs+ce",
+                "greedy:hcg+safe",
+                "rdfs"
+            ]
+        );
     }
 }
 

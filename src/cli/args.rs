@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use zeno::checker::{Enhance, HeuristicKind, SearchOrder};
+use zeno::checker::{Enhance, HeuristicKind, SearchOrder, Ties};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -167,11 +168,11 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Order in which the search explores the state space.
-    #[arg(long, value_enum, default_value_t = Search::Greedy)]
-    pub search: Search,
+    #[arg(long, value_parser = search_order(), default_value = "greedy")]
+    pub search: SearchOrder,
     /// Distance heuristic guiding `greedy` and `astar`.
-    #[arg(long, value_enum, default_value_t = Heuristic::Hu)]
-    pub heuristic: Heuristic,
+    #[arg(long, value_parser = heuristic(), default_value = "hu")]
+    pub heuristic: HeuristicKind,
     /// Stop after exploring this many states (exit 3).
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
@@ -180,8 +181,8 @@ pub struct SearchArgs {
     pub timeout: Option<f64>,
     /// Transition-based enhancements, comma-separated: at most one of
     /// `ut`, `ce`, `ibp`, `ibi`, optionally with `safe` (safe abstraction).
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "none")]
-    pub enhance: Vec<EnhanceArg>,
+    #[arg(long, value_parser = enhancement(), value_delimiter = ',', default_value = "none")]
+    pub enhance: Vec<String>,
     /// Seed of the random successor order of `rdfs`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -199,23 +200,8 @@ pub struct SearchArgs {
     /// How `greedy` and `astar` break ties between states of equal
     /// priority: first-in first-out, or last-in first-out (newest first, as
     /// the thesis' MCTA appears to).
-    #[arg(long, value_enum, default_value_t = TiesArg::Fifo)]
-    pub ties: TiesArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TiesArg {
-    Fifo,
-    Lifo,
-}
-
-impl From<TiesArg> for zeno::checker::Ties {
-    fn from(t: TiesArg) -> zeno::checker::Ties {
-        match t {
-            TiesArg::Fifo => zeno::checker::Ties::Fifo,
-            TiesArg::Lifo => zeno::checker::Ties::Lifo,
-        }
-    }
+    #[arg(long, value_parser = ties(), default_value = "fifo")]
+    pub ties: Ties,
 }
 
 #[derive(Debug, Args)]
@@ -284,122 +270,39 @@ pub struct FmtArgs {
     pub paths: Vec<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Search {
-    Bfs,
-    Dfs,
-    Rdfs,
-    Greedy,
-    Astar,
+/// `--search`: the checker's search orders, by their names.
+fn search_order() -> impl TypedValueParser<Value = SearchOrder> {
+    let values = SearchOrder::ALL.map(|o| PossibleValue::new(o.name()).help(o.description()));
+    PossibleValuesParser::new(values).map(|s| s.parse().expect("a listed name"))
 }
 
-impl From<Search> for SearchOrder {
-    fn from(s: Search) -> SearchOrder {
-        match s {
-            Search::Bfs => SearchOrder::Bfs,
-            Search::Dfs => SearchOrder::Dfs,
-            Search::Rdfs => SearchOrder::RandomDfs,
-            Search::Greedy => SearchOrder::Greedy,
-            Search::Astar => SearchOrder::AStar,
-        }
-    }
+/// `--heuristic`: the checker's heuristics, by their names.
+fn heuristic() -> impl TypedValueParser<Value = HeuristicKind> {
+    let values = HeuristicKind::ALL.map(|h| PossibleValue::new(h.name()).help(h.description()));
+    PossibleValuesParser::new(values).map(|s| s.parse().expect("a listed name"))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Heuristic {
-    Zero,
-    Dl,
-    Du,
-    Hl,
-    Hu,
-    /// The causal graph heuristic.
-    Hcg,
-    /// A pattern database selected by downward pattern refinement.
-    Pdb,
+/// `--enhance`: the checker's frontier enhancements, `safe`, and `none`.
+fn enhancement() -> PossibleValuesParser {
+    let ordering = Enhance::ORDERING.iter().map(|e| {
+        PossibleValue::new(e.name().expect("an ordering enhancement")).help(e.description())
+    });
+    PossibleValuesParser::new(
+        std::iter::once(PossibleValue::new("none").help("no enhancement"))
+            .chain(ordering)
+            .chain([PossibleValue::new("safe").help(
+                "safe abstraction: search without the safe components, then insert their moves into the trace",
+            )]),
+    )
 }
 
-impl From<Heuristic> for HeuristicKind {
-    fn from(h: Heuristic) -> HeuristicKind {
-        match h {
-            Heuristic::Zero => HeuristicKind::Zero,
-            Heuristic::Dl => HeuristicKind::DL,
-            Heuristic::Du => HeuristicKind::DU,
-            Heuristic::Hl => HeuristicKind::HL,
-            Heuristic::Hu => HeuristicKind::HU,
-            Heuristic::Hcg => HeuristicKind::HCG,
-            Heuristic::Pdb => HeuristicKind::Pdb,
-        }
-    }
-}
-
-/// Transition-based enhancements of the search (docs/checker.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EnhanceArg {
-    None,
-    /// Defer states reached by relatively useless transitions.
-    Ut,
-    /// Prioritise by interference contexts.
-    Ce,
-    /// Iterative context bounding over process switches.
-    Ibp,
-    /// Iterative context bounding over interference.
-    Ibi,
-    /// Safe abstraction: search without the safe components, then insert
-    /// their moves into the trace.
-    Safe,
-}
-
-/// The enhancement and safe-abstraction switch a `--enhance` list asks for;
-/// an error for a meaningless combination.
-pub fn enhancements(list: &[EnhanceArg]) -> Result<(Enhance, bool), String> {
-    let mut enhance: Option<EnhanceArg> = None;
-    let mut safe = false;
-    for &e in list {
-        match e {
-            EnhanceArg::None if list.len() > 1 => {
-                return Err("invalid --enhance: `none` cannot be combined with others".to_string());
-            }
-            EnhanceArg::None => {}
-            EnhanceArg::Safe if safe => {
-                return Err("invalid --enhance: `safe` is given twice".to_string());
-            }
-            EnhanceArg::Safe => safe = true,
-            _ => match enhance {
-                Some(prev) => {
-                    return Err(format!(
-                        "invalid --enhance: `{}` and `{}` both order the frontier and cannot be combined (only `safe` combines with one of them)",
-                        name(prev),
-                        name(e)
-                    ));
-                }
-                None => enhance = Some(e),
-            },
-        }
-    }
-    Ok((enhance.map_or(Enhance::None, Enhance::from), safe))
-}
-
-fn name(e: EnhanceArg) -> &'static str {
-    match e {
-        EnhanceArg::None => "none",
-        EnhanceArg::Ut => "ut",
-        EnhanceArg::Ce => "ce",
-        EnhanceArg::Ibp => "ibp",
-        EnhanceArg::Ibi => "ibi",
-        EnhanceArg::Safe => "safe",
-    }
-}
-
-impl From<EnhanceArg> for Enhance {
-    fn from(e: EnhanceArg) -> Enhance {
-        match e {
-            EnhanceArg::None | EnhanceArg::Safe => Enhance::None,
-            EnhanceArg::Ut => Enhance::UselessTransitions,
-            EnhanceArg::Ce => Enhance::InterferenceContexts,
-            EnhanceArg::Ibp => Enhance::ContextBoundingProcesses,
-            EnhanceArg::Ibi => Enhance::ContextBoundingInterference,
-        }
-    }
+/// `--ties`: how the best-first orders break ties.
+fn ties() -> impl TypedValueParser<Value = Ties> {
+    PossibleValuesParser::new([
+        PossibleValue::new("fifo").help("the state pushed first"),
+        PossibleValue::new("lifo").help("the state pushed last"),
+    ])
+    .map(|s| if s == "lifo" { Ties::Lifo } else { Ties::Fifo })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -429,12 +332,12 @@ mod tests {
         let Command::Check(a) = parse(&["check", "m.zeno"]).unwrap().command else {
             panic!("expected check");
         };
-        assert_eq!(a.search.search, Search::Greedy);
-        assert_eq!(a.search.heuristic, Heuristic::Hu);
+        assert_eq!(a.search.search, SearchOrder::Greedy);
+        assert_eq!(a.search.heuristic, HeuristicKind::HU);
         assert_eq!(a.format, Format::Text);
         assert_eq!(a.trace, TraceDetail::Short);
         assert_eq!(a.search.max_states, None);
-        assert_eq!(a.search.ties, TiesArg::Fifo);
+        assert_eq!(a.search.ties, Ties::Fifo);
     }
 
     #[test]
@@ -468,17 +371,14 @@ mod tests {
         };
         assert_eq!(a.files.len(), 2);
         assert_eq!(a.checks, ["mutex"]);
-        assert_eq!(SearchOrder::from(a.search.search), SearchOrder::RandomDfs);
-        assert_eq!(HeuristicKind::from(a.search.heuristic), HeuristicKind::DL);
+        assert_eq!(a.search.search, SearchOrder::RandomDfs);
+        assert_eq!(a.search.heuristic, HeuristicKind::DL);
         assert_eq!(a.search.max_states, Some(10));
         assert_eq!(a.search.timeout, Some(1.5));
         assert_eq!(a.search.seed, 7);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.trace, TraceDetail::Full);
-        assert_eq!(
-            zeno::checker::Ties::from(a.search.ties),
-            zeno::checker::Ties::Lifo
-        );
+        assert_eq!(a.search.ties, Ties::Lifo);
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub fn run(args: &BenchArgs) -> u8 {
 fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
     let mut configs: Vec<Config> = Vec::new();
     for c in &args.configs {
-        configs.extend(zeno::checker::config::parse_list(c)?);
+        configs.extend(zeno::checker::config::parse_list(c).map_err(|e| e.to_string())?);
     }
     let limits = Limits {
         max_states: args.max_states,

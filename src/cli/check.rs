@@ -4,7 +4,8 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, portfolio};
+use zeno::checker::config::Config;
+use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
 use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
@@ -22,7 +23,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
         })?),
     };
-    let (enhance, safe_abstraction) = super::args::enhancements(&args.enhance)?;
+    let config = search_config(args)?;
     let pdb_time = Duration::try_from_secs_f64(args.pdb_time).map_err(|_| {
         format!(
             "invalid --pdb-time `{}`: expected a non-negative number of seconds",
@@ -32,23 +33,41 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
     if args.pdb_states == 0 {
         return Err("invalid --pdb-states `0`: expected at least 1".to_string());
     }
-    Ok(Options {
-        search: args.search.into(),
-        heuristic: args.heuristic.into(),
+    Ok(config.apply(&Options {
         max_states: args.max_states,
         timeout,
         seed: args.seed,
         cache_heuristic: true,
-        enhance,
-        safe_abstraction,
         pdb: PdbOptions {
             max_states: args.pdb_states,
             selection_time: Some(pdb_time),
             clocks: args.pdb_clocks,
             ..PdbOptions::default()
         },
-        ties: args.ties.into(),
-    })
+        ..Options::default()
+    }))
+}
+
+/// The search configuration of `--search`, `--heuristic`, `--enhance` and
+/// `--ties`, under the checker's rules. `--heuristic` has a default, so it
+/// counts only where the configuration uses one.
+fn search_config(args: &SearchArgs) -> Result<Config, String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for e in &args.enhance {
+        match e.as_str() {
+            "none" if args.enhance.len() > 1 => {
+                return Err("invalid --enhance: `none` cannot be combined with others".to_string());
+            }
+            "none" => {}
+            name => parts.push(name),
+        }
+    }
+    if args.ties == Ties::Lifo {
+        parts.push("lifo");
+    }
+    let heuristic = (args.search.is_guided() || parts.contains(&"ut")).then_some(args.heuristic);
+    checker::config::from_parts(args.search, heuristic, &parts)
+        .map_err(|e| format!("{e} (from --search, --heuristic, --enhance and --ties)"))
 }
 
 /// The configurations `--portfolio` races: the default set, or the
@@ -207,6 +226,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 let winner = race.winner.map(|w| configs[w].name.clone());
                 (race.result, winner)
             } else {
+                let options = options.for_goal(&c.kind.goal());
                 let result =
                     checker::check(&network, id, &options, &cancel, &mut |s| progress.update(s));
                 (result, None)

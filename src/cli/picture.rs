@@ -90,6 +90,7 @@ fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<
         diag::error(&e);
         exit::ERROR
     })?;
+    let options = options.for_goal(&network.check(check).kind.goal());
     let result = checker::check(network, check, &options, &Cancel::new(), &mut |_| {});
     match (result.trace, &result.verdict) {
         (Some(trace), _) => Ok(trace),

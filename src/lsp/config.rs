@@ -10,84 +10,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::checker::config::Config;
-use crate::checker::{Enhance, HeuristicKind, Options, SearchOrder, Ties};
-
-/// Every search order, in the order `zeno check --search` lists them.
-pub const SEARCH_ORDERS: [SearchOrder; 5] = [
-    SearchOrder::Bfs,
-    SearchOrder::Dfs,
-    SearchOrder::RandomDfs,
-    SearchOrder::Greedy,
-    SearchOrder::AStar,
-];
-
-/// Every heuristic, in the order `zeno check --heuristic` lists them.
-pub const HEURISTICS: [HeuristicKind; 7] = [
-    HeuristicKind::Zero,
-    HeuristicKind::DL,
-    HeuristicKind::DU,
-    HeuristicKind::HL,
-    HeuristicKind::HU,
-    HeuristicKind::HCG,
-    HeuristicKind::Pdb,
-];
-
-/// Fails to compile when the checker gains a search order or heuristic,
-/// so that the lists above (and through them the settings) follow.
-#[allow(dead_code)]
-fn every_variant_is_listed(o: SearchOrder, h: HeuristicKind) {
-    match o {
-        SearchOrder::Bfs
-        | SearchOrder::Dfs
-        | SearchOrder::RandomDfs
-        | SearchOrder::Greedy
-        | SearchOrder::AStar => {}
-    }
-    match h {
-        HeuristicKind::Zero
-        | HeuristicKind::DL
-        | HeuristicKind::DU
-        | HeuristicKind::HL
-        | HeuristicKind::HU
-        | HeuristicKind::HCG
-        | HeuristicKind::Pdb => {}
-    }
-}
-
-/// The checker's own spelling of a configuration (`greedy:hu`, `bfs`), the
-/// one `zeno check --portfolio-configs` and `zeno bench` read.
-fn spelled(search: SearchOrder, heuristic: HeuristicKind) -> String {
-    Config {
-        search,
-        heuristic,
-        enhance: Enhance::None,
-        safe_abstraction: false,
-        ties: Ties::Fifo,
-    }
-    .to_string()
-}
-
-/// The name of a search order, as the CLI and the settings spell it.
-pub fn search_name(o: SearchOrder) -> String {
-    let s = spelled(o, HeuristicKind::Zero);
-    s.split(':').next().unwrap_or(&s).to_string()
-}
-
-/// The name of a heuristic, as the CLI and the settings spell it.
-pub fn heuristic_name(h: HeuristicKind) -> String {
-    let s = spelled(SearchOrder::Greedy, h);
-    s.split_once(':').map_or(s.clone(), |(_, h)| h.to_string())
-}
-
-/// The accepted values of the `search` setting.
-pub fn search_names() -> Vec<String> {
-    SEARCH_ORDERS.iter().map(|&o| search_name(o)).collect()
-}
-
-/// The accepted values of the `heuristic` setting.
-pub fn heuristic_names() -> Vec<String> {
-    HEURISTICS.iter().map(|&h| heuristic_name(h)).collect()
-}
+use crate::checker::{HeuristicKind, Options, SearchOrder};
+use crate::ir::Formula;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -136,13 +60,20 @@ impl Settings {
         };
         for (key, v) in obj {
             let problem = match key.as_str() {
-                "search" => set(&mut self.search, v.as_str().and_then(parse_search), || {
-                    format!("one of {}", search_names().join(", "))
-                }),
+                "search" => set(
+                    &mut self.search,
+                    v.as_str().and_then(|s| s.parse().ok()),
+                    || format!("one of {}", names(SearchOrder::ALL.map(SearchOrder::name))),
+                ),
                 "heuristic" => set(
                     &mut self.heuristic,
-                    v.as_str().and_then(parse_heuristic),
-                    || format!("one of {}", heuristic_names().join(", ")),
+                    v.as_str().and_then(|s| s.parse().ok()),
+                    || {
+                        format!(
+                            "one of {}",
+                            names(HeuristicKind::ALL.map(HeuristicKind::name))
+                        )
+                    },
                 ),
                 "maxStates" => set(&mut self.max_states, limit(v, |n| n.as_u64()), || {
                     "a number of states (0 or null: no limit)".into()
@@ -185,24 +116,25 @@ impl Settings {
         bad
     }
 
-    /// Checker options for one check. Best-first search needs a goal the
-    /// heuristic can measure; a deadlock goal has none, so it falls back to
-    /// breadth-first search.
-    pub fn options(&self, goal_mentions_deadlock: bool) -> Options {
-        let guided = matches!(self.search, SearchOrder::Greedy | SearchOrder::AStar);
-        let search = if guided && goal_mentions_deadlock {
-            SearchOrder::Bfs
-        } else {
-            self.search
-        };
+    /// The search configuration the settings ask for.
+    pub fn config(&self) -> Config {
+        Config::plain(self.search, self.heuristic)
+    }
+
+    /// Checker options for a check of `goal`, under the checker's policy
+    /// for goals a heuristic cannot measure ([`Config::for_goal`]).
+    pub fn options(&self, goal: &Formula) -> Options {
         Options {
-            search,
-            heuristic: self.heuristic,
             max_states: self.max_states,
             timeout: self.timeout,
-            ..Options::default()
+            ..self.config().options()
         }
+        .for_goal(goal)
     }
+}
+
+fn names<const N: usize>(list: [&str; N]) -> String {
+    list.join(", ")
 }
 
 /// Stores `value` when there is one; otherwise what was expected.
@@ -226,16 +158,6 @@ fn limit<T>(v: &Value, read: impl FnOnce(&Value) -> Option<T>) -> Option<Option<
         return read(v).map(Some);
     }
     None
-}
-
-/// A search order by its `zeno check --search` name (exactly that).
-fn parse_search(s: &str) -> Option<SearchOrder> {
-    SEARCH_ORDERS.into_iter().find(|&o| search_name(o) == s)
-}
-
-/// A heuristic by its `zeno check --heuristic` name (exactly that).
-fn parse_heuristic(s: &str) -> Option<HeuristicKind> {
-    HEURISTICS.into_iter().find(|&h| heuristic_name(h) == s)
 }
 
 #[cfg(test)]
@@ -301,39 +223,29 @@ mod tests {
     #[test]
     fn deadlock_goal_falls_back_to_bfs() {
         let s = Settings::default();
-        assert_eq!(s.options(false).search, SearchOrder::Greedy);
-        assert_eq!(s.options(false).heuristic, HeuristicKind::HU);
-        assert_eq!(s.options(true).search, SearchOrder::Bfs);
+        let plain = Formula::True;
+        let deadlock = Formula::Deadlock;
+        assert_eq!(s.options(&plain).search, SearchOrder::Greedy);
+        assert_eq!(s.options(&plain).heuristic, HeuristicKind::HU);
+        assert_eq!(s.options(&deadlock).search, SearchOrder::Bfs);
     }
 
-    /// The names the checker lists in its own error message.
-    fn checker_list(config: &str) -> Vec<String> {
-        let err = crate::checker::config::parse(config).unwrap_err();
-        let list = err
-            .split("expected one of ")
-            .nth(1)
-            .unwrap_or_else(|| panic!("{err}"));
-        list.trim_end_matches(')')
-            .split(", ")
-            .map(str::to_string)
-            .collect()
-    }
-
+    /// Every order and heuristic the checker has is a setting, by the
+    /// checker's own name, and nothing else is.
     #[test]
     fn exactly_the_checkers_names_are_accepted() {
-        assert_eq!(search_names(), checker_list("nope"));
-        assert_eq!(heuristic_names(), checker_list("greedy:nope"));
-        for name in search_names() {
+        for o in SearchOrder::ALL {
             let mut s = Settings::default();
-            assert!(s.update(&json!({ "search": name })).is_empty(), "{name}");
-            assert_eq!(search_name(s.search), name);
+            assert!(s.update(&json!({ "search": o.name() })).is_empty(), "{o:?}");
+            assert_eq!(s.search, o);
         }
-        for name in heuristic_names() {
+        for h in HeuristicKind::ALL {
             let mut s = Settings::default();
-            assert!(s.update(&json!({ "heuristic": name })).is_empty(), "{name}");
-            assert_eq!(heuristic_name(s.heuristic), name);
-            let checker = crate::checker::config::parse(&format!("greedy:{name}")).unwrap();
-            assert_eq!(checker.heuristic, s.heuristic, "{name}");
+            assert!(
+                s.update(&json!({ "heuristic": h.name() })).is_empty(),
+                "{h:?}"
+            );
+            assert_eq!(s.heuristic, h);
         }
         // Only those: no aliases, no other case.
         for name in ["random-dfs", "a*", "none", "BFS", "Hu", ""] {

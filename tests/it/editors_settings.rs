@@ -18,7 +18,9 @@ fn read(path: &str) -> String {
 
 /// The names the checker lists in its own error message for `config`.
 fn checker_list(config: &str) -> Vec<String> {
-    let err = zeno::checker::config::parse(config).unwrap_err();
+    let err = zeno::checker::config::parse(config)
+        .unwrap_err()
+        .to_string();
     let list = err
         .split("expected one of ")
         .nth(1)

@@ -1,6 +1,7 @@
 //! Every picture of every bundled model rendered to pixels, to prove the SVG
 //! is valid and not empty; and the example pictures in `docs/pictures/`,
-//! rewritten when the test runs with `ZENO_WRITE_PICTURES=1`.
+//! rewritten when the test runs with `ZENO_WRITE_PICTURES=1` and
+//! `--features render-text`.
 
 use std::path::Path;
 
@@ -39,8 +40,12 @@ fn trace_of(net: &Network, check: &str, expected: Verdict) -> (usize, Trace) {
 }
 
 /// Renders `svg` to a PNG, and counts the pixels that are not background.
+/// Text is drawn only with the `render-text` feature (its font stack is a
+/// large share of a clean build); the counts below need only the shapes.
 fn render(svg: &str) -> (Vec<u8>, usize) {
+    #[cfg_attr(not(feature = "render-text"), allow(unused_mut))]
     let mut opt = resvg::usvg::Options::default();
+    #[cfg(feature = "render-text")]
     opt.fontdb_mut().load_system_fonts();
     let tree = resvg::usvg::Tree::from_str(svg, &opt).expect("valid SVG");
     let size = tree.size().to_int_size();
@@ -71,6 +76,10 @@ fn docs_pictures() {
         let (png, ink) = render(svg);
         assert!(ink > 1000, "{name} renders almost empty ({ink} pixels)");
         if std::env::var_os("ZENO_WRITE_PICTURES").is_some() {
+            assert!(
+                cfg!(feature = "render-text"),
+                "the pictures in docs/ have text: run with `--features render-text`"
+            );
             std::fs::write(out.join(format!("{name}.svg")), svg).expect("write svg");
             std::fs::write(out.join(format!("{name}.png")), png).expect("write png");
         }

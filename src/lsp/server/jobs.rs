@@ -156,9 +156,7 @@ impl Backend {
                 None
             };
             let cancel = input.checks.get(i).cloned().unwrap_or_default();
-            let options = input
-                .settings
-                .options(check.kind.goal().mentions_deadlock());
+            let options = input.settings.options(&check.kind.goal());
             let network = input.network.clone();
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
             let worker = tokio::task::spawn_blocking(move || {
