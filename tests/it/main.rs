@@ -46,6 +46,7 @@ mod semantics_corpus;
 mod semantics_incremental;
 mod semantics_lower;
 mod semantics_props;
+mod simulate;
 mod simulator;
 mod syntax_ast;
 mod syntax_corpus;
