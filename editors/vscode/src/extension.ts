@@ -1,8 +1,10 @@
 // Entry point: starts the language server and wires up trace stepping and
 // the checks in the Testing view, and the pictures (timeline, automaton).
 
+import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { TRACE_COMMANDS, ZenoClient } from "./client";
+import { bundledServer } from "./settings";
 import { Pictures } from "./pictures";
 import { ChecksAsTests } from "./testing";
 import { TraceUi } from "./traceUi";
@@ -19,7 +21,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (command === "zeno.trace.prev") return ui.prev(args);
     return ui.show(args);
   };
-  zeno = new ZenoClient(traceCommand);
+  // A platform package carries its own server; zeno.path still wins.
+  zeno = new ZenoClient(traceCommand, bundledServer(context.extensionPath, process.platform, existsSync));
   ui = new TraceUi((uri, check) => zeno!.errorTrace(uri, check));
   const tests = new ChecksAsTests(zeno);
   const pictures = new Pictures((method, params) => zeno!.request(method, params));

@@ -221,6 +221,13 @@ export const vscode = {
     },
     createTreeView: () => ({ visible: false, description: undefined, reveal: async () => undefined, dispose() {} }),
     createTextEditorDecorationType: () => ({ dispose() {} }),
+    createOutputChannel: () => ({ appendLine() {}, dispose() {} }),
+    showErrorMessage: async (m: string) => {
+      state.messages.push(m);
+    },
+    showWarningMessage: async (m: string) => {
+      state.messages.push(m);
+    },
     showInformationMessage: async (m: string) => {
       state.messages.push(m);
     },
@@ -247,6 +254,7 @@ export const vscode = {
       return state.documents;
     },
     onDidOpenTextDocument: () => ({ dispose() {} }),
+    onDidChangeConfiguration: () => ({ dispose() {} }),
     onDidCloseTextDocument: () => ({ dispose() {} }),
     asRelativePath: (u: { toString(): string }) => u.toString().replace(/^.*\//, ""),
     getConfiguration: () => ({ get: () => undefined }),
