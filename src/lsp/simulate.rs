@@ -39,6 +39,9 @@ pub struct SimulateParams {
     /// Start from this check's current trace instead of `steps`.
     #[serde(default)]
     pub trace: Option<String>,
+    /// Also draw the run as a timeline (concrete mode).
+    #[serde(default)]
+    pub timeline: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +79,10 @@ pub struct SimulateResult {
     pub error: Option<String>,
     pub state: SimState,
     pub transitions: Vec<SimTransition>,
+    /// With `timeline` in concrete mode: the run so far as an SVG timeline
+    /// (the picture of `zeno trace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -229,7 +236,14 @@ pub(crate) fn simulate(
             }
         }
     }
-    Ok(answer(&sim, &snap.index, steps, error))
+    let mut result = answer(&sim, &snap.index, steps, error);
+    if params.timeline
+        && let Ok(Some(run)) = sim.run_as_trace()
+    {
+        // No check: the picture is titled as a run by hand.
+        result.timeline = Some(crate::pictures::trace_svg(net, usize::MAX, &run));
+    }
+    Ok(result)
 }
 
 fn answer(
@@ -294,6 +308,7 @@ fn answer(
         error,
         state,
         transitions,
+        timeline: None,
     }
 }
 

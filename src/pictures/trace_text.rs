@@ -21,7 +21,8 @@ pub(crate) fn check_role(network: &Network, check: usize) -> (String, &'static s
             CheckKind::Potentially(_) => (c.name.clone(), "E[]", "witness"),
             CheckKind::LeadsTo(..) => (c.name.clone(), "-->", "counterexample"),
         },
-        None => (format!("#{check}"), "", "trace"),
+        // Not a check's trace: a run made by hand in the simulator.
+        None => ("simulation".to_string(), "(by hand)", "run"),
     }
 }
 

@@ -31,7 +31,7 @@ use num_rational::Rational64;
 
 use crate::checker::dbm::Dbm;
 use crate::checker::semantics::{Model, TransitionBuf};
-use crate::checker::{ConcreteState, Transition};
+use crate::checker::{ConcreteState, Step, Trace, TraceEnd, Transition};
 use crate::ir::{EvalError, Formula, LocId, Network};
 
 pub use random::RandomRun;
@@ -364,6 +364,44 @@ impl<'a> Simulator<'a> {
             }),
             Clocks::Zone(_) => None,
         }
+    }
+
+    /// The run from the initial state to the current one as a trace
+    /// (concrete mode; `None` in symbolic mode): the delays before each
+    /// transition add up into its step's delay, and the delay after the
+    /// last one is the end's. For pictures of a run made by hand.
+    pub fn run_as_trace(&self) -> Result<Option<Trace>, SimError> {
+        let concrete = |s: &State| match &s.clocks {
+            Clocks::Values(v) => Some(ConcreteState {
+                locations: s.locations.clone(),
+                variables: s.variables.clone(),
+                clocks: v.clone(),
+            }),
+            Clocks::Zone(_) => None,
+        };
+        let Some(initial) = concrete(&self.history[0].state) else {
+            return Ok(None);
+        };
+        let mut steps = Vec::new();
+        let mut waited = Rational64::from_integer(0);
+        for entry in &self.history[1..=self.cursor] {
+            match &entry.via {
+                Move::Start => {}
+                Move::Delay(d) => waited = window::add(waited, *d)?,
+                Move::Fire(t) => steps.push(Step {
+                    delay: std::mem::replace(&mut waited, Rational64::from_integer(0)),
+                    transition: t.clone(),
+                    after: concrete(&entry.state).ok_or(SimError::Inconsistent(
+                        "a symbolic state in a concrete run".to_string(),
+                    ))?,
+                }),
+            }
+        }
+        Ok(Some(Trace {
+            initial,
+            steps,
+            end: TraceEnd::Goal { delay: waited },
+        }))
     }
 
     /// Records a move from the current state: later states are dropped.

@@ -194,3 +194,28 @@ fn random_runs_repeat_with_their_seed() {
     let mut s = Simulator::new(&net, Mode::Symbolic).unwrap();
     assert_eq!(s.random(10, 7).unwrap().taken, 2);
 }
+
+#[test]
+fn a_concrete_run_becomes_a_trace_with_summed_delays() {
+    let net = network(MODEL);
+    let mut sim = Simulator::new(&net, Mode::Concrete).unwrap();
+    sim.delay(q(1, 2)).unwrap();
+    sim.delay(q(1, 1)).unwrap();
+    sim.fire(1).unwrap();
+    sim.delay(q(1, 3)).unwrap();
+    let t = sim.run_as_trace().unwrap().unwrap();
+    assert_eq!(t.initial.clocks, vec![q(0, 1); 3]);
+    assert_eq!(t.steps.len(), 1);
+    // 1/2 + 1 before a -> b; x reset, y = 3/2.
+    assert_eq!(t.steps[0].delay, q(3, 2));
+    assert_eq!(t.steps[0].after.clocks, vec![q(0, 1), q(0, 1), q(3, 2)]);
+    assert_eq!(t.end, crate::checker::TraceEnd::Goal { delay: q(1, 3) });
+    // Only up to the current state.
+    sim.back().unwrap();
+    assert_eq!(
+        sim.run_as_trace().unwrap().unwrap().end,
+        crate::checker::TraceEnd::Goal { delay: q(0, 1) }
+    );
+    let sym = Simulator::new(&net, Mode::Symbolic).unwrap();
+    assert_eq!(sym.run_as_trace().unwrap(), None);
+}

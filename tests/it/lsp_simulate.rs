@@ -111,6 +111,21 @@ async fn fire_back_and_delay_by_steps() {
     );
     assert_eq!(bad["steps"], json!([first]));
     assert_eq!(locations(&bad), locations(&one));
+
+    // The run as a timeline, on request: one step drawn, after 3/2.
+    assert!(delayed.get("timeline").is_none());
+    let drawn = simulate(
+        &mut c,
+        json!({"uri": URI, "timeline": true,
+        "steps": [first, {"kind": "delay", "delay": "3/2"}, one["transitions"][0]["step"]]}),
+    )
+    .await;
+    let svg = drawn["timeline"].as_str().expect("a timeline");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(
+        svg.contains("simulation (by hand): run, 2 step(s), total time 3/2"),
+        "{svg}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,10 +5,11 @@
 // with the step that takes it. Firing appends that step, Back drops the
 // last, Reset sends none. The page runs no scripts: its buttons are
 // command links (`command:zeno.simulate.fire?[n]`), and the enabled edges
-// are highlighted in the editor.
+// are highlighted in the editor. In concrete mode the run is also drawn as a
+// timeline (the server's picture of `zeno trace`), growing with each step.
 
 import * as vscode from "vscode";
-import { CSP } from "./svgPage";
+import { CSP, inlineSvg } from "./svgPage";
 
 /** Sends a request to the server (null when there is no server). */
 export type Request = (method: string, params: unknown) => Promise<unknown>;
@@ -46,6 +47,8 @@ export interface SimResult {
     error?: string;
   };
   transitions: SimTransition[];
+  /** Concrete mode: the run so far as an SVG timeline. */
+  timeline?: string;
 }
 
 /** A `zeno/simulate` answer, or undefined for null or junk. */
@@ -105,6 +108,8 @@ export function simulatorHtml(mode: string, r: SimResult, history: string[]): st
   .disabled { color: #888; }
   .note { color: #666; }
   .error { color: #b00; }
+  .timeline { background: #fff; overflow-x: auto; }
+  svg { max-width: none; height: auto; }
   td { padding: 0 8px 0 0; }
 </style>
 </head>
@@ -118,6 +123,7 @@ ${r.transitions.length ? `<ol class="transitions">${transitions}</ol>` : "<p>no 
 <h3>Locations</h3><table>${rows(r.state.locations)}</table>
 ${r.state.variables.length ? `<h3>Variables</h3><table>${rows(r.state.variables)}</table>` : ""}
 ${clocks}${zone}${delays}
+${r.timeline && r.timeline.includes("<svg") ? `<h3>Timeline</h3>\n<div class="timeline">${inlineSvg(r.timeline)}</div>` : ""}
 <h3>Steps taken</h3>
 ${history.length ? `<ol class="history">${history.map((h) => `<li>${escapeHtml(h)}</li>`).join("")}</ol>` : "<p>none yet</p>"}
 </body>
@@ -211,7 +217,9 @@ export class Simulator implements vscode.Disposable {
   /** Sends the steps; the server's answer becomes the state shown. */
   private async run(steps: unknown[], labels: string[]): Promise<void> {
     if (!this.uri) return this.say("no simulation: run zeno: Simulate first");
-    const answer = parseSimResult(await this.request("zeno/simulate", { uri: this.uri, mode: this.mode, steps }));
+    // The timeline picture grows with the run (concrete clock values only).
+    const timeline = this.mode === "concrete";
+    const answer = parseSimResult(await this.request("zeno/simulate", { uri: this.uri, mode: this.mode, steps, timeline }));
     if (!answer) return this.say("the model has errors, or no server is running");
     // The server replays what still applies; a step that does not is
     // reported and dropped with those after it.

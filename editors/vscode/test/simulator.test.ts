@@ -29,6 +29,7 @@ function server() {
       steps: applied,
       error: ok < 0 ? undefined : `step ${ok + 1} no longer applies: the invariants forbid a delay of 3`,
       state: { ...empty(), locations: [{ name: "P", value: applied.length ? "b" : "a" }] },
+      timeline: params.timeline ? `<?xml version="1.0"?><svg>${applied.length} steps</svg>` : undefined,
       transitions: applied.length
         ? []
         : [
@@ -66,7 +67,7 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
 
   state.editor = new FakeEditor({ uri: { toString: () => URI }, languageId: "zeno", getText: () => "" });
   await sim.start();
-  assert.deepEqual(calls.at(-1), { method: "zeno/simulate", params: { uri: URI, mode: "concrete", steps: [] } });
+  assert.deepEqual(calls.at(-1), { method: "zeno/simulate", params: { uri: URI, mode: "concrete", steps: [], timeline: true } });
   const panel = state.panels.at(-1)!;
   assert.equal(panel.options.enableScripts, false);
   assert.equal((panel.options as { enableCommandUris?: boolean }).enableCommandUris, true);
@@ -75,6 +76,7 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
   // a -> c needs a delay first: shown, not a button.
   assert.ok(page.includes('<span class="disabled">2. P: a -&gt; c</span> <span class="note">delay in [2, ∞)</span>'), page);
   assert.ok(!page.includes("<script"), page);
+  assert.ok(page.includes('<div class="timeline"><svg>0 steps</svg></div>'), page);
   assert.deepEqual(
     state.editor.decorations.map((r) => r.start.line),
     [3, 4],
@@ -89,6 +91,7 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
   assert.deepEqual(calls.at(-1)!.params.steps, [FIRE_A]);
   assert.deepEqual(sim.currentSteps, [FIRE_A]);
   assert.ok(panel.webview.html.includes("<li>1. P: a -&gt; b</li>"), panel.webview.html);
+  assert.ok(panel.webview.html.includes("<svg>1 steps</svg>"), "the timeline grows");
   assert.equal(state.panels.length, 1, "one panel, redrawn");
 
   await sim.back();
