@@ -16,10 +16,10 @@ use std::sync::Arc;
 use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, NamedValue, edges_view};
+use super::results::{EdgeView, NamedValue, edges_view, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
@@ -89,6 +89,9 @@ pub struct SimulateResult {
 #[serde(rename_all = "camelCase")]
 pub struct SimState {
     pub locations: Vec<NamedValue>,
+    /// Where each current location is declared, in process order (to
+    /// highlight them).
+    pub location_ranges: Vec<Range>,
     pub variables: Vec<NamedValue>,
     /// Concrete mode: the clock values.
     pub clocks: Vec<NamedValue>,
@@ -274,6 +277,13 @@ fn answer(
                         .map_or_else(|| l.to_string(), |x| x.name.clone()),
                 )
             })
+            .collect(),
+        location_ranges: s
+            .locations
+            .iter()
+            .enumerate()
+            .filter_map(|(p, &l)| net.processes[p].locations.get(l as usize))
+            .map(|l| range(index, l.span))
             .collect(),
         variables: net
             .variables

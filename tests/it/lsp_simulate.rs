@@ -80,6 +80,15 @@ async fn fire_back_and_delay_by_steps() {
         ["Proc(1).req", "Proc(2).idle", "Proc(3).idle"]
     );
     assert_eq!(one["state"]["delays"], "[0, 2]");
+    // Proc(1) is in `req`, declared on line 35 (34 from 0); the others in
+    // `idle`, line 33.
+    let lines: Vec<&Value> = one["state"]["locationRanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["start"]["line"])
+        .collect();
+    assert_eq!(lines, [&json!(34), &json!(33), &json!(33)]);
     let second = one["transitions"][1]["step"].clone();
     let two = simulate(&mut c, json!({"uri": URI, "steps": [first, second]})).await;
     assert_eq!(

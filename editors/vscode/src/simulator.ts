@@ -43,6 +43,8 @@ export interface SimResult {
     variables: NamedValue[];
     clocks: NamedValue[];
     zone: string[];
+    /** Where the current locations are declared. */
+    locationRanges?: SimEdge["range"][];
     delays?: string;
     error?: string;
   };
@@ -141,6 +143,11 @@ export class Simulator implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private readonly highlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor("editor.findMatchHighlightBackground"),
+  });
+  private readonly here = vscode.window.createTextEditorDecorationType({
+    borderWidth: "1px",
+    borderStyle: "solid",
+    borderColor: new vscode.ThemeColor("editor.findMatchBorder"),
   });
 
   constructor(private readonly request: Request) {}
@@ -245,18 +252,20 @@ export class Simulator implements vscode.Disposable {
       this.panel.onDidDispose(() => (this.panel = undefined));
     }
     this.panel.webview.html = simulatorHtml(this.mode, r, history);
-    // The edges that can be taken, highlighted in the model.
+    // The edges that can be taken and the current locations, highlighted
+    // in the model.
+    const toRange = (x: SimEdge["range"]) =>
+      new vscode.Range(x.start.line, x.start.character, x.end.line, x.end.character);
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() !== this.uri) continue;
-      const ranges = r.transitions.flatMap((t) =>
-        t.edges.map((e) => new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character)),
-      );
-      editor.setDecorations(this.highlight, ranges);
+      editor.setDecorations(this.highlight, r.transitions.flatMap((t) => t.edges.map((e) => toRange(e.range))));
+      editor.setDecorations(this.here, (r.state.locationRanges ?? []).map(toRange));
     }
   }
 
   dispose(): void {
     this.panel?.dispose();
     this.highlight.dispose();
+    this.here.dispose();
   }
 }

@@ -61,12 +61,15 @@ export class FakeEditor {
   selection: Selection = new Selection(new Position(20, 0), new Position(20, 0));
   revealed: Range | undefined;
   decorations: Range[] = [];
+  /** The ranges of every decoration type, by type. */
+  readonly decorationsByType = new Map<unknown, Range[]>();
   constructor(readonly document: { uri: { toString(): string }; languageId: string; getText(): string }) {}
   revealRange(r: Range) {
     this.revealed = r;
   }
-  setDecorations(_type: unknown, ranges: Range[]) {
+  setDecorations(type: unknown, ranges: Range[]) {
     this.decorations = ranges;
+    this.decorationsByType.set(type, ranges);
   }
 }
 

@@ -28,7 +28,11 @@ function server() {
     return {
       steps: applied,
       error: ok < 0 ? undefined : `step ${ok + 1} no longer applies: the invariants forbid a delay of 3`,
-      state: { ...empty(), locations: [{ name: "P", value: applied.length ? "b" : "a" }] },
+      state: {
+        ...empty(),
+        locations: [{ name: "P", value: applied.length ? "b" : "a" }],
+        locationRanges: [edge(applied.length ? 2 : 1, "", "").range],
+      },
       timeline: params.timeline ? `<?xml version="1.0"?><svg>${applied.length} steps</svg>` : undefined,
       transitions: applied.length
         ? []
@@ -77,11 +81,8 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
   assert.ok(page.includes('<span class="disabled">2. P: a -&gt; c</span> <span class="note">delay in [2, ∞)</span>'), page);
   assert.ok(!page.includes("<script"), page);
   assert.ok(page.includes('<div class="timeline"><svg>0 steps</svg></div>'), page);
-  assert.deepEqual(
-    state.editor.decorations.map((r) => r.start.line),
-    [3, 4],
-    "both enabled edges highlighted",
-  );
+  const highlighted = [...state.editor.decorationsByType.values()].map((rs) => rs.map((r) => r.start.line));
+  assert.deepEqual(highlighted, [[3, 4], [1]], "both enabled edges, and the location `a`");
 
   await sim.fire(2);
   assert.equal(state.messages.at(-1), "zeno: P: a -> c cannot be taken now: delay in [2, ∞)");
