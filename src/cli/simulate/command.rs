@@ -20,6 +20,9 @@ pub enum Command {
     Quit,
 }
 
+/// The most steps one `random` takes.
+pub const MAX_RANDOM_STEPS: usize = 1_000_000;
+
 /// Every command word, for completion and help.
 pub const WORDS: [&str; 10] = [
     "delay", "back", "forward", "reset", "trace", "random", "show", "help", "quit", "exit",
@@ -71,6 +74,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
             let n = rest[0]
                 .parse::<usize>()
                 .map_err(|_| format!("`{}` is not a number of steps", rest[0]))?;
+            // Every step stays in the history: a bound keeps a typo from
+            // filling the memory.
+            if n > MAX_RANDOM_STEPS {
+                return Err(format!(
+                    "at most {MAX_RANDOM_STEPS} random steps at a time (got {n})"
+                ));
+            }
             let seed = match rest.get(1) {
                 None => None,
                 Some(s) => Some(
