@@ -11,7 +11,7 @@ use std::time::Duration;
 
 pub use crate::checker::config::Config;
 use crate::checker::{self, Cancel};
-use crate::ir::Network;
+use crate::ir::{CheckId, Network};
 pub use table::Row;
 
 /// Per-run limits: a run that reaches one stops with an `unknown` verdict.
@@ -25,7 +25,7 @@ pub struct Limits {
 pub fn run(
     model: &str,
     network: &Network,
-    check: usize,
+    check: CheckId,
     config: &Config,
     limits: &Limits,
     cancel: &Cancel,
@@ -36,6 +36,6 @@ pub fn run(
         ..config.options()
     };
     let result = checker::check(network, check, &options, cancel, &mut |_| {});
-    let name = network.checks.get(check).map_or("", |c| c.name.as_str());
+    let name = network.check(check).name.as_str();
     Row::new(model, name, &config.to_string(), &result)
 }

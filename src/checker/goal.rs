@@ -264,7 +264,7 @@ mod tests {
         });
         let r = crate::checker::check(
             &net,
-            0,
+            crate::ir::CheckId::nth(0),
             &Default::default(),
             &Default::default(),
             &mut |_| {},

@@ -132,18 +132,16 @@ struct Search<'a, 'm> {
     outer_stored: u64,
 }
 
-/// Decides a liveness check (`A<>`, `E[]`, `-->`); other kinds give
-/// `Unknown(Cancelled)` with no work done, as an unknown check index does.
+/// Decides a liveness check (`A<>`, `E[]`, `-->`); [`super::check_until`]
+/// sends only those here.
 pub fn run(
     net: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    let Some(chk) = net.checks.get(check) else {
-        return unknown(Limit::Cancelled);
-    };
+    let chk = net.check(check);
     // `deadlock` in the formula the bounds are computed for makes them
     // L = U = M (Extra+_M), which case 3 needs.
     let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);

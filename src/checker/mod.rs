@@ -257,17 +257,19 @@ pub struct CheckResult {
     pub trace: Option<Trace>,
 }
 
-/// Decides `network.checks[check]` (an index out of range gives
-/// `Verdict::Unknown(Limit::Cancelled)` with no work done).
+/// Decides the check `check` of `network`.
 ///
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).
 /// The best-first orders use the heuristic `options.heuristic`; the blind
 /// orders ignore it, except that useless transitions (`options.enhance`) use
 /// it for their test with every order.
+///
+/// # Panics
+/// When `check` is not a check of `network` (see [`ir::Network::check`]).
 pub fn check(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
@@ -285,18 +287,14 @@ pub fn check(
 /// the concrete trace) shares one deadline.
 pub(crate) fn check_until(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
     // Liveness checks have their own search; orders, heuristics and
     // enhancements are about reaching a state and do not apply.
-    if network
-        .checks
-        .get(check)
-        .is_some_and(|c| c.kind.is_liveness())
-    {
+    if network.check(check).kind.is_liveness() {
         return liveness::run(network, check, options, stop, progress);
     }
     if options.safe_abstraction {
@@ -304,12 +302,9 @@ pub(crate) fn check_until(
     }
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
-    if guided
-        && options.heuristic != HeuristicKind::Zero
-        && let Some(c) = network.checks.get(check)
-    {
+    if guided && options.heuristic != HeuristicKind::Zero {
         let started = Instant::now();
-        let goal = c.kind.goal();
+        let goal = network.check(check).kind.goal();
         let built = heuristics::build_until(
             options.heuristic,
             network,
@@ -344,7 +339,7 @@ fn stopped_before_search(stop: &Stop, started: Instant) -> CheckResult {
 /// heuristics of kind `options.heuristic`, whatever `heuristic` is.
 pub fn check_with_heuristic(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     heuristic: Option<&mut dyn Heuristic>,
     cancel: &Cancel,

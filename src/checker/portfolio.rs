@@ -81,7 +81,7 @@ pub struct PortfolioResult {
 /// them stop without one. `cancel` stops the whole race.
 pub fn race(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     configs: &[Config],
     cancel: &Cancel,
 ) -> PortfolioResult {

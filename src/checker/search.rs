@@ -46,7 +46,7 @@ enum Found {
 
 pub fn run(
     net: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     mut heuristic: Option<&mut dyn Heuristic>,
     stop: &Stop,
@@ -54,13 +54,7 @@ pub fn run(
 ) -> CheckResult {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let Some(chk) = net.checks.get(check) else {
-        return CheckResult {
-            verdict: Verdict::Unknown(Limit::Cancelled),
-            stats,
-            trace: None,
-        };
-    };
+    let chk = net.check(check);
     let goal = Goal::new(chk.kind.goal());
     let model = Model::new(net, &goal.formula);
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));

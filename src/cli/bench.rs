@@ -106,12 +106,13 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
         let _ = writeln!(out, "{}", bench::table::HEADER);
     }
     'models: for m in &models {
-        for (index, check) in m.network.checks.iter().enumerate() {
+        for id in m.network.check_ids() {
+            let check = m.network.check(id);
             if !args.checks.is_empty() && !args.checks.contains(&check.name) {
                 continue;
             }
             for config in &configs {
-                let row = bench::run(&m.name, &m.network, index, config, &limits, &cancel);
+                let row = bench::run(&m.name, &m.network, id, config, &limits, &cancel);
                 if args.format == BenchFormat::Markdown {
                     // Printed as it comes, so a long table shows progress.
                     let _ = writeln!(out, "{}", bench::table::markdown_row(&row));

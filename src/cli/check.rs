@@ -189,7 +189,8 @@ pub fn run(args: &CheckArgs) -> u8 {
                 file.path
             );
         }
-        for (i, c) in network.checks.iter().enumerate() {
+        for id in network.check_ids() {
+            let c = network.check(id);
             if !args.checks.is_empty() {
                 match args.checks.iter().position(|n| *n == c.name) {
                     Some(k) => matched[k] = true,
@@ -202,12 +203,12 @@ pub fn run(args: &CheckArgs) -> u8 {
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
             let (mut result, winner) = if let Some(configs) = &configs {
-                let race = portfolio::race(&network, i, configs, &cancel);
+                let race = portfolio::race(&network, id, configs, &cancel);
                 let winner = race.winner.map(|w| configs[w].name.clone());
                 (race.result, winner)
             } else {
                 let result =
-                    checker::check(&network, i, &options, &cancel, &mut |s| progress.update(s));
+                    checker::check(&network, id, &options, &cancel, &mut |s| progress.update(s));
                 (result, None)
             };
             progress.finish();
@@ -216,7 +217,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             if let Some(peak) = zeno::memory::peak() {
                 result.stats.peak_memory = peak;
             }
-            let mut r = report::check_report(source, &network, i, &result);
+            let mut r = report::check_report(source, &network, id, &result);
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {

@@ -1,7 +1,7 @@
 //! `zeno graph` and `zeno trace`: the automata and the error traces as pictures.
 
 use zeno::checker::{self, Cancel, Trace};
-use zeno::ir::Network;
+use zeno::ir::{CheckId, Network};
 use zeno::pictures;
 
 use super::args::{GraphArgs, GraphFormat, SearchArgs, TraceArgs, TraceFormat};
@@ -19,7 +19,7 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
     let trace = match &args.trace_check {
         None => None,
         Some(name) => {
-            let Some(check) = check_index(&network, name) else {
+            let Some(check) = check_named(&network, name) else {
                 return exit::ERROR;
             };
             match find_trace(&network, check, &args.search) {
@@ -47,7 +47,7 @@ pub fn run_trace(args: &TraceArgs) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let Some(check) = check_index(&network, &args.check) else {
+    let Some(check) = check_named(&network, &args.check) else {
         return exit::ERROR;
     };
     let trace = match find_trace(&network, check, &args.search) {
@@ -65,9 +65,9 @@ pub fn run_trace(args: &TraceArgs) -> u8 {
     write_output(args.output.as_deref(), &text)
 }
 
-/// The index of the check called `name`, or an error listing the checks.
-fn check_index(network: &Network, name: &str) -> Option<usize> {
-    let found = network.checks.iter().position(|c| c.name == name);
+/// The check called `name`, or an error listing the checks.
+fn check_named(network: &Network, name: &str) -> Option<CheckId> {
+    let found = network.check_named(name);
     if found.is_none() {
         let names: Vec<&str> = network.checks.iter().map(|c| c.name.as_str()).collect();
         diag::error(&format!(
@@ -84,8 +84,8 @@ fn check_index(network: &Network, name: &str) -> Option<usize> {
 
 /// Decides the check and returns its counterexample or witness; when there
 /// is none (the invariant holds, no witness exists, a limit was hit) says why.
-fn find_trace(network: &Network, check: usize, search: &SearchArgs) -> Result<Trace, u8> {
-    let name = &network.checks[check].name;
+fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<Trace, u8> {
+    let name = &network.check(check).name;
     let options = options(search).map_err(|e| {
         diag::error(&e);
         exit::ERROR

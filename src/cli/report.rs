@@ -7,7 +7,7 @@ use num_rational::Rational64;
 use serde::Serialize;
 use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
-use zeno::ir::{self, CheckKind, Network, Span, SyncDir};
+use zeno::ir::{self, CheckId, CheckKind, Network, Span, SyncDir};
 use zeno::report::{Outcome, describe_error, limit_words};
 
 use super::source::{Position, Source};
@@ -269,28 +269,14 @@ fn diagnostic(source: &Source, d: &Diagnostic) -> DiagnosticReport {
     }
 }
 
-/// Describes the result of `net.checks[check]`.
+/// Describes the result of the check `check` of `net`.
 pub fn check_report(
     source: &Source,
     net: &Network,
-    check: usize,
+    check: CheckId,
     result: &CheckResult,
 ) -> CheckReport {
-    let Some(c) = net.checks.get(check) else {
-        // Only reachable through a bug in the caller; report instead of panicking.
-        return CheckReport {
-            name: format!("#{check}"),
-            kind: "invariant",
-            range: range(source, Span::default()),
-            verdict: VerdictKind::Unknown,
-            summary: "unknown: no such check".to_string(),
-            limit: None,
-            error: None,
-            stats: stats(&result.stats, None),
-            trace: None,
-            portfolio_winner: None,
-        };
-    };
+    let c = net.check(check);
     let len = result.trace.as_ref().map(Trace::len);
     let outcome = Outcome::of(c, result);
     let verdict = match outcome {

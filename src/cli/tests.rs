@@ -11,7 +11,12 @@ fn file_with(results: &[(usize, zeno::checker::CheckResult)]) -> FileReport {
     let net = fixture::network();
     let mut f = FileReport::new(&source, &[]);
     for (i, r) in results {
-        f.checks.push(report::check_report(&source, &net, *i, r));
+        f.checks.push(report::check_report(
+            &source,
+            &net,
+            net.check_at(*i).unwrap(),
+            r,
+        ));
     }
     f
 }
@@ -147,10 +152,18 @@ fn sarif_results_and_code_flows() {
         )],
     );
     let net = fixture::network();
-    f.checks
-        .push(report::check_report(&source, &net, 0, &fixture::violated()));
-    f.checks
-        .push(report::check_report(&source, &net, 1, &fixture::holds()));
+    f.checks.push(report::check_report(
+        &source,
+        &net,
+        net.check_at(0).unwrap(),
+        &fixture::violated(),
+    ));
+    f.checks.push(report::check_report(
+        &source,
+        &net,
+        net.check_at(1).unwrap(),
+        &fixture::holds(),
+    ));
     let doc = sarif::document(&[f]);
     assert_eq!(doc["version"], "2.1.0");
     let results = doc["runs"][0]["results"].as_array().unwrap();

@@ -427,4 +427,56 @@ impl Network {
     pub fn initial_locations(&self) -> Vec<LocId> {
         self.processes.iter().map(|p| p.initial).collect()
     }
+
+    /// Every check of the network, in declaration order.
+    pub fn check_ids(&self) -> impl ExactSizeIterator<Item = CheckId> + use<> {
+        (0..self.checks.len()).map(CheckId)
+    }
+
+    /// The check at `index` in [`Network::checks`], if there is one.
+    pub fn check_at(&self, index: usize) -> Option<CheckId> {
+        (index < self.checks.len()).then_some(CheckId(index))
+    }
+
+    /// The check named `name`.
+    pub fn check_named(&self, name: &str) -> Option<CheckId> {
+        self.checks.iter().position(|c| c.name == name).map(CheckId)
+    }
+
+    /// The check `id` stands for.
+    ///
+    /// # Panics
+    /// When `id` was taken from a network with more checks: a programming
+    /// error, like an index out of bounds. Networks derived from this one
+    /// (safe abstraction's reduced networks) keep every check in place.
+    pub fn check(&self, id: CheckId) -> &Check {
+        self.checks.get(id.0).unwrap_or_else(|| {
+            panic!(
+                "check #{} does not exist: the network has {} checks",
+                id.0,
+                self.checks.len()
+            )
+        })
+    }
+}
+
+/// A check of a [`Network`], as the network hands it out
+/// ([`Network::check_ids`], [`Network::check_named`],
+/// [`Network::check_at`]): the checker's entry points take one instead of a
+/// bare index, so a position that names no check cannot be passed in by
+/// mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CheckId(usize);
+
+impl CheckId {
+    /// The `index`-th check of whatever network a unit test builds.
+    #[cfg(test)]
+    pub(crate) fn nth(index: usize) -> CheckId {
+        CheckId(index)
+    }
+
+    /// The position of the check in [`Network::checks`].
+    pub fn index(self) -> usize {
+        self.0
+    }
 }

@@ -69,10 +69,10 @@ pub fn highlight_trace(results: &[CheckResult]) -> Option<&Trace> {
 }
 
 fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
-    let index = s.network.checks.iter().position(|c| c.name == check)?;
-    let trace = s.results.get(index)?.trace.as_ref()?;
+    let id = s.network.check_named(check)?;
+    let trace = s.results.get(id.index())?.trace.as_ref()?;
     Some(TraceSvg {
-        svg: crate::pictures::trace_svg(&s.network, index, trace),
+        svg: crate::pictures::trace_svg(&s.network, id, trace),
     })
 }
 

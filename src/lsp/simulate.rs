@@ -243,8 +243,7 @@ pub(crate) fn simulate(
     if params.timeline
         && let Ok(Some(run)) = sim.run_as_trace()
     {
-        // No check: the picture is titled as a run by hand.
-        result.timeline = Some(crate::pictures::trace_svg(net, usize::MAX, &run));
+        result.timeline = Some(crate::pictures::run_svg(net, &run));
     }
     Ok(result)
 }

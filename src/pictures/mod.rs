@@ -11,12 +11,13 @@
 //!
 //! let text = std::fs::read_to_string("models/fischer-buggy.zeno").unwrap();
 //! let network = zeno::semantics::analyze(&text).network.unwrap();
-//! let result = checker::check(&network, 0, &Options::default(), &Cancel::new(), &mut |_| {});
+//! let check = network.check_named("mutex").unwrap();
+//! let result = checker::check(&network, check, &Options::default(), &Cancel::new(), &mut |_| {});
 //! if let Some(trace) = &result.trace {
 //!     // Proc(1) with the edges of the trace numbered, and the timeline.
 //!     let graph = pictures::graph_svg(&network, Some("Proc(1)"), Some(trace)).unwrap();
-//!     let timeline = pictures::trace_svg(&network, 0, trace);
-//!     println!("{graph}{timeline}{}", pictures::trace_text(&network, 0, trace));
+//!     let timeline = pictures::trace_svg(&network, check, trace);
+//!     println!("{graph}{timeline}{}", pictures::trace_text(&network, check, trace));
 //! }
 //! ```
 
@@ -32,7 +33,7 @@ mod trace_text;
 use crate::checker::Trace;
 use crate::ir::Network;
 
-pub use timeline::trace_svg;
+pub use timeline::{run_svg, trace_svg};
 pub use trace_text::{trace_json, trace_text};
 
 /// Why a picture could not be made.

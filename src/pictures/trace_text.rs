@@ -6,23 +6,23 @@ use num_rational::Rational64;
 use serde_json::{Value, json};
 
 use crate::checker::{ConcreteState, Trace, TraceEnd, Transition};
-use crate::ir::{CheckKind, Network};
+use crate::ir::{CheckId, CheckKind, Network};
 
 use super::pretty;
 
 /// The check's operator (`A[]`, `E<>`, `A<>`, `E[]`, `-->`), and what a
 /// trace of the check is.
-pub(crate) fn check_role(network: &Network, check: usize) -> (String, &'static str, &'static str) {
-    match network.checks.get(check) {
-        Some(c) => match c.kind {
-            CheckKind::Invariant(_) => (c.name.clone(), "A[]", "counterexample"),
-            CheckKind::Reachable(_) => (c.name.clone(), "E<>", "witness"),
-            CheckKind::Inevitable(_) => (c.name.clone(), "A<>", "counterexample"),
-            CheckKind::Potentially(_) => (c.name.clone(), "E[]", "witness"),
-            CheckKind::LeadsTo(..) => (c.name.clone(), "-->", "counterexample"),
-        },
-        // Not a check's trace: a run made by hand in the simulator.
-        None => ("simulation".to_string(), "(by hand)", "run"),
+pub(crate) fn check_role(
+    network: &Network,
+    check: CheckId,
+) -> (String, &'static str, &'static str) {
+    let c = network.check(check);
+    match c.kind {
+        CheckKind::Invariant(_) => (c.name.clone(), "A[]", "counterexample"),
+        CheckKind::Reachable(_) => (c.name.clone(), "E<>", "witness"),
+        CheckKind::Inevitable(_) => (c.name.clone(), "A<>", "counterexample"),
+        CheckKind::Potentially(_) => (c.name.clone(), "E[]", "witness"),
+        CheckKind::LeadsTo(..) => (c.name.clone(), "-->", "counterexample"),
     }
 }
 
@@ -98,7 +98,7 @@ fn var_name(network: &Network, i: usize) -> String {
 
 /// The trace as readable text: the initial state, then each step with its
 /// delay, absolute time, edges, variable changes and clock values.
-pub fn trace_text(network: &Network, check: usize, trace: &Trace) -> String {
+pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
     let (name, kind, role) = check_role(network, check);
     let mut out = String::new();
     let _ = writeln!(
@@ -250,7 +250,7 @@ fn edges_json(network: &Network, t: &Transition) -> Value {
 
 /// The trace as JSON: names of processes, variables and clocks, then the
 /// initial state and each step; rationals are strings such as `"5/2"`.
-pub fn trace_json(network: &Network, check: usize, trace: &Trace) -> Value {
+pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
     let (name, kind, role) = check_role(network, check);
     let mut time = Rational64::from_integer(0);
     let mut steps = Vec::new();

@@ -32,7 +32,13 @@ fn generated(spec: &str) -> Network {
 /// independent simulator and returns the verdict and trace length.
 fn run(net: &Network, config: &str) -> (Verdict, Option<usize>, u64) {
     let options = zeno::checker::config::parse(config).unwrap().options();
-    let r = checker::check(net, 0, &options, &Cancel::new(), &mut |_| {});
+    let r = checker::check(
+        net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &r.trace {
         simulator::replay(net, 0, t).unwrap_or_else(|e| panic!("{config}: {e}"));
     }
@@ -115,7 +121,13 @@ fn fischer_atg_useless_transitions_keep_greedy_hl_flat() {
     let explored = |n: usize, config: &str| {
         let net = generated(&format!("fischer-atg:{n}"));
         let options = zeno::checker::config::parse(config).unwrap().options();
-        let r = checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+        let r = checker::check(
+            &net,
+            net.check_at(0).unwrap(),
+            &options,
+            &Cancel::new(),
+            &mut |_| {},
+        );
         assert_eq!(r.verdict, Verdict::Fails, "F{n}B {config}");
         r.stats.explored
     };
@@ -276,7 +288,14 @@ fn limits_stop_a_run() {
         max_states: Some(1),
         timeout: None,
     };
-    let row = bench::run("H3", &net, 0, &config, &limits, &Cancel::new());
+    let row = bench::run(
+        "H3",
+        &net,
+        net.check_at(0).unwrap(),
+        &config,
+        &limits,
+        &Cancel::new(),
+    );
     assert_eq!(row.verdict, "unknown (states)");
     assert_eq!(row.trace_length, None);
 }

@@ -23,7 +23,13 @@ fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
         seed: 7,
         ..Options::default()
     };
-    let r = check(net, k, &options, &Cancel::new(), &mut |_| {});
+    let r = check(
+        net,
+        net.check_at(k).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &r.trace
         && let Err(e) = replay(net, k, t)
     {
@@ -730,8 +736,14 @@ fn astar_with_admissible_heuristic_finds_shortest() {
             ..Options::default()
         };
         let mut h = ToCs;
-        let res =
-            check_with_heuristic(&net, 0, &options, Some(&mut h), &Cancel::new(), &mut |_| {});
+        let res = check_with_heuristic(
+            &net,
+            net.check_at(0).unwrap(),
+            &options,
+            Some(&mut h),
+            &Cancel::new(),
+            &mut |_| {},
+        );
         assert_eq!(res.verdict, Verdict::Fails);
         let t = res.trace.unwrap();
         replay(&net, 0, &t).unwrap();
@@ -749,12 +761,24 @@ fn limits_stop_the_search() {
         max_states: Some(10),
         ..Options::default()
     };
-    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    let res = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::States));
     assert_eq!(res.stats.explored, 10);
     let cancel = Cancel::new();
     cancel.cancel();
-    let res = check(&net, 0, &Options::default(), &cancel, &mut |_| {});
+    let res = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &Options::default(),
+        &cancel,
+        &mut |_| {},
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Cancelled));
 }
 
@@ -766,8 +790,20 @@ fn random_dfs_is_reproducible() {
         seed: 42,
         ..Options::default()
     };
-    let a = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
-    let b = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    let a = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
+    let b = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert_eq!(a.stats.explored, b.stats.explored);
     assert_eq!(a.trace, b.trace);
 }
@@ -775,7 +811,13 @@ fn random_dfs_is_reproducible() {
 #[test]
 fn stats_are_reported() {
     let net = fischer(2, 2, false);
-    let res = check(&net, 0, &Options::default(), &Cancel::new(), &mut |_| {});
+    let res = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &Options::default(),
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert!(res.stats.explored > 0);
     assert!(res.stats.stored > 0 && res.stats.stored <= res.stats.generated);
     assert!(res.stats.bytes_per_state > 0);
@@ -805,7 +847,13 @@ fn built_heuristics_agree_on_verdicts() {
                         cache_heuristic,
                         ..Options::default()
                     };
-                    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                    let res = check(
+                        &net,
+                        net.check_at(0).unwrap(),
+                        &options,
+                        &Cancel::new(),
+                        &mut |_| {},
+                    );
                     assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
                     if let Some(t) = &res.trace {
                         replay(&net, 0, t).unwrap();
@@ -875,14 +923,24 @@ fn timeout_and_progress() {
         timeout: Some(std::time::Duration::ZERO),
         ..Options::default()
     };
-    let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    let res = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
     // A full run of F7 explores more than 4096 states: progress is reported
     // with growing figures.
     let mut seen: Vec<u64> = Vec::new();
-    let res = check(&net, 0, &Options::default(), &Cancel::new(), &mut |s| {
-        seen.push(s.explored)
-    });
+    let res = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &Options::default(),
+        &Cancel::new(),
+        &mut |s| seen.push(s.explored),
+    );
     assert_eq!(res.verdict, Verdict::Holds);
     assert!(!seen.is_empty());
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
@@ -934,7 +992,13 @@ fn long_random_dfs_traces_replay() {
                 seed,
                 ..Options::default()
             };
-            let res = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+            let res = check(
+                &net,
+                net.check_at(0).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
             assert_eq!(res.verdict, Verdict::Fails);
             let t = res.trace.unwrap();
             assert!(t.len() >= 6);
@@ -962,9 +1026,15 @@ fn cancel_stops_an_expensive_search() {
         let cancel = cancel.clone();
         let net = net.clone();
         std::thread::spawn(move || {
-            check(&net, 0, &options, &cancel, &mut |_| {
-                let _ = started.send(());
-            })
+            check(
+                &net,
+                net.check_at(0).unwrap(),
+                &options,
+                &cancel,
+                &mut |_| {
+                    let _ = started.send(());
+                },
+            )
         })
     };
     // Cancel while the search is under way: a while after its first

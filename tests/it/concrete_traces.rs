@@ -60,7 +60,13 @@ fn witness_denominator(net: &Network, goal: usize) -> Result<i64, String> {
         search: SearchOrder::Bfs,
         ..Options::default()
     };
-    let r = check(net, goal, &options, &Cancel::new(), &mut |_| {});
+    let r = check(
+        net,
+        net.check_at(goal).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if r.verdict != Verdict::Holds {
         return Err(format!("verdict {:?}", r.verdict));
     }

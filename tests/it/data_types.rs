@@ -632,7 +632,13 @@ fn exported_arrays_keep_their_verdicts() {
         again.checks = original.checks.clone();
         for k in 0..original.checks.len() {
             let run = |n: &Network| {
-                let r = checker::check(n, k, &Options::default(), &Cancel::new(), &mut |_| {});
+                let r = checker::check(
+                    n,
+                    n.check_at(k).unwrap(),
+                    &Options::default(),
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
                 (format!("{:?}", r.verdict), r.trace.map(|t| t.len()))
             };
             assert_eq!(run(&again), run(&original), "{name} check {k}\n{xta}");

@@ -46,7 +46,13 @@ fn run(
         seed: 3,
         ..Options::default()
     };
-    let r = check(net, 0, &options, &Cancel::new(), &mut |_| {});
+    let r = check(
+        net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &r.trace
         && let Err(e) = support::simulator::replay(net, 0, t)
     {
@@ -193,19 +199,37 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
     for config in ["greedy:hl+ut", "astar:hu+ut", "greedy:pdb", "greedy:pdb+ut"] {
         let cancelled = Cancel::new();
         cancelled.cancel();
-        let r = check(&net, 0, &options(config), &cancelled, &mut |_| {});
+        let r = check(
+            &net,
+            net.check_at(0).unwrap(),
+            &options(config),
+            &cancelled,
+            &mut |_| {},
+        );
         assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled), "{config}");
         assert_eq!(r.stats.explored, 0, "{config}: cancelled before the search");
 
         let mut tiny = options(config);
         tiny.timeout = Some(Duration::from_micros(1));
-        let r = check(&net, 0, &tiny, &Cancel::new(), &mut |_| {});
+        let r = check(
+            &net,
+            net.check_at(0).unwrap(),
+            &tiny,
+            &Cancel::new(),
+            &mut |_| {},
+        );
         assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
 
         let mut short = options(config);
         short.timeout = Some(Duration::from_millis(300));
         let started = Instant::now();
-        let r = check(&net, 0, &short, &Cancel::new(), &mut |_| {});
+        let r = check(
+            &net,
+            net.check_at(0).unwrap(),
+            &short,
+            &Cancel::new(),
+            &mut |_| {},
+        );
         eprintln!(
             "{config}, 300 ms limit: stopped after {:?}",
             started.elapsed()
@@ -221,7 +245,13 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
         remote.cancel();
     });
     let started = Instant::now();
-    let r = check(&net, 0, &options("greedy:hl+ut"), &cancel, &mut |_| {});
+    let r = check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options("greedy:hl+ut"),
+        &cancel,
+        &mut |_| {},
+    );
     eprintln!(
         "greedy:hl+ut cancelled at 300 ms: stopped after {:?}",
         started.elapsed()

@@ -24,9 +24,10 @@ fn errors(text: &str) -> Vec<(String, String)> {
 fn verdict(text: &str) -> Verdict {
     let a = analyze(text);
     let net = a.network.unwrap_or_else(|| panic!("{:#?}", a.diagnostics));
+    let only = net.check_at(0).expect("one check");
     check(
         &net,
-        0,
+        only,
         &Options::default(),
         &Cancel::default(),
         &mut |_| {},

@@ -118,7 +118,13 @@ fn verdicts(
             heuristic,
             ..Options::default()
         };
-        let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+        let result = checker::check(
+            &network,
+            network.check_at(0).unwrap(),
+            &options,
+            &Cancel::new(),
+            &mut |_| {},
+        );
         let config = format!("{rel} {search:?}/{heuristic:?}");
         if std::env::var_os("SHOW_STATS").is_some() {
             println!(
@@ -317,7 +323,13 @@ fn mutex_delay_zero_uppaal_counterexample() {
             search: SearchOrder::Bfs,
             ..Options::default()
         };
-        let result = checker::check(&network, 0, &options, &Cancel::new(), &mut |_| {});
+        let result = checker::check(
+            &network,
+            network.check_at(0).unwrap(),
+            &options,
+            &Cancel::new(),
+            &mut |_| {},
+        );
         assert_eq!(result.verdict, Verdict::Fails, "{name}");
         let trace = result.trace.expect("a counterexample");
         simulator::replay(&network, 0, &trace).expect("the counterexample replays");
@@ -379,7 +391,13 @@ fn agree(rel: &str, labels: &str, extra: &str) -> Vec<(String, bool, u64)> {
                 heuristic,
                 ..Options::default()
             };
-            let r = checker::check(&network, k, &options, &Cancel::new(), &mut |_| {});
+            let r = checker::check(
+                &network,
+                network.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
             let config = format!("{rel} {} {search:?}/{heuristic:?}", c.name);
             if std::env::var_os("SHOW_STATS").is_some() {
                 println!(

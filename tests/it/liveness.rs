@@ -31,7 +31,13 @@ fn decide(net: &Network, name: &str, options: &Options) -> checker::CheckResult 
         .iter()
         .position(|c| c.name == name)
         .unwrap_or_else(|| panic!("no check `{name}`"));
-    let r = checker::check(net, k, options, &Cancel::new(), &mut |_| {});
+    let r = checker::check(
+        net,
+        net.check_at(k).unwrap(),
+        options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));
     }

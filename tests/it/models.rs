@@ -73,7 +73,13 @@ fn every_model_every_order_agrees_and_replays() {
                     },
                     ..Options::default()
                 };
-                let result = checker::check(&network, index, &options, &Cancel::new(), &mut |_| {});
+                let result = checker::check(
+                    &network,
+                    network.check_at(index).unwrap(),
+                    &options,
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
                 let config = format!(
                     "{name} {} {search:?}/{heuristic:?} safe={safe_abstraction} clocks={clocks}",
                     expectation.check

@@ -64,7 +64,13 @@ fn run_with(
         },
         ..Options::default()
     };
-    checker::check(&network, index, &options, &Cancel::new(), &mut |_| {})
+    checker::check(
+        &network,
+        network.check_at(index).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    )
 }
 
 #[test]

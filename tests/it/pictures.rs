@@ -503,7 +503,7 @@ fn graphviz_svg_structure() {
 #[test]
 fn timeline_structure() {
     let n = net();
-    let svg = pictures::trace_svg(&n, 0, &trace());
+    let svg = pictures::trace_svg(&n, n.check_at(0).unwrap(), &trace());
     let elems = parse(&svg);
     assert_eq!(count_class(&elems, "g", "lane"), 2);
     assert_eq!(count_class(&elems, "g", "step"), 2);
@@ -553,7 +553,7 @@ fn timeline_of_a_model_error() {
         },
         error: EvalError::IndexOutOfBounds { index: 2, len: 2 },
     };
-    let svg = pictures::trace_svg(&n, 0, &t);
+    let svg = pictures::trace_svg(&n, n.check_at(0).unwrap(), &t);
     let elems = parse(&svg);
     // The failing transition is drawn as a step of its own, without a number.
     assert_eq!(count_class(&elems, "g", "step"), 2);
@@ -577,7 +577,7 @@ fn timeline_of_a_model_error() {
     }
     let dot = pictures::graph_dot(&n, Some("P"), Some(&t)).expect("dot");
     assert!(dot.contains("label=\"#error\\lselect i = 1"), "{dot}");
-    let text = pictures::trace_text(&n, 0, &t);
+    let text = pictures::trace_text(&n, n.check_at(0).unwrap(), &t);
     assert!(
         text.ends_with("model error: after delay 1/3, t = 17/6\n  take    P: busy -> done  [select i = 1; when a[v] < 3; do a[1] = 1]\n  fails   array index 2 is out of bounds 0..2\n"),
         "{text}"
@@ -587,7 +587,7 @@ fn timeline_of_a_model_error() {
 #[test]
 fn trace_as_text_and_json() {
     let n = net();
-    let text = pictures::trace_text(&n, 0, &trace());
+    let text = pictures::trace_text(&n, n.check_at(0).unwrap(), &trace());
     expect![[r##"
         witness for check `reach` E<>, 2 step(s)
         initial state (t = 0)
@@ -609,7 +609,7 @@ fn trace_as_text_and_json() {
           clocks  P.x = 0
     "##]]
     .assert_eq(&text);
-    let json = pictures::trace_json(&n, 0, &trace());
+    let json = pictures::trace_json(&n, n.check_at(0).unwrap(), &trace());
     assert_eq!(json["role"], "witness");
     assert_eq!(json["steps"].as_array().map(Vec::len), Some(2));
     assert_eq!(json["steps"][0]["time"], "5/2");

@@ -66,7 +66,13 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             span: span(),
         }],
         vectors: vec![],
-        checks: vec![],
+        // A trace is drawn for a check: one whose name needs escaping too.
+        checks: vec![zeno::ir::Check {
+            name: "c<&>".into(),
+            kind: zeno::ir::CheckKind::Reachable(zeno::ir::Formula::True),
+            span: span(),
+            name_span: span(),
+        }],
     }
 }
 
@@ -152,12 +158,12 @@ proptest! {
             steps,
             end: TraceEnd::Goal { delay: num_rational::Rational64::new(1, 2) },
         };
-        let svg = pictures::trace_svg(&net, 0, &trace);
+        let svg = pictures::trace_svg(&net, net.check_at(0).unwrap(), &trace);
         prop_assert_eq!(groups(&svg, "lane"), 1);
         prop_assert_eq!(groups(&svg, "step"), walk.len());
-        let json = pictures::trace_json(&net, 0, &trace);
+        let json = pictures::trace_json(&net, net.check_at(0).unwrap(), &trace);
         prop_assert_eq!(json["steps"].as_array().map(Vec::len), Some(walk.len()));
-        let text = pictures::trace_text(&net, 0, &trace);
+        let text = pictures::trace_text(&net, net.check_at(0).unwrap(), &trace);
         prop_assert_eq!(text.matches("\nstep ").count(), walk.len());
     }
 }

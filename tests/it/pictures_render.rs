@@ -27,7 +27,13 @@ fn trace_of(net: &Network, check: &str, expected: Verdict) -> (usize, Trace) {
         search: SearchOrder::Bfs,
         ..Options::default()
     };
-    let result = checker::check(net, index, &options, &Cancel::new(), &mut |_| {});
+    let result = checker::check(
+        net,
+        net.check_at(index).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert_eq!(result.verdict, expected);
     (index, result.trace.expect("a trace"))
 }
@@ -59,7 +65,7 @@ fn docs_pictures() {
     let graph =
         pictures::graph_svg_with(&net, Some("Proc(1)"), Some(&trace), LayoutEngine::Builtin)
             .expect("graph");
-    let timeline = pictures::trace_svg(&net, check, &trace);
+    let timeline = pictures::trace_svg(&net, net.check_at(check).unwrap(), &trace);
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pictures");
     for (name, svg) in [("fischer-graph", &graph), ("fischer-trace", &timeline)] {
         let (png, ink) = render(svg);
@@ -108,10 +114,16 @@ fn every_bundled_model_renders() {
                 max_states: Some(100_000),
                 ..Options::default()
             };
-            let result = checker::check(&net, index, &options, &Cancel::new(), &mut |_| {});
+            let result = checker::check(
+                &net,
+                net.check_at(index).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
             let Some(trace) = result.trace else { continue };
             traces += 1;
-            let svg = pictures::trace_svg(&net, index, &trace);
+            let svg = pictures::trace_svg(&net, net.check_at(index).unwrap(), &trace);
             let (png, ink) = render(&svg);
             dump(&format!("{name}-{}-trace.png", check.name), &png);
             assert!(

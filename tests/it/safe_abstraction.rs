@@ -17,7 +17,13 @@ use zeno::checker::*;
 use zeno::ir::*;
 
 fn run(net: &Network, check: usize, options: &Options) -> CheckResult {
-    let result = zeno::checker::check(net, check, options, &Cancel::new(), &mut |_| {});
+    let result = zeno::checker::check(
+        net,
+        net.check_at(check).unwrap(),
+        options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &result.trace {
         simulator::replay(net, check, t).unwrap_or_else(|e| panic!("trace does not replay: {e}"));
     }
@@ -239,7 +245,7 @@ fn combines_with_enhancements() {
 fn portfolio_reports_a_winner_with_its_verdict() {
     let net = fischer(3, 2, true);
     let configs = portfolio::default_configs(&Options::default());
-    let race = portfolio::race(&net, 0, &configs, &Cancel::new());
+    let race = portfolio::race(&net, net.check_at(0).unwrap(), &configs, &Cancel::new());
     let w = race.winner.expect("a winner");
     assert!(w < configs.len());
     assert_eq!(race.result.verdict, Verdict::Fails);
@@ -250,7 +256,8 @@ fn portfolio_reports_a_winner_with_its_verdict() {
         max_states: Some(0),
         ..Options::default()
     });
-    let race = portfolio::race(&fischer(4, 2, false), 0, &limited, &Cancel::new());
+    let net = fischer(4, 2, false);
+    let race = portfolio::race(&net, net.check_at(0).unwrap(), &limited, &Cancel::new());
     assert_eq!(race.winner, None);
     assert_eq!(race.result.verdict, Verdict::Unknown(Limit::States));
 }
@@ -316,7 +323,7 @@ proptest! {
         let net = with_safe_parts(build(&s), &reads, goal, waits);
         for k in 0..net.checks.len() {
             let base = Options { max_states: Some(20_000), seed: 5, ..Options::default() };
-            let bfs = check(&net, k, &base, &Cancel::new(), &mut |_| {});
+            let bfs = check(&net, net.check_at(k).unwrap(), &base, &Cancel::new(), &mut |_| {});
             prop_assert!(!matches!(bfs.verdict, Verdict::Unknown(_)));
             for search in [SearchOrder::Bfs, SearchOrder::Dfs, SearchOrder::Greedy, SearchOrder::AStar] {
                 for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::HCG] {
@@ -324,7 +331,7 @@ proptest! {
                         continue;
                     }
                     let options = Options { search, heuristic, safe_abstraction: true, ..base.clone() };
-                    let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
+                    let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
                     let ctx = format!("{search:?} {heuristic:?} check {k}");
                     prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)), "{}", ctx);
                     let figures = r.stats.safe.clone().unwrap();

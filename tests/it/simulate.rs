@@ -253,9 +253,10 @@ proptest! {
     fn symbolic_successors_reach_goals_as_the_checker_does(s in spec()) {
         let net = build(&s);
         let options = Options { search: SearchOrder::Bfs, max_states: Some(20_000), ..Options::default() };
-        let k = 0; // the random networks' reachability check
+        // The random networks' reachability check comes first.
+        let k = net.check_at(0).expect("a reachability check");
         let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
-        let goal = net.checks[k].kind.goal();
+        let goal = net.check(k).kind.goal();
         const LIMIT: usize = 7;
         match (&r.verdict, &r.trace) {
             (Verdict::Holds, Some(t)) if t.len() <= LIMIT => {
@@ -281,7 +282,8 @@ fn the_random_network_generator_reaches_both_kinds_of_verdict() {
             search: SearchOrder::Bfs,
             ..Options::default()
         };
-        match check(&net, 0, &options, &Cancel::new(), &mut |_| {}).verdict {
+        let k = net.check_at(0).expect("a reachability check");
+        match check(&net, k, &options, &Cancel::new(), &mut |_| {}).verdict {
             Verdict::Holds => holds += 1,
             Verdict::Fails => fails += 1,
             _ => {}

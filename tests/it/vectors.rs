@@ -32,7 +32,13 @@ fn run(net: &Network, name: &str, search: SearchOrder, heuristic: HeuristicKind)
         heuristic,
         ..Options::default()
     };
-    let r = checker::check(net, k, &options, &Cancel::new(), &mut |_| {});
+    let r = checker::check(
+        net,
+        net.check_at(k).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t)
             .unwrap_or_else(|e| panic!("{name} {search:?}: trace does not replay: {e}"));
@@ -253,7 +259,13 @@ fn enhancements_keep_the_verdicts() {
                 enhance,
                 ..Options::default()
             };
-            let r = checker::check(&net, k, &options, &Cancel::new(), &mut |_| {});
+            let r = checker::check(
+                &net,
+                net.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
             assert_eq!(r.verdict, expected, "{name} {enhance:?}");
             if let Some(t) = &r.trace {
                 simulator::replay(&net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -347,7 +359,13 @@ check reach: E<> P.done;
         safe_abstraction: true,
         ..Options::default()
     };
-    let r = checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+    let r = checker::check(
+        &net,
+        net.check_at(0).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
     assert_eq!(r.verdict, Verdict::Holds);
     let safe = r.stats.safe.as_ref().map_or(0, |s| s.removed);
     assert_eq!(safe, 0, "{:?}", r.stats.safe);

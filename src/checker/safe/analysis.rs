@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 
 use crate::ir::{
-    BinOp, ChannelKind, CheckKind, EdgeId, Expr, Formula, LocId, LocationKind, Network, ProcId,
-    SyncDir, Update, VarId,
+    BinOp, ChannelKind, CheckId, CheckKind, EdgeId, Expr, Formula, LocId, LocationKind, Network,
+    ProcId, SyncDir, Update, VarId,
 };
 
 use super::MAX_GOAL_COMBINATIONS;
@@ -94,7 +94,7 @@ pub(crate) struct Abstraction {
 /// components may have at most `goal_budget` combinations of values.
 pub(crate) fn analyse(
     network: &Network,
-    check: usize,
+    check: CheckId,
     already: &[Kind],
     goal_budget: usize,
 ) -> Abstraction {
@@ -104,9 +104,7 @@ pub(crate) fn analyse(
         removed: 0,
         goal_combinations: 1,
     };
-    let Some(chk) = network.checks.get(check) else {
-        return none();
-    };
+    let chk = network.check(check);
     let goal = chk.kind.goal();
     if goal.mentions_deadlock() {
         return none();
@@ -189,7 +187,7 @@ pub(crate) fn analyse(
         }
     }
     let reduced_goal = exists_goal(&goal, &components);
-    if let Some(c) = reduced.checks.get_mut(check) {
+    if let Some(c) = reduced.checks.get_mut(check.index()) {
         c.kind = CheckKind::Reachable(reduced_goal);
     }
     let removed = components.len();

@@ -103,7 +103,7 @@ pub const MAX_GOAL_COMBINATIONS: usize = 64;
 /// reduced network (the first, `network`) and removes at least one
 /// component; the last round's reduced network is the one searched. Empty
 /// if nothing is safe.
-pub(crate) fn cascade(network: &ir::Network, check: usize) -> Vec<Abstraction> {
+pub(crate) fn cascade(network: &ir::Network, check: ir::CheckId) -> Vec<Abstraction> {
     let mut rounds: Vec<Abstraction> = Vec::new();
     let mut removed: Vec<Kind> = Vec::new();
     let mut goal_budget = MAX_GOAL_COMBINATIONS;
@@ -125,7 +125,7 @@ pub(crate) fn cascade(network: &ir::Network, check: usize) -> Vec<Abstraction> {
 /// turn its trace into one of `network`.
 pub(crate) fn check(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     options: &Options,
     stop: &Stop,
     progress: &mut dyn FnMut(&super::Stats),
@@ -134,9 +134,7 @@ pub(crate) fn check(
         safe_abstraction: false,
         ..options.clone()
     };
-    let Some(chk) = network.checks.get(check) else {
-        return super::check_until(network, check, &inner, stop, progress);
-    };
+    let chk = network.check(check);
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let rounds = cascade(network, check);
     let Some(last) = rounds.last() else {
@@ -220,7 +218,7 @@ pub(crate) fn check(
 /// first.
 fn complete(
     network: &ir::Network,
-    check: usize,
+    check: ir::CheckId,
     rounds: &[Abstraction],
     last_trace: &Trace,
     stop: &Stop,
@@ -233,7 +231,7 @@ fn complete(
         } else {
             &rounds[k - 1].reduced
         };
-        let goal = outer.checks.get(check)?.kind.goal();
+        let goal = outer.check(check).kind.goal();
         let (completed, n) = concretize(round, outer, &goal, &trace, stop)?;
         trace = completed;
         inserted += n;

@@ -1,7 +1,7 @@
 //! The reduced network on hand-written models: which edges are switched off,
 //! which guard conjuncts become constants, and how the goal is rewritten.
 
-use crate::ir::{Expr, Formula};
+use crate::ir::{CheckId, Expr, Formula};
 
 use super::MAX_GOAL_COMBINATIONS;
 use super::analysis::{Kind, analyse};
@@ -40,7 +40,7 @@ check s_three: E<> Q.b && s == 3;
 #[test]
 fn counter_guards_become_constants() {
     let net = network(COUNTER);
-    let a = analyse(&net, 0, &[], MAX_GOAL_COMBINATIONS);
+    let a = analyse(&net, CheckId::nth(0), &[], MAX_GOAL_COMBINATIONS);
     assert_eq!(a.removed, 1);
     assert_eq!(a.components[0].kind, Kind::Var(0));
     assert_eq!(a.components[0].values().count(), 4);
@@ -61,7 +61,7 @@ fn counter_guards_become_constants() {
 #[test]
 fn goal_on_a_removed_slot_is_enumerated() {
     let net = network(COUNTER);
-    let a = analyse(&net, 1, &[], MAX_GOAL_COMBINATIONS);
+    let a = analyse(&net, CheckId::nth(1), &[], MAX_GOAL_COMBINATIONS);
     assert_eq!(a.removed, 1);
     assert!(a.components[0].in_goal);
     let crate::ir::CheckKind::Reachable(Formula::Or(ds)) = &a.reduced.checks[1].kind else {
@@ -78,7 +78,7 @@ fn goal_on_a_removed_slot_is_enumerated() {
 fn writers_must_move_the_slot_alone() {
     let text = COUNTER.replace("do s = (s + 1) % 4;", "do s = (s + 1) % 4, t = 1;");
     assert_eq!(
-        analyse(&network(&text), 0, &[], MAX_GOAL_COMBINATIONS).removed,
+        analyse(&network(&text), CheckId::nth(0), &[], MAX_GOAL_COMBINATIONS).removed,
         0
     );
     let text = COUNTER.replace(
@@ -87,7 +87,7 @@ fn writers_must_move_the_slot_alone() {
     );
     // Nor is the Counter process an observer: one of its edges writes `s`.
     assert_eq!(
-        analyse(&network(&text), 0, &[], MAX_GOAL_COMBINATIONS).removed,
+        analyse(&network(&text), CheckId::nth(0), &[], MAX_GOAL_COMBINATIONS).removed,
         0
     );
 }
@@ -100,7 +100,7 @@ fn writers_must_move_the_slot_alone() {
 fn removal_cascades_until_nothing_more_is_safe() {
     let text = std::fs::read_to_string("models/safe-cascade.zeno").unwrap();
     let net = network(&text);
-    let rounds = super::cascade(&net, 0);
+    let rounds = super::cascade(&net, CheckId::nth(0));
     let kinds: Vec<Vec<Kind>> = rounds
         .iter()
         .map(|r| r.components.iter().map(|c| c.kind).collect())
@@ -116,16 +116,19 @@ fn removal_cascades_until_nothing_more_is_safe() {
     assert_eq!(rounds[0].goal_combinations, 1);
     assert_eq!(rounds[1].goal_combinations, 2);
     // A single round sees only `s`.
-    assert_eq!(analyse(&net, 0, &[], MAX_GOAL_COMBINATIONS).removed, 1);
+    assert_eq!(
+        analyse(&net, CheckId::nth(0), &[], MAX_GOAL_COMBINATIONS).removed,
+        1
+    );
     // With every component in the goal: 4 values of s, then 2 * 2 of t and
     // Watch; a budget of 8 in all leaves round 2 room for only t (8 / 4 = 2).
-    let rounds = super::cascade(&net, 2);
+    let rounds = super::cascade(&net, CheckId::nth(2));
     let combos: Vec<usize> = rounds.iter().map(|r| r.goal_combinations).collect();
     assert_eq!(combos, [4, 4]);
-    let first = analyse(&net, 2, &[], 8);
+    let first = analyse(&net, CheckId::nth(2), &[], 8);
     let second = analyse(
         &first.reduced,
-        2,
+        CheckId::nth(2),
         &[Kind::Var(0)],
         8 / first.goal_combinations,
     );
@@ -138,7 +141,7 @@ fn removal_cascades_until_nothing_more_is_safe() {
 #[test]
 fn figure_5_1_takes_one_round() {
     let text = std::fs::read_to_string("models/safe-abstraction.zeno").unwrap();
-    let rounds = super::cascade(&network(&text), 0);
+    let rounds = super::cascade(&network(&text), CheckId::nth(0));
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].removed, 2);
 }

@@ -86,7 +86,7 @@ impl<'a> Session<'a> {
     /// Decides check `name` and loads its trace; the number of its steps.
     fn load_trace(&mut self, name: &str) -> Result<usize, String> {
         let net = self.network();
-        let Some(k) = net.checks.iter().position(|c| c.name == name) else {
+        let Some(k) = net.check_named(name) else {
             let names: Vec<&str> = net.checks.iter().map(|c| c.name.as_str()).collect();
             return Err(format!(
                 "no check named `{name}`; the model's checks: {}",
@@ -101,7 +101,7 @@ impl<'a> Session<'a> {
         let Some(trace) = &result.trace else {
             return Err(format!(
                 "check `{name}` has no trace to step through: {}",
-                report::summary(net, &net.checks[k], &result)
+                report::summary(net, net.check(k), &result)
             ));
         };
         self.sim.load_trace(trace).map_err(|e| e.to_string())?;

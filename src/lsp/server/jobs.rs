@@ -138,7 +138,8 @@ impl Backend {
     async fn check_all(&self, input: JobInput, id: u64) -> Vec<CheckResult> {
         let mut work_done_progress = input.work_done_progress;
         let mut out = Vec::new();
-        for (i, check) in input.network.checks.iter().enumerate() {
+        for check_id in input.network.check_ids() {
+            let (i, check) = (check_id.index(), input.network.check(check_id));
             if input.cancel.is_cancelled() {
                 out.push(cancelled());
                 continue;
@@ -163,7 +164,7 @@ impl Backend {
             let worker = tokio::task::spawn_blocking(move || {
                 let _ = tx.send(0);
                 guarded(|| {
-                    checker::check(&network, i, &options, &cancel, &mut |stats| {
+                    checker::check(&network, check_id, &options, &cancel, &mut |stats| {
                         let _ = tx.send(stats.explored);
                     })
                 })
