@@ -206,10 +206,11 @@ fn bad_ids_from_the_checker_do_not_panic() {
         t.steps[0].transition.edges.push((7, 9));
         t.steps[0].after.locations.push(42);
     }
-    let f = file_with(&[(0, r), (5, fixture::holds())]);
+    // (A check id can no longer be out of range: the network hands them
+    // out, so only the trace's process and edge ids are bad here.)
+    let f = file_with(&[(0, r)]);
     let s = text::file(&f, TraceDetail::Full);
     assert!(s.contains("#7: ? -> ?"), "{s}");
-    assert_eq!(f.checks[1].verdict, VerdictKind::Unknown);
 }
 
 #[test]
