@@ -67,7 +67,13 @@ fn main() {
                     ..Options::default()
                 };
                 let allocations_before = ALLOCATIONS.load(Ordering::Relaxed);
-                let r = check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                let r = check(
+                    &net,
+                    net.check_at(0).expect("a check"),
+                    &options,
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
                 let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations_before;
                 let s = &r.stats;
                 let secs = s.elapsed.as_secs_f64();

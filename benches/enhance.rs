@@ -97,7 +97,13 @@ fn main() {
                 max_states: Some(5_000_000),
                 ..Options::default()
             };
-            let r = check(net, 0, &options, &Cancel::new(), &mut |_| {});
+            let r = check(
+                net,
+                net.check_at(0).expect("a check"),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
             let s = &r.stats;
             let (removed, split) = match &s.safe {
                 Some(f) => (

@@ -166,7 +166,7 @@ fn main() {
                 );
                 let r = check_with_heuristic(
                     net,
-                    0,
+                    net.check_at(0).expect("a check"),
                     &options,
                     Some(&mut db),
                     &Cancel::new(),
@@ -174,7 +174,13 @@ fn main() {
                 );
                 (r, info)
             } else {
-                let r = zeno::checker::check(net, 0, &options, &Cancel::new(), &mut |_| {});
+                let r = zeno::checker::check(
+                    net,
+                    net.check_at(0).expect("a check"),
+                    &options,
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
                 (r, "- | - | -".to_string())
             };
             let s = &r.stats;

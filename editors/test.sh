@@ -33,8 +33,21 @@ step "unit and protocol tests (server: $server)"
 ZENO_BIN=$server npm test
 step "grammar tests"
 npm run test:grammar
-step "package .vsix"
-npm run package
+step "package .vsix (with $server as its bundled server)"
+rm -f zeno-*.vsix
+ZENO_BIN=$server npm run package
+# The platform package carries the server, executable, in extension/bin.
+python3 - zeno-*-*.vsix <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+entry = next((i for i in z.infolist() if i.filename == "extension/bin/zeno"), None)
+if entry is None or not (entry.external_attr >> 16) & 0o111:
+    sys.exit(f"{sys.argv[1]}: no executable extension/bin/zeno")
+manifest = z.read("extension.vsixmanifest").decode()
+if 'TargetPlatform="' not in manifest:
+    sys.exit(f"{sys.argv[1]}: no target platform in the manifest")
+print(f"{sys.argv[1]}: extension/bin/zeno ({entry.file_size} bytes), platform-specific")
+PY
 
 if command -v nvim >/dev/null 2>&1; then
   step "Neovim headless test (server: $server)"

@@ -21,5 +21,6 @@ pub mod memory;
 pub mod pictures;
 pub mod report;
 pub mod semantics;
+pub mod simulate;
 pub mod syntax;
 pub mod text;

@@ -17,7 +17,7 @@ mod lu;
 pub mod portfolio;
 mod safe;
 mod search;
-mod semantics;
+pub(crate) mod semantics;
 mod store;
 pub mod trace;
 mod zone_table;

@@ -40,8 +40,69 @@ pub enum Command {
     Trace(TraceArgs),
     /// Run a table of models × search configurations and print the figures.
     Bench(BenchArgs),
+    /// Simulate a model by hand: take transitions, let time pass, go back,
+    /// step through a check's trace (interactive, or JSON lines).
+    Simulate(SimulateArgs),
     /// Run the language server on stdin/stdout.
     Lsp,
+    /// Print a shell completion script (bash, zsh or fish) on stdout.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) of zeno, or of one command, on stdout.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command (`check`, `simulate`, ...) for its own page.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The model (`.zeno`, or any format `zeno import` reads).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Clocks as values with explicit delays (`concrete`), or as zones
+    /// (`symbolic`, UPPAAL's symbolic simulator).
+    #[arg(long, value_enum, default_value_t = SimMode::Concrete)]
+    pub mode: SimMode,
+    /// `text`: a session for people (a line editor on a terminal); `json`:
+    /// one command per input line, one JSON object per output line.
+    #[arg(long, value_enum, default_value_t = SimFormat::Text)]
+    pub format: SimFormat,
+    /// TChecker labels, when FILE is a TChecker model.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+    /// How `trace CHECK` decides the check; `--seed` also seeds the first
+    /// `random` without a seed (each later one takes the next number).
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimMode {
+    Concrete,
+    Symbolic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

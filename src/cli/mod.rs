@@ -8,12 +8,14 @@ pub mod diag;
 pub mod exit;
 pub mod export;
 pub mod fmt;
+pub mod generate;
 pub mod import;
 pub mod json;
 pub mod load;
 pub mod picture;
 pub mod report;
 pub mod sarif;
+pub mod simulate;
 pub mod source;
 pub mod text;
 
@@ -37,6 +39,9 @@ pub fn run(cli: Cli) -> u8 {
         Command::Graph(a) => picture::run_graph(&a),
         Command::Trace(a) => picture::run_trace(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Simulate(a) => simulate::run(&a),
+        Command::Completions(a) => generate::completions(&a),
+        Command::Man(a) => generate::man(&a),
         Command::Lsp => match zeno::lsp::run_stdio() {
             Ok(code) => code,
             Err(e) => {

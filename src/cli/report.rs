@@ -386,7 +386,7 @@ fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
 
 const UNKNOWN: &str = "?";
 
-fn transition(
+pub fn transition(
     source: &Source,
     net: &Network,
     tr: &Transition,

@@ -28,6 +28,10 @@
 //!   server's copy of an open document, the last version applied (an error
 //!   when the document is not open); for tests and for clients that want to
 //!   check that the server sees what they see;
+//! - request `zeno/simulate` `{ uri, mode, steps, trace }` → the state
+//!   reached by replaying `steps` (or a check's current trace) and the
+//!   transitions enabled there, or `null` while the document has errors
+//!   (see [`simulate`]);
 //! - notification `zeno/serverStatus` `{ quiescent }`, sent whenever the
 //!   server becomes busy (a check is scheduled) or quiescent (every check of
 //!   every open document is done);
@@ -47,6 +51,7 @@ mod order;
 pub mod pictures;
 pub mod results;
 mod server;
+pub mod simulate;
 mod snapshot;
 
 use std::sync::Arc;
@@ -96,6 +101,7 @@ where
         .custom_method("zeno/traceSvg", server::Backend::trace_svg)
         .custom_method("zeno/graphSvg", server::Backend::graph_svg)
         .custom_method("zeno/documentText", server::Backend::document_text)
+        .custom_method("zeno/simulate", server::Backend::simulate)
         .custom_method(
             "window/workDoneProgress/cancel",
             server::Backend::work_done_progress_cancel,

@@ -347,7 +347,11 @@ pub enum EndView {
     TimeDiverges,
 }
 
-fn edges_view(network: &ir::Network, index: &LineIndex, t: &Transition) -> Vec<EdgeView> {
+pub(crate) fn edges_view(
+    network: &ir::Network,
+    index: &LineIndex,
+    t: &Transition,
+) -> Vec<EdgeView> {
     t.edges
         .iter()
         .filter_map(|&(p, e)| {

@@ -424,6 +424,47 @@ impl Backend {
 }
 
 impl Backend {
+    /// What `zeno/simulate` needs of an open document, copied out of the
+    /// lock (`None` when the model does not lower): the network, the line
+    /// index and, when asked, a check's current trace.
+    pub(crate) fn simulation_snapshot(
+        &self,
+        uri: &Uri,
+        check: Option<&str>,
+    ) -> Result<Option<super::simulate::SimSnapshot>> {
+        let st = lock(&self.state);
+        let d = st
+            .docs
+            .get(uri)
+            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let Some(network) = &d.network else {
+            return Ok(None);
+        };
+        let trace = check.map(|name| {
+            let index = network
+                .checks
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| format!("no check named `{name}`"))?;
+            match d.results.get(index) {
+                None => Err(format!("check `{name}` is not decided yet")),
+                Some(r) => r.trace.clone().ok_or_else(|| {
+                    format!(
+                        "check `{name}` has no trace to step through: {}",
+                        crate::report::summary(network, &network.checks[index], r)
+                    )
+                }),
+            }
+        });
+        Ok(Some(super::simulate::SimSnapshot {
+            network: Arc::clone(network),
+            index: d.doc.line_index.clone(),
+            trace,
+        }))
+    }
+}
+
+impl Backend {
     /// A snapshot of an open document, taken under the state lock.
     fn snapshot(&self, uri: &Uri) -> Result<Snapshot> {
         let st = lock(&self.state);

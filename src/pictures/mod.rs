@@ -33,7 +33,7 @@ mod trace_text;
 use crate::checker::Trace;
 use crate::ir::Network;
 
-pub use timeline::trace_svg;
+pub use timeline::{run_svg, trace_svg};
 pub use trace_text::{trace_json, trace_text};
 
 /// Why a picture could not be made.

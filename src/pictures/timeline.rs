@@ -151,6 +151,25 @@ fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String>
 /// `network.checks` and only names the picture (`A[]` counterexample or
 /// `E<>` witness).
 pub fn trace_svg(network: &Network, check: CheckId, trace: &Trace) -> String {
+    timeline_svg(network, check_role(network, check), trace)
+}
+
+/// A run made by hand in the simulator as a timeline: the same picture,
+/// titled as a run, not as a check's trace.
+pub fn run_svg(network: &Network, trace: &Trace) -> String {
+    timeline_svg(
+        network,
+        ("simulation".to_string(), "(by hand)", "run"),
+        trace,
+    )
+}
+
+/// The picture, under the title `NAME KIND: ROLE, N step(s), total time T`.
+fn timeline_svg(
+    network: &Network,
+    (name, kind, role): (String, &'static str, &'static str),
+    trace: &Trace,
+) -> String {
     let cols = columns(network, trace);
     let n_proc = network.processes.len();
     let var_names: Vec<String> = network.variables.iter().map(|v| v.name.clone()).collect();
@@ -191,7 +210,6 @@ pub fn trace_svg(network: &Network, check: CheckId, trace: &Trace) -> String {
     let x_of = |c: usize| left + colw * (c as f64 + 0.5);
     let width = left + colw * cols.len() as f64 + MARGIN;
 
-    let (name, kind, role) = check_role(network, check);
     let title_y = 24.0;
     let header_y = 56.0;
     let lanes_top = 76.0;

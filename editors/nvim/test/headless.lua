@@ -144,6 +144,54 @@ local ok, err = pcall(function()
   check(#qf == #steps, string.format('quickfix has %d entries, trace %d steps', #qf, #steps))
   check(qf[1].lnum == first, 'first quickfix entry not on the first edge')
   check(qf[#qf].text:match('^step ' .. #steps), 'last quickfix entry: ' .. qf[#qf].text)
+  vim.cmd('cclose')
+
+  -- The simulator (zeno/simulate): start, fire, back, a refused delay.
+  -- The protocol stand-in has no simulator; with it this part is skipped.
+  if vim.fn.fnamemodify(os.getenv('ZENO_BIN'), ':t') == 'fake-zeno' then
+    io.stdout:write('simulator test skipped: the stand-in server has no simulator\n')
+  else
+    local sim = require('zeno.simulate')
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd('ZenoSimulate')
+    local s = sim.session(bufnr)
+    check(s ~= nil, 'no simulation after :ZenoSimulate')
+    local function labels()
+      local out = {}
+      for _, t in ipairs(sim.session(bufnr).result.transitions) do
+        table.insert(out, t.label)
+      end
+      return table.concat(out, ', ')
+    end
+    local function where()
+      local out = {}
+      for _, l in ipairs(sim.session(bufnr).result.state.locations) do
+        table.insert(out, l.name .. '.' .. l.value)
+      end
+      return table.concat(out, ' ')
+    end
+    check(labels() == 'Proc(1): idle -> req, Proc(2): idle -> req, Proc(3): idle -> req', 'initial: ' .. labels())
+    check(#vim.api.nvim_buf_get_extmarks(bufnr, vim.api.nvim_create_namespace('zeno_simulate'), 0, -1, {}) == 3,
+      'the three enabled edges are not highlighted')
+    vim.cmd('ZenoSimFire 1')
+    check(where() == 'Proc(1).req Proc(2).idle Proc(3).idle', 'after firing 1: ' .. where())
+    vim.cmd('ZenoSimFire 2')
+    check(where() == 'Proc(1).req Proc(2).req Proc(3).idle', 'after firing 2: ' .. where())
+    check(#sim.session(bufnr).steps == 2, 'two steps')
+    vim.cmd('ZenoSimBack')
+    check(where() == 'Proc(1).req Proc(2).idle Proc(3).idle', 'after back: ' .. where())
+    notified = {}
+    vim.cmd('ZenoSimDelay 3')
+    local said = table.concat(notified, '\n')
+    check(said:find('the invariants forbid a delay of 3', 1, true), ':ZenoSimDelay 3 said: ' .. said)
+    check(#sim.session(bufnr).steps == 1, 'the refused delay is not a step')
+    local view = vim.api.nvim_buf_get_lines(sim.session(bufnr).view, 0, -1, false)
+    check(vim.tbl_contains(view, 'locations: Proc(1).req  Proc(2).idle  Proc(3).idle'),
+      'the simulator buffer shows: ' .. table.concat(view, ' | '))
+    check(vim.tbl_contains(view, '  1. Proc(1): req -> wait  (delay in [0, 2])'),
+      'the simulator buffer shows: ' .. table.concat(view, ' | '))
+    io.stdout:write('simulator: start, fire, back and a refused delay\n')
+  end
 end)
 
 if not ok then

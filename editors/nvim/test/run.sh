@@ -6,7 +6,9 @@
 # Opens a copy of models/fischer-buggy.zeno, waits (at most 60 s) for the
 # violation diagnostic, runs :ZenoTraceNext and checks that the cursor is on
 # the first step's edge as given by zeno/errorTrace; then :ZenoTraceNext,
-# :ZenoTracePrev and :ZenoTrace. Exits non-zero on failure. Runs the trace
+# :ZenoTracePrev and :ZenoTrace; then a simulation (:ZenoSimulate,
+# :ZenoSimFire, :ZenoSimBack, a refused :ZenoSimDelay; skipped against the
+# stand-in server). Exits non-zero on failure. Runs the trace
 # model's unit tests (test/trace_spec.lua) first.
 set -eu
 

@@ -32,6 +32,8 @@ export class ZenoClient implements vscode.Disposable {
   constructor(
     /** Called instead of the server for zeno.trace.* (code lenses use them). */
     private readonly traceCommand: (command: string, args: unknown[]) => Promise<unknown>,
+    /** The server bundled in a platform package, used when zeno.path is empty. */
+    private readonly bundled?: string,
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -54,7 +56,7 @@ export class ZenoClient implements vscode.Disposable {
   }
 
   async start(): Promise<void> {
-    const { command, args } = serverCommand(getter());
+    const { command, args } = serverCommand(getter(), this.bundled);
     const serverOptions: ServerOptions = { command, args, transport: TransportKind.stdio };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: "zeno" }],

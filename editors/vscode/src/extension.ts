@@ -1,9 +1,12 @@
 // Entry point: starts the language server and wires up trace stepping and
 // the checks in the Testing view, and the pictures (timeline, automaton).
 
+import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { TRACE_COMMANDS, ZenoClient } from "./client";
+import { bundledServer } from "./settings";
 import { Pictures } from "./pictures";
+import { Simulator } from "./simulator";
 import { ChecksAsTests } from "./testing";
 import { TraceUi } from "./traceUi";
 
@@ -19,10 +22,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (command === "zeno.trace.prev") return ui.prev(args);
     return ui.show(args);
   };
-  zeno = new ZenoClient(traceCommand);
+  // A platform package carries its own server; zeno.path still wins.
+  zeno = new ZenoClient(traceCommand, bundledServer(context.extensionPath, process.platform, existsSync));
   ui = new TraceUi((uri, check) => zeno!.errorTrace(uri, check));
   const tests = new ChecksAsTests(zeno);
   const pictures = new Pictures((method, params) => zeno!.request(method, params));
+  const simulator = new Simulator((method, params) => zeno!.request(method, params));
   context.subscriptions.push(
     zeno,
     ui,
@@ -38,6 +43,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       ui!.goTo(uri, check, pos),
     ),
     vscode.commands.registerCommand("zeno.restartServer", () => zeno!.restart()),
+    simulator,
+    vscode.commands.registerCommand("zeno.simulate", () => simulator.start("concrete")),
+    vscode.commands.registerCommand("zeno.simulateSymbolic", () => simulator.start("symbolic")),
+    vscode.commands.registerCommand("zeno.simulate.fire", (n: number) => simulator.fire(Number(n))),
+    vscode.commands.registerCommand("zeno.simulate.back", () => simulator.back()),
+    vscode.commands.registerCommand("zeno.simulate.reset", () => simulator.reset()),
+    vscode.commands.registerCommand("zeno.simulate.delay", () => simulator.delay()),
+    // From the zeno Trace view: a step node, or (uri, check, step).
+    vscode.commands.registerCommand("zeno.simulateFromStep", (...args: unknown[]) => {
+      const at =
+        typeof args[0] === "string"
+          ? (args as [string, string, number])
+          : ui!.tree.stepOf(args[0] as Parameters<typeof ui.tree.stepOf>[0]);
+      if (at) return simulator.fromTrace(...at);
+      return undefined;
+    }),
   );
   await zeno.start();
   // A server that does not advertise the trace commands still gets working

@@ -86,11 +86,29 @@ export function serverPayload(get: SettingGetter): { zeno: ServerSettings } {
   return { zeno: serverSettings(get).settings };
 }
 
-/** The command that starts the server: `zeno.path` if set, else `zeno` on PATH. */
-export function serverCommand(get: SettingGetter): { command: string; args: string[] } {
+/**
+ * The command that starts the server: `zeno.path` if set, else the binary
+ * bundled in a platform package (`bundled`), else `zeno` on PATH.
+ */
+export function serverCommand(get: SettingGetter, bundled?: string): { command: string; args: string[] } {
   const path = get("path");
-  const command = typeof path === "string" && path.trim() !== "" ? path.trim() : "zeno";
-  return { command, args: ["lsp"] };
+  const configured = typeof path === "string" && path.trim() !== "" ? path.trim() : undefined;
+  return { command: configured ?? bundled ?? "zeno", args: ["lsp"] };
+}
+
+/**
+ * Where a platform package carries its server: `bin/zeno` (`bin/zeno.exe`
+ * on Windows) in the extension's folder; undefined when it is not there
+ * (a package built without a binary).
+ */
+export function bundledServer(
+  extensionPath: string,
+  platform: string,
+  exists: (path: string) => boolean,
+): string | undefined {
+  const sep = platform === "win32" ? "\\" : "/";
+  const path = [extensionPath, "bin", platform === "win32" ? "zeno.exe" : "zeno"].join(sep);
+  return exists(path) ? path : undefined;
 }
 
 /** Whether a configuration change affects the server process itself (needs a restart). */

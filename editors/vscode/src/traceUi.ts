@@ -62,6 +62,12 @@ export class TraceTreeProvider implements vscode.TreeDataProvider<TraceNode> {
     return item;
   }
 
+  /** `[uri, check, step]` of a step node (for "simulate from here"). */
+  stepOf(node: TraceNode | undefined): [string, string, number] | undefined {
+    if (!node || node.stepPosition === undefined || !this.trace) return undefined;
+    return [this.trace.uri, this.trace.check, node.stepPosition];
+  }
+
   getChildren(node?: TraceNode): TraceNode[] {
     return node ? node.children : this.roots;
   }

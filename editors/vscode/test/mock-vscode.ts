@@ -61,12 +61,15 @@ export class FakeEditor {
   selection: Selection = new Selection(new Position(20, 0), new Position(20, 0));
   revealed: Range | undefined;
   decorations: Range[] = [];
+  /** The ranges of every decoration type, by type. */
+  readonly decorationsByType = new Map<unknown, Range[]>();
   constructor(readonly document: { uri: { toString(): string }; languageId: string; getText(): string }) {}
   revealRange(r: Range) {
     this.revealed = r;
   }
-  setDecorations(_type: unknown, ranges: Range[]) {
+  setDecorations(type: unknown, ranges: Range[]) {
     this.decorations = ranges;
+    this.decorationsByType.set(type, ranges);
   }
 }
 
@@ -221,6 +224,13 @@ export const vscode = {
     },
     createTreeView: () => ({ visible: false, description: undefined, reveal: async () => undefined, dispose() {} }),
     createTextEditorDecorationType: () => ({ dispose() {} }),
+    createOutputChannel: () => ({ appendLine() {}, dispose() {} }),
+    showErrorMessage: async (m: string) => {
+      state.messages.push(m);
+    },
+    showWarningMessage: async (m: string) => {
+      state.messages.push(m);
+    },
     showInformationMessage: async (m: string) => {
       state.messages.push(m);
     },
@@ -247,6 +257,7 @@ export const vscode = {
       return state.documents;
     },
     onDidOpenTextDocument: () => ({ dispose() {} }),
+    onDidChangeConfiguration: () => ({ dispose() {} }),
     onDidCloseTextDocument: () => ({ dispose() {} }),
     asRelativePath: (u: { toString(): string }) => u.toString().replace(/^.*\//, ""),
     getConfiguration: () => ({ get: () => undefined }),

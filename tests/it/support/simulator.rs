@@ -1373,3 +1373,23 @@ impl Sim<'_> {
         Ok(!ok.is_empty())
     }
 }
+
+/// Lets `d` time units pass in `state`; an error names why the semantics
+/// forbid it (for tests that drive a run step by step).
+pub fn delay(network: &Network, state: &ConcreteState, d: Q) -> Result<ConcreteState, String> {
+    Sim { net: network }.delay(state, d)
+}
+
+/// Takes `transition` in `state` without waiting. The outer error says why
+/// the semantics forbid it; the inner one is a run-time error of its updates.
+pub fn fire(
+    network: &Network,
+    state: &ConcreteState,
+    transition: &Transition,
+) -> Result<Result<ConcreteState, EvalError>, String> {
+    let sim = Sim { net: network };
+    if let Some(error) = sim.guard_error(state, transition) {
+        return Ok(Err(error));
+    }
+    sim.fire(state, transition)
+}

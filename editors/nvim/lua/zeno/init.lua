@@ -192,6 +192,7 @@ function client_for(bufnr)
   end
   return clients[1]
 end
+M.client_for = client_for
 
 --- `zeno/errorTrace` for a check, parsed; nil when there is none, and
 --- `nil, true` when the request failed (the user has been told why).
@@ -372,6 +373,7 @@ function M.create_commands()
   vim.api.nvim_create_user_command('ZenoTrace', function(o)
     M.quickfix(o.args)
   end, vim.tbl_extend('force', opts, { desc = 'zeno: error trace in the quickfix list' }))
+  require('zeno.simulate').create_commands()
   vim.api.nvim_create_user_command('ZenoCodeLens', function()
     refresh_codelens()
   end, { desc = 'zeno: refresh code lenses' })

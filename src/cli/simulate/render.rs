@@ -1,0 +1,344 @@
+//! What a session prints: the state and the enabled transitions, as text
+//! for people or as one JSON object per command for scripts and editors.
+
+use serde::Serialize;
+use zeno::checker::Transition;
+use zeno::simulate::{Clocks, Enabled, Mode, Move, zone};
+
+use super::super::report::{self as cli_report, Binding, ClockValue, EdgeReport, LocationValue};
+use super::super::source::Source;
+use super::session::{Note, Session};
+
+/// The state and what can be done from it.
+#[derive(Serialize)]
+pub struct View {
+    pub mode: &'static str,
+    /// Index of the state in the history (0: the initial state).
+    pub position: usize,
+    /// States in the history, including those after `position` (after `back`).
+    pub history: usize,
+    /// How the state was reached.
+    pub via: Via,
+    pub locations: Vec<LocationValue>,
+    pub variables: Vec<Binding>,
+    /// Concrete mode: the clock values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<ClockValue>>,
+    /// Symbolic mode: the zone, one constraint per string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Vec<String>>,
+    /// Concrete mode: the delays allowed here, `[0, 2]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delays: Option<String>,
+    /// A run-time error of the model in this state (a guard that fails).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub transitions: Vec<TransitionView>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Via {
+    Start,
+    Delay { delay: String },
+    Fire { edges: Vec<EdgeReport> },
+}
+
+#[derive(Serialize)]
+pub struct TransitionView {
+    /// What `N` fires it with.
+    pub number: usize,
+    pub edges: Vec<EdgeReport>,
+    /// Whether it can be taken without waiting.
+    pub now: bool,
+    /// Concrete mode: the delays after which it can be taken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<String>,
+    /// Symbolic mode: the zone it leads to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Vec<String>>,
+    /// Taking it raises this run-time error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+fn edges(source: &Source, session: &Session, t: &Transition) -> Vec<EdgeReport> {
+    cli_report::transition(source, session.network(), t, &session.discrete())
+}
+
+/// The current state as data.
+pub fn view(source: &Source, session: &Session) -> View {
+    let sim = &session.sim;
+    let net = session.network();
+    let state = sim.state();
+    let entry = &sim.history()[sim.position()];
+    let via = match &entry.via {
+        Move::Start => Via::Start,
+        Move::Delay(d) => Via::Delay {
+            delay: d.to_string(),
+        },
+        // The edges as they were taken: channel indices evaluated in the
+        // state before (the previous history entry).
+        Move::Fire(t) => Via::Fire {
+            edges: cli_report::transition(source, net, t, &{
+                let before = sim
+                    .position()
+                    .checked_sub(1)
+                    .map_or(state, |i| &sim.history()[i].state);
+                zeno::checker::ConcreteState {
+                    locations: before.locations.clone(),
+                    variables: before.variables.clone(),
+                    clocks: Vec::new(),
+                }
+            }),
+        },
+    };
+    let (enabled, error) = match sim.enabled() {
+        Ok(e) => (e, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    let (clocks, zone) = match &state.clocks {
+        Clocks::Values(v) => (
+            Some(
+                v.iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(i, value)| ClockValue {
+                        name: net
+                            .clocks
+                            .get(i)
+                            .map_or(format!("#{i}"), |c| c.name.clone()),
+                        value: value.to_string(),
+                    })
+                    .collect(),
+            ),
+            None,
+        ),
+        Clocks::Zone(z) => (None, Some(zone::describe(net, z))),
+    };
+    View {
+        mode: match sim.mode() {
+            Mode::Concrete => "concrete",
+            Mode::Symbolic => "symbolic",
+        },
+        position: sim.position(),
+        history: sim.history().len(),
+        via,
+        locations: state
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(p, &l)| {
+                let proc_ = &net.processes[p];
+                LocationValue {
+                    process: proc_.name.clone(),
+                    location: proc_
+                        .locations
+                        .get(l as usize)
+                        .map_or(format!("#{l}"), |l| l.name.clone()),
+                }
+            })
+            .collect(),
+        variables: state
+            .variables
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| Binding {
+                name: net
+                    .variables
+                    .get(i)
+                    .map_or(format!("#{i}"), |v| v.name.clone()),
+                value,
+            })
+            .collect(),
+        clocks,
+        zone,
+        delays: sim.allowed_delays().ok().flatten().map(|w| w.to_string()),
+        error,
+        transitions: enabled
+            .iter()
+            .enumerate()
+            .map(|(i, o)| transition_view(source, session, i + 1, o))
+            .collect(),
+    }
+}
+
+fn transition_view(
+    source: &Source,
+    session: &Session,
+    number: usize,
+    o: &Enabled,
+) -> TransitionView {
+    TransitionView {
+        number,
+        edges: edges(source, session, &o.transition),
+        now: o.now(),
+        windows: o.windows.iter().map(|w| w.to_string()).collect(),
+        zone: o.successor.as_ref().and_then(|s| match &s.clocks {
+            Clocks::Zone(z) => Some(zone::describe(session.network(), z)),
+            Clocks::Values(_) => None,
+        }),
+        error: o.error.clone(),
+    }
+}
+
+/// One line of `--format json`: the command, then either the state or the
+/// error.
+#[derive(Serialize)]
+pub struct JsonLine<'a> {
+    pub command: &'a str,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub random: Option<RandomView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<View>,
+}
+
+#[derive(Serialize)]
+pub struct RandomView {
+    pub taken: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct TraceView {
+    pub check: String,
+    pub steps: usize,
+}
+
+pub fn note_json(note: Option<&Note>) -> (Option<RandomView>, Option<TraceView>) {
+    match note {
+        None => (None, None),
+        Some(Note::Random(r)) => (
+            Some(RandomView {
+                taken: r.taken,
+                stopped: r.stopped.clone(),
+            }),
+            None,
+        ),
+        Some(Note::Trace { check, steps }) => (
+            None,
+            Some(TraceView {
+                check: check.clone(),
+                steps: *steps,
+            }),
+        ),
+    }
+}
+
+/// A note in words, for the text mode.
+pub fn note_text(note: &Note) -> String {
+    match note {
+        Note::Random(r) => match &r.stopped {
+            None => format!("took {}", steps(r.taken)),
+            Some(why) => format!("took {}, then stopped: {why}", steps(r.taken)),
+        },
+        Note::Trace { check, steps: n } => format!(
+            "loaded the trace of `{check}` ({}): `forward` steps through it, a transition number leaves it",
+            steps(*n)
+        ),
+    }
+}
+
+fn steps(n: usize) -> String {
+    zeno::report::steps(n)
+}
+
+/// `Proc(1): req -> wait`, a synchronisation's edges joined by ` + `.
+fn edges_text(edges: &[EdgeReport]) -> String {
+    edges
+        .iter()
+        .map(|e| {
+            let mut s = format!("{}: {} -> {}", e.process, e.source, e.target);
+            if let Some(sync) = &e.sync {
+                s.push_str(&format!(" [{sync}]"));
+            }
+            if !e.selects.is_empty() {
+                let b: Vec<String> = e
+                    .selects
+                    .iter()
+                    .map(|b| format!("{} = {}", b.name, b.value))
+                    .collect();
+                s.push_str(&format!(" {{{}}}", b.join(", ")));
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The state and the numbered transitions, for people.
+pub fn text(v: &View) -> String {
+    let mut out = String::new();
+    let via = match &v.via {
+        Via::Start => "initial state".to_string(),
+        Via::Delay { delay } => format!("after delay {delay}"),
+        Via::Fire { edges } => format!("after {}", edges_text(edges)),
+    };
+    out.push_str(&format!(
+        "state {} of {} ({via})\n",
+        v.position,
+        v.history - 1
+    ));
+    let locs: Vec<String> = v
+        .locations
+        .iter()
+        .map(|l| format!("{}.{}", l.process, l.location))
+        .collect();
+    out.push_str(&format!("  locations: {}\n", locs.join("  ")));
+    if !v.variables.is_empty() {
+        let vars: Vec<String> = v
+            .variables
+            .iter()
+            .map(|b| format!("{} = {}", b.name, b.value))
+            .collect();
+        out.push_str(&format!("  variables: {}\n", vars.join("  ")));
+    }
+    if let Some(clocks) = &v.clocks
+        && !clocks.is_empty()
+    {
+        let cs: Vec<String> = clocks
+            .iter()
+            .map(|c| format!("{} = {}", c.name, c.value))
+            .collect();
+        out.push_str(&format!("  clocks: {}\n", cs.join("  ")));
+    }
+    if let Some(zone) = &v.zone {
+        let z = if zone.is_empty() {
+            "true".to_string()
+        } else {
+            zone.join(", ")
+        };
+        out.push_str(&format!("  zone: {z}\n"));
+    }
+    if let Some(d) = &v.delays {
+        out.push_str(&format!("  delays allowed: {d}\n"));
+    }
+    if let Some(e) = &v.error {
+        out.push_str(&format!("  error: {e}\n"));
+    }
+    if v.transitions.is_empty() {
+        out.push_str("no transition is enabled\n");
+    } else {
+        out.push_str("enabled transitions:\n");
+        for t in &v.transitions {
+            let mut line = format!("  {}. {}", t.number, edges_text(&t.edges));
+            if !t.windows.is_empty() {
+                line.push_str(&format!("  (delay in {})", t.windows.join(" or ")));
+            }
+            if let Some(e) = &t.error {
+                line.push_str(&format!("  (fails: {e})"));
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,204 @@
+//! Concrete mode: one valuation of exact rationals. Guards, invariants and
+//! broadcast splits are the checker's zones; this module only asks which
+//! delays keep the valuation inside them (`window::along`).
+
+use num_rational::Rational64;
+
+use crate::checker::Transition;
+use crate::checker::dbm::Dbm;
+use crate::checker::semantics::Model;
+use crate::ir::{EdgeId, Network, ProcId, Update};
+
+use super::window::{self, Window};
+use super::{Clocks, Enabled, SimError, State};
+
+type Q = Rational64;
+
+/// All clocks 0, where the initial invariants must hold.
+pub fn initial(model: &Model) -> Result<State, SimError> {
+    let key = model.initial_key();
+    let clocks = vec![Q::from_integer(0); model.dim];
+    let inv = invariants(model, &key, model.net)?;
+    if !window::along(&inv, &clocks, &[])?.contains(Q::from_integer(0)) {
+        return Err(SimError::NoInitialState);
+    }
+    Ok(State::from_key(&key, model.nproc, Clocks::Values(clocks)))
+}
+
+/// The valuations the invariants of `key`'s locations allow.
+fn invariants(model: &Model, key: &[i32], net: &Network) -> Result<Dbm, SimError> {
+    let mut z = Dbm::universe(model.dim);
+    model
+        .invariants(key, &mut z)
+        .map_err(|e| SimError::Model(crate::report::describe_error(net, &e)))?;
+    Ok(z)
+}
+
+/// The delays allowed from valuation `v`: those the invariants allow, or
+/// only 0 where time may not pass (urgent or committed locations, an
+/// enabled urgent channel), as the checker's `can_delay` decides.
+pub fn allowed(model: &Model, key: &[i32], v: &[Q]) -> Result<Window, SimError> {
+    if !model.can_delay(key) {
+        return Ok(Window::zero());
+    }
+    let inv = invariants(model, key, model.net)?;
+    Ok(window::along(&inv, v, &vec![true; v.len()])?)
+}
+
+/// The final value of every clock the edges reset, in update order (a
+/// later reset of the same clock wins).
+fn resets(model: &Model, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
+    let mut out: Vec<(usize, i32)> = Vec::new();
+    for &(p, e) in edges {
+        for u in &model.net.processes[p as usize].edges[e as usize].updates {
+            if let Update::ResetClock { clock, value } = u {
+                out.retain(|r| r.0 != *clock as usize);
+                out.push((*clock as usize, *value));
+            }
+        }
+    }
+    out
+}
+
+/// Transition `edges` (enabled on the data part) from valuation `v`, with
+/// the delays after which it can be taken; `None` when there are none.
+///
+/// Taking it after a delay `d` needs, as in the checker's successor: `v + d`
+/// allowed by the current invariants, inside the clock guards (and, for a
+/// broadcast, outside the guards of the receivers left out), and after the
+/// resets inside the target's invariants.
+pub fn option(
+    model: &Model,
+    key: &[i32],
+    v: &[Q],
+    edges: &[(ProcId, EdgeId)],
+    net: &Network,
+) -> Result<Option<Enabled>, SimError> {
+    let describe = |e| crate::report::describe_error(net, &e);
+    let transition = Transition {
+        edges: edges.to_vec(),
+    };
+    let allowed = allowed(model, key, v)?;
+    let failing = |windows: Vec<Window>, error: String| {
+        Ok(Some(Enabled {
+            transition: transition.clone(),
+            windows,
+            successor: None,
+            error: Some(error),
+        }))
+    };
+    let mut guard = Dbm::universe(model.dim);
+    match model.guards(key, edges, &mut guard) {
+        Err(e) => return failing(vec![allowed.clone()], describe(e)),
+        Ok(false) => return Ok(None),
+        Ok(true) => {}
+    }
+    let mut pieces = Vec::new();
+    if let Err(e) = model.split_broadcast(key, edges, &guard, &mut pieces) {
+        return failing(vec![allowed.clone()], describe(e));
+    }
+    // The delays at which the guards hold (and, for a broadcast, the
+    // receivers left out are disabled).
+    let mut guarded = Vec::new();
+    for piece in &pieces {
+        let w = window::along(piece, v, &vec![true; v.len()])?.meet(&allowed);
+        if !w.is_empty() {
+            guarded.push(w);
+        }
+    }
+    if guarded.is_empty() {
+        return Ok(None);
+    }
+    // As in the checker, an update that fails is an error once the guards
+    // hold, whatever the target's invariants.
+    let mut next = key.to_vec();
+    if let Err(e) = model.update(&mut next, edges, None) {
+        return failing(guarded, describe(e));
+    }
+    let target = match invariants(model, &next, net) {
+        Ok(z) => z,
+        Err(SimError::Model(e)) => return failing(guarded, e),
+        Err(e) => return Err(e),
+    };
+    // After the resets: reset clocks hold still at their values, the others
+    // are `v + d`.
+    let mut after = v.to_vec();
+    let mut moving = vec![true; v.len()];
+    for (x, value) in resets(model, edges) {
+        after[x] = Q::from_integer(value as i64);
+        moving[x] = false;
+    }
+    let arrive = window::along(&target, &after, &moving)?;
+    let windows: Vec<Window> = guarded
+        .iter()
+        .map(|w| w.meet(&arrive))
+        .filter(|w| !w.is_empty())
+        .collect();
+    Ok((!windows.is_empty()).then_some(Enabled {
+        transition,
+        windows,
+        successor: None,
+        error: None,
+    }))
+}
+
+/// The state after taking `edges` now (the caller checked that it can).
+pub fn take(
+    model: &Model,
+    state: &State,
+    edges: &[(ProcId, EdgeId)],
+    net: &Network,
+) -> Result<State, SimError> {
+    let Clocks::Values(v) = &state.clocks else {
+        return Err(SimError::DelayInSymbolicMode);
+    };
+    let mut next = state.key();
+    model
+        .update(&mut next, edges, None)
+        .map_err(|e| SimError::Model(crate::report::describe_error(net, &e)))?;
+    let mut clocks = v.clone();
+    for (x, value) in resets(model, edges) {
+        clocks[x] = Q::from_integer(value as i64);
+    }
+    Ok(State::from_key(&next, model.nproc, Clocks::Values(clocks)))
+}
+
+/// The state after `d` time units, if the state allows them.
+pub fn delay(model: &Model, state: &State, v: &[Q], d: Q) -> Result<State, SimError> {
+    if d < Q::from_integer(0) {
+        return Err(SimError::NegativeDelay(d));
+    }
+    let key = state.key();
+    if d > Q::from_integer(0) && !model.can_delay(&key) {
+        return Err(SimError::TimeStopped(why_stopped(model, &key)));
+    }
+    let allowed = allowed(model, &key, v)?;
+    if !allowed.contains(d) {
+        return Err(SimError::DelayForbidden { delay: d, allowed });
+    }
+    let clocks = v
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| if i == 0 { Ok(x) } else { window::add(x, d) })
+        .collect::<Result<Vec<Q>, _>>()?;
+    Ok(State {
+        clocks: Clocks::Values(clocks),
+        ..state.clone()
+    })
+}
+
+/// Why `can_delay` says no, in words: the first urgent or committed
+/// location, else an urgent channel.
+fn why_stopped(model: &Model, key: &[i32]) -> String {
+    use crate::ir::LocationKind;
+    for (p, proc_) in model.net.processes.iter().enumerate() {
+        let loc = &proc_.locations[key[p] as usize];
+        let kind = match loc.kind {
+            LocationKind::Urgent => "urgent",
+            LocationKind::Committed => "committed",
+            LocationKind::Normal => continue,
+        };
+        return format!("{} is in the {kind} location `{}`", proc_.name, loc.name);
+    }
+    "a synchronisation on an urgent channel is enabled".to_string()
+}
