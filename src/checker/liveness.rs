@@ -56,6 +56,9 @@
 //! such successors are explored; only equality with a grey node closes a
 //! cycle.
 
+mod buchi;
+mod non_zeno;
+
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -130,6 +133,9 @@ struct Search<'a, 'm> {
     started: Instant,
     /// States stored by the outer search of `-->`.
     outer_stored: u64,
+    /// The model is `non_zeno::product` of the network: only non-Zeno
+    /// infinite runs count (`buchi.rs`).
+    non_zeno: bool,
 }
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); other kinds give
@@ -147,7 +153,14 @@ pub fn run(
     // `deadlock` in the formula the bounds are computed for makes them
     // L = U = M (Extra+_M), which case 3 needs.
     let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);
-    let model = Model::new(net, &bounds_for);
+    let product;
+    let searched = if options.non_zeno {
+        product = non_zeno::product(net);
+        &product
+    } else {
+        net
+    };
+    let model = Model::new(searched, &bounds_for);
     let mut search = Search {
         model: &model,
         options,
@@ -161,6 +174,7 @@ pub fn run(
         upper: Vec::new(),
         started: Instant::now(),
         outer_stored: 0,
+        non_zeno: options.non_zeno,
     };
     // A trace is found for: `E[]` its witness, `A<>` and `-->` their
     // counterexample.
@@ -187,10 +201,14 @@ pub fn run(
         (model.dim * model.dim * 4 + (model.nproc + net.variables.len()) * 4 + 48) as u64;
     stats.bytes_per_state = per_state;
     stats.peak_memory = stats.stored * per_state;
-    let result = |verdict, stats, trace| CheckResult {
+    // Traces of the product are told in the network's terms.
+    let result = |verdict, stats, trace: Option<super::Trace>| CheckResult {
         verdict,
         stats,
-        trace,
+        trace: match options.non_zeno {
+            true => trace.map(|t| non_zeno::project(t, net.dbm_dim())),
+            false => trace,
+        },
     };
     match found {
         Ok(None) => result(none_verdict, stats, None),
@@ -468,6 +486,9 @@ impl Search<'_, '_> {
     /// this root). `prefix` leads from the initial state to the root (for
     /// the path of a model error).
     fn keeps(&mut self, key: &[i32], zone: Dbm, keep: &Formula, prefix: &[Edges]) -> Outcome {
+        if self.non_zeno {
+            return self.keeps_non_zeno(key, zone, keep, prefix);
+        }
         if !goal::discrete(self.model, keep, key) {
             return Ok(None);
         }

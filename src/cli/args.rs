@@ -201,6 +201,10 @@ pub struct SearchArgs {
     /// the thesis' MCTA appears to).
     #[arg(long, value_enum, default_value_t = TiesArg::Fifo)]
     pub ties: TiesArg,
+    /// Liveness checks (`A<>`, `E[]`, `-->`) count only non-Zeno runs:
+    /// an infinite run must let time diverge.
+    #[arg(long)]
+    pub non_zeno: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

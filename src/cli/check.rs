@@ -48,6 +48,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             ..PdbOptions::default()
         },
         ties: args.ties.into(),
+        non_zeno: args.non_zeno,
     })
 }
 

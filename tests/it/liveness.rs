@@ -305,3 +305,92 @@ fn uppaal_liveness_queries_are_imported() {
     assert_eq!(run(&net, "q2").verdict, Verdict::Fails);
     assert_eq!(run(&net, "q3").verdict, Verdict::Holds);
 }
+
+fn non_zeno() -> Options {
+    Options {
+        non_zeno: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn non_zeno_runs_flip_the_verdicts_of_a_zeno_spin() {
+    let net = model("liveness-non-zeno.zeno");
+    // (check, counting Zeno runs, without them): hand-solved in the
+    // model's header.
+    for (name, zeno, non) in [
+        ("finishes", Verdict::Fails, Verdict::Holds),
+        ("stalls", Verdict::Holds, Verdict::Fails),
+        ("job_leads", Verdict::Fails, Verdict::Holds),
+        ("resets", Verdict::Holds, Verdict::Holds),
+        ("ticks", Verdict::Fails, Verdict::Fails),
+    ] {
+        assert_eq!(run(&net, name).verdict, zeno, "{name} counting Zeno runs");
+        let r = decide(&net, name, &non_zeno());
+        assert_eq!(r.verdict, non, "{name} with --non-zeno");
+        // A counterexample or witness is an infinite run here (nothing
+        // deadlocks, and time cannot diverge while J, R and T all stay in
+        // s, bounded by their invariants).
+        if let Some(t) = &r.trace {
+            assert!(
+                matches!(t.end, TraceEnd::Loop { .. }),
+                "{name}: {:?}",
+                t.end
+            );
+        }
+    }
+}
+
+#[test]
+fn a_zeno_lasso_takes_no_time_and_a_non_zeno_one_does() {
+    // J alone: the spin in s is the counterexample of `A<> J.done` counting
+    // Zeno runs (one self-loop back to the initial state's zone, as x is
+    // not reset), and there is none without them.
+    let job = network(
+        "template Job() { clock x; init location s invariant x <= 2; location done;\n\
+         s -> s; s -> done when x >= 1; }\n\
+         system Job;\n\
+         check finishes: A<> Job.done;\n",
+    );
+    let t = run(&job, "finishes").trace.expect("a Zeno lasso");
+    let TraceEnd::Loop { start, .. } = t.end else {
+        panic!("not a lasso: {:?}", t.end);
+    };
+    assert_eq!((t.len(), start), (1, 0));
+    assert_eq!(
+        decide(&job, "finishes", &non_zeno()).verdict,
+        Verdict::Holds
+    );
+    // R alone: the witness of `E[] R.s` without Zeno runs is the reset
+    // loop taken after z, the extra clock, reached 1: one step back to the
+    // initial zone (x = z = 0, delayed), and its delay is at least 1 (and
+    // at most 2, R's invariant).
+    let resets = network(
+        "template R() { clock x; init location s invariant x <= 2; location t;\n\
+         s -> s do x = 0; s -> t when x >= 1; }\n\
+         system R;\n\
+         check resets: E[] R.s;\n",
+    );
+    let r = decide(&resets, "resets", &non_zeno());
+    assert_eq!(r.verdict, Verdict::Holds);
+    let t = r.trace.expect("a non-Zeno lasso");
+    let TraceEnd::Loop { start, zone, .. } = &t.end else {
+        panic!("not a lasso: {:?}", t.end);
+    };
+    assert_eq!((t.len(), *start), (1, 0));
+    assert!(t.steps[0].delay >= 1.into() && t.steps[0].delay <= 2.into());
+    // The trace speaks of the network's clocks only (the reference clock
+    // and x), never of the extra one.
+    assert_eq!(t.initial.clocks.len(), 2);
+    assert!(zone.iter().all(|b| b.i < 2 && b.j < 2), "{zone:?}");
+}
+
+#[test]
+fn cli_non_zeno_flag() {
+    let file = data_file("models", "liveness-non-zeno.zeno");
+    let out = zeno(&["check", &file, "--check", "finishes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let out = zeno(&["check", &file, "--check", "finishes", "--non-zeno"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("finishes: holds"), "{}", stdout(&out));
+}
