@@ -57,9 +57,9 @@
 //! cycle.
 
 mod buchi;
+mod directed;
 mod non_zeno;
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -69,9 +69,10 @@ use crate::ir::{self, EdgeId, EvalError, Formula, ProcId};
 use super::concrete;
 use super::dbm::{Dbm, bound};
 use super::goal::{self, Goal};
+use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
 use super::trace::{TraceEnd, ZoneBound};
-use super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 
@@ -136,6 +137,11 @@ struct Search<'a, 'm> {
     /// The model is `non_zeno::product` of the network: only non-Zeno
     /// infinite runs count (`buchi.rs`).
     non_zeno: bool,
+    /// Guided search (`directed.rs`): the depth-first searches try
+    /// cycle-closing successors first, and the outer search of `-->` is
+    /// best-first on `heuristic` (toward `p && !q`).
+    guided: bool,
+    heuristic: Option<Box<dyn Heuristic>>,
 }
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); other kinds give
@@ -161,6 +167,27 @@ pub fn run(
         net
     };
     let model = Model::new(searched, &bounds_for);
+    // The best-first orders guide the liveness searches (`directed.rs`);
+    // the outer search of `-->` estimates the distance to `p && !q`.
+    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);
+    let heuristic = match &chk.kind {
+        ir::CheckKind::LeadsTo(p, q) if guided && options.heuristic != HeuristicKind::Zero => {
+            let goal = Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))]);
+            let built = heuristics::build_until(
+                options.heuristic,
+                searched,
+                &goal,
+                &heuristics::EdgeSet::none(searched),
+                &options.pdb,
+                &|| stop.requested(),
+            );
+            match built {
+                Some(h) => Some(h),
+                None => return unknown(stop.reason().unwrap_or(Limit::Cancelled)),
+            }
+        }
+        _ => None,
+    };
     let mut search = Search {
         model: &model,
         options,
@@ -175,6 +202,8 @@ pub fn run(
         started: Instant::now(),
         outer_stored: 0,
         non_zeno: options.non_zeno,
+        guided,
+        heuristic,
     };
     // A trace is found for: `E[]` its witness, `A<>` and `-->` their
     // counterexample.
@@ -344,10 +373,17 @@ impl Search<'_, '_> {
             via: Vec::new(),
         }];
         let mut seen: FxHashMap<Box<[i32]>, Vec<u32>> = FxHashMap::default();
+        let mut queue = directed::OuterQueue::new(self.guided);
+        queue.push(
+            0,
+            self.model,
+            self.heuristic.as_deref_mut(),
+            &key,
+            &outer[0].zone,
+        );
         seen.insert(key, vec![0]);
         self.outer_stored = 1;
-        let mut queue = VecDeque::from([0u32]);
-        while let Some(id) = queue.pop_front() {
+        while let Some(id) = queue.pop() {
             self.tick()?;
             let key = outer[id as usize].key.clone();
             let zone = outer[id as usize].zone.clone();
@@ -386,13 +422,13 @@ impl Search<'_, '_> {
                 }
                 let new = outer.len() as u32;
                 ids.push(new);
+                queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
                 outer.push(Outer {
                     key: k2,
                     zone: z2,
                     parent: id,
                     via: edges,
                 });
-                queue.push_back(new);
                 self.outer_stored += 1;
             }
         }
@@ -515,7 +551,7 @@ impl Search<'_, '_> {
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }
-            let succ = match self.successors(&next_key, &next_zone) {
+            let mut succ = match self.successors(&next_key, &next_zone) {
                 Ok(s) => s,
                 Err((edges, e)) => {
                     let mut path = prefix.to_vec();
@@ -523,6 +559,7 @@ impl Search<'_, '_> {
                     return Err(Halt::Error(path, edges, e));
                 }
             };
+            self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,
                 via: std::mem::take(&mut via),

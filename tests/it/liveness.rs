@@ -394,3 +394,88 @@ fn cli_non_zeno_flag() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).contains("finishes: holds"), "{}", stdout(&out));
 }
+
+/// Every search configuration of the liveness checks: blind (breadth-first
+/// outer search, successors in the network's order) and directed (greedy
+/// on a heuristic), counting Zeno runs or not.
+fn configurations() -> Vec<Options> {
+    let mut out = Vec::new();
+    for non_zeno in [false, true] {
+        for (search, heuristic) in [
+            (checker::SearchOrder::Bfs, checker::HeuristicKind::Zero),
+            (checker::SearchOrder::Dfs, checker::HeuristicKind::Zero),
+            (checker::SearchOrder::Greedy, checker::HeuristicKind::HU),
+            (checker::SearchOrder::Greedy, checker::HeuristicKind::HL),
+            (checker::SearchOrder::AStar, checker::HeuristicKind::Pdb),
+        ] {
+            out.push(Options {
+                search,
+                heuristic,
+                non_zeno,
+                ..Options::default()
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn directed_and_blind_liveness_agree_on_every_model() {
+    let mut checked = 0;
+    for name in [
+        "liveness-cycle.zeno",
+        "liveness-deadlock.zeno",
+        "liveness-leads-to.zeno",
+        "liveness-progress.zeno",
+        "liveness-zeno.zeno",
+        "liveness-non-zeno.zeno",
+    ] {
+        let net = model(name);
+        for (k, c) in net.checks.iter().enumerate() {
+            let mut verdicts = Vec::new();
+            for options in configurations() {
+                // `decide` replays every trace in the simulator.
+                let r = decide(&net, &c.name, &options);
+                verdicts.push((options.non_zeno, r.verdict));
+                checked += 1;
+            }
+            for non_zeno in [false, true] {
+                let mut of: Vec<_> = verdicts.iter().filter(|v| v.0 == non_zeno).collect();
+                of.dedup();
+                assert_eq!(of.len(), 1, "{name} check {k} ({}): {verdicts:?}", c.name);
+            }
+        }
+    }
+    assert!(checked >= 200, "{checked}");
+}
+
+/// Urgent counters (time never passes) that may count to 8 or skip a turn
+/// (`s -> s`, a cycle at once). The counting edge comes first: blind
+/// depth-first search counts C(1) up to 8 before its only move left, the
+/// skip, closes a cycle (a lasso of 8 + 1 steps, 9 states explored); the
+/// directed search tries the cycle-closing skip first (0 + 1, 1 state).
+#[test]
+fn directed_search_closes_cycles_first() {
+    let net = network(
+        "typedef int[1, 3] id_t;\nint[0, 8] c[id_t];\n\
+         template C(const id_t i) { init urgent location s;\n\
+         s -> s when c[i] < 8 do c[i] = c[i] + 1;\n s -> s; }\n\
+         system C;\ncheck all: A<> forall (i : id_t) c[i] == 8;\n",
+    );
+    let shape = |options: &Options| {
+        let r = decide(&net, "all", options);
+        assert_eq!(r.verdict, Verdict::Fails);
+        let t = r.trace.expect("a lasso");
+        let TraceEnd::Loop { start, .. } = t.end else {
+            panic!("not a lasso: {:?}", t.end);
+        };
+        (start, t.len() - start, r.stats.explored)
+    };
+    assert_eq!(shape(&Options::default()), (8, 1, 9));
+    let directed = Options {
+        search: checker::SearchOrder::Greedy,
+        heuristic: checker::HeuristicKind::HU,
+        ..Options::default()
+    };
+    assert_eq!(shape(&directed), (0, 1, 1));
+}

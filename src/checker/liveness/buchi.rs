@@ -110,7 +110,7 @@ impl Search<'_, '_> {
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }
-            let succ = match self.successors(&next_key, &next_zone) {
+            let mut succ = match self.successors(&next_key, &next_zone) {
                 Ok(s) => s,
                 Err((edges, e)) => {
                     let mut path = prefix.to_vec();
@@ -118,12 +118,15 @@ impl Search<'_, '_> {
                     return Err(Halt::Error(path, edges, e));
                 }
             };
+            // A node joins the root stack and the live ones before its
+            // successors are ordered, so one equal to itself closes a cycle.
             roots.push(Root {
                 node: id,
                 entered_by_tick: non_zeno::ticks(&via),
                 accepting: false,
             });
             live.push((id, next_key.clone()));
+            self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,
                 via: std::mem::take(&mut via),
