@@ -8,9 +8,17 @@
 //! best-first outer search on the heuristic toward `p && !q`, inner
 //! searches trying cycle-closing successors first.
 //!
+//! Then the same questions side by side with TChecker's `tck-liveness`
+//! (`../shared/peer/tchecker/run.sh`, skipped when absent), run one after
+//! the other: "is there an infinite run on which P(1) never reaches goal",
+//! `A<> P(1).goal` for zeno, an accepting cycle through P(1)'s `s` for
+//! TChecker (nested DFS and Couvreur's SCC algorithm), see docs/checker.md.
+//!
 //! `cargo bench --bench liveness` (optionally `-- quick` for the smallest
 //! instances).
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
 use zeno::bench::families;
@@ -39,6 +47,124 @@ fn counters(n: usize) -> zeno::ir::Network {
          system C;\ncheck all: A<> forall (i : id_t) c[i] == 8;\n"
     );
     with_checks(text, "")
+}
+
+/// `n` tasks, each counting to 3 at one step per time unit (invariant
+/// `x <= 1`, guard `x >= 1`) and then moving to `goal`, a sink. With
+/// `lazy`, a task may also start its count again: P(1) can then avoid goal
+/// for ever (a non-Zeno cycle), and `A<> P(1).goal` fails; without, every
+/// task must reach goal (nothing cycles, nothing deadlocks or waits for
+/// ever while P(1) is in `s`) and it holds after a full exploration.
+fn tasks(n: usize, lazy: bool) -> String {
+    let reset = if lazy {
+        "    s -> s when x >= 1 do c[i] = 0, x = 0;\n"
+    } else {
+        ""
+    };
+    format!(
+        "const int N = {n};\ntypedef int[1, N] id_t;\nint[0, 3] c[id_t];\n\
+         template P(const id_t i) {{\n    clock x;\n    init location s invariant x <= 1;\n    location goal;\n\
+             s -> s when x >= 1 && c[i] < 3 do c[i] = c[i] + 1, x = 0;\n{reset}\
+             s -> goal when c[i] == 3;\n}}\nsystem P;\ncheck reaches: A<> P(1).goal;\n"
+    )
+}
+
+fn tchecker() -> Option<PathBuf> {
+    let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer/tchecker/run.sh");
+    run.is_file().then_some(run)
+}
+
+/// The network as a TChecker file whose first process's location `s` is
+/// labelled `acc`.
+fn tck_file(net: &zeno::ir::Network, name: &str) -> PathBuf {
+    let text = zeno::import::export_tchecker(net, name).expect("exports");
+    let first = net.processes[0].name.replace(['(', ')'], "_");
+    let mut labelled = String::new();
+    let mut done = false;
+    for line in text.lines() {
+        if !done && line.starts_with("location:") && line.contains(":s{") {
+            let line = line.replace("}", " : labels:acc}");
+            labelled.push_str(&line);
+            done = true;
+        } else {
+            labelled.push_str(line);
+        }
+        labelled.push('\n');
+    }
+    assert!(done, "no location s in {first}: {text}");
+    let path = std::env::temp_dir().join(format!("zeno-liveness-{name}.tck"));
+    std::fs::write(&path, labelled).unwrap();
+    path
+}
+
+/// `tck-liveness -a ALGO -l acc FILE`: its answer, visited and stored
+/// states, time (its own) and peak memory (its own, max RSS).
+fn run_tck(run: &Path, algo: &str, file: &Path) -> String {
+    let out = Command::new(run)
+        .args(["tck-liveness", "-a", algo, "-l", "acc"])
+        .arg(file)
+        .output()
+        .expect("runs tck-liveness");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let get = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+            .unwrap_or_else(|| "?".to_string())
+    };
+    let visited = if algo == "ndfs" {
+        get("VISITED_STATES_TOTAL")
+    } else {
+        get("VISITED_STATES")
+    };
+    let seconds: f64 = get("RUNNING_TIME_SECONDS").parse().unwrap_or(f64::NAN);
+    format!(
+        "cycle {} | {visited} | {} | {:.1} | {} (max RSS)",
+        get("CYCLE"),
+        get("STORED_STATES"),
+        seconds * 1000.0,
+        get("MEMORY_MAX_RSS"),
+    )
+}
+
+fn side_by_side(sizes: &[usize]) {
+    let Some(run) = tchecker() else {
+        println!("\n(tck-liveness not found beside the repository: no side-by-side table)");
+        return;
+    };
+    println!("\n| model | tool | answer | explored | stored | time (ms) | memory (KiB) |");
+    println!("|---|---|---|---:|---:|---:|---:|");
+    for &n in sizes {
+        for lazy in [true, false] {
+            let model = format!("tasks-{} N = {n}", if lazy { "lazy" } else { "forced" });
+            let net = with_checks(tasks(n, lazy), "");
+            for (name, search, heuristic) in [
+                ("zeno blind", SearchOrder::Bfs, HeuristicKind::Zero),
+                ("zeno directed", SearchOrder::Greedy, HeuristicKind::HU),
+            ] {
+                let options = Options {
+                    search,
+                    heuristic,
+                    ..Options::default()
+                };
+                let r = zeno::checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                println!(
+                    "| {model} | {name} | A<> {:?} | {} | {} | {:.1} | {} (store) |",
+                    r.verdict,
+                    r.stats.explored,
+                    r.stats.stored,
+                    r.stats.elapsed.as_secs_f64() * 1000.0,
+                    r.stats.peak_memory / 1024,
+                );
+            }
+            let file = tck_file(&net, &format!("tasks_{n}_{lazy}"));
+            for algo in ["ndfs", "couvscc"] {
+                println!(
+                    "| {model} | tck-liveness {algo} | {} |",
+                    run_tck(&run, algo, &file)
+                );
+            }
+        }
+    }
 }
 
 fn shape(t: &Trace) -> String {
@@ -112,4 +238,5 @@ fn main() {
             }
         }
     }
+    side_by_side(if quick { &[3] } else { &[3, 4, 5, 6] });
 }
