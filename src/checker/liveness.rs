@@ -56,7 +56,10 @@
 //! such successors are explored; only equality with a grey node closes a
 //! cycle.
 
-use std::collections::VecDeque;
+mod buchi;
+mod directed;
+mod non_zeno;
+
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -66,9 +69,10 @@ use crate::ir::{self, EdgeId, EvalError, Formula, ProcId};
 use super::concrete;
 use super::dbm::{Dbm, bound};
 use super::goal::{self, Goal};
+use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
 use super::trace::{TraceEnd, ZoneBound};
-use super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 
@@ -130,6 +134,14 @@ struct Search<'a, 'm> {
     started: Instant,
     /// States stored by the outer search of `-->`.
     outer_stored: u64,
+    /// The model is `non_zeno::product` of the network: only non-Zeno
+    /// infinite runs count (`buchi.rs`).
+    non_zeno: bool,
+    /// Guided search (`directed.rs`): the depth-first searches try
+    /// cycle-closing successors first, and the outer search of `-->` is
+    /// best-first on `heuristic` (toward `p && !q`).
+    guided: bool,
+    heuristic: Option<Box<dyn Heuristic>>,
 }
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); [`super::check_until`]
@@ -145,7 +157,35 @@ pub fn run(
     // `deadlock` in the formula the bounds are computed for makes them
     // L = U = M (Extra+_M), which case 3 needs.
     let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);
-    let model = Model::new(net, &bounds_for);
+    let product;
+    let searched = if options.non_zeno {
+        product = non_zeno::product(net);
+        &product
+    } else {
+        net
+    };
+    let model = Model::new(searched, &bounds_for);
+    // The best-first orders guide the liveness searches (`directed.rs`);
+    // the outer search of `-->` estimates the distance to `p && !q`.
+    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);
+    let heuristic = match &chk.kind {
+        ir::CheckKind::LeadsTo(p, q) if guided && options.heuristic != HeuristicKind::Zero => {
+            let goal = Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))]);
+            let built = heuristics::build_until(
+                options.heuristic,
+                searched,
+                &goal,
+                &heuristics::EdgeSet::none(searched),
+                &options.pdb,
+                &|| stop.requested(),
+            );
+            match built {
+                Some(h) => Some(h),
+                None => return unknown(stop.reason().unwrap_or(Limit::Cancelled)),
+            }
+        }
+        _ => None,
+    };
     let mut search = Search {
         model: &model,
         options,
@@ -159,6 +199,9 @@ pub fn run(
         upper: Vec::new(),
         started: Instant::now(),
         outer_stored: 0,
+        non_zeno: options.non_zeno,
+        guided,
+        heuristic,
     };
     // A trace is found for: `E[]` its witness, `A<>` and `-->` their
     // counterexample.
@@ -185,10 +228,14 @@ pub fn run(
         (model.dim * model.dim * 4 + (model.nproc + net.variables.len()) * 4 + 48) as u64;
     stats.bytes_per_state = per_state;
     stats.peak_memory = stats.stored * per_state;
-    let result = |verdict, stats, trace| CheckResult {
+    // Traces of the product are told in the network's terms.
+    let result = |verdict, stats, trace: Option<super::Trace>| CheckResult {
         verdict,
         stats,
-        trace,
+        trace: match options.non_zeno {
+            true => trace.map(|t| non_zeno::project(t, net.dbm_dim())),
+            false => trace,
+        },
     };
     match found {
         Ok(None) => result(none_verdict, stats, None),
@@ -324,10 +371,17 @@ impl Search<'_, '_> {
             via: Vec::new(),
         }];
         let mut seen: FxHashMap<Box<[i32]>, Vec<u32>> = FxHashMap::default();
+        let mut queue = directed::OuterQueue::new(self.guided);
+        queue.push(
+            0,
+            self.model,
+            self.heuristic.as_deref_mut(),
+            &key,
+            &outer[0].zone,
+        );
         seen.insert(key, vec![0]);
         self.outer_stored = 1;
-        let mut queue = VecDeque::from([0u32]);
-        while let Some(id) = queue.pop_front() {
+        while let Some(id) = queue.pop() {
             self.tick()?;
             let key = outer[id as usize].key.clone();
             let zone = outer[id as usize].zone.clone();
@@ -366,13 +420,13 @@ impl Search<'_, '_> {
                 }
                 let new = outer.len() as u32;
                 ids.push(new);
+                queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
                 outer.push(Outer {
                     key: k2,
                     zone: z2,
                     parent: id,
                     via: edges,
                 });
-                queue.push_back(new);
                 self.outer_stored += 1;
             }
         }
@@ -466,6 +520,9 @@ impl Search<'_, '_> {
     /// this root). `prefix` leads from the initial state to the root (for
     /// the path of a model error).
     fn keeps(&mut self, key: &[i32], zone: Dbm, keep: &Formula, prefix: &[Edges]) -> Outcome {
+        if self.non_zeno {
+            return self.keeps_non_zeno(key, zone, keep, prefix);
+        }
         if !goal::discrete(self.model, keep, key) {
             return Ok(None);
         }
@@ -492,7 +549,7 @@ impl Search<'_, '_> {
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }
-            let succ = match self.successors(&next_key, &next_zone) {
+            let mut succ = match self.successors(&next_key, &next_zone) {
                 Ok(s) => s,
                 Err((edges, e)) => {
                     let mut path = prefix.to_vec();
@@ -500,6 +557,7 @@ impl Search<'_, '_> {
                     return Err(Halt::Error(path, edges, e));
                 }
             };
+            self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,
                 via: std::mem::take(&mut via),

@@ -87,6 +87,9 @@ pub struct Options {
     /// How the best-first orders (greedy, A*) break ties between states of
     /// equal priority; the blind orders ignore it.
     pub ties: Ties,
+    /// Liveness checks count only non-Zeno infinite runs (those whose time
+    /// diverges); reachability checks ignore it.
+    pub non_zeno: bool,
 }
 
 impl Default for Options {
@@ -102,6 +105,7 @@ impl Default for Options {
             safe_abstraction: false,
             pdb: PdbOptions::default(),
             ties: Ties::Fifo,
+            non_zeno: false,
         }
     }
 }

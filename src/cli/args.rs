@@ -263,6 +263,10 @@ pub struct SearchArgs {
     /// the thesis' MCTA appears to).
     #[arg(long, value_parser = ties(), default_value = "fifo")]
     pub ties: Ties,
+    /// Liveness checks (`A<>`, `E[]`, `-->`) count only non-Zeno runs:
+    /// an infinite run must let time diverge.
+    #[arg(long)]
+    pub non_zeno: bool,
 }
 
 #[derive(Debug, Args)]

@@ -44,6 +44,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             clocks: args.pdb_clocks,
             ..PdbOptions::default()
         },
+        non_zeno: args.non_zeno,
         ..Options::default()
     }))
 }

@@ -108,9 +108,16 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
     if let Some(trace) = &c.trace {
         let mut steps = Vec::new();
         for (i, step) in trace.steps.iter().enumerate() {
+            // A lasso's cycle: steps `loop_start + 1 ..`, one level deeper.
+            let cycle = trace.loop_start.is_some_and(|s| i >= s);
             for e in &step.edges {
-                let msg = format!("step {}: delay {}, {}", i + 1, step.delay, edge(e));
-                steps.push(json!({ "location": location(path, &e.range, Some(&msg)) }));
+                let mark = if cycle { " (cycle)" } else { "" };
+                let msg = format!("step {}{mark}: delay {}, {}", i + 1, step.delay, edge(e));
+                let mut l = json!({ "location": location(path, &e.range, Some(&msg)) });
+                if cycle {
+                    l["nestingLevel"] = json!(1);
+                }
+                steps.push(l);
             }
         }
         if let EndReport::ModelError {
@@ -123,6 +130,20 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
                 let msg = format!("then delay {delay}, {} fails: {error}", edge(e));
                 steps.push(json!({ "location": location(path, &e.range, Some(&msg)) }));
             }
+        }
+        if let EndReport::Loop { delay, loop_start } = &trace.end
+            && let Some(e) = trace.steps.get(*loop_start).and_then(|s| s.edges.first())
+        {
+            // The way back: the cycle's first step again, and for ever.
+            let msg = format!(
+                "then delay {delay}: back at the state after step {loop_start}; steps {} to {} repeat for ever",
+                loop_start + 1,
+                trace.steps.len()
+            );
+            steps.push(
+                json!({ "location": location(path, &e.range, Some(&msg)), "nestingLevel": 1 }),
+            );
+            result["properties"]["loop_start"] = json!(loop_start);
         }
         result["codeFlows"] = json!([{ "threadFlows": [{ "locations": steps }] }]);
     }

@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::{
 
 use super::line_index::LineIndex;
 use super::results::{self, EdgeView, StateView};
-use crate::checker::{CheckResult, Verdict};
+use crate::checker::{CheckResult, Trace, TraceEnd, Verdict};
 use crate::ir;
 
 pub const SHOW: &str = "zeno.trace.show";
@@ -49,6 +49,10 @@ pub struct StepReport {
     pub delay: String,
     pub edges: Vec<EdgeView>,
     pub after: StateView,
+    /// The step belongs to the cycle of a lasso (a liveness check's trace):
+    /// the steps after `loopStart` repeat for ever.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_start: Option<usize>,
 }
 
 /// A short status of a check for its lens.
@@ -61,10 +65,15 @@ fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> 
         return "not checked yet".to_string();
     };
     let steps = r.trace.as_ref().map_or(0, |t| t.len());
+    // How a liveness check's run goes on (", looping back to step 2").
+    let end = r
+        .trace
+        .as_ref()
+        .map_or(String::new(), |t| crate::report::run_end(&t.end));
     match &r.verdict {
         Verdict::Holds if invariant => "✓ holds".to_string(),
-        Verdict::Holds => format!("✓ holds — witness of {steps} steps"),
-        Verdict::Fails if invariant => format!("✗ violated — trace of {steps} steps"),
+        Verdict::Holds => format!("✓ holds — witness of {steps} steps{end}"),
+        Verdict::Fails if invariant => format!("✗ violated — trace of {steps} steps{end}"),
         Verdict::Fails => "✗ fails".to_string(),
         Verdict::ModelError(_) => format!("✗ model error — trace of {steps} steps"),
         Verdict::Unknown(_) => "? unknown".to_string(),
@@ -137,8 +146,16 @@ pub fn code_lenses(
                 }
             }
         }
+        let start = loop_start(trace);
         for (span, steps) in per_edge {
-            let list: Vec<String> = steps.iter().map(usize::to_string).collect();
+            // A step of a lasso's cycle is marked `↻`.
+            let list: Vec<String> = steps
+                .iter()
+                .map(|&n| match start {
+                    Some(s) if n > s => format!("{n}↻"),
+                    _ => n.to_string(),
+                })
+                .collect();
             let word = if steps.len() == 1 { "step" } else { "steps" };
             lenses.push(CodeLens {
                 range: results::range(index, span),
@@ -161,6 +178,11 @@ pub fn step_report(
     result: &CheckResult,
     cursor: &Cursor,
 ) -> Option<StepReport> {
+    let loop_start = result
+        .trace
+        .as_ref()
+        .and_then(loop_start)
+        .filter(|&s| cursor.step > s);
     let trace = results::error_trace(index, network, cursor.check, result)?;
     let total = trace.steps.len();
     let step = trace.steps.into_iter().nth(cursor.step.checked_sub(1)?)?;
@@ -171,7 +193,27 @@ pub fn step_report(
         delay: step.delay,
         edges: step.edges,
         after: step.after,
+        loop_start,
     })
+}
+
+/// The state a lasso's cycle returns to (the steps after it repeat).
+pub fn loop_start(trace: &Trace) -> Option<usize> {
+    match trace.end {
+        TraceEnd::Loop { start, .. } => Some(start),
+        _ => None,
+    }
+}
+
+/// The step "next" goes to from `current` (1-based) in a trace of `total`
+/// steps: the following one, staying on the last; after the last step of a
+/// lasso, round its cycle again (the step after the state it returns to).
+pub fn next_step(trace: &Trace, current: Option<usize>, total: usize) -> usize {
+    match (current, loop_start(trace)) {
+        (Some(s), Some(start)) if s >= total && start < total => start + 1,
+        (Some(s), _) => s.saturating_add(1).min(total),
+        (None, _) => 1,
+    }
 }
 
 /// While stepping through a trace: a hint after the edge of the current step

@@ -219,6 +219,10 @@ pub fn check_diagnostics(
     let mut hints = Vec::new();
     if let Some(trace) = &result.trace {
         let n = trace.len();
+        let loop_start = match trace.end {
+            TraceEnd::Loop { start, .. } => Some(start),
+            _ => None,
+        };
         for (i, step) in trace.steps.iter().enumerate() {
             let Some(&(p, e)) = step.transition.edges.first() else {
                 continue;
@@ -226,8 +230,14 @@ pub fn check_diagnostics(
             let Some(span) = edge_span(network, p, e) else {
                 continue;
             };
+            // A lasso's cycle: the steps after `loop_start`, repeated for ever.
+            let cycle = if loop_start.is_some_and(|s| i >= s) {
+                " (cycle)"
+            } else {
+                ""
+            };
             let what = format!(
-                "step {} of {n}: {}",
+                "step {} of {n}{cycle}: {}",
                 i + 1,
                 describe_transition(network, &step.transition)
             );
@@ -246,6 +256,21 @@ pub fn check_diagnostics(
                 ));
             }
             related.push((span, what));
+        }
+        if let Some(start) = loop_start
+            && let Some(&(p, e)) = trace
+                .steps
+                .get(start)
+                .and_then(|s| s.transition.edges.first())
+            && let Some(span) = edge_span(network, p, e)
+        {
+            related.push((
+                span,
+                format!(
+                    "then back at the state after step {start}: steps {} to {n} repeat for ever",
+                    start + 1
+                ),
+            ));
         }
         if let TraceEnd::ModelError { transition, .. } = &trace.end
             && let Some(&(p, e)) = transition.edges.first()

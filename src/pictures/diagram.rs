@@ -49,6 +49,9 @@ pub(crate) struct GraphEdge {
     pub steps: Vec<usize>,
     /// The trace ends with this edge failing (a model error).
     pub error: bool,
+    /// The trace is a lasso whose cycle is the steps after this one: they
+    /// are marked `↻` (they repeat for ever).
+    pub loop_start: Option<usize>,
 }
 
 impl GraphEdge {
@@ -56,7 +59,14 @@ impl GraphEdge {
     pub fn label_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         if !self.steps.is_empty() || self.error {
-            let mut nums: Vec<String> = self.steps.iter().map(|s| format!("#{s}")).collect();
+            let mut nums: Vec<String> = self
+                .steps
+                .iter()
+                .map(|&s| match self.loop_start {
+                    Some(start) if s > start => format!("#{s}↻"),
+                    _ => format!("#{s}"),
+                })
+                .collect();
             if self.error {
                 nums.push("#error".to_owned());
             }
@@ -130,6 +140,10 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             label: pretty::edge_label(net, e),
             steps: Vec::new(),
             error: false,
+            loop_start: trace.and_then(|t| match t.end {
+                TraceEnd::Loop { start, .. } => Some(start),
+                _ => None,
+            }),
         })
         .collect();
     if let Some(t) = trace {

@@ -311,3 +311,177 @@ fn uppaal_liveness_queries_are_imported() {
     assert_eq!(run(&net, "q2").verdict, Verdict::Fails);
     assert_eq!(run(&net, "q3").verdict, Verdict::Holds);
 }
+
+fn non_zeno() -> Options {
+    Options {
+        non_zeno: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn non_zeno_runs_flip_the_verdicts_of_a_zeno_spin() {
+    let net = model("liveness-non-zeno.zeno");
+    // (check, counting Zeno runs, without them): hand-solved in the
+    // model's header.
+    for (name, zeno, non) in [
+        ("finishes", Verdict::Fails, Verdict::Holds),
+        ("stalls", Verdict::Holds, Verdict::Fails),
+        ("job_leads", Verdict::Fails, Verdict::Holds),
+        ("resets", Verdict::Holds, Verdict::Holds),
+        ("ticks", Verdict::Fails, Verdict::Fails),
+    ] {
+        assert_eq!(run(&net, name).verdict, zeno, "{name} counting Zeno runs");
+        let r = decide(&net, name, &non_zeno());
+        assert_eq!(r.verdict, non, "{name} with --non-zeno");
+        // A counterexample or witness is an infinite run here (nothing
+        // deadlocks, and time cannot diverge while J, R and T all stay in
+        // s, bounded by their invariants).
+        if let Some(t) = &r.trace {
+            assert!(
+                matches!(t.end, TraceEnd::Loop { .. }),
+                "{name}: {:?}",
+                t.end
+            );
+        }
+    }
+}
+
+#[test]
+fn a_zeno_lasso_takes_no_time_and_a_non_zeno_one_does() {
+    // J alone: the spin in s is the counterexample of `A<> J.done` counting
+    // Zeno runs (one self-loop back to the initial state's zone, as x is
+    // not reset), and there is none without them.
+    let job = network(
+        "template Job() { clock x; init location s invariant x <= 2; location done;\n\
+         s -> s; s -> done when x >= 1; }\n\
+         system Job;\n\
+         check finishes: A<> Job.done;\n",
+    );
+    let t = run(&job, "finishes").trace.expect("a Zeno lasso");
+    let TraceEnd::Loop { start, .. } = t.end else {
+        panic!("not a lasso: {:?}", t.end);
+    };
+    assert_eq!((t.len(), start), (1, 0));
+    assert_eq!(
+        decide(&job, "finishes", &non_zeno()).verdict,
+        Verdict::Holds
+    );
+    // R alone: the witness of `E[] R.s` without Zeno runs is the reset
+    // loop taken after z, the extra clock, reached 1: one step back to the
+    // initial zone (x = z = 0, delayed), and its delay is at least 1 (and
+    // at most 2, R's invariant).
+    let resets = network(
+        "template R() { clock x; init location s invariant x <= 2; location t;\n\
+         s -> s do x = 0; s -> t when x >= 1; }\n\
+         system R;\n\
+         check resets: E[] R.s;\n",
+    );
+    let r = decide(&resets, "resets", &non_zeno());
+    assert_eq!(r.verdict, Verdict::Holds);
+    let t = r.trace.expect("a non-Zeno lasso");
+    let TraceEnd::Loop { start, zone, .. } = &t.end else {
+        panic!("not a lasso: {:?}", t.end);
+    };
+    assert_eq!((t.len(), *start), (1, 0));
+    assert!(t.steps[0].delay >= 1.into() && t.steps[0].delay <= 2.into());
+    // The trace speaks of the network's clocks only (the reference clock
+    // and x), never of the extra one.
+    assert_eq!(t.initial.clocks.len(), 2);
+    assert!(zone.iter().all(|b| b.i < 2 && b.j < 2), "{zone:?}");
+}
+
+#[test]
+fn cli_non_zeno_flag() {
+    let file = data_file("models", "liveness-non-zeno.zeno");
+    let out = zeno(&["check", &file, "--check", "finishes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let out = zeno(&["check", &file, "--check", "finishes", "--non-zeno"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("finishes: holds"), "{}", stdout(&out));
+}
+
+/// Every search configuration of the liveness checks: blind (breadth-first
+/// outer search, successors in the network's order) and directed (greedy
+/// on a heuristic), counting Zeno runs or not.
+fn configurations() -> Vec<Options> {
+    let mut out = Vec::new();
+    for non_zeno in [false, true] {
+        for (search, heuristic) in [
+            (checker::SearchOrder::Bfs, checker::HeuristicKind::Zero),
+            (checker::SearchOrder::Dfs, checker::HeuristicKind::Zero),
+            (checker::SearchOrder::Greedy, checker::HeuristicKind::HU),
+            (checker::SearchOrder::Greedy, checker::HeuristicKind::HL),
+            (checker::SearchOrder::AStar, checker::HeuristicKind::Pdb),
+        ] {
+            out.push(Options {
+                search,
+                heuristic,
+                non_zeno,
+                ..Options::default()
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn directed_and_blind_liveness_agree_on_every_model() {
+    let mut checked = 0;
+    for name in [
+        "liveness-cycle.zeno",
+        "liveness-deadlock.zeno",
+        "liveness-leads-to.zeno",
+        "liveness-progress.zeno",
+        "liveness-zeno.zeno",
+        "liveness-non-zeno.zeno",
+    ] {
+        let net = model(name);
+        for (k, c) in net.checks.iter().enumerate() {
+            let mut verdicts = Vec::new();
+            for options in configurations() {
+                // `decide` replays every trace in the simulator.
+                let r = decide(&net, &c.name, &options);
+                verdicts.push((options.non_zeno, r.verdict));
+                checked += 1;
+            }
+            for non_zeno in [false, true] {
+                let mut of: Vec<_> = verdicts.iter().filter(|v| v.0 == non_zeno).collect();
+                of.dedup();
+                assert_eq!(of.len(), 1, "{name} check {k} ({}): {verdicts:?}", c.name);
+            }
+        }
+    }
+    assert!(checked >= 200, "{checked}");
+}
+
+/// Urgent counters (time never passes) that may count to 8 or skip a turn
+/// (`s -> s`, a cycle at once). The counting edge comes first: blind
+/// depth-first search counts C(1) up to 8 before its only move left, the
+/// skip, closes a cycle (a lasso of 8 + 1 steps, 9 states explored); the
+/// directed search tries the cycle-closing skip first (0 + 1, 1 state).
+#[test]
+fn directed_search_closes_cycles_first() {
+    let net = network(
+        "typedef int[1, 3] id_t;\nint[0, 8] c[id_t];\n\
+         template C(const id_t i) { init urgent location s;\n\
+         s -> s when c[i] < 8 do c[i] = c[i] + 1;\n s -> s; }\n\
+         system C;\ncheck all: A<> forall (i : id_t) c[i] == 8;\n",
+    );
+    let shape = |options: &Options| {
+        let r = decide(&net, "all", options);
+        assert_eq!(r.verdict, Verdict::Fails);
+        let t = r.trace.expect("a lasso");
+        let TraceEnd::Loop { start, .. } = t.end else {
+            panic!("not a lasso: {:?}", t.end);
+        };
+        (start, t.len() - start, r.stats.explored)
+    };
+    assert_eq!(shape(&Options::default()), (8, 1, 9));
+    let directed = Options {
+        search: checker::SearchOrder::Greedy,
+        heuristic: checker::HeuristicKind::HU,
+        ..Options::default()
+    };
+    assert_eq!(shape(&directed), (0, 1, 1));
+}

@@ -30,6 +30,7 @@ mod import_roundtrip;
 mod import_snapshots;
 mod import_verdicts;
 mod liveness;
+mod liveness_views;
 mod lsp;
 mod lsp_framing;
 mod lsp_fuzz;

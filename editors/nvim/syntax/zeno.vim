@@ -22,6 +22,8 @@ syntax match zenoTemporal /\<\(A\[\]\|E<>\|A<>\|E\[\]\)/
 syntax match zenoBuiltinType /\<\(int8_t\|uint8_t\|int16_t\|uint16_t\|int32_t\)\>/
 syntax match zenoNumber /\<[0-9]\+\>/
 syntax match zenoArrow /->/
+" Leads-to: starts before the arrow inside it, so it wins over zenoArrow.
+syntax match zenoLeadsTo /-->/
 syntax match zenoOperator /<<=\|>>=\|<<\|>>\|<?\|>?\|<=\|>=\|==\|!=\|&&\|||\|+=\|-=\|\*=\|\/=\|%=\|&=\||=\|\^=/
 syntax match zenoCheckName /\(\<check\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
 syntax match zenoTemplateName /\(\<template\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*/
@@ -41,6 +43,7 @@ highlight default link zenoQuantifier Repeat
 highlight default link zenoDeadlock Constant
 highlight default link zenoStatement Statement
 highlight default link zenoTemporal Special
+highlight default link zenoLeadsTo Special
 highlight default link zenoBuiltinType Type
 highlight default link zenoNumber Number
 highlight default link zenoArrow Operator

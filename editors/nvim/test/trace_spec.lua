@@ -48,6 +48,20 @@ eq(trace.move(0, 1, 3), 1, 'first next')
 eq(trace.move(3, 1, 3), 3, 'next stops at the end')
 eq(trace.move(1, -1, 3), 1, 'prev stops at the first step')
 
+-- A lasso of three steps back to the state after step 1: steps 2 and 3 repeat.
+local steps = {}
+for i = 1, 3 do
+  steps[i] = { index = i, delay = '0', edges = {}, state = {} }
+end
+local l = trace.parse({ check = 'c', verdict = 'violated', steps = steps, ['end'] = { kind = 'loop', start = 1 } })
+eq(l.loop_start, 1, 'loop start read')
+eq(trace.move(3, 1, 3, l.loop_start), 2, 'next on the last step of a lasso wraps to the cycle')
+eq(trace.move(2, 1, 3, l.loop_start), 3, 'next inside the cycle')
+eq({ trace.in_cycle(l, 1), trace.in_cycle(l, 2), trace.in_cycle(l, 3) }, { false, true, true }, 'cycle steps')
+eq(trace.qf_items(l, 1)[2].text:sub(1, 15), '(cycle starts) ', 'the cycle marked in the quickfix list')
+eq(trace.qf_items(l, 1)[1].text:sub(1, 5), 'step ', 'the prefix unmarked')
+eq(trace.parse({ check = 'c', verdict = 'v', steps = steps, ['end'] = { kind = 'loop', start = 3 } }).loop_start, nil, 'a start out of range is no lasso')
+
 if failures > 0 then
   vim.cmd('cquit 1')
 else

@@ -38,6 +38,12 @@ export interface Trace {
   check: string;
   verdict: string;
   steps: TraceStep[];
+  /**
+   * A lasso (liveness checks): after the last step the run is back at the
+   * state after step `loopStart` (0: the initial state), and steps
+   * `loopStart + 1 ..` repeat for ever. Undefined for a trace without a cycle.
+   */
+  loopStart?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -117,7 +123,19 @@ export function parseTrace(uri: string, raw: unknown): Trace | null {
       },
     };
   });
-  return { uri, check: str(raw.check), verdict: str(raw.verdict), steps };
+  // The server's `end` is `{ "kind": "loop", "start": N }` for a lasso.
+  const end = isObject(raw.end) ? raw.end : {};
+  const start = end.kind === "loop" ? end.start : undefined;
+  const loopStart =
+    typeof start === "number" && Number.isInteger(start) && start >= 0 && start < steps.length
+      ? start
+      : undefined;
+  return { uri, check: str(raw.check), verdict: str(raw.verdict), steps, loopStart };
+}
+
+/** Whether the step at `pos` (0-based) belongs to the cycle of a lasso. */
+export function inCycle(trace: Trace, pos: number): boolean {
+  return trace.loopStart !== undefined && pos >= trace.loopStart && pos < trace.steps.length;
 }
 
 /** "Proc(1): wait → cs", with every edge of a synchronisation joined by " | ". */
@@ -147,7 +165,8 @@ export function stepSummary(step: TraceStep): string {
 /**
  * A position in a trace. -1 is the initial state (before the first step);
  * moving stops at both ends instead of wrapping, so repeated "next" presses
- * stay on the last step.
+ * stay on the last step; except that "next" on the last step of a lasso
+ * goes round its cycle again, to the cycle's first step.
  */
 export class TraceCursor {
   private pos = -1;
@@ -170,6 +189,8 @@ export class TraceCursor {
   }
 
   next(): TraceStep | undefined {
+    const start = this.trace.loopStart;
+    if (start !== undefined && this.atEnd()) return this.goTo(start);
     return this.goTo(this.pos + 1);
   }
 
@@ -246,11 +267,18 @@ function group(label: string, entries: [string, string][]): TraceNode[] {
   ];
 }
 
+/** A step's description with the lasso's cycle marked: "↻ cycle, delay 1". */
+function cycleMark(trace: Trace, pos: number, text: string): string {
+  if (!inCycle(trace, pos)) return text;
+  const mark = pos === trace.loopStart ? "↻ cycle starts" : "↻ cycle";
+  return text ? `${mark}, ${text}` : mark;
+}
+
 /** The tree shown for a trace: one node per step with delay and state below it. */
 export function traceTree(trace: Trace): TraceNode[] {
   return trace.steps.map((step, pos) => ({
     label: `${step.index}. ${stepTitle(step)}`,
-    description: delayText(step),
+    description: cycleMark(trace, pos, delayText(step)),
     stepPosition: pos,
     children: [
       { label: "delay", description: step.delay, children: [] },

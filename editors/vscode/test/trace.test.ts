@@ -127,3 +127,22 @@ test("the tree lists steps with delay and state", () => {
   const clocks = tree[1].children[3].children.map((n) => [n.label, n.description]);
   assert.deepEqual(clocks, [["P(1).x", "3/2"]]);
 });
+
+test("a lasso: the cycle is marked and next wraps round it", () => {
+  // Three steps; the state after step 1 comes back after step 3, so
+  // steps 2 and 3 are the cycle.
+  const t = parseTrace("u", { ...response, end: { kind: "loop", delay: "0", start: 1 } })!;
+  assert.equal(t.loopStart, 1);
+  const c = new TraceCursor(t);
+  assert.deepEqual(
+    [c.next()?.index, c.next()?.index, c.next()?.index, c.next()?.index, c.next()?.index],
+    [1, 2, 3, 2, 3],
+  );
+  const marks = traceTree(t).map((n) => n.description ?? "");
+  assert.ok(!marks[0].includes("cycle"), marks[0]);
+  assert.match(marks[1], /^↻ cycle starts/);
+  assert.match(marks[2], /^↻ cycle/);
+  // Any other end, or a start out of range, is no lasso.
+  assert.equal(parseTrace("u", { ...response, end: { kind: "deadlock" } })!.loopStart, undefined);
+  assert.equal(parseTrace("u", { ...response, end: { kind: "loop", start: 3 } })!.loopStart, undefined);
+});

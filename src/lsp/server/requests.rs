@@ -125,13 +125,13 @@ impl Backend {
                     .map(|c| c.check)
                     .ok_or_else(|| Error::invalid_params("no trace is being shown"))?,
             };
-            let total = d
+            let trace = d
                 .results
                 .get(check)
                 .and_then(|r| r.trace.as_ref())
-                .map(|t| t.len())
-                .filter(|&n| n > 0)
+                .filter(|t| !t.is_empty())
                 .ok_or_else(|| Error::invalid_params("the check has no trace"))?;
+            let total = trace.len();
             let current = d
                 .cursor
                 .as_ref()
@@ -139,7 +139,7 @@ impl Backend {
                 .map(|c| c.step);
             let step = match params.command.as_str() {
                 lenses::SHOW => 1,
-                lenses::NEXT => current.map_or(1, |s| (s + 1).min(total)),
+                lenses::NEXT => lenses::next_step(trace, current, total),
                 lenses::PREV => current.map_or(1, |s| s.saturating_sub(1).max(1)),
                 other => {
                     return Err(Error::invalid_params(format!("unknown command `{other}`")));

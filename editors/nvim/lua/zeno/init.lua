@@ -302,7 +302,12 @@ local function show(bufnr, a)
   if first and first.range.start.line <= last then
     vim.api.nvim_win_set_cursor(0, { first.range.start.line + 1, first.range.start.character })
   end
-  vim.api.nvim_echo({ { string.format('%s %d/%d: %s', a.check, a.pos, #a.trace.steps, trace.summary(step)) } }, false, {})
+  local cycle = trace.in_cycle(a.trace, a.pos) and ' (cycle)' or ''
+  vim.api.nvim_echo(
+    { { string.format('%s %d/%d%s: %s', a.check, a.pos, #a.trace.steps, cycle, trace.summary(step)) } },
+    false,
+    {}
+  )
 end
 
 function M.next(check)
@@ -311,7 +316,7 @@ function M.next(check)
   if not a then
     return
   end
-  a.pos = trace.move(a.pos, 1, #a.trace.steps)
+  a.pos = trace.move(a.pos, 1, #a.trace.steps, a.trace.loop_start)
   show(bufnr, a)
 end
 

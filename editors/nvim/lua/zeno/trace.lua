@@ -76,12 +76,28 @@ function M.parse(raw)
       })
     end
   end
+  -- A lasso (liveness checks): `end = { kind = 'loop', start = N }`: after
+  -- the last step the run is back at the state after step N, and steps
+  -- N + 1 .. the last repeat for ever.
+  local e = type(raw['end']) == 'table' and raw['end'] or {}
+  if e.kind == 'loop' and type(e.start) == 'number' and e.start >= 0 and e.start < #t.steps then
+    t.loop_start = e.start
+  end
   return t
 end
 
---- New position after moving `delta` steps, clamped to 1..count.
-function M.move(pos, delta, count)
+--- New position after moving `delta` steps, clamped to 1..count; next on
+--- the last step of a lasso (`loop_start` given) goes round the cycle again.
+function M.move(pos, delta, count, loop_start)
+  if loop_start ~= nil and delta > 0 and pos >= count then
+    return loop_start + 1
+  end
   return math.max(1, math.min(pos + delta, count))
+end
+
+--- Whether step `index` (1-based) belongs to the cycle of a lasso.
+function M.in_cycle(t, index)
+  return t.loop_start ~= nil and index > t.loop_start
 end
 
 function M.title(step)
@@ -112,11 +128,15 @@ function M.qf_items(t, bufnr)
   local items = {}
   for _, step in ipairs(t.steps) do
     local e = step.edges[1]
+    local mark = ''
+    if M.in_cycle(t, step.index) then
+      mark = step.index == t.loop_start + 1 and '(cycle starts) ' or '(cycle) '
+    end
     table.insert(items, {
       bufnr = bufnr,
       lnum = e and e.range.start.line + 1 or 1,
       col = e and e.range.start.character + 1 or 1,
-      text = M.summary(step),
+      text = mark .. M.summary(step),
     })
   end
   return items

@@ -1,0 +1,255 @@
+//! The search of `E[] keep` under `--non-zeno`: on the product network of
+//! `non_zeno.rs`, a maximal run that keeps the formula is a run into a
+//! state where time diverges or a deadlocked one (cases 2 and 3 of
+//! `liveness.rs`, both non-Zeno), or an infinite run that ticks infinitely
+//! often (case 1, restricted to non-Zeno runs). Case 1 is a reachable
+//! strongly connected set of the zone graph inside the `keep`-states with a
+//! ticking transition in it: Couvreur's algorithm ("On-the-fly verification
+//! of linear temporal logic", FM 1999) with acceptance on transitions.
+//!
+//! Nodes are numbered in the order they are entered (node ids grow during a
+//! search). `grey` marks a *live* node: entered, its component not yet
+//! finished; a node is *dead* (`grey == None`) once its component is
+//! complete. The root stack holds, for each component under construction,
+//! its first node, whether the transition that entered that node ticks, and
+//! whether a ticking transition lies inside the component. A successor
+//! equal to a live node merges every component entered after it into the
+//! one holding it (they are all on one cycle now), with the entering
+//! transitions of the merged roots and the closing transition itself: a
+//! tick among them makes the component accepting.
+//!
+//! Reduction, with its proof: **a successor whose zone is included in a
+//! dead node's zone (same discrete part) is not explored**. Claim: no
+//! maximal `keep`-run of the product starts in a valuation of a dead node.
+//! By induction on the order in which components die. Let `C` be a
+//! component that dies, and a maximal `keep`-run start in a valuation of a
+//! node of `C`. It does not end there (a node of case 2 or 3 ends the search
+//! when entered). Each transition leads into a successor zone of the node
+//! (zone successors over-approximate concrete ones, and extrapolation only
+//! adds valuations). When `C` died, each successor of its nodes inside
+//! `keep` was a node of `C`, or equal to or included in a node that died
+//! before `C`: a successor equal to a live node merged that node's
+//! component into `C`'s, inclusion is only ever tested against dead nodes,
+//! and a successor entered as a new node belongs to a component that died
+//! first or was merged into `C`. If the run ever enters a node that died
+//! before `C`, it goes on from a valuation of that node as a maximal
+//! `keep`-run, excluded by induction. So it stays in `C` for ever, along transitions computed
+//! while `C` was explored; it is infinite (it does not end) and non-Zeno
+//! (it is maximal in the non-Zeno sense), so it ticks infinitely often, and
+//! one of its ticking transitions joins two nodes of `C`. Every transition
+//! between two nodes of a component is a closing transition (its tick is
+//! added when it merges) or the tree transition that entered a node other
+//! than the component's first, whose tick was added when that node's own
+//! component was merged into this one, so `C` was accepting and the search would have stopped: contradiction.
+//! Dead nodes stay dead across the searches of `-->` (the claim is about the
+//! node alone). Inclusion in a live node proves nothing and is not used.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::Formula;
+
+use super::super::dbm::Dbm;
+use super::super::goal;
+use super::non_zeno;
+use super::{Edges, End, Halt, Outcome, Search};
+
+/// A component under construction.
+struct Root {
+    node: u32,
+    /// The transition that entered `node` ticks.
+    entered_by_tick: bool,
+    /// A ticking transition joins two of the component's nodes.
+    accepting: bool,
+}
+
+/// One level of the depth-first stack.
+struct Frame {
+    node: u32,
+    via: Edges,
+    succ: Vec<(Box<[i32]>, Dbm, Edges)>,
+    next: usize,
+}
+
+impl Search<'_, '_> {
+    /// A maximal non-Zeno run of the product from (`key`, `zone`) that
+    /// keeps `keep` in every state, as `Search::keeps` gives it.
+    pub(super) fn keeps_non_zeno(
+        &mut self,
+        key: &[i32],
+        zone: Dbm,
+        keep: &Formula,
+        prefix: &[Edges],
+    ) -> Outcome {
+        if !goal::discrete(self.model, keep, key) {
+            return Ok(None);
+        }
+        match self.lookup(key, &zone) {
+            // Equal to a node: dead, since no search is under way.
+            Ok(_) | Err(true) => return Ok(None),
+            Err(false) => {}
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut roots: Vec<Root> = Vec::new();
+        // Live nodes in the order entered, with their discrete parts.
+        let mut live: Vec<(u32, Box<[i32]>)> = Vec::new();
+        let mut next_key: Box<[i32]> = key.into();
+        let mut next_zone = zone;
+        let mut via: Edges = Vec::new();
+        loop {
+            self.tick()?;
+            let id = self.add(&next_key, next_zone.clone(), stack.len());
+            let path_here = |stack: &[Frame], via: &Edges| -> Vec<Edges> {
+                let mut path: Vec<Edges> = stack.iter().skip(1).map(|f| f.via.clone()).collect();
+                if !stack.is_empty() {
+                    path.push(via.clone());
+                }
+                path
+            };
+            if let Some(end) = self.ends_here(&next_key, &next_zone) {
+                return Ok(Some((path_here(&stack, &via), end)));
+            }
+            let mut succ = match self.successors(&next_key, &next_zone) {
+                Ok(s) => s,
+                Err((edges, e)) => {
+                    let mut path = prefix.to_vec();
+                    path.extend(path_here(&stack, &via));
+                    return Err(Halt::Error(path, edges, e));
+                }
+            };
+            // A node joins the root stack and the live ones before its
+            // successors are ordered, so one equal to itself closes a cycle.
+            roots.push(Root {
+                node: id,
+                entered_by_tick: non_zeno::ticks(&via),
+                accepting: false,
+            });
+            live.push((id, next_key.clone()));
+            self.order_successors(&mut succ);
+            stack.push(Frame {
+                node: id,
+                via: std::mem::take(&mut via),
+                succ,
+                next: 0,
+            });
+            'advance: loop {
+                let Some(top) = stack.last_mut() else {
+                    return Ok(None);
+                };
+                if top.next == top.succ.len() {
+                    let node = top.node;
+                    stack.pop();
+                    if roots.last().is_some_and(|r| r.node == node) {
+                        // The component rooted here is complete: it dies.
+                        roots.pop();
+                        while let Some((n, _)) = live.pop() {
+                            self.nodes[n as usize].grey = None;
+                            if n == node {
+                                break;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let (k2, z2, edges) = std::mem::replace(
+                    &mut top.succ[top.next],
+                    (Box::default(), Dbm::zero(1), Vec::new()),
+                );
+                top.next += 1;
+                if !goal::discrete(self.model, keep, &k2) {
+                    continue;
+                }
+                match self.lookup(&k2, &z2) {
+                    Ok(found) if self.nodes[found as usize].grey.is_some() => {
+                        let mut accepting = non_zeno::ticks(&edges);
+                        while let Some(r) = roots.pop_if(|r| r.node > found) {
+                            accepting |= r.accepting || r.entered_by_tick;
+                        }
+                        let Some(root) = roots.last_mut() else {
+                            unreachable!("a live node belongs to a component on the root stack");
+                        };
+                        root.accepting |= accepting;
+                        if root.accepting {
+                            let root = root.node;
+                            return Ok(Some(self.accepting_lasso(&stack, &live, root)));
+                        }
+                    }
+                    Ok(_) | Err(true) => {}
+                    Err(false) => {
+                        next_key = k2;
+                        next_zone = z2;
+                        via = edges;
+                        break 'advance;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lasso through an accepting component: the depth-first path to
+    /// its root, then a shortest cycle from the root through a ticking
+    /// transition back to the root, inside the component (its live nodes
+    /// from the root on). The component is strongly connected by the
+    /// transitions the search computed and holds a ticking one, so a
+    /// breadth-first search over (node, ticked yet) finds the cycle; the
+    /// successors are recomputed (they are deterministic).
+    fn accepting_lasso(
+        &mut self,
+        stack: &[Frame],
+        live: &[(u32, Box<[i32]>)],
+        root: u32,
+    ) -> (Vec<Edges>, End) {
+        let depth = stack
+            .iter()
+            .position(|f| f.node == root)
+            .expect("a component's root is on the depth-first path");
+        let mut path: Vec<Edges> = stack[1..=depth].iter().map(|f| f.via.clone()).collect();
+        let members: FxHashMap<u32, &[i32]> = live
+            .iter()
+            .filter(|(n, _)| *n >= root)
+            .map(|(n, k)| (*n, &k[..]))
+            .collect();
+        let zone_of = |s: &Self, n: u32| s.nodes[n as usize].zone.clone();
+        // Breadth-first over (node, a tick taken): parents for the path.
+        let mut parent: FxHashMap<(u32, bool), ((u32, bool), Edges)> = FxHashMap::default();
+        let mut queue = VecDeque::from([(root, false)]);
+        let goal = (root, true);
+        'bfs: while let Some((n, ticked)) = queue.pop_front() {
+            let key = members[&n];
+            let zone = zone_of(self, n);
+            let succ = self
+                .successors(key, &zone)
+                .expect("successors of an explored node evaluate");
+            for (k2, z2, edges) in succ {
+                let Ok(m) = self.lookup(&k2, &z2) else {
+                    continue;
+                };
+                if !members.contains_key(&m) {
+                    continue;
+                }
+                let next = (m, ticked || non_zeno::ticks(&edges));
+                if next == (root, false) || parent.contains_key(&next) {
+                    continue;
+                }
+                parent.insert(next, ((n, ticked), edges));
+                if next == goal {
+                    break 'bfs;
+                }
+                queue.push_back(next);
+            }
+        }
+        let mut cycle = Vec::new();
+        let mut at = goal;
+        while at != (root, false) {
+            let (prev, edges) = parent
+                .remove(&at)
+                .expect("an accepting component has a ticking cycle through its root");
+            cycle.push(edges);
+            at = prev;
+        }
+        cycle.reverse();
+        path.extend(cycle);
+        (path, End::Loop(depth, zone_of(self, root)))
+    }
+}
