@@ -146,7 +146,13 @@ fn side_by_side(sizes: &[usize]) {
                     heuristic,
                     ..Options::default()
                 };
-                let r = zeno::checker::check(&net, 0, &options, &Cancel::new(), &mut |_| {});
+                let r = zeno::checker::check(
+                    &net,
+                    net.check_at(0).expect("a check"),
+                    &options,
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
                 println!(
                     "| {model} | {name} | A<> {:?} | {} | {} | {:.1} | {} (store) |",
                     r.verdict,
@@ -216,7 +222,7 @@ fn main() {
             ("fischer-faulty", &breach),
             ("fischer-bounded", &bounded),
         ] {
-            let check = net.checks.len() - 1;
+            let check = net.check_ids().last().expect("a check");
             for (name, search, heuristic) in configs {
                 let options = Options {
                     search,
@@ -228,7 +234,7 @@ fn main() {
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
                 println!(
                     "| {model} N = {n} | {} | {name} | {:?} | {} | {} | {} | {ms:.1} | {} |",
-                    net.checks[check].name,
+                    net.check(check).name,
                     r.verdict,
                     r.stats.explored,
                     r.stats.stored,
