@@ -1,6 +1,14 @@
 //! The exploration loop (thesis §2.2, Fig. 2.1): pop a state, compute its
 //! zone successors, drop those subsumed by stored states, stop at the first
 //! goal state or model error.
+//!
+//! The loop is the algorithm only; as in TChecker, what varies lives apart:
+//! the order's choices (frontier, goal test, subsumption, priority) in
+//! `policy.rs`, the frontier enhancements' queue choice in `enhancement.rs`,
+//! and the transition system in `semantics.rs`.
+
+mod enhancement;
+mod policy;
 
 use std::time::Instant;
 
@@ -12,13 +20,14 @@ use crate::ir::{self, EdgeId, EvalError, ProcId};
 
 use super::concrete;
 use super::dbm::Dbm;
-use super::enhance::{self, Contexts, Enhance, Useless};
-use super::frontier::{Frontier, MultiQueue, Queue, Ties};
+use super::frontier::{MultiQueue, Queue};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
-use super::store::{Inserted, NO_PARENT, Store, Subsumption};
-use super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
+use super::store::{Inserted, NO_PARENT, Store};
+use super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+use enhancement::Enhancer;
+use policy::OrderPolicy;
 
 /// How often (in explored states) the memory peak is polled. The stop
 /// conditions (cancel flag, deadline) are polled at every state and before
@@ -32,9 +41,6 @@ const PROGRESS_EVERY: u64 = 4096;
 /// States the store makes room for before each expansion (more than almost
 /// any state has successors; a state with more grows the tables unchecked).
 const RESERVE_STATES: usize = 16;
-/// Priority of states the heuristic declares dead ends: explored last, but
-/// still explored, since a model error may be reachable from them.
-const DEAD_END: u32 = u32::MAX / 4;
 
 /// What the search found.
 enum Found {
@@ -44,11 +50,61 @@ enum Found {
     Stopped,
 }
 
+/// The heuristic's side of the search: a state's value, cached per
+/// discrete part where that is sound.
+struct Estimator<'h> {
+    heuristic: Option<&'h mut dyn Heuristic>,
+    /// Zone-aware estimates (pattern databases with clocks) are never cached
+    /// per discrete state: states sharing it differ in their zones.
+    cache: bool,
+    locs: Vec<u32>,
+}
+
+impl Estimator<'_> {
+    /// The heuristic value of state `id` (`None`: a dead end); 0 when
+    /// nothing reads it.
+    fn value(
+        &mut self,
+        model: &Model,
+        store: &mut Store,
+        id: u32,
+        key: &[i32],
+        zone: &Dbm,
+    ) -> Option<u32> {
+        let Some(h) = self.heuristic.as_deref_mut() else {
+            return Some(0);
+        };
+        let disc = store.state(id).disc;
+        if let Some(v) = store.cached_h(disc).filter(|_| self.cache) {
+            return v;
+        }
+        self.locs.clear();
+        self.locs.extend(model.locs(key).iter().map(|&l| l as u32));
+        let v = h.estimate_in_zone(&self.locs, model.vars(key), zone);
+        if self.cache {
+            store.set_cached_h(disc, v);
+        }
+        v
+    }
+
+    /// The frontier priority of a state at depth `g` with value `h`: the
+    /// order's, when a heuristic is read, else 0 (every state equal).
+    fn priority(&self, policy: &OrderPolicy, g: u32, h: Option<u32>) -> u64 {
+        if self.heuristic.is_some() {
+            policy.priority(g, h)
+        } else {
+            0
+        }
+    }
+}
+
+/// Decides `check` by exploring the zone graph of `net` in the order of
+/// `options`, guided by `heuristic` where the order or enhancement reads one.
 pub fn run(
     net: &ir::Network,
     check: ir::CheckId,
     options: &Options,
-    mut heuristic: Option<&mut dyn Heuristic>,
+    heuristic: Option<&mut dyn Heuristic>,
     stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
@@ -58,48 +114,25 @@ pub fn run(
     let goal = Goal::new(chk.kind.goal());
     let model = Model::new(net, &goal.formula);
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
-    let found_verdict = if invariant {
-        Verdict::Fails
+    let (found_verdict, none_verdict) = if invariant {
+        (Verdict::Fails, Verdict::Holds)
     } else {
-        Verdict::Holds
-    };
-    let none_verdict = if invariant {
-        Verdict::Holds
-    } else {
-        Verdict::Fails
+        (Verdict::Holds, Verdict::Fails)
     };
 
-    let order = options.search;
-    let guided = matches!(order, SearchOrder::Greedy | SearchOrder::AStar);
+    let policy = OrderPolicy::new(options);
+    let mut enhancer = Enhancer::new(net, &goal.formula, options);
     // States the heuristic proves to reach neither the goal nor a model error
     // are dropped (only the pattern database proves that).
-    let prune = guided && heuristic.as_deref().is_some_and(|h| h.prunes());
-    // Goal at generation is earliest for blind orders; A* must test at
-    // expansion for its traces to be shortest.
-    let goal_at_pop = order == SearchOrder::AStar;
-    let subsumption = match order {
-        SearchOrder::Bfs => Subsumption::NoDeeperUnlessExpanded,
-        SearchOrder::AStar => Subsumption::NoDeeper,
-        _ => Subsumption::Any,
+    let prune = policy.guided && heuristic.as_deref().is_some_and(|h| h.prunes());
+    let cache = options.cache_heuristic && !heuristic.as_deref().is_some_and(|h| h.zone_aware());
+    let mut estimator = Estimator {
+        heuristic: heuristic.filter(|_| policy.guided || enhancer.needs_heuristic()),
+        cache,
+        locs: Vec::with_capacity(model.nproc),
     };
-    let mut frontier = MultiQueue::new(match order {
-        SearchOrder::Bfs => Frontier::fifo,
-        SearchOrder::Dfs | SearchOrder::RandomDfs => Frontier::lifo,
-        SearchOrder::Greedy | SearchOrder::AStar => match options.ties {
-            Ties::Fifo => Frontier::best_first,
-            Ties::Lifo => Frontier::best_first_lifo,
-        },
-    });
-    let ut = options.enhance == Enhance::UselessTransitions;
-    let mut contexts = matches!(
-        options.enhance,
-        Enhance::InterferenceContexts | Enhance::ContextBoundingInterference
-    )
-    .then(|| Contexts::new(net, &goal.formula));
-    let mut useless = ut.then(|| Useless::new(net, goal.formula.clone(), options.heuristic));
-    // The transition that reached the state being expanded, and its locations.
-    let mut from: Vec<(ProcId, EdgeId)> = Vec::new();
-    let mut from_locs: Vec<u32> = Vec::new();
+    let subsumption = policy.subsumption;
+    let mut frontier = policy.frontier();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut store = Store::new(model.nproc + net.variables.len(), model.dim);
     let mut buf = TransitionBuf::default();
@@ -112,47 +145,6 @@ pub fn run(
     let mut zone = Dbm::zero(model.dim);
     let mut key = Vec::new();
     let mut peak = 0u64;
-
-    let mut locs: Vec<u32> = Vec::with_capacity(model.nproc);
-    // The frontier priority and the heuristic value (`None`: dead end).
-    // Zone-aware estimates (pattern databases with clocks) are never cached
-    // per discrete state: states sharing it differ in their zones.
-    let cache = options.cache_heuristic && !heuristic.as_deref().is_some_and(|h| h.zone_aware());
-    let mut priority =
-        |store: &mut Store, id: u32, key: &[i32], zone: &Dbm, g: u32| -> (u64, Option<u32>) {
-            let Some(h) = heuristic.as_deref_mut().filter(|_| guided || ut) else {
-                return (0, Some(0));
-            };
-            let disc = store.state(id).disc;
-            let value = match store.cached_h(disc).filter(|_| cache) {
-                Some(v) => v,
-                None => {
-                    locs.clear();
-                    locs.extend(model.locs(key).iter().map(|&l| l as u32));
-                    let v = h.estimate_in_zone(&locs, model.vars(key), zone);
-                    if cache {
-                        store.set_cached_h(disc, v);
-                    }
-                    v
-                }
-            };
-            let h = value.unwrap_or(DEAD_END) as u64;
-            let p = match order {
-                SearchOrder::AStar => ((g as u64 + h) << 32) | h,
-                _ if guided => h,
-                _ => 0,
-            };
-            (p, value)
-        };
-
-    let finish = |stats: &mut Stats, store: &Store, frontier: &MultiQueue, peak: u64| {
-        stats.queue_pushes = frontier.pushes().to_vec();
-        stats.queue_pops = frontier.pops().to_vec();
-        stats.stored = store.live();
-        stats.elapsed = start.elapsed();
-        stats.peak_memory = peak.max(store.bytes());
-        stats.bytes_per_state = store.bytes_per_state();
-    };
 
     let found = 'search: {
         let init = match model.initial() {
@@ -169,17 +161,17 @@ pub fn run(
         let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
         };
-        if !goal_at_pop {
+        if !policy.goal_at_pop {
             let pieces = goal.satisfied(&model, &ikey, &izone, &mut goal_buf);
             if !pieces.is_empty() {
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
-        let (p, h) = priority(&mut store, id, &ikey, &izone, 0);
+        let h = estimator.value(&model, &mut store, id, &ikey, &izone);
         if prune && h.is_none() {
             stats.pruned += 1;
         } else {
-            frontier.push_to(0, id, p);
+            frontier.push_to(0, id, estimator.priority(&policy, 0, h));
         }
 
         while let Some((id, popped_from)) = frontier.pop_from() {
@@ -200,21 +192,13 @@ pub fn run(
                 stop.memory_refused();
             }
             if let Some(limit) = stop.reason() {
-                finish(&mut stats, &store, &frontier, peak);
-                return CheckResult {
-                    verdict: Verdict::Unknown(limit),
-                    stats,
-                    trace: None,
-                };
+                finish(&mut stats, &store, &frontier, peak, start);
+                return unknown(limit, stats);
             }
             if options.max_states.is_some_and(|m| stats.explored > m) {
                 stats.explored -= 1;
-                finish(&mut stats, &store, &frontier, peak);
-                return CheckResult {
-                    verdict: Verdict::Unknown(Limit::States),
-                    stats,
-                    trace: None,
-                };
+                finish(&mut stats, &store, &frontier, peak, start);
+                return unknown(Limit::States, stats);
             }
             if stats.explored % PROGRESS_EVERY == 0 {
                 stats.stored = store.live();
@@ -225,15 +209,8 @@ pub fn run(
             key.extend_from_slice(store.key(id));
             store.zone_into(id, &mut zone);
             let g = store.state(id).g;
-            if contexts.is_some() || options.enhance == Enhance::ContextBoundingProcesses {
-                from.clear();
-                from.extend_from_slice(store.transition(id));
-            }
-            if ut {
-                from_locs.clear();
-                from_locs.extend(model.locs(&key).iter().map(|&l| l as u32));
-            }
-            if goal_at_pop {
+            enhancer.expanding(&store, id, &model, &key);
+            if policy.goal_at_pop {
                 let pieces = goal.satisfied(&model, &key, &zone, &mut goal_buf);
                 if !pieces.is_empty() {
                     break 'search Some(Found::Goal(id, pieces));
@@ -244,24 +221,13 @@ pub fn run(
             }
             order_buf.clear();
             order_buf.extend(0..buf.len());
-            if order == SearchOrder::RandomDfs {
+            if policy.shuffles() {
                 order_buf.shuffle(&mut rng);
             }
             for &k in &order_buf {
                 let edges = buf.get(k);
                 // Queue for successors by this transition, decided once.
-                let mut queue: Option<usize> = match (options.enhance, contexts.as_mut()) {
-                    (Enhance::InterferenceContexts, Some(ctx)) => {
-                        Some(enhance::context_queue(ctx, &from, edges))
-                    }
-                    (Enhance::ContextBoundingInterference, Some(ctx)) => Some(
-                        popped_from + usize::from(enhance::interference_switch(ctx, &from, edges)),
-                    ),
-                    (Enhance::ContextBoundingProcesses, _) => {
-                        Some(popped_from + usize::from(enhance::process_switch(&from, edges)))
-                    }
-                    _ => None,
-                };
+                let mut queue = enhancer.transition_queue(edges, popped_from);
                 let n = match model.successor(&key, &zone, edges, &mut new_key, &mut succ) {
                     Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
                     Ok(n) => n,
@@ -273,38 +239,33 @@ pub fn run(
                     let Inserted::New(sid) = inserted else {
                         continue;
                     };
-                    if !goal_at_pop {
+                    if !policy.goal_at_pop {
                         let pieces = goal.satisfied(&model, &new_key, new_zone, &mut goal_buf);
                         if !pieces.is_empty() {
                             break 'search Some(Found::Goal(sid, pieces));
                         }
                     }
-                    let (p, h) = priority(&mut store, sid, &new_key, new_zone, g + 1);
+                    let h = estimator.value(&model, &mut store, sid, &new_key, new_zone);
                     if prune && h.is_none() {
                         stats.pruned += 1;
                         continue;
                     }
-                    let q = match (queue, useless.as_mut()) {
-                        (Some(q), _) => q,
-                        (None, Some(u)) => {
-                            let stopped = || stop.requested();
-                            let vars = model.vars(&key);
-                            match u.is_useless(edges, &from_locs, vars, h, &stopped) {
-                                Some(useless) => usize::from(useless),
-                                None => break 'search Some(Found::Stopped),
-                            }
-                        }
-                        (None, None) => 0,
+                    let q = match queue {
+                        Some(q) => q,
+                        None => match enhancer.successor_queue(edges, model.vars(&key), h, stop) {
+                            Some(q) => q,
+                            None => break 'search Some(Found::Stopped),
+                        },
                     };
                     queue = Some(q);
-                    frontier.push_to(q, sid, p);
+                    frontier.push_to(q, sid, estimator.priority(&policy, g + 1, h));
                 }
             }
         }
         None
     };
     peak = peak.max(store.bytes() + frontier.bytes() as u64);
-    finish(&mut stats, &store, &frontier, peak);
+    finish(&mut stats, &store, &frontier, peak, start);
     match found {
         None => CheckResult {
             verdict: none_verdict,
@@ -321,11 +282,7 @@ pub fn run(
                 trace,
             }
         }
-        Some(Found::Stopped) => CheckResult {
-            verdict: Verdict::Unknown(stop.reason().unwrap_or(Limit::Cancelled)),
-            stats,
-            trace: None,
-        },
+        Some(Found::Stopped) => unknown(stop.reason().unwrap_or(Limit::Cancelled), stats),
         Some(Found::Error(id, edges, error)) => {
             let path = if id == NO_PARENT {
                 Vec::new()
@@ -341,6 +298,24 @@ pub fn run(
             }
         }
     }
+}
+
+fn unknown(limit: Limit, stats: Stats) -> CheckResult {
+    CheckResult {
+        verdict: Verdict::Unknown(limit),
+        stats,
+        trace: None,
+    }
+}
+
+/// The final figures of a search.
+fn finish(stats: &mut Stats, store: &Store, frontier: &MultiQueue, peak: u64, start: Instant) {
+    stats.queue_pushes = frontier.pushes().to_vec();
+    stats.queue_pops = frontier.pops().to_vec();
+    stats.stored = store.live();
+    stats.elapsed = start.elapsed();
+    stats.peak_memory = peak.max(store.bytes());
+    stats.bytes_per_state = store.bytes_per_state();
 }
 
 /// The transitions from the initial state to `id`.
