@@ -336,6 +336,8 @@ const ZENO_KEYWORDS: &[&str] = &[
     "and",
     "or",
     "not",
+    "priority",
+    "default",
 ];
 
 pub(crate) fn sanitize(name: &str) -> String {

@@ -820,6 +820,13 @@ impl<'a> FileWalk<'a> {
             let def = self.process_def(&n.text).map(|(d, _)| d);
             self.refer(n.span, def);
         }
+        for p in &tree.priorities {
+            for (e, _) in &p.entries {
+                if let hir::PriorityEntry::Channel(e) = e {
+                    self.expr(e);
+                }
+            }
+        }
         for v in &tree.vectors {
             for p in &v.participants {
                 let t = self.process(&p.process);

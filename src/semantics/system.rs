@@ -82,7 +82,13 @@ pub fn lower_network_with(
     let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
     let mut used_templates: FxHashSet<&str> = FxHashSet::default();
     let mut used_instances: FxHashSet<&str> = FxHashSet::default();
-    for entry in &tree.system {
+    // The priority level of each process, from its `system` entry (the
+    // processes an entry makes are added before the next entry is read).
+    let mut process_levels: Vec<u32> = Vec::new();
+    let mut level = 0;
+    for (k, entry) in tree.system.iter().enumerate() {
+        process_levels.resize(ctx.net.processes.len(), level);
+        level = tree.system_levels.get(k).copied().unwrap_or(0);
         if let Some(first) = seen.get(entry.text.as_str()) {
             let d = Diagnostic::error(
                 entry.span,
@@ -120,6 +126,7 @@ pub fn lower_network_with(
             ));
         }
     }
+    process_levels.resize(ctx.net.processes.len(), level);
     if tree.system.is_empty() && !tree.templates.is_empty() {
         let at = tree.templates[0].data.name.span;
         ctx.diags.push(Diagnostic::error(
@@ -145,6 +152,7 @@ pub fn lower_network_with(
     }
 
     ctx.vectors(&tree.vectors);
+    ctx.priorities(&tree.priorities, process_levels, tree.system_span);
 
     // Checks.
     let mut check_names: FxHashMap<&str, Span> = FxHashMap::default();

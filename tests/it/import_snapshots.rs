@@ -254,14 +254,25 @@ fn broken_bad_expression() {
 }
 
 #[test]
-fn broken_function_and_priority() {
+fn function_and_process_priority() {
     let text = "<nta><declaration>int x;\nint f(int a) { return a + 1; }\nbool b;</declaration><template><name>P</name><location id=\"a\"/><init ref=\"a\"/></template>\n<system>Q = P();\nsystem P &lt; Q;</system></nta>";
     show(
         "f.xml",
         text,
         &[],
         expect![[r#"
-            5:10: error: process priorities (`<` in the system line) are not supported
+            int x;
+            int f(int a) {
+                return a + 1;
+            }
+            bool b;
+
+            template P() {
+                init location _a;
+            }
+
+            Q = P();
+            system P < Q;
         "#]],
     );
 }

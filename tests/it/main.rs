@@ -40,6 +40,7 @@ mod pdb;
 mod pictures;
 mod pictures_props;
 mod pictures_render;
+mod priorities;
 mod report_agreement;
 mod safe_abstraction;
 mod semantics_corpus;

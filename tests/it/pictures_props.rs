@@ -66,6 +66,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             span: span(),
         }],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![],
     }
 }

@@ -24,6 +24,7 @@ mod clocks;
 mod data;
 mod expr;
 mod function;
+mod priorities;
 mod template;
 mod vectors;
 

@@ -1,0 +1,247 @@
+//! Channel and process priorities: located errors, the effect on verdicts
+//! (each model checked with and without its priorities, the difference
+//! worked out by hand), zones split where a higher-priority transition is
+//! enabled in part of them, and the independent simulator's own priority
+//! rule rejecting a blocked step. The bundled models
+//! `tests/data/models/priorities-*.zeno` run under every search order in
+//! `models.rs`.
+
+use num_rational::Rational64;
+
+use crate::support;
+
+use support::simulator;
+use zeno::checker::{self, Cancel, CheckResult, Options, Verdict};
+use zeno::diagnostics::Severity;
+use zeno::ir::Network;
+
+const CHANNELS: &str = include_str!("../data/models/priorities-channels.zeno");
+const PROCESSES: &str = include_str!("../data/models/priorities-processes.zeno");
+const CLOCKS: &str = include_str!("../data/models/priorities-clocks.zeno");
+
+fn lower(text: &str) -> Network {
+    let a = zeno::semantics::analyze(text);
+    let errors: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    a.network.expect("a network")
+}
+
+/// Breadth-first search; every trace must replay in the simulator.
+fn bfs(net: &Network, name: &str) -> CheckResult {
+    let k = net
+        .checks
+        .iter()
+        .position(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name}"));
+    let r = checker::check(net, k, &Options::default(), &Cancel::new(), &mut |_| {});
+    if let Some(t) = &r.trace {
+        simulator::replay(net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    r
+}
+
+fn holds(net: &Network, name: &str) -> bool {
+    match bfs(net, name).verdict {
+        Verdict::Holds => true,
+        Verdict::Fails => false,
+        v => panic!("{name}: {v:?}"),
+    }
+}
+
+/// The error messages of a text, with the text each one is located on.
+fn errors(text: &str) -> Vec<(String, String)> {
+    zeno::semantics::analyze(text)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let at = text[d.range.start as usize..d.range.end as usize].to_string();
+            (d.message, at)
+        })
+        .collect()
+}
+
+#[test]
+fn the_levels_are_read_as_written() {
+    let p = lower(PROCESSES).priorities;
+    // Low, Low2 < High; d < default (c unlisted, so at default).
+    assert_eq!(p.process, vec![0, 0, 1]);
+    assert_eq!(p.channel, vec![1, 0]);
+    assert_eq!(p.default_channel, 1);
+    let p = lower(CHANNELS).priorities;
+    // a < default < b, c unlisted: a 0, b 2, c 1; no process levels.
+    assert_eq!(p.channel, vec![0, 2, 1]);
+    assert_eq!(p.default_channel, 1);
+    assert!(p.process.is_empty());
+    // Without `default`, internal transitions share the first level; an
+    // array names all its elements, an element one.
+    let p = lower(
+        "chan a[3], b; priority a[1] < b, a[2];
+         template T() { init location l; l -> l sync b!; l -> l sync b?; l -> l sync a[0]!; }
+         system T;",
+    )
+    .priorities;
+    assert_eq!(p.channel, vec![0, 0, 1, 1]);
+    assert_eq!(p.default_channel, 0);
+}
+
+/// The same verdicts flip when the priorities are taken out: each check
+/// below is decided by them.
+#[test]
+fn without_priorities_the_blocked_transitions_fire() {
+    let no_prio = |text: &str| {
+        let mut net = lower(text);
+        net.priorities = Default::default();
+        net
+    };
+    let (with, without) = (lower(CHANNELS), no_prio(CHANNELS));
+    for name in ["never_a_or_c", "tau_before_b"] {
+        assert_ne!(holds(&with, name), holds(&without, name), "{name}");
+    }
+    let (with, without) = (lower(PROCESSES), no_prio(PROCESSES));
+    for name in ["log_one", "log_three", "only_zero_or_two"] {
+        assert_ne!(holds(&with, name), holds(&without, name), "{name}");
+    }
+    let (with, without) = (lower(CLOCKS), no_prio(CLOCKS));
+    for name in ["lo_blocked", "lo_at_four"] {
+        assert_ne!(holds(&with, name), holds(&without, name), "{name}");
+    }
+}
+
+/// In the clocks model lo (x <= 8) is blocked by hi on x in [3, 4]: the
+/// initial zone x in [0, 10] gives two lo successors (x in [0, 3) and
+/// x in (4, 8]) and one hi successor (x in [3, 4]), so breadth-first search
+/// stores the initial state and these three and explores all four. (The
+/// check compares x with 20 so that extrapolation keeps the two lo zones
+/// apart: nothing else compares x in `vialo`.)
+#[test]
+fn a_blocked_zone_splits_into_the_pieces_left() {
+    let mut text = CLOCKS.to_string();
+    text.push_str("\ncheck all: A[] !(P.vialo && x > 20);\n");
+    let net = lower(&text);
+    let r = bfs(&net, "all");
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(r.stats.explored, 4, "{:?}", r.stats);
+    assert_eq!(r.stats.stored, 4, "{:?}", r.stats);
+    assert_eq!(r.stats.generated, 4, "{:?}", r.stats);
+}
+
+/// The witness of `lo_late` fires lo after a delay in (4, 8]; moved to
+/// 7/2 (where hi is enabled) the simulator must refuse it, whatever the
+/// checker says.
+#[test]
+fn the_simulator_refuses_a_blocked_step() {
+    let net = lower(CLOCKS);
+    let k = net.checks.iter().position(|c| c.name == "lo_late").unwrap();
+    let r = bfs(&net, "lo_late");
+    let mut trace = r.trace.expect("a witness");
+    assert_eq!(trace.steps.len(), 1);
+    let d = trace.steps[0].delay;
+    assert!(d > Rational64::from_integer(4) && d <= Rational64::from_integer(8));
+    let moved = Rational64::new(7, 2);
+    trace.steps[0].delay = moved;
+    for c in trace.steps[0].after.clocks.iter_mut().skip(1) {
+        *c = moved;
+    }
+    let err = simulator::replay(&net, k, &trace).expect_err("a blocked step replays");
+    assert!(err.contains("blocked"), "{err}");
+}
+
+#[test]
+fn bad_priorities_are_located_errors() {
+    let base = "chan a, b[2]; int v; clock x;
+        template T() { init location l; l -> l sync a!; l -> l sync a?; l -> l sync b[v]!; }";
+    let cases: &[(&str, &str, &str)] = &[
+        ("priority a < nope;", "unknown name", "nope"),
+        ("priority a < v;", "not a channel", "v"),
+        ("priority a < x;", "not a channel", "x"),
+        ("priority b[v] < a;", "must be a constant", "b[v]"),
+        ("priority b[2] < a;", "out of range", "2"),
+        ("priority a < a;", "already has a priority", "a"),
+        ("priority b < b[1];", "already has a priority", "b[1]"),
+        (
+            "priority default < a < default;",
+            "`default` is listed twice",
+            "default",
+        ),
+        (
+            "priority a < b; priority b < a;",
+            "at most one",
+            "priority b < a;",
+        ),
+        ("priority a + 1 < b;", "expected `;`, found `+`", ""),
+    ];
+    for (decl, message, at) in cases {
+        let text = format!("{base}\n{decl}\nsystem T;");
+        let errs = errors(&text);
+        assert!(
+            errs.iter().any(|(m, a)| m.contains(message) && a == at),
+            "{decl}: {errs:?}"
+        );
+    }
+    // Inside a template (it is a top-level item, like `system`, so it ends
+    // the body), and a system line that ends in `<`.
+    let errs = errors("chan a; template T() { priority a; init location l; } system T;");
+    assert!(
+        errs.iter()
+            .any(|(m, _)| m == "expected `}`, found `priority`"),
+        "{errs:?}"
+    );
+    let errs = errors("template T() { init location l; } system T <;");
+    assert!(!errs.is_empty());
+}
+
+#[test]
+fn formatting_keeps_the_levels() {
+    let text =
+        "chan a,b;priority a<default,b;\ntemplate T() { init location l; }\nsystem T<T2,T3;\n";
+    let out = zeno::fmt::format(text).expect("formats");
+    assert!(out.contains("priority a < default, b;"), "{out}");
+    assert!(out.contains("system T < T2, T3;"), "{out}");
+    assert_eq!(zeno::fmt::format(&out).unwrap(), out);
+}
+
+/// UPPAAL's `chan priority` and `system S < R;`, imported: a (level 0, with
+/// d[0]) is below default (c, d[1], internal edges) below b, and R is above
+/// S. From the initial state S can send a or b to R; b has the higher
+/// channel level, so only log == 2 is reachable.
+#[test]
+fn uppaal_priorities_are_imported() {
+    let xml = include_str!("../data/import/priorities.xml");
+    let imported =
+        zeno::import::import("priorities.xml", xml, &Default::default()).expect("imports");
+    assert!(
+        imported.zeno.contains("priority a, d[0] < default < b;"),
+        "{}",
+        imported.zeno
+    );
+    assert!(imported.zeno.contains("system S < R;"), "{}", imported.zeno);
+    let net = lower(&imported.zeno);
+    assert_eq!(net.priorities.channel, vec![0, 2, 1, 0, 1]);
+    assert_eq!(net.priorities.process, vec![0, 1]);
+    assert!(!holds(&net, "a_fires"));
+    assert!(holds(&net, "b_fires"));
+}
+
+#[test]
+fn exporters_refuse_priorities_where_they_are_declared() {
+    for (text, declared) in [
+        (CLOCKS, "priority lo < hi;"),
+        (PROCESSES, "system Low, Low2 < High;"),
+    ] {
+        let net = lower(text);
+        let xta = zeno::import::export_xta(&net).expect_err("XTA export");
+        let tck = zeno::import::export_tchecker(&net, "m").expect_err("TChecker export");
+        for errs in [xta, tck] {
+            assert!(
+                errs.iter().any(|d| d.message.contains("not exported")
+                    && &text[d.range.start as usize..d.range.end as usize] == declared),
+                "{errs:?}"
+            );
+        }
+    }
+}
