@@ -444,11 +444,26 @@ pub(crate) fn system_statement(
             c.expect(";")?;
             return Ok(());
         }
-        if matches!(c.peek(), Tok::Ident(_))
-            && matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
-        {
+        // `P1 = T(1);`, or a partial instantiation `P(int[0,2] i) = T(i, 1);`
+        // whose free parameters become zeno's instance parameters.
+        let instance = matches!(c.peek(), Tok::Ident(_))
+            && matches!(
+                c.peek_at(1),
+                Tok::Punct("=") | Tok::Punct(":=") | Tok::Punct("(")
+            );
+        if instance {
             let name = c.ident()?;
-            c.bump();
+            let mut params = String::new();
+            if c.eat("(") {
+                let ps = parameters(c, env)?;
+                c.expect(")")?;
+                if !ps.is_empty() {
+                    params = format!("({})", ps.join(", "));
+                }
+            }
+            if !c.eat("=") && !c.eat(":=") {
+                return Err((c.span(), "expected `=`".into()));
+            }
             let tmpl = c.ident()?;
             c.expect("(")?;
             let mut args = Vec::new();
@@ -463,18 +478,12 @@ pub(crate) fn system_statement(
             c.expect(")")?;
             c.expect(";")?;
             sys.instances.push(format!(
-                "{} = {}({});",
+                "{}{params} = {}({});",
                 sanitize(&name),
                 sanitize(&tmpl),
                 args.join(", ")
             ));
             return Ok(());
-        }
-        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(") {
-            return Err((
-                c.span(),
-                "partial instantiation `P(...) = T(...)` is not supported".into(),
-            ));
         }
         let lines = declaration(c, env, sink);
         globals.extend(lines);

@@ -254,6 +254,7 @@ impl Shift for VarDecl {
 impl Shift for InstanceDecl {
     fn shift(&mut self, d: u32) {
         self.name.shift(d);
+        self.params.iter_mut().for_each(|p| p.shift(d));
         self.template.shift(d);
         self.args.iter_mut().for_each(|a| a.shift(d));
         self.span.shift(d);

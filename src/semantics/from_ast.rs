@@ -642,6 +642,14 @@ impl Lowerer {
     fn instance(&self, node: &SyntaxNode) -> InstanceDecl {
         InstanceDecl {
             name: self.name_child(node),
+            params: child(node, PARAM_LIST)
+                .map(|pl| {
+                    pl.children()
+                        .filter(|c| c.kind() == PARAM)
+                        .map(|p| self.param(&p))
+                        .collect()
+                })
+                .unwrap_or_default(),
             template: child(node, NAME_REF)
                 .map(|n| self.name(&n))
                 .unwrap_or_else(|| self.name_child(node)),

@@ -229,6 +229,9 @@ pub struct TemplateItem {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstanceDecl {
     pub name: Name,
+    /// The parameters a partial instantiation leaves free (`P(const id_t i)
+    /// = T(i, 1);`): the instance stands for one process per value.
+    pub params: Vec<Param>,
     pub template: Name,
     pub args: Vec<Expr>,
     pub span: Span,

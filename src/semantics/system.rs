@@ -105,7 +105,9 @@ pub fn lower_network_with(
                 continue;
             };
             used_templates.insert(&t.data.name.text);
-            if let Some(bound) = bind_args(&mut ctx, t, inst) {
+            if !inst.params.is_empty() {
+                partial(&mut ctx, &mut sink, t, inst);
+            } else if let Some(bound) = bind_args(&mut ctx, t, inst) {
                 instantiate(
                     &mut ctx,
                     &mut sink,
@@ -393,6 +395,90 @@ fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: 
             })
             .collect();
         instantiate(ctx, sink, t, &bound, &name, values, entry.span);
+    }
+}
+
+/// `P(const id_t i) = T(i, 1);` listed in `system`: one process per value
+/// of the free parameters, named `P(0)`, `P(1)`, …, each an instance of `T`
+/// with the arguments evaluated with those values.
+fn partial(
+    ctx: &mut Ctx,
+    sink: &mut Sink<'_, '_>,
+    t: &hir::TemplateItem,
+    inst: &hir::InstanceDecl,
+) {
+    let mut ranges = Vec::new();
+    for p in &inst.params {
+        let ty = ctx.param_type_at(p, 0);
+        match ty.bounds() {
+            Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
+            _ => {
+                ctx.diags.push(Diagnostic::error(
+                    p.span,
+                    format!(
+                        "a parameter of a partial instantiation needs a bounded integer type; `{}` has none",
+                        p.name.text
+                    ),
+                ));
+                return;
+            }
+        }
+    }
+    let count = ranges
+        .iter()
+        .fold(1i64, |acc, (lo, hi, _)| acc.saturating_mul(hi - lo + 1));
+    if count > MAX_EXPANSION {
+        ctx.diags.push(Diagnostic::error(
+            inst.span,
+            format!(
+                "`{}` would make {count} processes, more than the {MAX_EXPANSION} allowed",
+                inst.name.text
+            ),
+        ));
+        return;
+    }
+    if !ctx.spend(count, inst.span) {
+        return;
+    }
+    let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
+    for (lo, hi, _) in &ranges {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                (*lo..=*hi).map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v);
+                    c
+                })
+            })
+            .collect();
+    }
+    for values in combos {
+        let binds: Vec<(String, Sym)> = inst
+            .params
+            .iter()
+            .zip(&values)
+            .zip(&ranges)
+            .map(|((p, v), (_, _, ty))| {
+                let sym = Sym::Const {
+                    value: Some(*v),
+                    ty: ty.clone(),
+                };
+                (p.name.text.clone(), sym)
+            })
+            .collect();
+        // An error in the arguments stops the expansion, so it is reported
+        // once, not once per combination.
+        let Some(bound) = ctx.with_bindings(&binds, |ctx| bind_args(ctx, t, inst)) else {
+            return;
+        };
+        let args: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let name = format!("{}({})", inst.name.text, args.join(", "));
+        instantiate(ctx, sink, t, &bound, &name, values, inst.span);
+        // Checks name these processes `P(1)`: by the instance, not the template.
+        if let Some(info) = ctx.procs.last_mut() {
+            info.template = inst.name.text.clone();
+        }
     }
 }
 

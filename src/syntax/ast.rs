@@ -601,6 +601,12 @@ impl Instance {
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The parameters of a partial instantiation, `P(const id_t i) = T(i);`.
+    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
+        child::<ParamList>(&self.syntax)
+            .into_iter()
+            .flat_map(|list| children::<Param>(&list.syntax))
+    }
     pub fn template(&self) -> Option<NameRef> {
         child(&self.syntax)
     }

@@ -100,6 +100,8 @@ fn item(p: &mut Parser, ctx: Context) {
             ARROW => edge(p, ctx),
             IDENT => var_decl(p),
             EQ => instance(p, ctx),
+            // `P(const id_t i) = T(i, 1);`: partial instantiation.
+            L_PAREN if ctx == Context::TopLevel => instance(p, ctx),
             _ => error_item(p, ctx),
         },
         _ => error_item(p, ctx),
@@ -770,7 +772,13 @@ fn instance(p: &mut Parser, ctx: Context) {
     }
     let m = p.start();
     name(p);
-    p.bump(); // `=`
+    if p.at(L_PAREN) {
+        // The parameters left free, one instance per value of each.
+        param_list(p);
+    }
+    if !p.eat(EQ) {
+        p.error_expected("`=`");
+    }
     if p.at(IDENT) {
         name_ref(p);
     } else {

@@ -36,6 +36,7 @@ mod lsp_recheck;
 mod lsp_stdio;
 mod memory;
 mod models;
+mod partial_instantiation;
 mod pdb;
 mod pictures;
 mod pictures_props;
