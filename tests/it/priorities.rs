@@ -245,3 +245,85 @@ fn exporters_refuse_priorities_where_they_are_declared() {
         }
     }
 }
+
+mod random {
+    //! Random small networks with random channel and process levels: every
+    //! search order agrees on every check, and every trace replays in the
+    //! simulator, which checks each step against the transitions its own
+    //! enumeration finds enabled at that concrete state.
+    use crate::support;
+
+    use proptest::prelude::*;
+    use support::random_net::{build, spec};
+    use zeno::checker::*;
+    use zeno::ir::Priorities;
+
+    const ORDERS: [SearchOrder; 4] = [
+        SearchOrder::Bfs,
+        SearchOrder::Dfs,
+        SearchOrder::Greedy,
+        SearchOrder::AStar,
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+        #[test]
+        fn orders_agree_and_traces_replay_with_priorities(
+            s in spec(),
+            chan_levels in proptest::collection::vec(0..3u32, 3),
+            default in 0..3u32,
+            proc_levels in proptest::option::of(proptest::collection::vec(0..3u32, 3)),
+        ) {
+            let mut net = build(&s);
+            net.priorities = Priorities {
+                channel: chan_levels[..net.channels.len().min(3)].to_vec(),
+                default_channel: default,
+                process: proc_levels
+                    .map(|l| l[..net.processes.len().min(3)].to_vec())
+                    .unwrap_or_default(),
+                channel_span: None,
+                process_span: None,
+            };
+            for k in 0..net.checks.len() {
+                let mut verdicts = Vec::new();
+                let mut bfs_len = None;
+                for order in ORDERS {
+                    let options = Options {
+                        search: order,
+                        heuristic: if order == SearchOrder::Bfs || order == SearchOrder::Dfs {
+                            HeuristicKind::Zero
+                        } else {
+                            HeuristicKind::HL
+                        },
+                        max_states: Some(20_000),
+                        ..Options::default()
+                    };
+                    let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
+                    prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)));
+                    if let Some(t) = &r.trace {
+                        let replayed = support::simulator::replay(&net, k, t);
+                        prop_assert!(replayed.is_ok(), "{:?} check {}: {:?}\n{:#?}", order, k, replayed, t);
+                        match order {
+                            SearchOrder::Bfs => bfs_len = Some(t.len()),
+                            // hL ignores priorities, which only remove
+                            // transitions: still admissible, A* keeps the
+                            // shortest length.
+                            SearchOrder::AStar if !matches!(r.verdict, Verdict::ModelError(_)) => {
+                                prop_assert_eq!(Some(t.len()), bfs_len);
+                            }
+                            _ => {}
+                        }
+                    }
+                    verdicts.push(r.verdict);
+                }
+                if verdicts.iter().any(|v| matches!(v, Verdict::ModelError(_))) {
+                    continue;
+                }
+                for v in &verdicts {
+                    prop_assert_eq!(v, &verdicts[0]);
+                }
+            }
+        }
+    }
+}
