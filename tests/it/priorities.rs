@@ -327,3 +327,20 @@ mod random {
         }
     }
 }
+
+/// The smallest process priority: A and B race for w; B is above A, so
+/// only B's edge may fire (UPPAAL's documentation example shape).
+#[test]
+fn the_higher_process_wins_a_race() {
+    let net = lower(
+        "int[0, 2] w = 0;
+         template A() { init location a; location b; a -> b when w == 0 do w = 1; }
+         template B() { init location a; location b; a -> b when w == 0 do w = 2; }
+         system A < B;
+         check a_wins: E<> w == 1;
+         check b_wins: E<> w == 2;",
+    );
+    assert_eq!(net.priorities.process, vec![0, 1]);
+    assert!(!holds(&net, "a_wins"));
+    assert!(holds(&net, "b_wins"));
+}
