@@ -344,3 +344,25 @@ fn the_higher_process_wins_a_race() {
     assert!(!holds(&net, "a_wins"));
     assert!(holds(&net, "b_wins"));
 }
+
+/// UPPAAL's documentation examples, imported from XTA: `chan priority
+/// a,d[0] < default < b,e;` gives a and d[0] the lowest level, b, e[0] and
+/// e[1] the highest, c and d[1] the default one; `system A < B,C < D;`
+/// gives A the lowest level, B and C the middle one, D the highest.
+#[test]
+fn uppaal_documentation_examples() {
+    let xta = "chan a,b,c,d[2],e[2];
+chan priority a,d[0] < default < b,e;
+process A() { state s; init s; trans s -> s { sync a!; }, s -> s { sync b!; }, s -> s { sync c!; }, s -> s { sync d[0]!; }, s -> s { sync d[1]!; }, s -> s { sync e[0]!; }, s -> s { sync e[1]!; }; }
+process B() { state s; init s; trans s -> s { sync a?; }, s -> s { sync b?; }, s -> s { sync c?; }, s -> s { sync d[0]?; }, s -> s { sync d[1]?; }, s -> s { sync e[0]?; }, s -> s { sync e[1]?; }; }
+process C() { state s; init s; }
+process D() { state s; init s; }
+system A < B,C < D;
+";
+    let imported = zeno::import::import("doc.xta", xta, &Default::default()).expect("imports");
+    let p = lower(&imported.zeno).priorities;
+    // Channels in declaration order: a, b, c, d[0], d[1], e[0], e[1].
+    assert_eq!(p.channel, vec![0, 2, 1, 0, 1, 2, 2], "{}", imported.zeno);
+    assert_eq!(p.default_channel, 1);
+    assert_eq!(p.process, vec![0, 1, 1, 2]);
+}
