@@ -10,6 +10,7 @@ use super::lower::{Ctx, GlobalScope, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
 use super::ty::{MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::ir;
+use crate::ir::ChannelKind;
 
 use crate::ir::Span;
 
@@ -266,6 +267,60 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
         // Parameter types are written inside the template but resolved in
         // the global scope, where every typedef they may use lives.
         let ty = ctx.param_type_at(p, t.offset);
+        if p.is_ref
+            && let &Ty::Chan { kind, urgent } = ty.scalar_part()
+        {
+            // `chan &c`, `chan &c[3]`: a global channel, a channel array or a
+            // part of one with constant indices (`go[1]`), of the same shape
+            // and kind.
+            match ctx.reference_argument(arg, &p.name.text) {
+                Some(Sym::Chan {
+                    base,
+                    shape,
+                    kind: k,
+                    urgent: u,
+                }) if shape == ty && k == kind && u == urgent => {
+                    bound.push(Sym::Chan {
+                        base,
+                        shape,
+                        kind,
+                        urgent,
+                    });
+                }
+                Some(sym) => {
+                    // The types print without the channel kind: say it.
+                    let kinded = |t: &Ty, k: ChannelKind, u: bool| {
+                        let urgent = if u { "urgent " } else { "" };
+                        let broadcast = if k == ChannelKind::Broadcast {
+                            "broadcast "
+                        } else {
+                            ""
+                        };
+                        format!("{urgent}{broadcast}{}", t.describe())
+                    };
+                    let what = match &sym {
+                        Sym::Chan {
+                            shape,
+                            kind: k,
+                            urgent: u,
+                            ..
+                        } => kinded(shape, *k, *u),
+                        other => format!("a {}", other.kind_name()),
+                    };
+                    ctx.diags.push(Diagnostic::error(
+                        arg.span,
+                        format!(
+                            "`{}` expects {}, but this is {what}",
+                            p.name.text,
+                            kinded(&ty, kind, urgent)
+                        ),
+                    ));
+                    ok = false;
+                }
+                None => ok = false,
+            }
+            continue;
+        }
         if p.is_ref {
             let ExprKind::Name(n) = &arg.kind else {
                 ctx.diags.push(Diagnostic::error(

@@ -5,6 +5,7 @@ mod support;
 
 mod arithmetic;
 mod bench;
+mod channel_references;
 mod checker;
 mod checker_random;
 mod cli;
