@@ -61,7 +61,7 @@ fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
             let mut g = z.clone();
             if model.guards(&key, edges, &mut g).ok()? {
                 let mut pieces = Vec::new();
-                model.split_broadcast(&key, edges, &g, &mut pieces).ok()?;
+                model.split_enabled(&key, edges, &g, &mut pieces).ok()?;
                 guarded.extend(pieces);
             }
         }
@@ -444,12 +444,19 @@ pub fn error_trace(
     // The failing transition's clock guards, when they evaluate.
     let target: Vec<Dbm> = run.delayed[n]
         .iter()
-        .map(|z| {
+        .flat_map(|z| {
             let mut g = z.clone();
             match model.guards(&run.keys[n], edges, &mut g) {
-                Ok(true) => g,
-                Ok(false) => Dbm::from_raw(z.dim(), vec![bound::LT_ZERO; z.dim() * z.dim()]),
-                Err(_) => z.clone(),
+                // Where no transition of a higher priority blocks it.
+                Ok(true) => {
+                    let mut pieces = Vec::new();
+                    match model.split_enabled(&run.keys[n], edges, &g, &mut pieces) {
+                        Ok(()) => pieces,
+                        Err(_) => vec![g],
+                    }
+                }
+                Ok(false) => Vec::new(),
+                Err(_) => vec![z.clone()],
             }
         })
         .filter(|z| !z.is_empty())

@@ -15,9 +15,10 @@ pub struct LuTable {
     global: Vec<(i32, i32)>,
     /// Diagonal constraints make Extra+_LU unsound; extrapolation is then off.
     pub has_diagonal: bool,
-    /// Use `L = U = max(L, U)` (Extra+_M): deciding `deadlock` needs every
-    /// valuation of an extrapolated zone to be bisimilar (region-equivalent)
-    /// to one of the exact zone, which the LU simulation alone does not give.
+    /// Use `L = U = max(L, U)` (Extra+_M): deciding `deadlock`, and
+    /// priorities, need every valuation of an extrapolated zone to be
+    /// bisimilar (region-equivalent) to one of the exact zone, which the LU
+    /// simulation alone does not give.
     max_bounds: bool,
 }
 
@@ -90,7 +91,10 @@ impl LuTable {
             bounds,
             global,
             has_diagonal,
-            max_bounds: goal.mentions_deadlock(),
+            // Priorities subtract the guards and invariants of the
+            // transitions that block: negated, their constants bound
+            // clocks from both sides too.
+            max_bounds: goal.mentions_deadlock() || !net.priorities.is_empty(),
         }
     }
 

@@ -14,6 +14,8 @@ use super::choices::Choices;
 use super::dbm::{Dbm, bound};
 use super::lu::LuTable;
 
+mod priority;
+
 /// A transition enabled on the data part, or the edge whose evaluation failed.
 pub type Edges = [(ProcId, EdgeId)];
 
@@ -70,6 +72,8 @@ pub struct Model<'a> {
     has_urgent_channel: bool,
     /// Some edge receiving on a broadcast channel has a clock guard.
     clocked_broadcast: bool,
+    /// The network has channel or process priorities (`priority.rs`).
+    has_priorities: bool,
     /// `in_vector[p][e]`: the edge's label is named by some synchronisation
     /// vector for its process, so it never moves alone.
     in_vector: Vec<Vec<bool>>,
@@ -157,6 +161,7 @@ impl<'a> Model<'a> {
             extrapolate: !lu.has_diagonal,
             lu,
             has_urgent_channel: net.channels.iter().any(|c| c.urgent),
+            has_priorities: !net.priorities.is_empty(),
             clocked_broadcast: net.processes.iter().flat_map(|p| &p.edges).any(|e| {
                 !e.clock_guard.is_empty()
                     && e.sync.as_ref().is_some_and(|s| {
@@ -236,6 +241,24 @@ impl<'a> Model<'a> {
                     *out = super::dbm::subtract_all(out, &guard);
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The zone pieces of `zone` (already within the guards of `edges`)
+    /// from which `edges` may fire: no left-out broadcast receiver could
+    /// join (`split_broadcast`) and no transition of a higher priority is
+    /// enabled (`priority.rs`).
+    pub fn split_enabled(
+        &self,
+        key: &[i32],
+        edges: &Edges,
+        zone: &Dbm,
+        out: &mut Vec<Dbm>,
+    ) -> Result<(), EvalError> {
+        self.split_broadcast(key, edges, zone, out)?;
+        if self.has_priorities {
+            self.subtract_blockers(key, edges, out)?;
         }
         Ok(())
     }
@@ -546,7 +569,8 @@ impl<'a> Model<'a> {
     /// The zone successors of `edges` from (`key`, `zone`): the new discrete
     /// state goes to `new_key`, the zones to `out[..n]` (its elements are
     /// reused), and `n` is returned (0 when disabled). There is more than one
-    /// zone only for a broadcast whose left-out receivers have clock guards.
+    /// zone only for a broadcast whose left-out receivers have clock guards,
+    /// or where transitions of a higher priority are enabled in part of it.
     pub fn successor(
         &self,
         key: &[i32],
@@ -564,10 +588,13 @@ impl<'a> Model<'a> {
         }
         new_key.clear();
         new_key.extend_from_slice(key);
-        if self.clocked_broadcast && !edges.is_empty() {
+        if (self.clocked_broadcast || self.has_priorities) && !edges.is_empty() {
             let guarded = out[0].clone();
             let mut pieces = Vec::new();
-            self.split_broadcast(key, edges, &guarded, &mut pieces)?;
+            self.split_enabled(key, edges, &guarded, &mut pieces)?;
+            if pieces.is_empty() {
+                return Ok(0);
+            }
             self.update(new_key, edges, None)?;
             let mut n = 0;
             for mut z in pieces {

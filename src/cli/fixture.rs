@@ -121,6 +121,7 @@ pub fn network() -> Network {
             },
         ],
         vectors: Vec::new(),
+        priorities: Default::default(),
         checks: vec![
             Check {
                 name: "mutex".into(),

@@ -347,3 +347,33 @@ fn record_fields_complete_and_hover() {
         "record field\n\n```zeno\nint[0, 3] a\n```"
     );
 }
+
+/// Records whose types are the template's own (a `struct` written on the
+/// variable, and a template typedef with a nested record): each field read
+/// goes to its declaration inside the template, and renames with it.
+#[test]
+fn template_local_record_fields_resolve() {
+    let model = "template T() {\n\
+                 typedef struct { int[0, 3] a; struct { bool b; } in; } rec_t;\n\
+                 rec_t r;\n\
+                 struct { int[0, 9] n; } s;\n\
+                 init location l;\n\
+                 l -> l when r.in.b do r.a = s.n % 4, s.n = r.a;\n\
+                 }\nsystem T;\n";
+    let a = Analysis::from_text(model);
+    let at = |pat: &str| model.find(pat).unwrap() as u32;
+    let decl = |pat: &str, len: u32| span(at(pat), at(pat) + len);
+    let def = |pos: u32| a.definition(pos).map(|d| (d.range, d.kind));
+    let field_a = decl("a; struct", 1);
+    let field_in = decl("in; }", 2);
+    let field_b = decl("b; } in", 1);
+    let field_n = decl("n; } s", 1);
+    assert_eq!(def(at("r.in.b") + 2), Some((field_in, DefKind::Field)));
+    assert_eq!(def(at("r.in.b") + 5), Some((field_b, DefKind::Field)));
+    assert_eq!(def(at("r.a =") + 2), Some((field_a, DefKind::Field)));
+    assert_eq!(def(at("s.n %") + 2), Some((field_n, DefKind::Field)));
+    // Every read of `a`, with the declaration, and a rename of them all.
+    let uses_a = [field_a, decl("a = s", 1), decl("a;\n}", 1)];
+    assert_eq!(a.references(field_a.start, true), uses_a);
+    assert_eq!(a.rename(at("r.a =") + 2, "x"), Ok(uses_a.to_vec()));
+}

@@ -32,6 +32,8 @@ impl Env {
 pub(crate) struct SystemDecl {
     pub instances: Vec<String>,
     pub system: Vec<String>,
+    /// The priority level of each entry of `system` (`<` starts a higher one).
+    pub system_levels: Vec<u32>,
 }
 
 fn expr(c: &mut Cursor) -> PResult<Expr> {
@@ -233,6 +235,9 @@ pub(crate) fn declaration(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec
 }
 
 fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Vec<String>> {
+    if c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority") {
+        return chan_priority(c).map(|line| vec![line]);
+    }
     if c.eat_kw("typedef") {
         let start = c.pos();
         // `typedef int[lo, hi] name;` names a range, which later array
@@ -309,6 +314,37 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
     }
     c.expect(";")?;
     Ok(lines)
+}
+
+/// `chan priority a, d[0] < default < b;` becomes zeno's
+/// `priority a, d[0] < default < b;` (docs/language.md, "Priorities").
+fn chan_priority(c: &mut Cursor) -> PResult<String> {
+    c.bump();
+    c.bump();
+    let mut out = String::from("priority ");
+    loop {
+        let name = c.ident()?;
+        if name == "default" {
+            out.push_str("default");
+        } else {
+            out.push_str(&sanitize(&name));
+            while c.eat("[") {
+                let i = expr(c)?;
+                c.expect("]")?;
+                out.push_str(&format!("[{}]", print(&i)));
+            }
+        }
+        if c.eat("<") {
+            out.push_str(" < ");
+        } else if c.eat(",") {
+            out.push_str(", ");
+        } else {
+            break;
+        }
+    }
+    c.expect(";")?;
+    out.push(';');
+    Ok(out)
 }
 
 /// A template parameter list (without parentheses): value parameters become
@@ -393,30 +429,41 @@ pub(crate) fn system_statement(
     let r: PResult<()> = (|| {
         if c.at_kw("system") {
             c.bump();
+            // Process priorities: `<` puts the processes to its right higher.
+            let mut level = sys.system_levels.last().copied().unwrap_or(0);
             loop {
                 let name = c.ident()?;
                 sys.system.push(sanitize(&name));
-                if c.at("<") {
-                    return Err((
-                        c.span(),
-                        "process priorities (`<` in the system line) are not supported".into(),
-                    ));
-                }
-                if !c.eat(",") {
+                sys.system_levels.push(level);
+                if c.eat("<") {
+                    level += 1;
+                } else if !c.eat(",") {
                     break;
                 }
             }
             c.expect(";")?;
             return Ok(());
         }
-        if c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority") {
-            return Err((c.span(), format!("`{}` is not supported", kw_of(c))));
-        }
-        if matches!(c.peek(), Tok::Ident(_))
-            && matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
-        {
+        // `P1 = T(1);`, or a partial instantiation `P(int[0,2] i) = T(i, 1);`
+        // whose free parameters become zeno's instance parameters.
+        let instance = matches!(c.peek(), Tok::Ident(_))
+            && matches!(
+                c.peek_at(1),
+                Tok::Punct("=") | Tok::Punct(":=") | Tok::Punct("(")
+            );
+        if instance {
             let name = c.ident()?;
-            c.bump();
+            let mut params = String::new();
+            if c.eat("(") {
+                let ps = parameters(c, env)?;
+                c.expect(")")?;
+                if !ps.is_empty() {
+                    params = format!("({})", ps.join(", "));
+                }
+            }
+            if !c.eat("=") && !c.eat(":=") {
+                return Err((c.span(), "expected `=`".into()));
+            }
             let tmpl = c.ident()?;
             c.expect("(")?;
             let mut args = Vec::new();
@@ -431,18 +478,12 @@ pub(crate) fn system_statement(
             c.expect(")")?;
             c.expect(";")?;
             sys.instances.push(format!(
-                "{} = {}({});",
+                "{}{params} = {}({});",
                 sanitize(&name),
                 sanitize(&tmpl),
                 args.join(", ")
             ));
             return Ok(());
-        }
-        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(") {
-            return Err((
-                c.span(),
-                "partial instantiation `P(...) = T(...)` is not supported".into(),
-            ));
         }
         let lines = declaration(c, env, sink);
         globals.extend(lines);

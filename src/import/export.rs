@@ -519,8 +519,29 @@ fn updates_text(
 /// broadcast channels one vector per sender with weak (`?`) receivers.
 /// Checks that are conjunctions of locations become location labels and a
 /// comment with the `tck-reach -l` question.
-pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<Diagnostic>> {
+/// Priorities are not written out: TChecker has none, and the XTA exporter
+/// does not rebuild the declaration over its flattened names. Each is a
+/// located error, so an export never silently changes a model's behaviour.
+fn priority_errors(net: &Network, format: &str) -> Vec<Diagnostic> {
+    let p = &net.priorities;
     let mut errors = Vec::new();
+    if !p.channel.is_empty() {
+        errors.push(Diagnostic::error(
+            p.channel_span.unwrap_or_default(),
+            format!("channel priorities are not exported to {format}"),
+        ));
+    }
+    if !p.process.is_empty() {
+        errors.push(Diagnostic::error(
+            p.process_span.unwrap_or_default(),
+            format!("process priorities (`<` in the system line) are not exported to {format}"),
+        ));
+    }
+    errors
+}
+
+pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = priority_errors(net, "TChecker");
     let pr = Printer::new(net, Dialect::TChecker, &mut errors);
     let mut out = format!("# exported from zeno\nsystem:{}\n\n", clean(system_name));
     // Labels for the checks.
@@ -770,7 +791,7 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
 /// Writes the network as a UPPAAL XTA 4.x file, and its checks as a UPPAAL
 /// query file (one query per line).
 pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
-    let mut errors = Vec::new();
+    let mut errors = priority_errors(net, "XTA");
     for v in &net.vectors {
         let parts: Vec<String> = v
             .participants

@@ -200,6 +200,10 @@ impl Parser<'_> {
                 self.c.bump();
                 Ok(Expr::Int(n))
             }
+            Tok::Float(s) => Err((
+                span,
+                format!("unsupported number `{s}`: only integers are supported"),
+            )),
             Tok::Ident(s) if s == "not" => {
                 self.c.bump();
                 Ok(Expr::Unary("!", Box::new(self.expr_bp(NOT_WORD_BP)?)))
@@ -336,6 +340,8 @@ const ZENO_KEYWORDS: &[&str] = &[
     "and",
     "or",
     "not",
+    "priority",
+    "default",
 ];
 
 pub(crate) fn sanitize(name: &str) -> String {

@@ -7,6 +7,10 @@ use crate::ir::Span;
 pub(crate) enum Tok {
     Ident(String),
     Int(i64),
+    /// A decimal literal (`1.5`, `2e3`) or a malformed number (`3x`), as
+    /// written: read so that the parser can report it where it stands and
+    /// go on with the next declaration (zeno has no `double`).
+    Float(String),
     /// Operators and punctuation, longest match first.
     Punct(&'static str),
     Eof,
@@ -68,14 +72,27 @@ pub(crate) fn tokenize(
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
+            if let Some(end) = float_end(bytes, i) {
+                out.push(Token {
+                    tok: Tok::Float(text[start..end].to_string()),
+                    span: span(start, end),
+                });
+                i = end;
+                continue;
+            }
             if i < bytes.len() && (bytes[i] == b'.' || bytes[i].is_ascii_alphabetic()) {
-                return Err((
-                    span(start, i + 1),
-                    format!(
-                        "unsupported number `{}`: only integers are supported",
-                        &text[start..=i]
-                    ),
-                ));
+                // `3x`, `1.2.3`: not a number; the parser reports it where it
+                // stands, as a decimal literal.
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.')
+                {
+                    i += 1;
+                }
+                out.push(Token {
+                    tok: Tok::Float(text[start..i].to_string()),
+                    span: span(start, i),
+                });
+                continue;
             }
             let value = text[start..i].parse::<i64>().map_err(|_| {
                 (
@@ -250,10 +267,43 @@ impl Cursor {
     }
 }
 
+/// Where a decimal literal whose integer digits end at `i` ends: a
+/// fraction `.5` and/or an exponent `e-3`; `None` when neither follows.
+fn float_end(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |bytes: &[u8], mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let mut seen = false;
+    if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        i = digits(bytes, i + 1);
+        seen = true;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(bytes.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if bytes.get(j).is_some_and(u8::is_ascii_digit) {
+            i = digits(bytes, j);
+            seen = true;
+        }
+    }
+    // `1.5x` is not a number either: it is read as a malformed one.
+    (seen
+        && !bytes
+            .get(i)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.'))
+    .then_some(i)
+}
+
 pub(crate) fn describe(t: &Tok) -> String {
     match t {
         Tok::Ident(s) => format!("`{s}`"),
         Tok::Int(n) => format!("`{n}`"),
+        Tok::Float(s) => format!("`{s}`"),
         Tok::Punct(p) => format!("`{p}`"),
         Tok::Eof => "the end of the text".into(),
     }

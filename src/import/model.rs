@@ -13,6 +13,8 @@ pub(crate) struct Model {
     pub instances: Vec<String>,
     /// The names in `system ...;`.
     pub system: Vec<String>,
+    /// Their priority levels (`system A < B;`); empty when all are 0.
+    pub system_levels: Vec<u32>,
     /// Synchronisation vectors, `sync P.a, Q.b?;` lines with their `;`.
     pub vectors: Vec<String>,
     pub checks: Vec<Check>,
@@ -83,7 +85,15 @@ impl Model {
             out.push('\n');
         }
         if !self.system.is_empty() {
-            out.push_str(&format!("system {};\n", self.system.join(", ")));
+            let level = |k: usize| self.system_levels.get(k).copied().unwrap_or(0);
+            out.push_str("system ");
+            for (k, name) in self.system.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(if level(k) > level(k - 1) { " < " } else { ", " });
+                }
+                out.push_str(name);
+            }
+            out.push_str(";\n");
         }
         for v in &self.vectors {
             out.push_str(v);

@@ -504,6 +504,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     }
     model.instances = sys.instances;
     model.system = sys.system;
+    model.system_levels = sys.system_levels;
     for (k, q) in nta.queries.iter().enumerate() {
         if q.formula.text.trim().is_empty() {
             continue;

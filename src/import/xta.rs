@@ -44,6 +44,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     }
     model.instances = sys.instances;
     model.system = sys.system;
+    model.system_levels = sys.system_levels;
     if model.system.is_empty() && !sink.has_errors() {
         sink.error(c.span(), "the model has no `system` line");
     }

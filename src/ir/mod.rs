@@ -55,7 +55,52 @@ pub struct Network {
     pub processes: Vec<Process>,
     /// Synchronisation vectors over edge labels (`sync P.a, Q.b?;`).
     pub vectors: Vec<SyncVector>,
+    /// Channel and process priorities (none by default).
+    pub priorities: Priorities,
     pub checks: Vec<Check>,
+}
+
+/// UPPAAL's priorities (docs/language.md, "Priorities"). A transition's
+/// priority is the pair (its channel's level, the highest level of the
+/// processes taking part), compared channel first; at a time point a
+/// transition is enabled only if no transition of a higher priority is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Priorities {
+    /// The level of each channel (indexed like `Network::channels`); empty
+    /// without a `priority` declaration.
+    pub channel: Vec<u32>,
+    /// The level of `default`: internal transitions, synchronisation
+    /// vectors and the channels the declaration does not list.
+    pub default_channel: u32,
+    /// The level of each process; empty when the `system` line has no `<`.
+    pub process: Vec<u32>,
+    /// The `priority` declaration and the `system` line, for messages.
+    pub channel_span: Option<Span>,
+    pub process_span: Option<Span>,
+}
+
+impl Priorities {
+    /// No priorities: every transition has the same.
+    pub fn is_empty(&self) -> bool {
+        self.channel.is_empty() && self.process.is_empty()
+    }
+
+    /// The priority of a transition on `channel` (`None`: internal or a
+    /// synchronisation vector) by `processes`.
+    pub fn of(
+        &self,
+        channel: Option<ChanId>,
+        processes: impl Iterator<Item = ProcId>,
+    ) -> (u32, u32) {
+        let c = channel
+            .and_then(|c| self.channel.get(c as usize).copied())
+            .unwrap_or(self.default_channel);
+        let p = processes
+            .map(|p| self.process.get(p as usize).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        (c, p)
+    }
 }
 
 /// `sync Bus.cd, Station(1).cd, Station(2).cd?;`: the listed processes move

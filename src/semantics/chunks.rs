@@ -254,6 +254,7 @@ impl Shift for VarDecl {
 impl Shift for InstanceDecl {
     fn shift(&mut self, d: u32) {
         self.name.shift(d);
+        self.params.iter_mut().for_each(|p| p.shift(d));
         self.template.shift(d);
         self.args.iter_mut().for_each(|a| a.shift(d));
         self.span.shift(d);
@@ -282,6 +283,18 @@ impl Shift for VectorDecl {
     }
 }
 
+impl Shift for PriorityDecl {
+    fn shift(&mut self, d: u32) {
+        for (e, _) in &mut self.entries {
+            match e {
+                PriorityEntry::Default(s) => s.shift(d),
+                PriorityEntry::Channel(e) => e.shift(d),
+            }
+        }
+        self.span.shift(d);
+    }
+}
+
 /// Appends a chunk's items (spans relative to the chunk) at `offset`.
 pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
     let shifted = |mut x: Decl| {
@@ -304,6 +317,21 @@ pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
         let mut n = n.clone();
         n.shift(offset);
         n
+    }));
+    // Levels continue across `system` lines, as in `from_ast`.
+    let base = tree.system_levels.last().copied().unwrap_or(0);
+    tree.system_levels
+        .extend(chunk.system_levels.iter().map(|l| base + l));
+    if tree.system_span.is_none()
+        && let Some(mut s) = chunk.system_span
+    {
+        s.shift(offset);
+        tree.system_span = Some(s);
+    }
+    tree.priorities.extend(chunk.priorities.iter().map(|p| {
+        let mut p = p.clone();
+        p.shift(offset);
+        p
     }));
     tree.vectors.extend(chunk.vectors.iter().map(|v| {
         let mut v = v.clone();
@@ -345,6 +373,7 @@ mod tests {
         for text in [
             include_str!("../../tests/data/semantics/checks.zeno"),
             include_str!("../../tests/data/semantics/system_line.zeno"),
+            include_str!("../../tests/data/models/priorities-processes.zeno"),
             include_str!("../../tests/data/semantics/duplicates.zeno"),
             include_str!("../../tests/data/semantics/initial_locations.zeno"),
             // Unclosed template body, stray tokens.

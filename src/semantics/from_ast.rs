@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::hir::*;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{LocationKind, Span, SyncDir};
+use crate::syntax::ast::{self, AstNode};
 use crate::syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
@@ -36,12 +37,19 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
                 diags.extend(l.diags.into_inner());
             }
             INSTANCE => tree.instances.push(top.instance(&item)),
-            SYSTEM => tree.system.extend(
-                item.children()
-                    .filter(|c| c.kind() == NAME_REF)
-                    .map(|c| top.name(&c)),
-            ),
+            SYSTEM => {
+                // The level continues across `system` lines (one line is usual).
+                let base = tree.system_levels.last().copied().unwrap_or(0);
+                tree.system_span.get_or_insert(top.span(&item));
+                if let Some(sys) = ast::System::cast(item.clone()) {
+                    for (r, level) in sys.leveled_entries() {
+                        tree.system.push(top.name(r.syntax()));
+                        tree.system_levels.push(base + level);
+                    }
+                }
+            }
             SYNC_VECTOR => tree.vectors.push(top.vector(&item)),
+            PRIORITY_DECL => tree.priorities.push(top.priority(&item)),
             CHECK => {
                 if let Some(c) = top.check(&item) {
                     tree.checks.push(c);
@@ -603,11 +611,45 @@ impl Lowerer {
         }
     }
 
+    /// `priority a, d[0] < default < b;`
+    fn priority(&self, node: &SyntaxNode) -> PriorityDecl {
+        let entries = ast::PriorityDecl::cast(node.clone())
+            .map(|d| d.entries())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(e, level)| {
+                let e = match e {
+                    ast::PriorityEntry::Default(t) => {
+                        let r = t.text_range();
+                        PriorityEntry::Default(Span::new(
+                            u32::from(r.start()) - self.offset,
+                            u32::from(r.end()) - self.offset,
+                        ))
+                    }
+                    ast::PriorityEntry::Channel(e) => PriorityEntry::Channel(self.expr(e.syntax())),
+                };
+                (e, level)
+            })
+            .collect();
+        PriorityDecl {
+            entries,
+            span: self.span(node),
+        }
+    }
+
     // ---- system line and checks ----
 
     fn instance(&self, node: &SyntaxNode) -> InstanceDecl {
         InstanceDecl {
             name: self.name_child(node),
+            params: child(node, PARAM_LIST)
+                .map(|pl| {
+                    pl.children()
+                        .filter(|c| c.kind() == PARAM)
+                        .map(|p| self.param(&p))
+                        .collect()
+                })
+                .unwrap_or_default(),
             template: child(node, NAME_REF)
                 .map(|n| self.name(&n))
                 .unwrap_or_else(|| self.name_child(node)),

@@ -229,6 +229,9 @@ pub struct TemplateItem {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstanceDecl {
     pub name: Name,
+    /// The parameters a partial instantiation leaves free (`P(const id_t i)
+    /// = T(i, 1);`): the instance stands for one process per value.
+    pub params: Vec<Param>,
     pub template: Name,
     pub args: Vec<Expr>,
     pub span: Span,
@@ -266,8 +269,29 @@ pub struct ItemTree {
     pub instances: Vec<InstanceDecl>,
     /// Every `system` line's entries.
     pub system: Vec<Name>,
+    /// The priority level of each entry of `system` (0 unless the line
+    /// separates levels with `<`; each `<` starts a higher one).
+    pub system_levels: Vec<u32>,
+    /// The first `system` line.
+    pub system_span: Option<Span>,
     pub vectors: Vec<VectorDecl>,
+    /// `priority a < default < b;` declarations (one is allowed).
+    pub priorities: Vec<PriorityDecl>,
     pub checks: Vec<CheckDecl>,
+}
+
+/// `priority a, d[0] < default < b;`: channels by level, lowest first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PriorityDecl {
+    pub entries: Vec<(PriorityEntry, u32)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PriorityEntry {
+    /// `default`, at its span.
+    Default(Span),
+    Channel(Expr),
 }
 
 /// `sync Bus.cd, Station(1).cd?;`

@@ -147,8 +147,9 @@ pub enum Target {
     /// A global declaration of this name, if the file has one.
     Global(String),
     /// A field of a record: the fields read from `root`, outermost first
-    /// (`r.inner.c` is `[inner, c]`); this name is the last. Only records
-    /// whose types are global are resolved.
+    /// (`r.inner.c` is `[inner, c]`); this name is the last. Records of
+    /// global types only: the fields of the template's own record types
+    /// are its definitions (`Local`).
     Field { root: FieldRoot, path: Vec<String> },
 }
 
@@ -185,6 +186,13 @@ struct TemplateWalk {
     scope: Vec<(String, u32)>,
     /// Locals and parameters declared with a named type: their type's name.
     local_types: FxHashMap<u32, String>,
+    /// The fields of the record types written in the template, by the
+    /// span of their `struct { … }`: name, definition, type.
+    local_fields: FxHashMap<Span, Vec<(String, u32, TypeRef)>>,
+    /// Template typedefs of record types, by definition.
+    local_typedefs: FxHashMap<u32, TypeRef>,
+    /// Locals and parameters whose record type is the template's own.
+    local_records: FxHashMap<u32, TypeRef>,
 }
 
 impl TemplateWalk {
@@ -299,6 +307,11 @@ impl TemplateWalk {
                     self.expr(size);
                 }
                 self.bind(&t.name, DefKind::Typedef);
+                if let Some((n, id)) = self.scope.last()
+                    && *n == t.name.text
+                {
+                    self.local_typedefs.insert(*id, t.ty.clone());
+                }
             }
             Decl::Function(f) => {
                 // Bound before its body: a call of itself means itself.
@@ -393,6 +406,13 @@ impl TemplateWalk {
     /// Remembers the type name of the variable just bound as `name`, for
     /// the fields read from it.
     fn note_type(&mut self, name: &hir::Name, ty: &TypeRef) {
+        if let Some((n, id)) = self.scope.last()
+            && *n == name.text
+            && self.local_record_span(ty).is_some()
+        {
+            self.local_records.insert(*id, ty.clone());
+            return;
+        }
         if let (TypeRef::Named(t), Some((n, id))) = (ty, self.scope.last())
             && *n == name.text
             && matches!(self.lookup(&t.text), Target::Global(_))
@@ -423,15 +443,15 @@ impl TemplateWalk {
         let ExprKind::Name(n) = &cur.kind else {
             return;
         };
+        fields.reverse();
         let root = match self.lookup(n) {
             Target::Global(g) => FieldRoot::Global(g),
             Target::Local(id) => match self.local_types.get(&id) {
                 Some(t) => FieldRoot::Type(t.clone()),
-                None => return,
+                None => return self.local_field_chain(id, &fields),
             },
             Target::Field { .. } => return,
         };
-        fields.reverse();
         for k in 0..fields.len() {
             if fields[k].text.is_empty() {
                 break;
@@ -465,16 +485,68 @@ impl TemplateWalk {
                 self.out.refs.push((n.span, target));
             }
             TypeRef::Scalar { size, .. } => self.expr(size),
-            // The names in the fields' types and sizes.
-            TypeRef::Struct { fields, .. } => {
+            // The names in the fields' types and sizes, and the fields
+            // themselves (once per record type: `struct { … } a, b;`
+            // shares one).
+            TypeRef::Struct { fields, span } => {
+                let new = !self.local_fields.contains_key(span);
+                let mut defs = Vec::new();
                 for f in fields {
                     self.ty(&f.ty);
                     for size in &f.array {
                         self.expr(size);
                     }
+                    if new && !f.name.text.is_empty() {
+                        let id = self.def(&f.name, DefKind::Field);
+                        defs.push((f.name.text.clone(), id, f.ty.clone()));
+                    }
+                }
+                if new {
+                    self.local_fields.insert(*span, defs);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The `struct` span of a record type written in this template
+    /// (directly or through the template's typedefs).
+    fn local_record_span<'a>(&'a self, mut ty: &'a TypeRef) -> Option<Span> {
+        for _ in 0..16 {
+            match ty {
+                TypeRef::Struct { span, .. } if self.local_fields.contains_key(span) => {
+                    return Some(*span);
+                }
+                TypeRef::Named(n) => match self.lookup(&n.text) {
+                    Target::Local(id) => ty = self.local_typedefs.get(&id)?,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// `r.inner.c` on a record of the template's own type: each field to
+    /// its definition, as far as the types are the template's.
+    fn local_field_chain(&mut self, root: u32, fields: &[&hir::Name]) {
+        let Some(mut ty) = self.local_records.get(&root).cloned() else {
+            return;
+        };
+        for f in fields {
+            let Some(span) = self.local_record_span(&ty) else {
+                return;
+            };
+            let Some((_, id, fty)) = self
+                .local_fields
+                .get(&span)
+                .and_then(|v| v.iter().find(|x| x.0 == f.text))
+                .cloned()
+            else {
+                return;
+            };
+            self.out.refs.push((f.span, Target::Local(id)));
+            ty = fty;
         }
     }
 
@@ -819,6 +891,13 @@ impl<'a> FileWalk<'a> {
         for n in &tree.system {
             let def = self.process_def(&n.text).map(|(d, _)| d);
             self.refer(n.span, def);
+        }
+        for p in &tree.priorities {
+            for (e, _) in &p.entries {
+                if let hir::PriorityEntry::Channel(e) = e {
+                    self.expr(e);
+                }
+            }
         }
         for v in &tree.vectors {
             for p in &v.participants {

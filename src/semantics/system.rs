@@ -10,6 +10,7 @@ use super::lower::{Ctx, GlobalScope, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
 use super::ty::{MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::ir;
+use crate::ir::ChannelKind;
 
 use crate::ir::Span;
 
@@ -82,7 +83,13 @@ pub fn lower_network_with(
     let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
     let mut used_templates: FxHashSet<&str> = FxHashSet::default();
     let mut used_instances: FxHashSet<&str> = FxHashSet::default();
-    for entry in &tree.system {
+    // The priority level of each process, from its `system` entry (the
+    // processes an entry makes are added before the next entry is read).
+    let mut process_levels: Vec<u32> = Vec::new();
+    let mut level = 0;
+    for (k, entry) in tree.system.iter().enumerate() {
+        process_levels.resize(ctx.net.processes.len(), level);
+        level = tree.system_levels.get(k).copied().unwrap_or(0);
         if let Some(first) = seen.get(entry.text.as_str()) {
             let d = Diagnostic::error(
                 entry.span,
@@ -99,7 +106,9 @@ pub fn lower_network_with(
                 continue;
             };
             used_templates.insert(&t.data.name.text);
-            if let Some(bound) = bind_args(&mut ctx, t, inst) {
+            if !inst.params.is_empty() {
+                partial(&mut ctx, &mut sink, t, inst);
+            } else if let Some(bound) = bind_args(&mut ctx, t, inst) {
                 instantiate(
                     &mut ctx,
                     &mut sink,
@@ -120,6 +129,7 @@ pub fn lower_network_with(
             ));
         }
     }
+    process_levels.resize(ctx.net.processes.len(), level);
     if tree.system.is_empty() && !tree.templates.is_empty() {
         let at = tree.templates[0].data.name.span;
         ctx.diags.push(Diagnostic::error(
@@ -145,6 +155,7 @@ pub fn lower_network_with(
     }
 
     ctx.vectors(&tree.vectors);
+    ctx.priorities(&tree.priorities, process_levels, tree.system_span);
 
     // Checks.
     let mut check_names: FxHashMap<&str, Span> = FxHashMap::default();
@@ -256,6 +267,60 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
         // Parameter types are written inside the template but resolved in
         // the global scope, where every typedef they may use lives.
         let ty = ctx.param_type_at(p, t.offset);
+        if p.is_ref
+            && let &Ty::Chan { kind, urgent } = ty.scalar_part()
+        {
+            // `chan &c`, `chan &c[3]`: a global channel, a channel array or a
+            // part of one with constant indices (`go[1]`), of the same shape
+            // and kind.
+            match ctx.reference_argument(arg, &p.name.text) {
+                Some(Sym::Chan {
+                    base,
+                    shape,
+                    kind: k,
+                    urgent: u,
+                }) if shape == ty && k == kind && u == urgent => {
+                    bound.push(Sym::Chan {
+                        base,
+                        shape,
+                        kind,
+                        urgent,
+                    });
+                }
+                Some(sym) => {
+                    // The types print without the channel kind: say it.
+                    let kinded = |t: &Ty, k: ChannelKind, u: bool| {
+                        let urgent = if u { "urgent " } else { "" };
+                        let broadcast = if k == ChannelKind::Broadcast {
+                            "broadcast "
+                        } else {
+                            ""
+                        };
+                        format!("{urgent}{broadcast}{}", t.describe())
+                    };
+                    let what = match &sym {
+                        Sym::Chan {
+                            shape,
+                            kind: k,
+                            urgent: u,
+                            ..
+                        } => kinded(shape, *k, *u),
+                        other => format!("a {}", other.kind_name()),
+                    };
+                    ctx.diags.push(Diagnostic::error(
+                        arg.span,
+                        format!(
+                            "`{}` expects {}, but this is {what}",
+                            p.name.text,
+                            kinded(&ty, kind, urgent)
+                        ),
+                    ));
+                    ok = false;
+                }
+                None => ok = false,
+            }
+            continue;
+        }
         if p.is_ref {
             let ExprKind::Name(n) = &arg.kind else {
                 ctx.diags.push(Diagnostic::error(
@@ -385,6 +450,90 @@ fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: 
             })
             .collect();
         instantiate(ctx, sink, t, &bound, &name, values, entry.span);
+    }
+}
+
+/// `P(const id_t i) = T(i, 1);` listed in `system`: one process per value
+/// of the free parameters, named `P(0)`, `P(1)`, …, each an instance of `T`
+/// with the arguments evaluated with those values.
+fn partial(
+    ctx: &mut Ctx,
+    sink: &mut Sink<'_, '_>,
+    t: &hir::TemplateItem,
+    inst: &hir::InstanceDecl,
+) {
+    let mut ranges = Vec::new();
+    for p in &inst.params {
+        let ty = ctx.param_type_at(p, 0);
+        match ty.bounds() {
+            Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
+            _ => {
+                ctx.diags.push(Diagnostic::error(
+                    p.span,
+                    format!(
+                        "a parameter of a partial instantiation needs a bounded integer type; `{}` has none",
+                        p.name.text
+                    ),
+                ));
+                return;
+            }
+        }
+    }
+    let count = ranges
+        .iter()
+        .fold(1i64, |acc, (lo, hi, _)| acc.saturating_mul(hi - lo + 1));
+    if count > MAX_EXPANSION {
+        ctx.diags.push(Diagnostic::error(
+            inst.span,
+            format!(
+                "`{}` would make {count} processes, more than the {MAX_EXPANSION} allowed",
+                inst.name.text
+            ),
+        ));
+        return;
+    }
+    if !ctx.spend(count, inst.span) {
+        return;
+    }
+    let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
+    for (lo, hi, _) in &ranges {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                (*lo..=*hi).map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v);
+                    c
+                })
+            })
+            .collect();
+    }
+    for values in combos {
+        let binds: Vec<(String, Sym)> = inst
+            .params
+            .iter()
+            .zip(&values)
+            .zip(&ranges)
+            .map(|((p, v), (_, _, ty))| {
+                let sym = Sym::Const {
+                    value: Some(*v),
+                    ty: ty.clone(),
+                };
+                (p.name.text.clone(), sym)
+            })
+            .collect();
+        // An error in the arguments stops the expansion, so it is reported
+        // once, not once per combination.
+        let Some(bound) = ctx.with_bindings(&binds, |ctx| bind_args(ctx, t, inst)) else {
+            return;
+        };
+        let args: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let name = format!("{}({})", inst.name.text, args.join(", "));
+        instantiate(ctx, sink, t, &bound, &name, values, inst.span);
+        // Checks name these processes `P(1)`: by the instance, not the template.
+        if let Some(info) = ctx.procs.last_mut() {
+            info.template = inst.name.text.clone();
+        }
     }
 }
 

@@ -136,7 +136,10 @@ fn fischer_like() -> ItemTree {
         }],
         instances: vec![],
         system: vec![name("Proc")],
+        system_levels: vec![0],
+        system_span: None,
         vectors: vec![],
+        priorities: vec![],
         checks: vec![],
     }
 }

@@ -94,11 +94,12 @@ pub fn option(
         Ok(true) => {}
     }
     let mut pieces = Vec::new();
-    if let Err(e) = model.split_broadcast(key, edges, &guard, &mut pieces) {
+    if let Err(e) = model.split_enabled(key, edges, &guard, &mut pieces) {
         return failing(vec![allowed.clone()], describe(e));
     }
-    // The delays at which the guards hold (and, for a broadcast, the
-    // receivers left out are disabled).
+    // The delays at which the guards hold, no transition of a higher
+    // priority is enabled and, for a broadcast, the receivers left out are
+    // disabled.
     let mut guarded = Vec::new();
     for piece in &pieces {
         let w = window::along(piece, v, &vec![true; v.len()])?.meet(&allowed);

@@ -172,6 +172,7 @@ ast_enum!(
         Instance,
         System,
         SyncVector,
+        PriorityDecl,
         Check,
         Function,
     }
@@ -600,6 +601,12 @@ impl Instance {
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The parameters of a partial instantiation, `P(const id_t i) = T(i);`.
+    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
+        child::<ParamList>(&self.syntax)
+            .into_iter()
+            .flat_map(|list| children::<Param>(&list.syntax))
+    }
     pub fn template(&self) -> Option<NameRef> {
         child(&self.syntax)
     }
@@ -634,6 +641,63 @@ ast_node!(
 impl System {
     pub fn entries(&self) -> impl Iterator<Item = NameRef> + use<> {
         children(&self.syntax)
+    }
+
+    /// The entries with their priority level: 0 for the first, one more
+    /// after each `<` (`system A < B, C;` gives A 0, B 1, C 1).
+    pub fn leveled_entries(&self) -> Vec<(NameRef, u32)> {
+        let mut level = 0;
+        let mut out = Vec::new();
+        for el in self.syntax.children_with_tokens() {
+            match el {
+                SyntaxElement::Token(t) if t.kind() == LT => level += 1,
+                SyntaxElement::Node(n) => {
+                    if let Some(r) = NameRef::cast(n) {
+                        out.push((r, level));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+ast_node!(
+    /// `priority a, d[0] < default < b;`: channel priority levels.
+    PriorityDecl,
+    PRIORITY_DECL
+);
+
+/// One entry of a channel priority declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PriorityEntry {
+    /// `default`: the level of internal transitions and unlisted channels.
+    Default(SyntaxToken),
+    /// A channel, a channel array or an element of one.
+    Channel(Expr),
+}
+
+impl PriorityDecl {
+    /// The entries with their level: 0 for the first, one more after each `<`.
+    pub fn entries(&self) -> Vec<(PriorityEntry, u32)> {
+        let mut level = 0;
+        let mut out = Vec::new();
+        for el in self.syntax.children_with_tokens() {
+            match el {
+                SyntaxElement::Token(t) if t.kind() == LT => level += 1,
+                SyntaxElement::Token(t) if t.kind() == DEFAULT_KW => {
+                    out.push((PriorityEntry::Default(t), level));
+                }
+                SyntaxElement::Node(n) => {
+                    if let Some(e) = Expr::cast(n) {
+                        out.push((PriorityEntry::Channel(e), level));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 }
 

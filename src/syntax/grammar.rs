@@ -25,12 +25,13 @@ const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     LOCATION_KW,
     SYSTEM_KW,
     CHECK_KW,
+    PRIORITY_KW,
     VOID_KW,
 ]);
 
 /// Items that cannot occur in a template body: seeing one there means the
 /// body's `}` is missing.
-const TOP_LEVEL_ONLY: TokenSet = TokenSet::new(&[TEMPLATE_KW, SYSTEM_KW, CHECK_KW]);
+const TOP_LEVEL_ONLY: TokenSet = TokenSet::new(&[TEMPLATE_KW, SYSTEM_KW, CHECK_KW, PRIORITY_KW]);
 
 const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, E_BOX]);
 
@@ -83,6 +84,7 @@ fn item(p: &mut Parser, ctx: Context) {
         TEMPLATE_KW => template(p),
         SYSTEM_KW => system(p),
         SYNC_KW => sync_vector(p, ctx),
+        PRIORITY_KW => priority_decl(p),
         CHECK_KW => check(p),
         TYPEDEF_KW => typedef_decl(p),
         VOID_KW => {
@@ -98,6 +100,8 @@ fn item(p: &mut Parser, ctx: Context) {
             ARROW => edge(p, ctx),
             IDENT => var_decl(p),
             EQ => instance(p, ctx),
+            // `P(const id_t i) = T(i, 1);`: partial instantiation.
+            L_PAREN if ctx == Context::TopLevel => instance(p, ctx),
             _ => error_item(p, ctx),
         },
         _ => error_item(p, ctx),
@@ -768,7 +772,13 @@ fn instance(p: &mut Parser, ctx: Context) {
     }
     let m = p.start();
     name(p);
-    p.bump(); // `=`
+    if p.at(L_PAREN) {
+        // The parameters left free, one instance per value of each.
+        param_list(p);
+    }
+    if !p.eat(EQ) {
+        p.error_expected("`=`");
+    }
     if p.at(IDENT) {
         name_ref(p);
     } else {
@@ -795,17 +805,45 @@ fn arg_list(p: &mut Parser) {
     m.complete(p, ARG_LIST);
 }
 
+/// `system A < B, C;`: `<` separates priority levels, the higher to its right.
 fn system(p: &mut Parser) {
     let m = p.start();
     p.bump();
     loop {
         name_ref(p);
-        if !p.eat(COMMA) {
+        if !p.eat(COMMA) && !p.eat(LT) {
             break;
         }
     }
     semi(p);
     m.complete(p, SYSTEM);
+}
+
+/// `priority a, d[0] < default < b;`: channel priority levels, lowest first;
+/// `,` separates channels of one level, `<` starts a higher one.
+/// Like `system`, it ends a template body whose `}` is missing.
+fn priority_decl(p: &mut Parser) {
+    let m = p.start();
+    p.bump();
+    loop {
+        if p.at(DEFAULT_KW) {
+            p.bump();
+        } else if p.at(IDENT) {
+            let c = p.start();
+            p.bump();
+            let c = c.complete(p, NAME_REF);
+            // Indices only: a channel or an element of a channel array.
+            postfix(p, c, false);
+        } else {
+            p.error_expected("a channel or `default`");
+            break;
+        }
+        if !p.eat(COMMA) && !p.eat(LT) {
+            break;
+        }
+    }
+    semi(p);
+    m.complete(p, PRIORITY_DECL);
 }
 
 /// `sync Bus.cd, Station(1).cd?;`: a synchronisation vector, one

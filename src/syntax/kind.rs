@@ -66,6 +66,9 @@ syntax_kinds! {
     ELSE_KW,
     WHILE_KW,
     FOR_KW,
+    // Priorities: `priority a < default < b;`.
+    PRIORITY_KW,
+    DEFAULT_KW,
     DEADLOCK_KW,
     // Path quantifiers of checks: `A[]`, `E<>`, `A<>`, `E[]`.
     A_BOX,
@@ -158,6 +161,7 @@ syntax_kinds! {
     SYSTEM,
     SYNC_VECTOR,
     SYNC_PARTICIPANT,
+    PRIORITY_DECL,
     CHECK,
     NAME,
     NAME_REF,
@@ -274,6 +278,8 @@ impl SyntaxKind {
             ELSE_KW => "`else`",
             WHILE_KW => "`while`",
             FOR_KW => "`for`",
+            PRIORITY_KW => "`priority`",
+            DEFAULT_KW => "`default`",
             DEADLOCK_KW => "`deadlock`",
             A_BOX => "`A[]`",
             E_DIAMOND => "`E<>`",
@@ -380,9 +386,11 @@ mod keyword_tests {
     #[test]
     fn keywords_are_the_keyword_kinds_texts() {
         let keywords: Vec<&str> = SyntaxKind::keywords().collect();
-        // The language description's list: 38 keywords from `const` to
-        // `deadlock`, the six of function bodies among them.
-        assert_eq!(keywords.len(), 38, "{keywords:?}");
+        // The language description's list: 40 keywords from `const` to
+        // `deadlock`, the six of function bodies and the two of priorities
+        // among them.
+        assert_eq!(keywords.len(), 40, "{keywords:?}");
+        assert!(keywords.contains(&"priority") && keywords.contains(&"default"));
         assert!(keywords.contains(&"return") && keywords.contains(&"void"));
         assert_eq!(keywords.first(), Some(&"const"));
         assert_eq!(keywords.last(), Some(&"deadlock"));

@@ -107,6 +107,10 @@ enum RawToken {
     While,
     #[token("for")]
     For,
+    #[token("priority")]
+    Priority,
+    #[token("default")]
+    Default,
     #[token("deadlock")]
     Deadlock,
     #[token("A[]")]
@@ -273,6 +277,8 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Else => ELSE_KW,
         RawToken::While => WHILE_KW,
         RawToken::For => FOR_KW,
+        RawToken::Priority => PRIORITY_KW,
+        RawToken::Default => DEFAULT_KW,
         RawToken::Deadlock => DEADLOCK_KW,
         RawToken::ABox => A_BOX,
         RawToken::EDiamond => E_DIAMOND,

@@ -78,6 +78,7 @@ fn door_and_key() -> (Network, Formula) {
             },
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![Check {
             name: "door_opens".into(),
             kind: CheckKind::Reachable(Formula::At {

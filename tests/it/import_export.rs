@@ -134,6 +134,7 @@ fn network() -> Network {
             proc_("P(2)", 2, vec![p2_go, p2_cs]),
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![
             Check {
                 name: "mutex".into(),

@@ -254,14 +254,25 @@ fn broken_bad_expression() {
 }
 
 #[test]
-fn broken_function_and_priority() {
+fn function_and_process_priority() {
     let text = "<nta><declaration>int x;\nint f(int a) { return a + 1; }\nbool b;</declaration><template><name>P</name><location id=\"a\"/><init ref=\"a\"/></template>\n<system>Q = P();\nsystem P &lt; Q;</system></nta>";
     show(
         "f.xml",
         text,
         &[],
         expect![[r#"
-            5:10: error: process priorities (`<` in the system line) are not supported
+            int x;
+            int f(int a) {
+                return a + 1;
+            }
+            bool b;
+
+            template P() {
+                init location _a;
+            }
+
+            Q = P();
+            system P < Q;
         "#]],
     );
 }
@@ -688,5 +699,23 @@ system P;
 
         system P;
     "#]],
+    );
+}
+
+/// A `double` declaration or literal is an error where it stands, and the
+/// declarations around it are still read: the one after it is reported too.
+#[test]
+fn double_declarations_do_not_hide_their_neighbours() {
+    let text = "<nta><declaration>int a = 1;\nconst double rate = 1.5;\ndouble d = 0.25;\nint b = 2;\nint c = 2.5e1;\nint e = 3x;</declaration><template><name>P</name><location id=\"a\"/><init ref=\"a\"/></template>\n<system>system P;</system></nta>";
+    show(
+        "d.xml",
+        text,
+        &[],
+        expect![[r#"
+            2:1: error: `double` types are not supported
+            3:1: error: `double` types are not supported
+            5:9: error: unsupported number `2.5e1`: only integers are supported
+            6:9: error: unsupported number `3x`: only integers are supported
+        "#]],
     );
 }

@@ -184,6 +184,7 @@ fn net() -> Network {
         channels,
         processes: vec![p, q],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![Check {
             name: "reach".into(),
             kind: CheckKind::Reachable(Formula::At {

@@ -66,6 +66,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             span: span(),
         }],
         vectors: vec![],
+        priorities: Default::default(),
         // A trace is drawn for a check: one whose name needs escaping too.
         checks: vec![zeno::ir::Check {
             name: "c<&>".into(),

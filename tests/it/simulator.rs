@@ -194,6 +194,7 @@ fn timed() -> Network {
             vec![e],
         )],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![
             check(CheckKind::Reachable(at(0, 1))),
             // E<> P.B && x >= 1
@@ -389,6 +390,7 @@ fn committed() -> Network {
             process("Q", vec![normal("A"), normal("B")], vec![edge(0, 1)]),
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(Formula::And(vec![
             at(0, 1),
             at(1, 1),
@@ -460,6 +462,7 @@ fn broadcast() -> Network {
             receiver("R3", Some(bin(BinOp::Eq, var(0), c(1))), 9),
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
     }
 }
@@ -560,6 +563,7 @@ fn handshake(urgent: bool) -> Network {
             process("R2", vec![normal("A"), normal("B")], vec![recv2]),
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
     }
 }
@@ -639,6 +643,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
             vec![e],
         )],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::Not(Box::new(
             Formula::Deadlock,
         ))))],
@@ -812,6 +817,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         channels: vec![],
         processes: vec![process("P", vec![normal("A")], vec![e])],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
     };
     let trace = |steps: usize, error| Trace {
@@ -876,6 +882,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
             ),
         ],
         vectors: vec![],
+        priorities: Default::default(),
         checks: vec![],
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);

@@ -93,6 +93,10 @@ fn exercise_ast(root: &SyntaxNode) {
                 }
                 Item::System(s) => {
                     s.entries().for_each(|e| drop(e.text()));
+                    s.leveled_entries().into_iter().for_each(drop);
+                }
+                Item::PriorityDecl(p) => {
+                    p.entries().into_iter().for_each(drop);
                 }
                 Item::SyncVector(v) => {
                     v.participants().for_each(|p| drop((p.expr(), p.is_weak())));

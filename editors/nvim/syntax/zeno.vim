@@ -8,7 +8,7 @@ endif
 
 syntax keyword zenoType int bool clock chan struct scalar
 syntax keyword zenoModifier const meta urgent broadcast committed init
-syntax keyword zenoDeclaration typedef template location invariant system check
+syntax keyword zenoDeclaration typedef template location invariant system check priority default
 syntax keyword zenoLabel when sync select do
 syntax keyword zenoBoolean true false
 syntax keyword zenoOperatorWord and or not imply

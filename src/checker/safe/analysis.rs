@@ -106,7 +106,10 @@ pub(crate) fn analyse(
     };
     let chk = network.check(check);
     let goal = chk.kind.goal();
-    if goal.mentions_deadlock() {
+    // A removed component's moves could be blocked by, or block,
+    // transitions of a higher or lower priority: with priorities nothing is
+    // removed (docs/checker.md, "Priorities").
+    if goal.mentions_deadlock() || !network.priorities.is_empty() {
         return none();
     }
     let mut components: Vec<Component> = Vec::new();

@@ -437,7 +437,7 @@ impl Ctx {
 
     /// What a reference parameter stands for: a variable, a part of one
     /// with constant indices, a clock or a channel.
-    fn reference_argument(&mut self, a: &hir::Expr, param: &str) -> Option<Sym> {
+    pub(crate) fn reference_argument(&mut self, a: &hir::Expr, param: &str) -> Option<Sym> {
         if let ExprKind::Name(n) = &a.kind
             && let Some(sym @ Sym::Clock { .. }) = self.peek(n)
         {

@@ -24,6 +24,7 @@ mod clocks;
 mod data;
 mod expr;
 mod function;
+mod priorities;
 mod template;
 mod vectors;
 
@@ -252,6 +253,22 @@ impl Ctx {
     }
 
     // ---- scopes ----
+
+    /// Runs `f` with `binds` visible as names (a partial instantiation's
+    /// parameters while its arguments are evaluated).
+    pub fn with_bindings<R>(
+        &mut self,
+        binds: &[(String, Sym)],
+        f: impl FnOnce(&mut Ctx) -> R,
+    ) -> R {
+        self.push_scope();
+        for (name, sym) in binds {
+            self.bind(name, sym.clone());
+        }
+        let r = f(self);
+        self.pop_scope(false);
+        r
+    }
 
     fn push_scope(&mut self) {
         self.scopes.push(Scope::default());

@@ -306,7 +306,16 @@ impl Ctx {
             let ty = self.param_type(p);
             let sym = match params.and_then(|ps| ps.get(k)) {
                 Some(s) => s.clone(),
-                None if p.is_ref => Sym::Var { base: UNKNOWN, ty },
+                // A reference to a channel (or a channel array): any one.
+                None if p.is_ref => match *ty.scalar_part() {
+                    Ty::Chan { kind, urgent } => Sym::Chan {
+                        base: UNKNOWN,
+                        shape: ty,
+                        kind,
+                        urgent,
+                    },
+                    _ => Sym::Var { base: UNKNOWN, ty },
+                },
                 None => Sym::Const { value: None, ty },
             };
             self.define(&p.name, sym);

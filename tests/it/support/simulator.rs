@@ -19,6 +19,8 @@ use zeno::ir::{
     LValue, LocationKind, MAX_LOOP_STEPS, Network, ProcId, Stmt, SyncDir, UnOp, Update,
 };
 
+mod priority;
+
 type Q = Rational64;
 
 fn q(v: i32) -> Q {
@@ -621,9 +623,10 @@ impl Sim<'_> {
         Ok(t)
     }
 
-    /// Takes `tr` in `s` (already delayed). The outer error is a violation of
-    /// the semantics; the inner one a run-time error of the model's updates.
-    fn fire(
+    /// Takes `tr` in `s` (already delayed), ignoring priorities (see
+    /// `fire`). The outer error is a violation of the semantics; the inner
+    /// one a run-time error of the model's updates.
+    fn fire_unprioritised(
         &self,
         s: &ConcreteState,
         tr: &Transition,
