@@ -13,7 +13,7 @@ use num_rational::Rational64;
 
 use eps::{Eps, EpsDbm};
 
-use crate::ir::{EdgeId, EvalError, LocId, ProcId, Update};
+use crate::ir::{EdgeId, EvalError, LocId, ProcId};
 
 use super::Stop;
 use super::dbm::{Dbm, bound};
@@ -91,20 +91,6 @@ fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
     Some(run)
 }
 
-/// Final value of every clock the edges reset, in update order.
-fn resets(model: &Model, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
-    let mut out: Vec<(usize, i32)> = Vec::new();
-    for &(p, e) in edges {
-        for u in &model.net.processes[p as usize].edges[e as usize].updates {
-            if let Update::ResetClock { clock, value } = u {
-                out.retain(|r| r.0 != *clock as usize);
-                out.push((*clock as usize, *value));
-            }
-        }
-    }
-    out
-}
-
 /// Pairwise non-empty intersections of two unions of zones.
 fn intersect_all(a: &[EpsDbm], b: &[EpsDbm]) -> Option<Vec<EpsDbm>> {
     let mut out = Vec::new();
@@ -154,7 +140,7 @@ fn backward(
             pre.iter_mut().for_each(EpsDbm::down);
         }
         let mut pre = intersect_all(&pre, &eps_zones(&run.entry[i])?)?;
-        let r = resets(model, &path[i - 1]);
+        let r = model.final_resets(&path[i - 1]);
         for z in &mut pre {
             for &(x, v) in &r {
                 z.tighten(x, 0, Eps::int(v as i64));
@@ -264,7 +250,7 @@ fn pick(
         out.entries.push(std::mem::replace(&mut u, v.clone()));
         out.leaves.push(v);
         if let Some(edges) = path.get(i) {
-            for (x, v) in resets(model, edges) {
+            for (x, v) in model.final_resets(edges) {
                 u[x] = Eps::int(v as i64);
             }
         }

@@ -165,14 +165,6 @@ fn list(names: impl IntoIterator<Item = &'static str>) -> String {
     names.into_iter().collect::<Vec<_>>().join(", ")
 }
 
-fn orders() -> String {
-    list(SearchOrder::ALL.map(SearchOrder::name))
-}
-
-fn heuristics() -> String {
-    list(HeuristicKind::ALL.map(HeuristicKind::name))
-}
-
 fn enhancements() -> String {
     list(
         Enhance::ORDERING
@@ -182,35 +174,36 @@ fn enhancements() -> String {
     )
 }
 
+/// The entry of `all` called `name`, or an error listing the names.
+fn by_name<T: Copy>(
+    all: &[T],
+    name_of: fn(T) -> &'static str,
+    name: &str,
+    what: &str,
+) -> Result<T, ConfigError> {
+    all.iter()
+        .copied()
+        .find(|&t| name_of(t) == name)
+        .ok_or_else(|| ConfigError {
+            text: name.to_string(),
+            why: format!(
+                "unknown {what} `{name}` (expected one of {})",
+                list(all.iter().map(|&t| name_of(t)))
+            ),
+        })
+}
+
 impl FromStr for SearchOrder {
     type Err = ConfigError;
     fn from_str(name: &str) -> Result<SearchOrder, ConfigError> {
-        SearchOrder::ALL
-            .into_iter()
-            .find(|o| o.name() == name)
-            .ok_or_else(|| ConfigError {
-                text: name.to_string(),
-                why: format!(
-                    "unknown search order `{name}` (expected one of {})",
-                    orders()
-                ),
-            })
+        by_name(&SearchOrder::ALL, SearchOrder::name, name, "search order")
     }
 }
 
 impl FromStr for HeuristicKind {
     type Err = ConfigError;
     fn from_str(name: &str) -> Result<HeuristicKind, ConfigError> {
-        HeuristicKind::ALL
-            .into_iter()
-            .find(|h| h.name() == name)
-            .ok_or_else(|| ConfigError {
-                text: name.to_string(),
-                why: format!(
-                    "unknown heuristic `{name}` (expected one of {})",
-                    heuristics()
-                ),
-            })
+        by_name(&HeuristicKind::ALL, HeuristicKind::name, name, "heuristic")
     }
 }
 

@@ -120,6 +120,16 @@ struct Frame {
     next: usize,
 }
 
+/// The transitions from the root of a depth-first `stack` to the node
+/// entered by `via` below its top.
+fn path_here(stack: &[Frame], via: &Edges) -> Vec<Edges> {
+    let mut path: Vec<Edges> = stack.iter().skip(1).map(|f| f.via.clone()).collect();
+    if !stack.is_empty() {
+        path.push(via.clone());
+    }
+    path
+}
+
 struct Search<'a, 'm> {
     model: &'m Model<'a>,
     options: &'m Options,
@@ -539,13 +549,6 @@ impl Search<'_, '_> {
             // Enter (`next_key`, `next_zone`) by `via`.
             self.tick()?;
             let id = self.add(&next_key, next_zone.clone(), stack.len());
-            let path_here = |stack: &[Frame], via: &Edges| -> Vec<Edges> {
-                let mut path: Vec<Edges> = stack.iter().skip(1).map(|f| f.via.clone()).collect();
-                if !stack.is_empty() {
-                    path.push(via.clone());
-                }
-                path
-            };
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }

@@ -192,6 +192,21 @@ impl<'a> Model<'a> {
         &key[..self.nproc]
     }
 
+    /// The final value of every clock `edges` reset, in update order (a
+    /// later reset of the same clock wins): what a concrete step sets.
+    pub fn final_resets(&self, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
+        let mut out: Vec<(usize, i32)> = Vec::new();
+        for &(p, e) in edges {
+            for u in &self.edge(p, e).updates {
+                if let Update::ResetClock { clock, value } = u {
+                    out.retain(|r| r.0 != *clock as usize);
+                    out.push((*clock as usize, *value));
+                }
+            }
+        }
+        out
+    }
+
     pub fn vars<'k>(&self, key: &'k [i32]) -> &'k [i32] {
         &key[self.nproc..]
     }

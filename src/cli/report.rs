@@ -174,6 +174,21 @@ pub struct Binding {
     pub value: i32,
 }
 
+/// Every variable slot of `net` with its value in `values`, by name.
+pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &value)| Binding {
+            name: net
+                .variables
+                .get(i)
+                .map_or(format!("#{i}"), |v| v.name.clone()),
+            value,
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct StateReport {
     pub locations: Vec<LocationValue>,
@@ -469,18 +484,7 @@ fn state(net: &Network, s: &ConcreteState) -> StateReport {
                 }
             })
             .collect(),
-        variables: s
-            .variables
-            .iter()
-            .enumerate()
-            .map(|(i, &value)| Binding {
-                name: net
-                    .variables
-                    .get(i)
-                    .map_or(format!("#{i}"), |v| v.name.clone()),
-                value,
-            })
-            .collect(),
+        variables: variable_bindings(net, &s.variables),
         clocks: s
             .clocks
             .iter()

@@ -7,7 +7,7 @@ use num_rational::Rational64;
 use crate::checker::Transition;
 use crate::checker::dbm::Dbm;
 use crate::checker::semantics::Model;
-use crate::ir::{EdgeId, Network, ProcId, Update};
+use crate::ir::{EdgeId, Network, ProcId};
 
 use super::window::{self, Window};
 use super::{Clocks, Enabled, SimError, State};
@@ -43,21 +43,6 @@ pub fn allowed(model: &Model, key: &[i32], v: &[Q]) -> Result<Window, SimError> 
     }
     let inv = invariants(model, key, model.net)?;
     Ok(window::along(&inv, v, &vec![true; v.len()])?)
-}
-
-/// The final value of every clock the edges reset, in update order (a
-/// later reset of the same clock wins).
-fn resets(model: &Model, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
-    let mut out: Vec<(usize, i32)> = Vec::new();
-    for &(p, e) in edges {
-        for u in &model.net.processes[p as usize].edges[e as usize].updates {
-            if let Update::ResetClock { clock, value } = u {
-                out.retain(|r| r.0 != *clock as usize);
-                out.push((*clock as usize, *value));
-            }
-        }
-    }
-    out
 }
 
 /// Transition `edges` (enabled on the data part) from valuation `v`, with
@@ -125,7 +110,7 @@ pub fn option(
     // are `v + d`.
     let mut after = v.to_vec();
     let mut moving = vec![true; v.len()];
-    for (x, value) in resets(model, edges) {
+    for (x, value) in model.final_resets(edges) {
         after[x] = Q::from_integer(value as i64);
         moving[x] = false;
     }
@@ -158,7 +143,7 @@ pub fn take(
         .update(&mut next, edges, None)
         .map_err(|e| SimError::Model(crate::report::describe_error(net, &e)))?;
     let mut clocks = v.clone();
-    for (x, value) in resets(model, edges) {
+    for (x, value) in model.final_resets(edges) {
         clocks[x] = Q::from_integer(value as i64);
     }
     Ok(State::from_key(&next, model.nproc, Clocks::Values(clocks)))

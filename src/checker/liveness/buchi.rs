@@ -53,7 +53,7 @@ use crate::ir::Formula;
 use super::super::dbm::Dbm;
 use super::super::goal;
 use super::non_zeno;
-use super::{Edges, End, Halt, Outcome, Search};
+use super::{Edges, End, Frame, Halt, Outcome, Search, path_here};
 
 /// A component under construction.
 struct Root {
@@ -62,14 +62,6 @@ struct Root {
     entered_by_tick: bool,
     /// A ticking transition joins two of the component's nodes.
     accepting: bool,
-}
-
-/// One level of the depth-first stack.
-struct Frame {
-    node: u32,
-    via: Edges,
-    succ: Vec<(Box<[i32]>, Dbm, Edges)>,
-    next: usize,
 }
 
 impl Search<'_, '_> {
@@ -100,13 +92,6 @@ impl Search<'_, '_> {
         loop {
             self.tick()?;
             let id = self.add(&next_key, next_zone.clone(), stack.len());
-            let path_here = |stack: &[Frame], via: &Edges| -> Vec<Edges> {
-                let mut path: Vec<Edges> = stack.iter().skip(1).map(|f| f.via.clone()).collect();
-                if !stack.is_empty() {
-                    path.push(via.clone());
-                }
-                path
-            };
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }

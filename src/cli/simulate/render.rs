@@ -139,18 +139,7 @@ pub fn view(source: &Source, session: &Session) -> View {
                 }
             })
             .collect(),
-        variables: state
-            .variables
-            .iter()
-            .enumerate()
-            .map(|(i, &value)| Binding {
-                name: net
-                    .variables
-                    .get(i)
-                    .map_or(format!("#{i}"), |v| v.name.clone()),
-                value,
-            })
-            .collect(),
+        variables: cli_report::variable_bindings(net, &state.variables),
         clocks,
         zone,
         delays: sim.allowed_delays().ok().flatten().map(|w| w.to_string()),
