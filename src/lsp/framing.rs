@@ -115,7 +115,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             Ok(0) => self.eof = true,
             Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
             Err(e) => {
-                eprintln!("zeno lsp: reading the input failed: {e}");
+                tracing::error!("zeno lsp: reading the input failed: {e}");
                 self.eof = true;
             }
         }
@@ -501,7 +501,7 @@ pub enum Out {
 /// Logs a dropped or answered message: to stderr, and to the client as a
 /// `window/logMessage` warning.
 async fn log(out: &mpsc::Sender<Out>, message: String) {
-    eprintln!("zeno lsp: {message}");
+    tracing::warn!("zeno lsp: {message}");
     let note = json!({"jsonrpc": "2.0", "method": "window/logMessage",
         "params": {"type": 2, "message": format!("zeno lsp: {message}")}});
     let _ = out

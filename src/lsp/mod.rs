@@ -124,9 +124,16 @@ pub fn run_stdio() -> std::io::Result<u8> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    // The log goes to stderr: stdout carries only the protocol. A
+    // subscriber already installed (by an embedding program) is kept.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
     let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     if !ending.shut_down {
-        eprintln!(
+        tracing::error!(
             "zeno lsp: {} without a shutdown request before it; exiting with 1",
             if ending.exit {
                 "exit"

@@ -524,7 +524,7 @@ impl LanguageServer for Backend {
             apply_settings(&mut lock(&self.state), options, &mut out);
             // The client cannot receive messages before the reply; log to stderr.
             for msg in out.log {
-                eprintln!("zeno lsp: {msg}");
+                tracing::warn!("zeno lsp: {msg}");
             }
         }
         Ok(InitializeResult {
