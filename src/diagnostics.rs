@@ -3,11 +3,16 @@
 
 use crate::text::Span;
 
+/// How serious a diagnostic is, most serious first (the order sorts by it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// The model cannot be checked (exit 2 in the CLI).
     Error,
+    /// Something is likely wrong, but the model can be checked.
     Warning,
+    /// Information, such as a check's verdict in the editor.
     Info,
+    /// A suggestion.
     Hint,
 }
 
@@ -15,19 +20,27 @@ pub enum Severity {
 /// ("first defined here", "step 3 of the trace").
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
+    /// How serious it is.
     pub severity: Severity,
+    /// What is wrong, in one sentence.
     pub message: String,
+    /// Where, in the text the diagnostic is about.
     pub range: Span,
+    /// Other places that explain it.
     pub related: Vec<Related>,
 }
 
+/// A place related to a diagnostic, with what it shows.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Related {
+    /// Where, in the same text.
     pub range: Span,
+    /// What is there ("first defined here").
     pub message: String,
 }
 
 impl Diagnostic {
+    /// An error at `range`.
     pub fn error(range: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -37,6 +50,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning at `range`.
     pub fn warning(range: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -44,6 +58,7 @@ impl Diagnostic {
         }
     }
 
+    /// The diagnostic with one more related place.
     pub fn with_related(mut self, range: Span, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related {
             range,

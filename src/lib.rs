@@ -8,19 +8,26 @@
 #[cfg(feature = "bench")]
 pub mod bench;
 pub mod checker;
+#[warn(missing_docs)]
 pub mod diagnostics;
+#[warn(missing_docs)]
 pub mod fmt;
 pub mod ide;
 pub mod import;
 pub mod ir;
+#[warn(missing_docs)]
 pub mod load;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+#[warn(missing_docs)]
 pub mod memory;
 #[cfg(feature = "pictures")]
+#[warn(missing_docs)]
 pub mod pictures;
+#[warn(missing_docs)]
 pub mod report;
 pub mod semantics;
 pub mod simulate;
 pub mod syntax;
+#[warn(missing_docs)]
 pub mod text;

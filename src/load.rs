@@ -39,16 +39,21 @@ pub enum LoadError {
     /// The importer rejected the input; the diagnostics are located in it.
     #[error("the {} model could not be imported", format_name(*.format))]
     Import {
+        /// The format the input was read as.
         format: Format,
         /// How the format was decided.
         detection: Detection,
+        /// The importer's errors and warnings, located in the input.
         diagnostics: Vec<Diagnostic>,
     },
     /// TChecker labels were given for zeno text, which names its checks.
     #[error(
         "--labels applies to TChecker models; `{name}` is zeno text (write the `check` in the file)"
     )]
-    LabelsForZeno { name: String },
+    LabelsForZeno {
+        /// The input's name.
+        name: String,
+    },
 }
 
 /// The name of a format in messages.

@@ -248,10 +248,24 @@ pub fn reserve_map<K: Eq + Hash, V, S: BuildHasher>(
     fallible(|| m.try_reserve(additional)).map_err(|_| OutOfMemory)
 }
 
+/// Why a text is not a size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// The suffix is none of the units.
+    #[error("`{0}`: unknown unit (use K, M, G or T)")]
+    UnknownUnit(String),
+    /// The number does not parse.
+    #[error("`{0}` is not a size (e.g. 512M, 1.5G, 2GiB)")]
+    NotANumber(String),
+    /// Zero, or more bytes than there are.
+    #[error("`{0}`: a size must be at least 1 byte")]
+    OutOfRange(String),
+}
+
 /// Parses a size: bytes, or a number with `K`, `M`, `G` or `T` (powers of
 /// 1024, optionally followed by `i`, `B` or `iB`, any case): `512M`, `1.5G`,
 /// `2GiB`.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -269,14 +283,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "m" => 1 << 20,
         "g" => 1 << 30,
         "t" => 1 << 40,
-        _ => return Err(format!("`{text}`: unknown unit (use K, M, G or T)")),
+        _ => return Err(SizeError::UnknownUnit(text.to_string())),
     };
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("`{text}` is not a size (e.g. 512M, 1.5G, 2GiB)"))?;
+        .map_err(|_| SizeError::NotANumber(text.to_string()))?;
     let bytes = value * scale as f64;
     if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
-        return Err(format!("`{text}`: a size must be at least 1 byte"));
+        return Err(SizeError::OutOfRange(text.to_string()));
     }
     Ok(bytes as u64)
 }

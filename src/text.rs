@@ -5,11 +5,14 @@
 /// A byte range `[start, end)` in a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// The first byte.
     pub start: u32,
+    /// One past the last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The span `[start, end)`.
     pub fn new(start: u32, end: u32) -> Span {
         Span { start, end }
     }

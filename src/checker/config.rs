@@ -15,6 +15,8 @@
 //! becomes available everywhere by adding one arm to its `name` and one
 //! entry to its `ALL` list (the round-trip test checks that they agree).
 
+#![warn(missing_docs)]
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -29,10 +31,16 @@ use crate::ir::Formula;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Config {
+    /// The order of exploration.
     pub search: SearchOrder,
+    /// The heuristic, where the order or the enhancement reads one
+    /// ([`Config::uses_heuristic`]); `Zero` otherwise.
     pub heuristic: HeuristicKind,
+    /// The frontier enhancement.
     pub enhance: Enhance,
+    /// Search the network without its safe components first.
     pub safe_abstraction: bool,
+    /// How the best-first orders break ties.
     pub ties: Ties,
 }
 

@@ -41,7 +41,12 @@ pub use trace_text::{trace_json, trace_text};
 pub enum PictureError {
     /// No process or template has this name.
     #[error("no process or template named `{name}` (there are: {})", known.join(", "))]
-    UnknownProcess { name: String, known: Vec<String> },
+    UnknownProcess {
+        /// The name asked for.
+        name: String,
+        /// The processes and templates there are.
+        known: Vec<String>,
+    },
     /// The layout engine failed.
     #[error("layout failed: {0}")]
     Layout(String),
