@@ -130,6 +130,14 @@ fn path_here(stack: &[Frame], via: &Edges) -> Vec<Edges> {
     path
 }
 
+/// A model error met by transitions `edges` from the node entered by `via`
+/// below `stack`, reached from the search's start by `prefix`.
+fn error_here(prefix: &[Edges], stack: &[Frame], via: &Edges, edges: Edges, e: EvalError) -> Halt {
+    let mut path = prefix.to_vec();
+    path.extend(path_here(stack, via));
+    Halt::Error(path, edges, e)
+}
+
 struct Search<'a, 'm> {
     model: &'m Model<'a>,
     options: &'m Options,
@@ -552,14 +560,9 @@ impl Search<'_, '_> {
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }
-            let mut succ = match self.successors(&next_key, &next_zone) {
-                Ok(s) => s,
-                Err((edges, e)) => {
-                    let mut path = prefix.to_vec();
-                    path.extend(path_here(&stack, &via));
-                    return Err(Halt::Error(path, edges, e));
-                }
-            };
+            let mut succ = self
+                .successors(&next_key, &next_zone)
+                .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
             self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,

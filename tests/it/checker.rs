@@ -17,6 +17,22 @@ const ORDERS: [SearchOrder; 5] = [
     SearchOrder::AStar,
 ];
 
+/// Decides the network's first check.
+fn check_first(
+    net: &Network,
+    options: &Options,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    check(
+        net,
+        net.check_at(0).expect("a check"),
+        options,
+        cancel,
+        progress,
+    )
+}
+
 fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
     let options = Options {
         search: order,
@@ -761,24 +777,12 @@ fn limits_stop_the_search() {
         max_states: Some(10),
         ..Options::default()
     };
-    let res = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &options,
-        &Cancel::new(),
-        &mut |_| {},
-    );
+    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
     assert_eq!(res.verdict, Verdict::Unknown(Limit::States));
     assert_eq!(res.stats.explored, 10);
     let cancel = Cancel::new();
     cancel.cancel();
-    let res = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &Options::default(),
-        &cancel,
-        &mut |_| {},
-    );
+    let res = check_first(&net, &Options::default(), &cancel, &mut |_| {});
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Cancelled));
 }
 
@@ -790,20 +794,8 @@ fn random_dfs_is_reproducible() {
         seed: 42,
         ..Options::default()
     };
-    let a = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &options,
-        &Cancel::new(),
-        &mut |_| {},
-    );
-    let b = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &options,
-        &Cancel::new(),
-        &mut |_| {},
-    );
+    let a = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+    let b = check_first(&net, &options, &Cancel::new(), &mut |_| {});
     assert_eq!(a.stats.explored, b.stats.explored);
     assert_eq!(a.trace, b.trace);
 }
@@ -811,13 +803,7 @@ fn random_dfs_is_reproducible() {
 #[test]
 fn stats_are_reported() {
     let net = fischer(2, 2, false);
-    let res = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &Options::default(),
-        &Cancel::new(),
-        &mut |_| {},
-    );
+    let res = check_first(&net, &Options::default(), &Cancel::new(), &mut |_| {});
     assert!(res.stats.explored > 0);
     assert!(res.stats.stored > 0 && res.stats.stored <= res.stats.generated);
     assert!(res.stats.bytes_per_state > 0);
@@ -847,13 +833,7 @@ fn built_heuristics_agree_on_verdicts() {
                         cache_heuristic,
                         ..Options::default()
                     };
-                    let res = check(
-                        &net,
-                        net.check_at(0).unwrap(),
-                        &options,
-                        &Cancel::new(),
-                        &mut |_| {},
-                    );
+                    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
                     assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
                     if let Some(t) = &res.trace {
                         replay(&net, 0, t).unwrap();
@@ -923,24 +903,14 @@ fn timeout_and_progress() {
         timeout: Some(std::time::Duration::ZERO),
         ..Options::default()
     };
-    let res = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &options,
-        &Cancel::new(),
-        &mut |_| {},
-    );
+    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
     // A full run of F7 explores more than 4096 states: progress is reported
     // with growing figures.
     let mut seen: Vec<u64> = Vec::new();
-    let res = check(
-        &net,
-        net.check_at(0).unwrap(),
-        &Options::default(),
-        &Cancel::new(),
-        &mut |s| seen.push(s.explored),
-    );
+    let res = check_first(&net, &Options::default(), &Cancel::new(), &mut |s| {
+        seen.push(s.explored)
+    });
     assert_eq!(res.verdict, Verdict::Holds);
     assert!(!seen.is_empty());
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
@@ -992,13 +962,7 @@ fn long_random_dfs_traces_replay() {
                 seed,
                 ..Options::default()
             };
-            let res = check(
-                &net,
-                net.check_at(0).unwrap(),
-                &options,
-                &Cancel::new(),
-                &mut |_| {},
-            );
+            let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
             assert_eq!(res.verdict, Verdict::Fails);
             let t = res.trace.unwrap();
             assert!(t.len() >= 6);

@@ -53,7 +53,7 @@ use crate::ir::Formula;
 use super::super::dbm::Dbm;
 use super::super::goal;
 use super::non_zeno;
-use super::{Edges, End, Frame, Halt, Outcome, Search, path_here};
+use super::{Edges, End, Frame, Outcome, Search, error_here, path_here};
 
 /// A component under construction.
 struct Root {
@@ -95,14 +95,9 @@ impl Search<'_, '_> {
             if let Some(end) = self.ends_here(&next_key, &next_zone) {
                 return Ok(Some((path_here(&stack, &via), end)));
             }
-            let mut succ = match self.successors(&next_key, &next_zone) {
-                Ok(s) => s,
-                Err((edges, e)) => {
-                    let mut path = prefix.to_vec();
-                    path.extend(path_here(&stack, &via));
-                    return Err(Halt::Error(path, edges, e));
-                }
-            };
+            let mut succ = self
+                .successors(&next_key, &next_zone)
+                .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
             // A node joins the root stack and the live ones before its
             // successors are ordered, so one equal to itself closes a cycle.
             roots.push(Root {
