@@ -20,7 +20,7 @@ pub struct Document {
     /// Shared with the snapshots that requests take.
     pub line_index: Arc<LineIndex>,
     /// What the positions of edits (and of the line index) count.
-    encoding: Encoding,
+    pub encoding: Encoding,
     pending: BTreeMap<i32, Vec<TextDocumentContentChangeEvent>>,
 }
 

@@ -13,6 +13,10 @@
 //! guard of `guard`), diagnostics and models come from
 //! [`crate::semantics`], and checks from [`crate::checker`].
 //!
+//! UPPAAL XML/XTA and TChecker files are imported and checked too; what is
+//! located in their translation is shown at the top of the file (see
+//! [`foreign`]).
+//!
 //! Positions count UTF-8 bytes, UTF-16 code units or characters, whichever
 //! the client offers first in that order (`general.positionEncodings`; UTF-16
 //! when it offers none of them), as negotiated in `initialize`.
@@ -43,6 +47,7 @@
 mod config;
 mod document;
 mod features;
+mod foreign;
 mod framing;
 mod guard;
 pub mod lenses;

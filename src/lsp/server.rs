@@ -25,9 +25,10 @@ mod requests;
 use super::config::Settings;
 use super::document::{ChangeOutcome, Document};
 use super::features;
+use super::foreign::{self, Translation};
 use super::guard::{self, guarded};
 use super::lenses::{self, Cursor};
-use super::line_index::Encoding;
+use super::line_index::{Encoding, LineIndex};
 use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
 use super::snapshot::Snapshot;
 use crate::checker::CheckResult;
@@ -93,6 +94,12 @@ struct Doc {
     job: Option<Job>,
     /// The trace step shown by the `zeno.trace.*` commands.
     cursor: Option<Cursor>,
+    /// Set when the document is a UPPAAL or TChecker model: the analysed
+    /// text is its zeno translation ([`foreign`]).
+    translation: Option<Translation>,
+    /// An `.xml` file that is not a UPPAAL model: neither reported nor
+    /// checked.
+    ignored: bool,
 }
 
 /// Messages computed under the state lock, sent after it is released.
@@ -122,20 +129,22 @@ impl State {
     fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
         let d = self.docs.get(uri)?;
         let mut all = d.diagnostics.clone();
+        let mut checks = Vec::new();
         if !d.stale.is_empty() && d.results.is_empty() {
-            all.extend(d.stale_diagnostics(uri, self.stale_reason(d)));
+            checks.extend(d.stale_diagnostics(uri, self.stale_reason(d)));
         }
         if let Some(network) = &d.network {
             for (i, r) in d.results.iter().enumerate() {
-                all.extend(results::check_diagnostics(
+                checks.extend(results::check_diagnostics(
                     uri,
-                    &d.doc.line_index,
+                    d.model_index(),
                     network,
                     i,
                     r,
                 ));
             }
         }
+        all.extend(checks.into_iter().map(|c| d.located(c)));
         Some((uri.clone(), all, d.doc.version))
     }
 
@@ -177,7 +186,7 @@ impl State {
         if let Some(job) = d.job.take() {
             job.stop();
         }
-        if check {
+        if check && !d.ignored {
             d.job = Some(Job::new(job_id));
             self.next_job += 1;
             out.jobs.push((uri.clone(), job_id));
@@ -198,6 +207,34 @@ impl Doc {
             stale: Vec::new(),
             job: None,
             cursor: None,
+            translation: None,
+            ignored: false,
+        }
+    }
+
+    /// The line index of the analysed text: the document's own, or its
+    /// translation's.
+    fn model_index(&self) -> &LineIndex {
+        match &self.translation {
+            Some(t) => &t.index,
+            None => &self.doc.line_index,
+        }
+    }
+
+    /// A diagnostic located in the analysed text, as the client sees it.
+    fn located(&self, d: Diagnostic) -> Diagnostic {
+        match &self.translation {
+            Some(t) => t.relocate(d),
+            None => d,
+        }
+    }
+
+    /// The error of a request that needs positions in zeno text, for an
+    /// imported document.
+    fn needs_zeno_text(&self, what: &str) -> Result<()> {
+        match &self.translation {
+            Some(t) => Err(t.unsupported(what)),
+            None => Ok(()),
         }
     }
 
@@ -221,7 +258,7 @@ impl Doc {
                 let check = tree.checks.iter().find(|c| c.name.text == v.check)?;
                 Some(results::stale_diagnostic(
                     uri,
-                    &self.doc.line_index,
+                    self.model_index(),
                     check.name.span,
                     v,
                     why,
@@ -242,19 +279,62 @@ impl Doc {
         }
         self.results.clear();
         self.cursor = None;
-        let text = &self.doc.text;
+        self.translation = None;
+        self.ignored = false;
+        let index = Arc::clone(&self.doc.line_index);
+        let mut input_diagnostics = Vec::new();
+        let zeno = match foreign::kind(uri, &self.doc.text) {
+            foreign::Kind::Zeno => self.doc.text.clone(),
+            foreign::Kind::NotAModel => {
+                self.ignored = true;
+                String::new()
+            }
+            foreign::Kind::Foreign(format) => {
+                match crate::load::load(uri.path().as_str(), &self.doc.text, &[]) {
+                    Ok(loaded) => {
+                        input_diagnostics = loaded.import_warnings;
+                        self.translation = Some(Translation {
+                            format,
+                            index: Arc::new(LineIndex::with_encoding(
+                                &loaded.zeno,
+                                self.doc.encoding,
+                            )),
+                        });
+                        loaded.zeno
+                    }
+                    Err(e) => {
+                        input_diagnostics = match e {
+                            crate::load::LoadError::Import { diagnostics, .. } => diagnostics,
+                            other => vec![crate::diagnostics::Diagnostic::error(
+                                ir::Span::new(0, 0),
+                                other.to_string(),
+                            )],
+                        };
+                        String::new()
+                    }
+                }
+            }
+        };
         let host = &mut self.host;
         let analysis = guarded(|| {
-            host.set_text(text);
+            host.set_text(&zeno);
             (host.diagnostics(), host.network())
         });
-        let index = &self.doc.line_index;
+        let model_index = Arc::clone(match &self.translation {
+            Some(t) => &t.index,
+            None => &self.doc.line_index,
+        });
         match analysis {
             Ok((diagnostics, network)) => {
-                self.diagnostics = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS)
-                    .iter()
-                    .map(|d| results::frontend_diagnostic(uri, index, d))
-                    .collect();
+                let ours = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS);
+                self.diagnostics =
+                    input_diagnostics
+                        .iter()
+                        .map(|d| results::frontend_diagnostic(uri, &index, d))
+                        .chain(ours.iter().map(|d| {
+                            self.located(results::frontend_diagnostic(uri, &model_index, d))
+                        }))
+                        .collect();
                 self.network = network;
             }
             Err(msg) => {
@@ -353,6 +433,7 @@ impl Backend {
             .docs
             .get(&params.uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        d.needs_zeno_text("zeno/errorTrace")?;
         let Some(network) = &d.network else {
             return Ok(None);
         };
@@ -415,6 +496,7 @@ impl Backend {
             .docs
             .get(uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        d.needs_zeno_text("drawing")?;
         Ok(d.network.as_ref().map(|n| super::pictures::Snapshot {
             network: Arc::clone(n),
             results: d.results.clone(),
@@ -437,6 +519,7 @@ impl Backend {
             .docs
             .get(uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        d.needs_zeno_text("the simulator")?;
         let Some(network) = &d.network else {
             return Ok(None);
         };
@@ -465,26 +548,40 @@ impl Backend {
 }
 
 impl Backend {
-    /// A snapshot of an open document, taken under the state lock.
-    fn snapshot(&self, uri: &Uri) -> Result<Snapshot> {
+    /// A snapshot of an open document, taken under the state lock; `None`
+    /// for an imported document, whose analysed text is not the one the
+    /// client's positions are in.
+    fn snapshot(&self, uri: &Uri) -> Result<Option<Snapshot>> {
         let st = lock(&self.state);
         let d = st
             .docs
             .get(uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
-        Ok(d.snapshot(uri))
+        Ok(d.translation.is_none().then(|| d.snapshot(uri)))
     }
 
-    /// Snapshots of every open document.
+    /// Snapshots of every open zeno document.
     fn snapshots(&self) -> Vec<Snapshot> {
         let st = lock(&self.state);
-        st.docs.iter().map(|(uri, d)| d.snapshot(uri)).collect()
+        st.docs
+            .iter()
+            .filter(|(_, d)| d.translation.is_none() && !d.ignored)
+            .map(|(uri, d)| d.snapshot(uri))
+            .collect()
     }
 
     /// Answers a request about an open document's contents: `f` runs on a
     /// snapshot after the state lock is released, under the panic guard.
-    fn on_document<T>(&self, uri: &Uri, f: impl FnOnce(&Snapshot) -> Result<T>) -> Result<T> {
-        guard::request(|| f(&self.snapshot(uri)?))
+    /// An imported document gets the empty answer.
+    fn on_document<T: Default>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Snapshot) -> Result<T>,
+    ) -> Result<T> {
+        guard::request(|| match self.snapshot(uri)? {
+            Some(s) => f(&s),
+            None => Ok(T::default()),
+        })
     }
 }
 

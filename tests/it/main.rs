@@ -33,6 +33,7 @@ mod import_verdicts;
 mod liveness;
 mod liveness_views;
 mod lsp;
+mod lsp_foreign;
 mod lsp_framing;
 mod lsp_fuzz;
 mod lsp_pictures;

@@ -1,1 +1,3 @@
 autocmd BufRead,BufNewFile *.zeno setfiletype zeno
+autocmd BufRead,BufNewFile *.xta,*.ta setfiletype uppaal
+autocmd BufRead,BufNewFile *.tck setfiletype tchecker

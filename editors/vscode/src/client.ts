@@ -59,7 +59,14 @@ export class ZenoClient implements vscode.Disposable {
     const { command, args } = serverCommand(getter(), this.bundled);
     const serverOptions: ServerOptions = { command, args, transport: TransportKind.stdio };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ language: "zeno" }],
+      // UPPAAL and TChecker models too: the server imports and checks them
+      // (and ignores XML files that are not UPPAAL models).
+      documentSelector: [
+        { language: "zeno" },
+        { language: "uppaal-xta" },
+        { language: "tchecker" },
+        { language: "xml", scheme: "file" },
+      ],
       initializationOptions: serverPayload(getter()),
       outputChannel: this.output,
       errorHandler: {

@@ -20,7 +20,7 @@ impl Backend {
             .docs
             .get(uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
-        let Some(network) = &d.network else {
+        let (Some(network), None) = (&d.network, &d.translation) else {
             return Ok(None);
         };
         let offset = d.doc.line_index.offset(position);
@@ -63,7 +63,7 @@ impl Backend {
             .docs
             .get(&uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
-        let (Some(network), Some(cursor)) = (&d.network, &d.cursor) else {
+        let (Some(network), Some(cursor), None) = (&d.network, &d.cursor, &d.translation) else {
             return Ok(Some(Vec::new()));
         };
         Ok(Some(
@@ -80,7 +80,9 @@ impl Backend {
             .docs
             .get(&uri)
             .ok_or_else(|| Error::invalid_params("the document is not open"))?;
-        let Some(network) = &d.network else {
+        // An imported document's verdicts are diagnostics at its top; its
+        // checks have no place in the file for a lens.
+        let (Some(network), None) = (&d.network, &d.translation) else {
             return Ok(Some(Vec::new()));
         };
         Ok(Some(lenses::code_lenses(
@@ -109,6 +111,7 @@ impl Backend {
                 .docs
                 .get_mut(&args.uri)
                 .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+            d.needs_zeno_text("stepping through a trace")?;
             let network = d
                 .network
                 .clone()

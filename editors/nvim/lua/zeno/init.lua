@@ -385,6 +385,17 @@ function M.create_commands()
   register_lsp_commands()
 end
 
+-- Whether an XML buffer holds a UPPAAL model (an `<nta>` element in its
+-- first lines), which the server imports and checks.
+function M.is_uppaal_xml(buf)
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, 50, false)) do
+    if line:find('<nta', 1, true) then
+      return true
+    end
+  end
+  return false
+end
+
 -- nvim-lspconfig-style registration for Neovim 0.11+ (`vim.lsp.enable('zeno')`).
 function M.register_config()
   if type(vim.lsp.config) ~= 'table' and type(vim.lsp.config) ~= 'function' then
@@ -393,7 +404,7 @@ function M.register_config()
   local ok = pcall(function()
     vim.lsp.config('zeno', {
       cmd = M.config.cmd or { M.config.path, 'lsp' },
-      filetypes = { 'zeno' },
+      filetypes = { 'zeno', 'uppaal', 'tchecker' },
       root_markers = { '.git' },
       init_options = settings_payload(),
       settings = settings_payload(),

@@ -1,0 +1,146 @@
+//! UPPAAL XML/XTA and TChecker files opened in the editor.
+//!
+//! The server reads them as `zeno check` does ([`crate::load`]): it imports
+//! the file, analyses and checks the zeno translation, and reports against
+//! the file the user has open. The importer's errors and warnings are
+//! located in that file. What is located in the translation (its semantic
+//! diagnostics and the checks' verdicts) is shown at the top of the file,
+//! its message naming the translation's line, because the translation's
+//! positions have no counterpart in the file. Requests that need positions
+//! in zeno text (hover, definition, trace stepping, the simulator,
+//! pictures) answer nothing or say why; `zeno import FILE` gives the text
+//! they work on.
+//!
+//! Only the extension decides: an untitled buffer or one without a known
+//! extension is zeno text, even while half-typed text looks like something
+//! else. An `.xml` file that is not a UPPAAL model (no `<nta>` element) is
+//! left alone: the server neither reports nor checks it.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
+
+use super::line_index::LineIndex;
+use crate::import::Format;
+
+/// How the server reads an open document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// zeno text.
+    Zeno,
+    /// A model to import first.
+    Foreign(Format),
+    /// An `.xml` file that is not a UPPAAL model.
+    NotAModel,
+}
+
+/// Decides how to read the document `uri` holding `text`.
+pub fn kind(uri: &Uri, text: &str) -> Kind {
+    let path = uri.path().as_str().to_ascii_lowercase();
+    let format = if path.ends_with(".xml") {
+        Format::UppaalXml
+    } else if path.ends_with(".xta") || path.ends_with(".ta") {
+        Format::UppaalXta
+    } else if path.ends_with(".tck") {
+        Format::TChecker
+    } else {
+        return Kind::Zeno;
+    };
+    if format == Format::UppaalXml && !text.contains("<nta") {
+        return Kind::NotAModel;
+    }
+    Kind::Foreign(format)
+}
+
+/// The zeno translation of an imported document.
+pub struct Translation {
+    /// The format the document was imported from.
+    pub format: Format,
+    /// The line index of the translation, for diagnostics located in it.
+    pub index: Arc<LineIndex>,
+}
+
+impl Translation {
+    /// Moves a diagnostic located in the translation to the top of the
+    /// imported file, naming the translation's line; so are its related
+    /// locations.
+    pub fn relocate(&self, mut d: lsp::Diagnostic) -> lsp::Diagnostic {
+        d.message = format!("{}: {}", self.place(d.range.start), d.message);
+        d.range = Range::default();
+        if let Some(related) = &mut d.related_information {
+            for r in related {
+                r.message = format!("{}: {}", self.place(r.location.range.start), r.message);
+                r.location.range = Range::default();
+            }
+        }
+        d
+    }
+
+    fn place(&self, at: Position) -> String {
+        format!(
+            "line {} of the zeno translation (`zeno import` prints it)",
+            at.line + 1
+        )
+    }
+
+    /// The answer to a request that needs positions in zeno text.
+    pub fn unsupported(&self, what: &str) -> jsonrpc::Error {
+        jsonrpc::Error::invalid_params(format!(
+            "{what} works on zeno text; this document is {} imported for checking (`zeno import` converts it)",
+            crate::load::format_name(self.format)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uri(s: &str) -> Uri {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn only_the_extension_decides_and_foreign_xml_is_left_alone() {
+        let xml = "<nta><system>system P;</system></nta>";
+        assert_eq!(
+            kind(&uri("file:///m/a.xml"), xml),
+            Kind::Foreign(Format::UppaalXml)
+        );
+        assert_eq!(
+            kind(&uri("file:///m/pom.XML"), "<project/>"),
+            Kind::NotAModel
+        );
+        assert_eq!(
+            kind(&uri("file:///m/a.xta"), ""),
+            Kind::Foreign(Format::UppaalXta)
+        );
+        assert_eq!(
+            kind(&uri("file:///m/a.tck"), ""),
+            Kind::Foreign(Format::TChecker)
+        );
+        // Content never decides: an untitled buffer holding XML is zeno text.
+        assert_eq!(kind(&uri("untitled:Untitled-1"), xml), Kind::Zeno);
+        assert_eq!(kind(&uri("file:///m/a.zeno"), xml), Kind::Zeno);
+    }
+
+    #[test]
+    fn relocated_diagnostics_name_the_translation_line() {
+        let t = Translation {
+            format: Format::UppaalXta,
+            index: Arc::new(LineIndex::new("a\nb\nc\n")),
+        };
+        let d = lsp::Diagnostic {
+            range: Range::new(Position::new(2, 4), Position::new(2, 9)),
+            message: "`x` is not declared".to_string(),
+            ..lsp::Diagnostic::default()
+        };
+        let moved = t.relocate(d);
+        assert_eq!(moved.range, Range::default());
+        assert_eq!(
+            moved.message,
+            "line 3 of the zeno translation (`zeno import` prints it): `x` is not declared"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! UPPAAL XML/XTA and TChecker files opened in the language server: imported
+//! as `zeno check` imports them, with the importer's messages where they are
+//! in the file and everything located in the translation at the top of the
+//! file, naming the translation's line.
+
+use crate::support;
+
+use serde_json::{Value, json};
+use support::lsp_client::{TestClient, position};
+
+/// Two processes taking a lock (the bundled `lock.xml`) with three queries:
+/// mutual exclusion holds; `P1.busy` is reachable (P1 takes the free lock),
+/// so `E<>` is witnessed and `A[] not P1.busy` is violated.
+const LOCK: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<nta>
+  <declaration>int lock = 0;</declaration>
+  <template>
+    <name>P</name>
+    <declaration>clock x;</declaration>
+    <location id="id0"><name>idle</name></location>
+    <location id="id1"><name>busy</name><label kind="invariant">x &lt;= 2</label></location>
+    <init ref="id0"/>
+    <transition>
+      <source ref="id0"/><target ref="id1"/>
+      <label kind="guard">lock == 0</label>
+      <label kind="assignment">lock := 1, x := 0</label>
+    </transition>
+    <transition>
+      <source ref="id1"/><target ref="id0"/>
+      <label kind="guard">x &gt;= 1</label>
+      <label kind="assignment">lock := 0</label>
+    </transition>
+  </template>
+  <system>P1 = P(); P2 = P();
+system P1, P2;</system>
+  <queries>
+    <query><formula>A[] not (P1.busy and P2.busy)</formula><comment>mutex</comment></query>
+    <query><formula>E&lt;&gt; P1.busy</formula></query>
+    <query><formula>A[] not P1.busy</formula></query>
+  </queries>
+</nta>
+"#;
+
+const PREFIX: &str = "of the zeno translation (`zeno import` prints it): ";
+
+fn messages(d: &Value) -> Vec<String> {
+    d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn started() -> TestClient {
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"debounceMs": 10}})).await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uppaal_model_is_checked_with_verdicts_at_the_top() {
+    let uri = "file:///models/lock.xml";
+    let mut c = started().await;
+    c.open(uri, LOCK).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    let diags = done["diagnostics"].as_array().unwrap();
+    let top = json!({"line": 0, "character": 0});
+    let verdicts: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["range"]["start"] == top && d["range"]["end"] == top)
+        .collect();
+    assert_eq!(verdicts.len(), diags.len(), "{done}");
+    let all = messages(&done);
+    // One verdict per query, each naming the line of its check in the
+    // translation; the violation's trace steps are relocated too.
+    let holds = all.iter().find(|m| m.contains("holds")).expect("mutex");
+    assert!(
+        holds.starts_with("line ") && holds.contains(PREFIX),
+        "{holds}"
+    );
+    assert!(
+        all.iter()
+            .any(|m| m.contains(PREFIX) && m.contains("violated")),
+        "{all:?}"
+    );
+    let violated = diags
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("violated"))
+        .unwrap();
+    for r in violated["relatedInformation"].as_array().unwrap() {
+        assert_eq!(r["location"]["range"]["start"], top, "{r}");
+        assert!(r["message"].as_str().unwrap().contains(PREFIX), "{r}");
+    }
+    // Lenses and positions in zeno text have no place in the XML file.
+    let lenses = c
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(lenses["result"], json!([]), "{lenses}");
+    let hover = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 20}}),
+        )
+        .await;
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    let trace = c
+        .request("zeno/errorTrace", json!({"uri": uri, "check": "mutex"}))
+        .await;
+    let error = trace["error"]["message"].as_str().unwrap();
+    assert!(
+        error.contains("UPPAAL XML") && error.contains("zeno import"),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn import_errors_are_located_in_the_file_and_translation_errors_at_the_top() {
+    let mut c = started().await;
+    // Cut inside a guard: the importer's error is at the end of the file.
+    let cut = &LOCK[..LOCK.find("&gt;= 1").unwrap() + 2];
+    let uri = "file:///models/cut.xml";
+    c.open(uri, cut).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    let diags = done["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{done}");
+    assert_eq!(
+        diags[0]["range"]["start"],
+        position(cut, cut.len()),
+        "{done}"
+    );
+    assert!(messages(&done)[0].contains("is not closed"), "{done}");
+
+    // A name the model does not declare: found in the translation.
+    let typo = LOCK.replacen("lock == 0", "lokc == 0", 1);
+    let uri = "file:///models/typo.xml";
+    c.open(uri, &typo).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    let all = messages(&done);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert!(
+        all[0].contains(PREFIX) && all[0].contains("unknown name `lokc`"),
+        "{all:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn xta_and_tchecker_files_are_read_and_other_xml_is_left_alone() {
+    let mut c = started().await;
+    let xta =
+        "clock x;\nprocess P() { state a, b; init a; trans a -> b { guard x > 1; }; }\nsystem P;\n";
+    let uri = "file:///models/p.xta";
+    c.open(uri, xta).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["diagnostics"], json!([]), "{done}");
+    let text = c.request("zeno/documentText", json!({"uri": uri})).await;
+    assert_eq!(
+        text["result"]["text"], xta,
+        "the server keeps the file as opened"
+    );
+
+    // A TChecker model (no labels asked for, so no checks): no errors. Its
+    // warnings are the translation's: without the edge, `b` is unreachable.
+    let tck = "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n";
+    let uri = "file:///models/unreachable.tck";
+    c.open(uri, tck).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(
+        messages(&done),
+        [format!("line 5 {PREFIX}location `b` is unreachable")]
+    );
+    let tck = format!("{tck}edge:P:a:b:e\n");
+    let uri = "file:///models/s.tck";
+    c.open(uri, &tck).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(done["diagnostics"], json!([]), "{done}");
+
+    // An XML file that is no UPPAAL model gets nothing.
+    let uri = "file:///project/pom.xml";
+    c.open(uri, "<project><modelVersion>4.0.0</modelVersion></project>")
+        .await;
+    // Published once, empty.
+    let done = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    assert_eq!(done["diagnostics"], json!([]), "{done}");
+    let symbols = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert!(symbols["error"].is_null(), "{symbols}");
+}
