@@ -524,18 +524,17 @@ impl Backend {
             return Ok(None);
         };
         let trace = check.map(|name| {
+            use super::simulate::SimulateError;
             let index = network
                 .checks
                 .iter()
                 .position(|c| c.name == name)
-                .ok_or_else(|| format!("no check named `{name}`"))?;
+                .ok_or_else(|| SimulateError::NoSuchCheck(name.to_string()))?;
             match d.results.get(index) {
-                None => Err(format!("check `{name}` is not decided yet")),
-                Some(r) => r.trace.clone().ok_or_else(|| {
-                    format!(
-                        "check `{name}` has no trace to step through: {}",
-                        crate::report::summary(network, &network.checks[index], r)
-                    )
+                None => Err(SimulateError::Undecided(name.to_string())),
+                Some(r) => r.trace.clone().ok_or_else(|| SimulateError::NoTrace {
+                    check: name.to_string(),
+                    verdict: crate::report::summary(network, &network.checks[index], r),
                 }),
             }
         });

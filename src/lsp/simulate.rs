@@ -23,7 +23,7 @@ use super::results::{EdgeView, NamedValue, edges_view, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
-use crate::simulate::{Clocks, Enabled, Mode, Move, Simulator, zone};
+use crate::simulate::{Clocks, Enabled, Mode, Move, SimError, Simulator, zone};
 
 /// Parameters of `zeno/simulate`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,11 +128,39 @@ pub(crate) struct SimSnapshot {
     pub network: Arc<Network>,
     pub index: Arc<LineIndex>,
     /// The requested check's current trace: `Err` says why there is none.
-    pub trace: Option<std::result::Result<Trace, String>>,
+    pub trace: Option<std::result::Result<Trace, SimulateError>>,
 }
 
-fn parse_delay(s: &str) -> std::result::Result<Rational64, String> {
-    let bad = || format!("`{s}` is not a delay (expected a rational such as 3/2)");
+/// Why a `zeno/simulate` request has no answer, or where a step stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimulateError {
+    /// The request names a check the document does not have.
+    #[error("no check named `{0}`")]
+    NoSuchCheck(String),
+    /// The check's job has not decided it yet.
+    #[error("check `{0}` is not decided yet")]
+    Undecided(String),
+    /// The check's verdict has no trace (it holds, say).
+    #[error("check `{check}` has no trace to step through: {verdict}")]
+    NoTrace {
+        /// The check's name.
+        check: String,
+        /// Its verdict, as the report words it.
+        verdict: String,
+    },
+    /// A delay step that is no rational number.
+    #[error("`{0}` is not a delay (expected a rational such as 3/2)")]
+    BadDelay(String),
+    /// A fire step whose transition is not enabled in the state reached.
+    #[error("its transition is not enabled")]
+    NotEnabled,
+    /// The simulator refused the step.
+    #[error(transparent)]
+    Simulator(#[from] SimError),
+}
+
+fn parse_delay(s: &str) -> std::result::Result<Rational64, SimulateError> {
+    let bad = || SimulateError::BadDelay(s.to_string());
     let (n, d) = s.split_once('/').unwrap_or((s, "1"));
     let n: i64 = n.trim().parse().map_err(|_| bad())?;
     let d: i64 = d.trim().parse().map_err(|_| bad())?;
@@ -149,20 +177,20 @@ fn transition_of(edges: &[[u32; 2]]) -> Transition {
 }
 
 /// Applies one step; the error says why it does not apply.
-fn apply(sim: &mut Simulator, step: &SimStep) -> std::result::Result<(), String> {
+fn apply(sim: &mut Simulator, step: &SimStep) -> std::result::Result<(), SimulateError> {
     match step {
-        SimStep::Delay { delay } => sim.delay(parse_delay(delay)?).map_err(|e| e.to_string()),
+        SimStep::Delay { delay } => Ok(sim.delay(parse_delay(delay)?)?),
         SimStep::Fire { edges, piece } => {
             let t = transition_of(edges);
-            let enabled = sim.enabled().map_err(|e| e.to_string())?;
+            let enabled = sim.enabled()?;
             let index = enabled
                 .iter()
                 .enumerate()
                 .filter(|(_, o)| o.transition == t)
                 .nth(*piece)
                 .map(|(i, _)| i)
-                .ok_or_else(|| "its transition is not enabled".to_string())?;
-            sim.fire(index + 1).map_err(|e| e.to_string())
+                .ok_or(SimulateError::NotEnabled)?;
+            Ok(sim.fire(index + 1)?)
         }
     }
 }
@@ -170,11 +198,14 @@ fn apply(sim: &mut Simulator, step: &SimStep) -> std::result::Result<(), String>
 /// The trace as steps: each step's delay (when not 0), then its
 /// transition; the final delay of the trace's end. `sim` is left at the
 /// trace's first state.
-fn trace_steps(sim: &mut Simulator, trace: &Trace) -> std::result::Result<Vec<SimStep>, String> {
-    sim.load_trace(trace).map_err(|e| e.to_string())?;
+fn trace_steps(
+    sim: &mut Simulator,
+    trace: &Trace,
+) -> std::result::Result<Vec<SimStep>, SimulateError> {
+    sim.load_trace(trace)?;
     // Which zone piece each transition took (symbolic broadcast splits):
     // replayed on a second simulator, matching the states loaded.
-    let mut again = Simulator::new(sim.network(), sim.mode()).map_err(|e| e.to_string())?;
+    let mut again = Simulator::new(sim.network(), sim.mode())?;
     let mut steps = Vec::new();
     for entry in &sim.history()[1..] {
         let step = match &entry.via {
@@ -183,7 +214,7 @@ fn trace_steps(sim: &mut Simulator, trace: &Trace) -> std::result::Result<Vec<Si
                 delay: d.to_string(),
             },
             Move::Fire(t) => {
-                let options = again.enabled().map_err(|e| e.to_string())?;
+                let options = again.enabled()?;
                 let same: Vec<&Enabled> = options.iter().filter(|o| o.transition == *t).collect();
                 let piece = same
                     .iter()
@@ -213,13 +244,13 @@ fn label(edges: &[EdgeView]) -> String {
 pub(crate) fn simulate(
     snap: &SimSnapshot,
     params: &SimulateParams,
-) -> std::result::Result<SimulateResult, String> {
+) -> std::result::Result<SimulateResult, SimulateError> {
     let net = &*snap.network;
     let mode = match params.mode {
         SimMode::Concrete => Mode::Concrete,
         SimMode::Symbolic => Mode::Symbolic,
     };
-    let mut sim = Simulator::new(net, mode).map_err(|e| e.to_string())?;
+    let mut sim = Simulator::new(net, mode)?;
     let mut steps = Vec::new();
     let mut error = None;
     match &snap.trace {
@@ -359,7 +390,7 @@ impl Backend {
             super::guard::request(|| {
                 simulate(&snap, &params)
                     .map(Some)
-                    .map_err(Error::invalid_params)
+                    .map_err(|e| Error::invalid_params(e.to_string()))
             })
         };
         tokio::task::spawn_blocking(work).await.map_err(|e| Error {
