@@ -6,18 +6,21 @@
 //! heuristics, traces). [`fmt`] formats the lossless tree.
 
 #[cfg(feature = "bench")]
+#[warn(missing_docs)]
 pub mod bench;
 pub mod checker;
 #[warn(missing_docs)]
 pub mod diagnostics;
 #[warn(missing_docs)]
 pub mod fmt;
+#[warn(missing_docs)]
 pub mod ide;
 pub mod import;
 pub mod ir;
 #[warn(missing_docs)]
 pub mod load;
 #[cfg(feature = "lsp")]
+#[warn(missing_docs)]
 pub mod lsp;
 #[warn(missing_docs)]
 pub mod memory;
@@ -27,6 +30,7 @@ pub mod pictures;
 #[warn(missing_docs)]
 pub mod report;
 pub mod semantics;
+#[warn(missing_docs)]
 pub mod simulate;
 pub mod syntax;
 #[warn(missing_docs)]

@@ -17,7 +17,9 @@ pub use table::Row;
 /// Per-run limits: a run that reaches one stops with an `unknown` verdict.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Limits {
+    /// Stop a run after exploring this many states.
     pub max_states: Option<u64>,
+    /// Stop a run after this long.
     pub timeout: Option<Duration>,
 }
 

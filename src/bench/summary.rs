@@ -24,7 +24,9 @@ use crate::checker::config;
 /// `.5` medians show.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Stat {
+    /// The arithmetic mean.
     pub average: f64,
+    /// The median.
     pub median: f64,
 }
 
@@ -52,9 +54,11 @@ impl Stat {
 /// One configuration's line of the summary.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConfigSummary {
+    /// The configuration, as `checker::config` spells it.
     pub config: String,
     /// Over the group's common instances; `None` when that set is empty.
     pub explored: Option<Stat>,
+    /// Seconds per run, over the group's common instances.
     pub seconds: Option<Stat>,
     /// Over the common instances that have a trace (a check that holds
     /// has none); `None` when there are none.
@@ -71,6 +75,7 @@ pub struct GroupSummary {
     /// The instances every configuration of the group solved, as
     /// `model/check`, in table order.
     pub common: Vec<String>,
+    /// One summary per configuration, in the order run.
     pub configs: Vec<ConfigSummary>,
 }
 
@@ -79,6 +84,7 @@ pub struct GroupSummary {
 pub struct Summary {
     /// Distinct model × check pairs in the table (the thesis' 27).
     pub instances: usize,
+    /// One summary per group of instances.
     pub groups: Vec<GroupSummary>,
 }
 

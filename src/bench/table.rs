@@ -9,15 +9,23 @@ use crate::checker::{CheckResult, Limit, Verdict};
 /// The figures of one model × check × configuration run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// The model's name.
     pub model: String,
+    /// The check's name.
     pub check: String,
+    /// The configuration, as `checker::config` spells it.
     pub config: String,
     /// `holds`, `fails`, `model-error`, or `unknown (states|time|cancelled)`.
     pub verdict: String,
+    /// States taken from the frontier and expanded.
     pub explored: u64,
+    /// Successors computed.
     pub generated: u64,
+    /// States kept in the store at the end.
     pub stored: u64,
+    /// Wall-clock seconds of the search.
     pub seconds: f64,
+    /// The run's peak memory in bytes, as `Stats::peak_memory` reports it.
     pub peak_memory_bytes: u64,
     /// Transitions of the counterexample or witness, if any.
     pub trace_length: Option<usize>,
@@ -26,15 +34,18 @@ pub struct Row {
     /// With safe abstraction: the thesis' #s (components removed) and the
     /// trace as `x + y` (reduced network's steps, inserted moves).
     pub safe_removed: Option<u64>,
+    /// With safe abstraction: the trace's abstract and completing steps.
     pub trace_split: Option<(u64, u64)>,
     /// States a pattern database proved unable to reach the goal.
     pub pruned: u64,
     /// Pushes and pops per frontier queue (one queue without enhancement).
     pub queue_pushes: Vec<u64>,
+    /// With an enhancement: states popped from each queue, in queue order.
     pub queue_pops: Vec<u64>,
 }
 
 impl Row {
+    /// The row of one run's result.
     pub fn new(model: &str, check: &str, config: &str, result: &CheckResult) -> Row {
         let s = &result.stats;
         Row {
@@ -61,6 +72,7 @@ impl Row {
     }
 }
 
+/// The verdict's word in tables (`holds`, `violated`, …).
 pub fn verdict_name(v: &Verdict) -> &'static str {
     match v {
         Verdict::Holds => "holds",

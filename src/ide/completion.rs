@@ -14,18 +14,28 @@ use super::Analysis;
 /// What a completion item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CompletionKind {
+    /// A keyword of the language.
     Keyword,
+    /// A variable, constant or parameter.
     Variable,
+    /// A type or typedef.
     Type,
+    /// A template.
     Template,
+    /// A process instance.
     Instance,
+    /// A location.
     Location,
+    /// A function.
     Function,
 }
 
+/// One completion candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompletionItem {
+    /// The text inserted.
     pub label: String,
+    /// What the name is.
     pub kind: CompletionKind,
 }
 

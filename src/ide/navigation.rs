@@ -9,7 +9,9 @@ use super::Analysis;
 /// Where a name is declared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NavTarget {
+    /// The name as declared.
     pub name: String,
+    /// What it declares.
     pub kind: DefKind,
     /// The declaring occurrence of the name.
     pub range: Span,

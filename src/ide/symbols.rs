@@ -7,7 +7,9 @@ use crate::semantics::resolve::{DefKind, absolute};
 /// One entry of the outline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Symbol {
+    /// The name as declared.
     pub name: String,
+    /// What it declares.
     pub kind: DefKind,
     /// What it is, in words (`template`, `instance of Proc`), when the kind
     /// alone does not say.
@@ -16,6 +18,7 @@ pub struct Symbol {
     pub full: Span,
     /// The declared name.
     pub selection: Span,
+    /// Symbols declared inside it (a template's locations, parameters and locals).
     pub children: Vec<Symbol>,
 }
 

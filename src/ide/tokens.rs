@@ -9,22 +9,32 @@ use crate::syntax::SyntaxKind;
 /// What a token is, for highlighting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TokenKind {
+    /// A keyword.
     Keyword,
     /// Variables, constants, clocks, channels, instances, bindings.
     Variable,
+    /// A template or function parameter.
     Parameter,
+    /// A location.
     Location,
+    /// A template.
     Template,
+    /// A type or typedef.
     Type,
+    /// A number literal.
     Number,
+    /// A comment.
     Comment,
+    /// A function.
     Function,
 }
 
 /// One token; a comment may span several lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SemanticToken {
+    /// Where the token is in the text.
     pub range: Span,
+    /// What it names.
     pub kind: TokenKind,
 }
 

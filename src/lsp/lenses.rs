@@ -18,14 +18,19 @@ use super::results::{self, EdgeView, StateView};
 use crate::checker::{CheckResult, Trace, TraceEnd, Verdict};
 use crate::ir;
 
+/// Command: show a check's trace from its first step.
 pub const SHOW: &str = "zeno.trace.show";
+/// Command: the next step of the trace shown.
 pub const NEXT: &str = "zeno.trace.next";
+/// Command: the previous step of the trace shown.
 pub const PREV: &str = "zeno.trace.prev";
+/// Every trace command the server executes.
 pub const COMMANDS: [&str; 3] = [SHOW, NEXT, PREV];
 
 /// The argument of the trace commands.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TraceArgs {
+    /// The document.
     pub uri: Uri,
     /// The check whose trace to show; the current one when absent.
     #[serde(default)]
@@ -35,19 +40,27 @@ pub struct TraceArgs {
 /// Where stepping through a trace is: a check and a step (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cursor {
+    /// The check's index in the network.
     pub check: usize,
+    /// The step shown (1-based).
     pub step: usize,
 }
 
+/// What a trace command shows: one step of a check's trace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepReport {
+    /// The check's name.
     pub check: String,
     /// 1-based.
     pub step: usize,
+    /// The number of steps in the trace.
     pub total: usize,
+    /// Time waited before the step, as an exact rational.
     pub delay: String,
+    /// The edges the step takes.
     pub edges: Vec<EdgeView>,
+    /// The state after the step.
     pub after: StateView,
     /// The step belongs to the cycle of a lasso (a liveness check's trace):
     /// the steps after `loopStart` repeat for ever.

@@ -16,6 +16,7 @@ use crate::lsp::server::Backend;
 /// Parameters of `zeno/traceSvg`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TraceSvgParams {
+    /// The document.
     pub uri: Uri,
     /// The check's name.
     pub check: String,
@@ -24,19 +25,23 @@ pub struct TraceSvgParams {
 /// Answer of `zeno/traceSvg`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceSvg {
+    /// The picture, as SVG.
     pub svg: String,
 }
 
 /// Parameters of `zeno/graphSvg`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GraphSvgParams {
+    /// The document.
     pub uri: Uri,
+    /// Where the cursor is: the template around it is drawn.
     pub position: Position,
 }
 
 /// Answer of `zeno/graphSvg`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GraphSvg {
+    /// The picture, as SVG.
     pub svg: String,
     /// The template drawn (all its instances).
     pub template: String,

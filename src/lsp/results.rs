@@ -13,6 +13,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
 use crate::report::{self, Outcome};
 
+/// The LSP range of a byte span.
 pub fn range(index: &LineIndex, span: Span) -> Range {
     Range::new(index.position(span.start), index.position(span.end))
 }
@@ -132,7 +133,9 @@ pub struct StaleVerdict {
     /// The check's name: the verdict moves to the check of the same name in
     /// the new text, and is dropped when there is none.
     pub check: String,
+    /// The verdict's severity.
     pub severity: DiagnosticSeverity,
+    /// The verdict's message.
     pub message: String,
 }
 
@@ -152,6 +155,7 @@ pub enum Staleness {
 }
 
 impl Staleness {
+    /// The words appended to the verdict's message.
     pub fn suffix(self) -> &'static str {
         match self {
             Staleness::Rechecking => " (re-checking…)",
@@ -300,6 +304,7 @@ pub fn check_diagnostics(
 /// Parameters of `zeno/errorTrace`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorTraceParams {
+    /// The document.
     pub uri: Uri,
     /// The check's name.
     pub check: String,
@@ -309,65 +314,98 @@ pub struct ErrorTraceParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorTrace {
+    /// The check's name.
     pub check: String,
     /// `violated`, `holds`, `fails`, `modelError` (only checks with a trace have one).
     pub verdict: String,
+    /// The initial state.
     pub initial: StateView,
+    /// Each step: a delay, a transition and the state after it.
     pub steps: Vec<StepView>,
+    /// How the trace ends.
     pub end: EndView,
 }
 
+/// One step of a trace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepView {
     /// Time waited before the transition, as an exact rational ("3/2").
     pub delay: String,
+    /// The edges taken (several for a synchronisation).
     pub edges: Vec<EdgeView>,
+    /// The state after the step.
     pub after: StateView,
 }
 
+/// One edge of a step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EdgeView {
+    /// The process taking it, as `Proc(1)`.
     pub process: String,
+    /// The source location's name.
     pub source: String,
+    /// The target location's name.
     pub target: String,
+    /// Where the edge is written.
     pub range: Range,
     /// `select` bindings of the edge, as `name = value`.
     pub selects: Vec<String>,
 }
 
+/// A state of a trace: every process's location and every variable's value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StateView {
+    /// Each process's location.
     pub locations: Vec<NamedValue>,
+    /// Each variable's value.
     pub variables: Vec<NamedValue>,
     /// Real clocks only (not the reference clock).
     pub clocks: Vec<NamedValue>,
 }
 
+/// A name and its value, both as text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedValue {
+    /// The name.
     pub name: String,
+    /// The value.
     pub value: String,
 }
 
+/// How a trace ends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum EndView {
     /// Wait `delay`, and the goal holds.
-    Goal { delay: String },
+    Goal {
+        /// The final delay, as an exact rational.
+        delay: String,
+    },
     /// Wait `delay`; then the transition `edges` fails with `error`.
     ModelError {
+        /// The final delay, as an exact rational.
         delay: String,
+        /// The failing transition's edges.
         edges: Vec<EdgeView>,
+        /// The run-time error, worded as the report words it.
         error: String,
     },
     /// A lasso: wait `delay`; the state is back at the state after step
     /// `start` (0: the initial state), and the steps after it repeat.
-    Loop { delay: String, start: usize },
+    Loop {
+        /// The final delay, as an exact rational.
+        delay: String,
+        /// The step whose state the lasso returns to.
+        start: usize,
+    },
     /// A maximal run that ends: wait `delay`; no action is ever possible.
-    Deadlock { delay: String },
+    Deadlock {
+        /// The final delay, as an exact rational.
+        delay: String,
+    },
     /// A maximal run that ends in letting time pass forever.
     TimeDiverges,
 }

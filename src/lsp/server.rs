@@ -44,6 +44,7 @@ const GAP_WAIT: Duration = Duration::from_millis(200);
 /// `zeno/serverStatus`: sent when the server becomes busy or quiescent.
 pub enum ServerStatus {}
 
+/// Parameters of `zeno/serverStatus`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerStatusParams {
     /// Every check of every open document is done.

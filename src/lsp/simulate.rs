@@ -29,6 +29,7 @@ use crate::simulate::{Clocks, Enabled, Mode, Move, SimError, Simulator, zone};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimulateParams {
+    /// The document.
     pub uri: Uri,
     /// `concrete` (the default) or `symbolic`.
     #[serde(default)]
@@ -44,11 +45,14 @@ pub struct SimulateParams {
     pub timeline: bool,
 }
 
+/// Which simulator to run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum SimMode {
+    /// Exact rational clock values and explicit delays.
     #[default]
     Concrete,
+    /// Zones, never extrapolated.
     Symbolic,
 }
 
@@ -59,12 +63,17 @@ pub enum SimStep {
     /// Take the transition made of these `[process, edge]` pairs; in
     /// symbolic mode `piece` says which zone piece of a split broadcast.
     Fire {
+        /// The `[process, edge]` pairs of the transition.
         edges: Vec<[u32; 2]>,
+        /// Which zone piece of a split broadcast (symbolic mode).
         #[serde(default)]
         piece: usize,
     },
     /// Let time pass (concrete mode), an exact rational: `"3/2"`.
-    Delay { delay: String },
+    Delay {
+        /// The delay.
+        delay: String,
+    },
 }
 
 /// Answer of `zeno/simulate`.
@@ -77,7 +86,9 @@ pub struct SimulateResult {
     /// Why the step after `steps` could not be replayed, if one could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The state reached.
     pub state: SimState,
+    /// The transitions enabled there.
     pub transitions: Vec<SimTransition>,
     /// With `timeline` in concrete mode: the run so far as an SVG timeline
     /// (the picture of `zeno trace`).
@@ -85,13 +96,16 @@ pub struct SimulateResult {
     pub timeline: Option<String>,
 }
 
+/// A state of a simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimState {
+    /// Each process's location.
     pub locations: Vec<NamedValue>,
     /// Where each current location is declared, in process order (to
     /// highlight them).
     pub location_ranges: Vec<Range>,
+    /// Each variable's value.
     pub variables: Vec<NamedValue>,
     /// Concrete mode: the clock values.
     pub clocks: Vec<NamedValue>,
@@ -105,11 +119,13 @@ pub struct SimState {
     pub error: Option<String>,
 }
 
+/// A transition enabled in the state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimTransition {
     /// `Proc(1): req -> wait`, edges of a synchronisation joined by ` + `.
     pub label: String,
+    /// Its edges.
     pub edges: Vec<EdgeView>,
     /// Whether it can be taken without waiting.
     pub now: bool,

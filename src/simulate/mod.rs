@@ -58,8 +58,11 @@ pub enum Clocks {
 /// A state of the network.
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
+    /// Each process's location.
     pub locations: Vec<LocId>,
+    /// Each variable's value.
     pub variables: Vec<i32>,
+    /// The clocks: values or a zone.
     pub clocks: Clocks,
 }
 
@@ -83,15 +86,20 @@ impl State {
 /// How a state of the history was reached.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Move {
+    /// The initial state.
     Start,
+    /// Time passed (concrete mode).
     Delay(Rational64),
+    /// A transition taken.
     Fire(Transition),
 }
 
 /// One state of the history and the move that reached it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// How the state was reached.
     pub via: Move,
+    /// The state reached.
     pub state: State,
 }
 
@@ -128,36 +136,70 @@ impl Enabled {
 /// Why a command could not be carried out. The state is left as it was.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
+    /// No transition is enabled.
     #[error("no transition is enabled")]
     NoTransition,
     #[error("there is no transition {given}: the enabled transitions are numbered 1 to {count}")]
-    OutOfRange { given: usize, count: usize },
+    /// A transition number beyond the enabled ones.
+    OutOfRange {
+        /// The number given.
+        given: usize,
+        /// How many transitions are enabled.
+        count: usize,
+    },
     #[error(
         "transition {number} cannot be taken now: it is enabled after a delay in {windows} (use `delay` first)"
     )]
-    NotNow { number: usize, windows: String },
+    /// A transition that is enabled only after a delay.
+    NotNow {
+        /// The transition's number.
+        number: usize,
+        /// The delays after which it is enabled.
+        windows: String,
+    },
+    /// A negative delay was asked for.
     #[error("a delay must not be negative (got {0})")]
     NegativeDelay(Rational64),
+    /// Time may not pass in this state (an urgent or committed location, say).
     #[error("time may not pass here: {0}")]
     TimeStopped(String),
     #[error("the invariants forbid a delay of {delay}: the delays allowed here are {allowed}")]
-    DelayForbidden { delay: Rational64, allowed: Window },
+    /// A delay the invariants forbid.
+    DelayForbidden {
+        /// The delay asked for.
+        delay: Rational64,
+        /// The delays allowed.
+        allowed: Window,
+    },
+    /// `delay` in symbolic mode.
     #[error("in symbolic mode the zone already holds every delay; `delay` needs the concrete mode")]
     DelayInSymbolicMode,
+    /// `back` at the initial state.
     #[error("already at the initial state: there is nothing to go back to")]
     AtStart,
+    /// `forward` at the newest state.
     #[error("no later step to go forward to")]
     AtEnd,
+    /// A run-time error of the model (range, index, division).
     #[error("run-time error of the model: {0}")]
     Model(String),
+    /// The initial state violates its invariants.
     #[error("the initial state violates its invariants")]
     NoInitialState,
+    /// Clock values too large for exact arithmetic.
     #[error("clock values grew beyond what exact arithmetic can hold")]
     Overflow,
+    /// The simulator disagrees with itself (a bug).
     #[error("internal inconsistency of the simulator: {0}")]
     Inconsistent(String),
     #[error("the trace does not replay in the simulator at step {step}: {why}")]
-    TraceMismatch { step: usize, why: String },
+    /// A trace that does not replay.
+    TraceMismatch {
+        /// The step that differs.
+        step: usize,
+        /// How it differs.
+        why: String,
+    },
 }
 
 impl From<window::Overflow> for SimError {
@@ -199,10 +241,12 @@ impl<'a> Simulator<'a> {
         })
     }
 
+    /// The network simulated.
     pub fn network(&self) -> &'a Network {
         self.net
     }
 
+    /// The mode of the simulation.
     pub fn mode(&self) -> Mode {
         self.mode
     }

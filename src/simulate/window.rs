@@ -35,8 +35,11 @@ pub fn sub(a: Q, b: Q) -> Result<Q, Overflow> {
 /// below 0, so every window holds only non-negative delays.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Window {
+    /// The least delay.
     pub lo: Q,
+    /// Whether the least delay itself is excluded.
     pub lo_strict: bool,
+    /// The greatest delay and whether it is excluded; `None`: unbounded.
     pub hi: Option<(Q, bool)>,
 }
 
@@ -58,6 +61,7 @@ impl Window {
         }
     }
 
+    /// Whether no delay is in the window.
     pub fn is_empty(&self) -> bool {
         match self.hi {
             None => false,
@@ -65,6 +69,7 @@ impl Window {
         }
     }
 
+    /// Whether the delay `d` is in the window.
     pub fn contains(&self, d: Q) -> bool {
         let above = if self.lo_strict {
             d > self.lo

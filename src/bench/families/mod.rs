@@ -20,6 +20,7 @@ pub struct Instance {
     /// The papers' short name: `F5`, `H3`, `A2`, `F5ok` for correct Fischer,
     /// `F5B` for the hL paper's variant B (its `F_5^B`).
     pub name: String,
+    /// The model's zeno text.
     pub text: String,
 }
 
