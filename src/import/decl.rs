@@ -601,6 +601,19 @@ fn statement(
     depth: usize,
     out: &mut String,
 ) -> PResult<()> {
+    c.enter()?;
+    let done = statement_here(c, env, sink, depth, out);
+    c.leave();
+    done
+}
+
+fn statement_here(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+    depth: usize,
+    out: &mut String,
+) -> PResult<()> {
     let paren_expr = |c: &mut Cursor| -> PResult<String> {
         c.expect("(")?;
         let e = expr(c)?;

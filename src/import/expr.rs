@@ -107,6 +107,13 @@ impl Parser<'_> {
 
     /// An expression that stops before `,` (argument lists, updates).
     fn expr_bp(&mut self, min_bp: u8) -> PResult<Expr> {
+        self.c.enter()?;
+        let e = self.expr_bp_here(min_bp);
+        self.c.leave();
+        e
+    }
+
+    fn expr_bp_here(&mut self, min_bp: u8) -> PResult<Expr> {
         let mut lhs = self.prefix()?;
         loop {
             if let Some(why) = unsupported(self.c) {

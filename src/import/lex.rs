@@ -134,13 +134,43 @@ pub(crate) fn tokenize(
 pub(crate) struct Cursor {
     toks: Vec<Token>,
     pos: usize,
+    /// How deeply the expressions and statements being parsed nest.
+    pub(crate) depth: u32,
 }
+
+/// How deeply imported expressions and statements may nest. The parsers
+/// recurse, so a limit keeps adversarial input (a guard of 50,000
+/// parentheses) from overflowing the stack; it is below the depth zeno's
+/// own parser accepts, so whatever is imported can be read back.
+pub(crate) const MAX_NESTING: u32 = 200;
 
 pub(crate) type PResult<T> = Result<T, (Span, String)>;
 
 impl Cursor {
     pub(crate) fn new(toks: Vec<Token>) -> Cursor {
-        Cursor { toks, pos: 0 }
+        Cursor {
+            toks,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// Goes one nesting level deeper, or fails at the current token beyond
+    /// [`MAX_NESTING`] levels; [`Self::leave`] comes back up.
+    pub(crate) fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_NESTING {
+            return Err((
+                self.span(),
+                format!("nested more than {MAX_NESTING} levels deep: zeno does not read it"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Comes back up from [`Self::enter`].
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
     }
 
     pub(crate) fn peek(&self) -> &Tok {

@@ -153,6 +153,9 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
 }
 
 /// Reads the XML structure; `None` after a reported error.
+/// How deeply the elements of an XML model may nest.
+const MAX_XML_DEPTH: usize = 64;
+
 fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
@@ -261,6 +264,18 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                     _ => {}
                 }
                 if !is_empty {
+                    // Every event looks at the path of open elements, so a
+                    // deep tree would cost its depth per event; UPPAAL's
+                    // format nests a handful of levels.
+                    if stack.len() >= MAX_XML_DEPTH {
+                        sink.error(
+                            span,
+                            format!(
+                                "XML nested more than {MAX_XML_DEPTH} elements deep: a UPPAAL model nests a few"
+                            ),
+                        );
+                        return None;
+                    }
                     stack.push((name, pos));
                 }
             }

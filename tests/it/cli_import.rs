@@ -378,3 +378,63 @@ gantt {
         stdout(&o)
     );
 }
+
+/// Writes `text` as `name` in a scratch directory and checks it.
+fn check_scratch(test: &str, name: &str, text: &str) -> std::process::Output {
+    let dir = scratch(test);
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    zeno(&["check", path(&file)])
+}
+
+#[test]
+fn deeply_nested_input_is_a_located_error_not_a_crash() {
+    // A guard of 50,000 parentheses: the importer's expression parser
+    // recurses, and stops at its nesting limit where the limit is crossed.
+    let depth = 50_000;
+    let guard = format!("{}x{}", "(".repeat(depth), ")".repeat(depth));
+    let xml = format!(
+        r#"<nta><declaration>int x;</declaration><template><name>P</name><location id="a"/><init ref="a"/><transition><source ref="a"/><target ref="a"/><label kind="guard">{guard}</label></transition></template><system>system P;</system></nta>"#
+    );
+    let out = check_scratch("deep-guard", "m.xml", &xml);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: nested more than 200 levels deep: zeno does not read it"),
+        "{err}"
+    );
+    // The 201st parenthesis, 1-based, on line 1.
+    let guard_at = xml.find(&guard).unwrap();
+    assert!(
+        err.contains(&format!("m.xml:1:{}", guard_at + 201)),
+        "{err}"
+    );
+
+    // Statements nest too: 5,000 blocks in a function body.
+    let body = format!("{}{}", "{".repeat(5_000), "}".repeat(5_000));
+    let xml = format!(
+        r#"<nta><declaration>void f() {body}</declaration><template><name>P</name><location id="a"/><init ref="a"/></template><system>system P;</system></nta>"#
+    );
+    let out = check_scratch("deep-body", "m.xml", &xml);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nested more than 200 levels deep"));
+
+    // 100,000 nested elements: refused at the 65th, at once.
+    let xml = format!(
+        "<nta>{}{}</nta>",
+        "<a>".repeat(100_000),
+        "</a>".repeat(100_000)
+    );
+    let out = check_scratch("deep-xml", "m.xml", &xml);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("XML nested more than 64 elements deep"),
+        "{err}"
+    );
+    // `<nta>` and 63 `<a>` are open; the next `<a>` starts at byte 5 + 63 * 3.
+    assert!(
+        err.contains(&format!("m.xml:1:{}", 5 + 63 * 3 + 1)),
+        "{err}"
+    );
+}
