@@ -60,6 +60,10 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
         Limit::Time => ("time", "time limit reached"),
         Limit::Cancelled => ("cancelled", "cancelled"),
         Limit::Memory => ("memory", "memory limit reached"),
+        Limit::ClockRange => (
+            "clock-range",
+            "a clock constant beyond ±268435455, more than a zone holds",
+        ),
     }
 }
 

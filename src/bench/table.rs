@@ -82,6 +82,7 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Unknown(Limit::Time) => "unknown (time)",
         Verdict::Unknown(Limit::Cancelled) => "unknown (cancelled)",
         Verdict::Unknown(Limit::Memory) => "unknown (memory)",
+        Verdict::Unknown(Limit::ClockRange) => "unknown (clock range)",
     }
 }
 

@@ -183,6 +183,9 @@ pub fn run(
         net
     };
     let model = Model::new(searched, &bounds_for);
+    if model.beyond_zones().is_some() {
+        return unknown(Limit::ClockRange);
+    }
     // The best-first orders guide the liveness searches (`directed.rs`);
     // the outer search of `-->` estimates the distance to `p && !q`.
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);

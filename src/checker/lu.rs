@@ -20,6 +20,25 @@ pub struct LuTable {
     /// bisimilar (region-equivalent) to one of the exact zone, which the LU
     /// simulation alone does not give.
     max_bounds: bool,
+    /// The largest magnitude of a clock constant (a bound's value over the
+    /// variables' declared ranges, or a reset value) beyond [`MAX_CONST`]:
+    /// zones cannot hold it, so the searches stop with
+    /// `Limit::ClockRange` instead of comparing with a wrong bound.
+    pub beyond_zones: Option<i64>,
+}
+
+/// Records `value` when zones cannot hold it.
+fn note_beyond(beyond: &mut Option<i64>, value: i64) {
+    if value.abs() > MAX_CONST as i64 {
+        *beyond = Some(beyond.map_or(value.abs(), |b| b.max(value.abs())));
+    }
+}
+
+/// Every value a constraint's bound takes, for [`note_beyond`].
+fn note_constraint(ranges: &[Interval], c: &ClockConstraint, beyond: &mut Option<i64>) {
+    let (lo, hi) = bound_range(ranges, &c.bound);
+    note_beyond(beyond, lo);
+    note_beyond(beyond, hi);
 }
 
 impl LuTable {
@@ -27,6 +46,7 @@ impl LuTable {
         let dim = net.dbm_dim();
         let ranges = net.declared_ranges();
         let mut has_diagonal = false;
+        let mut beyond_zones = None;
         let mut bounds = Vec::with_capacity(net.processes.len());
         for p in &net.processes {
             let mut local: Vec<Vec<(i32, i32)>> = p
@@ -35,6 +55,7 @@ impl LuTable {
                 .map(|l| {
                     let mut b = vec![(-1, -1); dim];
                     for c in &l.invariant {
+                        note_constraint(&ranges, c, &mut beyond_zones);
                         add_constraint(&ranges, c, &mut b, &mut has_diagonal);
                     }
                     b
@@ -52,7 +73,13 @@ impl LuTable {
                                 .is_some_and(|c| c.kind == ChannelKind::Broadcast)
                         })
                 });
+                for u in &e.updates {
+                    if let crate::ir::Update::ResetClock { value, .. } = u {
+                        note_beyond(&mut beyond_zones, *value as i64);
+                    }
+                }
                 for c in &e.clock_guard {
+                    note_constraint(&ranges, c, &mut beyond_zones);
                     let b = &mut local[e.source as usize];
                     if broadcast_receive {
                         add_both_sides(&ranges, c, b, &mut has_diagonal);
@@ -87,7 +114,9 @@ impl LuTable {
         }
         let mut global = vec![(-1, -1); dim];
         goal_bounds(&ranges, goal, &mut global, &mut has_diagonal);
+        goal_constants(&ranges, goal, &mut beyond_zones);
         LuTable {
+            beyond_zones,
             bounds,
             global,
             has_diagonal,
@@ -192,6 +221,20 @@ fn goal_bounds(ranges: &[Interval], f: &Formula, b: &mut [(i32, i32)], diag: &mu
         Formula::And(gs) | Formula::Or(gs) => {
             for g in gs {
                 goal_bounds(ranges, g, b, diag);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`note_constraint`] for every clock constraint of a goal.
+fn goal_constants(ranges: &[Interval], f: &Formula, beyond: &mut Option<i64>) {
+    match f {
+        Formula::Clock(c) => note_constraint(ranges, c, beyond),
+        Formula::Not(g) => goal_constants(ranges, g, beyond),
+        Formula::And(gs) | Formula::Or(gs) => {
+            for g in gs {
+                goal_constants(ranges, g, beyond);
             }
         }
         _ => {}

@@ -182,6 +182,11 @@ pub enum Limit {
     Cancelled,
     /// The heap reached the memory budget (`crate::memory`).
     Memory,
+    /// A clock is compared with, or reset to, a constant beyond
+    /// `dbm::bound::MAX_CONST` (over the variables' declared ranges), which
+    /// a zone cannot hold: nothing is searched rather than a wrong bound
+    /// used.
+    ClockRange,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -135,6 +135,13 @@ fn truth(e: &Option<crate::ir::Expr>, vars: &[i32]) -> Result<bool, EvalError> {
 }
 
 impl<'a> Model<'a> {
+    /// The largest clock constant of the network beyond what a zone holds
+    /// (see `LuTable::beyond_zones`): searching would compare with a wrong
+    /// bound, so the searches stop with `Limit::ClockRange` instead.
+    pub fn beyond_zones(&self) -> Option<i64> {
+        self.lu.beyond_zones
+    }
+
     pub fn new(net: &'a Network, goal: &crate::ir::Formula) -> Model<'a> {
         let out = net
             .processes

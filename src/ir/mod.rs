@@ -45,6 +45,13 @@ pub type EdgeId = u32;
 /// Every ir element keeps the byte range of the model text it comes from.
 pub use crate::text::Span;
 
+/// The largest magnitude of a constant a clock may be compared with or reset
+/// to: zones keep `2c + 1` in 32 bits with room for sums of two bounds.
+/// UPPAAL's own limit is higher; zeno refuses larger constants (a warning
+/// where the constant is written, `unknown` for the checks) rather than
+/// compare with a wrong bound.
+pub const MAX_CLOCK_CONSTANT: i32 = (1 << 28) - 1;
+
 /// A network of timed automata with its checks.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Network {

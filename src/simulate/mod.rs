@@ -189,6 +189,11 @@ pub enum SimError {
     /// Clock values too large for exact arithmetic.
     #[error("clock values grew beyond what exact arithmetic can hold")]
     Overflow,
+    /// A clock constant zones cannot hold (the simulator steps with zones).
+    #[error(
+        "the model compares a clock with {0} (or resets one to it), beyond ±268435455, more than a zone holds"
+    )]
+    ClockRange(i64),
     /// The simulator disagrees with itself (a bug).
     #[error("internal inconsistency of the simulator: {0}")]
     Inconsistent(String),
@@ -225,6 +230,9 @@ impl<'a> Simulator<'a> {
         // No goal: the simulator never extrapolates, so the LU bounds the
         // goal feeds are not used.
         let model = Model::new(net, &Formula::True);
+        if let Some(value) = model.beyond_zones() {
+            return Err(SimError::ClockRange(value));
+        }
         let state = match mode {
             Mode::Concrete => concrete::initial(&model)?,
             Mode::Symbolic => symbolic::initial(&model, net)?,

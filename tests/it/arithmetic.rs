@@ -325,3 +325,82 @@ fn minimum_remainder_and_shifts_are_exact() {
     assert_eq!(e(BinOp::Shr, -7, 1).eval(&[]), Ok(-4));
     assert!(e(BinOp::Shr, 1, 32).eval(&[]).is_err());
 }
+
+/// The verdicts of every check of `text`, in every search order (and the
+/// liveness search for `A<>`).
+fn clock_verdicts(text: &str) -> Vec<zeno::checker::Verdict> {
+    use zeno::checker::{Cancel, Options, SearchOrder, check};
+    let analysis = semantics::analyze(text);
+    let net = analysis.network.expect("the model lowers");
+    let mut out = Vec::new();
+    for id in net.check_ids() {
+        for order in [SearchOrder::Bfs, SearchOrder::Dfs] {
+            let options = Options {
+                search: order,
+                ..Options::default()
+            };
+            out.push(check(&net, id, &options, &Cancel::new(), &mut |_| {}).verdict);
+        }
+    }
+    out
+}
+
+/// A location left once `x` passes `k` (the invariant holds it until `u`).
+fn leave_after(u: &str, guard: &str) -> String {
+    format!(
+        "clock x;\ntemplate T() {{\n init location l invariant x <= {u};\n location m;\n \
+         l -> m when {guard};\n}}\nsystem T;\ncheck reach: E<> T.m;\ncheck live: A<> T.m;\n"
+    )
+}
+
+#[test]
+fn clock_constants_beyond_a_zone_are_unknown_never_a_wrong_verdict() {
+    use zeno::checker::{Limit, Verdict};
+    let max = zeno::ir::MAX_CLOCK_CONSTANT;
+    assert_eq!(max, 268_435_455);
+    // At the largest constant: decided, by hand. `x > max - 1` can hold
+    // under `x <= max`, so `m` is reachable; `x > max` cannot, so it is not
+    // (and `A<> T.m` fails: `l` may stay at x = max for ever).
+    let reach = clock_verdicts(&leave_after(&max.to_string(), &format!("x > {}", max - 1)));
+    assert!(reach[..2].iter().all(|v| *v == Verdict::Holds), "{reach:?}");
+    let never = clock_verdicts(&leave_after(&max.to_string(), &format!("x > {max}")));
+    assert!(never.iter().all(|v| *v == Verdict::Fails), "{never:?}");
+
+    // One beyond it: the bound would saturate to "no bound" and `m` would
+    // look reachable under `x <= 2147483646` with `x > 2147483646`.
+    let beyond = leave_after("2147483646", "x > 2147483646");
+    let analysis = semantics::analyze(&beyond);
+    let warnings: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("beyond ±268435455"))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{:?}", analysis.diagnostics);
+    assert_eq!(
+        &beyond[warnings[0].range.start as usize..][..10],
+        "2147483646"
+    );
+    let verdicts = clock_verdicts(&beyond);
+    assert!(
+        verdicts
+            .iter()
+            .all(|v| *v == Verdict::Unknown(Limit::ClockRange)),
+        "{verdicts:?}"
+    );
+    // Through a variable whose declared range goes beyond it, and through a
+    // reset: unknown as well.
+    let through_variable = "int[0, 300000000] k = 1;\nclock x;\ntemplate T() {\n init location l;\n \
+         location m;\n l -> m when x >= k;\n}\nsystem T;\ncheck reach: E<> T.m;\n";
+    assert!(
+        clock_verdicts(through_variable)
+            .iter()
+            .all(|v| *v == Verdict::Unknown(Limit::ClockRange))
+    );
+    let reset = "clock x;\ntemplate T() {\n init location l;\n location m;\n \
+         l -> m do x = 300000000;\n}\nsystem T;\ncheck reach: E<> T.m;\n";
+    assert!(
+        clock_verdicts(reset)
+            .iter()
+            .all(|v| *v == Verdict::Unknown(Limit::ClockRange))
+    );
+}

@@ -13,8 +13,10 @@ pub const LE_ZERO: Raw = 1;
 pub const LT_ZERO: Raw = 0;
 
 /// Largest constant a bound may carry; larger ones saturate to "no bound" so
-/// that additions never overflow.
-pub const MAX_CONST: i32 = (1 << 28) - 1;
+/// that additions never overflow. The searches refuse networks with larger
+/// clock constants (`Limit::ClockRange`), so saturation only ever widens
+/// sums of bounds, never a constant of the model.
+pub const MAX_CONST: i32 = crate::ir::MAX_CLOCK_CONSTANT;
 
 /// Encodes `≺ c` (strict when `strict`).
 pub fn raw(c: i32, strict: bool) -> Raw {

@@ -113,6 +113,9 @@ pub fn run(
     let chk = net.check(check);
     let goal = Goal::new(chk.kind.goal());
     let model = Model::new(net, &goal.formula);
+    if model.beyond_zones().is_some() {
+        return unknown(Limit::ClockRange, stats);
+    }
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let (found_verdict, none_verdict) = if invariant {
         (Verdict::Fails, Verdict::Holds)

@@ -78,7 +78,19 @@ impl Ctx {
         } else {
             return None;
         };
+        let bound_span = bound.span;
         let bound = self.data(bound).expr;
+        if let ir::Expr::Const(v) = bound
+            && v.unsigned_abs() > crate::ir::MAX_CLOCK_CONSTANT as u32
+        {
+            self.warning(
+                bound_span,
+                format!(
+                    "clock constant {v} is beyond ±{}, more than a zone holds: checks of this model end `unknown`",
+                    crate::ir::MAX_CLOCK_CONSTANT
+                ),
+            );
+        }
         let (i, j) = term;
         let upper = |strict| ClockConstraint {
             i,
