@@ -476,22 +476,6 @@ impl fmt::Display for Config {
 mod tests {
     use super::*;
 
-    const ALL_ORDERS: [SearchOrder; 5] = [
-        SearchOrder::Bfs,
-        SearchOrder::Dfs,
-        SearchOrder::RandomDfs,
-        SearchOrder::Greedy,
-        SearchOrder::AStar,
-    ];
-    const ALL_HEURISTICS: [HeuristicKind; 7] = [
-        HeuristicKind::Zero,
-        HeuristicKind::DL,
-        HeuristicKind::DU,
-        HeuristicKind::HL,
-        HeuristicKind::HU,
-        HeuristicKind::HCG,
-        HeuristicKind::Pdb,
-    ];
     const ALL_ENHANCEMENTS: [Enhance; 5] = [
         Enhance::None,
         Enhance::UselessTransitions,
@@ -561,8 +545,8 @@ mod tests {
     #[test]
     fn every_configuration_round_trips() {
         let mut n = 0;
-        for search in ALL_ORDERS {
-            for heuristic in ALL_HEURISTICS {
+        for search in SearchOrder::ALL {
+            for heuristic in HeuristicKind::ALL {
                 for enhance in ALL_ENHANCEMENTS {
                     let guided = matches!(search, SearchOrder::Greedy | SearchOrder::AStar)
                         || enhance == Enhance::UselessTransitions;

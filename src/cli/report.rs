@@ -174,6 +174,13 @@ pub struct Binding {
     pub value: i32,
 }
 
+/// `name = value`, as every text view prints a binding.
+impl std::fmt::Display for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}", self.name, self.value)
+    }
+}
+
 /// Every variable slot of `net` with its value in `values`, by name.
 pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
     values
@@ -207,6 +214,13 @@ pub struct LocationValue {
 pub struct ClockValue {
     pub name: String,
     pub value: String,
+}
+
+/// `name = value`, as every text view prints a clock.
+impl std::fmt::Display for ClockValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}", self.name, self.value)
+    }
 }
 
 impl VerdictKind {

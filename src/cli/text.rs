@@ -4,7 +4,8 @@ use std::fmt::Write;
 
 use super::args::TraceDetail;
 use super::report::{
-    CheckReport, EdgeReport, EndReport, FileReport, SafeReport, StateReport, StatsReport,
+    Binding, CheckReport, ClockValue, EdgeReport, EndReport, FileReport, SafeReport, StateReport,
+    StatsReport,
 };
 
 /// The report of one file: a header line, then each check (`check::run`
@@ -159,11 +160,7 @@ pub fn edges(es: &[EdgeReport]) -> String {
         .map(|e| {
             let mut s = format!("{}: {} -> {}", e.process, e.source, e.target);
             if !e.selects.is_empty() {
-                let b: Vec<String> = e
-                    .selects
-                    .iter()
-                    .map(|b| format!("{} = {}", b.name, b.value))
-                    .collect();
+                let b: Vec<String> = e.selects.iter().map(Binding::to_string).collect();
                 let _ = write!(s, " {{{}}}", b.join(", "));
             }
             if let Some(sync) = &e.sync {
@@ -185,19 +182,11 @@ pub fn state(s: &StateReport) -> String {
             .join(", "),
     ];
     if !s.variables.is_empty() {
-        let v: Vec<String> = s
-            .variables
-            .iter()
-            .map(|b| format!("{} = {}", b.name, b.value))
-            .collect();
+        let v: Vec<String> = s.variables.iter().map(Binding::to_string).collect();
         parts.push(v.join(", "));
     }
     if !s.clocks.is_empty() {
-        let c: Vec<String> = s
-            .clocks
-            .iter()
-            .map(|c| format!("{} = {}", c.name, c.value))
-            .collect();
+        let c: Vec<String> = s.clocks.iter().map(ClockValue::to_string).collect();
         parts.push(c.join(", "));
     }
     parts.join("; ")

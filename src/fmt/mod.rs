@@ -152,17 +152,7 @@ fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
                 .children()
                 .filter(|c| c.kind() == VAR_DECLARATOR)
                 .collect();
-            let prefix: Vec<SyntaxToken> = node
-                .children_with_tokens()
-                .take_while(|e| e.kind() != VAR_DECLARATOR)
-                .flat_map(|e| match e {
-                    rowan::NodeOrToken::Node(n) => n
-                        .descendants_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .collect::<Vec<_>>(),
-                    rowan::NodeOrToken::Token(t) => vec![t],
-                })
-                .collect();
+            let prefix = tokens_before(node, VAR_DECLARATOR);
             let prefix = inline::render_tokens(prefix.into_iter(), depth).text;
             for (n, declarator) in declarators.iter().enumerate() {
                 if n > 0 {
@@ -209,6 +199,15 @@ fn tokens_of(
         .collect()
 }
 
+/// Every token of `node` before its first child of kind `kind`.
+fn tokens_before(node: &SyntaxNode, kind: crate::syntax::SyntaxKind) -> Vec<SyntaxToken> {
+    let mut before = true;
+    tokens_of(node, |e| {
+        before &= e.kind() != kind;
+        before
+    })
+}
+
 /// A declaration whose type is a `struct { … }`: one field per line,
 /// indented, and the rest (`} name;`, all declared names together, as they
 /// share the one record type) after the closing brace.
@@ -249,17 +248,7 @@ fn format_record_decl(node: &SyntaxNode, record: &SyntaxNode, depth: usize, out:
 
 fn format_template(node: &SyntaxNode, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
-    let header: Vec<SyntaxToken> = node
-        .children_with_tokens()
-        .take_while(|e| e.kind() != TEMPLATE_BODY)
-        .flat_map(|e| match e {
-            rowan::NodeOrToken::Node(n) => n
-                .descendants_with_tokens()
-                .filter_map(|e| e.into_token())
-                .collect::<Vec<_>>(),
-            rowan::NodeOrToken::Token(t) => vec![t],
-        })
-        .collect();
+    let header = tokens_before(node, TEMPLATE_BODY);
     let header = inline::render_tokens(header.into_iter(), depth);
     out.push_str(&indent);
     out.push_str(&header.text);

@@ -120,6 +120,10 @@ enum Trigger {
     Save,
 }
 
+fn not_open() -> Error {
+    Error::invalid_params("the document is not open")
+}
+
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     // A panic is caught before it can poison the lock, but never let a
     // poisoned lock take the server down.
@@ -127,6 +131,16 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 impl State {
+    /// An open document, or the error a request about a closed one gets.
+    fn open(&self, uri: &Uri) -> Result<&Doc> {
+        self.docs.get(uri).ok_or_else(not_open)
+    }
+
+    /// [`State::open`], to change the document.
+    fn open_mut(&mut self, uri: &Uri) -> Result<&mut Doc> {
+        self.docs.get_mut(uri).ok_or_else(not_open)
+    }
+
     fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
         let d = self.docs.get(uri)?;
         let mut all = d.diagnostics.clone();
@@ -430,10 +444,7 @@ impl Backend {
 
     fn error_trace_now(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(&params.uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(&params.uri)?;
         d.needs_zeno_text("zeno/errorTrace")?;
         let Some(network) = &d.network else {
             return Ok(None);
@@ -473,10 +484,7 @@ impl Backend {
 
     fn document_text_now(&self, params: DocumentTextParams) -> Result<DocumentText> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(&params.uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(&params.uri)?;
         Ok(DocumentText {
             version: d.doc.version,
             text: d.doc.text.clone(),
@@ -493,10 +501,7 @@ impl Backend {
         position: Option<Position>,
     ) -> Result<Option<super::pictures::Snapshot>> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(uri)?;
         d.needs_zeno_text("drawing")?;
         Ok(d.network.as_ref().map(|n| super::pictures::Snapshot {
             network: Arc::clone(n),
@@ -516,10 +521,7 @@ impl Backend {
         check: Option<&str>,
     ) -> Result<Option<super::simulate::SimSnapshot>> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(uri)?;
         d.needs_zeno_text("the simulator")?;
         let Some(network) = &d.network else {
             return Ok(None);
@@ -553,10 +555,7 @@ impl Backend {
     /// client's positions are in.
     fn snapshot(&self, uri: &Uri) -> Result<Option<Snapshot>> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(uri)?;
         Ok(d.translation.is_none().then(|| d.snapshot(uri)))
     }
 

@@ -30,17 +30,21 @@ pub(crate) fn concretize(
     let mut path: Vec<Edges> = Vec::new();
     let mut inserted = 0;
     let mut vars = network.initial_variables();
-    for step in &abstract_trace.steps {
-        let edges = &step.transition.edges;
-        inserted += prepare(
+    // Moves the removed slots `edges` read to values its guards accept.
+    let mut prepare_for = |edges: &Edges, locations: &[u32], path: &mut Vec<Edges>| {
+        prepare(
             network,
             comps,
             &mut values,
-            &locations,
+            locations,
             edges,
             &mut vars,
-            &mut path,
-        )?;
+            path,
+        )
+    };
+    for step in &abstract_trace.steps {
+        let edges = &step.transition.edges;
+        inserted += prepare_for(edges, &locations, &mut path)?;
         advance(network, &mut locations, edges);
         path.push(edges.clone());
     }
@@ -52,15 +56,7 @@ pub(crate) fn concretize(
             transition, error, ..
         } => {
             let edges = &transition.edges;
-            inserted += prepare(
-                network,
-                comps,
-                &mut values,
-                &locations,
-                edges,
-                &mut vars,
-                &mut path,
-            )?;
+            inserted += prepare_for(edges, &locations, &mut path)?;
             let trace = concrete::error_trace(&model, &path, edges, *error, stop)?;
             Some((trace, inserted))
         }

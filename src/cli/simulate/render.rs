@@ -250,11 +250,7 @@ fn edges_text(edges: &[EdgeReport]) -> String {
                 s.push_str(&format!(" [{sync}]"));
             }
             if !e.selects.is_empty() {
-                let b: Vec<String> = e
-                    .selects
-                    .iter()
-                    .map(|b| format!("{} = {}", b.name, b.value))
-                    .collect();
+                let b: Vec<String> = e.selects.iter().map(Binding::to_string).collect();
                 s.push_str(&format!(" {{{}}}", b.join(", ")));
             }
             s
@@ -283,20 +279,13 @@ pub fn text(v: &View) -> String {
         .collect();
     out.push_str(&format!("  locations: {}\n", locs.join("  ")));
     if !v.variables.is_empty() {
-        let vars: Vec<String> = v
-            .variables
-            .iter()
-            .map(|b| format!("{} = {}", b.name, b.value))
-            .collect();
+        let vars: Vec<String> = v.variables.iter().map(Binding::to_string).collect();
         out.push_str(&format!("  variables: {}\n", vars.join("  ")));
     }
     if let Some(clocks) = &v.clocks
         && !clocks.is_empty()
     {
-        let cs: Vec<String> = clocks
-            .iter()
-            .map(|c| format!("{} = {}", c.name, c.value))
-            .collect();
+        let cs: Vec<String> = clocks.iter().map(ClockValue::to_string).collect();
         out.push_str(&format!("  clocks: {}\n", cs.join("  ")));
     }
     if let Some(zone) = &v.zone {

@@ -16,10 +16,7 @@ impl Backend {
     /// results (`None` elsewhere, or without a lowered model).
     pub(super) fn check_hover(&self, uri: &Uri, position: Position) -> Result<Option<Hover>> {
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(uri)?;
         let (Some(network), None) = (&d.network, &d.translation) else {
             return Ok(None);
         };
@@ -59,10 +56,7 @@ impl Backend {
     pub(super) fn on_inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let uri = params.text_document.uri;
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(&uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(&uri)?;
         let (Some(network), Some(cursor), None) = (&d.network, &d.cursor, &d.translation) else {
             return Ok(Some(Vec::new()));
         };
@@ -76,10 +70,7 @@ impl Backend {
     pub(super) fn on_code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         let uri = params.text_document.uri;
         let st = lock(&self.state);
-        let d = st
-            .docs
-            .get(&uri)
-            .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+        let d = st.open(&uri)?;
         // An imported document's verdicts are diagnostics at its top; its
         // checks have no place in the file for a lens.
         let (Some(network), None) = (&d.network, &d.translation) else {
@@ -107,10 +98,7 @@ impl Backend {
             .ok_or_else(|| Error::invalid_params("expected one argument { uri, check }"))?;
         let report = {
             let mut st = lock(&self.state);
-            let d = st
-                .docs
-                .get_mut(&args.uri)
-                .ok_or_else(|| Error::invalid_params("the document is not open"))?;
+            let d = st.open_mut(&args.uri)?;
             d.needs_zeno_text("stepping through a trace")?;
             let network = d
                 .network
