@@ -129,3 +129,70 @@ fn a_reference_parameter_writes_the_argument() {
                 check c: E<> P.b && x == 2 && y == 1;\n";
     assert_eq!(verdict(text), Verdict::Holds);
 }
+
+/// The examples of UPPAAL's documentation (language reference, functions):
+/// `add` returns the sum, `swap` exchanges two reference parameters, and
+/// `initialize` fills an array passed by reference with its indices.
+#[test]
+fn uppaal_documentation_examples() {
+    let model = |goal: &str| {
+        format!(
+            "int add(int a, int b) {{ return a + b; }}\n\
+             void swap(int &a, int &b) {{ int c = a; a = b; b = c; }}\n\
+             void initialize(int &a[10]) {{ for (i : int[0,9]) {{ a[i] = i; }} }}\n\
+             int arr[10];\nint p = 1, q = 2, s = 0;\n\
+             template T() {{ init location l; location m;\n\
+             l -> m do initialize(arr), swap(p, q), s = add(p, q); }}\n\
+             system T;\ncheck goal: E<> T.m && {goal};\n"
+        )
+    };
+    // After the one edge: p and q swapped, s = 2 + 1, arr[i] = i.
+    for goal in [
+        "p == 2 && q == 1",
+        "s == 3",
+        "arr[0] == 0 && arr[9] == 9 && arr[4] == 4",
+    ] {
+        assert_eq!(verdict(&model(goal)), Verdict::Holds, "{goal}");
+    }
+    for goal in ["p == 1", "arr[9] == 0"] {
+        assert_eq!(verdict(&model(goal)), Verdict::Fails, "{goal}");
+    }
+}
+
+/// UPPAAL calls `before_update`/`after_update` around every transition and
+/// `__ON_CONSTRUCT__`/`__ON_BEGIN__` before a query; zeno does not, so a
+/// model declaring them is refused where the function is named, rather than
+/// checked with another meaning. The ones called after a verification only
+/// get a warning.
+#[test]
+fn uppaal_special_functions_are_refused_not_ignored() {
+    for name in [
+        "before_update",
+        "after_update",
+        "__ON_CONSTRUCT__",
+        "__ON_BEGIN__",
+    ] {
+        let text =
+            format!("int n;\nvoid {name}() {{ n = 1; }}\n{ONE_LOCATION}").replace("do step()", "");
+        let errs = errors(&text);
+        assert_eq!(errs.len(), 1, "{name}: {errs:?}");
+        assert_eq!(errs[0].1, name, "located on the name");
+        assert!(
+            errs[0].0.contains(&format!("UPPAAL calls `{name}`")),
+            "{errs:?}"
+        );
+    }
+    let text =
+        format!("int n;\nvoid __ON_END__() {{ n = 1; }}\n{ONE_LOCATION}").replace("do step()", "");
+    assert!(errors(&text).is_empty());
+    let analysis = analyze(&text);
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Warning && d.message.contains("zeno never calls it"))
+    );
+    // The same names inside a template are ordinary functions.
+    let local = "int n;\ntemplate P() { void after_update() { n = 1; } init location a; a -> a do after_update(); }\nsystem P;\n";
+    assert!(errors(local).is_empty(), "{:?}", errors(local));
+}

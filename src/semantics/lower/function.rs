@@ -110,6 +110,9 @@ impl Ctx {
         // Defined before its body is checked: a call of itself inside it
         // is then a recursion, not an unknown name.
         self.define(&f.name, Sym::Function(def.clone()));
+        if self.scopes.len() == 1 {
+            self.special_function(f);
+        }
         if f.ret.is_some() && !always_returns(&f.body) {
             self.error(
                 f.end,
@@ -122,6 +125,37 @@ impl Ctx {
         let top = self.fns.top;
         self.inline(&def, Args::Declaration);
         self.fns.top = top;
+    }
+
+    /// UPPAAL calls global functions of some names on its own: around every
+    /// transition and when a query starts. zeno does not, so a model that
+    /// relies on them would mean something else here: an error, except for
+    /// the ones that run after the verification and cannot change it.
+    fn special_function(&mut self, f: &hir::Function) {
+        let when = match f.name.text.as_str() {
+            "before_update" => "before every transition",
+            "after_update" => "after every transition",
+            "__ON_CONSTRUCT__" => "once the model is built, before the initial state is taken",
+            "__ON_BEGIN__" => "before each query, on the initial state",
+            "__ON_END__" | "__ON_DESTRUCT__" => {
+                self.warning(
+                    f.name.span,
+                    format!(
+                        "UPPAAL calls `{}` after a verification; zeno never calls it (it cannot change a verdict)",
+                        f.name.text
+                    ),
+                );
+                return;
+            }
+            _ => return,
+        };
+        self.error(
+            f.name.span,
+            format!(
+                "UPPAAL calls `{}` {when}; zeno does not, so the model's checks would not mean what they mean in UPPAAL (call it from the edges' updates, under another name)",
+                f.name.text
+            ),
+        );
     }
 
     /// `f(args)` in an expression: the inlined call.
