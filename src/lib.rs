@@ -32,6 +32,7 @@ pub mod report;
 pub mod semantics;
 #[warn(missing_docs)]
 pub mod simulate;
+#[warn(missing_docs)]
 pub mod syntax;
 #[warn(missing_docs)]
 pub mod text;

@@ -10,9 +10,13 @@ use rowan::TextRange;
 use super::{SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 use crate::text::Span;
 
+/// A typed view of a syntax node.
 pub trait AstNode: Sized {
+    /// Whether a node of `kind` is one of these.
     fn can_cast(kind: SyntaxKind) -> bool;
+    /// The view of `node`, when it is one of these.
     fn cast(node: SyntaxNode) -> Option<Self>;
+    /// The node viewed.
     fn syntax(&self) -> &SyntaxNode;
 
     /// The node's range, without leading or trailing trivia outside the node.
@@ -29,6 +33,7 @@ pub fn span_of(range: TextRange) -> Span {
 macro_rules! ast_node {
     ($(#[$attr:meta])* $name:ident, $kind:ident) => {
         $(#[$attr])*
+        #[doc = concat!("\n\nThe typed view of a `", stringify!($kind), "` node.")]
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub struct $name {
             syntax: SyntaxNode,
@@ -51,9 +56,13 @@ macro_rules! ast_node {
 macro_rules! ast_enum {
     ($(#[$attr:meta])* $name:ident { $($variant:ident),* $(,)? }) => {
         $(#[$attr])*
+        #[doc = concat!("\n\nOne of: ", $("[`", stringify!($variant), "`] "),*)]
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub enum $name {
-            $($variant($variant)),*
+            $(
+                #[doc = concat!("A [`", stringify!($variant), "`].")]
+                $variant($variant)
+            ),*
         }
 
         impl AstNode for $name {
@@ -126,6 +135,7 @@ ast_node!(
 );
 
 impl Name {
+    /// The `ident` token, when the text has one.
     pub fn ident_token(&self) -> Option<SyntaxToken> {
         token(&self.syntax, IDENT)
     }
@@ -138,9 +148,11 @@ impl Name {
 }
 
 impl NameRef {
+    /// The `ident` token, when the text has one.
     pub fn ident_token(&self) -> Option<SyntaxToken> {
         token(&self.syntax, IDENT)
     }
+    /// The text as written.
     pub fn text(&self) -> String {
         self.ident_token()
             .map(|t| t.text().to_string())
@@ -185,15 +197,19 @@ ast_node!(
 );
 
 impl VarDecl {
+    /// The `const` token, when the text has one.
     pub fn const_token(&self) -> Option<SyntaxToken> {
         token(&self.syntax, CONST_KW)
     }
+    /// Whether the node is marked `const`.
     pub fn is_const(&self) -> bool {
         self.const_token().is_some()
     }
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// The declarators ([`VarDeclarator`]), in text order.
     pub fn declarators(&self) -> impl Iterator<Item = VarDeclarator> + use<> {
         children(&self.syntax)
     }
@@ -206,9 +222,11 @@ ast_node!(
 );
 
 impl VarDeclarator {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The array sizes ([`ArraySize`]), in text order.
     pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
         children(&self.syntax)
     }
@@ -225,6 +243,7 @@ ast_node!(
 );
 
 impl ArraySize {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -237,6 +256,7 @@ ast_node!(
 );
 
 impl ArrayInit {
+    /// The elements ([`Expr`]), in text order.
     pub fn elements(&self) -> impl Iterator<Item = Expr> + use<> {
         children(&self.syntax)
     }
@@ -249,12 +269,15 @@ ast_node!(
 );
 
 impl TypedefDecl {
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The array sizes ([`ArraySize`]), in text order.
     pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
         children(&self.syntax)
     }
@@ -279,6 +302,7 @@ ast_node!(
 );
 
 impl ScalarType {
+    /// The size ([`ArraySize`]), when the text has it.
     pub fn size(&self) -> Option<ArraySize> {
         child(&self.syntax)
     }
@@ -304,6 +328,7 @@ ast_node!(
 );
 
 impl IntType {
+    /// The range ([`Range`]), when the text has it.
     pub fn range(&self) -> Option<Range> {
         child(&self.syntax)
     }
@@ -316,9 +341,11 @@ ast_node!(
 );
 
 impl Range {
+    /// The lo ([`Expr`]), when the text has it.
     pub fn lo(&self) -> Option<Expr> {
         child_before(&self.syntax, COMMA)
     }
+    /// The hi ([`Expr`]), when the text has it.
     pub fn hi(&self) -> Option<Expr> {
         child_after(&self.syntax, COMMA)
     }
@@ -333,9 +360,11 @@ ast_node!(
 );
 
 impl ChanType {
+    /// Whether the node is marked `urgent`.
     pub fn is_urgent(&self) -> bool {
         has_token(&self.syntax, URGENT_KW)
     }
+    /// Whether the node is marked `broadcast`.
     pub fn is_broadcast(&self) -> bool {
         has_token(&self.syntax, BROADCAST_KW)
     }
@@ -348,6 +377,7 @@ ast_node!(
 );
 
 impl NamedType {
+    /// The name ref ([`NameRef`]), when the text has it.
     pub fn name_ref(&self) -> Option<NameRef> {
         child(&self.syntax)
     }
@@ -362,9 +392,11 @@ ast_node!(
 );
 
 impl Template {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The param list ([`ParamList`]), when the text has it.
     pub fn param_list(&self) -> Option<ParamList> {
         child(&self.syntax)
     }
@@ -374,6 +406,7 @@ impl Template {
             .into_iter()
             .flat_map(|list| children::<Param>(&list.syntax))
     }
+    /// The body ([`TemplateBody`]), when the text has it.
     pub fn body(&self) -> Option<TemplateBody> {
         child(&self.syntax)
     }
@@ -383,18 +416,21 @@ impl Template {
             .into_iter()
             .flat_map(|body| children::<Item>(&body.syntax))
     }
+    /// The var decls ([`VarDecl`]), in text order.
     pub fn var_decls(&self) -> impl Iterator<Item = VarDecl> + use<> {
         self.items().filter_map(|i| match i {
             Item::VarDecl(d) => Some(d),
             _ => None,
         })
     }
+    /// The locations ([`Location`]), in text order.
     pub fn locations(&self) -> impl Iterator<Item = Location> + use<> {
         self.items().filter_map(|i| match i {
             Item::Location(l) => Some(l),
             _ => None,
         })
     }
+    /// The edges ([`Edge`]), in text order.
     pub fn edges(&self) -> impl Iterator<Item = Edge> + use<> {
         self.items().filter_map(|i| match i {
             Item::Edge(e) => Some(e),
@@ -406,6 +442,7 @@ impl Template {
 ast_node!(ParamList, PARAM_LIST);
 
 impl ParamList {
+    /// The params ([`Param`]), in text order.
     pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
         children(&self.syntax)
     }
@@ -418,6 +455,7 @@ ast_node!(
 );
 
 impl Param {
+    /// Whether the node is marked `const`.
     pub fn is_const(&self) -> bool {
         has_token(&self.syntax, CONST_KW)
     }
@@ -425,12 +463,15 @@ impl Param {
     pub fn is_ref(&self) -> bool {
         has_token(&self.syntax, AMP)
     }
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The array sizes ([`ArraySize`]), in text order.
     pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
         children(&self.syntax)
     }
@@ -443,6 +484,7 @@ ast_node!(
 );
 
 impl TemplateBody {
+    /// The items ([`Item`]), in text order.
     pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
         children(&self.syntax)
     }
@@ -455,18 +497,23 @@ ast_node!(
 );
 
 impl Location {
+    /// Whether the node is marked `init`.
     pub fn is_init(&self) -> bool {
         has_token(&self.syntax, INIT_KW)
     }
+    /// Whether the node is marked `urgent`.
     pub fn is_urgent(&self) -> bool {
         has_token(&self.syntax, URGENT_KW)
     }
+    /// Whether the node is marked `committed`.
     pub fn is_committed(&self) -> bool {
         has_token(&self.syntax, COMMITTED_KW)
     }
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The invariant ([`Invariant`]), when the text has it.
     pub fn invariant(&self) -> Option<Invariant> {
         child(&self.syntax)
     }
@@ -475,6 +522,7 @@ impl Location {
 ast_node!(Invariant, INVARIANT);
 
 impl Invariant {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -487,24 +535,31 @@ ast_node!(
 );
 
 impl Edge {
+    /// The source ([`NameRef`]), when the text has it.
     pub fn source(&self) -> Option<NameRef> {
         child_before(&self.syntax, ARROW)
     }
+    /// The `arrow` token, when the text has one.
     pub fn arrow_token(&self) -> Option<SyntaxToken> {
         token(&self.syntax, ARROW)
     }
+    /// The target ([`NameRef`]), when the text has it.
     pub fn target(&self) -> Option<NameRef> {
         child_after(&self.syntax, ARROW)
     }
+    /// The select ([`SelectClause`]), when the text has it.
     pub fn select(&self) -> Option<SelectClause> {
         child(&self.syntax)
     }
+    /// The guard ([`Guard`]), when the text has it.
     pub fn guard(&self) -> Option<Guard> {
         child(&self.syntax)
     }
+    /// The sync ([`Sync`]), when the text has it.
     pub fn sync(&self) -> Option<Sync> {
         child(&self.syntax)
     }
+    /// The update ([`Update`]), when the text has it.
     pub fn update(&self) -> Option<Update> {
         child(&self.syntax)
     }
@@ -513,6 +568,7 @@ impl Edge {
 ast_node!(SelectClause, SELECT_CLAUSE);
 
 impl SelectClause {
+    /// The bindings ([`SelectBinding`]), in text order.
     pub fn bindings(&self) -> impl Iterator<Item = SelectBinding> + use<> {
         children(&self.syntax)
     }
@@ -525,9 +581,11 @@ ast_node!(
 );
 
 impl SelectBinding {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
@@ -540,6 +598,7 @@ ast_node!(
 );
 
 impl Guard {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -551,6 +610,7 @@ ast_node!(
     SYNC
 );
 
+/// The direction of a synchronisation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SyncKind {
     /// `!`
@@ -598,6 +658,7 @@ ast_node!(
 );
 
 impl Instance {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
@@ -607,12 +668,15 @@ impl Instance {
             .into_iter()
             .flat_map(|list| children::<Param>(&list.syntax))
     }
+    /// The template ([`NameRef`]), when the text has it.
     pub fn template(&self) -> Option<NameRef> {
         child(&self.syntax)
     }
+    /// The arg list ([`ArgList`]), when the text has it.
     pub fn arg_list(&self) -> Option<ArgList> {
         child(&self.syntax)
     }
+    /// The args ([`Expr`]), in text order.
     pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
         self.arg_list()
             .into_iter()
@@ -627,6 +691,7 @@ ast_node!(
 );
 
 impl ArgList {
+    /// The args ([`Expr`]), in text order.
     pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
         children(&self.syntax)
     }
@@ -639,6 +704,7 @@ ast_node!(
 );
 
 impl System {
+    /// The entries ([`NameRef`]), in text order.
     pub fn entries(&self) -> impl Iterator<Item = NameRef> + use<> {
         children(&self.syntax)
     }
@@ -708,6 +774,7 @@ ast_node!(
 );
 
 impl SyncVector {
+    /// The participants ([`SyncParticipant`]), in text order.
     pub fn participants(&self) -> impl Iterator<Item = SyncParticipant> + use<> {
         children(&self.syntax)
     }
@@ -724,6 +791,7 @@ impl SyncParticipant {
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// Whether the node is marked `weak`.
     pub fn is_weak(&self) -> bool {
         has_token(&self.syntax, QUESTION)
     }
@@ -735,6 +803,7 @@ ast_node!(
     CHECK
 );
 
+/// The path quantifier of a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathQuantifier {
     /// `A[]`: invariance.
@@ -748,15 +817,18 @@ pub enum PathQuantifier {
 }
 
 impl Check {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The `quantifier` token, when the text has one.
     pub fn quantifier_token(&self) -> Option<SyntaxToken> {
         self.syntax
             .children_with_tokens()
             .filter_map(SyntaxElement::into_token)
             .find(|t| matches!(t.kind(), A_BOX | E_DIAMOND | A_DIAMOND | E_BOX))
     }
+    /// The quantifier ([`PathQuantifier`]), when the text has it.
     pub fn quantifier(&self) -> Option<PathQuantifier> {
         Some(match self.quantifier_token()?.kind() {
             A_BOX => PathQuantifier::AlwaysGlobally,
@@ -765,6 +837,7 @@ impl Check {
             _ => PathQuantifier::ExistsGlobally,
         })
     }
+    /// The formula ([`Expr`]), when the text has it.
     pub fn formula(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -798,20 +871,25 @@ impl Function {
     pub fn ret_type(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// Whether the node is marked `const`.
     pub fn is_const(&self) -> bool {
         has_token(&self.syntax, CONST_KW)
     }
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The param list ([`ParamList`]), when the text has it.
     pub fn param_list(&self) -> Option<ParamList> {
         child(&self.syntax)
     }
+    /// The params ([`Param`]), in text order.
     pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
         self.param_list()
             .into_iter()
             .flat_map(|list| children::<Param>(&list.syntax))
     }
+    /// The body ([`Block`]), when the text has it.
     pub fn body(&self) -> Option<Block> {
         child(&self.syntax)
     }
@@ -824,6 +902,7 @@ ast_node!(
 );
 
 impl Block {
+    /// The statements ([`Stmt`]), in text order.
     pub fn statements(&self) -> impl Iterator<Item = Stmt> + use<> {
         children(&self.syntax)
     }
@@ -853,6 +932,7 @@ ast_node!(
 );
 
 impl ExprStmt {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -865,12 +945,15 @@ ast_node!(
 );
 
 impl IfStmt {
+    /// The condition ([`Expr`]), when the text has it.
     pub fn condition(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// The then branch ([`Stmt`]), when the text has it.
     pub fn then_branch(&self) -> Option<Stmt> {
         child(&self.syntax)
     }
+    /// The else branch ([`Stmt`]), when the text has it.
     pub fn else_branch(&self) -> Option<Stmt> {
         let e = self.syntax.children().find(|c| c.kind() == ELSE_BRANCH)?;
         child(&e)
@@ -884,9 +967,11 @@ ast_node!(
 );
 
 impl WhileStmt {
+    /// The condition ([`Expr`]), when the text has it.
     pub fn condition(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// The body ([`Stmt`]), when the text has it.
     pub fn body(&self) -> Option<Stmt> {
         child(&self.syntax)
     }
@@ -899,9 +984,11 @@ ast_node!(
 );
 
 impl DoStmt {
+    /// The body ([`Stmt`]), when the text has it.
     pub fn body(&self) -> Option<Stmt> {
         child(&self.syntax)
     }
+    /// The condition ([`Expr`]), when the text has it.
     pub fn condition(&self) -> Option<Expr> {
         child_after(&self.syntax, WHILE_KW)
     }
@@ -921,15 +1008,19 @@ impl ForStmt {
             .map(|n| children(&n).collect())
             .unwrap_or_default()
     }
+    /// Every init, in text order.
     pub fn init(&self) -> Vec<Expr> {
         self.part(FOR_INIT)
     }
+    /// The condition ([`Expr`]), when the text has it.
     pub fn condition(&self) -> Option<Expr> {
         self.part(FOR_COND).into_iter().next()
     }
+    /// Every step, in text order.
     pub fn step(&self) -> Vec<Expr> {
         self.part(FOR_STEP)
     }
+    /// The body ([`Stmt`]), when the text has it.
     pub fn body(&self) -> Option<Stmt> {
         child(&self.syntax)
     }
@@ -942,12 +1033,15 @@ ast_node!(
 );
 
 impl ForRangeStmt {
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// The body ([`Stmt`]), when the text has it.
     pub fn body(&self) -> Option<Stmt> {
         child(&self.syntax)
     }
@@ -960,6 +1054,7 @@ ast_node!(
 );
 
 impl ReturnStmt {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
@@ -995,18 +1090,25 @@ ast_node!(
     LITERAL
 );
 
+/// What a literal is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LiteralKind {
+    /// An integer literal.
     Int,
+    /// `true`.
     True,
+    /// `false`.
     False,
+    /// `deadlock` (in checks).
     Deadlock,
 }
 
 impl Literal {
+    /// The token token, when the text has one.
     pub fn token(&self) -> Option<SyntaxToken> {
         self.syntax.first_token()
     }
+    /// The kind ([`LiteralKind`]), when the text has it.
     pub fn kind(&self) -> Option<LiteralKind> {
         Some(match self.token()?.kind() {
             INT_NUMBER => LiteralKind::Int,
@@ -1030,11 +1132,13 @@ impl Literal {
 ast_node!(ParenExpr, PAREN_EXPR);
 
 impl ParenExpr {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
 }
 
+/// A prefix operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PrefixOp {
     /// `-e`
@@ -1058,9 +1162,11 @@ ast_node!(
 );
 
 impl PrefixExpr {
+    /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
         self.syntax.first_token()
     }
+    /// The op ([`PrefixOp`]), when the text has it.
     pub fn op(&self) -> Option<PrefixOp> {
         Some(match self.op_token()?.kind() {
             MINUS => PrefixOp::Neg,
@@ -1072,23 +1178,36 @@ impl PrefixExpr {
             _ => return None,
         })
     }
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
 }
 
+/// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
+    /// `/`
     Div,
+    /// `%`
     Rem,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `>=`
     Ge,
+    /// `>`
     Gt,
     /// `&&` or `and`
     And,
@@ -1127,6 +1246,7 @@ fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
 }
 
 impl BinExpr {
+    /// The left operand ([`Expr`]), when the text has it.
     pub fn lhs(&self) -> Option<Expr> {
         self.syntax
             .children_with_tokens()
@@ -1134,15 +1254,18 @@ impl BinExpr {
             .filter_map(SyntaxElement::into_node)
             .find_map(Expr::cast)
     }
+    /// The right operand ([`Expr`]), when the text has it.
     pub fn rhs(&self) -> Option<Expr> {
         let op = self.op_token()?;
         op.siblings_with_tokens(rowan::Direction::Next)
             .filter_map(SyntaxElement::into_node)
             .find_map(Expr::cast)
     }
+    /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
         op_token(&self.syntax)
     }
+    /// The op ([`BinOp`]), when the text has it.
     pub fn op(&self) -> Option<BinOp> {
         Some(match self.op_token()?.kind() {
             PLUS => BinOp::Add,
@@ -1178,9 +1301,11 @@ ast_node!(
 );
 
 impl CondExpr {
+    /// The condition ([`Expr`]), when the text has it.
     pub fn condition(&self) -> Option<Expr> {
         child_before(&self.syntax, QUESTION)
     }
+    /// The then branch ([`Expr`]), when the text has it.
     pub fn then_branch(&self) -> Option<Expr> {
         self.syntax
             .children_with_tokens()
@@ -1189,6 +1314,7 @@ impl CondExpr {
             .filter_map(SyntaxElement::into_node)
             .find_map(Expr::cast)
     }
+    /// The else branch ([`Expr`]), when the text has it.
     pub fn else_branch(&self) -> Option<Expr> {
         child_after(&self.syntax, COLON)
     }
@@ -1201,9 +1327,11 @@ ast_node!(
 );
 
 impl IndexExpr {
+    /// The base ([`Expr`]), when the text has it.
     pub fn base(&self) -> Option<Expr> {
         child_before(&self.syntax, L_BRACK)
     }
+    /// The index ([`Expr`]), when the text has it.
     pub fn index(&self) -> Option<Expr> {
         child_after(&self.syntax, L_BRACK)
     }
@@ -1216,9 +1344,11 @@ ast_node!(
 );
 
 impl FieldExpr {
+    /// The base ([`Expr`]), when the text has it.
     pub fn base(&self) -> Option<Expr> {
         child_before(&self.syntax, DOT)
     }
+    /// The field ([`NameRef`]), when the text has it.
     pub fn field(&self) -> Option<NameRef> {
         child_after(&self.syntax, DOT)
     }
@@ -1231,12 +1361,15 @@ ast_node!(
 );
 
 impl CallExpr {
+    /// The callee ([`Expr`]), when the text has it.
     pub fn callee(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// The arg list ([`ArgList`]), when the text has it.
     pub fn arg_list(&self) -> Option<ArgList> {
         child(&self.syntax)
     }
+    /// The args ([`Expr`]), in text order.
     pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
         self.arg_list()
             .into_iter()
@@ -1244,6 +1377,7 @@ impl CallExpr {
     }
 }
 
+/// A postfix operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PostfixOp {
     /// `e++`
@@ -1259,12 +1393,15 @@ ast_node!(
 );
 
 impl PostfixExpr {
+    /// The expression ([`Expr`]), when the text has it.
     pub fn expr(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+    /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
         op_token(&self.syntax)
     }
+    /// The op ([`PostfixOp`]), when the text has it.
     pub fn op(&self) -> Option<PostfixOp> {
         Some(match self.op_token()?.kind() {
             PLUS2 => PostfixOp::Incr,
@@ -1274,6 +1411,7 @@ impl PostfixExpr {
     }
 }
 
+/// An assignment operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AssignOp {
     /// `=`
@@ -1307,6 +1445,7 @@ ast_node!(
 );
 
 impl AssignExpr {
+    /// The left operand ([`Expr`]), when the text has it.
     pub fn lhs(&self) -> Option<Expr> {
         self.syntax
             .children_with_tokens()
@@ -1314,15 +1453,18 @@ impl AssignExpr {
             .filter_map(SyntaxElement::into_node)
             .find_map(Expr::cast)
     }
+    /// The right operand ([`Expr`]), when the text has it.
     pub fn rhs(&self) -> Option<Expr> {
         let op = self.op_token()?;
         op.siblings_with_tokens(rowan::Direction::Next)
             .filter_map(SyntaxElement::into_node)
             .find_map(Expr::cast)
     }
+    /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
         op_token(&self.syntax)
     }
+    /// The op ([`AssignOp`]), when the text has it.
     pub fn op(&self) -> Option<AssignOp> {
         Some(match self.op_token()?.kind() {
             EQ => AssignOp::Assign,
@@ -1341,10 +1483,14 @@ impl AssignExpr {
     }
 }
 
+/// A quantifier over a bounded type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Quantifier {
+    /// `forall (i : T) e`: `e` holds for every `i`.
     Forall,
+    /// `exists (i : T) e`: `e` holds for some `i`.
     Exists,
+    /// `sum (i : T) e`: the sum of `e` over every `i`.
     Sum,
 }
 
@@ -1355,6 +1501,7 @@ ast_node!(
 );
 
 impl QuantExpr {
+    /// The quantifier ([`Quantifier`]), when the text has it.
     pub fn quantifier(&self) -> Option<Quantifier> {
         Some(match self.syntax.first_token()?.kind() {
             FORALL_KW => Quantifier::Forall,
@@ -1363,12 +1510,15 @@ impl QuantExpr {
             _ => return None,
         })
     }
+    /// The name ([`Name`]), when the text has it.
     pub fn name(&self) -> Option<Name> {
         child(&self.syntax)
     }
+    /// The type ([`Type`]), when the text has it.
     pub fn ty(&self) -> Option<Type> {
         child(&self.syntax)
     }
+    /// The body ([`Expr`]), when the text has it.
     pub fn body(&self) -> Option<Expr> {
         child_after(&self.syntax, R_PAREN)
     }

@@ -10,7 +10,10 @@ macro_rules! syntax_kinds {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
         pub enum SyntaxKind {
-            $($kind),*
+            $(
+                #[doc = concat!("`", stringify!($kind), "`.")]
+                $kind
+            ),*
         }
 
         const ALL_KINDS: &[SyntaxKind] = &[$(SyntaxKind::$kind),*];
@@ -194,6 +197,8 @@ syntax_kinds! {
 }
 
 impl SyntaxKind {
+    /// The kind rowan stores as `raw`; [`SyntaxKind::ERROR`] for a number
+    /// that is no kind.
     pub fn from_raw(raw: u16) -> SyntaxKind {
         ALL_KINDS
             .get(raw as usize)
@@ -206,10 +211,12 @@ impl SyntaxKind {
         ALL_KINDS
     }
 
+    /// Whitespace and comments: kept in the tree, skipped by the parser.
     pub fn is_trivia(self) -> bool {
         matches!(self, SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
     }
 
+    /// A keyword of the language.
     pub fn is_keyword(self) -> bool {
         (SyntaxKind::CONST_KW as u16..=SyntaxKind::DEADLOCK_KW as u16).contains(&(self as u16))
     }
@@ -361,8 +368,11 @@ impl rowan::Language for ZenoLanguage {
     }
 }
 
+/// A node of the lossless tree.
 pub type SyntaxNode = rowan::SyntaxNode<ZenoLanguage>;
+/// A token of the lossless tree (trivia included).
 pub type SyntaxToken = rowan::SyntaxToken<ZenoLanguage>;
+/// A node or a token.
 pub type SyntaxElement = rowan::SyntaxElement<ZenoLanguage>;
 
 #[cfg(test)]

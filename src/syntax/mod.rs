@@ -33,10 +33,12 @@ pub struct Parse {
 }
 
 impl Parse {
+    /// The root of the tree.
     pub fn syntax_node(&self) -> SyntaxNode {
         SyntaxNode::new_root(self.green.clone())
     }
 
+    /// The root, typed.
     pub fn tree(&self) -> ast::SourceFile {
         // The root is always a SOURCE_FILE node (see `grammar::source_file`).
         match ast::SourceFile::cast(self.syntax_node()) {
@@ -50,6 +52,7 @@ impl Parse {
         &self.errors
     }
 
+    /// The immutable tree rowan shares between versions.
     pub fn green(&self) -> &GreenNode {
         &self.green
     }
