@@ -22,6 +22,7 @@ const I32: Interval = (i32::MIN as i64, i32::MAX as i64);
 pub struct Range {
     /// Every value a successful evaluation gives lies in `lo..=hi`.
     pub lo: i64,
+    /// See `lo`.
     pub hi: i64,
     /// Whether some valuation within the slots' ranges makes the evaluation
     /// fail. `false` is a proof that none does.

@@ -55,15 +55,19 @@ pub const MAX_CLOCK_CONSTANT: i32 = (1 << 28) - 1;
 /// A network of timed automata with its checks.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Network {
+    /// Every integer slot, in slot order (arrays and records flattened).
     pub variables: Vec<Variable>,
     /// `clocks[0]` is the reference clock.
     pub clocks: Vec<Clock>,
+    /// Every channel (arrays flattened), in declaration order.
     pub channels: Vec<Channel>,
+    /// The processes, in `system` order.
     pub processes: Vec<Process>,
     /// Synchronisation vectors over edge labels (`sync P.a, Q.b?;`).
     pub vectors: Vec<SyncVector>,
     /// Channel and process priorities (none by default).
     pub priorities: Priorities,
+    /// The checks, in text order.
     pub checks: Vec<Check>,
 }
 
@@ -81,8 +85,9 @@ pub struct Priorities {
     pub default_channel: u32,
     /// The level of each process; empty when the `system` line has no `<`.
     pub process: Vec<u32>,
-    /// The `priority` declaration and the `system` line, for messages.
+    /// The `priority` declaration, for messages.
     pub channel_span: Option<Span>,
+    /// The `system` line's priorities, for messages.
     pub process_span: Option<Span>,
 }
 
@@ -116,16 +121,22 @@ impl Priorities {
 /// enabled edge with the label. Updates run in participant order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyncVector {
+    /// The processes that move together, each with its label.
     pub participants: Vec<Participant>,
+    /// The `sync` declaration.
     pub span: Span,
 }
 
+/// One process of a synchronisation vector.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Participant {
+    /// The process.
     pub process: ProcId,
     /// The edge label (`sync cd` on the process's edges).
     pub label: String,
+    /// Whether the process takes part only when it can (`?`).
     pub weak: bool,
+    /// The participant in the declaration.
     pub span: Span,
 }
 
@@ -137,33 +148,45 @@ pub struct Variable {
     pub name: String,
     /// Inclusive range; assigning a value outside it is a model error.
     pub lo: i32,
+    /// Inclusive upper end of the range.
     pub hi: i32,
+    /// The initial value.
     pub init: i32,
+    /// Declared `bool` (values 0 and 1, printed `false`/`true`).
     pub is_bool: bool,
     /// Compile-time constants are folded away and never become variables, so
     /// every variable may change at run time.
     pub span: Span,
 }
 
+/// A clock (an element of a clock array is a clock of its own).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clock {
     /// Display name, qualified for locals: `x`, `P1.x`. The reference clock is `0`.
     pub name: String,
+    /// The declaration.
     pub span: Span,
 }
 
+/// How many receivers a send reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChannelKind {
+    /// One sender and one receiver (handshake).
     Binary,
+    /// One sender and every receiver that can take part (`broadcast chan`).
     Broadcast,
 }
 
+/// A channel (an element of a channel array is a channel of its own).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Channel {
+    /// Display name: `c`, `go[2]`.
     pub name: String,
+    /// Handshake or broadcast.
     pub kind: ChannelKind,
     /// No delay is allowed while a synchronisation on an urgent channel is enabled.
     pub urgent: bool,
+    /// The declaration.
     pub span: Span,
 }
 
@@ -172,15 +195,22 @@ pub struct Channel {
 pub struct Process {
     /// `P1`, or `Proc(1)` for instances made by `system Proc;`.
     pub name: String,
+    /// The template it instantiates.
     pub template: String,
+    /// Its locations; `LocId` indexes them.
     pub locations: Vec<Location>,
+    /// Its edges; `EdgeId` indexes them.
     pub edges: Vec<Edge>,
+    /// The initial location.
     pub initial: LocId,
+    /// The instance (or the `system` entry that made it).
     pub span: Span,
 }
 
+/// What a location allows time to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LocationKind {
+    /// Time may pass (within the invariant).
     Normal,
     /// Time may not pass while a process is here.
     Urgent,
@@ -188,12 +218,16 @@ pub enum LocationKind {
     Committed,
 }
 
+/// A location of a process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Location {
+    /// The location's name in its template.
     pub name: String,
+    /// Normal, urgent or committed.
     pub kind: LocationKind,
     /// Conjunction of clock constraints that must hold while the process is here.
     pub invariant: Vec<ClockConstraint>,
+    /// The declaration.
     pub span: Span,
 }
 
@@ -201,12 +235,15 @@ pub struct Location {
 /// `select i : int[0, 2]` becomes three edges, each with its binding in `selects`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edge {
+    /// The location the edge leaves.
     pub source: LocId,
+    /// The location the edge enters.
     pub target: LocId,
     /// Data part of the guard (non-zero means enabled); `None` is `true`.
     pub guard: Option<Expr>,
     /// Clock part of the guard, a conjunction.
     pub clock_guard: Vec<ClockConstraint>,
+    /// The channel the edge sends or receives on, if any.
     pub sync: Option<Sync>,
     /// An action label (`sync cd`, no `!`/`?`): the edge moves in the
     /// synchronisation vectors that name this label for its process, or
@@ -225,49 +262,73 @@ pub struct Edge {
 /// `x >= 5` is `i = 0, j = x, bound = -5`). An equality is two constraints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClockConstraint {
+    /// The DBM index of the left clock (`0`: the reference clock).
     pub i: ClockId,
+    /// The DBM index of the right clock (`0`: the reference clock).
     pub j: ClockId,
+    /// `<` rather than `<=`.
     pub strict: bool,
     /// Usually a constant; may read variables (`x <= delay[id]`).
     pub bound: Expr,
 }
 
+/// The direction of a synchronisation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SyncDir {
+    /// `c!`
     Send,
+    /// `c?`
     Receive,
 }
 
+/// A synchronisation label: a channel and a direction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sync {
+    /// The channel.
     pub channel: ChanRef,
+    /// Send or receive.
     pub dir: SyncDir,
 }
 
 /// A channel, or an element of a channel array chosen by an index expression.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChanRef {
+    /// The first channel of the array (the channel itself without `index`).
     pub base: ChanId,
     /// Number of elements when `index` is set (1 otherwise).
     pub len: u32,
+    /// The element, `0..len`; out of range is a model error.
     pub index: Option<Expr>,
 }
 
 /// A variable slot, or an element of an array chosen by an index expression.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LValue {
+    /// The first slot of the array (the slot itself without `index`).
     pub base: VarId,
     /// Number of elements when `index` is set (1 otherwise).
     pub len: u32,
+    /// The element, `0..len`; out of range is a model error.
     pub index: Option<Expr>,
 }
 
+/// One effect of an edge, applied in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
     /// `v = e`, `a[i] = e`; `v += e` and `v++` are lowered to this.
-    Assign { target: LValue, value: Expr },
+    Assign {
+        /// The slot written.
+        target: LValue,
+        /// The value written.
+        value: Expr,
+    },
     /// `x = c` with a non-negative constant `c`.
-    ResetClock { clock: ClockId, value: i32 },
+    ResetClock {
+        /// The clock reset.
+        clock: ClockId,
+        /// Its new value.
+        value: i32,
+    },
     /// A function called for its effects (`do enqueue(id)`), or updates
     /// that call functions with effects: run by [`Call::run`]. A function's
     /// clock resets are separate `ResetClock` updates after it.
@@ -303,51 +364,77 @@ impl Update {
     }
 }
 
+/// A unary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UnOp {
+    /// Negation (overflow is a model error).
     Neg,
     /// Logical not: 1 if the operand is 0, else 0.
     Not,
+    /// Bitwise complement.
     BitNot,
 }
 
+/// A binary operator; arithmetic that overflows is a model error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
     /// Truncating division; by zero is a model error.
     Div,
     /// Remainder with the sign of the dividend (as C); by zero is a model error.
     Mod,
+    /// `<` (0 or 1)
     Lt,
+    /// `<=` (0 or 1)
     Le,
+    /// `==` (0 or 1)
     Eq,
+    /// `!=` (0 or 1)
     Ne,
+    /// `>=` (0 or 1)
     Ge,
+    /// `>` (0 or 1)
     Gt,
-    /// Short-circuit logical and/or on non-zero values; the result is 0 or 1.
+    /// Short-circuit logical and on non-zero values; the result is 0 or 1.
     And,
+    /// Short-circuit logical or; the result is 0 or 1.
     Or,
+    /// `&`
     BitAnd,
+    /// `|`
     BitOr,
+    /// `^`
     BitXor,
+    /// `<<`: losing a significant bit, or a negative or too large shift, is a model error
     Shl,
+    /// `>>`, arithmetic: a negative shift or one of 32 or more is a model error
     Shr,
+    /// `<?`: the smaller operand
     Min,
+    /// `>?`: the larger operand
     Max,
 }
 
 /// An integer expression over variable slots. Booleans are 0 and 1.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
+    /// A constant.
     Const(i32),
+    /// The value of a variable slot.
     Var(VarId),
     /// Element `index` of the array stored in slots `base .. base + len`;
     /// an index outside `0..len` is a model error.
     Index {
+        /// The first slot of the array.
         base: VarId,
+        /// The number of elements.
         len: u32,
+        /// The element, read at run time.
         index: Box<Expr>,
     },
     /// An array index checked against its own dimension: the value of
@@ -356,10 +443,14 @@ pub enum Expr {
     /// `Checked(i, N) * M + Checked(j, M)`, so that `j == M` is an error
     /// and never a read of the next row.
     Checked {
+        /// The index.
         index: Box<Expr>,
+        /// The dimension it must lie within.
         len: u32,
     },
+    /// A unary operation.
     Unary(UnOp, Box<Expr>),
+    /// A binary operation.
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -371,7 +462,9 @@ pub enum Expr {
 /// A property to decide.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
+    /// The check's name (unique in the model).
     pub name: String,
+    /// What is checked.
     pub kind: CheckKind,
     /// The whole `check` declaration.
     pub span: Span,
@@ -379,6 +472,7 @@ pub struct Check {
     pub name_span: Span,
 }
 
+/// The forms of a check.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CheckKind {
     /// `A[] phi`: violated by a reachable state satisfying `!phi`.
@@ -435,20 +529,28 @@ impl CheckKind {
 /// A state formula. Quantifiers over bounded types are expanded by lowering.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Formula {
+    /// Every state.
     True,
+    /// No state.
     False,
     /// The process is in the location.
     At {
+        /// The process.
         process: ProcId,
+        /// The location.
         location: LocId,
     },
     /// A data expression, true when non-zero.
     Data(Expr),
+    /// A clock constraint.
     Clock(ClockConstraint),
     /// No action transition is possible now or after any delay.
     Deadlock,
+    /// Negation.
     Not(Box<Formula>),
+    /// Conjunction.
     And(Vec<Formula>),
+    /// Disjunction.
     Or(Vec<Formula>),
 }
 

@@ -119,6 +119,7 @@ pub struct Printer<'n, N: Names + ?Sized> {
 }
 
 impl<'n, N: Names + ?Sized> Printer<'n, N> {
+    /// A printer naming slots, clocks and channels by `names`.
     pub fn new(names: &'n N, style: Style) -> Printer<'n, N> {
         Printer { names, style }
     }
