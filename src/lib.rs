@@ -8,6 +8,7 @@
 #[cfg(feature = "bench")]
 #[warn(missing_docs)]
 pub mod bench;
+#[warn(missing_docs)]
 pub mod checker;
 #[warn(missing_docs)]
 pub mod diagnostics;

@@ -9,8 +9,11 @@ use std::collections::{BinaryHeap, VecDeque};
 pub trait Queue {
     /// Adds a state; `priority` is ignored by the blind orders (lower is better).
     fn push(&mut self, id: u32, priority: u64);
+    /// The next state, if any.
     fn pop(&mut self) -> Option<u32>;
+    /// How many states wait.
     fn len(&self) -> usize;
+    /// Whether none waits.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -32,22 +35,30 @@ pub enum Ties {
     Lifo,
 }
 
+/// The frontier of one search order.
 pub enum Frontier {
+    /// First in, first out (breadth-first search).
     Fifo(VecDeque<u32>),
+    /// Last in, first out (depth-first search).
     Lifo(Vec<u32>),
     /// A min-heap on (priority, tie key, id); the tie key counts pushes up
     /// for first-in first-out ties and down for last-in first-out ones.
     Best {
+        /// The waiting states.
         heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+        /// Pushes so far (the tie key's source).
         seq: u64,
+        /// How ties are broken.
         ties: Ties,
     },
 }
 
 impl Frontier {
+    /// An empty first-in first-out frontier.
     pub fn fifo() -> Frontier {
         Frontier::Fifo(VecDeque::new())
     }
+    /// An empty last-in first-out frontier.
     pub fn lifo() -> Frontier {
         Frontier::Lifo(Vec::new())
     }
@@ -59,6 +70,7 @@ impl Frontier {
     pub fn best_first_lifo() -> Frontier {
         Frontier::best_first_with(Ties::Lifo)
     }
+    /// An empty best-first frontier breaking ties by `ties`.
     pub fn best_first_with(ties: Ties) -> Frontier {
         Frontier::Best {
             heap: BinaryHeap::new(),
@@ -123,6 +135,7 @@ pub struct MultiQueue {
 }
 
 impl MultiQueue {
+    /// Queues made by `make` as they are first pushed to.
     pub fn new(make: fn() -> Frontier) -> MultiQueue {
         MultiQueue {
             make,
@@ -134,6 +147,7 @@ impl MultiQueue {
         }
     }
 
+    /// Adds state `id` to queue `queue` with `priority`.
     pub fn push_to(&mut self, queue: usize, id: u32, priority: u64) {
         while self.queues.len() <= queue {
             self.queues.push((self.make)());

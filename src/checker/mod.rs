@@ -38,7 +38,9 @@ pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 /// Order in which the frontier is explored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SearchOrder {
+    /// Breadth-first: shortest traces.
     Bfs,
+    /// Depth-first.
     Dfs,
     /// Depth-first with successors shuffled by a seeded generator (reproducible).
     RandomDfs,
@@ -51,10 +53,15 @@ pub enum SearchOrder {
 /// Distance heuristic guiding `Greedy` and `AStar`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HeuristicKind {
+    /// The constant 0 (blind search).
     Zero,
+    /// dL: graph distance to the goal locations, the largest of the processes'.
     DL,
+    /// dU: graph distance to the goal locations, summed over the processes.
     DU,
+    /// hL: the monotonicity abstraction's layer count.
     HL,
+    /// hU: the length of a plan in the monotonicity abstraction.
     HU,
     /// The causal graph heuristic (thesis chapter 5); neither admissible nor
     /// complete.
@@ -64,12 +71,17 @@ pub enum HeuristicKind {
     Pdb,
 }
 
+/// How to decide a check: the search and its limits.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The order in which the frontier is explored.
     pub search: SearchOrder,
+    /// The heuristic guiding the best-first orders and useless transitions.
     pub heuristic: HeuristicKind,
     /// Stop with `Verdict::Unknown(Limit::States)` after exploring this many states.
     pub max_states: Option<u64>,
+    /// Stop with `Verdict::Unknown(Limit::Time)` after this long (the whole
+    /// check: heuristic, search and trace).
     pub timeout: Option<Duration>,
     /// Seed for `RandomDfs`.
     pub seed: u64,
@@ -116,12 +128,15 @@ impl Default for Options {
 pub struct Cancel(Arc<AtomicBool>);
 
 impl Cancel {
+    /// A flag not set.
     pub fn new() -> Cancel {
         Cancel::default()
     }
+    /// Sets the flag: every search polling it stops.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+    /// Whether the flag is set.
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
@@ -177,8 +192,11 @@ impl<'a> Stop<'a> {
 /// Why a search stopped before a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Limit {
+    /// `Options::max_states` states explored.
     States,
+    /// `Options::timeout` passed.
     Time,
+    /// The `Cancel` flag was set.
     Cancelled,
     /// The heap reached the memory budget (`crate::memory`).
     Memory,
@@ -189,6 +207,8 @@ pub enum Limit {
     ClockRange,
 }
 
+/// The answer to a check, in the checker's terms (`report::Outcome` words it
+/// for the check's kind).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// `A[] phi` holds, or `E<> phi` has a witness (the trace).
@@ -210,6 +230,7 @@ pub struct Stats {
     pub generated: u64,
     /// States in the store at the end.
     pub stored: u64,
+    /// Wall-clock time of the whole check.
     pub elapsed: Duration,
     /// Peak bytes used by the state store and frontier.
     pub peak_memory: u64,
@@ -224,6 +245,7 @@ pub struct Stats {
     /// Pushes and pops per frontier queue (one queue without an enhancement;
     /// with interference contexts, queue `n` holds level-`n` successors).
     pub queue_pushes: Vec<u64>,
+    /// See `queue_pushes`.
     pub queue_pops: Vec<u64>,
     /// With safe abstraction: what was removed and how the trace was built.
     pub safe: Option<SafeStats>,
@@ -258,9 +280,12 @@ impl Stats {
     }
 }
 
+/// What a check gives: its verdict, figures and trace.
 #[derive(Debug, Clone)]
 pub struct CheckResult {
+    /// The verdict.
     pub verdict: Verdict,
+    /// The figures of the run.
     pub stats: Stats,
     /// The counterexample or witness, when there is one.
     pub trace: Option<Trace>,

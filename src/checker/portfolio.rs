@@ -13,7 +13,9 @@ use super::{Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchO
 /// One entry of a portfolio: a name for reports and its options.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The name reports give it (the configuration spelling).
     pub name: String,
+    /// The options it runs with.
     pub options: Options,
 }
 
@@ -80,6 +82,7 @@ pub struct PortfolioResult {
     /// `None` when every configuration stopped without a verdict (then
     /// `result` is the first configuration's).
     pub winner: Option<usize>,
+    /// The winner's result.
     pub result: CheckResult,
 }
 

@@ -21,6 +21,7 @@ pub struct ConcreteState {
 /// lists the sender first, then every receiver in process order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transition {
+    /// The edges, as `(process, edge)`, sender first.
     pub edges: Vec<(ProcId, EdgeId)>,
 }
 
@@ -28,8 +29,11 @@ pub struct Transition {
 /// (clock values after resets).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
+    /// Time waited before the transition.
     pub delay: Rational64,
+    /// The transition taken.
     pub transition: Transition,
+    /// The state after it.
     pub after: ConcreteState,
 }
 
@@ -37,12 +41,18 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceEnd {
     /// After the last step, wait `delay`; the state reached satisfies the goal.
-    Goal { delay: Rational64 },
+    Goal {
+        /// The final wait.
+        delay: Rational64,
+    },
     /// After the last step, wait `delay`, then `transition` is enabled but one
     /// of its updates fails with `error` (out-of-range assignment, bad index, …).
     ModelError {
+        /// The final wait.
         delay: Rational64,
+        /// The transition whose updates fail.
         transition: Transition,
+        /// How they fail.
         error: EvalError,
     },
     /// A lasso (liveness checks): after the last step, wait `delay`; the
@@ -51,14 +61,20 @@ pub enum TraceEnd {
     /// symbolic state's zone there. Steps `start + 1 ..= len` form a cycle of
     /// the zone graph, so the run can go round it forever.
     Loop {
+        /// The final wait.
         delay: Rational64,
+        /// The step whose state the lasso returns to (0: the initial state).
         start: usize,
+        /// The zone of the symbolic state the lasso returns to.
         zone: Vec<ZoneBound>,
     },
     /// A maximal run that ends (liveness checks): after the last step, wait
     /// `delay`; from there no action transition is possible now or after
     /// any delay.
-    Deadlock { delay: Rational64 },
+    Deadlock {
+        /// The final wait.
+        delay: Rational64,
+    },
     /// A maximal run that ends in waiting (liveness checks): after the last
     /// step, time passes forever (no invariant bounds it, no urgency stops
     /// it), so no further action needs to happen.
@@ -70,9 +86,13 @@ pub enum TraceEnd {
 /// reference clock, always 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZoneBound {
+    /// The left clock.
     pub i: u32,
+    /// The right clock.
     pub j: u32,
+    /// `<` rather than `<=`.
     pub strict: bool,
+    /// The constant.
     pub bound: i32,
 }
 
@@ -90,8 +110,11 @@ impl ZoneBound {
 /// checks a maximal run: a lasso, or a run that ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
+    /// The initial state.
     pub initial: ConcreteState,
+    /// The steps, in order.
     pub steps: Vec<Step>,
+    /// How the trace ends.
     pub end: TraceEnd,
 }
 
@@ -101,6 +124,7 @@ impl Trace {
         self.steps.len()
     }
 
+    /// Whether the trace takes no transition.
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
     }

@@ -86,14 +86,17 @@ impl Dbm {
         self.m.extend(m);
     }
 
+    /// Clocks plus one (the reference clock).
     pub fn dim(&self) -> usize {
         self.dim
     }
 
+    /// The bounds, row by row.
     pub fn raw(&self) -> &[Raw] {
         &self.m
     }
 
+    /// The bound on `x_i - x_j`.
     #[inline]
     pub fn get(&self, i: usize, j: usize) -> Raw {
         self.m[i * self.dim + j]
@@ -114,6 +117,7 @@ impl Dbm {
         self.m[0] = bound::LT_ZERO - 1;
     }
 
+    /// Whether the zone holds no valuation.
     pub fn is_empty(&self) -> bool {
         self.m[0] < LE_ZERO
     }

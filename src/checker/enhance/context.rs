@@ -24,6 +24,8 @@ use super::footprint::{Footprints, expr_reads, intersects};
 /// Level of a transition outside `C(t)`.
 pub const UNRELATED: u16 = u16::MAX;
 
+/// The interference contexts of every edge of a network, computed as the
+/// search asks for them.
 pub struct Contexts {
     fp: Footprints,
     /// Per slot: edges reading it and edges writing it.
@@ -44,6 +46,7 @@ pub struct Contexts {
 }
 
 impl Contexts {
+    /// The contexts of `net`'s edges for reaching `goal`.
     pub fn new(net: &Network, goal: &Formula) -> Contexts {
         let fp = Footprints::new(net);
         let mut readers = vec![Vec::new(); fp.nslots];

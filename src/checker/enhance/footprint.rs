@@ -28,12 +28,16 @@ pub struct Footprints {
     pub sync: Vec<Option<(Range<u32>, SyncDir)>>,
     /// Broadcast flag per channel.
     pub broadcast: Vec<bool>,
+    /// Variable slots (the first slots).
     pub nvars: usize,
+    /// Clocks (the slots after the variables).
     pub nclocks: usize,
+    /// Every slot: variables, clocks, then one location slot per process.
     pub nslots: usize,
 }
 
 impl Footprints {
+    /// The footprints of `net`'s edges.
     pub fn new(net: &Network) -> Footprints {
         let nvars = net.variables.len();
         let nclocks = net.clocks.len();
@@ -108,10 +112,12 @@ impl Footprints {
         fp
     }
 
+    /// The number of edges.
     pub fn len(&self) -> usize {
         self.edges.len()
     }
 
+    /// Whether the network has no edge.
     pub fn is_empty(&self) -> bool {
         self.edges.is_empty()
     }

@@ -31,6 +31,7 @@ pub use useless::Useless;
 /// Which enhancement orders the frontier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Enhance {
+    /// No enhancement: one queue.
     #[default]
     None,
     /// Defer states reached by relatively useless transitions (needs a

@@ -16,6 +16,8 @@ use crate::ir::{EdgeId, Formula, LocId, Network, ProcId};
 
 use super::footprint::{Footprints, intersects};
 
+/// The relatively-useless test for the transitions of a network, with the
+/// reduced heuristics it has built so far.
 pub struct Useless<'a> {
     net: &'a Network,
     goal: Formula,
@@ -25,6 +27,7 @@ pub struct Useless<'a> {
 }
 
 impl<'a> Useless<'a> {
+    /// The test on `net` for `goal`, with heuristics of `kind`.
     pub fn new(net: &'a Network, goal: Formula, kind: HeuristicKind) -> Useless<'a> {
         Useless {
             net,

@@ -51,6 +51,7 @@ impl EdgeSet {
         }
     }
 
+    /// Whether the edge is switched off.
     pub fn contains(&self, process: ProcId, edge: EdgeId) -> bool {
         self.disabled
             .get(process as usize)

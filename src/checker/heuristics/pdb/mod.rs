@@ -151,6 +151,7 @@ impl PatternDatabase {
         })
     }
 
+    /// How the patterns were selected.
     pub fn report(&self) -> &SelectionReport {
         &self.report
     }
