@@ -267,6 +267,11 @@ pub struct SearchArgs {
     /// an infinite run must let time diverge.
     #[arg(long)]
     pub non_zeno: bool,
+    /// Threads of a breadth-first search (default: the available cores);
+    /// the other orders, enhancements and liveness checks use one. A
+    /// portfolio divides them among its configurations.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, Args)]
