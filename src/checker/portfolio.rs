@@ -91,7 +91,10 @@ mod tests {
                 ..Default::default()
             };
             let configs = super::default_configs(&base);
-            configs.iter().map(|c| c.options.threads).collect::<Vec<_>>()
+            configs
+                .iter()
+                .map(|c| c.options.threads)
+                .collect::<Vec<_>>()
         };
         assert_eq!(shares(1), [1; 5]);
         assert_eq!(shares(2), [1; 5]);

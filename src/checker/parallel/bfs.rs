@@ -257,7 +257,11 @@ impl Search {
         self.stats.generated += 1;
         let shard = owner(&ikey, self.shards.len());
         let rule = Subsumption::NoDeeperUnlessExpanded;
-        let Inserted::New(id) = self.shards[shard].store.insert(&ikey, &izone, NO_PARENT, &[], 0, rule) else {
+        let Inserted::New(id) =
+            self.shards[shard]
+                .store
+                .insert(&ikey, &izone, NO_PARENT, &[], 0, rule)
+        else {
             return Ok(None);
         };
         self.shards[shard].parents.push(None);
@@ -267,7 +271,11 @@ impl Search {
         };
         self.pushes += 1;
         let mut goal_buf = TransitionBuf::default();
-        if !ctx.goal.satisfied(model, &ikey, &izone, &mut goal_buf).is_empty() {
+        if !ctx
+            .goal
+            .satisfied(model, &ikey, &izone, &mut goal_buf)
+            .is_empty()
+        {
             return Ok(Some(Found::Goal(init)));
         }
 
@@ -284,7 +292,8 @@ impl Search {
                     if left == 0 {
                         return Err(Limit::States);
                     }
-                    end = end.min(first.saturating_add(usize::try_from(left).unwrap_or(usize::MAX)));
+                    end =
+                        end.min(first.saturating_add(usize::try_from(left).unwrap_or(usize::MAX)));
                 }
                 if let Some(found) = self.slab(ctx, &level, first, end, &mut next)? {
                     return Ok(Some(found));
@@ -333,7 +342,9 @@ impl Search {
                 .enumerate()
                 .map_init(
                     || Scratch::new(dim),
-                    |scratch, (c, chunk)| expand(ctx, shards, nshards, chunk, first + c * CHUNK, scratch),
+                    |scratch, (c, chunk)| {
+                        expand(ctx, shards, nshards, chunk, first + c * CHUNK, scratch)
+                    },
                 )
                 .collect()
         });
@@ -363,12 +374,18 @@ impl Search {
                 .collect()
         });
         self.pushes += inserts.iter().map(|i| i.new.len() as u64).sum::<u64>();
-        self.peak = self.peak.max(self.bytes() + in_flight as u64 + (level.len() * 8) as u64);
+        self.peak = self
+            .peak
+            .max(self.bytes() + in_flight as u64 + (level.len() * 8) as u64);
         if inserts.iter().any(|i| i.memory_refused) {
             ctx.stop.memory_refused();
             return Err(Limit::Memory);
         }
-        if let Some((_, g)) = inserts.iter().filter_map(|i| i.goal).min_by_key(|&(pos, _)| pos) {
+        if let Some((_, g)) = inserts
+            .iter()
+            .filter_map(|i| i.goal)
+            .min_by_key(|&(pos, _)| pos)
+        {
             return Ok(Some(Found::Goal(g)));
         }
         if let Some((_, g, edges, e)) = error {
@@ -470,7 +487,13 @@ fn expand(
 
 /// Inserts into shard `s` the successors bound for it, in order, up to the
 /// position `before` (a model error's), stopping at the first goal state.
-fn insert(ctx: &Ctx, shard: &mut Shard, s: usize, expanded: &[Expanded], before: Option<Pos>) -> Inserts {
+fn insert(
+    ctx: &Ctx,
+    shard: &mut Shard,
+    s: usize,
+    expanded: &[Expanded],
+    before: Option<Pos>,
+) -> Inserts {
     let mut out = Inserts::default();
     let dim = ctx.model.dim;
     let cells = dim * dim;
@@ -495,13 +518,23 @@ fn insert(ctx: &Ctx, shard: &mut Shard, s: usize, expanded: &[Expanded], before:
             zone.set_raw_from(dim, batch.zones[i * cells..(i + 1) * cells].iter().copied());
             let edges = &batch.edges[item.edges.0..item.edges.1];
             let rule = Subsumption::NoDeeperUnlessExpanded;
-            let Inserted::New(id) = shard.store.insert(key, &zone, NO_PARENT, edges, item.g, rule) else {
+            let Inserted::New(id) = shard
+                .store
+                .insert(key, &zone, NO_PARENT, edges, item.g, rule)
+            else {
                 continue;
             };
             debug_assert_eq!(id as usize, shard.parents.len());
             shard.parents.push(Some(item.parent));
-            let gid = Gid { shard: s as u32, id };
-            if !ctx.goal.satisfied(ctx.model, key, &zone, &mut goal_buf).is_empty() {
+            let gid = Gid {
+                shard: s as u32,
+                id,
+            };
+            if !ctx
+                .goal
+                .satisfied(ctx.model, key, &zone, &mut goal_buf)
+                .is_empty()
+            {
                 out.goal = Some((item.pos, gid));
                 return out;
             }
