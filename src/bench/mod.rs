@@ -19,6 +19,9 @@ pub use table::Row;
 pub struct Limits {
     pub max_states: Option<u64>,
     pub timeout: Option<Duration>,
+    /// Threads of a breadth-first search (see [`checker::runs_parallel`]);
+    /// 0 and 1 both run the sequential search.
+    pub threads: usize,
 }
 
 /// Runs check `check` of `network` under `config` and returns its row.
@@ -33,6 +36,7 @@ pub fn run(
     let options = checker::Options {
         max_states: limits.max_states,
         timeout: limits.timeout,
+        threads: limits.threads.max(1),
         ..config.options()
     };
     let result = checker::check(network, check, &options, cancel, &mut |_| {});

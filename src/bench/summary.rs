@@ -222,6 +222,7 @@ mod tests {
             pruned: 0,
             queue_pushes: vec![],
             queue_pops: vec![],
+            threads: 1,
         }
     }
 

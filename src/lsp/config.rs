@@ -233,6 +233,22 @@ mod tests {
         assert_eq!(s.update(&json!({"maxStates": 1.5})).len(), 1);
     }
 
+    /// Background checks run on one thread unless the editor asks for
+    /// more; 0 and non-integers keep the previous value.
+    #[test]
+    fn threads_default_to_one() {
+        let mut s = Settings::default();
+        assert_eq!(s.options(&Formula::True).threads, 1);
+        assert!(s.update(&json!({"threads": 4})).is_empty());
+        assert_eq!(s.options(&Formula::True).threads, 4);
+        for bad in [json!(0), json!(-2), json!(1.5), json!("2")] {
+            let problems = s.update(&json!({ "threads": bad }));
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert!(problems[0].contains("at least 1"), "{problems:?}");
+            assert_eq!(s.threads, 4);
+        }
+    }
+
     #[test]
     fn deadlock_goal_falls_back_to_bfs() {
         let s = Settings::default();
