@@ -37,7 +37,7 @@ const CHUNK: usize = 64;
 /// Frontier states expanded before their successors are inserted. It
 /// bounds the successors held in batches (the price of expanding before
 /// inserting) to a few times this many zones.
-const SLAB: usize = 1 << 14;
+const SLAB: usize = 1 << 12;
 /// Successors a shard makes room for at a time (see `Store::reserve`).
 const RESERVE_STATES: usize = 1024;
 
