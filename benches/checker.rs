@@ -1,6 +1,9 @@
 //! Fischer's protocol, N = 4..8 (or the range given as `FROM TO` arguments):
 //! the correct version (`A[] mutex` holds, full exploration) and the buggy one
 //! (`x >= k`), per search order. Prints a Markdown table.
+//!
+//! `--threads N` (default 1) runs breadth-first search on `N` threads; the
+//! table's `threads` column says what each search ran on.
 
 #[path = "../tests/it/support/net.rs"]
 #[allow(dead_code, clippy::new_without_default)]
@@ -35,9 +38,18 @@ unsafe impl GlobalAlloc for CountingAllocator {
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    // `--threads N`; the other numbers are the range.
+    let threads = raw
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| raw.get(i + 1))
+        .map_or(1, |n| n.parse::<usize>().expect("--threads N").max(1));
+    let args: Vec<usize> = raw
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || raw[i - 1] != "--threads")
+        .filter_map(|(_, a)| a.parse().ok())
         .collect();
     let (from, to) = match args.as_slice() {
         [a, b, ..] => (*a, *b),
@@ -52,9 +64,9 @@ fn main() {
         ("A* hL", SearchOrder::AStar, HeuristicKind::HL),
     ];
     println!(
-        "| model | order | verdict | trace | explored | generated | stored | time (s) | states/s | peak memory (KiB) | allocations / generated |"
+        "| model | order | verdict | trace | explored | generated | stored | time (s) | states/s | peak memory (KiB) | allocations / generated | threads |"
     );
-    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in from..=to {
         for buggy in [false, true] {
             let net = net::fischer(n, 2, buggy);
@@ -64,6 +76,7 @@ fn main() {
                     heuristic,
                     timeout: Some(Duration::from_secs(120)),
                     seed: 1,
+                    threads,
                     ..Options::default()
                 };
                 let allocations_before = ALLOCATIONS.load(Ordering::Relaxed);
@@ -78,7 +91,7 @@ fn main() {
                 let s = &r.stats;
                 let secs = s.elapsed.as_secs_f64();
                 println!(
-                    "| F{n}{} | {name} | {:?} | {} | {} | {} | {} | {:.3} | {:.0} | {} | {:.1} |",
+                    "| F{n}{} | {name} | {:?} | {} | {} | {} | {} | {:.3} | {:.0} | {} | {:.1} | {} |",
                     if buggy { " buggy" } else { "" },
                     r.verdict,
                     r.trace
@@ -91,6 +104,7 @@ fn main() {
                     s.explored as f64 / secs.max(1e-9),
                     s.peak_memory / 1024,
                     allocations as f64 / s.generated.max(1) as f64,
+                    s.threads,
                 );
             }
         }

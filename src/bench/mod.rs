@@ -21,6 +21,9 @@ pub struct Limits {
     pub max_states: Option<u64>,
     /// Stop a run after this long.
     pub timeout: Option<Duration>,
+    /// Threads of a breadth-first search (see [`checker::runs_parallel`]);
+    /// 0 and 1 both run the sequential search.
+    pub threads: usize,
 }
 
 /// Runs check `check` of `network` under `config` and returns its row.
@@ -35,6 +38,7 @@ pub fn run(
     let options = checker::Options {
         max_states: limits.max_states,
         timeout: limits.timeout,
+        threads: limits.threads.max(1),
         ..config.options()
     };
     let result = checker::check(network, check, &options, cancel, &mut |_| {});

@@ -228,6 +228,7 @@ mod tests {
             pruned: 0,
             queue_pushes: vec![],
             queue_pops: vec![],
+            threads: 1,
         }
     }
 

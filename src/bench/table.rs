@@ -42,6 +42,8 @@ pub struct Row {
     pub queue_pushes: Vec<u64>,
     /// With an enhancement: states popped from each queue, in queue order.
     pub queue_pops: Vec<u64>,
+    /// Threads the search ran on.
+    pub threads: u32,
 }
 
 impl Row {
@@ -68,6 +70,7 @@ impl Row {
             pruned: s.pruned,
             queue_pushes: s.queue_pushes.clone(),
             queue_pops: s.queue_pops.clone(),
+            threads: s.threads.max(1),
         }
     }
 }
@@ -87,12 +90,12 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
 }
 
 /// The Markdown table's header, one column per field of [`Row`].
-pub const HEADER: &str = "| model | check | configuration | verdict | explored | generated | stored | time (s) | peak memory (KiB) | trace | #d | #s | pruned | pushes per queue | pops per queue |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|";
+pub const HEADER: &str = "| model | check | configuration | verdict | explored | generated | stored | time (s) | peak memory (KiB) | trace | #d | #s | pruned | pushes per queue | pops per queue | threads |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|";
 
 /// One Markdown table line.
 pub fn markdown_row(r: &Row) -> String {
     format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {} | {} | {} |",
         r.model,
         r.check,
         r.config,
@@ -112,6 +115,7 @@ pub fn markdown_row(r: &Row) -> String {
         r.pruned,
         per_queue(&r.queue_pushes),
         per_queue(&r.queue_pops),
+        r.threads,
     )
 }
 
@@ -163,12 +167,13 @@ mod tests {
             pruned: 0,
             queue_pushes: vec![3, 0, 2],
             queue_pops: vec![],
+            threads: 2,
         };
         let header_cells = HEADER.lines().next().unwrap().matches('|').count();
         let line = markdown_row(&r);
         assert_eq!(line.matches('|').count(), header_cells);
         assert!(line.contains("| 2 | 7 |"), "{line}");
-        assert!(line.contains("| - | 0 | q0:3 q2:2 | - |"), "{line}");
+        assert!(line.contains("| - | 0 | q0:3 q2:2 | - | 2 |"), "{line}");
         let safe = Row {
             safe_removed: Some(2),
             trace_split: Some((3, 8)),

@@ -14,6 +14,7 @@ mod goal;
 pub mod heuristics;
 mod liveness;
 mod lu;
+mod parallel;
 pub mod portfolio;
 mod safe;
 mod search;
@@ -26,6 +27,7 @@ pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
+pub use parallel::{runs_parallel, threads_used};
 
 use std::sync::Arc;
 
@@ -102,6 +104,10 @@ pub struct Options {
     /// Liveness checks count only non-Zeno infinite runs (those whose time
     /// diverges); reachability checks ignore it.
     pub non_zeno: bool,
+    /// Threads of breadth-first search (see [`runs_parallel`]); 1 runs the
+    /// sequential search. The library's default is 1; the CLI's is the
+    /// available cores.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -118,6 +124,7 @@ impl Default for Options {
             pdb: PdbOptions::default(),
             ties: Ties::Fifo,
             non_zeno: false,
+            threads: 1,
         }
     }
 }
@@ -253,6 +260,8 @@ pub struct Stats {
     /// that has one (a violation, a witness, a model error): the verdict
     /// stands, the trace is missing.
     pub trace_limit: Option<Limit>,
+    /// Threads the search ran on (1 for every sequential search).
+    pub threads: u32,
 }
 
 /// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).
@@ -313,6 +322,7 @@ pub fn check(
     let mut result = check_until(network, check, options, &stop, progress);
     // The whole check: heuristic construction, search and trace.
     result.stats.elapsed = started.elapsed();
+    result.stats.threads = result.stats.threads.max(1);
     result
 }
 
@@ -333,6 +343,12 @@ pub(crate) fn check_until(
     }
     if options.safe_abstraction {
         return safe::check(network, check, options, stop, progress);
+    }
+    if runs_parallel(options) {
+        // `None`: the system refused the threads; search on this one.
+        if let Some(result) = parallel::bfs(network, check, options, stop, progress) {
+            return result;
+        }
     }
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
@@ -383,5 +399,6 @@ pub fn check_with_heuristic(
     let stop = Stop::new(cancel, options.timeout);
     let mut result = search::run(network, check, options, heuristic, &stop, progress);
     result.stats.elapsed = started.elapsed();
+    result.stats.threads = 1;
     result
 }

@@ -42,12 +42,21 @@ pub const DEFAULT: [config::Config; 5] = [
 /// Portfolio entries for `configs`, named by their canonical spelling, with
 /// the limits (`max_states`, `timeout`) and seed of `base`, which apply to
 /// each configuration.
+///
+/// The configurations share `base.threads`: each gets an equal share, at
+/// least one, so a race never runs more searches at once than the cores
+/// it was given allow, unless it has more configurations than cores (then
+/// each runs on one thread and they share the cores as the system decides).
 pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
+    let share = (base.threads / configs.len().max(1)).max(1);
     configs
         .iter()
         .map(|c| Config {
             name: c.to_string(),
-            options: c.apply(base),
+            options: Options {
+                threads: share,
+                ..c.apply(base)
+            },
         })
         .collect()
 }
@@ -73,6 +82,25 @@ mod tests {
                 "rdfs"
             ]
         );
+    }
+
+    /// Each configuration gets an equal share of the threads, at least one.
+    #[test]
+    fn the_configurations_share_the_threads() {
+        let shares = |threads| {
+            let base = super::Options {
+                threads,
+                ..Default::default()
+            };
+            let configs = super::default_configs(&base);
+            configs
+                .iter()
+                .map(|c| c.options.threads)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shares(1), [1; 5]);
+        assert_eq!(shares(2), [1; 5]);
+        assert_eq!(shares(16), [3; 5]);
     }
 }
 

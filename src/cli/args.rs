@@ -139,6 +139,10 @@ pub struct BenchArgs {
     /// configuration of the group solved, and the instances each solved.
     #[arg(long)]
     pub summary: bool,
+    /// Threads of each breadth-first run (the other orders use one); 1 by
+    /// default, so that times compare with earlier tables.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
     /// Write the generated family models into this directory as
     /// `NAME.zeno` instead of running anything.
     #[arg(long, value_name = "DIR")]
@@ -267,6 +271,11 @@ pub struct SearchArgs {
     /// an infinite run must let time diverge.
     #[arg(long)]
     pub non_zeno: bool,
+    /// Threads of a breadth-first search (default: the available cores);
+    /// the other orders, enhancements and liveness checks use one. A
+    /// portfolio divides them among its configurations.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -43,7 +43,11 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
     for c in &args.configs {
         configs.extend(zeno::checker::config::parse_list(c).map_err(|e| e.to_string())?);
     }
+    if args.threads == 0 {
+        return Err("invalid --threads `0`: expected at least 1".to_string());
+    }
     let limits = Limits {
+        threads: args.threads,
         max_states: args.max_states,
         timeout: match args.timeout {
             None => None,

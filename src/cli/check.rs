@@ -33,6 +33,12 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
     if args.pdb_states == 0 {
         return Err("invalid --pdb-states `0`: expected at least 1".to_string());
     }
+    let threads = match args.threads {
+        Some(0) => return Err("invalid --threads `0`: expected at least 1".to_string()),
+        Some(n) => n,
+        // One thread when the system cannot say how many cores there are.
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     Ok(config.apply(&Options {
         max_states: args.max_states,
         timeout,
@@ -45,6 +51,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             ..PdbOptions::default()
         },
         non_zeno: args.non_zeno,
+        threads,
         ..Options::default()
     }))
 }

@@ -92,6 +92,8 @@ pub struct StatsReport {
     pub time_seconds: f64,
     pub peak_memory_bytes: u64,
     pub bytes_per_state: u64,
+    /// Threads the search ran on.
+    pub threads: u32,
     /// Number of action transitions of the trace, when there is one.
     pub trace_length: Option<usize>,
     /// With safe abstraction (`--enhance safe`).
@@ -354,6 +356,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         time_seconds: s.elapsed.as_secs_f64(),
         peak_memory_bytes: s.peak_memory,
         bytes_per_state: s.bytes_per_state,
+        threads: s.threads.max(1),
         trace_length,
         safe: s.safe.as_ref().map(|f| SafeReport {
             removed: f.removed,

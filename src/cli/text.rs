@@ -106,10 +106,16 @@ fn location(file: &FileReport, e: &EdgeReport) -> String {
     )
 }
 
-/// `explored 10 states, generated 12, stored 9, 0.004 s, peak memory 1.5 KiB`
+/// `explored 10 states, generated 12, stored 9, 0.004 s, peak memory 1.5 KiB`,
+/// with `, 4 threads` after the time when the search ran on several.
 pub fn stats(s: &StatsReport) -> String {
+    let threads = if s.threads > 1 {
+        format!(", {} threads", s.threads)
+    } else {
+        String::new()
+    };
     format!(
-        "explored {} {}, generated {}, stored {}, {:.3} s, peak memory {}",
+        "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}",
         s.explored,
         if s.explored == 1 { "state" } else { "states" },
         s.generated,

@@ -23,6 +23,10 @@ pub struct Settings {
     pub debounce: Duration,
     /// Check after every edit (`true`) or only on save.
     pub check_on_change: bool,
+    /// Threads of a breadth-first check. One by default: the checks run in
+    /// the background after each edit, and the editor and its other
+    /// servers need the cores more than a check does.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -34,6 +38,7 @@ impl Default for Settings {
             timeout: None,
             debounce: Duration::from_millis(300),
             check_on_change: true,
+            threads: 1,
         }
     }
 }
@@ -45,7 +50,7 @@ impl Settings {
     /// The keys are those of the editors' settings: `search`, `heuristic`
     /// (the names `zeno check` accepts), `maxStates`, `timeoutSeconds` (a
     /// limit of 0 or `null` is no limit; `timeoutMs` is read too), `checkOn`
-    /// (`change` or `save`) and `debounceMs`.
+    /// (`change` or `save`), `debounceMs` and `threads` (at least 1).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -95,6 +100,13 @@ impl Settings {
                     v.as_u64().map(Duration::from_millis),
                     || "a number of milliseconds".into(),
                 ),
+                "threads" => set(
+                    &mut self.threads,
+                    v.as_u64()
+                        .filter(|&n| n > 0)
+                        .and_then(|n| usize::try_from(n).ok()),
+                    || "a number of threads, at least 1".into(),
+                ),
                 "checkOn" => set(
                     &mut self.check_on_change,
                     match v.as_str() {
@@ -127,6 +139,7 @@ impl Settings {
         Options {
             max_states: self.max_states,
             timeout: self.timeout,
+            threads: self.threads,
             ..self.config().options()
         }
         .for_goal(goal)
@@ -218,6 +231,22 @@ mod tests {
             assert_eq!(s.timeout, Some(Duration::from_secs(2)));
         }
         assert_eq!(s.update(&json!({"maxStates": 1.5})).len(), 1);
+    }
+
+    /// Background checks run on one thread unless the editor asks for
+    /// more; 0 and non-integers keep the previous value.
+    #[test]
+    fn threads_default_to_one() {
+        let mut s = Settings::default();
+        assert_eq!(s.options(&Formula::True).threads, 1);
+        assert!(s.update(&json!({"threads": 4})).is_empty());
+        assert_eq!(s.options(&Formula::True).threads, 4);
+        for bad in [json!(0), json!(-2), json!(1.5), json!("2")] {
+            let problems = s.update(&json!({ "threads": bad }));
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert!(problems[0].contains("at least 1"), "{problems:?}");
+            assert_eq!(s.threads, 4);
+        }
     }
 
     #[test]

@@ -287,6 +287,7 @@ fn limits_stop_a_run() {
     let limits = Limits {
         max_states: Some(1),
         timeout: None,
+        threads: 1,
     };
     let row = bench::run(
         "H3",
@@ -351,7 +352,8 @@ fn cli_prints_one_row_per_model_and_configuration() {
             "#s",
             "pruned",
             "pushes per queue",
-            "pops per queue"
+            "pops per queue",
+            "threads"
         ]
     );
     let rows = cells(&out);

@@ -42,6 +42,7 @@ mod lsp_simulate;
 mod lsp_stdio;
 mod memory;
 mod models;
+mod parallel;
 mod partial_instantiation;
 mod pdb;
 mod pictures;

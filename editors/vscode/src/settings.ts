@@ -19,6 +19,8 @@ export interface ServerSettings {
   timeoutSeconds?: number | null;
   checkOn?: (typeof CHECK_ON)[number];
   debounceMs?: number;
+  /** Threads of a breadth-first check, at least 1. */
+  threads?: number;
 }
 
 /** Reads one setting below `zeno.`; returns undefined when unset. */
@@ -77,6 +79,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
+  take("threads", (v) => (count(v) ?? 0) >= 1 ? (v as number) : undefined, "a positive integer");
   return { settings, problems };
 }
 

@@ -1,0 +1,545 @@
+//! Level-synchronous breadth-first search over sharded stores.
+//!
+//! Each level is taken in slabs of consecutive states. A slab is expanded
+//! in parallel (the stores are only read), each worker sorting the
+//! successors it computes into one batch per owning shard; then every shard
+//! inserts its batches, in parallel with the other shards and without
+//! locks, since a shard is written by one worker only.
+//!
+//! The successors reach each shard in the order in which the sequential
+//! search would insert them (parent's position in the level, transition,
+//! zone), and inclusion only ever compares zones of one discrete part, so
+//! every shard sees exactly the insertions the sequential store sees for
+//! its discrete parts. Hence the same states are explored as by the
+//! sequential search, whatever the number of threads, and the goal state
+//! reported is the one the sequential search meets first: the goal states
+//! and model errors found in a slab are compared by that order and the
+//! first one wins. Traces are therefore shortest, and reproducible.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::ir::{self, EdgeId, EvalError, ProcId};
+
+use super::super::concrete;
+use super::super::dbm::Dbm;
+use super::super::dbm::bound::Raw;
+use super::super::goal::Goal;
+use super::super::semantics::{Model, TransitionBuf};
+use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
+use super::super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+use super::{Gid, SharedStop, owner, path_to};
+
+/// Frontier states per task of the expansion phase: enough to amortise
+/// scheduling, few enough to balance two threads on a narrow level.
+const CHUNK: usize = 64;
+/// Frontier states expanded before their successors are inserted. It
+/// bounds the successors held in batches (the price of expanding before
+/// inserting) to a few times this many zones.
+const SLAB: usize = 1 << 12;
+/// Successors a shard makes room for at a time (see `Store::reserve`).
+const RESERVE_STATES: usize = 1024;
+
+/// Where a successor comes in the sequential search: its parent's position
+/// in the level, then 1 + its transition's index, then 1 + its zone's index.
+/// An error of the parent's transitions is at `(p, 0, 0)` and one of
+/// transition `t` at `(p, t + 1, 0)`: before the successors it prevents.
+type Pos = (usize, usize, usize);
+
+/// One shard: a store and, per state, its parent (possibly in another
+/// shard; the store's own parent field is not used).
+struct Shard {
+    store: Store,
+    parents: Vec<Option<Gid>>,
+}
+
+/// Successors bound for one shard, in order, with their keys, zones and
+/// transitions in flat tables.
+#[derive(Default)]
+struct Batch {
+    items: Vec<Item>,
+    keys: Vec<i32>,
+    zones: Vec<Raw>,
+    edges: Vec<(ProcId, EdgeId)>,
+}
+
+struct Item {
+    pos: Pos,
+    parent: Gid,
+    g: u32,
+    edges: (usize, usize),
+}
+
+impl Batch {
+    fn bytes(&self) -> usize {
+        self.items.capacity() * std::mem::size_of::<Item>()
+            + self.keys.capacity() * 4
+            + self.zones.capacity() * 4
+            + self.edges.capacity() * 8
+    }
+}
+
+/// What the expansion of one chunk produced.
+struct Expanded {
+    batches: Vec<Batch>,
+    explored: u64,
+    generated: u64,
+    /// The first model error met in the chunk (the chunk stops there).
+    error: Option<(Pos, Gid, Vec<(ProcId, EdgeId)>, EvalError)>,
+    stopped: Option<Limit>,
+}
+
+/// A worker's buffers, reused from chunk to chunk.
+struct Scratch {
+    buf: TransitionBuf,
+    key: Vec<i32>,
+    new_key: Vec<i32>,
+    zone: Dbm,
+    succ: Vec<Dbm>,
+    lower: Vec<i32>,
+    upper: Vec<i32>,
+}
+
+impl Scratch {
+    fn new(dim: usize) -> Scratch {
+        Scratch {
+            buf: TransitionBuf::default(),
+            key: Vec::new(),
+            new_key: Vec::new(),
+            zone: Dbm::zero(dim),
+            succ: vec![Dbm::zero(dim)],
+            lower: Vec::new(),
+            upper: Vec::new(),
+        }
+    }
+}
+
+/// What one shard's insertions produced.
+#[derive(Default)]
+struct Inserts {
+    /// The new states, with their positions.
+    new: Vec<(Pos, Gid)>,
+    /// The first goal state inserted (the shard stops there).
+    goal: Option<(Pos, Gid)>,
+    memory_refused: bool,
+}
+
+/// What the search found.
+enum Found {
+    Goal(Gid),
+    Error(Option<Gid>, Vec<(ProcId, EdgeId)>, EvalError),
+}
+
+/// Everything a phase reads: the model, the goal and the search's figures.
+struct Ctx<'a> {
+    model: &'a Model<'a>,
+    goal: &'a Goal,
+    stop: &'a SharedStop<'a>,
+    nkey: usize,
+}
+
+/// Breadth-first search of `check` on `threads` threads (at least 2).
+/// Returns `None` when the system refuses the threads; the caller then
+/// searches sequentially.
+pub(crate) fn run(
+    net: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> Option<CheckResult> {
+    let pool = super::pool(options.threads)?;
+    let start = Instant::now();
+    let chk = net.check(check);
+    let goal = Goal::new(chk.kind.goal());
+    let model = Model::new(net, &goal.formula);
+    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
+    let (found_verdict, none_verdict) = if invariant {
+        (Verdict::Fails, Verdict::Holds)
+    } else {
+        (Verdict::Holds, Verdict::Fails)
+    };
+    let shared = SharedStop::new(stop);
+    let nkey = model.nproc + net.variables.len();
+    let ctx = Ctx {
+        model: &model,
+        goal: &goal,
+        stop: &shared,
+        nkey,
+    };
+    let mut search = Search {
+        shards: (0..super::shard_count(options.threads))
+            .map(|_| Shard {
+                store: Store::new(nkey, model.dim),
+                parents: Vec::new(),
+            })
+            .collect(),
+        stats: Stats {
+            threads: options.threads as u32,
+            ..Stats::default()
+        },
+        peak: 0,
+        pushes: 0,
+        start,
+        pool,
+    };
+    let found = search.explore(&ctx, options.max_states, progress);
+    shared.report_to(stop);
+    search.finish();
+    let mut stats = search.stats.clone();
+    let stores: Vec<&Store> = search.shards.iter().map(|s| &s.store).collect();
+    let parents: Vec<&[Option<Gid>]> = search.shards.iter().map(|s| &s.parents[..]).collect();
+    Some(match found {
+        Err(limit) => CheckResult {
+            verdict: Verdict::Unknown(limit),
+            stats,
+            trace: None,
+        },
+        Ok(None) => CheckResult {
+            verdict: none_verdict,
+            stats,
+            trace: None,
+        },
+        Ok(Some(Found::Goal(g))) => {
+            let path = path_to(&stores, &parents, g);
+            let trace = concrete::goal_trace(&model, &goal, &path, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            CheckResult {
+                verdict: found_verdict,
+                stats,
+                trace,
+            }
+        }
+        Ok(Some(Found::Error(at, edges, error))) => {
+            let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));
+            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            CheckResult {
+                verdict: Verdict::ModelError(error),
+                stats,
+                trace,
+            }
+        }
+    })
+}
+
+/// The state of a parallel breadth-first search.
+struct Search {
+    shards: Vec<Shard>,
+    stats: Stats,
+    peak: u64,
+    /// States put on a level.
+    pushes: u64,
+    start: Instant,
+    /// The workers; the search itself runs on the caller's thread, which
+    /// alone calls `progress`.
+    pool: rayon::ThreadPool,
+}
+
+impl Search {
+    /// Explores level by level: `Ok(None)` when the state space is
+    /// exhausted, `Err` when a limit stopped the search.
+    fn explore(
+        &mut self,
+        ctx: &Ctx,
+        max_states: Option<u64>,
+        progress: &mut dyn FnMut(&Stats),
+    ) -> Result<Option<Found>, Limit> {
+        let model = ctx.model;
+        let init = match model.initial() {
+            Ok(Some(s)) => s,
+            Ok(None) => return Ok(None),
+            Err(e) => return Ok(Some(Found::Error(None, Vec::new(), e))),
+        };
+        let (ikey, mut izone) = init;
+        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
+        self.stats.generated += 1;
+        let shard = owner(&ikey, self.shards.len());
+        let rule = Subsumption::NoDeeperUnlessExpanded;
+        let Inserted::New(id) =
+            self.shards[shard]
+                .store
+                .insert(&ikey, &izone, NO_PARENT, &[], 0, rule)
+        else {
+            return Ok(None);
+        };
+        self.shards[shard].parents.push(None);
+        let init = Gid {
+            shard: shard as u32,
+            id,
+        };
+        self.pushes += 1;
+        let mut goal_buf = TransitionBuf::default();
+        if !ctx
+            .goal
+            .satisfied(model, &ikey, &izone, &mut goal_buf)
+            .is_empty()
+        {
+            return Ok(Some(Found::Goal(init)));
+        }
+
+        let mut level = vec![init];
+        while !level.is_empty() {
+            let mut next: Vec<(Pos, Gid)> = Vec::new();
+            let mut first = 0;
+            while first < level.len() {
+                let mut end = level.len().min(first.saturating_add(SLAB));
+                if let Some(max) = max_states {
+                    // The sequential search stops when it would explore
+                    // state `max + 1`: expand only what the budget allows.
+                    let left = max.saturating_sub(self.stats.explored);
+                    if left == 0 {
+                        return Err(Limit::States);
+                    }
+                    end =
+                        end.min(first.saturating_add(usize::try_from(left).unwrap_or(usize::MAX)));
+                }
+                if let Some(found) = self.slab(ctx, &level, first, end, &mut next)? {
+                    return Ok(Some(found));
+                }
+                first = end;
+                self.stats.stored = self.live();
+                self.stats.elapsed = self.start.elapsed();
+                progress(&self.stats);
+            }
+            // A state inserted early in the level may have been replaced by
+            // a larger zone later in it; the sequential search skips it when
+            // it is popped, this one before the level starts.
+            next.sort_unstable_by_key(|&(pos, _)| pos);
+            level = next
+                .into_iter()
+                .map(|(_, g)| g)
+                .filter(|g| !self.shards[g.shard as usize].store.state(g.id).removed)
+                .collect();
+        }
+        Ok(None)
+    }
+
+    /// Expands `level[first..end]`, inserts the successors, and adds the new
+    /// states to `next`.
+    fn slab(
+        &mut self,
+        ctx: &Ctx,
+        level: &[Gid],
+        first: usize,
+        end: usize,
+        next: &mut Vec<(Pos, Gid)>,
+    ) -> Result<Option<Found>, Limit> {
+        let slab = &level[first..end];
+        // Marked before their successors are inserted, as in the sequential
+        // search (there the rest of the slab is not expanded yet; a larger
+        // zone replacing one of them, which only this order allows, changes
+        // no explored state: see `Subsumption::NoDeeperUnlessExpanded`).
+        for g in slab {
+            self.shards[g.shard as usize].store.mark_expanded(g.id);
+        }
+        let nshards = self.shards.len();
+        let dim = ctx.model.dim;
+        let shards = &self.shards;
+        let expanded: Vec<Expanded> = self.pool.install(|| {
+            slab.par_chunks(CHUNK)
+                .enumerate()
+                .map_init(
+                    || Scratch::new(dim),
+                    |scratch, (c, chunk)| {
+                        expand(ctx, shards, nshards, chunk, first + c * CHUNK, scratch)
+                    },
+                )
+                .collect()
+        });
+        for e in &expanded {
+            self.stats.explored += e.explored;
+            self.stats.generated += e.generated;
+        }
+        if let Some(limit) = expanded.iter().find_map(|e| e.stopped) {
+            return Err(limit);
+        }
+        let error = expanded
+            .iter()
+            .filter_map(|e| e.error.as_ref())
+            .min_by_key(|e| e.0);
+        let before = error.map(|e| e.0);
+        let in_flight: usize = expanded
+            .iter()
+            .flat_map(|e| &e.batches)
+            .map(Batch::bytes)
+            .sum();
+        let shards = &mut self.shards;
+        let inserts: Vec<Inserts> = self.pool.install(|| {
+            shards
+                .par_iter_mut()
+                .enumerate()
+                .map(|(s, shard)| insert(ctx, shard, s, &expanded, before))
+                .collect()
+        });
+        self.pushes += inserts.iter().map(|i| i.new.len() as u64).sum::<u64>();
+        self.peak = self
+            .peak
+            .max(self.bytes() + in_flight as u64 + (level.len() * 8) as u64);
+        if inserts.iter().any(|i| i.memory_refused) {
+            ctx.stop.memory_refused();
+            return Err(Limit::Memory);
+        }
+        if let Some((_, g)) = inserts
+            .iter()
+            .filter_map(|i| i.goal)
+            .min_by_key(|&(pos, _)| pos)
+        {
+            return Ok(Some(Found::Goal(g)));
+        }
+        if let Some((_, g, edges, e)) = error {
+            return Ok(Some(Found::Error(Some(*g), edges.clone(), *e)));
+        }
+        if let Some(limit) = ctx.stop.reason() {
+            return Err(limit);
+        }
+        next.extend(inserts.into_iter().flat_map(|i| i.new));
+        Ok(None)
+    }
+
+    fn live(&self) -> u64 {
+        self.shards.iter().map(|s| s.store.live()).sum()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
+            .sum()
+    }
+
+    /// The final figures.
+    fn finish(&mut self) {
+        let states: u64 = self.shards.iter().map(|s| s.parents.len() as u64).sum();
+        let bytes = self.bytes();
+        self.stats.queue_pushes = vec![self.pushes];
+        self.stats.queue_pops = vec![self.stats.explored];
+        self.stats.stored = self.live();
+        self.stats.elapsed = self.start.elapsed();
+        self.stats.peak_memory = self.peak.max(bytes);
+        self.stats.bytes_per_state = bytes / states.max(1);
+    }
+}
+
+/// Expands the states `chunk` (the first at position `pos0` of the level)
+/// into one batch of successors per shard.
+fn expand(
+    ctx: &Ctx,
+    shards: &[Shard],
+    nshards: usize,
+    chunk: &[Gid],
+    pos0: usize,
+    s: &mut Scratch,
+) -> Expanded {
+    let model = ctx.model;
+    let mut out = Expanded {
+        batches: (0..nshards).map(|_| Batch::default()).collect(),
+        explored: 0,
+        generated: 0,
+        error: None,
+        stopped: None,
+    };
+    'states: for (i, &gid) in chunk.iter().enumerate() {
+        let p = pos0 + i;
+        if let Some(limit) = ctx.stop.reason() {
+            out.stopped = Some(limit);
+            break;
+        }
+        let store = &shards[gid.shard as usize].store;
+        s.key.clear();
+        s.key.extend_from_slice(store.key(gid.id));
+        store.zone_into(gid.id, &mut s.zone);
+        let g = store.state(gid.id).g + 1;
+        out.explored += 1;
+        if let Err(e) = model.transitions(&s.key, &mut s.buf) {
+            out.error = Some(((p, 0, 0), gid, e.edges, e.error));
+            break;
+        }
+        for t in 0..s.buf.len() {
+            let edges = s.buf.get(t);
+            let n = match model.successor(&s.key, &s.zone, edges, &mut s.new_key, &mut s.succ) {
+                Err(e) => {
+                    out.error = Some(((p, t + 1, 0), gid, edges.to_vec(), e));
+                    break 'states;
+                }
+                Ok(n) => n,
+            };
+            let batch = &mut out.batches[owner(&s.new_key, nshards)];
+            for (z, zone) in s.succ[..n].iter_mut().enumerate() {
+                out.generated += 1;
+                model.extrapolate(&s.new_key, zone, &mut s.lower, &mut s.upper);
+                let e0 = batch.edges.len();
+                batch.edges.extend_from_slice(edges);
+                batch.items.push(Item {
+                    pos: (p, t + 1, z + 1),
+                    parent: gid,
+                    g,
+                    edges: (e0, batch.edges.len()),
+                });
+                batch.keys.extend_from_slice(&s.new_key);
+                batch.zones.extend_from_slice(zone.raw());
+            }
+        }
+    }
+    out
+}
+
+/// Inserts into shard `s` the successors bound for it, in order, up to the
+/// position `before` (a model error's), stopping at the first goal state.
+fn insert(
+    ctx: &Ctx,
+    shard: &mut Shard,
+    s: usize,
+    expanded: &[Expanded],
+    before: Option<Pos>,
+) -> Inserts {
+    let mut out = Inserts::default();
+    let dim = ctx.model.dim;
+    let cells = dim * dim;
+    let mut zone = Dbm::zero(dim);
+    let mut goal_buf = TransitionBuf::default();
+    let mut room = 0;
+    for batch in expanded.iter().map(|e| &e.batches[s]) {
+        for (i, item) in batch.items.iter().enumerate() {
+            if before.is_some_and(|b| item.pos >= b) {
+                return out;
+            }
+            if room == 0 {
+                // The tables grow here, within the memory budget.
+                if shard.store.reserve(RESERVE_STATES).is_err() {
+                    out.memory_refused = true;
+                    return out;
+                }
+                room = RESERVE_STATES;
+            }
+            room -= 1;
+            let key = &batch.keys[i * ctx.nkey..(i + 1) * ctx.nkey];
+            zone.set_raw_from(dim, batch.zones[i * cells..(i + 1) * cells].iter().copied());
+            let edges = &batch.edges[item.edges.0..item.edges.1];
+            let rule = Subsumption::NoDeeperUnlessExpanded;
+            let Inserted::New(id) = shard
+                .store
+                .insert(key, &zone, NO_PARENT, edges, item.g, rule)
+            else {
+                continue;
+            };
+            debug_assert_eq!(id as usize, shard.parents.len());
+            shard.parents.push(Some(item.parent));
+            let gid = Gid {
+                shard: s as u32,
+                id,
+            };
+            if !ctx
+                .goal
+                .satisfied(ctx.model, key, &zone, &mut goal_buf)
+                .is_empty()
+            {
+                out.goal = Some((item.pos, gid));
+                return out;
+            }
+            out.new.push((item.pos, gid));
+        }
+    }
+    out
+}
