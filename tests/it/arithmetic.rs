@@ -326,17 +326,22 @@ fn minimum_remainder_and_shifts_are_exact() {
     assert!(e(BinOp::Shr, 1, 32).eval(&[]).is_err());
 }
 
-/// The verdicts of every check of `text`, in every search order (and the
-/// liveness search for `A<>`).
+/// The verdicts of every check of `text`, breadth-first on one and two
+/// threads and depth-first (and the liveness search for `A<>`).
 fn clock_verdicts(text: &str) -> Vec<zeno::checker::Verdict> {
     use zeno::checker::{Cancel, Options, SearchOrder, check};
     let analysis = semantics::analyze(text);
     let net = analysis.network.expect("the model lowers");
     let mut out = Vec::new();
     for id in net.check_ids() {
-        for order in [SearchOrder::Bfs, SearchOrder::Dfs] {
+        for (order, threads) in [
+            (SearchOrder::Bfs, 1),
+            (SearchOrder::Bfs, 2),
+            (SearchOrder::Dfs, 1),
+        ] {
             let options = Options {
                 search: order,
+                threads,
                 ..Options::default()
             };
             out.push(check(&net, id, &options, &Cancel::new(), &mut |_| {}).verdict);
@@ -362,7 +367,7 @@ fn clock_constants_beyond_a_zone_are_unknown_never_a_wrong_verdict() {
     // under `x <= max`, so `m` is reachable; `x > max` cannot, so it is not
     // (and `A<> T.m` fails: `l` may stay at x = max for ever).
     let reach = clock_verdicts(&leave_after(&max.to_string(), &format!("x > {}", max - 1)));
-    assert!(reach[..2].iter().all(|v| *v == Verdict::Holds), "{reach:?}");
+    assert!(reach[..3].iter().all(|v| *v == Verdict::Holds), "{reach:?}");
     let never = clock_verdicts(&leave_after(&max.to_string(), &format!("x > {max}")));
     assert!(never.iter().all(|v| *v == Verdict::Fails), "{never:?}");
 

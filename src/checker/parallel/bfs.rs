@@ -154,6 +154,16 @@ pub(crate) fn run(
     let chk = net.check(check);
     let goal = Goal::new(chk.kind.goal());
     let model = Model::new(net, &goal.formula);
+    if model.beyond_zones().is_some() {
+        return Some(CheckResult {
+            verdict: Verdict::Unknown(Limit::ClockRange),
+            stats: Stats {
+                threads: options.threads as u32,
+                ..Stats::default()
+            },
+            trace: None,
+        });
+    }
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let (found_verdict, none_verdict) = if invariant {
         (Verdict::Fails, Verdict::Holds)
