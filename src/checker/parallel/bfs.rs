@@ -80,13 +80,17 @@ impl Batch {
     }
 }
 
+/// A model error met while expanding: where, from which state, the
+/// transition that failed and how.
+type Failure = (Pos, Gid, Vec<(ProcId, EdgeId)>, EvalError);
+
 /// What the expansion of one chunk produced.
 struct Expanded {
     batches: Vec<Batch>,
     explored: u64,
     generated: u64,
     /// The first model error met in the chunk (the chunk stops there).
-    error: Option<(Pos, Gid, Vec<(ProcId, EdgeId)>, EvalError)>,
+    error: Option<Failure>,
     stopped: Option<Limit>,
 }
 
