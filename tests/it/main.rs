@@ -23,6 +23,7 @@ mod editors_settings;
 mod enhance;
 mod enhance_random;
 mod fmt;
+mod function_errors;
 mod functions;
 mod heuristics;
 mod import_export;
