@@ -64,3 +64,4 @@ mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;
 mod vectors;
+mod xta_functions;
