@@ -6,7 +6,7 @@
 //! error reads the same everywhere.
 
 use crate::checker::{CheckResult, Limit, TraceEnd, Verdict};
-use crate::ir::{Check, EvalError, Network};
+use crate::ir::{Check, ErrorKind, EvalError, Network, is_frame_slot};
 
 /// A check's result read with its kind: `A[]`, `A<>` and `-->` checks hold
 /// or are violated, `E<>` and `E[]` checks are witnessed or have no witness.
@@ -77,19 +77,36 @@ pub fn steps(n: usize) -> String {
 }
 
 /// A run-time error of the model in words, naming the variable where there
-/// is one (`value 4 is outside the range [0, 3] of `id``).
+/// is one (`value 4 is outside the range [0, 3] of `id``) and, for an error
+/// inside a function, the function and the line of the statement (`…, in
+/// function `enqueue` at line 12`).
 pub fn describe_error(network: &Network, error: &EvalError) -> String {
-    match error {
-        EvalError::OutOfRange { var, value, lo, hi } => {
-            match network.variables.get(*var as usize) {
-                Some(v) => format!(
-                    "value {value} is outside the range [{lo}, {hi}] of `{}`",
-                    v.name
-                ),
-                None => error.to_string(),
-            }
+    let what = match error.kind {
+        ErrorKind::OutOfRange { var, value, lo, hi } if is_frame_slot(var) => {
+            format!(
+                "value {value} is outside the range [{lo}, {hi}] of a parameter or local variable"
+            )
         }
-        _ => error.to_string(),
+        ErrorKind::OutOfRange { var, value, lo, hi } => match network.variables.get(var as usize) {
+            Some(v) => format!(
+                "value {value} is outside the range [{lo}, {hi}] of `{}`",
+                v.name
+            ),
+            None => error.kind.to_string(),
+        },
+        kind => kind.to_string(),
+    };
+    let Some(site) = error.site else {
+        return what;
+    };
+    let function = network
+        .function_name(site.function)
+        .map_or("a function".to_string(), |name| {
+            format!("function `{name}`")
+        });
+    match network.line_of(site.statement.start) {
+        Some(line) => format!("{what}, in {function} at line {line}"),
+        None => format!("{what}, in {function}"),
     }
 }
 
@@ -282,12 +299,12 @@ mod tests {
             assert_eq!(Outcome::of(check, &r), outcome);
             assert_eq!(summary(&net, check, &r), words);
         }
-        let error = EvalError::OutOfRange {
+        let error = EvalError::from(ErrorKind::OutOfRange {
             var: 0,
             value: 4,
             lo: 0,
             hi: 3,
-        };
+        });
         let r = result(Verdict::ModelError(error), Some(4), None);
         assert_eq!(
             summary(&net, safe, &r),

@@ -462,6 +462,7 @@ pub fn error_trace(
 mod tests {
     use super::*;
     use crate::checker::Cancel;
+    use crate::ir::ErrorKind;
 
     /// Building a trace polls the run's stop condition: a limit reached
     /// after the search (or Ctrl-C) ends the construction instead of letting
@@ -480,6 +481,15 @@ mod tests {
         assert_eq!(trace.steps[0].delay, Rational64::from_integer(1));
         cancel.cancel();
         assert!(goal_trace(&model, &goal, &path, &stop).is_none());
-        assert!(error_trace(&model, &path, &[(0, 0)], EvalError::DivisionByZero, &stop).is_none());
+        assert!(
+            error_trace(
+                &model,
+                &path,
+                &[(0, 0)],
+                ErrorKind::DivisionByZero.into(),
+                &stop
+            )
+            .is_none()
+        );
     }
 }

@@ -6,8 +6,8 @@
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
 use crate::ir::{
-    ChanId, ChannelKind, ClockConstraint, EdgeId, EvalError, LocationKind, Network, ProcId,
-    SyncDir, Update,
+    ChanId, ChannelKind, ClockConstraint, EdgeId, ErrorKind, EvalError, LocationKind, Network,
+    ProcId, SyncDir, Update,
 };
 
 use super::choices::Choices;
@@ -550,18 +550,19 @@ impl<'a> Model<'a> {
                         let slot = target.resolve(vars)?;
                         let v = value.eval(vars)?;
                         let var = self.net.variables.get(slot as usize).ok_or(
-                            EvalError::IndexOutOfBounds {
+                            ErrorKind::IndexOutOfBounds {
                                 index: slot as i32,
                                 len: self.net.variables.len() as u32,
                             },
                         )?;
                         if v < var.lo || v > var.hi {
-                            return Err(EvalError::OutOfRange {
+                            return Err(ErrorKind::OutOfRange {
                                 var: slot,
                                 value: v,
                                 lo: var.lo,
                                 hi: var.hi,
-                            });
+                            }
+                            .into());
                         }
                         key[self.nproc + slot as usize] = v;
                     }

@@ -139,6 +139,7 @@ pub fn network() -> Network {
                 name_span: span("reach"),
             },
         ],
+        line_starts: line_starts(TEXT),
     }
 }
 
@@ -209,12 +210,12 @@ pub fn limit() -> CheckResult {
 
 /// The sync is enabled at once but assigning 4 to `id` (range [0, 3]) fails.
 pub fn model_error() -> CheckResult {
-    let error = EvalError::OutOfRange {
+    let error = EvalError::from(ErrorKind::OutOfRange {
         var: 0,
         value: 4,
         lo: 0,
         hi: 3,
-    };
+    });
     let mut t = trace();
     t.steps.clear();
     t.end = TraceEnd::ModelError {

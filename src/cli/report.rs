@@ -143,6 +143,10 @@ pub enum EndReport {
         delay: String,
         edges: Vec<EdgeReport>,
         error: String,
+        /// The statement of the function where the error happened, when it
+        /// happened inside one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        statement: Option<Range>,
     },
     /// Wait `delay`: the run is back at the state `loop_start` (same
     /// locations and variables, clocks in that state's zone) and repeats
@@ -394,6 +398,7 @@ fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
             delay: rational(delay),
             edges: transition(source, net, tr, before),
             error: describe_error(net, error),
+            statement: error.site.map(|site| range(source, site.statement)),
         },
         TraceEnd::Loop { delay, start, .. } => EndReport::Loop {
             delay: rational(delay),

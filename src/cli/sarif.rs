@@ -124,11 +124,17 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
             delay,
             edges,
             error,
+            statement,
         } = &trace.end
         {
             for e in edges {
                 let msg = format!("then delay {delay}, {} fails: {error}", edge(e));
                 steps.push(json!({ "location": location(path, &e.range, Some(&msg)) }));
+            }
+            if let Some(at) = statement {
+                let msg = format!("the failing statement: {error}");
+                steps
+                    .push(json!({ "location": location(path, at, Some(&msg)), "nestingLevel": 1 }));
             }
         }
         if let EndReport::Loop { delay, loop_start } = &trace.end

@@ -87,6 +87,7 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
             delay,
             edges: es,
             error,
+            ..
         } => {
             let _ = writeln!(out, "    then delay {delay}: {} fails: {error}", edges(es));
             if full {

@@ -1,6 +1,8 @@
-//! Signature help for template instantiation: inside the argument list of
-//! `P1 = Proc(…` (or of a process reference `Proc(1).cs` in a check), the
-//! template's parameters, with the one the cursor is on active.
+//! Signature help for template instantiation and function calls: inside
+//! the argument list of `P1 = Proc(…` (or of a process reference
+//! `Proc(1).cs` in a check), the template's parameters, and inside that of
+//! a call `enqueue(…` of a user function (global or a template's own), the
+//! function's, with the one the cursor is on active.
 //!
 //! Read from the syntax tree rather than the text: commas inside nested
 //! expressions or comments do not count, and the error-resilient parser
@@ -9,16 +11,18 @@
 
 use rowan::TextSize;
 
+use crate::semantics::hir::{Decl, ItemTree};
 use crate::semantics::parsed::relative;
-use crate::semantics::resolve::DefKind;
+use crate::semantics::resolve::{Def, DefKind, absolute};
 use crate::syntax::{SyntaxKind, SyntaxNode};
+use crate::text::Span;
 
 use super::Analysis;
 
-/// A template's signature with the active parameter.
+/// A template's or function's signature with the active parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureHelp {
-    /// `Proc(const int a, const int b)`
+    /// `Proc(const int a, const int b)`, `void enqueue(id_t e)`
     pub label: String,
     /// Each parameter as written: `const int a`.
     pub parameters: Vec<String>,
@@ -32,12 +36,15 @@ pub(super) fn signature_help(a: &Analysis, offset: u32) -> Option<SignatureHelp>
     let (callee, argument) = argument_at(&root, relative(offset, start))?;
     let res = a.resolutions();
     let def = res.def(res.at(start + callee)?.def);
-    if def.kind != DefKind::Template {
-        return None;
-    }
     let tree = a.tree();
-    let t = tree.templates.get(def.template? as usize)?;
-    let (label, parameters) = super::hover::signature(a.text(), t);
+    let (label, parameters) = match def.kind {
+        DefKind::Template => {
+            let t = tree.templates.get(def.template? as usize)?;
+            super::hover::signature(a.text(), t)
+        }
+        DefKind::Function => function(a.text(), &tree, def)?,
+        _ => return None,
+    };
     if parameters.is_empty() {
         return None;
     }
@@ -48,6 +55,33 @@ pub(super) fn signature_help(a: &Analysis, offset: u32) -> Option<SignatureHelp>
         parameters,
         active,
     })
+}
+
+/// A function's header as written and its parameters: a global function,
+/// or one declared in the template the definition belongs to.
+fn function(text: &str, tree: &ItemTree, def: &Def) -> Option<(String, Vec<String>)> {
+    let is_it = |d: &&Decl, at: &dyn Fn(Span) -> Span| matches!(d, Decl::Function(f) if at(f.name.span) == def.span);
+    let (decl, at): (&Decl, Box<dyn Fn(Span) -> Span>) = match def.template {
+        Some(k) => {
+            let t = tree.templates.get(k as usize)?;
+            let at = move |s: Span| absolute(t, s);
+            (t.data.decls.iter().find(|d| is_it(d, &at))?, Box::new(at))
+        }
+        None => {
+            let at = |s: Span| s;
+            (tree.globals.iter().find(|d| is_it(d, &at))?, Box::new(at))
+        }
+    };
+    let Decl::Function(f) = decl else {
+        return None;
+    };
+    let label = super::hover::function_signature(text, f, &at);
+    let parameters = f
+        .params
+        .iter()
+        .map(|p| super::source(text, at(p.span)).to_string())
+        .collect();
+    Some((label, parameters))
 }
 
 /// The start of the callee's name (relative to the root) and the index of

@@ -262,6 +262,30 @@ fn signature_of_the_resolved_template() {
 }
 
 #[test]
+fn signature_of_a_called_function() {
+    // A global function called in a template's update, the cursor on the
+    // second argument; and a template's own function, on the first.
+    let text = "int[0, 3] n;\nvoid put(int[0, 3] v, int &w) { w = v; }\n\
+                template T() {\n    int[0, 9] m;\n    int[0, 9] twice(int[0, 4] k) { return 2 * k; }\n\
+                    init location l;\n    l -> l do put(1, n), m = twice(2);\n}\n";
+    let a = Analysis::from_text(text);
+    let at = |needle: &str| (text.find(needle).unwrap() + needle.len()) as u32;
+    let help = a.signature_help(at("do put(1, ")).unwrap();
+    assert_eq!(help.label, "void put(int[0, 3] v, int &w)");
+    assert_eq!(help.parameters, ["int[0, 3] v", "int &w"]);
+    assert_eq!(help.active, 1);
+    let help = a.signature_help(at("do put(")).unwrap();
+    assert_eq!(help.active, 0);
+    let help = a.signature_help(at("= twice(")).unwrap();
+    assert_eq!(help.label, "int[0, 9] twice(int[0, 4] k)");
+    assert_eq!(help.parameters, ["int[0, 4] k"]);
+    assert_eq!(help.active, 0);
+    // In the declaration's parameter list and after the call's `)`: none.
+    assert_eq!(a.signature_help(at("void put(")), None);
+    assert_eq!(a.signature_help(at("put(1, n)")), None);
+}
+
+#[test]
 fn outline_and_folding() {
     let a = Analysis::from_text(SMALL);
     let symbols = a.symbols();

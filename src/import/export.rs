@@ -14,8 +14,10 @@ use crate::ir::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::export_functions::Functions;
+
 /// A flattened identifier: `P1.x` → `P1_x`, `Proc(1, 2)` → `Proc_1_2`.
-fn clean(name: &str) -> String {
+pub(super) fn clean(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         match c {
@@ -140,6 +142,8 @@ struct Printer<'n> {
     /// The dimensions indices are checked against (XTA writes a table for
     /// each).
     checks: BTreeSet<u32>,
+    /// The calls, written as functions (XTA only).
+    fns: Functions,
 }
 
 impl<'n> Printer<'n> {
@@ -186,12 +190,18 @@ impl<'n> Printer<'n> {
                 }
             }
         }
+        let fns = match dialect {
+            Dialect::Xta => Functions::collect(net, &mut uses.checks),
+            Dialect::TChecker => Functions::default(),
+        };
+        fns.state_arrays(&mut uses.arrays);
         let vars = Arrays::new(net.variables.len(), &uses.arrays, errors, "variable");
         Printer {
             net,
             vars,
             dialect,
             checks: uses.checks,
+            fns,
         }
     }
 
@@ -252,14 +262,11 @@ impl<'n> Printer<'n> {
 
     /// Reports the operators of `e` that the dialect lacks, outermost first.
     fn check_dialect(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
-        if let Expr::Call(c) = e {
-            errors.push(no_functions(&c.name, span));
+        if self.dialect == Dialect::Xta {
             return;
         }
-        if self.dialect != Dialect::TChecker {
-            if e.calls_any() {
-                self.check_dialect_calls(e, span, errors);
-            }
+        if let Expr::Call(c) = e {
+            errors.push(no_functions(&c.name, span));
             return;
         }
         match e {
@@ -432,6 +439,10 @@ impl Names for Printer<'_> {
     fn checked(&self, len: u32) -> Option<String> {
         (self.dialect == Dialect::Xta).then(|| checked_table(len))
     }
+
+    fn call(&self, c: &crate::ir::Call) -> Option<String> {
+        (self.dialect == Dialect::Xta).then(|| self.fns.entry(c))
+    }
 }
 
 fn checked_table(len: u32) -> String {
@@ -463,20 +474,14 @@ fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
     }
 }
 
-/// Functions are inlined at their calls in the checker's model; the
-/// exporters cannot write them back yet.
+/// TChecker has no functions (XTA writes them: `export_functions.rs`).
 fn no_functions(name: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
         span,
-        format!("the call of `{name}` cannot be exported: functions are not exported yet"),
+        format!(
+            "the call of `{name}` cannot be exported: TChecker has no functions (export to XTA instead)"
+        ),
     )
-}
-
-impl Printer<'_> {
-    /// Reports every call inside `e`.
-    fn check_dialect_calls(&self, e: &Expr, span: Span, errors: &mut Vec<Diagnostic>) {
-        e.for_each_call(&mut |c| errors.push(no_functions(&c.name, span)));
-    }
 }
 
 fn updates_text(
@@ -505,6 +510,7 @@ fn updates_text(
                 format!("{lhs} = {}", pr.expr(value, span, errors))
             }
             Update::ResetClock { clock, value } => format!("{} = {value}", pr.clock(*clock)),
+            Update::Call(c) if pr.dialect == Dialect::Xta => pr.fns.entry(c),
             Update::Call(c) => {
                 errors.push(no_functions(&c.name, span));
                 format!("{}()", c.name)
@@ -912,6 +918,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             }
         }
     }
+    out.push_str(&pr.fns.declarations(&pr));
     let mut names = Vec::new();
     for p in &net.processes {
         let pname = clean(&p.name);

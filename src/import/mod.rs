@@ -12,6 +12,7 @@
 
 mod decl;
 mod export;
+mod export_functions;
 mod expr;
 mod lex;
 mod model;

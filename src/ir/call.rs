@@ -16,10 +16,11 @@
 //! never sees a function.
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use super::eval::index_in;
 use super::{BinOp, Span};
-use super::{EvalError, Expr, LValue, VarId, apply_binary, apply_unary};
+use super::{ErrorKind, EvalError, Expr, FnSite, LValue, VarId, apply_binary, apply_unary};
 
 /// Slots at or above this are the call frame's, inside a call's statements.
 pub const FRAME: VarId = 1 << 31;
@@ -57,11 +58,21 @@ pub struct Call {
     pub resets: Vec<(super::ClockId, i32)>,
     /// The call expression.
     pub span: Span,
+    /// The function's name in its declaration (run-time errors inside the
+    /// body name the function by it).
+    pub decl: Span,
+    /// Declared inside a template: `decl` and the statements' spans are
+    /// relative to the template until the instance is placed in the
+    /// network ([`Call::shift_local`]).
+    pub local: bool,
 }
 
 /// A statement of a function body.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
+    /// The statements up to the next `At` come from the statement at this
+    /// span: a run-time error among them is located there ([`FnSite`]).
+    At(Span),
     /// `target = value`; a value outside `[lo, hi]` (the target's type) is
     /// a model error.
     Assign {
@@ -116,6 +127,9 @@ struct Machine<'a> {
     vars: Vars<'a>,
     frame: &'a mut [i32],
     steps_left: u32,
+    /// The statement of the innermost running function, once its body has
+    /// started (its parameters' assignments are the caller's).
+    at: Option<Span>,
 }
 
 thread_local! {
@@ -146,6 +160,7 @@ impl Call {
                 vars: Vars::Read(vars),
                 frame,
                 steps_left: MAX_LOOP_STEPS,
+                at: None,
             }
             .call(self)
         })
@@ -158,6 +173,7 @@ impl Call {
                 vars: Vars::Write(vars),
                 frame,
                 steps_left: MAX_LOOP_STEPS,
+                at: None,
             }
             .call(self)
             .map(|_| ())
@@ -167,7 +183,23 @@ impl Call {
 
 impl Machine<'_> {
     fn call(&mut self, call: &Call) -> Result<i32, EvalError> {
-        match self.block(&call.body)? {
+        let caller = self.at.take();
+        let flow = self.block(&call.body);
+        let at = std::mem::replace(&mut self.at, caller);
+        // The innermost function that had started its body locates the
+        // error; an error in the argument assignments is the caller's.
+        let flow = flow.map_err(|mut e| {
+            if e.site.is_none()
+                && let Some(statement) = at
+            {
+                e.site = Some(FnSite {
+                    function: call.decl,
+                    statement,
+                });
+            }
+            e
+        })?;
+        match flow {
             Flow::Return(v) => Ok(v),
             // A `void` function, or one lowering proved always returns.
             Flow::Next => Ok(0),
@@ -197,12 +229,12 @@ impl Machine<'_> {
             }
             // Lowering only allows calls without effects where the state
             // is read-only; this is the defence if that ever fails.
-            Vars::Read(_) => Err(EvalError::EffectInCondition),
+            Vars::Read(_) => Err(ErrorKind::EffectInCondition.into()),
         }
     }
 
     fn step(&mut self) -> Result<(), EvalError> {
-        self.steps_left = self.steps_left.checked_sub(1).ok_or(EvalError::LoopLimit)?;
+        self.steps_left = self.steps_left.checked_sub(1).ok_or(ErrorKind::LoopLimit)?;
         Ok(())
     }
 
@@ -217,6 +249,7 @@ impl Machine<'_> {
 
     fn stmt(&mut self, s: &Stmt) -> Result<Flow, EvalError> {
         match s {
+            Stmt::At(span) => self.at = Some(*span),
             Stmt::Assign {
                 target,
                 value,
@@ -229,12 +262,13 @@ impl Machine<'_> {
                 };
                 let v = self.eval(value)?;
                 if v < *lo || v > *hi {
-                    return Err(EvalError::OutOfRange {
+                    return Err(ErrorKind::OutOfRange {
                         var: slot,
                         value: v,
                         lo: *lo,
                         hi: *hi,
-                    });
+                    }
+                    .into());
                 }
                 self.write(slot, v)?;
             }
@@ -278,11 +312,12 @@ impl Machine<'_> {
                     None => 0,
                 };
                 if value.is_some() && (v < *lo || v > *hi) {
-                    return Err(EvalError::ResultOutOfRange {
+                    return Err(ErrorKind::ResultOutOfRange {
                         value: v,
                         lo: *lo,
                         hi: *hi,
-                    });
+                    }
+                    .into());
                 }
                 return Ok(Flow::Return(v));
             }
@@ -301,12 +336,12 @@ impl Machine<'_> {
                 Ok(self.read(*base + i))
             }
             Expr::Checked { index, len } => Ok(index_in(self.eval(index)?, *len)? as i32),
-            Expr::Unary(op, a) => apply_unary(*op, self.eval(a)?),
+            Expr::Unary(op, a) => Ok(apply_unary(*op, self.eval(a)?)?),
             Expr::Binary(BinOp::And, a, b) => Ok(truth(self.eval(a)? != 0 && self.eval(b)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(self.eval(a)? != 0 || self.eval(b)? != 0)),
             Expr::Binary(op, a, b) => {
                 let a = self.eval(a)?;
-                apply_binary(*op, a, self.eval(b)?)
+                Ok(apply_binary(*op, a, self.eval(b)?)?)
             }
             Expr::Cond(c, a, b) => {
                 if self.eval(c)? != 0 {
@@ -364,6 +399,7 @@ pub fn footprint(stmts: &[Stmt]) -> (Vec<VarId>, Vec<VarId>) {
                     walk(body, reads, writes);
                 }
                 Stmt::ForRange { body, .. } => walk(body, reads, writes),
+                Stmt::At(_) => {}
                 Stmt::Return { value, .. } => {
                     if let Some(e) = value {
                         expr(e, reads);
@@ -387,7 +423,69 @@ fn collect_call_writes(e: &Expr, writes: &mut Vec<VarId>) {
     e.for_each_call(&mut |c| writes.extend(c.writes.iter().copied()));
 }
 
+impl Call {
+    /// Calls `f` on this call and on every call inside its body.
+    pub fn visit(&self, f: &mut impl FnMut(&Call)) {
+        f(self);
+        stmt_calls(&self.body, &mut |c| c.visit(f));
+    }
+
+    /// Whether this call, or one inside it, still has template-relative
+    /// spans ([`Call::local`]).
+    pub(super) fn has_local(&self) -> bool {
+        let mut any = false;
+        self.visit(&mut |c| any |= c.local);
+        any
+    }
+}
+
+/// Calls `f` on every call the statements make (not inside calls).
+fn stmt_calls(stmts: &[Stmt], f: &mut impl FnMut(&Call)) {
+    for s in stmts {
+        match s {
+            Stmt::At(_) | Stmt::Return { value: None, .. } => {}
+            Stmt::Assign { target, value, .. } => {
+                if let Some(i) = &target.index {
+                    i.for_each_call(f);
+                }
+                value.for_each_call(f);
+            }
+            Stmt::Eval(e) | Stmt::Return { value: Some(e), .. } => e.for_each_call(f),
+            Stmt::If { cond, then, els } => {
+                cond.for_each_call(f);
+                stmt_calls(then, f);
+                stmt_calls(els, f);
+            }
+            Stmt::Loop { cond, body, .. } => {
+                cond.for_each_call(f);
+                stmt_calls(body, f);
+            }
+            Stmt::ForRange { body, .. } => stmt_calls(body, f),
+        }
+    }
+}
+
 impl Expr {
+    /// [`Expr::for_each_call`], with each call to change (shared calls are
+    /// copied on write with [`Arc::make_mut`]).
+    pub fn for_each_call_mut(&mut self, f: &mut impl FnMut(&mut Arc<Call>)) {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Index { index, .. } | Expr::Checked { index, .. } => index.for_each_call_mut(f),
+            Expr::Unary(_, a) => a.for_each_call_mut(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_call_mut(f);
+                b.for_each_call_mut(f);
+            }
+            Expr::Cond(c, a, b) => {
+                c.for_each_call_mut(f);
+                a.for_each_call_mut(f);
+                b.for_each_call_mut(f);
+            }
+            Expr::Call(c) => f(c),
+        }
+    }
+
     /// Calls `f` on every call in the expression (not inside calls).
     pub fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
         match self {
@@ -440,6 +538,8 @@ mod tests {
             result: Some((i32::MIN, i32::MAX)),
             resets: vec![],
             span: Span::default(),
+            decl: Span::default(),
+            local: false,
         }
     }
 
@@ -490,7 +590,7 @@ mod tests {
         let mut vars = [1, 2];
         assert_eq!(f.run(&mut vars), Ok(()));
         assert_eq!(vars, [7, 2]);
-        assert_eq!(f.value(&[1, 2]), Err(EvalError::EffectInCondition));
+        assert_eq!(f.value(&[1, 2]), Err(ErrorKind::EffectInCondition.into()));
     }
 
     #[test]
@@ -503,7 +603,7 @@ mod tests {
             }],
             0,
         );
-        assert_eq!(f.value(&[]), Err(EvalError::LoopLimit));
+        assert_eq!(f.value(&[]), Err(ErrorKind::LoopLimit.into()));
     }
 
     #[test]
@@ -511,7 +611,10 @@ mod tests {
         let f = call(vec![assign(FRAME, Expr::Const(101))], 1);
         assert!(matches!(
             f.value(&[]),
-            Err(EvalError::OutOfRange { value: 101, .. })
+            Err(EvalError {
+                kind: ErrorKind::OutOfRange { value: 101, .. },
+                site: None
+            })
         ));
         let g = call(
             vec![Stmt::Return {
@@ -523,11 +626,12 @@ mod tests {
         );
         assert_eq!(
             g.value(&[]),
-            Err(EvalError::ResultOutOfRange {
+            Err(ErrorKind::ResultOutOfRange {
                 value: 5,
                 lo: 0,
                 hi: 3
-            })
+            }
+            .into())
         );
     }
 

@@ -1,10 +1,38 @@
 //! Evaluation of ir expressions on a valuation of the variable slots.
 
-use super::{BinOp, ChanId, ChanRef, Expr, LValue, UnOp, VarId};
+use super::{BinOp, ChanId, ChanRef, Expr, LValue, Span, UnOp, VarId};
 
-/// A run-time error of the model: the checker reports it as a reachable error.
+/// A run-time error of the model: the checker reports it as a reachable
+/// error. `site` says where inside a function it happened, when it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum EvalError {
+#[error("{kind}")]
+pub struct EvalError {
+    pub kind: ErrorKind,
+    /// The statement of the innermost function being run; `None` outside
+    /// functions (the edge, guard or invariant is then the place).
+    pub site: Option<FnSite>,
+}
+
+/// Where inside a function a run-time error happened: spans into the model
+/// text (`report::describe_error` turns them into the function's name and
+/// a line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FnSite {
+    /// The function's name in its declaration.
+    pub function: Span,
+    /// The statement being run.
+    pub statement: Span,
+}
+
+impl From<ErrorKind> for EvalError {
+    fn from(kind: ErrorKind) -> EvalError {
+        EvalError { kind, site: None }
+    }
+}
+
+/// What went wrong in a run-time error of the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum ErrorKind {
     #[error("array index {index} is out of bounds 0..{len}")]
     IndexOutOfBounds { index: i32, len: u32 },
     #[error("division by zero")]
@@ -29,11 +57,11 @@ pub enum EvalError {
     EffectInCondition,
 }
 
-pub(super) fn index_in(index: i32, len: u32) -> Result<u32, EvalError> {
+pub(super) fn index_in(index: i32, len: u32) -> Result<u32, ErrorKind> {
     if index >= 0 && (index as u32) < len {
         Ok(index as u32)
     } else {
-        Err(EvalError::IndexOutOfBounds { index, len })
+        Err(ErrorKind::IndexOutOfBounds { index, len })
     }
 }
 
@@ -52,10 +80,10 @@ impl Expr {
                 Ok(vars[(*base + i) as usize])
             }
             Expr::Checked { index, len } => Ok(index_in(index.eval(vars)?, *len)? as i32),
-            Expr::Unary(op, e) => apply_unary(*op, e.eval(vars)?),
+            Expr::Unary(op, e) => Ok(apply_unary(*op, e.eval(vars)?)?),
             Expr::Binary(BinOp::And, a, b) => Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0)),
             Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
-            Expr::Binary(op, a, b) => apply_binary(*op, a.eval(vars)?, b.eval(vars)?),
+            Expr::Binary(op, a, b) => Ok(apply_binary(*op, a.eval(vars)?, b.eval(vars)?)?),
             Expr::Cond(c, a, b) => {
                 if c.eval(vars)? != 0 {
                     a.eval(vars)
@@ -118,9 +146,9 @@ impl Expr {
 
 /// `op a`, exactly or an error: the one definition of the unary operators'
 /// arithmetic (constant folding uses it too).
-pub fn apply_unary(op: UnOp, a: i32) -> Result<i32, EvalError> {
+pub fn apply_unary(op: UnOp, a: i32) -> Result<i32, ErrorKind> {
     match op {
-        UnOp::Neg => a.checked_neg().ok_or(EvalError::Overflow),
+        UnOp::Neg => a.checked_neg().ok_or(ErrorKind::Overflow),
         UnOp::Not => Ok(truth(a == 0)),
         UnOp::BitNot => Ok(!a),
     }
@@ -139,15 +167,15 @@ fn shift_left(a: i32, b: i32) -> Option<i32> {
 /// one definition of the binary operators' arithmetic, which constant folding
 /// in the semantics layer uses too, so that a constant and the same
 /// expression evaluated at run time can never disagree.
-pub fn apply_binary(op: BinOp, a: i32, b: i32) -> Result<i32, EvalError> {
-    let overflow = EvalError::Overflow;
+pub fn apply_binary(op: BinOp, a: i32, b: i32) -> Result<i32, ErrorKind> {
+    let overflow = ErrorKind::Overflow;
     Ok(match op {
         BinOp::Add => a.checked_add(b).ok_or(overflow)?,
         BinOp::Sub => a.checked_sub(b).ok_or(overflow)?,
         BinOp::Mul => a.checked_mul(b).ok_or(overflow)?,
-        BinOp::Div if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Div if b == 0 => return Err(ErrorKind::DivisionByZero),
         BinOp::Div => a.checked_div(b).ok_or(overflow)?,
-        BinOp::Mod if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Mod if b == 0 => return Err(ErrorKind::DivisionByZero),
         // `i32::MIN % -1` is 0 exactly (only the quotient overflows).
         BinOp::Mod => a.checked_rem(b).unwrap_or(0),
         BinOp::Lt => truth(a < b),
@@ -226,8 +254,8 @@ mod tests {
         let e = |op, a, b| Expr::Binary(op, c(a), c(b)).eval(&vars);
         assert_eq!(e(BinOp::Div, -7, 2), Ok(-3));
         assert_eq!(e(BinOp::Mod, -7, 2), Ok(-1));
-        assert_eq!(e(BinOp::Div, 1, 0), Err(EvalError::DivisionByZero));
-        assert_eq!(e(BinOp::Add, i32::MAX, 1), Err(EvalError::Overflow));
+        assert_eq!(e(BinOp::Div, 1, 0), Err(ErrorKind::DivisionByZero.into()));
+        assert_eq!(e(BinOp::Add, i32::MAX, 1), Err(ErrorKind::Overflow.into()));
         assert_eq!(e(BinOp::Le, 3, 3), Ok(1));
     }
 
@@ -245,11 +273,11 @@ mod tests {
         assert_eq!(read(1), Ok(30));
         assert_eq!(
             read(2),
-            Err(EvalError::IndexOutOfBounds { index: 2, len: 2 })
+            Err(ErrorKind::IndexOutOfBounds { index: 2, len: 2 }.into())
         );
         assert_eq!(
             read(-1),
-            Err(EvalError::IndexOutOfBounds { index: -1, len: 2 })
+            Err(ErrorKind::IndexOutOfBounds { index: -1, len: 2 }.into())
         );
     }
 

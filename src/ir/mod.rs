@@ -22,12 +22,14 @@ mod call;
 mod eval;
 pub mod interval;
 pub mod print;
+mod sites;
 #[cfg(test)]
 mod test_exprs;
 
 pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot};
-pub use eval::{EvalError, apply_binary, apply_unary};
+pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
+pub use sites::{line_starts, shift_local_calls};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;
@@ -69,6 +71,10 @@ pub struct Network {
     pub priorities: Priorities,
     /// The checks, in text order.
     pub checks: Vec<Check>,
+    /// The byte offset where each line of the model text starts, so that
+    /// messages can name lines without the text (`report` does, for
+    /// run-time errors inside functions); empty when not known.
+    pub line_starts: Vec<u32>,
 }
 
 /// UPPAAL's priorities (docs/language.md, "Priorities"). A transition's

@@ -6,7 +6,7 @@
 //! flattened identifiers for the exporters), and a [`Style`] covers the
 //! spellings in which the target languages differ.
 
-use super::{BinOp, Expr, UnOp, VarId};
+use super::{BinOp, Call, Expr, UnOp, VarId};
 
 /// How the text being written names what the ir indexes.
 pub trait Names {
@@ -23,6 +23,12 @@ pub trait Names {
     /// declaration says what the index ranges over).
     fn checked(&self, len: u32) -> Option<String> {
         let _ = len;
+        None
+    }
+    /// How a call is written; `None` writes the function's name and the
+    /// arguments as written at the call site (for display).
+    fn call(&self, c: &Call) -> Option<String> {
+        let _ = c;
         None
     }
 }
@@ -208,6 +214,10 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
                 self.write(out, a, UNARY);
             }
             Expr::Call(c) => {
+                if let Some(text) = self.names.call(c) {
+                    out.push_str(&text);
+                    return;
+                }
                 out.push_str(&c.name);
                 out.push('(');
                 for (i, a) in c.args.iter().enumerate() {

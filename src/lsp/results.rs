@@ -288,6 +288,17 @@ pub fn check_diagnostics(
                 ),
             ));
         }
+        if let TraceEnd::ModelError { error, .. } = &trace.end
+            && let Some(site) = error.site
+        {
+            related.push((
+                site.statement,
+                format!(
+                    "the failing statement: {}",
+                    report::describe_error(network, error)
+                ),
+            ));
+        }
     }
     let main = lsp_diagnostic(
         uri,

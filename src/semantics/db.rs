@@ -216,10 +216,11 @@ pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
         .iter()
         .cloned()
         .collect();
-    let (network, diagnostics) =
+    let (mut network, diagnostics) =
         super::system::lower_network_with(&tree, &uses, &mut |req: InstanceRequest| {
             lower_instance(db, InstanceKey::new(db, req)).clone()
         });
+    network.line_starts = ir::line_starts(file.text(db));
     Lowered {
         network: Arc::new(network),
         diagnostics,

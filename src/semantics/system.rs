@@ -649,6 +649,7 @@ fn instantiate(
     for e in &mut process.edges {
         e.span = mv(e.span);
     }
+    ir::shift_local_calls(&mut process, d);
     ctx.net.processes.push(process);
     ctx.procs.push(lowered.info.clone());
     ctx.used_globals

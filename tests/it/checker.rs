@@ -367,12 +367,12 @@ fn fire(
                     let val = value.eval(vars)?;
                     let var = &net.variables[slot as usize];
                     if val < var.lo || val > var.hi {
-                        return Err(EvalError::OutOfRange {
+                        return Err(EvalError::from(ErrorKind::OutOfRange {
                             var: slot,
                             value: val,
                             lo: var.lo,
                             hi: var.hi,
-                        });
+                        }));
                     }
                     vars[slot as usize] = val;
                 }
@@ -579,12 +579,12 @@ fn out_of_range_assignment_is_a_model_error() {
     let p = n.normal("P", &["l0"]);
     n.edge(p, 0, 0).set(val, add(v(val), c(1)));
     let k = n.always(Formula::True);
-    let err = EvalError::OutOfRange {
+    let err = EvalError::from(ErrorKind::OutOfRange {
         var: val,
         value: 3,
         lo: 0,
         hi: 2,
-    };
+    });
     let t = all_orders(&n.n, k, Verdict::ModelError(err)).trace.unwrap();
     assert_eq!(t.len(), 2);
     assert!(matches!(t.end, TraceEnd::ModelError { error, .. } if error == err));
@@ -607,7 +607,7 @@ fn bad_index_and_division_are_model_errors() {
         .guard(eq(read, c(0)))
         .set(i, add(v(i), c(1)));
     let k = n.always(Formula::True);
-    let err = EvalError::IndexOutOfBounds { index: 2, len: 2 };
+    let err = EvalError::from(ErrorKind::IndexOutOfBounds { index: 2, len: 2 });
     assert_eq!(
         all_orders(&n.n, k, Verdict::ModelError(err))
             .trace
@@ -622,10 +622,14 @@ fn bad_index_and_division_are_model_errors() {
     n.edge(p, 0, 1).set(d, bin(BinOp::Div, c(1), v(d)));
     let k = n.reach(at(p, 1));
     assert_eq!(
-        all_orders(&n.n, k, Verdict::ModelError(EvalError::DivisionByZero))
-            .trace
-            .unwrap()
-            .len(),
+        all_orders(
+            &n.n,
+            k,
+            Verdict::ModelError(EvalError::from(ErrorKind::DivisionByZero))
+        )
+        .trace
+        .unwrap()
+        .len(),
         0
     );
 }

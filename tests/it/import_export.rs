@@ -158,6 +158,7 @@ fn network() -> Network {
                 name_span: Span::default(),
             },
         ],
+        line_starts: Vec::new(),
     }
 }
 

@@ -194,6 +194,7 @@ fn net() -> Network {
             span: span(),
             name_span: span(),
         }],
+        line_starts: Vec::new(),
     }
 }
 
@@ -555,7 +556,7 @@ fn timeline_of_a_model_error() {
         transition: Transition {
             edges: vec![(0, 1)],
         },
-        error: EvalError::IndexOutOfBounds { index: 2, len: 2 },
+        error: EvalError::from(ErrorKind::IndexOutOfBounds { index: 2, len: 2 }),
     };
     let svg = pictures::trace_svg(&n, n.check_at(0).unwrap(), &t);
     let elems = parse(&svg);

@@ -203,6 +203,7 @@ fn timed() -> Network {
                 Formula::Clock(ge(1, 1, false)),
             ]))),
         ],
+        line_starts: Vec::new(),
     }
 }
 
@@ -332,12 +333,12 @@ fn an_out_of_range_assignment_ends_a_model_error_trace() {
     net.processes[0].edges.push(edge(1, 0));
     let s1 = state(&[1], &[1], &[r(0), r(0)]);
     let s2 = state(&[0], &[1], &[r(0), r(0)]);
-    let error = EvalError::OutOfRange {
+    let error = EvalError::from(ErrorKind::OutOfRange {
         var: 0,
         value: 2,
         lo: 0,
         hi: 1,
-    };
+    });
     let trace = |error| Trace {
         initial: state(&[0], &[0], &[r(0), r(0)]),
         steps: vec![
@@ -355,7 +356,7 @@ fn an_out_of_range_assignment_ends_a_model_error_trace() {
     assert_eq!(replay(&net, 0, &trace(error)), Ok(()));
     // The wrong error is rejected.
     assert_rejected(
-        replay(&net, 0, &trace(EvalError::DivisionByZero)),
+        replay(&net, 0, &trace(EvalError::from(ErrorKind::DivisionByZero))),
         "fails with",
     );
     // The first increment (0 -> 1) does not fail.
@@ -395,6 +396,7 @@ fn committed() -> Network {
             at(0, 1),
             at(1, 1),
         ])))],
+        line_starts: Vec::new(),
     }
 }
 
@@ -464,6 +466,7 @@ fn broadcast() -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
+        line_starts: Vec::new(),
     }
 }
 
@@ -565,6 +568,7 @@ fn handshake(urgent: bool) -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
+        line_starts: Vec::new(),
     }
 }
 
@@ -647,6 +651,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
         checks: vec![check(CheckKind::Invariant(Formula::Not(Box::new(
             Formula::Deadlock,
         ))))],
+        line_starts: Vec::new(),
     }
 }
 
@@ -819,6 +824,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
+        line_starts: Vec::new(),
     };
     let trace = |steps: usize, error| Trace {
         initial: state(&[0], &[0, 0, 0], &[r(0)]),
@@ -833,10 +839,14 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
             error,
         },
     };
-    let bad_index = EvalError::IndexOutOfBounds { index: 2, len: 2 };
+    let bad_index = EvalError::from(ErrorKind::IndexOutOfBounds { index: 2, len: 2 });
     assert_eq!(replay(&net, 0, &trace(2, bad_index)), Ok(()));
     assert_rejected(
-        replay(&net, 0, &trace(2, EvalError::DivisionByZero)),
+        replay(
+            &net,
+            0,
+            &trace(2, EvalError::from(ErrorKind::DivisionByZero)),
+        ),
         "guard fails",
     );
     // One step earlier the guard reads a[1] and the transition succeeds.
@@ -884,6 +894,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![],
+        line_starts: Vec::new(),
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);
     let deadlocked = |x| holds(&net, &Formula::Deadlock, &s(x)).unwrap();
@@ -913,7 +924,7 @@ fn checker_answers_are_compared_with_expectations() {
         verdict: Expected::ModelError,
         shortest: Some(2),
     };
-    let e = Verdict::ModelError(EvalError::DivisionByZero);
+    let e = Verdict::ModelError(EvalError::from(ErrorKind::DivisionByZero));
     assert_eq!(compare(&error, &e, Some(2), true), Ok(()));
     assert!(compare(&error, &Verdict::Fails, Some(2), true).is_err());
     let holds = Expectation {

@@ -198,7 +198,7 @@ impl Ctx {
         let message = match expr {
             ir::Expr::Binary(op, a, b) => match (&**a, &**b) {
                 (ir::Expr::Const(x), ir::Expr::Const(y)) => match ir::apply_binary(*op, *x, *y) {
-                    Err(ir::EvalError::Overflow) => overflow_message(*op, *x, *y),
+                    Err(ir::ErrorKind::Overflow) => overflow_message(*op, *x, *y),
                     _ => return,
                 },
                 _ => return,

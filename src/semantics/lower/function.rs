@@ -355,6 +355,10 @@ impl Ctx {
             result: frame.as_ref().and_then(|fr| fr.result),
             resets: frame.map(|fr| fr.resets).unwrap_or_default(),
             span: call_span.map(|s| self.abs(s)).unwrap_or_default(),
+            decl: self.abs(f.name.span),
+            // Declared in a template (scope 1 is the globals'): its spans are
+            // relative to the template until the instance is placed.
+            local: def.scope_depth > 1,
         };
         Some((call, result.unwrap_or(Ty::int())))
     }
@@ -632,6 +636,11 @@ impl Ctx {
         if self.mode == Mode::Lower && !self.spend(1, s.span) {
             return;
         }
+        // Run-time errors from here on are this statement's (a block's
+        // statements mark themselves).
+        if !matches!(s.kind, StmtKind::Block(_) | StmtKind::Empty) {
+            out.push(ir::Stmt::At(self.abs(s.span)));
+        }
         match &s.kind {
             StmtKind::Empty => {}
             StmtKind::Block(b) => self.block(b, out),
@@ -652,7 +661,9 @@ impl Ctx {
             }
             StmtKind::While(c, b) => {
                 let cond = self.loop_condition(c);
-                let body = self.nested(b);
+                let mut body = self.nested(b);
+                // The condition is evaluated again after the body.
+                body.push(ir::Stmt::At(self.abs(s.span)));
                 out.push(ir::Stmt::Loop {
                     cond,
                     body,
@@ -660,7 +671,8 @@ impl Ctx {
                 });
             }
             StmtKind::DoWhile(b, c) => {
-                let body = self.nested(b);
+                let mut body = self.nested(b);
+                body.push(ir::Stmt::At(self.abs(s.span)));
                 let cond = self.loop_condition(c);
                 out.push(ir::Stmt::Loop {
                     cond,
@@ -685,6 +697,7 @@ impl Ctx {
                     fr.conditional += 1;
                 }
                 let mut lowered = self.nested(body);
+                lowered.push(ir::Stmt::At(self.abs(s.span)));
                 for e in step {
                     self.expr_statement(e, &mut lowered);
                 }
@@ -718,7 +731,8 @@ impl Ctx {
                         ty: t.clone(),
                     },
                 );
-                let lowered = self.nested(body);
+                let mut lowered = self.nested(body);
+                lowered.push(ir::Stmt::At(self.abs(s.span)));
                 self.pop_scope(false);
                 self.fns.top = top;
                 out.push(ir::Stmt::ForRange {

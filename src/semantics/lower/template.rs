@@ -68,6 +68,10 @@ impl Ctx {
                         result: None,
                         resets: Vec::new(),
                         span: self.abs(e.span),
+                        // No statement of its own: an error is the edge's,
+                        // or located in the function it calls.
+                        decl: Span::default(),
+                        local: false,
                     })));
                 }
                 u => out.push(u),

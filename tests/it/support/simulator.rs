@@ -15,8 +15,9 @@
 use num_rational::Rational64;
 use zeno::checker::{ConcreteState, Trace, TraceEnd, Transition};
 use zeno::ir::{
-    BinOp, Call, ChanId, ChanRef, ChannelKind, ClockConstraint, EvalError, Expr, FRAME, Formula,
-    LValue, LocationKind, MAX_LOOP_STEPS, Network, ProcId, Stmt, SyncDir, UnOp, Update,
+    BinOp, Call, ChanId, ChanRef, ChannelKind, ClockConstraint, ErrorKind, EvalError, Expr, FRAME,
+    FnSite, Formula, LValue, LocationKind, MAX_LOOP_STEPS, Network, ProcId, Span, Stmt, SyncDir,
+    UnOp, Update,
 };
 
 mod priority;
@@ -214,19 +215,23 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
         }
         // An index checked against its own dimension.
         Expr::Checked { index, len } => Ok(element(eval_in(index, m)?, *len)? as i32),
-        Expr::Unary(UnOp::Neg, a) => eval_in(a, m)?.checked_neg().ok_or(EvalError::Overflow),
+        Expr::Unary(UnOp::Neg, a) => eval_in(a, m)?
+            .checked_neg()
+            .ok_or(EvalError::from(ErrorKind::Overflow)),
         Expr::Unary(UnOp::Not, a) => Ok((eval_in(a, m)? == 0) as i32),
         Expr::Unary(UnOp::BitNot, a) => Ok(!eval_in(a, m)?),
         Expr::Binary(BinOp::And, a, b) => Ok((eval_in(a, m)? != 0 && eval_in(b, m)? != 0) as i32),
         Expr::Binary(BinOp::Or, a, b) => Ok((eval_in(a, m)? != 0 || eval_in(b, m)? != 0) as i32),
         Expr::Binary(op, a, b) => {
             let (x, y) = (eval_in(a, m)?, eval_in(b, m)?);
-            let ov = EvalError::Overflow;
+            let ov = EvalError::from(ErrorKind::Overflow);
             Ok(match op {
                 BinOp::Add => x.checked_add(y).ok_or(ov)?,
                 BinOp::Sub => x.checked_sub(y).ok_or(ov)?,
                 BinOp::Mul => x.checked_mul(y).ok_or(ov)?,
-                BinOp::Div | BinOp::Mod if y == 0 => return Err(EvalError::DivisionByZero),
+                BinOp::Div | BinOp::Mod if y == 0 => {
+                    return Err(EvalError::from(ErrorKind::DivisionByZero));
+                }
                 // Rust's `/` and `%` on integers truncate toward zero, as C does.
                 BinOp::Div => x.checked_div(y).ok_or(ov)?,
                 // In i64, where `i32::MIN % -1` is the exact 0.
@@ -267,7 +272,7 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
     let mut m = Mem::new(vars.to_vec());
     let v = eval_in(e, &mut m)?;
     if m.vars != vars {
-        return Err(EvalError::EffectInCondition);
+        return Err(EvalError::from(ErrorKind::EffectInCondition));
     }
     Ok(v)
 }
@@ -278,6 +283,9 @@ struct Mem {
     vars: Vec<i32>,
     frame: std::collections::HashMap<u32, i32>,
     steps: u32,
+    /// The running calls, innermost last: each function's declaration and
+    /// the statement it is at (none before its body starts).
+    calls: Vec<(Span, Option<Span>)>,
 }
 
 /// What running statements did.
@@ -292,6 +300,7 @@ impl Mem {
             vars,
             frame: std::collections::HashMap::new(),
             steps: 0,
+            calls: Vec::new(),
         }
     }
 
@@ -299,10 +308,10 @@ impl Mem {
         // Slots come from the lowering, not from the model's values; a bad
         // one (or a frame slot read before it is written) is a bug in the
         // network, reported as an error no model can produce.
-        let missing = EvalError::IndexOutOfBounds {
+        let missing = EvalError::from(ErrorKind::IndexOutOfBounds {
             index: slot as i32,
             len: 0,
-        };
+        });
         if slot >= FRAME {
             self.frame.get(&(slot - FRAME)).copied().ok_or(missing)
         } else {
@@ -320,25 +329,39 @@ impl Mem {
                 *v = value;
                 Ok(())
             }
-            None => Err(EvalError::IndexOutOfBounds {
+            None => Err(EvalError::from(ErrorKind::IndexOutOfBounds {
                 index: slot as i32,
                 len: 0,
-            }),
+            })),
         }
     }
 
     /// Runs a call: its statements, then its result (0 without one).
+    /// An error inside a function names the innermost call whose body has
+    /// started, at its statement.
     fn call(&mut self, c: &Call) -> Result<i32, EvalError> {
-        match self.run(&c.body)? {
-            Flow::Return(v) => Ok(v),
-            Flow::Next => Ok(0),
+        self.calls.push((c.decl, None));
+        let flow = self.run(&c.body);
+        let (decl, at) = self.calls.pop().expect("pushed above");
+        match flow {
+            Ok(Flow::Return(v)) => Ok(v),
+            Ok(Flow::Next) => Ok(0),
+            Err(mut e) => {
+                if let (None, Some(statement)) = (e.site, at) {
+                    e.site = Some(FnSite {
+                        function: decl,
+                        statement,
+                    });
+                }
+                Err(e)
+            }
         }
     }
 
     fn tick(&mut self) -> Result<(), EvalError> {
         self.steps += 1;
         if self.steps > MAX_LOOP_STEPS {
-            return Err(EvalError::LoopLimit);
+            return Err(EvalError::from(ErrorKind::LoopLimit));
         }
         Ok(())
     }
@@ -346,6 +369,11 @@ impl Mem {
     fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, EvalError> {
         for s in stmts {
             match s {
+                Stmt::At(span) => {
+                    if let Some(top) = self.calls.last_mut() {
+                        top.1 = Some(*span);
+                    }
+                }
                 Stmt::Assign {
                     target,
                     value,
@@ -361,12 +389,12 @@ impl Mem {
                     };
                     let v = eval_in(value, self)?;
                     if v < *lo || v > *hi {
-                        return Err(EvalError::OutOfRange {
+                        return Err(EvalError::from(ErrorKind::OutOfRange {
                             var: k,
                             value: v,
                             lo: *lo,
                             hi: *hi,
-                        });
+                        }));
                     }
                     self.write(k, v)?;
                 }
@@ -413,11 +441,11 @@ impl Mem {
                     };
                     let v = eval_in(e, self)?;
                     if v < *lo || v > *hi {
-                        return Err(EvalError::ResultOutOfRange {
+                        return Err(EvalError::from(ErrorKind::ResultOutOfRange {
                             value: v,
                             lo: *lo,
                             hi: *hi,
-                        });
+                        }));
                     }
                     return Ok(Flow::Return(v));
                 }
@@ -431,7 +459,7 @@ fn element(index: i32, len: u32) -> Result<u32, EvalError> {
     if index >= 0 && (index as i64) < len as i64 {
         Ok(index as u32)
     } else {
-        Err(EvalError::IndexOutOfBounds { index, len })
+        Err(EvalError::from(ErrorKind::IndexOutOfBounds { index, len }))
     }
 }
 
@@ -747,12 +775,12 @@ impl Sim<'_> {
                             let v = eval(value, &t.variables)?;
                             let var = &net.variables[k as usize];
                             if v < var.lo || v > var.hi {
-                                return Err(EvalError::OutOfRange {
+                                return Err(EvalError::from(ErrorKind::OutOfRange {
                                     var: k,
                                     value: v,
                                     lo: var.lo,
                                     hi: var.hi,
-                                });
+                                }));
                             }
                             Ok((k, v))
                         });

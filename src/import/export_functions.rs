@@ -1,0 +1,392 @@
+//! Functions in the XTA export. The network keeps every call inlined with
+//! its arguments bound ([`ir::Call`]), so each distinct call is written as a
+//! function of its own, without parameters:
+//!
+//! - `f_k(int32_t &_fr[F])` runs the call's statements on the frame `_fr`
+//!   (the checker's frame slots, [`ir::FRAME`]): parameters and locals are
+//!   its elements, and a nested call passes the same frame on, as the
+//!   checker's nested calls share one buffer;
+//! - `f_k_()` declares a frame of its own and calls `f_k`: the guards,
+//!   invariants and updates call it. The frame is local, so it is not part
+//!   of a state, and a call without effects stays one.
+//!
+//! What the checker checks at run time stays checked: an element of the
+//! frame assigned a narrower range (a typed parameter or local) goes
+//! through a local of that type, an index into a local array through the
+//! `_idxN` table, and the result through the function's result type.
+
+use std::sync::Arc;
+
+use crate::ir::print::{self, Names, Style};
+use crate::ir::{self, Call, Expr, FRAME, LValue, Stmt, VarId, is_frame_slot};
+
+/// The distinct calls of a network and the size of the frame they share.
+#[derive(Default)]
+pub(super) struct Functions {
+    calls: Vec<Arc<Call>>,
+    frame: u32,
+}
+
+impl Functions {
+    /// Every call the network makes, nested calls included; the dimensions
+    /// of local arrays are added to `checks` (their indices go through the
+    /// `_idxN` tables).
+    pub(super) fn collect(
+        net: &ir::Network,
+        checks: &mut std::collections::BTreeSet<u32>,
+    ) -> Functions {
+        let mut fns = Functions::default();
+        let mut add = |c: &Call| fns.add(c);
+        for p in &net.processes {
+            for l in &p.locations {
+                l.invariant
+                    .iter()
+                    .for_each(|c| c.bound.for_each_call(&mut add));
+            }
+            for e in &p.edges {
+                if let Some(g) = &e.guard {
+                    g.for_each_call(&mut add);
+                }
+                e.clock_guard
+                    .iter()
+                    .for_each(|c| c.bound.for_each_call(&mut add));
+                if let Some(i) = e.sync.as_ref().and_then(|s| s.channel.index.as_ref()) {
+                    i.for_each_call(&mut add);
+                }
+                for u in &e.updates {
+                    match u {
+                        ir::Update::Assign { target, value } => {
+                            if let Some(i) = &target.index {
+                                i.for_each_call(&mut add);
+                            }
+                            value.for_each_call(&mut add);
+                        }
+                        ir::Update::ResetClock { .. } => {}
+                        ir::Update::Call(c) => add(c),
+                    }
+                }
+            }
+        }
+        for c in &fns.calls {
+            local_arrays(&c.body, checks);
+        }
+        fns
+    }
+
+    /// Adds `c` after the calls it makes: a function is declared after the
+    /// ones it calls.
+    fn add(&mut self, c: &Call) {
+        let mut nested = Vec::new();
+        each_expr(
+            &c.body,
+            &mut |e| e.for_each_call(&mut |n| nested.push(n.clone())),
+            &mut |_| {},
+        );
+        for n in &nested {
+            self.add(n);
+        }
+        self.frame = self.frame.max(c.frame_len);
+        if !self.calls.iter().any(|k| **k == *c) {
+            self.calls.push(Arc::new(c.clone()));
+        }
+    }
+
+    /// The arrays the calls' statements index, for the exporter to declare
+    /// as arrays: `(base, len)` of state variables.
+    pub(super) fn state_arrays(&self, out: &mut std::collections::BTreeSet<(u32, u32)>) {
+        for c in &self.calls {
+            let mut targets = Vec::new();
+            each_expr(&c.body, &mut |e| state_indices(e, out), &mut |l| {
+                if l.index.is_some() && !is_frame_slot(l.base) {
+                    targets.push((l.base, l.len));
+                }
+            });
+            out.extend(targets);
+        }
+    }
+
+    fn index(&self, c: &Call) -> usize {
+        self.calls
+            .iter()
+            .position(|k| **k == *c)
+            .expect("every call was collected")
+    }
+
+    /// `f_k`: the call's function over a frame.
+    fn body_name(&self, c: &Call) -> String {
+        let name = if c.name.is_empty() {
+            "_update"
+        } else {
+            &c.name
+        };
+        format!("{}_{}", super::export::clean(name), self.index(c))
+    }
+
+    /// The call as the guards, invariants and updates write it.
+    pub(super) fn entry(&self, c: &Call) -> String {
+        format!("{}_()", self.body_name(c))
+    }
+
+    /// The declarations of every function, for the global declarations.
+    pub(super) fn declarations(&self, names: &dyn Names) -> String {
+        let mut out = String::new();
+        let frame = self.frame.max(1);
+        for c in &self.calls {
+            let ty = match c.result {
+                Some((lo, hi)) => format!("int[{lo}, {hi}]"),
+                None => "void".to_string(),
+            };
+            let name = self.body_name(c);
+            let body = Body { fns: self, names };
+            out.push_str(&format!("\n{ty} {name}(int32_t &_fr[{frame}]) {{\n"));
+            body.block(&c.body, 1, &mut out);
+            out.push_str("}\n");
+            let run = format!("{name}(_fr)");
+            let call = if c.result.is_some() {
+                format!("return {run};")
+            } else {
+                format!("{run};")
+            };
+            out.push_str(&format!(
+                "{ty} {name}_() {{\n    int32_t _fr[{frame}];\n    {call}\n}}\n"
+            ));
+        }
+        out
+    }
+}
+
+/// Names inside a function's statements: frame slots are elements of `_fr`,
+/// and calls pass the frame on.
+struct Body<'a> {
+    fns: &'a Functions,
+    names: &'a dyn Names,
+}
+
+impl Names for Body<'_> {
+    fn var(&self, v: VarId) -> String {
+        if is_frame_slot(v) {
+            format!("_fr[{}]", v - FRAME)
+        } else {
+            self.names.var(v)
+        }
+    }
+
+    fn array(&self, base: VarId) -> (String, u32) {
+        if is_frame_slot(base) {
+            ("_fr".to_string(), base - FRAME)
+        } else {
+            self.names.array(base)
+        }
+    }
+
+    fn checked(&self, len: u32) -> Option<String> {
+        self.names.checked(len)
+    }
+
+    fn call(&self, c: &Call) -> Option<String> {
+        Some(format!("{}(_fr)", self.fns.body_name(c)))
+    }
+}
+
+impl Body<'_> {
+    fn expr(&self, e: &Expr) -> String {
+        print::Printer::new(self, Style::UPPAAL).expr(&checked_locals(e))
+    }
+
+    fn target(&self, t: &LValue) -> String {
+        match &t.index {
+            None => self.var(t.base),
+            Some(i) => self.expr(&Expr::Index {
+                base: t.base,
+                len: t.len,
+                index: Box::new(i.clone()),
+            }),
+        }
+    }
+
+    fn block(&self, stmts: &[Stmt], depth: usize, out: &mut String) {
+        let pad = "    ".repeat(depth);
+        for s in stmts {
+            match s {
+                Stmt::At(_) => {}
+                Stmt::Assign {
+                    target,
+                    value,
+                    lo,
+                    hi,
+                } => {
+                    let (lhs, rhs) = (self.target(target), self.expr(value));
+                    if is_frame_slot(target.base) && (*lo, *hi) != (i32::MIN, i32::MAX) {
+                        // The frame is `int32_t`: the range goes through a
+                        // local of the slot's type.
+                        out.push_str(&format!(
+                            "{pad}{{ int[{lo}, {hi}] _r = {rhs}; {lhs} = _r; }}\n"
+                        ));
+                    } else {
+                        out.push_str(&format!("{pad}{lhs} = {rhs};\n"));
+                    }
+                }
+                Stmt::Eval(e) => out.push_str(&format!("{pad}{};\n", self.expr(e))),
+                Stmt::If { cond, then, els } => {
+                    out.push_str(&format!("{pad}if ({}) {{\n", self.expr(cond)));
+                    self.block(then, depth + 1, out);
+                    if els.is_empty() {
+                        out.push_str(&format!("{pad}}}\n"));
+                    } else {
+                        out.push_str(&format!("{pad}}} else {{\n"));
+                        self.block(els, depth + 1, out);
+                        out.push_str(&format!("{pad}}}\n"));
+                    }
+                }
+                Stmt::Loop {
+                    cond,
+                    body,
+                    test_first: true,
+                } => {
+                    out.push_str(&format!("{pad}while ({}) {{\n", self.expr(cond)));
+                    self.block(body, depth + 1, out);
+                    out.push_str(&format!("{pad}}}\n"));
+                }
+                Stmt::Loop {
+                    cond,
+                    body,
+                    test_first: false,
+                } => {
+                    out.push_str(&format!("{pad}do {{\n"));
+                    self.block(body, depth + 1, out);
+                    out.push_str(&format!("{pad}}} while ({});\n", self.expr(cond)));
+                }
+                Stmt::ForRange { var, lo, hi, body } => {
+                    let i = format!("_i{}", var - FRAME);
+                    out.push_str(&format!(
+                        "{pad}for ({i} : int[{lo}, {hi}]) {{\n{pad}    {} = {i};\n",
+                        self.var(*var)
+                    ));
+                    self.block(body, depth + 1, out);
+                    out.push_str(&format!("{pad}}}\n"));
+                }
+                Stmt::Return { value: None, .. } => out.push_str(&format!("{pad}return;\n")),
+                Stmt::Return { value: Some(e), .. } => {
+                    out.push_str(&format!("{pad}return {};\n", self.expr(e)))
+                }
+            }
+        }
+    }
+}
+
+/// `e` with every index into a local array checked against the array's own
+/// length (the frame `_fr` is longer: an index past the local array would
+/// read a neighbouring slot).
+fn checked_locals(e: &Expr) -> Expr {
+    let go = |a: &Expr| Box::new(checked_locals(a));
+    match e {
+        Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => e.clone(),
+        Expr::Index { base, len, index } if is_frame_slot(*base) => Expr::Index {
+            base: *base,
+            len: *len,
+            index: Box::new(Expr::Checked {
+                index: go(index),
+                len: *len,
+            }),
+        },
+        Expr::Index { base, len, index } => Expr::Index {
+            base: *base,
+            len: *len,
+            index: go(index),
+        },
+        Expr::Checked { index, len } => Expr::Checked {
+            index: go(index),
+            len: *len,
+        },
+        Expr::Unary(op, a) => Expr::Unary(*op, go(a)),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, go(a), go(b)),
+        Expr::Cond(c, a, b) => Expr::Cond(go(c), go(a), go(b)),
+    }
+}
+
+/// Calls `f` on every expression of the statements (not inside calls) and
+/// `t` on every assignment's target.
+fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr), t: &mut impl FnMut(&LValue)) {
+    for s in stmts {
+        match s {
+            Stmt::At(_) | Stmt::Return { value: None, .. } => {}
+            Stmt::Assign { target, value, .. } => {
+                t(target);
+                if let Some(i) = &target.index {
+                    f(i);
+                }
+                f(value);
+            }
+            Stmt::Eval(e) | Stmt::Return { value: Some(e), .. } => f(e),
+            Stmt::If { cond, then, els } => {
+                f(cond);
+                each_expr(then, f, t);
+                each_expr(els, f, t);
+            }
+            Stmt::Loop { cond, body, .. } => {
+                f(cond);
+                each_expr(body, f, t);
+            }
+            Stmt::ForRange { body, .. } => each_expr(body, f, t),
+        }
+    }
+}
+
+/// The lengths of the local arrays the statements index (reads and writes).
+fn local_arrays(stmts: &[Stmt], checks: &mut std::collections::BTreeSet<u32>) {
+    fn reads(e: &Expr, checks: &mut std::collections::BTreeSet<u32>) {
+        match e {
+            Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
+            Expr::Index { base, len, index } => {
+                if is_frame_slot(*base) {
+                    checks.insert(*len);
+                }
+                reads(index, checks);
+            }
+            Expr::Checked { index, len } => {
+                checks.insert(*len);
+                reads(index, checks);
+            }
+            Expr::Unary(_, a) => reads(a, checks),
+            Expr::Binary(_, a, b) => {
+                reads(a, checks);
+                reads(b, checks);
+            }
+            Expr::Cond(c, a, b) => {
+                reads(c, checks);
+                reads(a, checks);
+                reads(b, checks);
+            }
+        }
+    }
+    let mut lens = Vec::new();
+    each_expr(stmts, &mut |e| reads(e, checks), &mut |l| {
+        if l.index.is_some() && is_frame_slot(l.base) {
+            lens.push(l.len);
+        }
+    });
+    checks.extend(lens);
+}
+
+/// The state arrays an expression indexes.
+fn state_indices(e: &Expr, out: &mut std::collections::BTreeSet<(u32, u32)>) {
+    match e {
+        Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
+        Expr::Index { base, len, index } => {
+            if !is_frame_slot(*base) {
+                out.insert((*base, *len));
+            }
+            state_indices(index, out);
+        }
+        Expr::Checked { index, .. } | Expr::Unary(_, index) => state_indices(index, out),
+        Expr::Binary(_, a, b) => {
+            state_indices(a, out);
+            state_indices(b, out);
+        }
+        Expr::Cond(c, a, b) => {
+            state_indices(c, out);
+            state_indices(a, out);
+            state_indices(b, out);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Functions through the XTA export: the model is exported, the XTA read
+//! back (with its query file), and every check must get the same outcome
+//! and, by breadth-first search, explore and store the same states (a
+//! function's frame is local, never part of a state).
+
+use zeno::checker::{Cancel, CheckResult, Options, SearchOrder, check};
+use zeno::import::{export_xta, import, import_query_file};
+use zeno::ir::Network;
+use zeno::report::Outcome;
+use zeno::semantics::analyze;
+
+/// Every statement kind, nested calls, a local array indexed by a
+/// variable, a typed local, a call in a guard and a template's function.
+/// `fill()` writes `acc` = 0 + 1 + 2 = 3 on the first move; `pick()` is 2
+/// then; the loop in `count_down` counts `n` from 2 to 0 in two moves of
+/// `Q`. `E<> acc == 6 && n == 0` needs both (`mix` adds 3 when n is 0).
+const STATEMENTS: &str = "int[0, 9] acc = 0;
+int[0, 2] n = 2;
+int[0, 3] twice(int[0, 1] k) { return 2 * k + 1 - 1; }
+int[0, 2] pick() {
+    int seen[3];
+    int i = 0;
+    for (j : int[0, 2]) { seen[j] = j; }
+    do { i++; } while (i < 2);
+    if (seen[i] == 2) return seen[i]; else return 0;
+}
+void fill() {
+    int[0, 9] s = 0;
+    for (j : int[0, 2]) s += j;
+    acc = s;
+}
+template P() {
+    void mix() {
+        if (n == 0) { acc += 3; } else { acc += 0; }
+    }
+    init location a;
+    location b;
+    location c;
+    a -> b when pick() == 2 && twice(1) == 2 do fill();
+    b -> c when n == 0 do mix();
+}
+template Q() {
+    void count_down() {
+        while (n > 0 && n % 2 == 0) { n--; }
+        if (n > 0) n = n - 1;
+    }
+    init location q;
+    q -> q when n > 0 do count_down();
+}
+system P, Q;
+check done: E<> acc == 6 && n == 0;
+check bounded: A[] acc <= 6;
+check no_deadlock: A[] !deadlock;
+";
+
+fn network(text: &str) -> Network {
+    let a = analyze(text);
+    a.network
+        .unwrap_or_else(|| panic!("{:#?}\n{text}", a.diagnostics))
+}
+
+fn bfs(net: &Network, k: usize) -> CheckResult {
+    let options = Options {
+        search: SearchOrder::Bfs,
+        ..Options::default()
+    };
+    check(
+        net,
+        net.check_at(k).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    )
+}
+
+/// The exported model read back, its queries as checks.
+fn round_trip(net: &Network) -> (String, Network) {
+    let (xta, queries) = export_xta(net).unwrap_or_else(|e| panic!("{e:?}"));
+    let back =
+        import("back.xta", &xta, &Default::default()).unwrap_or_else(|e| panic!("{e:?}\n{xta}"));
+    let (checks, errors) = import_query_file(&queries);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut text = back.zeno;
+    for (k, (_, formula)) in checks.iter().enumerate() {
+        text.push_str(&format!("check q{k}: {formula};\n"));
+    }
+    let again = network(&text);
+    (xta, again)
+}
+
+fn same_outcomes(text: &str) -> String {
+    let net = network(text);
+    let (xta, back) = round_trip(&net);
+    assert_eq!(back.checks.len(), net.checks.len(), "{xta}");
+    for k in 0..net.checks.len() {
+        let (a, b) = (bfs(&net, k), bfs(&back, k));
+        let name = &net.checks[k].name;
+        // A model error's kind; its site is in the other text.
+        let outcome = |o: Outcome| match o {
+            Outcome::ModelError(e) => format!("model error: {}", e.kind),
+            o => format!("{o:?}"),
+        };
+        assert_eq!(
+            outcome(Outcome::of(&net.checks[k], &a)),
+            outcome(Outcome::of(&back.checks[k], &b)),
+            "{name}\n{xta}"
+        );
+        assert_eq!(
+            (a.stats.explored, a.stats.stored),
+            (b.stats.explored, b.stats.stored),
+            "{name}\n{xta}"
+        );
+        assert_eq!(
+            a.trace.as_ref().map(|t| t.len()),
+            b.trace.as_ref().map(|t| t.len()),
+            "{name}"
+        );
+    }
+    xta
+}
+
+#[test]
+fn every_statement_kind_round_trips() {
+    let net = network(STATEMENTS);
+    // The hand-computed verdicts first: `done` holds (3 moves: P's fill,
+    // Q's two count-downs, then P's mix), `bounded` and `no_deadlock` too
+    // (all three processes stop: P in c, Q once n is 0 — a deadlock!).
+    let outcomes: Vec<Outcome> = (0..3)
+        .map(|k| Outcome::of(&net.checks[k], &bfs(&net, k)))
+        .collect();
+    assert_eq!(outcomes[0], Outcome::Witnessed);
+    assert_eq!(outcomes[1], Outcome::Holds);
+    assert_eq!(outcomes[2], Outcome::Violated);
+    let xta = same_outcomes(STATEMENTS);
+    assert!(xta.contains("for (_i"), "{xta}");
+    assert!(xta.contains("} while ("), "{xta}");
+    assert!(xta.contains("_fr[3]"), "{xta}");
+}
+
+#[test]
+fn the_train_gate_with_functions_round_trips() {
+    same_outcomes(include_str!("../../models/train-gate-functions.zeno"));
+}
+
+#[test]
+fn a_model_error_inside_a_function_stays_one() {
+    // The fourth `enqueue` writes list[3] of a three-element array: the
+    // same error, in the exported function, after the same three steps.
+    same_outcomes(
+        "int[0, 3] len = 0;\nint[0, 9] list[3];\n\
+         void enqueue(int[0, 9] e) { list[len] = e; len++; }\n\
+         template P() { init location a; a -> a do enqueue(len); }\n\
+         system P;\ncheck c: A[] true;\n",
+    );
+}
