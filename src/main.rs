@@ -12,6 +12,7 @@ use clap::Parser;
 static ALLOCATOR: zeno::memory::CountingAllocator = zeno::memory::CountingAllocator;
 
 fn main() -> ExitCode {
+    zeno::memory::share_one_arena_under_address_limits();
     zeno::memory::set_budget(zeno::memory::default_budget());
     let parsed = match cli::args::Cli::try_parse() {
         Ok(c) => c,

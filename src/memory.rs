@@ -312,6 +312,25 @@ pub fn default_budget() -> Option<u64> {
     available().map(|a| a / 8 * 7)
 }
 
+/// Keeps the threads of a search from reserving address space the budget
+/// cannot see. glibc gives every thread that allocates an arena of its own,
+/// reserving 64 MiB of address space each: under an address-space or data
+/// limit (`ulimit -v`, `ulimit -d`) a parallel search then runs out of
+/// address space while its heap is far below the budget, and fails an
+/// ordinary allocation instead of stopping with its statistics. With such a
+/// limit, every thread shares one arena. The `zeno` binary calls this at
+/// start; elsewhere it does nothing.
+pub fn share_one_arena_under_address_limits() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if rlimit_bytes().is_some() {
+        // SAFETY: `mallopt` only sets a parameter of glibc's allocator; it
+        // is called before any thread other than the main one exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
 #[cfg(unix)]
 fn rlimit_bytes() -> Option<u64> {
     let get = |resource| {

@@ -84,7 +84,9 @@ fn bad_memory_sizes_are_usage_errors() {
 #[test]
 fn a_limited_address_space_never_aborts() {
     let model = fischer_correct("memory-ulimit", 9);
-    for extra in ["", "--memory 1T"] {
+    // `--threads 2`: the parallel search's threads must not reserve the
+    // address space the budget counts on (one allocator arena for all).
+    for extra in ["--threads 1", "--threads 1 --memory 1T", "--threads 2"] {
         let o = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(
