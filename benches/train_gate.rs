@@ -1,6 +1,6 @@
 //! The train-gate controller with its queue in functions (UPPAAL's demo:
 //! enqueue, dequeue, front and tail over `list[N + 1]` and `len`,
-//! `models/train-gate-functions.zeno`) against the same queue written as
+//! `benches/models/train-gate-functions.zeno`) against the same queue written as
 //! inline updates (`models/train-gate.zeno`, whose dequeue shifts the whole
 //! array in one update), for N trains: the full exploration of `safe`
 //! (which holds) by breadth-first search, through the release `zeno`
@@ -68,8 +68,8 @@ fn main() {
         ns = (4..=8).collect();
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let functions = std::fs::read_to_string(root.join("models/train-gate-functions.zeno"))
-        .expect("models/train-gate-functions.zeno");
+    let functions = std::fs::read_to_string(root.join("benches/models/train-gate-functions.zeno"))
+        .expect("benches/models/train-gate-functions.zeno");
     let inline =
         std::fs::read_to_string(root.join("models/train-gate.zeno")).expect("train-gate.zeno");
     let dir = std::env::temp_dir().join(format!("zeno-train-gate-{}", std::process::id()));
