@@ -3,6 +3,7 @@
 //! bundled model `tests/data/models/channel-references.zeno` has
 //! hand-computed verdicts and runs under every search order in `models.rs`.
 
+use crate::support;
 use zeno::diagnostics::Severity;
 
 fn errors(text: &str) -> Vec<(String, String)> {
@@ -96,4 +97,69 @@ fn uppaal_channel_parameters_are_imported() {
     );
     assert_eq!(r.verdict, zeno::checker::Verdict::Holds);
     assert_eq!(r.trace.map(|t| t.len()), Some(1));
+}
+
+/// `P(i) = T(c[i])`: each instance's reference is the element its own
+/// parameter picks (UPPAAL's partial instantiation with a channel
+/// argument), and a row of a two-dimensional array likewise. By hand: only
+/// `c[0]` and `c[2]` have a receiver, in that order, so P(1) never moves,
+/// and `R.r2` needs P(0)'s then P(2)'s send (2 steps, the shortest).
+#[test]
+fn an_element_picked_by_a_parameter_is_each_instances_own() {
+    use zeno::checker::{Cancel, Options, SearchOrder, Verdict, check};
+    let one_dimension = "const int N = 3;\ntypedef int[0, N - 1] id_t;\nchan c[N];\n\
+         template T(chan &out) { init location a; location b; a -> b sync out!; }\n\
+         P(const id_t i) = T(c[i]);\n";
+    let rows = "const int N = 3;\ntypedef int[0, N - 1] id_t;\nchan g[N][2];\n\
+         template T(chan &out[2]) { init location a; location b; a -> b sync out[1]!; }\n\
+         P(const id_t i) = T(g[i]);\n";
+    let receiver = |c: &str| {
+        format!(
+            "template R() {{ init location r0; location r1; location r2;\n\
+             r0 -> r1 sync {c}[0]{sub}?; r1 -> r2 sync {c}[2]{sub}?; }}\n\
+             system P, R;\n\
+             check reach: E<> R.r2;\ncheck stuck: A[] !P(1).b;\ncheck both: E<> P(0).b && P(2).b;\n",
+            sub = if c == "g" { "[1]" } else { "" }
+        )
+    };
+    for text in [
+        format!("{one_dimension}{}", receiver("c")),
+        format!("{rows}{}", receiver("g")),
+    ] {
+        let net = zeno::semantics::analyze(&text)
+            .network
+            .unwrap_or_else(|| panic!("{text}"));
+        // (verdict, shortest trace) per check.
+        let expected = [
+            (Verdict::Holds, Some(2)),
+            (Verdict::Holds, None),
+            (Verdict::Holds, Some(2)),
+        ];
+        for (k, (verdict, shortest)) in expected.into_iter().enumerate() {
+            for order in SearchOrder::ALL {
+                let options = Options {
+                    search: order,
+                    ..Options::default()
+                };
+                let r = check(
+                    &net,
+                    net.check_at(k).unwrap(),
+                    &options,
+                    &Cancel::new(),
+                    &mut |_| {},
+                );
+                assert_eq!(r.verdict, verdict, "check {k}, {order:?}\n{text}");
+                if let Some(t) = &r.trace {
+                    support::simulator::replay(&net, k, t)
+                        .unwrap_or_else(|e| panic!("check {k}, {order:?}: {e}"));
+                }
+                let len = r.trace.as_ref().map(|t| t.len());
+                if matches!(order, SearchOrder::Bfs | SearchOrder::AStar) {
+                    assert_eq!(len, shortest, "check {k}, {order:?}");
+                } else {
+                    assert!(len >= shortest, "check {k}, {order:?}");
+                }
+            }
+        }
+    }
 }
