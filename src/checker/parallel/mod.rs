@@ -24,15 +24,13 @@ pub(crate) use bfs::run as bfs;
 const SHARDS_PER_THREAD: usize = 4;
 
 /// Whether `options` select a search that runs in parallel: `threads > 1`
-/// with breadth-first search and no frontier enhancement. Depth-first
-/// orders (their order is inherently sequential), the best-first orders,
-/// enhancements, safe abstraction and liveness checks run on one thread
-/// whatever `threads` says.
+/// with breadth-first search and no frontier enhancement (with safe
+/// abstraction, its searches of the reduced networks). Depth-first orders
+/// (their order is inherently sequential), the best-first orders, the
+/// frontier enhancements and liveness checks run on one thread whatever
+/// `threads` says.
 pub fn runs_parallel(options: &Options) -> bool {
-    options.threads > 1
-        && options.enhance == Enhance::None
-        && !options.safe_abstraction
-        && options.search == SearchOrder::Bfs
+    options.threads > 1 && options.enhance == Enhance::None && options.search == SearchOrder::Bfs
 }
 
 /// The threads a reachability search with `options` uses (liveness checks
