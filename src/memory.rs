@@ -312,6 +312,12 @@ pub fn default_budget() -> Option<u64> {
     available().map(|a| a / 8 * 7)
 }
 
+/// Whether the process runs under an address-space or data-segment limit,
+/// which counts reserved address space, not only the heap.
+pub fn address_space_limited() -> bool {
+    rlimit_bytes().is_some()
+}
+
 #[cfg(unix)]
 fn rlimit_bytes() -> Option<u64> {
     let get = |resource| {

@@ -109,8 +109,18 @@ pub(super) fn owner(key: &[i32], shards: usize) -> usize {
 }
 
 /// A pool of `threads` workers, or `None` when the system refuses threads
-/// (the caller then searches sequentially and reports one thread).
+/// or the address space is limited (the caller then searches sequentially
+/// and reports one thread).
+///
+/// Under an address-space or data-segment limit (`ulimit -v`, `ulimit -d`)
+/// each worker's allocator arena reserves address space that the memory
+/// budget does not count (64 MiB with glibc), and an allocation the system
+/// refuses outside the budget's control ends the process without the
+/// search's statistics; the sequential search stays within the budget.
 pub(super) fn pool(threads: usize) -> Option<rayon::ThreadPool> {
+    if crate::memory::address_space_limited() {
+        return None;
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("zeno-search-{i}"))
