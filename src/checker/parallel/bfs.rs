@@ -141,7 +141,8 @@ enum Found {
     Error(Option<Gid>, Vec<(ProcId, EdgeId)>, EvalError),
 }
 
-/// Everything a phase reads: the model, the goal and the search's figures.
+/// What every phase reads: the model, the goal, the stop conditions and
+/// the length of a discrete part.
 struct Ctx<'a> {
     model: &'a Model<'a>,
     goal: &'a Goal,
@@ -149,9 +150,9 @@ struct Ctx<'a> {
     nkey: usize,
 }
 
-/// Breadth-first search of `check` on `threads` threads (at least 2).
-/// Returns `None` when the system refuses the threads; the caller then
-/// searches sequentially.
+/// Breadth-first search of `check` on `options.threads` threads.
+/// Returns `None` when no pool of workers can be had (see
+/// [`super::pool`]); the caller then searches sequentially.
 pub(crate) fn run(
     net: &ir::Network,
     check: ir::CheckId,
