@@ -373,6 +373,8 @@ fn cli_prints_one_row_per_model_and_configuration() {
         ]
     );
     assert!(rows.iter().all(|r| r.len() == 16));
+    // Sequential runs unless --threads says otherwise.
+    assert!(rows.iter().all(|r| r[15] == "1"));
     // Trace lengths: 2^n - 1 under BFS.
     assert_eq!(rows[0][9], "3");
     assert_eq!(rows[3][9], "7");

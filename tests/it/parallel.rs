@@ -61,6 +61,15 @@ proptest! {
                     prop_assert!(par.stats.explored >= seq.stats.explored);
                 }
             }
+            // Safe abstraction searches its reduced networks in parallel too.
+            let safe = |threads| Options { safe_abstraction: true, ..bfs(threads) };
+            let (seq, par) = (run(&net, k, &safe(1)), run(&net, k, &safe(2)));
+            prop_assert_eq!(par.stats.threads, 2);
+            prop_assert_eq!(&par.verdict, &seq.verdict);
+            prop_assert_eq!(&par.trace, &seq.trace);
+            if let Some(t) = &par.trace {
+                prop_assert!(support::simulator::replay(&net, k, t).is_ok());
+            }
         }
     }
 

@@ -80,18 +80,24 @@ impl Batch {
     }
 }
 
-/// A model error met while expanding: where, from which state, the
-/// transition that failed and how.
-type Failure = (Pos, Gid, Vec<(ProcId, EdgeId)>, EvalError);
-
 /// What the expansion of one chunk produced.
 struct Expanded {
     batches: Vec<Batch>,
     explored: u64,
     generated: u64,
     /// The first model error met in the chunk (the chunk stops there).
-    error: Option<Failure>,
+    error: Option<ErrorAt>,
     stopped: Option<Limit>,
+}
+
+/// A model error met while expanding `state`: where it comes in the
+/// sequential order, and the transition that raised it (empty: the
+/// state's transitions could not be computed).
+struct ErrorAt {
+    pos: Pos,
+    state: Gid,
+    edges: Vec<(ProcId, EdgeId)>,
+    error: EvalError,
 }
 
 /// A worker's buffers, reused from chunk to chunk.
@@ -135,7 +141,8 @@ enum Found {
     Error(Option<Gid>, Vec<(ProcId, EdgeId)>, EvalError),
 }
 
-/// Everything a phase reads: the model, the goal and the search's figures.
+/// What every phase reads: the model, the goal, the stop conditions and
+/// the length of a discrete part.
 struct Ctx<'a> {
     model: &'a Model<'a>,
     goal: &'a Goal,
@@ -143,9 +150,9 @@ struct Ctx<'a> {
     nkey: usize,
 }
 
-/// Breadth-first search of `check` on `threads` threads (at least 2).
-/// Returns `None` when the system refuses the threads; the caller then
-/// searches sequentially.
+/// Breadth-first search of `check` on `options.threads` threads.
+/// Returns `None` when no pool of workers can be had (see
+/// [`super::pool`]); the caller then searches sequentially.
 pub(crate) fn run(
     net: &ir::Network,
     check: ir::CheckId,
@@ -190,7 +197,7 @@ pub(crate) fn run(
             })
             .collect(),
         stats: Stats {
-            threads: options.threads as u32,
+            threads: u32::try_from(options.threads).unwrap_or(u32::MAX),
             ..Stats::default()
         },
         peak: 0,
@@ -372,8 +379,8 @@ impl Search {
         let error = expanded
             .iter()
             .filter_map(|e| e.error.as_ref())
-            .min_by_key(|e| e.0);
-        let before = error.map(|e| e.0);
+            .min_by_key(|e| e.pos);
+        let before = error.map(|e| e.pos);
         let in_flight: usize = expanded
             .iter()
             .flat_map(|e| &e.batches)
@@ -402,8 +409,8 @@ impl Search {
         {
             return Ok(Some(Found::Goal(g)));
         }
-        if let Some((_, g, edges, e)) = error {
-            return Ok(Some(Found::Error(Some(*g), edges.clone(), *e)));
+        if let Some(e) = error {
+            return Ok(Some(Found::Error(Some(e.state), e.edges.clone(), e.error)));
         }
         if let Some(limit) = ctx.stop.reason() {
             return Err(limit);
@@ -467,14 +474,24 @@ fn expand(
         let g = store.state(gid.id).g + 1;
         out.explored += 1;
         if let Err(e) = model.transitions(&s.key, &mut s.buf) {
-            out.error = Some(((p, 0, 0), gid, e.edges, e.error));
+            out.error = Some(ErrorAt {
+                pos: (p, 0, 0),
+                state: gid,
+                edges: e.edges,
+                error: e.error,
+            });
             break;
         }
         for t in 0..s.buf.len() {
             let edges = s.buf.get(t);
             let n = match model.successor(&s.key, &s.zone, edges, &mut s.new_key, &mut s.succ) {
                 Err(e) => {
-                    out.error = Some(((p, t + 1, 0), gid, edges.to_vec(), e));
+                    out.error = Some(ErrorAt {
+                        pos: (p, t + 1, 0),
+                        state: gid,
+                        edges: edges.to_vec(),
+                        error: e,
+                    });
                     break 'states;
                 }
                 Ok(n) => n,

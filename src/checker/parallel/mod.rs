@@ -24,15 +24,13 @@ pub(crate) use bfs::run as bfs;
 const SHARDS_PER_THREAD: usize = 4;
 
 /// Whether `options` select a search that runs in parallel: `threads > 1`
-/// with breadth-first search and no frontier enhancement. Depth-first
-/// orders (their order is inherently sequential), the best-first orders,
-/// enhancements, safe abstraction and liveness checks run on one thread
-/// whatever `threads` says.
+/// with breadth-first search and no frontier enhancement (with safe
+/// abstraction, its searches of the reduced networks). Depth-first orders
+/// (their order is inherently sequential), the best-first orders, the
+/// frontier enhancements and liveness checks run on one thread whatever
+/// `threads` says.
 pub fn runs_parallel(options: &Options) -> bool {
-    options.threads > 1
-        && options.enhance == Enhance::None
-        && !options.safe_abstraction
-        && options.search == SearchOrder::Bfs
+    options.threads > 1 && options.enhance == Enhance::None && options.search == SearchOrder::Bfs
 }
 
 /// The threads a reachability search with `options` uses (liveness checks
@@ -112,6 +110,12 @@ pub(super) fn owner(key: &[i32], shards: usize) -> usize {
 
 /// A pool of `threads` workers, or `None` when the system refuses threads
 /// (the caller then searches sequentially and reports one thread).
+///
+/// Under an address-space or data-segment limit (`ulimit -v`, `ulimit -d`)
+/// each worker's allocator arena would reserve address space that the
+/// memory budget does not count (64 MiB with glibc); the `zeno` binary
+/// therefore makes all threads share one arena under such a limit
+/// (`memory::share_one_arena_under_address_limits`).
 pub(super) fn pool(threads: usize) -> Option<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
