@@ -14,11 +14,14 @@ mod goal;
 pub mod heuristics;
 mod liveness;
 mod lu;
+mod options;
+mod outcome;
 mod parallel;
 pub mod portfolio;
 mod safe;
 mod search;
 pub(crate) mod semantics;
+mod stop;
 mod store;
 pub mod trace;
 mod zone_table;
@@ -29,276 +32,14 @@ pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 pub use parallel::{runs_parallel, threads_used};
 
-use std::sync::Arc;
-
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
-
-use crate::ir::{self, EvalError};
+pub use options::{Cancel, HeuristicKind, Options, SearchOrder};
+pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
+pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 
-/// Order in which the frontier is explored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SearchOrder {
-    /// Breadth-first: shortest traces.
-    Bfs,
-    /// Depth-first.
-    Dfs,
-    /// Depth-first with successors shuffled by a seeded generator (reproducible).
-    RandomDfs,
-    /// Greedy best-first on h.
-    Greedy,
-    /// A* on g + h.
-    AStar,
-}
+use std::time::Instant;
 
-/// Distance heuristic guiding `Greedy` and `AStar`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum HeuristicKind {
-    /// The constant 0 (blind search).
-    Zero,
-    /// dL: graph distance to the goal locations, the largest of the processes'.
-    DL,
-    /// dU: graph distance to the goal locations, summed over the processes.
-    DU,
-    /// hL: the monotonicity abstraction's layer count.
-    HL,
-    /// hU: the length of a plan in the monotonicity abstraction.
-    HU,
-    /// The causal graph heuristic (thesis chapter 5); neither admissible nor
-    /// complete.
-    HCG,
-    /// A pattern database (Wehrle and Kupferschmid 2016): consistent, and
-    /// prunes states that provably reach neither the goal nor a model error.
-    Pdb,
-}
-
-/// How to decide a check: the search and its limits.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The order in which the frontier is explored.
-    pub search: SearchOrder,
-    /// The heuristic guiding the best-first orders and useless transitions.
-    pub heuristic: HeuristicKind,
-    /// Stop with `Verdict::Unknown(Limit::States)` after exploring this many states.
-    pub max_states: Option<u64>,
-    /// Stop with `Verdict::Unknown(Limit::Time)` after this long (the whole
-    /// check: heuristic, search and trace).
-    pub timeout: Option<Duration>,
-    /// Seed for `RandomDfs`.
-    pub seed: u64,
-    /// Cache heuristic values per discrete state.
-    pub cache_heuristic: bool,
-    /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
-    /// Useless transitions use `heuristic` for their test, with every order.
-    pub enhance: Enhance,
-    /// Safe abstraction (thesis §5.3): search the network without its safe
-    /// components, then insert their moves into the trace. Combines with any
-    /// order, heuristic and `enhance`.
-    pub safe_abstraction: bool,
-    /// Budgets of the pattern database (`HeuristicKind::Pdb`).
-    pub pdb: PdbOptions,
-    /// How the best-first orders (greedy, A*) break ties between states of
-    /// equal priority; the blind orders ignore it.
-    pub ties: Ties,
-    /// Liveness checks count only non-Zeno infinite runs (those whose time
-    /// diverges); reachability checks ignore it.
-    pub non_zeno: bool,
-    /// Threads of breadth-first search (see [`runs_parallel`]); 1 runs the
-    /// sequential search. The library's default is 1; the CLI's is the
-    /// available cores.
-    pub threads: usize,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            search: SearchOrder::Bfs,
-            heuristic: HeuristicKind::Zero,
-            max_states: None,
-            timeout: None,
-            seed: 0,
-            cache_heuristic: true,
-            enhance: Enhance::None,
-            safe_abstraction: false,
-            pdb: PdbOptions::default(),
-            ties: Ties::Fifo,
-            non_zeno: false,
-            threads: 1,
-        }
-    }
-}
-
-/// A flag the search polls; set it from another thread (Ctrl-C, a newer edit
-/// in the editor) to stop the search promptly.
-#[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A flag not set.
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-    /// Sets the flag: every search polling it stops.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-    /// Whether the flag is set.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// When a run must stop: its cancel flag is set or its time limit is up.
-/// The deadline is fixed when [`check`] starts, so building the heuristic
-/// (pattern selection, the reduced networks of useless transitions) counts
-/// against the time limit and polls the same flag as the search loop.
-#[derive(Debug, Clone)]
-pub(crate) struct Stop<'a> {
-    cancel: &'a Cancel,
-    deadline: Option<Instant>,
-    /// Set when a table could not grow within the memory budget.
-    memory_refused: std::cell::Cell<bool>,
-}
-
-impl<'a> Stop<'a> {
-    pub(crate) fn new(cancel: &'a Cancel, timeout: Option<Duration>) -> Stop<'a> {
-        Stop {
-            cancel,
-            // A timeout too large to add is no limit.
-            deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
-            memory_refused: std::cell::Cell::new(false),
-        }
-    }
-
-    /// Records that a table could not grow within the memory budget: from
-    /// now on the run must stop, with [`Limit::Memory`].
-    pub(crate) fn memory_refused(&self) {
-        self.memory_refused.set(true);
-    }
-
-    /// Why the run must stop now, if it must: one atomic load, plus a clock
-    /// read when there is a time limit.
-    pub(crate) fn reason(&self) -> Option<Limit> {
-        if self.cancel.is_cancelled() {
-            Some(Limit::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Limit::Time)
-        } else if self.memory_refused.get() || crate::memory::over_budget() {
-            Some(Limit::Memory)
-        } else {
-            None
-        }
-    }
-
-    pub(crate) fn requested(&self) -> bool {
-        self.reason().is_some()
-    }
-}
-
-/// Why a search stopped before a verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Limit {
-    /// `Options::max_states` states explored.
-    States,
-    /// `Options::timeout` passed.
-    Time,
-    /// The `Cancel` flag was set.
-    Cancelled,
-    /// The heap reached the memory budget (`crate::memory`).
-    Memory,
-    /// A clock is compared with, or reset to, a constant beyond
-    /// `dbm::bound::MAX_CONST` (over the variables' declared ranges), which
-    /// a zone cannot hold: nothing is searched rather than a wrong bound
-    /// used.
-    ClockRange,
-}
-
-/// The answer to a check, in the checker's terms (`report::Outcome` words it
-/// for the check's kind).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// `A[] phi` holds, or `E<> phi` has a witness (the trace).
-    Holds,
-    /// `A[] phi` is violated (the trace is the counterexample), or `E<> phi` has no witness.
-    Fails,
-    /// A run-time error of the model is reachable (the trace leads to it).
-    ModelError(EvalError),
-    /// Stopped before a verdict.
-    Unknown(Limit),
-}
-
-/// The figures every run reports (the columns of the papers' tables).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Stats {
-    /// States taken from the frontier and expanded.
-    pub explored: u64,
-    /// Successors computed (before inclusion checks).
-    pub generated: u64,
-    /// States in the store at the end.
-    pub stored: u64,
-    /// Wall-clock time of the whole check.
-    pub elapsed: Duration,
-    /// Peak bytes used by the state store and frontier.
-    pub peak_memory: u64,
-    /// Bytes per stored state (discrete part + zone + bookkeeping).
-    pub bytes_per_state: u64,
-    /// Explored states taken from a queue other than the first (with useless
-    /// transitions: the deferred states, the thesis' #d numerator).
-    pub deferred_explored: u64,
-    /// Generated states dropped because the heuristic proved that they reach
-    /// neither the goal nor a model error (pattern databases only).
-    pub pruned: u64,
-    /// Pushes and pops per frontier queue (one queue without an enhancement;
-    /// with interference contexts, queue `n` holds level-`n` successors).
-    pub queue_pushes: Vec<u64>,
-    /// See `queue_pushes`.
-    pub queue_pops: Vec<u64>,
-    /// With safe abstraction: what was removed and how the trace was built.
-    pub safe: Option<SafeStats>,
-    /// The limit that stopped building the concrete trace of a verdict
-    /// that has one (a violation, a witness, a model error): the verdict
-    /// stands, the trace is missing.
-    pub trace_limit: Option<Limit>,
-    /// Threads the search ran on (1 for every sequential search).
-    pub threads: u32,
-}
-
-/// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SafeStats {
-    /// Components (slots and processes) removed: the thesis' #s.
-    pub removed: u64,
-    /// Steps of the reduced network's trace (`x`), when there is a trace.
-    pub abstract_steps: Option<u64>,
-    /// Moves of removed components inserted into it (`y`).
-    pub inserted_steps: Option<u64>,
-    /// The reduced network's trace could not be completed and the original
-    /// network was searched instead (the figures add up both searches).
-    pub fell_back: bool,
-}
-
-impl Stats {
-    /// The thesis' #d: deferred states explored over states explored.
-    pub fn deferred_ratio(&self) -> f64 {
-        if self.explored == 0 {
-            0.0
-        } else {
-            self.deferred_explored as f64 / self.explored as f64
-        }
-    }
-}
-
-/// What a check gives: its verdict, figures and trace.
-#[derive(Debug, Clone)]
-pub struct CheckResult {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// The figures of the run.
-    pub stats: Stats,
-    /// The counterexample or witness, when there is one.
-    pub trace: Option<Trace>,
-}
+use crate::ir;
 
 /// Decides the check `check` of `network`.
 ///

@@ -1,0 +1,120 @@
+//! The vocabulary of a check's request: the search order, the heuristic,
+//! the options of a run and the flag that cancels it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::{Enhance, PdbOptions, Ties};
+
+/// Order in which the frontier is explored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SearchOrder {
+    /// Breadth-first: shortest traces.
+    Bfs,
+    /// Depth-first.
+    Dfs,
+    /// Depth-first with successors shuffled by a seeded generator (reproducible).
+    RandomDfs,
+    /// Greedy best-first on h.
+    Greedy,
+    /// A* on g + h.
+    AStar,
+}
+
+/// Distance heuristic guiding `Greedy` and `AStar`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// The constant 0 (blind search).
+    Zero,
+    /// dL: graph distance to the goal locations, the largest of the processes'.
+    DL,
+    /// dU: graph distance to the goal locations, summed over the processes.
+    DU,
+    /// hL: the monotonicity abstraction's layer count.
+    HL,
+    /// hU: the length of a plan in the monotonicity abstraction.
+    HU,
+    /// The causal graph heuristic (thesis chapter 5); neither admissible nor
+    /// complete.
+    HCG,
+    /// A pattern database (Wehrle and Kupferschmid 2016): consistent, and
+    /// prunes states that provably reach neither the goal nor a model error.
+    Pdb,
+}
+
+/// How to decide a check: the search and its limits.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The order in which the frontier is explored.
+    pub search: SearchOrder,
+    /// The heuristic guiding the best-first orders and useless transitions.
+    pub heuristic: HeuristicKind,
+    /// Stop with `Verdict::Unknown(Limit::States)` after exploring this many states.
+    pub max_states: Option<u64>,
+    /// Stop with `Verdict::Unknown(Limit::Time)` after this long (the whole
+    /// check: heuristic, search and trace).
+    pub timeout: Option<Duration>,
+    /// Seed for `RandomDfs`.
+    pub seed: u64,
+    /// Cache heuristic values per discrete state.
+    pub cache_heuristic: bool,
+    /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
+    /// Useless transitions use `heuristic` for their test, with every order.
+    pub enhance: Enhance,
+    /// Safe abstraction (thesis §5.3): search the network without its safe
+    /// components, then insert their moves into the trace. Combines with any
+    /// order, heuristic and `enhance`.
+    pub safe_abstraction: bool,
+    /// Budgets of the pattern database (`HeuristicKind::Pdb`).
+    pub pdb: PdbOptions,
+    /// How the best-first orders (greedy, A*) break ties between states of
+    /// equal priority; the blind orders ignore it.
+    pub ties: Ties,
+    /// Liveness checks count only non-Zeno infinite runs (those whose time
+    /// diverges); reachability checks ignore it.
+    pub non_zeno: bool,
+    /// Threads of breadth-first search (see [`runs_parallel`]); 1 runs the
+    /// sequential search. The library's default is 1; the CLI's is the
+    /// available cores.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            search: SearchOrder::Bfs,
+            heuristic: HeuristicKind::Zero,
+            max_states: None,
+            timeout: None,
+            seed: 0,
+            cache_heuristic: true,
+            enhance: Enhance::None,
+            safe_abstraction: false,
+            pdb: PdbOptions::default(),
+            ties: Ties::Fifo,
+            non_zeno: false,
+            threads: 1,
+        }
+    }
+}
+
+/// A flag the search polls; set it from another thread (Ctrl-C, a newer edit
+/// in the editor) to stop the search promptly.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not set.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    /// Sets the flag: every search polling it stops.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// Whether the flag is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
