@@ -85,6 +85,19 @@ pub(crate) fn check_until(
     if options.safe_abstraction {
         return safe::check(network, check, options, stop, progress);
     }
+    reach_until(network, check, options, stop, progress)
+}
+
+/// The reachability search of `check` on `network` itself, whatever
+/// `options.safe_abstraction` says: the search [`check_until`] runs, and
+/// the one safe abstraction runs on its reduced networks.
+pub(crate) fn reach_until(
+    network: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
     if runs_parallel(options) {
         // `None`: the system refused the threads; search on this one.
         if let Some(result) = parallel::bfs(network, check, options, stop, progress) {

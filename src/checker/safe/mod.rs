@@ -130,19 +130,15 @@ pub(crate) fn check(
     stop: &Stop,
     progress: &mut dyn FnMut(&super::Stats),
 ) -> CheckResult {
-    let inner = Options {
-        safe_abstraction: false,
-        ..options.clone()
-    };
     let chk = network.check(check);
     let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let rounds = cascade(network, check);
     let Some(last) = rounds.last() else {
-        let mut result = super::check_until(network, check, &inner, stop, progress);
+        let mut result = super::reach_until(network, check, options, stop, progress);
         result.stats.safe = Some(SafeStats::default());
         return result;
     };
-    let mut result = super::check_until(&last.reduced, check, &inner, stop, progress);
+    let mut result = super::reach_until(&last.reduced, check, options, stop, progress);
     // The reduced check is `E<> goal'`: map its verdict back.
     let (found, none) = if invariant {
         (Verdict::Fails, Verdict::Holds)
@@ -198,7 +194,7 @@ pub(crate) fn check(
             None => {
                 // Should not happen; never report a trace of the wrong network.
                 let before = result.stats.clone();
-                let mut fallback = super::check_until(network, check, &inner, stop, progress);
+                let mut fallback = super::reach_until(network, check, options, stop, progress);
                 fallback.stats.explored += before.explored;
                 fallback.stats.generated += before.generated;
                 fallback.stats.elapsed += before.elapsed;
