@@ -208,13 +208,9 @@ impl Parser<'_> {
                 self.c.bump();
                 Ok(Expr::Unary("!", Box::new(self.expr_bp(NOT_WORD_BP)?)))
             }
+            // Quantifiers are expressions everywhere, as in UPPAAL (guards,
+            // updates, function bodies), with the body as far right as it goes.
             Tok::Ident(s) if matches!(s.as_str(), "forall" | "exists" | "sum") => {
-                if self.ctx != Ctx::Query {
-                    return Err((
-                        span,
-                        format!("`{s}` expressions are only supported in queries"),
-                    ));
-                }
                 self.c.bump();
                 let kind = match s.as_str() {
                     "forall" => "forall",

@@ -25,6 +25,7 @@ mod enhance_random;
 mod fmt;
 mod functions;
 mod heuristics;
+mod import_dialects;
 mod import_export;
 mod import_models;
 mod import_roundtrip;
