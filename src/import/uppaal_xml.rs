@@ -663,11 +663,21 @@ fn query(
 use super::is_ident;
 
 fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
+    // A template without a name (an unused draft left in the file) cannot
+    // be instantiated by the system line, so leaving it out changes nothing.
+    let name = t.name.as_ref().map_or("", |c| c.text.trim());
+    if name.is_empty() {
+        let at = t.name.as_ref().map_or(t.span, Chunk::span);
+        sink.warning(
+            at,
+            "template without a name left out: nothing can instantiate it",
+        );
+        return None;
+    }
     let Some(name_chunk) = &t.name else {
-        sink.error(t.span, "template without a `<name>`");
         return None;
     };
-    let name = name_chunk.text.trim().to_string();
+    let name = name.to_string();
     if !is_ident(&name) {
         sink.error(
             name_chunk.span(),

@@ -302,3 +302,54 @@ fn an_update_that_could_fail_is_not_left_out() {
         analysis.diagnostics
     );
 }
+
+#[test]
+fn constant_reference_parameter_bound_to_a_constant() {
+    // `limit` is a constant reference bound to K[1] = 3: `c` counts up to 3
+    // and no further.
+    let text = r#"<nta><declaration>const int K[2] = {1, 3};
+int[0,5] c;</declaration>
+<template><name>P</name><parameter>const int &amp;limit</parameter>
+<location id="a"><name>count</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">c &lt; limit</label><label kind="assignment">c++</label></transition>
+</template>
+<system>P1 = P(K[1]);
+system P1;</system>
+<queries>
+<query><formula>E&lt;&gt; c == 3</formula><comment>reaches_three</comment></query>
+<query><formula>E&lt;&gt; c == 4</formula><comment>passes_three</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_three".to_string(), Verdict::Holds),
+            ("passes_three".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn template_without_a_name_is_left_out_with_a_warning() {
+    // The first template has an empty `<name>` (a draft nothing uses).
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name></name><location id="z"></location><init ref="z"/></template>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].line, 2);
+    assert!(imported.warnings[0].message.contains("without a name"));
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
