@@ -582,7 +582,11 @@ mod tests {
     fn queries_allow_instances_and_quantifiers() {
         let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
         assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
-        assert!(round("forall (i : T) i", Ctx::Model).is_err());
+        // Quantifiers are expressions in models too (guards, functions).
+        assert_eq!(
+            round("forall (i : T) a[i] > 0", Ctx::Model),
+            Ok("forall (i : T) a[i] > 0".to_string())
+        );
     }
 
     #[test]
