@@ -169,17 +169,7 @@ impl<'a> Model<'a> {
             lu,
             has_urgent_channel: net.channels.iter().any(|c| c.urgent),
             has_priorities: !net.priorities.is_empty(),
-            clocked_broadcast: net.processes.iter().flat_map(|p| &p.edges).any(|e| {
-                !e.clock_guard.is_empty()
-                    && e.sync.as_ref().is_some_and(|s| {
-                        s.dir == SyncDir::Receive
-                            && (s.channel.base..s.channel.base + s.channel.len.max(1)).any(|c| {
-                                net.channels
-                                    .get(c as usize)
-                                    .is_some_and(|c| c.kind == ChannelKind::Broadcast)
-                            })
-                    })
-            }),
+            clocked_broadcast: net.has_clocked_broadcast_receiver(),
         }
     }
 

@@ -215,13 +215,9 @@ impl Parser<'_> {
                 self.c.bump();
                 Ok(Expr::Unary("!", Box::new(self.expr_bp(NOT_WORD_BP)?)))
             }
+            // Quantifiers are expressions everywhere, as in UPPAAL (guards,
+            // updates, function bodies), with the body as far right as it goes.
             Tok::Ident(s) if matches!(s.as_str(), "forall" | "exists" | "sum") => {
-                if self.ctx != Ctx::Query {
-                    return Err((
-                        span,
-                        format!("`{s}` expressions are only supported in queries"),
-                    ));
-                }
                 self.c.bump();
                 let kind = match s.as_str() {
                     "forall" => "forall",
@@ -593,7 +589,11 @@ mod tests {
     fn queries_allow_instances_and_quantifiers() {
         let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
         assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
-        assert!(round("forall (i : T) i", Ctx::Model).is_err());
+        // Quantifiers are expressions in models too (guards, functions).
+        assert_eq!(
+            round("forall (i : T) a[i] > 0", Ctx::Model),
+            Ok("forall (i : T) a[i] > 0".to_string())
+        );
     }
 
     #[test]

@@ -3,30 +3,41 @@
 //! (as warnings: the model itself is unaffected).
 
 use super::Sink;
-use super::expr::{Ctx, Parser, print};
+use super::expr::{Ctx, Expr, Parser, print};
 use super::lex::{Cursor, Tok};
 use crate::ir::Span;
+use std::collections::HashSet;
+
+/// Names a query may put before a `.` (`P1.cs`, `P(1).x`, `rec.field`):
+/// every identifier of the model's global declarations, system section and
+/// template names. `None` (a separate query file) accepts every name.
+pub(crate) type Known<'a> = Option<&'a HashSet<String>>;
 
 /// The check text (`A[] ...`, `p --> q`), or `None` after a reported
 /// problem.
-pub(crate) fn formula(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<String> {
+pub(crate) fn formula(
+    c: &mut Cursor,
+    whole: Span,
+    known: Known,
+    sink: &mut Sink,
+) -> Option<String> {
     let quant = match (c.peek().clone(), c.peek_at(1).clone(), c.peek_at(2).clone()) {
         (Tok::Ident(a), Tok::Punct("["), Tok::Punct("]")) if a == "A" => "A[]",
         (Tok::Ident(e), Tok::Punct("<"), Tok::Punct(">")) if e == "E" => "E<>",
         (Tok::Ident(a), Tok::Punct("<"), Tok::Punct(">")) if a == "A" => "A<>",
         (Tok::Ident(e), Tok::Punct("["), Tok::Punct("]")) if e == "E" => "E[]",
         // `p --> q` has no quantifier in front.
-        _ => return leads_to(c, whole, sink),
+        _ => return leads_to(c, whole, known, sink),
     };
     c.bump();
     c.bump();
     c.bump();
-    Some(format!("{quant} {}", side(c, sink)?))
+    Some(format!("{quant} {}", side(c, whole, known, sink)?))
 }
 
 /// `p --> q` (`-->` lexes as `--` then `>`); anything else without a
 /// quantifier is a query zeno has no form for.
-fn leads_to(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<String> {
+fn leads_to(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<String> {
     let mut premise = c.take_until(&["--"]);
     if !(c.at("--") && matches!(c.peek_at(1), Tok::Punct(">"))) {
         sink.warning(
@@ -37,15 +48,31 @@ fn leads_to(c: &mut Cursor, whole: Span, sink: &mut Sink) -> Option<String> {
     }
     c.bump();
     c.bump();
-    let p = side(&mut premise, sink)?;
-    let q = side(c, sink)?;
+    let p = side(&mut premise, whole, known, sink)?;
+    let q = side(c, whole, known, sink)?;
     Some(format!("{p} --> {q}"))
 }
 
 /// A whole state formula, printed as zeno text.
-fn side(c: &mut Cursor, sink: &mut Sink) -> Option<String> {
+fn side(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<String> {
     match (Parser { c, ctx: Ctx::Query }).expr() {
-        Ok(e) if c.at_eof() => Some(print(&e)),
+        Ok(e) if c.at_eof() => {
+            // A query naming a process the model does not have (left over
+            // from an earlier version of the model) is that query's problem
+            // alone: UPPAAL rejects it and still verifies the others.
+            if let Some(known) = known
+                && let Some(name) = unknown_owner(&e, known)
+            {
+                sink.warning(
+                    whole,
+                    format!(
+                        "the query names `{name}`, which is not a process or a variable of the model; query left as a comment"
+                    ),
+                );
+                return None;
+            }
+            Some(print(&e))
+        }
         Ok(_) => {
             sink.warning(
                 c.span(),
@@ -60,6 +87,29 @@ fn side(c: &mut Cursor, sink: &mut Sink) -> Option<String> {
             sink.warning(span, format!("{msg}; query left as a comment"));
             None
         }
+    }
+}
+
+/// The first name before a `.` in `e` that is not in `known`.
+fn unknown_owner<'e>(e: &'e Expr, known: &HashSet<String>) -> Option<&'e str> {
+    match e {
+        Expr::Field(base, _) => match base.as_ref() {
+            Expr::Ident(n) if !known.contains(n) => Some(n),
+            Expr::Call(n, _) if !known.contains(n) => Some(n),
+            Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+            other => unknown_owner(other, known),
+        },
+        Expr::Int(_) | Expr::Ident(_) => None,
+        Expr::Index(a, b) | Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => {
+            unknown_owner(a, known).or_else(|| unknown_owner(b, known))
+        }
+        Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+        Expr::Unary(_, a) | Expr::PostIncr(_, a) | Expr::Quant(_, _, _, a) => {
+            unknown_owner(a, known)
+        }
+        Expr::Cond(a, b, c) => unknown_owner(a, known)
+            .or_else(|| unknown_owner(b, known))
+            .or_else(|| unknown_owner(c, known)),
     }
 }
 
@@ -85,7 +135,7 @@ pub(crate) fn query_file(text: &str) -> (Vec<(u32, String)>, Vec<super::ImportDi
         );
         let before = sink.diags.len();
         let translated = match super::lex::tokenize(line, &at) {
-            Ok(tokens) => formula(&mut Cursor::new(tokens), whole, &mut sink),
+            Ok(tokens) => formula(&mut Cursor::new(tokens), whole, None, &mut sink),
             Err((span, msg)) => {
                 sink.warning(span, msg);
                 None

@@ -3,8 +3,8 @@
 
 use super::Sink;
 use super::decl::{self, Env, SystemDecl};
-use super::expr::{Ctx, Parser, print, sanitize};
-use super::lex::{Cursor, tokenize};
+use super::expr::{Ctx, Expr, Parser, print, sanitize};
+use super::lex::{Cursor, Tok, tokenize};
 use super::model::{Check, Edge, Location, Model, Template};
 use super::queries;
 use crate::ir::Span;
@@ -141,6 +141,9 @@ struct XQuery {
 struct Nta {
     declaration: Option<Chunk>,
     templates: Vec<XTemplate>,
+    /// UPPAAL 3.x/4.0 files keep the process assignments (`P1 := P();`) in
+    /// an `<instantiation>` element before `<system>`.
+    instantiation: Option<Chunk>,
     system: Option<Chunk>,
     queries: Vec<XQuery>,
 }
@@ -194,6 +197,7 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                     }),
                     (["nta"], "declaration") => nta.declaration = Some(Chunk::at(end_pos)),
                     (["nta"], "system") => nta.system = Some(Chunk::at(end_pos)),
+                    (["nta"], "instantiation") => nta.instantiation = Some(Chunk::at(end_pos)),
                     (["nta", "queries"], "query") => nta.queries.push(XQuery::default()),
                     (["nta", "queries", "query"], "formula") => {
                         if let Some(q) = nta.queries.last_mut() {
@@ -320,6 +324,7 @@ fn text_target<'a>(nta: &'a mut Nta, path: &[&str]) -> Option<&'a mut Chunk> {
     match path {
         ["nta", "declaration"] => nta.declaration.as_mut(),
         ["nta", "system"] => nta.system.as_mut(),
+        ["nta", "instantiation"] => nta.instantiation.as_mut(),
         ["nta", "queries", "query", "formula"] => nta.queries.last_mut().map(|q| &mut q.formula),
         ["nta", "queries", "query", "comment"] => nta.queries.last_mut().map(|q| &mut q.comment),
         ["nta", "template", rest @ ..] => {
@@ -392,6 +397,25 @@ fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>
     }
 }
 
+/// An expression without effect that cannot fail: comparisons and logic
+/// over names and literals (`current == -1` written for `current = -1`).
+/// UPPAAL evaluates such an update and discards the value, so leaving it
+/// out changes nothing; anything that could fail (an index, a division,
+/// arithmetic that may overflow, a call) is kept, and zeno reports it.
+fn is_inert(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_) | Expr::Ident(_) => true,
+        Expr::Unary("!", a) => is_inert(a),
+        Expr::Unary("-", a) => matches!(**a, Expr::Int(_)),
+        Expr::Binary(op, a, b) => {
+            matches!(*op, "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||")
+                && is_inert(a)
+                && is_inert(b)
+        }
+        _ => false,
+    }
+}
+
 /// Updates, with calls of inlined functions expanded.
 fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
@@ -409,7 +433,21 @@ fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<Str
         }
     });
     match r {
-        Ok(es) => Some(es.iter().map(print).collect()),
+        Ok(es) => Some(
+            es.iter()
+                .filter(|e| {
+                    let inert = is_inert(e);
+                    if inert {
+                        sink.warning(
+                            chunk.span(),
+                            format!("`{}` in an update has no effect: left out", print(e)),
+                        );
+                    }
+                    !inert
+                })
+                .map(print)
+                .collect(),
+        ),
         Err((span, msg)) => {
             sink.error(span, msg);
             None
@@ -507,24 +545,25 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         }
     }
     let mut sys = SystemDecl::default();
-    match &nta.system {
-        Some(s) => {
-            if let Some(mut c) = s.cursor(sink) {
-                while !c.at_eof() {
-                    decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
-                }
+    if nta.system.is_none() {
+        sink.error(Span::new(0, 0), "the model has no `<system>` element");
+    }
+    for s in nta.instantiation.iter().chain(&nta.system) {
+        if let Some(mut c) = s.cursor(sink) {
+            while !c.at_eof() {
+                decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
             }
         }
-        None => sink.error(Span::new(0, 0), "the model has no `<system>` element"),
     }
     model.instances = sys.instances;
     model.system = sys.system;
     model.system_levels = sys.system_levels;
+    let known = known_names(&nta);
     for (k, q) in nta.queries.iter().enumerate() {
         if q.formula.text.trim().is_empty() {
             continue;
         }
-        model.checks.push(query(q, k + 1, sink));
+        model.checks.push(query(q, k + 1, &known, sink));
     }
     Some(model)
 }
@@ -555,7 +594,38 @@ fn statistical_query(text: &str) -> Option<&'static str> {
     }
 }
 
-fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
+/// Every identifier of the global declarations, the instantiation and
+/// system sections, and the templates' names: what a query may name before
+/// a `.` (`queries::Known`).
+fn known_names(nta: &Nta) -> std::collections::HashSet<String> {
+    let mut known = std::collections::HashSet::new();
+    let chunks = [&nta.declaration, &nta.instantiation, &nta.system];
+    for chunk in chunks.into_iter().flatten() {
+        // A chunk that does not lex was reported already; its names are
+        // then simply not known.
+        if let Ok(tokens) = tokenize(&chunk.text, &|i| chunk.offset(i)) {
+            let mut c = Cursor::new(tokens);
+            while !c.at_eof() {
+                if let Tok::Ident(n) = c.bump() {
+                    known.insert(n);
+                }
+            }
+        }
+    }
+    for t in &nta.templates {
+        if let Some(name) = &t.name {
+            known.insert(name.text.trim().to_string());
+        }
+    }
+    known
+}
+
+fn query(
+    q: &XQuery,
+    n: usize,
+    known: &std::collections::HashSet<String>,
+    sink: &mut Sink,
+) -> Check {
     let comment = q.comment.text.trim();
     let name = if is_ident(comment) {
         sanitize(comment)
@@ -580,7 +650,12 @@ fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
     } else {
         // A query that does not even lex is reported on that query alone.
         match tokenize(&q.formula.text, &|i| q.formula.offset(i)) {
-            Ok(tokens) => queries::formula(&mut Cursor::new(tokens), q.formula.span(), sink),
+            Ok(tokens) => queries::formula(
+                &mut Cursor::new(tokens),
+                q.formula.span(),
+                Some(known),
+                sink,
+            ),
             Err((span, msg)) => {
                 sink.warning(span, format!("{msg}; query left as a comment"));
                 None
@@ -603,11 +678,21 @@ fn query(q: &XQuery, n: usize, sink: &mut Sink) -> Check {
 use super::is_ident;
 
 fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
+    // A template without a name (an unused draft left in the file) cannot
+    // be instantiated by the system line, so leaving it out changes nothing.
+    let name = t.name.as_ref().map_or("", |c| c.text.trim());
+    if name.is_empty() {
+        let at = t.name.as_ref().map_or(t.span, Chunk::span);
+        sink.warning(
+            at,
+            "template without a name left out: nothing can instantiate it",
+        );
+        return None;
+    }
     let Some(name_chunk) = &t.name else {
-        sink.error(t.span, "template without a `<name>`");
         return None;
     };
-    let name = name_chunk.text.trim().to_string();
+    let name = name.to_string();
     if !is_ident(&name) {
         sink.error(
             name_chunk.span(),
@@ -687,6 +772,11 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                     lab.span,
                     "exponential rate ignored: it matters only to statistical model checking",
                 ),
+                // Yggdrasil's test-case generation code, run on entering or
+                // leaving the location; the verifier ignores it.
+                "testcodeEnter" | "testcodeExit" => {
+                    sink.warning(lab.span, "test code label ignored")
+                }
                 other => sink.error(lab.span, format!("unknown location label kind `{other}`")),
             }
         }

@@ -573,6 +573,23 @@ impl Formula {
 }
 
 impl Network {
+    /// Whether some edge receiving on a broadcast channel has a clock guard:
+    /// whether such a receiver takes part then depends on the clocks, so a
+    /// broadcast splits zones (docs/checker.md, "Semantics").
+    pub fn has_clocked_broadcast_receiver(&self) -> bool {
+        self.processes.iter().flat_map(|p| &p.edges).any(|e| {
+            !e.clock_guard.is_empty()
+                && e.sync.as_ref().is_some_and(|s| {
+                    s.dir == SyncDir::Receive
+                        && (s.channel.base..s.channel.base + s.channel.len.max(1)).any(|c| {
+                            self.channels
+                                .get(c as usize)
+                                .is_some_and(|c| c.kind == ChannelKind::Broadcast)
+                        })
+                })
+        })
+    }
+
     /// Dimension of a DBM for this network (the reference clock included).
     pub fn dbm_dim(&self) -> usize {
         self.clocks.len()

@@ -321,7 +321,14 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
             }
             continue;
         }
-        if p.is_ref {
+        // A constant reference bound to a constant (`const int &max` with
+        // `K[1]`, as UPPAAL allows) is that constant: it can neither be
+        // written through nor alias a variable that changes.
+        let binds_constant = p.is_const
+            && p.array.is_empty()
+            && ty.bounds().is_some()
+            && !matches!(&arg.kind, ExprKind::Name(n) if matches!(ctx.lookup_global(n), Some(Sym::Var { .. })));
+        if p.is_ref && !binds_constant {
             let ExprKind::Name(n) = &arg.kind else {
                 ctx.diags.push(Diagnostic::error(
                     arg.span,

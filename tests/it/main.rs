@@ -26,6 +26,7 @@ mod fmt;
 mod function_errors;
 mod functions;
 mod heuristics;
+mod import_dialects;
 mod import_export;
 mod import_models;
 mod import_roundtrip;

@@ -109,7 +109,12 @@ pub(crate) fn analyse(
     // A removed component's moves could be blocked by, or block,
     // transitions of a higher or lower priority: with priorities nothing is
     // removed (docs/checker.md, "Priorities").
-    if goal.mentions_deadlock() || !network.priorities.is_empty() {
+    // Likewise a broadcast receiver with a clock guard: whether it takes
+    // part depends on the zone, which the analysis of data does not follow.
+    if goal.mentions_deadlock()
+        || !network.priorities.is_empty()
+        || network.has_clocked_broadcast_receiver()
+    {
         return none();
     }
     let mut components: Vec<Component> = Vec::new();

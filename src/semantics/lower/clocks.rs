@@ -192,6 +192,12 @@ impl Ctx {
                 }
             }
             _ => {
+                if let ExprKind::Binary(op, a, b) = &e.kind
+                    && op.is_comparison()
+                    && let Some(f) = self.location_count_cmp(*op, a, b, e.span)
+                {
+                    return f;
+                }
                 if let Some(cs) = self.clock_cmp(e) {
                     let mut parts: Vec<F> = cs.into_iter().map(F::Clock).collect();
                     return if parts.len() == 1 {

@@ -302,6 +302,9 @@ impl Ctx {
                 }
             }
             (Ty::Array { .. } | Ty::Record(_), _) => {
+                if self.init_from_constant(init, ty, out) {
+                    return;
+                }
                 self.error(
                     init.span,
                     format!(
@@ -330,6 +333,40 @@ impl Ctx {
                 out.push(value.map(clamp32));
             }
         }
+    }
+
+    /// `int a[2] = K;` where `K` is a constant array or record of the same
+    /// shape (UPPAAL allows any constant initialiser): `K`'s values, each
+    /// checked against the range of its slot. False when `init` is not
+    /// such a constant.
+    fn init_from_constant(
+        &mut self,
+        init: &hir::Expr,
+        ty: &Ty,
+        out: &mut Vec<Option<i32>>,
+    ) -> bool {
+        let ExprKind::Name(n) = &init.kind else {
+            return false;
+        };
+        let Some(Sym::ConstData { values, ty: src }) = self.peek(n) else {
+            return false;
+        };
+        if !src.same_shape(ty) || ty.slots() != src.slots() {
+            return false;
+        }
+        // Marks the constant as used.
+        let _ = self.lookup_or_error(n, init.span);
+        let Some(values) = values else {
+            out.extend(std::iter::repeat_n(None, ty.slots().unwrap_or(1) as usize));
+            return true;
+        };
+        let mut leaves = Vec::new();
+        ty.leaves(&mut String::new(), &mut leaves);
+        for (v, (_, leaf)) in values.iter().zip(&leaves) {
+            self.check_range(i64::from(*v), leaf, init.span, "initial value");
+            out.push(Some(*v));
+        }
+        true
     }
 
     // ---- accesses ----

@@ -18,9 +18,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, SyncDir, UnOp};
+use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 
 mod clocks;
+mod counts;
 mod data;
 mod expr;
 mod function;

@@ -423,23 +423,12 @@ impl Ctx {
                     self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
                 }
                 let sync = e.sync.as_ref().and_then(|s| {
-                    let (sync, kind, urgent) = self.sync(s)?;
+                    let (sync, _, urgent) = self.sync(s)?;
                     let at = e.guard.as_ref().map_or(s.span, |g| g.span);
                     if urgent && !clock_guard.is_empty() {
                         self.error(
                             at,
                             "edges synchronising on an urgent channel cannot have clock guards",
-                        );
-                    }
-                    // As in UPPAAL: whether a receiver takes part must not
-                    // depend on the clocks, or one delay would split it.
-                    if kind == ChannelKind::Broadcast
-                        && sync.dir == SyncDir::Receive
-                        && !clock_guard.is_empty()
-                    {
-                        self.error(
-                            at,
-                            "edges receiving on a broadcast channel cannot have clock guards",
                         );
                     }
                     Some(sync)

@@ -1,0 +1,355 @@
+//! UPPAAL files as they are found in the wild: older file layouts and
+//! leftovers that UPPAAL itself tolerates. Each model is written for these
+//! tests; its verdicts are explained next to it.
+
+use zeno::checker::{self, Cancel, Options, Verdict};
+use zeno::diagnostics::Severity;
+use zeno::import::{ImportOptions, Imported, import};
+
+fn import_xml(text: &str) -> Imported {
+    match import("model.xml", text, &ImportOptions::default()) {
+        Ok(i) => i,
+        Err(d) => panic!("import failed: {d:?}"),
+    }
+}
+
+/// The verdict of every check of the imported model, by name.
+fn verdicts(imported: &Imported) -> Vec<(String, Verdict)> {
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", imported.zeno);
+    let network = analysis.network.expect("a network");
+    network
+        .check_ids()
+        .map(|id| {
+            let r = checker::check(
+                &network,
+                id,
+                &Options::default(),
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            (network.check(id).name.clone(), r.verdict)
+        })
+        .collect()
+}
+
+/// Two processes of one template taking a lock in turn: `P` goes
+/// `idle -> busy` when `lock == 0` (taking it) and back (releasing it).
+fn lock_template() -> &'static str {
+    r#"<template><name>P</name>
+<location id="a"><name>idle</name></location>
+<location id="b"><name>busy</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">lock == 0</label><label kind="assignment">lock := 1</label></transition>
+<transition><source ref="b"/><target ref="a"/>
+  <label kind="assignment">lock := 0</label></transition>
+</template>"#
+}
+
+#[test]
+fn instantiation_element_declares_the_processes() {
+    // UPPAAL 3.x/4.0 layout: the process assignments, written with `:=`,
+    // sit in `<instantiation>` before `<system>`.
+    let text = format!(
+        r#"<nta><declaration>int[0,1] lock;</declaration>{}
+<instantiation>Kim := P();
+Gerd := P();</instantiation>
+<system>system Gerd, Kim;</system>
+<queries>
+<query><formula>E&lt;&gt; Kim.busy</formula><comment>kim_enters</comment></query>
+<query><formula>E&lt;&gt; Kim.busy and Gerd.busy</formula><comment>both</comment></query>
+</queries></nta>"#,
+        lock_template()
+    );
+    let imported = import_xml(&text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // Kim takes the free lock at once; the lock keeps the two apart.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("kim_enters".to_string(), Verdict::Holds),
+            ("both".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn query_naming_an_unknown_process_is_left_out_with_a_warning() {
+    // The first query names `Proc1`, which the model does not have (its
+    // processes are `P1` and `P2`): that query alone is left out, located,
+    // and the second is checked.
+    let text = format!(
+        r#"<nta><declaration>int[0,1] lock;</declaration>{}
+<system>P1 = P();
+P2 = P();
+system P1, P2;</system>
+<queries>
+<query><formula>A[] not (Proc1.busy and Proc2.busy)</formula><comment/></query>
+<query><formula>A[] not (P1.busy and P2.busy)</formula><comment>mutex</comment></query>
+</queries></nta>"#,
+        lock_template()
+    );
+    let imported = import_xml(&text);
+    let line = text
+        .lines()
+        .position(|l| l.contains("Proc1"))
+        .expect("the bad query") as u32
+        + 1;
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    let w = &imported.warnings[0];
+    assert_eq!(w.severity, Severity::Warning);
+    assert_eq!(w.line, line);
+    assert!(w.message.contains("`Proc1`"), "{}", w.message);
+    assert!(
+        imported.zeno.contains("// not translated"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("mutex".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn queries_may_name_records_and_template_instances() {
+    // `s.v` is a global record's field and `T(1).done` an instance of a
+    // parameterised template: both are known names, so nothing is left out.
+    let text = r#"<nta><declaration>typedef struct { int[0,3] v; } rec_t;
+rec_t s;</declaration>
+<template><name>T</name><parameter>const int[0,1] i</parameter>
+<location id="a"><name>start</name></location>
+<location id="b"><name>done</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="assignment">s.v := s.v + 1</label></transition>
+</template>
+<system>system T;</system>
+<queries>
+<query><formula>E&lt;&gt; T(1).done and s.v == 2</formula><comment>both_done</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // Each of T(0) and T(1) adds 1 once: s.v reaches 2 with both done.
+    assert_eq!(
+        verdicts(&imported),
+        vec![("both_done".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn quantifiers_in_guards_and_function_bodies() {
+    // `P` sets the three flags one by one (any order, `select`), then may
+    // finish once the function `all_set` (a `forall`) says every flag is
+    // set; the guard of `set` is an `exists` over the flags.
+    let text = r#"<nta><declaration>bool flags[3];
+bool all_set() { return forall (i : int[0,2]) flags[i]; }</declaration>
+<template><name>P</name>
+<location id="a"><name>busy</name></location>
+<location id="b"><name>done</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="select">k : int[0,2]</label>
+  <label kind="guard">exists (i : int[0,2]) !flags[i] and !flags[k]</label>
+  <label kind="assignment">flags[k] = true</label></transition>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">all_set()</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.done</formula><comment>finishes</comment></query>
+<query><formula>A[] P.done imply forall (i : int[0,2]) flags[i]</formula><comment>only_when_all_set</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // Three `set` moves make `all_set()` true; `done` is entered only then.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("finishes".to_string(), Verdict::Holds),
+            ("only_when_all_set".to_string(), Verdict::Holds),
+        ]
+    );
+}
+
+#[test]
+fn test_code_on_locations_is_ignored_with_a_warning() {
+    let text = r#"<nta><declaration>chan c;</declaration>
+<template><name>P</name>
+<location id="a"><name>off</name><label kind="testcodeEnter">expect_off();</label></location>
+<location id="b"><name>on</name><label kind="testcodeExit">leave_on();</label></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.on</formula><comment>reaches_on</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let lines: Vec<_> = imported.warnings.iter().map(|w| w.line).collect();
+    // One warning per label, on its line (3 and 4).
+    assert_eq!(lines, vec![3, 4], "{:?}", imported.warnings);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .all(|w| w.message.contains("test code"))
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("reaches_on".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn array_initialised_from_a_constant_array() {
+    // `a` starts as a copy of `K`; the edge copies a[1] into a[0].
+    let text = r#"<nta><declaration>const int K[2] = {1, 2};
+int[0,3] a[2] = K;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>copied</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">a[0] = a[1]</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A[] P.start imply a[0] == 1 and a[1] == 2</formula><comment>initial_copy</comment></query>
+<query><formula>E&lt;&gt; a[0] == 2</formula><comment>copied_value</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("initial_copy".to_string(), Verdict::Holds),
+            ("copied_value".to_string(), Verdict::Holds),
+        ]
+    );
+}
+
+#[test]
+fn constant_array_initialiser_out_of_range_is_located() {
+    // K[1] = 2 does not fit in int[0,1]: the error points at the initialiser.
+    let text = "const int K[2] = { 1, 2 };\nint[0, 1] b[2] = K;\n\
+                template P() { init location l; }\nsystem P;\n";
+    let analysis = zeno::semantics::analyze(text);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let at = text.find("= K").unwrap() + 2;
+    assert_eq!(errors[0].range.start as usize, at, "{errors:?}");
+    assert!(errors[0].message.contains('2'), "{}", errors[0].message);
+}
+
+#[test]
+fn comparison_written_as_an_update_is_left_out_with_a_warning() {
+    // `v == 1` in the update (an `=` mistyped) has no effect in UPPAAL; the
+    // other update of the edge still runs.
+    let text = r#"<nta><declaration>int[0,3] v; int[0,3] w;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>next</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="assignment">v == 1, w = 2</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A[] P.next imply v == 0 and w == 2</formula><comment>only_w_changes</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].line, 7);
+    assert!(
+        imported.warnings[0].message.contains("`v == 1`"),
+        "{}",
+        imported.warnings[0].message
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("only_w_changes".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn an_update_that_could_fail_is_not_left_out() {
+    // `a[v] == 0` reads an array at an index that may be out of range: the
+    // importer keeps it, and zeno rejects it as an update (located).
+    let text = r#"<nta><declaration>int a[2]; int[0,3] v;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="assignment">a[v] == 0</label></transition>
+</template>
+<system>system P;</system></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.message.contains("expected an assignment")),
+        "{:?}",
+        analysis.diagnostics
+    );
+}
+
+#[test]
+fn constant_reference_parameter_bound_to_a_constant() {
+    // `limit` is a constant reference bound to K[1] = 3: `c` counts up to 3
+    // and no further.
+    let text = r#"<nta><declaration>const int K[2] = {1, 3};
+int[0,5] c;</declaration>
+<template><name>P</name><parameter>const int &amp;limit</parameter>
+<location id="a"><name>count</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">c &lt; limit</label><label kind="assignment">c++</label></transition>
+</template>
+<system>P1 = P(K[1]);
+system P1;</system>
+<queries>
+<query><formula>E&lt;&gt; c == 3</formula><comment>reaches_three</comment></query>
+<query><formula>E&lt;&gt; c == 4</formula><comment>passes_three</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_three".to_string(), Verdict::Holds),
+            ("passes_three".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn template_without_a_name_is_left_out_with_a_warning() {
+    // The first template has an empty `<name>` (a draft nothing uses).
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name></name><location id="z"></location><init ref="z"/></template>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].line, 2);
+    assert!(imported.warnings[0].message.contains("without a name"));
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
