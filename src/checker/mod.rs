@@ -4,6 +4,7 @@
 //! The CLI and the language server call [`check`]; nothing else here is needed
 //! to decide a property.
 
+mod active;
 mod choices;
 mod concrete;
 pub mod config;
@@ -90,6 +91,10 @@ pub struct Options {
     /// Liveness checks count only non-Zeno infinite runs (those whose time
     /// diverges); reachability checks ignore it.
     pub non_zeno: bool,
+    /// Active-clock reduction (`active.rs`) in reachability searches: free
+    /// the clocks every future resets before reading, and store only the
+    /// active clocks' entries of a zone. Off only to compare.
+    pub active_clocks: bool,
 }
 
 impl Default for Options {
@@ -106,6 +111,7 @@ impl Default for Options {
             pdb: PdbOptions::default(),
             ties: Ties::Fifo,
             non_zeno: false,
+            active_clocks: true,
         }
     }
 }

@@ -267,6 +267,10 @@ pub struct SearchArgs {
     /// an infinite run must let time diverge.
     #[arg(long)]
     pub non_zeno: bool,
+    /// Keep every clock in every zone: no active-clock reduction (to
+    /// compare with it).
+    #[arg(long)]
+    pub no_active_clocks: bool,
 }
 
 #[derive(Debug, Args)]

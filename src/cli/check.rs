@@ -45,6 +45,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
             ..PdbOptions::default()
         },
         non_zeno: args.non_zeno,
+        active_clocks: !args.no_active_clocks,
         ..Options::default()
     }))
 }
