@@ -19,6 +19,8 @@ export interface ServerSettings {
   timeoutSeconds?: number | null;
   checkOn?: (typeof CHECK_ON)[number];
   debounceMs?: number;
+  /** A size as `zeno --memory` reads it; unset: the default budget. */
+  memory?: string;
 }
 
 /** Reads one setting below `zeno.`; returns undefined when unset. */
@@ -77,6 +79,11 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
+  // An empty size is the default budget: sent as unset.
+  const memory = get("memory");
+  if (memory !== "") {
+    take("memory", (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined), "a size such as 512M or 2G");
+  }
   return { settings, problems };
 }
 

@@ -23,7 +23,7 @@ M.config = {
   -- Sent under the key `zeno` (initializationOptions and
   -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
   -- (M.HEURISTICS), maxStates, timeoutSeconds (0: no limit), checkOn
-  -- (M.CHECK_ON), debounceMs.
+  -- (M.CHECK_ON), debounceMs, memory (a size as `zeno --memory` reads it).
   settings = {},
   -- Highlight group of the current step's edges.
   highlight = 'IncSearch',
@@ -113,6 +113,12 @@ setting_checks.checkOn = { one_of(M.CHECK_ON) }
 setting_checks.maxStates = { non_negative(true) }
 setting_checks.timeoutSeconds = { non_negative(false) }
 setting_checks.debounceMs = { non_negative(true) }
+setting_checks.memory = {
+  function(v)
+    return type(v) == 'string' and v:match('%S') ~= nil
+  end,
+  'a size such as 512M or 2G',
+}
 
 --- The settings to send, and a line per setting left out because the
 --- server would not accept it (it keeps its default instead).
