@@ -4,6 +4,7 @@
 //! The CLI and the language server call [`check`]; nothing else here is needed
 //! to decide a property.
 
+mod active;
 mod choices;
 mod concrete;
 pub mod config;

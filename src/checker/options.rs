@@ -74,6 +74,10 @@ pub struct Options {
     /// Liveness checks count only non-Zeno infinite runs (those whose time
     /// diverges); reachability checks ignore it.
     pub non_zeno: bool,
+    /// Active-clock reduction (`active.rs`) in reachability searches: free
+    /// the clocks every future resets before reading, and store only the
+    /// active clocks' entries of a zone. Off only to compare.
+    pub active_clocks: bool,
     /// Threads of breadth-first search (see [`runs_parallel`]); 1 runs the
     /// sequential search. The library's default is 1; the CLI's is the
     /// available cores.
@@ -94,6 +98,7 @@ impl Default for Options {
             pdb: PdbOptions::default(),
             ties: Ties::Fifo,
             non_zeno: false,
+            active_clocks: true,
             threads: 1,
         }
     }

@@ -1,12 +1,23 @@
 //! The passed/waiting store: discrete parts hashed to an id, and per discrete
 //! part the zones stored so far, with inclusion subsumption. Every state keeps
 //! its parent and the transition that produced it for trace reconstruction.
+//!
+//! Zones cost what their active clocks cost (`active.rs`): the active set is
+//! a function of the locations, part of the discrete key, so all zones of
+//! one discrete part share it. Each discrete part names its interned set,
+//! and its zones keep only the `(k+1)²` entries of the `k` active clocks,
+//! in the zone table for sets of that size; the inactive clocks are free
+//! (only `x >= 0`), which the search has made them before inserting, so a
+//! read rebuilds the full canonical zone exactly and inclusion between
+//! zones of one discrete part is inclusion of their active entries.
 
 use rustc_hash::FxHashMap;
 
 use crate::ir::{EdgeId, ProcId};
 
+use super::active::ActiveClocks;
 use super::dbm::Dbm;
+use super::dbm::bound::{INF, LE_ZERO, Raw};
 use super::zone_table::ZoneTable;
 
 pub const NO_PARENT: u32 = u32::MAX;
@@ -30,6 +41,8 @@ pub struct StateRec {
 
 struct Disc {
     key_start: u32,
+    /// Its active clocks: an index into `Store::sets`.
+    set: u32,
     /// Live states with this discrete part.
     states: Vec<u32>,
     /// Cached heuristic value (`None` = not computed yet).
@@ -42,9 +55,22 @@ pub struct Store {
     map: FxHashMap<Box<[i32]>, u32>,
     discs: Vec<Disc>,
     keys: Vec<i32>,
-    zones: ZoneTable,
-    /// Zone slots of removed states, free for new ones.
-    free_slots: Vec<u32>,
+    /// Which clocks are active where; `None`: all, everywhere.
+    active: Option<ActiveClocks>,
+    /// Number of processes (the locations at the head of a key).
+    nproc: usize,
+    /// The interned active sets (DBM indices, 0 first), and their ids.
+    sets: Vec<Box<[u16]>>,
+    set_ids: FxHashMap<Box<[u16]>, u32>,
+    /// `zones[n]`: the zones of the discrete parts whose active set has `n`
+    /// clocks (the reference clock included), `n²` entries each (created
+    /// on first use).
+    zones: Vec<ZoneTable>,
+    /// Per zone table, the slots of removed states, free for new ones.
+    free_slots: Vec<Vec<u32>>,
+    /// Scratch: the active set of a new key, the projected zone.
+    set_buf: Vec<u16>,
+    probe: Vec<Raw>,
     states: Vec<StateRec>,
     trans: Vec<(ProcId, EdgeId)>,
     live: u64,
@@ -76,24 +102,96 @@ pub enum Inserted {
 }
 
 impl Store {
+    /// A store that keeps every clock of every zone.
     pub fn new(nkey: usize, dim: usize) -> Store {
-        Store {
+        Store::build(nkey, dim, 0, None)
+    }
+
+    /// A store whose zones keep only the clocks `active` calls active at
+    /// their locations (the first `nproc` entries of a key); every zone
+    /// inserted must have its inactive clocks free.
+    pub fn with_active_clocks(
+        nkey: usize,
+        dim: usize,
+        nproc: usize,
+        active: ActiveClocks,
+    ) -> Store {
+        Store::build(nkey, dim, nproc, Some(active))
+    }
+
+    fn build(nkey: usize, dim: usize, nproc: usize, active: Option<ActiveClocks>) -> Store {
+        let mut store = Store {
             nkey,
             dim,
             map: FxHashMap::default(),
             discs: Vec::new(),
             keys: Vec::new(),
-            zones: ZoneTable::new(dim * dim),
+            active,
+            nproc,
+            sets: Vec::new(),
+            set_ids: FxHashMap::default(),
+            zones: Vec::new(),
             free_slots: Vec::new(),
+            set_buf: Vec::new(),
+            probe: Vec::new(),
             states: Vec::new(),
             trans: Vec::new(),
             live: 0,
-        }
+        };
+        // The full set first, so that a store without the reduction has
+        // its one table from the start (and `reserve` reserves in it).
+        store.set_buf = (0..dim.max(1) as u16).collect();
+        store.intern_set();
+        store
     }
 
-    /// Copies the zone of `id` into `out` without allocating.
+    /// The id of the set in `set_buf`, interning it (and creating the zone
+    /// table for its size) when new.
+    fn intern_set(&mut self) -> u32 {
+        if let Some(&id) = self.set_ids.get(self.set_buf.as_slice()) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        let set: Box<[u16]> = self.set_buf.as_slice().into();
+        let k = set.len();
+        while self.zones.len() <= k {
+            let n = self.zones.len();
+            self.zones.push(ZoneTable::new(n * n));
+            self.free_slots.push(Vec::new());
+        }
+        self.sets.push(set.clone());
+        self.set_ids.insert(set, id);
+        id
+    }
+
+    /// Copies the zone of `id` into `out` without allocating: the stored
+    /// entries of its active clocks, the inactive ones free.
     pub fn zone_into(&self, id: u32, out: &mut Dbm) {
-        out.set_raw_from(self.dim, self.zones.get(self.states[id as usize].zone_slot));
+        let s = &self.states[id as usize];
+        let set = &self.sets[self.discs[s.disc as usize].set as usize];
+        if set.len() == self.dim {
+            out.set_raw_from(self.dim, self.zones[self.dim].get(s.zone_slot));
+            return;
+        }
+        let (n, k) = (self.dim, set.len());
+        let table = &self.zones[k];
+        let pos = |x: usize| set.binary_search(&(x as u16)).ok();
+        // A free clock x: x - x_j unbounded, x_i - x bounded as x_i - 0
+        // (the reference clock is active, at position 0).
+        out.set_raw_from(
+            n,
+            (0..n * n).map(|at| {
+                let (i, j) = (at / n, at % n);
+                if i == j {
+                    return LE_ZERO;
+                }
+                match (pos(i), pos(j)) {
+                    (Some(a), Some(b)) => table.entry(s.zone_slot, a * k + b),
+                    (Some(a), None) => table.entry(s.zone_slot, a * k),
+                    (None, _) => INF,
+                }
+            }),
+        );
     }
 
     pub fn key(&self, id: u32) -> &[i32] {
@@ -134,11 +232,19 @@ impl Store {
         let disc = match self.map.get(key) {
             Some(&d) => d,
             None => {
+                let set = match &self.active {
+                    Some(active) => {
+                        active.fill(&key[..self.nproc], &mut self.set_buf);
+                        self.intern_set()
+                    }
+                    None => 0,
+                };
                 let d = self.discs.len() as u32;
                 let key_start = self.keys.len() as u32;
                 self.keys.extend_from_slice(key);
                 self.discs.push(Disc {
                     key_start,
+                    set,
                     states: Vec::new(),
                     h: None,
                 });
@@ -146,23 +252,42 @@ impl Store {
                 d
             }
         };
-        self.zones.load_probe(zone.raw());
+        let set = &self.sets[self.discs[disc as usize].set as usize];
+        let table = set.len();
+        if table == self.dim {
+            self.zones[table].load_probe(zone.raw());
+        } else {
+            self.probe.clear();
+            for &i in set.iter() {
+                for &j in set.iter() {
+                    self.probe.push(zone.get(i as usize, j as usize));
+                }
+            }
+            debug_assert!(
+                (0..self.dim).all(|x| set.contains(&(x as u16)) || {
+                    let mut free = zone.clone();
+                    free.free(x);
+                    free == *zone
+                }),
+                "an inactive clock is not free"
+            );
+            self.zones[table].load_probe(&self.probe);
+        }
+        let zones = &mut self.zones[table];
         let mut k = 0;
         let mut live = std::mem::take(&mut self.discs[disc as usize].states);
         while k < live.len() {
             let s = live[k];
             let slot = self.states[s as usize].zone_slot;
             let sg = self.states[s as usize].g;
-            if self.zones.probe_within(slot) && (!by_depth || sg <= g) {
+            if zones.probe_within(slot) && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
             }
             let expanded = self.states[s as usize].expanded;
-            if self.zones.probe_covers(slot)
-                && (!by_depth || g <= sg || (forget_expanded && expanded))
-            {
+            if zones.probe_covers(slot) && (!by_depth || g <= sg || (forget_expanded && expanded)) {
                 self.states[s as usize].removed = true;
-                self.free_slots.push(self.states[s as usize].zone_slot);
+                self.free_slots[table].push(self.states[s as usize].zone_slot);
                 self.live -= 1;
                 live.swap_remove(k);
             } else {
@@ -172,7 +297,7 @@ impl Store {
         let id = self.states.len() as u32;
         live.push(id);
         self.discs[disc as usize].states = live;
-        let zone_slot = self.zones.store_probe(self.free_slots.pop());
+        let zone_slot = zones.store_probe(self.free_slots[table].pop());
         let trans_start = self.trans.len() as u32;
         self.trans.extend_from_slice(trans);
         self.states.push(StateRec {
@@ -194,7 +319,10 @@ impl Store {
     /// tables grow here, within the memory budget, or not at all.
     pub fn reserve(&mut self, states: usize) -> Result<(), crate::memory::OutOfMemory> {
         use crate::memory::{reserve, reserve_map};
-        self.zones.reserve(states)?;
+        // Successors may land in any table: each makes room.
+        for zones in &mut self.zones {
+            zones.reserve(states)?;
+        }
         reserve(&mut self.states, states)?;
         reserve(&mut self.trans, states * 4)?;
         reserve(&mut self.keys, states * self.nkey)?;
@@ -224,7 +352,13 @@ impl Store {
                 .sum::<usize>();
         (map + discs
             + self.keys.capacity() * 4
-            + self.zones.bytes()
+            + self.zones.iter().map(ZoneTable::bytes).sum::<usize>()
+            + self
+                .free_slots
+                .iter()
+                .map(|f| f.capacity() * 4)
+                .sum::<usize>()
+            + self.sets.iter().map(|s| s.len() * 4).sum::<usize>()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
             + self.trans.capacity() * 8) as u64
     }

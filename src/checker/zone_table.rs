@@ -82,6 +82,16 @@ impl ZoneTable {
         wide.iter().copied().chain(narrow.iter().map(|&v| widen(v)))
     }
 
+    /// Entry `at` of the zone in `slot`.
+    pub(crate) fn entry(&self, slot: u32, at: usize) -> Raw {
+        let at = slot as usize * self.entries + at;
+        if self.is_wide {
+            self.wide[at]
+        } else {
+            widen(self.narrow[at])
+        }
+    }
+
     /// Encodes `z` as the probe that [`Self::probe_within`],
     /// [`Self::probe_covers`] and [`Self::store_probe`] use (widening the
     /// table first if `z` does not fit 16 bits).

@@ -276,6 +276,10 @@ pub struct SearchArgs {
     /// portfolio divides them among its configurations.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Keep every clock in every zone: no active-clock reduction (to
+    /// compare with it).
+    #[arg(long)]
+    pub no_active_clocks: bool,
 }
 
 #[derive(Debug, Args)]

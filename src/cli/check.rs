@@ -52,6 +52,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         },
         non_zeno: args.non_zeno,
         threads,
+        active_clocks: !args.no_active_clocks,
         ..Options::default()
     }))
 }

@@ -27,6 +27,9 @@ pub struct Settings {
     /// the background after each edit, and the editor and its other
     /// servers need the cores more than a check does.
     pub threads: usize,
+    /// The memory budget of the background checks in bytes, as `zeno
+    /// --memory` sets it; `None`: the default budget.
+    pub memory: Option<u64>,
 }
 
 impl Default for Settings {
@@ -39,6 +42,7 @@ impl Default for Settings {
             debounce: Duration::from_millis(300),
             check_on_change: true,
             threads: 1,
+            memory: None,
         }
     }
 }
@@ -50,7 +54,9 @@ impl Settings {
     /// The keys are those of the editors' settings: `search`, `heuristic`
     /// (the names `zeno check` accepts), `maxStates`, `timeoutSeconds` (a
     /// limit of 0 or `null` is no limit; `timeoutMs` is read too), `checkOn`
-    /// (`change` or `save`), `debounceMs` and `threads` (at least 1).
+    /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
+    /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
+    /// `null`: the default).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -116,6 +122,13 @@ impl Settings {
                     },
                     || "change or save".into(),
                 ),
+                "memory" => set(&mut self.memory, memory(v), || {
+                    "a size such as 512M or 2G (empty or null: the default)".into()
+                })
+                .map(|expected| match v.as_str().map(crate::memory::parse_size) {
+                    Some(Err(e)) => format!("{expected}: {e}"),
+                    _ => expected,
+                }),
                 _ => {
                     bad.push(format!("{key}: not a zeno setting"));
                     continue;
@@ -158,6 +171,17 @@ fn set<T>(slot: &mut T, value: Option<T>, expected: impl FnOnce() -> String) -> 
             None
         }
         None => Some(expected()),
+    }
+}
+
+/// A memory budget: `null` or an empty string is the default (`None`), a
+/// string `memory::parse_size` reads is that many bytes.
+fn memory(v: &Value) -> Option<Option<u64>> {
+    match v {
+        Value::Null => Some(None),
+        Value::String(s) if s.trim().is_empty() => Some(None),
+        Value::String(s) => crate::memory::parse_size(s).ok().map(Some),
+        _ => None,
     }
 }
 
@@ -205,6 +229,29 @@ mod tests {
                 "heuristic: expected one of zero, dl, du, hl, hu, hcg, pdb, got \"h?\""
             ]
         );
+    }
+
+    #[test]
+    fn memory_is_a_size_as_the_command_line_reads_it() {
+        let mut s = Settings::default();
+        assert!(s.update(&json!({"memory": "1.5G"})).is_empty());
+        assert_eq!(s.memory, Some(3 << 29));
+        // A bad value keeps the previous budget and says why.
+        let bad = s.update(&json!({"memory": "12Q"}));
+        assert_eq!(s.memory, Some(3 << 29));
+        assert_eq!(
+            bad,
+            [
+                "memory: expected a size such as 512M or 2G (empty or null: the default): \
+              `12Q`: unknown unit (use K, M, G or T), got \"12Q\""
+            ]
+        );
+        assert_eq!(s.update(&json!({"memory": 5})).len(), 1);
+        assert!(s.update(&json!({"memory": ""})).is_empty());
+        assert_eq!(s.memory, None);
+        s.update(&json!({"memory": "64K"}));
+        assert!(s.update(&json!({"memory": null})).is_empty());
+        assert_eq!(s.memory, None);
     }
 
     #[test]

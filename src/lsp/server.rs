@@ -590,6 +590,8 @@ fn apply_settings(st: &mut State, value: &Value, out: &mut Outgoing) {
         out.log
             .push(format!("ignored settings: {}", bad.join("; ")));
     }
+    // Checks run in this process: its budget is theirs.
+    crate::memory::set_budget(st.settings.memory.or_else(crate::memory::default_budget));
 }
 
 impl LanguageServer for Backend {

@@ -193,7 +193,7 @@ async fn the_language_server_names_the_checkers_lists() {
     c.notify(
         "workspace/didChangeConfiguration",
         json!({"settings": {"zeno": {"search": "astar", "heuristic": "hcg",
-            "maxStates": 0, "timeoutSeconds": 30, "checkOn": "change", "debounceMs": 10,
+            "maxStates": 0, "timeoutSeconds": 30, "checkOn": "change", "debounceMs": 10, "memory": "2G",
             "colour": "red"}}}),
     )
     .await;

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod active_clocks;
 mod arithmetic;
 mod bench;
 mod channel_references;

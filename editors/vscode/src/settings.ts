@@ -21,6 +21,8 @@ export interface ServerSettings {
   debounceMs?: number;
   /** Threads of a breadth-first check, at least 1. */
   threads?: number;
+  /** A size as `zeno --memory` reads it; unset: the default budget. */
+  memory?: string;
 }
 
 /** Reads one setting below `zeno.`; returns undefined when unset. */
@@ -80,6 +82,11 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
   take("threads", (v) => (count(v) ?? 0) >= 1 ? (v as number) : undefined, "a positive integer");
+  // An empty size is the default budget: sent as unset.
+  const memory = get("memory");
+  if (memory !== "") {
+    take("memory", (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined), "a size such as 512M or 2G");
+  }
   return { settings, problems };
 }
 

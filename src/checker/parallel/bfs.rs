@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use crate::ir::{self, EdgeId, EvalError, ProcId};
 
+use super::super::active::ActiveClocks;
 use super::super::concrete;
 use super::super::dbm::Dbm;
 use super::super::dbm::bound::Raw;
@@ -109,12 +110,15 @@ struct Scratch {
     succ: Vec<Dbm>,
     lower: Vec<i32>,
     upper: Vec<i32>,
+    /// The active-clock reduction's buffer.
+    active: Vec<u16>,
 }
 
 impl Scratch {
     fn new(dim: usize) -> Scratch {
         Scratch {
             buf: TransitionBuf::default(),
+            active: Vec::new(),
             key: Vec::new(),
             new_key: Vec::new(),
             zone: Dbm::zero(dim),
@@ -148,6 +152,8 @@ struct Ctx<'a> {
     goal: &'a Goal,
     stop: &'a SharedStop<'a>,
     nkey: usize,
+    /// The active-clock reduction, as the sequential search applies it.
+    active: Option<&'a ActiveClocks>,
 }
 
 /// Breadth-first search of `check` on `options.threads` threads.
@@ -183,16 +189,23 @@ pub(crate) fn run(
     };
     let shared = SharedStop::new(stop);
     let nkey = model.nproc + net.variables.len();
+    let active = options
+        .active_clocks
+        .then(|| ActiveClocks::new(net, &goal.formula));
     let ctx = Ctx {
         model: &model,
         goal: &goal,
         stop: &shared,
         nkey,
+        active: active.as_ref(),
     };
     let mut search = Search {
         shards: (0..super::shard_count(options.threads))
             .map(|_| Shard {
-                store: Store::new(nkey, model.dim),
+                store: match &active {
+                    Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
+                    None => Store::new(nkey, model.dim),
+                },
                 parents: Vec::new(),
             })
             .collect(),
@@ -275,6 +288,9 @@ impl Search {
         };
         let (ikey, mut izone) = init;
         model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
+        if let Some(a) = ctx.active {
+            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
+        }
         self.stats.generated += 1;
         let shard = owner(&ikey, self.shards.len());
         let rule = Subsumption::NoDeeperUnlessExpanded;
@@ -500,6 +516,9 @@ fn expand(
             for (z, zone) in s.succ[..n].iter_mut().enumerate() {
                 out.generated += 1;
                 model.extrapolate(&s.new_key, zone, &mut s.lower, &mut s.upper);
+                if let Some(a) = ctx.active {
+                    a.free_inactive(model.locs(&s.new_key), zone, &mut s.active);
+                }
                 let e0 = batch.edges.len();
                 batch.edges.extend_from_slice(edges);
                 batch.items.push(Item {

@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::ir::{self, EdgeId, EvalError, ProcId};
 
+use super::active::ActiveClocks;
 use super::concrete;
 use super::dbm::Dbm;
 use super::frontier::{MultiQueue, Queue};
@@ -137,7 +138,15 @@ pub fn run(
     let subsumption = policy.subsumption;
     let mut frontier = policy.frontier();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut store = Store::new(model.nproc + net.variables.len(), model.dim);
+    let nkey = model.nproc + net.variables.len();
+    let active = options
+        .active_clocks
+        .then(|| ActiveClocks::new(net, &goal.formula));
+    let mut store = match &active {
+        Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
+        None => Store::new(nkey, model.dim),
+    };
+    let mut active_buf = Vec::new();
     let mut buf = TransitionBuf::default();
     let mut goal_buf = TransitionBuf::default();
     let mut lower = Vec::new();
@@ -160,6 +169,9 @@ pub fn run(
         };
         let (ikey, mut izone) = init;
         model.extrapolate(&ikey, &mut izone, &mut lower, &mut upper);
+        if let Some(a) = &active {
+            a.free_inactive(model.locs(&ikey), &mut izone, &mut active_buf);
+        }
         stats.generated += 1;
         let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
@@ -238,6 +250,9 @@ pub fn run(
                 for new_zone in &mut succ[..n] {
                     stats.generated += 1;
                     model.extrapolate(&new_key, new_zone, &mut lower, &mut upper);
+                    if let Some(a) = &active {
+                        a.free_inactive(model.locs(&new_key), new_zone, &mut active_buf);
+                    }
                     let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, subsumption);
                     let Inserted::New(sid) = inserted else {
                         continue;

@@ -23,7 +23,8 @@ M.config = {
   -- Sent under the key `zeno` (initializationOptions and
   -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
   -- (M.HEURISTICS), maxStates, timeoutSeconds (0: no limit), checkOn
-  -- (M.CHECK_ON), debounceMs, threads (at least 1).
+  -- (M.CHECK_ON), debounceMs, threads (at least 1), memory (a size as
+  -- `zeno --memory` reads it).
   settings = {},
   -- Highlight group of the current step's edges.
   highlight = 'IncSearch',
@@ -118,6 +119,12 @@ setting_checks.threads = {
     return type(v) == 'number' and v >= 1 and v == math.floor(v)
   end,
   'a positive integer',
+}
+setting_checks.memory = {
+  function(v)
+    return type(v) == 'string' and v:match('%S') ~= nil
+  end,
+  'a size such as 512M or 2G',
 }
 
 --- The settings to send, and a line per setting left out because the
