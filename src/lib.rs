@@ -30,6 +30,7 @@ pub mod memory;
 pub mod pictures;
 #[warn(missing_docs)]
 pub mod report;
+#[warn(missing_docs)]
 pub mod semantics;
 #[warn(missing_docs)]
 pub mod simulate;
