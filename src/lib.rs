@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod fmt;
 #[warn(missing_docs)]
 pub mod ide;
+#[warn(missing_docs)]
 pub mod import;
 pub mod ir;
 #[warn(missing_docs)]
