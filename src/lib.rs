@@ -18,6 +18,7 @@ pub mod fmt;
 pub mod ide;
 #[warn(missing_docs)]
 pub mod import;
+#[warn(missing_docs)]
 pub mod ir;
 #[warn(missing_docs)]
 pub mod load;
