@@ -50,9 +50,10 @@ pub struct SourceFile {
 /// The file's item tree with the syntax diagnostics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileItems {
-    /// The items, spans absolute in the file.
+    /// The item tree, positions relative to the text read (the chunk, for
+    /// [`chunk_items`]).
     pub tree: Arc<ItemTree>,
-    /// The syntax errors.
+    /// The syntax diagnostics, positioned like the tree.
     pub syntax_diagnostics: Vec<Diagnostic>,
 }
 
@@ -198,7 +199,7 @@ fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {
 /// One instance to lower; see [`super::system::InstanceRequest`].
 #[salsa::interned]
 pub struct InstanceKey<'db> {
-    /// The request.
+    /// The instance to lower.
     #[returns(ref)]
     pub request: InstanceRequest,
 }

@@ -544,7 +544,8 @@ pub struct InstanceRequest {
     pub template: Arc<hir::Template>,
     /// The global scope it sees.
     pub scope: Arc<GlobalScope>,
-    /// The values bound to its parameters, in order.
+    /// What each parameter stands for, in order: a constant, or the
+    /// variable or channel a reference parameter names.
     pub params: Vec<Sym>,
     /// The process's name (`P1`, `P(1)`).
     pub name: String,
