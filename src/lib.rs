@@ -16,7 +16,9 @@ pub mod diagnostics;
 pub mod fmt;
 #[warn(missing_docs)]
 pub mod ide;
+#[warn(missing_docs)]
 pub mod import;
+#[warn(missing_docs)]
 pub mod ir;
 #[warn(missing_docs)]
 pub mod load;
@@ -30,6 +32,7 @@ pub mod memory;
 pub mod pictures;
 #[warn(missing_docs)]
 pub mod report;
+#[warn(missing_docs)]
 pub mod semantics;
 #[warn(missing_docs)]
 pub mod simulate;

@@ -546,6 +546,10 @@ fn priority_errors(net: &Network, format: &str) -> Vec<Diagnostic> {
     errors
 }
 
+/// Writes the network as a TChecker file whose system is named
+/// `system_name`. A check on a conjunction of locations becomes labels on
+/// those locations, with a comment giving the `tck-reach -l` question;
+/// other checks are listed as not expressible.
 pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<Diagnostic>> {
     let mut errors = priority_errors(net, "TChecker");
     let pr = Printer::new(net, Dialect::TChecker, &mut errors);

@@ -39,15 +39,20 @@ pub struct ImportOptions {
 /// were translated approximately or left out (e.g. an untranslatable query).
 #[derive(Debug, Clone)]
 pub struct Imported {
+    /// The model in zeno syntax.
     pub zeno: String,
+    /// What was translated approximately or left out.
     pub warnings: Vec<ImportDiagnostic>,
 }
 
 /// The foreign formats [`import`] reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// UPPAAL's XML format (`.xml`).
     UppaalXml,
+    /// UPPAAL's textual XTA format (`.xta`, `.ta`).
     UppaalXta,
+    /// TChecker's format (`.tck`).
     TChecker,
 }
 
@@ -55,10 +60,15 @@ pub enum Format {
 /// (both 1-based) in that file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportDiagnostic {
+    /// How serious it is.
     pub severity: Severity,
+    /// What is wrong.
     pub message: String,
+    /// The byte range in the source file.
     pub span: Span,
+    /// The line of the range's start, 1-based.
     pub line: u32,
+    /// The column of the range's start, 1-based, in characters.
     pub col: u32,
 }
 
@@ -73,6 +83,7 @@ impl ImportDiagnostic {
         }
     }
 
+    /// Whether it is an error (the import fails).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

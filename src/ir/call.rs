@@ -49,6 +49,7 @@ pub struct Call {
     /// State slots the call may read, and may write (its footprint, nested
     /// calls included; an indexed array counts whole).
     pub reads: Vec<VarId>,
+    /// The state slots the call may write.
     pub writes: Vec<VarId>,
     /// The range of the result (`None` for `void`).
     pub result: Option<(i32, i32)>,
@@ -76,36 +77,54 @@ pub enum Stmt {
     /// `target = value`; a value outside `[lo, hi]` (the target's type) is
     /// a model error.
     Assign {
+        /// Where the value goes.
         target: LValue,
+        /// The value.
         value: Expr,
+        /// The smallest value the target allows.
         lo: i32,
+        /// The largest value the target allows.
         hi: i32,
     },
     /// An expression evaluated for its effects (a call).
     Eval(Expr),
+    /// `if (cond) then else els`; `els` is empty without `else`.
     If {
+        /// The condition.
         cond: Expr,
+        /// The statements run when it holds.
         then: Vec<Stmt>,
+        /// The statements run otherwise.
         els: Vec<Stmt>,
     },
     /// `while (cond) body` (`test_first`) or `do body while (cond)`.
     Loop {
+        /// The condition.
         cond: Expr,
+        /// The loop body.
         body: Vec<Stmt>,
+        /// Whether the condition is tested before the first run of the body.
         test_first: bool,
     },
     /// `for (i : T) body`: frame slot `var` takes every value of `lo..=hi`.
     ForRange {
+        /// The frame slot of the loop variable.
         var: VarId,
+        /// The first value.
         lo: i32,
+        /// The last value.
         hi: i32,
+        /// The loop body.
         body: Vec<Stmt>,
     },
     /// `return e;` (a value outside `[lo, hi]`, the result type, is a model
     /// error) or `return;`.
     Return {
+        /// The returned value; `None` for `return;`.
         value: Option<Expr>,
+        /// The smallest value the result type allows.
         lo: i32,
+        /// The largest value the result type allows.
         hi: i32,
     },
 }

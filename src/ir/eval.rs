@@ -7,6 +7,7 @@ use super::{BinOp, ChanId, ChanRef, Expr, LValue, Span, UnOp, VarId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("{kind}")]
 pub struct EvalError {
+    /// What went wrong.
     pub kind: ErrorKind,
     /// The statement of the innermost function being run; `None` outside
     /// functions (the edge, guard or invariant is then the place).
@@ -33,26 +34,51 @@ impl From<ErrorKind> for EvalError {
 /// What went wrong in a run-time error of the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ErrorKind {
+    /// An array index outside the array.
     #[error("array index {index} is out of bounds 0..{len}")]
-    IndexOutOfBounds { index: i32, len: u32 },
+    IndexOutOfBounds {
+        /// The index, 0-based.
+        index: i32,
+        /// The array's length.
+        len: u32,
+    },
+    /// `/` or `%` by zero.
     #[error("division by zero")]
     DivisionByZero,
+    /// An integer result outside the range of `i32`.
     #[error("integer overflow")]
     Overflow,
+    /// An assignment of a value outside the variable's range.
     #[error("value {value} is outside the range [{lo}, {hi}] of variable #{var}")]
     OutOfRange {
+        /// The variable's slot.
         var: VarId,
+        /// The value assigned.
         value: i32,
+        /// The smallest value the variable allows.
         lo: i32,
+        /// The largest value the variable allows.
         hi: i32,
     },
+    /// A function returned a value outside its result type.
     #[error("a function returned {value}, outside its result range [{lo}, {hi}]")]
-    ResultOutOfRange { value: i32, lo: i32, hi: i32 },
+    ResultOutOfRange {
+        /// The value returned.
+        value: i32,
+        /// The smallest value the result type allows.
+        lo: i32,
+        /// The largest value the result type allows.
+        hi: i32,
+    },
+    /// A call ran more than [`MAX_LOOP_STEPS`](super::MAX_LOOP_STEPS) loop
+    /// iterations.
     #[error(
         "a loop in a function ran more than {} iterations",
         super::MAX_LOOP_STEPS
     )]
     LoopLimit,
+    /// A function called in a condition (a guard, an invariant) tried to
+    /// write a variable.
     #[error("a function called in a condition tried to change a variable")]
     EffectInCondition,
 }

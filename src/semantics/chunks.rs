@@ -75,6 +75,7 @@ pub fn place_diagnostic(d: &Diagnostic, start: u32, is_last: bool) -> Diagnostic
 
 /// Moves every span of an item by `d` bytes.
 pub trait Shift {
+    /// Adds `d` to every span.
     fn shift(&mut self, d: u32);
 }
 

@@ -17,6 +17,7 @@ use super::system::{InstanceLowered, InstanceRequest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
 
+/// The salsa database that holds the source files and memoises the queries.
 #[salsa::db]
 #[derive(Clone, Default)]
 pub struct Database {
@@ -38,8 +39,10 @@ impl Database {
 #[salsa::db]
 impl salsa::Database for Database {}
 
+/// A model file's text: the input every query starts from.
 #[salsa::input]
 pub struct SourceFile {
+    /// The file's text.
     #[returns(ref)]
     pub text: String,
 }
@@ -47,13 +50,17 @@ pub struct SourceFile {
 /// The file's item tree with the syntax diagnostics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileItems {
+    /// The item tree, positions relative to the text read (the chunk, for
+    /// [`chunk_items`]).
     pub tree: Arc<ItemTree>,
+    /// The syntax diagnostics, positioned like the tree.
     pub syntax_diagnostics: Vec<Diagnostic>,
 }
 
 /// The text of one chunk of a file (see [`super::chunks`]).
 #[salsa::interned]
 pub struct Chunk<'db> {
+    /// The chunk's text.
     #[returns(ref)]
     pub text: String,
 }
@@ -69,6 +76,8 @@ pub fn chunk_items<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> File
     }
 }
 
+/// The item tree of a file, assembled from its chunks' memoised trees, with
+/// the syntax diagnostics.
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: SourceFile) -> FileItems {
     use super::chunks;
@@ -97,10 +106,13 @@ pub fn item_tree(db: &dyn salsa::Database, file: SourceFile) -> FileItems {
 /// Global declarations: their diagnostics, and the scope templates see.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Globals {
+    /// The symbols the global declarations make, seen by every template.
     pub scope: Arc<GlobalScope>,
+    /// The diagnostics of the global declarations.
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Checks the global declarations of a file.
 #[salsa::tracked(returns(ref))]
 pub fn globals(db: &dyn salsa::Database, file: SourceFile) -> Globals {
     let tree = &item_tree(db, file).tree;
@@ -119,10 +131,14 @@ pub fn global_scope(db: &dyn salsa::Database, file: SourceFile) -> Arc<GlobalSco
     globals(db, file).scope.clone()
 }
 
+/// A template's HIR interned with the global scope: the key of
+/// [`check_template`].
 #[salsa::interned]
 pub struct TemplateKey<'db> {
+    /// The template, spans relative to its start.
     #[returns(ref)]
     pub template: Arc<Template>,
+    /// The global scope it is checked in.
     #[returns(ref)]
     pub scope: Arc<GlobalScope>,
 }
@@ -183,6 +199,7 @@ fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {
 /// One instance to lower; see [`super::system::InstanceRequest`].
 #[salsa::interned]
 pub struct InstanceKey<'db> {
+    /// The instance to lower.
     #[returns(ref)]
     pub request: InstanceRequest,
 }
@@ -201,7 +218,9 @@ pub fn lower_instance<'db>(
 /// checks, instance arguments, unused globals).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lowered {
+    /// The network.
     pub network: Arc<ir::Network>,
+    /// The diagnostics of the whole model.
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -14,6 +14,7 @@ use crate::ir::{LocationKind, Span, SyncDir};
 use crate::syntax::ast::{self, AstNode};
 use crate::syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
+/// Parses a text and lowers it to its item tree, with the syntax diagnostics.
 pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
     let parse = crate::syntax::parse(text);
     let root = parse.syntax_node();

@@ -13,11 +13,14 @@ use crate::ir::{LocationKind, Span, SyncDir};
 /// A name together with where it is written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Name {
+    /// The name as written.
     pub text: String,
+    /// Where it is written.
     pub span: Span,
 }
 
 impl Name {
+    /// A name with its text and span.
     pub fn new(text: impl Into<String>, span: Span) -> Name {
         Name {
             text: text.into(),
@@ -26,39 +29,55 @@ impl Name {
     }
 }
 
+/// A type as written, before typedefs are resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TypeRef {
     /// `int` (no range) or `int[lo, hi]`.
     Int {
+        /// The bounds `lo` and `hi`; `None` for plain `int`.
         range: Option<Box<(Expr, Expr)>>,
+        /// The type as written.
         span: Span,
     },
+    /// `bool`.
     Bool {
+        /// The type as written.
         span: Span,
     },
+    /// `clock`.
     Clock {
+        /// The type as written.
         span: Span,
     },
+    /// `chan`, with its `urgent` and `broadcast` prefixes.
     Chan {
+        /// Whether it is written `urgent chan`.
         urgent: bool,
+        /// Whether it is written `broadcast chan`.
         broadcast: bool,
+        /// The type as written.
         span: Span,
     },
     /// A typedef name.
     Named(Name),
     /// `scalar[N]`: UPPAAL's scalar set, the integers `0 ..= N - 1` here.
     Scalar {
+        /// `N`.
         size: Box<Expr>,
+        /// The type as written.
         span: Span,
     },
     /// `struct { … }`: the fields, each declared like a variable.
     Struct {
+        /// The fields, in order.
         fields: Vec<VarDecl>,
+        /// The type as written.
         span: Span,
     },
 }
 
 impl TypeRef {
+    /// Where the type is written.
     pub fn span(&self) -> Span {
         match self {
             TypeRef::Int { span, .. }
@@ -75,35 +94,47 @@ impl TypeRef {
 /// `[const] T name[size]… = init;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VarDecl {
+    /// Whether it is declared `const`.
     pub is_const: bool,
+    /// The element type, without the array dimensions.
     pub ty: TypeRef,
+    /// The variable's name.
     pub name: Name,
     /// Array dimensions, outermost first: `int a[2][3]` is `[2, 3]`. A
     /// dimension is a size or the name of a bounded type (`int a[pid_t]`).
     pub array: Vec<Expr>,
     /// The initial value; `{ … }` is an [`ExprKind::List`].
     pub init: Option<Expr>,
+    /// The whole declaration.
     pub span: Span,
 }
 
 /// `typedef T name[size]…;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Typedef {
+    /// The type it names, without the array dimensions.
     pub ty: TypeRef,
+    /// The new type name.
     pub name: Name,
     /// Array dimensions, as in [`VarDecl::array`].
     pub array: Vec<Expr>,
+    /// The whole declaration.
     pub span: Span,
 }
 
+/// A declaration: global, in a template, or local to a function body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Decl {
+    /// A variable (or constant).
     Var(VarDecl),
+    /// A type name.
     Typedef(Typedef),
+    /// A function.
     Function(Arc<Function>),
 }
 
 impl Decl {
+    /// The name it declares.
     pub fn name(&self) -> &Name {
         match self {
             Decl::Var(v) => &v.name,
@@ -116,110 +147,164 @@ impl Decl {
 /// `int f(const int a, int &b) { … }`, `void g() { … }`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Function {
+    /// The function's name.
     pub name: Name,
     /// The result type; `None` for `void`.
     pub ret: Option<TypeRef>,
+    /// The parameters, in order.
     pub params: Vec<Param>,
+    /// The statements of the body.
     pub body: Vec<Stmt>,
     /// The closing `}` of the body: where a missing `return` is reported.
     pub end: Span,
+    /// The whole function.
     pub span: Span,
 }
 
+/// A statement of a function body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Stmt {
+    /// What the statement is.
     pub kind: StmtKind,
+    /// The whole statement.
     pub span: Span,
 }
 
+/// The kinds of statement.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum StmtKind {
+    /// `{ … }`
     Block(Vec<Stmt>),
     /// A local variable (or typedef), visible to the end of its block.
     Decl(Decl),
+    /// `e;`
     Expr(Expr),
+    /// `if (cond) then else otherwise`; the `else` branch is optional.
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    /// `while (cond) body`
     While(Expr, Box<Stmt>),
+    /// `do body while (cond);`
     DoWhile(Box<Stmt>, Expr),
     /// C's `for (init; cond; step) body`; a missing condition is `true`.
     For {
+        /// The expressions before the first `;`.
         init: Vec<Expr>,
+        /// The condition; `None` when left out.
         cond: Option<Expr>,
+        /// The expressions after the second `;`.
         step: Vec<Expr>,
+        /// The loop body.
         body: Box<Stmt>,
     },
     /// `for (i : T) body`
     ForRange {
+        /// The loop variable `i`.
         name: Name,
+        /// The bounded type `T` it ranges over.
         ty: TypeRef,
+        /// The loop body.
         body: Box<Stmt>,
     },
+    /// `return;` or `return e;`
     Return(Option<Expr>),
+    /// `;`
     Empty,
 }
 
 /// `const T p` (by value) or `T &p` (by reference).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Param {
+    /// Whether it is declared `const`.
     pub is_const: bool,
+    /// Whether it is passed by reference (`&`).
     pub is_ref: bool,
+    /// The element type, without the array dimensions.
     pub ty: TypeRef,
     /// `int &a[N]`: array dimensions, as in [`VarDecl::array`].
     pub array: Vec<Expr>,
+    /// The parameter's name.
     pub name: Name,
+    /// The whole parameter.
     pub span: Span,
 }
 
+/// A location of a template.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// The location's name.
     pub name: Name,
+    /// Whether it is marked `init`.
     pub init: bool,
+    /// Normal, urgent or committed.
     pub kind: LocationKind,
+    /// The invariant, if any.
     pub invariant: Option<Expr>,
+    /// The whole location.
     pub span: Span,
 }
 
+/// `select i : T` on an edge: the edge exists once for each value of `T`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Select {
+    /// The bound name `i`.
     pub name: Name,
+    /// The bounded type `T`.
     pub ty: TypeRef,
 }
 
+/// `sync c!` or `sync c?` on an edge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SyncHir {
     /// A channel name, or an indexed channel array.
     pub channel: Expr,
+    /// Send (`!`) or receive (`?`).
     pub dir: SyncDir,
+    /// The whole synchronisation.
     pub span: Span,
 }
 
+/// An edge of a template.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Edge {
+    /// The location it leaves.
     pub source: Name,
+    /// The location it enters.
     pub target: Name,
+    /// The `select` bindings, in order.
     pub selects: Vec<Select>,
+    /// The guard, if any.
     pub guard: Option<Expr>,
+    /// The channel synchronisation, if any.
     pub sync: Option<SyncHir>,
     /// `sync a` without `!`/`?`: an action label for synchronisation vectors.
     pub label: Option<Name>,
     /// Assignment expressions (`Assign`, `Incr`), left to right.
     pub updates: Vec<Expr>,
+    /// The whole edge.
     pub span: Span,
 }
 
 /// A template, with spans relative to its start.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Template {
+    /// The template's name.
     pub name: Name,
+    /// The parameters, in order.
     pub params: Vec<Param>,
+    /// The local declarations, in order.
     pub decls: Vec<Decl>,
+    /// The locations, in order.
     pub locations: Vec<Location>,
+    /// The edges, in order.
     pub edges: Vec<Edge>,
+    /// The whole template.
     pub span: Span,
 }
 
+/// A template of the item tree, shared, with where it starts in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TemplateItem {
+    /// The template, with spans relative to `offset`.
     pub data: Arc<Template>,
     /// Absolute offset of the template's start in the file.
     pub offset: u32,
@@ -228,15 +313,20 @@ pub struct TemplateItem {
 /// `P1 = Proc(1);`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstanceDecl {
+    /// The instance's name (`P1`).
     pub name: Name,
     /// The parameters a partial instantiation leaves free (`P(const id_t i)
     /// = T(i, 1);`): the instance stands for one process per value.
     pub params: Vec<Param>,
+    /// The template it instantiates (`Proc`).
     pub template: Name,
+    /// The arguments, in order.
     pub args: Vec<Expr>,
+    /// The whole declaration.
     pub span: Span,
 }
 
+/// The temporal operator of a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Quantifier {
     /// `A[] phi`
@@ -251,21 +341,30 @@ pub enum Quantifier {
     LeadsTo,
 }
 
+/// A property to check, declared in the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CheckDecl {
+    /// The check's name; empty when unnamed (such checks are numbered when
+    /// the network is built).
     pub name: Name,
+    /// The temporal operator.
     pub quantifier: Quantifier,
+    /// `phi`, or `p` in `p --> q`.
     pub formula: Expr,
     /// `q` in `p --> q`; `None` for the other forms.
     pub target: Option<Expr>,
+    /// The whole check.
     pub span: Span,
 }
 
 /// Everything a file declares, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct ItemTree {
+    /// The global declarations.
     pub globals: Vec<Decl>,
+    /// The templates.
     pub templates: Vec<TemplateItem>,
+    /// The instance declarations (`P1 = Proc(1);`).
     pub instances: Vec<InstanceDecl>,
     /// Every `system` line's entries.
     pub system: Vec<Name>,
@@ -274,76 +373,116 @@ pub struct ItemTree {
     pub system_levels: Vec<u32>,
     /// The first `system` line.
     pub system_span: Option<Span>,
+    /// The synchronisation vectors (`sync …;`).
     pub vectors: Vec<VectorDecl>,
     /// `priority a < default < b;` declarations (one is allowed).
     pub priorities: Vec<PriorityDecl>,
+    /// The checks declared in the model.
     pub checks: Vec<CheckDecl>,
 }
 
 /// `priority a, d[0] < default < b;`: channels by level, lowest first.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PriorityDecl {
+    /// Each entry with its level (0 for the lowest).
     pub entries: Vec<(PriorityEntry, u32)>,
+    /// The whole declaration.
     pub span: Span,
 }
 
+/// One entry of a `priority` declaration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PriorityEntry {
     /// `default`, at its span.
     Default(Span),
+    /// A channel, or an element of a channel array.
     Channel(Expr),
 }
 
 /// `sync Bus.cd, Station(1).cd?;`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VectorDecl {
+    /// The participants, in order.
     pub participants: Vec<ParticipantDecl>,
+    /// The whole declaration.
     pub span: Span,
 }
 
 /// `Station(1).cd?`: `process` is `Station(1)` (a name or a call).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ParticipantDecl {
+    /// The process, a name or a call.
     pub process: Expr,
+    /// The edge label (`cd`).
     pub label: Name,
+    /// Whether the process takes part only when it can (`?`).
     pub weak: bool,
+    /// The whole participant.
     pub span: Span,
 }
 
+/// Prefix operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
+    /// `-e`
     Neg,
+    /// `!e` or `not e`
     Not,
+    /// `~e`
     BitNot,
+    /// `+e`
     Plus,
 }
 
+/// Infix operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
+    /// `/`
     Div,
+    /// `%`
     Mod,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `>=`
     Ge,
+    /// `>`
     Gt,
+    /// `&&` or `and`
     And,
+    /// `||` or `or`
     Or,
+    /// `imply`
     Imply,
+    /// `&`
     BitAnd,
+    /// `|`
     BitOr,
+    /// `^`
     BitXor,
+    /// `<<`
     Shl,
+    /// `>>`
     Shr,
+    /// `<?`: the smaller operand.
     Min,
+    /// `>?`: the larger operand.
     Max,
 }
 
 impl BinaryOp {
+    /// Whether it is one of `<`, `<=`, `==`, `!=`, `>=`, `>`.
     pub fn is_comparison(self) -> bool {
         matches!(
             self,
@@ -352,55 +491,85 @@ impl BinaryOp {
     }
 }
 
+/// Assignment operators: `=` and the compound `op=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AssignOp {
+    /// `=`
     Assign,
+    /// `+=`
     Add,
+    /// `-=`
     Sub,
+    /// `*=`
     Mul,
+    /// `/=`
     Div,
+    /// `%=`
     Mod,
+    /// `&=`
     BitAnd,
+    /// `|=`
     BitOr,
+    /// `^=`
     BitXor,
+    /// `<<=`
     Shl,
+    /// `>>=`
     Shr,
 }
 
+/// The binders of a quantified expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QuantKind {
+    /// `forall (i : T) e`
     Forall,
+    /// `exists (i : T) e`
     Exists,
+    /// `sum (i : T) e`
     Sum,
 }
 
+/// An expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Expr {
+    /// What the expression is.
     pub kind: ExprKind,
+    /// The whole expression.
     pub span: Span,
 }
 
+/// The kinds of expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ExprKind {
     /// Something the parser could not read; already reported as a syntax error.
     Missing,
+    /// An integer literal.
     Int(i64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A name, not yet resolved.
     Name(String),
+    /// `a[i]`
     Index(Box<Expr>, Box<Expr>),
     /// `P1.cs`, `Proc(1).x`
     Field(Box<Expr>, Name),
     /// `Proc(1)` (an instance made by `system Proc;`), or `min`/`max` calls.
     Call(Name, Vec<Expr>),
+    /// A prefix operator and its operand.
     Unary(UnaryOp, Box<Expr>),
+    /// An infix operator and its operands.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `v = e`, `v op= e`; also `++v` and `--v`, which are `v += 1` and
     /// `v -= 1` (the `1` spans the operator), as in C.
     Assign(AssignOp, Box<Expr>, Box<Expr>),
     /// `v++` (true) or `v--` (false).
     Incr(Box<Expr>, bool),
+    /// `forall`, `exists` or `sum` over the values of a bounded type: the
+    /// binder, the bound name, its type and the body.
     Quant(QuantKind, Name, TypeRef, Box<Expr>),
+    /// `deadlock`
     Deadlock,
     /// `{ e, e, … }`: an initialiser of an array or a record (only as an
     /// initial value, possibly nested).
@@ -408,6 +577,7 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// An expression of the given kind at the given span.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }

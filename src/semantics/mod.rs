@@ -8,11 +8,16 @@
 //! long-lived client (the language server); [`analyze`] is the one-shot one.
 
 pub mod chunks;
+// The constructors and setters `#[salsa::input]` and `#[salsa::interned]`
+// generate cannot carry doc comments; everything else here is documented.
+#[allow(missing_docs)]
 pub mod db;
 pub mod from_ast;
 pub mod hir;
 pub mod lower;
 pub mod parsed;
+// As for `db`: `TemplateSource` is a salsa interned struct.
+#[allow(missing_docs)]
 pub mod resolve;
 pub mod system;
 pub mod ty;
@@ -54,6 +59,7 @@ impl Default for AnalysisHost {
 }
 
 impl AnalysisHost {
+    /// A host on a fresh database, with an empty text.
     pub fn new() -> AnalysisHost {
         Self::with_database(db::Database::default())
     }
@@ -64,11 +70,13 @@ impl AnalysisHost {
         AnalysisHost { db, file }
     }
 
+    /// Replaces the text.
     pub fn set_text(&mut self, text: &str) {
         use salsa::Setter;
         self.file.set_text(&mut self.db).to(text.to_string());
     }
 
+    /// The current text.
     pub fn text(&self) -> &str {
         self.file.text(&self.db)
     }
@@ -84,6 +92,7 @@ impl AnalysisHost {
         db::network(&self.db, self.file)
     }
 
+    /// The diagnostics and the network (cloned), as [`analyze`] returns them.
     pub fn analysis(&self) -> Analysis {
         Analysis {
             diagnostics: self.diagnostics(),
@@ -102,6 +111,7 @@ impl AnalysisHost {
         db::global_scope(&self.db, self.file).clone()
     }
 
+    /// The database, for queries the host has no method for.
     pub fn db(&self) -> &db::Database {
         &self.db
     }

@@ -20,6 +20,7 @@ pub fn chunk_parse<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> synt
 /// A file's syntax trees: one per chunk, with the chunk's start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileSyntax {
+    /// Each chunk's start in the file and its parse, in text order.
     pub chunks: Vec<(u32, syntax::Parse)>,
 }
 

@@ -39,10 +39,13 @@ pub enum DefKind {
     Variable,
     /// A `const` variable.
     Constant,
+    /// A `typedef` name.
     Typedef,
+    /// A template.
     Template,
     /// A template parameter.
     Parameter,
+    /// A location of a template.
     Location,
     /// A `select` binding of an edge.
     Select,
@@ -68,7 +71,9 @@ pub type DefId = u32;
 /// One definition, with absolute spans.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Def {
+    /// The name as written.
     pub name: String,
+    /// What it declares.
     pub kind: DefKind,
     /// The defining occurrence of the name.
     pub span: Span,
@@ -82,7 +87,9 @@ pub struct Def {
 /// One occurrence of a name: a use, or the definition itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NameRef {
+    /// The occurrence.
     pub span: Span,
+    /// The definition it names.
     pub def: DefId,
     /// This occurrence is the definition.
     pub is_def: bool,
@@ -92,12 +99,14 @@ pub struct NameRef {
 /// nothing (unknown names, `min`/`max`) are not in it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Resolutions {
+    /// Every definition, indexed by [`DefId`].
     pub defs: Vec<Def>,
     /// Sorted by start.
     pub names: Vec<NameRef>,
 }
 
 impl Resolutions {
+    /// The definition with the given index.
     pub fn def(&self, id: DefId) -> &Def {
         &self.defs[id as usize]
     }
@@ -134,6 +143,7 @@ pub fn absolute(template: &TemplateItem, span: Span) -> Span {
 /// wherever they are in the file.
 #[salsa::interned]
 pub struct TemplateSource<'db> {
+    /// The template.
     #[returns(ref)]
     pub template: Arc<Template>,
 }
@@ -150,7 +160,12 @@ pub enum Target {
     /// (`r.inner.c` is `[inner, c]`); this name is the last. Records of
     /// global types only: the fields of the template's own record types
     /// are its definitions (`Local`).
-    Field { root: FieldRoot, path: Vec<String> },
+    Field {
+        /// Where the chain starts.
+        root: FieldRoot,
+        /// The fields read, outermost first.
+        path: Vec<String>,
+    },
 }
 
 /// Where a chain of field reads inside a template starts.
@@ -165,7 +180,10 @@ pub enum FieldRoot {
 /// A template's names, spans relative to its start.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TemplateNames {
+    /// Each definition of the template: its name, kind and defining span;
+    /// [`Target::Local`] indexes these.
     pub defs: Vec<(String, DefKind, Span)>,
+    /// Each name occurrence of the template with where it points.
     pub refs: Vec<(Span, Target)>,
 }
 

@@ -547,10 +547,17 @@ fn partial(
 /// One instance to lower: a template with its parameters bound.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstanceRequest {
+    /// The template to instantiate.
     pub template: Arc<hir::Template>,
+    /// The global scope it sees.
     pub scope: Arc<GlobalScope>,
+    /// What each parameter stands for, in order: a constant, or the
+    /// variable or channel a reference parameter names.
     pub params: Vec<Sym>,
+    /// The process's name (`P1`, `P(1)`).
     pub name: String,
+    /// The parameter values that name the process (`1` in `P(1)`); empty for
+    /// a named instance.
     pub args: Vec<i64>,
     /// First variable, clock and channel index of the instance's locals.
     pub bases: (u32, u32, u32),
@@ -559,12 +566,20 @@ pub struct InstanceRequest {
 /// A lowered instance, spans relative to its template's start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceLowered {
+    /// The process.
     pub process: ir::Process,
+    /// What checks see of the process.
     pub info: ProcInfo,
+    /// The instance's local variables.
     pub variables: Vec<ir::Variable>,
+    /// The instance's local clocks.
     pub clocks: Vec<ir::Clock>,
+    /// The instance's local channels.
     pub channels: Vec<ir::Channel>,
+    /// What lowering the instance reports.
     pub diagnostics: Vec<Diagnostic>,
+    /// The expansion budget the instance used (select copies, quantifier
+    /// values …), charged to the whole model.
     pub spent: i64,
     /// Global names the instance reads or writes, sorted.
     pub used_globals: Vec<String>,

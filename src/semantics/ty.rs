@@ -6,6 +6,7 @@ use crate::ir::{self, BinOp, ChanId, ChannelKind, ClockId, UnOp, VarId};
 
 /// Range of plain `int`.
 pub const INT_MIN: i64 = -32768;
+/// Upper end of the range of plain `int`.
 pub const INT_MAX: i64 = 32767;
 
 /// The most instances, select copies or quantifier values one construct may
@@ -13,23 +14,36 @@ pub const INT_MAX: i64 = 32767;
 /// exhausting memory.
 pub const MAX_EXPANSION: i64 = 10_000;
 
+/// A semantic type: a [`TypeRef`](crate::semantics::hir::TypeRef) with its
+/// typedefs and sizes resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Ty {
+    /// `int[lo, hi]`; plain `int` is [`Ty::int`].
     Int {
+        /// The smallest value.
         lo: i64,
+        /// The largest value.
         hi: i64,
     },
+    /// `bool`.
     Bool,
+    /// `clock`.
     Clock,
+    /// A channel.
     Chan {
+        /// Binary or broadcast.
         kind: ChannelKind,
+        /// Whether it is `urgent`.
         urgent: bool,
     },
     /// `len` elements, indexed `first ..= first + len - 1` (0 for a size,
     /// the type's lower bound for an array indexed by a type, `int a[pid_t]`).
     Array {
+        /// The type of each element.
         elem: Box<Ty>,
+        /// The number of elements.
         len: u32,
+        /// The index of the first element.
         first: i32,
     },
     /// `struct { … }`: named fields, stored one after the other.
@@ -61,6 +75,7 @@ pub fn builtin_int_type(name: &str) -> Option<Ty> {
 }
 
 impl Ty {
+    /// Plain `int`: `int[INT_MIN, INT_MAX]`.
     pub fn int() -> Ty {
         Ty::Int {
             lo: INT_MIN,
@@ -78,6 +93,7 @@ impl Ty {
         }
     }
 
+    /// Whether it is an integer or boolean type (or [`Ty::Error`]).
     pub fn is_data(&self) -> bool {
         matches!(self, Ty::Int { .. } | Ty::Bool | Ty::Error)
     }
@@ -169,6 +185,8 @@ impl Ty {
         }
     }
 
+    /// The type in words, for diagnostics: `int[0, 3][2]`,
+    /// `struct { bool b; }`.
     pub fn describe(&self) -> String {
         match self {
             Ty::Int { lo, hi } => format!("int[{lo}, {hi}]"),
@@ -209,33 +227,47 @@ pub enum Sym {
     /// quantifier binding. `value` is `None` while a template is checked on
     /// its own, before its parameters are known.
     Const {
+        /// The value.
         value: Option<i64>,
+        /// Its type.
         ty: Ty,
     },
     /// A variable (or array) stored from slot `base`.
     Var {
+        /// The first slot.
         base: VarId,
+        /// Its type.
         ty: Ty,
     },
+    /// A clock.
     Clock {
+        /// The clock.
         id: ClockId,
     },
     /// A channel, or a channel array (`shape` is then an array of
     /// [`Ty::Chan`]) stored from channel `base`.
     Chan {
+        /// The first channel.
         base: ChanId,
+        /// The channel or channel array type.
         shape: Ty,
+        /// Binary or broadcast.
         kind: ChannelKind,
+        /// Whether it is `urgent`.
         urgent: bool,
     },
     /// A constant array or record: its values in slot order (`None`
     /// while a template is checked on its own and they depend on its
     /// parameters).
     ConstData {
+        /// The values in slot order.
         values: Option<Arc<[i32]>>,
+        /// Its type.
         ty: Ty,
     },
+    /// A type name (`typedef`).
     Typedef(Ty),
+    /// A function.
     Function(std::sync::Arc<FunctionDef>),
 }
 
@@ -243,6 +275,7 @@ pub enum Sym {
 /// call in the scope it was declared in.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FunctionDef {
+    /// The declaration.
     pub hir: std::sync::Arc<crate::semantics::hir::Function>,
     /// How many scopes were open where it was declared (1: global, 2: a
     /// template's): its body sees those and nothing of the caller's.
@@ -250,6 +283,8 @@ pub struct FunctionDef {
 }
 
 impl Sym {
+    /// What kind of symbol it is, in words (`constant`, `variable`, `clock`
+    /// …), for diagnostics.
     pub fn kind_name(&self) -> &'static str {
         match self {
             Sym::Const { .. } | Sym::ConstData { .. } => "constant",
@@ -270,6 +305,7 @@ pub fn fold_binary(op: BinOp, a: i32, b: i32) -> Option<i32> {
     ir::apply_binary(op, a, b).ok()
 }
 
+/// Folds a unary operation on a constant, or `None` when it is undefined.
 pub fn fold_unary(op: UnOp, a: i32) -> Option<i32> {
     ir::apply_unary(op, a).ok()
 }
@@ -284,6 +320,7 @@ pub fn binary(op: BinOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
     ir::Expr::Binary(op, Box::new(a), Box::new(b))
 }
 
+/// Builds `op a`, folding it when `a` is a constant.
 pub fn unary(op: UnOp, a: ir::Expr) -> ir::Expr {
     if let ir::Expr::Const(x) = a
         && let Some(v) = fold_unary(op, x)

@@ -155,6 +155,7 @@ impl Ctx {
 
     // ---- formulas ----
 
+    /// Lowers a check formula (`A[]`, `E<>` … operand) to an [`ir::Formula`].
     pub fn formula(&mut self, e: &hir::Expr) -> ir::Formula {
         use ir::Formula as F;
         match &e.kind {

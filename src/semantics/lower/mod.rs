@@ -40,9 +40,12 @@ const UNKNOWN_LEN: u32 = u32::MAX;
 /// Slot used for values unknown while a template is checked alone.
 const UNKNOWN: u32 = u32::MAX;
 
+/// What the walker does: check a template alone, or lower instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// Checks a template on its own, parameters and `select` values unknown.
     Check,
+    /// Builds the network for concrete instances.
     Lower,
 }
 
@@ -86,10 +89,17 @@ enum ClockCtx {
 /// What a process looks like from a check formula.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcInfo {
+    /// The process's name (`P1`, `P(1)`).
     pub name: String,
+    /// The template it instantiates; for a partial instance, the instance's
+    /// name (checks name these processes `P(1)`).
     pub template: String,
+    /// The parameter values in the name (`1` in `P(1)`); empty for a named
+    /// instance.
     pub args: Vec<i64>,
+    /// The process's local symbols (parameters and declarations), by name.
     pub locals: FxHashMap<String, Sym>,
+    /// Its locations, by name.
     pub locations: FxHashMap<String, ir::LocId>,
 }
 
@@ -103,18 +113,25 @@ enum FieldRes {
 /// spans), so that it stays equal when text moves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct GlobalScope {
+    /// Each global name with its symbol, in declaration order.
     pub symbols: Vec<(String, Sym)>,
 }
 
+/// The lowering context: scopes, the network being built and the
+/// diagnostics, for one file, template or instance.
 pub struct Ctx {
+    /// The network being built.
     pub net: ir::Network,
+    /// The diagnostics, in the order they are found.
     pub diags: Vec<Diagnostic>,
     scopes: Vec<Scope>,
     /// Added to every span: the template's offset when lowering its body.
     offset: u32,
+    /// Whether it checks or lowers.
     pub mode: Mode,
     /// Global names read anywhere this context looked.
     pub used_globals: FxHashSet<String>,
+    /// The processes lowered so far, indexed by process id.
     pub procs: Vec<ProcInfo>,
     /// Expansion work left (instances, select copies, quantifier values),
     /// so that nested expansions cannot multiply into billions.
@@ -128,6 +145,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A context in the given mode, with only the global scope open.
     pub fn new(mode: Mode) -> Ctx {
         let mut net = ir::Network::default();
         net.clocks.push(ir::Clock {
@@ -181,6 +199,7 @@ impl Ctx {
         self.budget
     }
 
+    /// The global scope as templates see it.
     pub fn global_scope(&self) -> GlobalScope {
         let scope = &self.scopes[0];
         GlobalScope {
@@ -364,6 +383,8 @@ impl Ctx {
 
     // ---- types and constants ----
 
+    /// Resolves a type as written to a semantic type, reporting what is wrong
+    /// with it.
     pub fn resolve_type(&mut self, t: &TypeRef) -> Ty {
         match t {
             TypeRef::Int { range: None, .. } => Ty::int(),
