@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::Trace;
-use crate::ir::EvalError;
+use crate::ir::{CheckKind, EvalError};
 
 /// Why a search stopped before a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -109,4 +109,17 @@ pub struct CheckResult {
     pub stats: Stats,
     /// The counterexample or witness, when there is one.
     pub trace: Option<Trace>,
+}
+
+impl Verdict {
+    /// The verdicts of a reachability check: when the search meets a goal
+    /// state, and when it meets none. `A[]` searches for a violation, so
+    /// meeting one fails it; `E<>` searches for a witness.
+    pub(crate) fn of_reachability(kind: &CheckKind) -> (Verdict, Verdict) {
+        if matches!(kind, CheckKind::Invariant(_)) {
+            (Verdict::Fails, Verdict::Holds)
+        } else {
+            (Verdict::Holds, Verdict::Fails)
+        }
+    }
 }

@@ -181,12 +181,7 @@ pub(crate) fn run(
             trace: None,
         });
     }
-    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
-    let (found_verdict, none_verdict) = if invariant {
-        (Verdict::Fails, Verdict::Holds)
-    } else {
-        (Verdict::Holds, Verdict::Fails)
-    };
+    let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
     let shared = SharedStop::new(stop);
     let nkey = model.nproc + net.variables.len();
     let active = options

@@ -131,7 +131,6 @@ pub(crate) fn check(
     progress: &mut dyn FnMut(&super::Stats),
 ) -> CheckResult {
     let chk = network.check(check);
-    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
     let rounds = cascade(network, check);
     let Some(last) = rounds.last() else {
         let mut result = super::reach_until(network, check, options, stop, progress);
@@ -140,11 +139,7 @@ pub(crate) fn check(
     };
     let mut result = super::reach_until(&last.reduced, check, options, stop, progress);
     // The reduced check is `E<> goal'`: map its verdict back.
-    let (found, none) = if invariant {
-        (Verdict::Fails, Verdict::Holds)
-    } else {
-        (Verdict::Holds, Verdict::Fails)
-    };
+    let (found, none) = Verdict::of_reachability(&chk.kind);
     let reached = match &result.verdict {
         Verdict::Holds => true,
         Verdict::Fails => {

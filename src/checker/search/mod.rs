@@ -117,12 +117,7 @@ pub fn run(
     if model.beyond_zones().is_some() {
         return unknown(Limit::ClockRange, stats);
     }
-    let invariant = matches!(chk.kind, ir::CheckKind::Invariant(_));
-    let (found_verdict, none_verdict) = if invariant {
-        (Verdict::Fails, Verdict::Holds)
-    } else {
-        (Verdict::Holds, Verdict::Fails)
-    };
+    let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
 
     let policy = OrderPolicy::new(options);
     let mut enhancer = Enhancer::new(net, &goal.formula, options);
