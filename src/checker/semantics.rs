@@ -508,6 +508,9 @@ impl<'a> Model<'a> {
             if let Some(d) = &loc.data_invariant
                 && d.eval(vars)? == 0
             {
+                // No valuation at all: callers that look at the zone see it
+                // empty (`x0 - x0 < 0`).
+                zone.constrain(0, 0, bound::raw(0, true));
                 return Ok(false);
             }
             if !self.constrain_all(zone, &loc.invariant, vars)? {
