@@ -1,0 +1,241 @@
+//! Invariants with conditions on data (UPPAAL: "a conjunction of simple
+//! conditions on clocks, differences between clocks, and boolean expressions
+//! not involving clocks"; lower bounds on clocks are disallowed). A state
+//! whose data violate an invariant does not exist. The bundled model
+//! `tests/data/models/data-invariants.zeno` runs under every search order in
+//! `models.rs`; here: a UPPAAL XML import, an initial violation, the
+//! independent simulator's own rule, the exporters and located errors.
+
+use num_rational::Rational64;
+
+use crate::support;
+
+use support::simulator;
+use zeno::checker::{
+    self, Cancel, ConcreteState, HeuristicKind, Options, SearchOrder, Transition, Verdict,
+};
+use zeno::diagnostics::Severity;
+use zeno::ir::Network;
+
+const MODEL: &str = include_str!("../data/models/data-invariants.zeno");
+const XML: &str = include_str!("../data/import/data-invariants.xml");
+
+fn lower(text: &str) -> Network {
+    let a = zeno::semantics::analyze(text);
+    let errors: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    a.network.expect("a network")
+}
+
+/// The verdict and trace length of check `k` under `search`/`heuristic`;
+/// every trace must replay in the independent simulator.
+fn check(net: &Network, k: usize, search: SearchOrder, heuristic: HeuristicKind) -> (bool, usize) {
+    let options = Options {
+        search,
+        heuristic,
+        seed: 3,
+        ..Options::default()
+    };
+    let r = checker::check(
+        net,
+        net.check_at(k).expect("a check"),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    );
+    if let Some(t) = &r.trace {
+        simulator::replay(net, k, t).unwrap_or_else(|e| panic!("check {k}: {e}"));
+    }
+    let len = r.trace.as_ref().map_or(0, |t| t.len());
+    match r.verdict {
+        Verdict::Holds => (true, len),
+        Verdict::Fails => (false, len),
+        v => panic!("check {k}: {v:?}"),
+    }
+}
+
+/// `wait` has the invariant `x <= 5 && mine(id)` (a side-effect-free
+/// function reading `turn`). By hand: P1 enters `wait` only once P0 has set
+/// `turn = 1` on leaving it (3 transitions); both waiting needs two values
+/// of `turn`; P1 is never done while P0 is idle; `x <= 5` bounds the wait.
+#[test]
+fn uppaal_xml_with_data_invariant_imports_and_checks() {
+    let imported = zeno::import::import_uppaal_xml(XML).expect("imports");
+    assert!(
+        imported
+            .zeno
+            .contains("location wait invariant x <= 5 && mine(id);"),
+        "{}",
+        imported.zeno
+    );
+    let net = lower(&imported.zeno);
+    let expected = [(true, Some(3)), (false, None), (false, None), (false, None)];
+    assert_eq!(net.checks.len(), expected.len());
+    for (k, &(holds, shortest)) in expected.iter().enumerate() {
+        for (search, heuristic) in [
+            (SearchOrder::Bfs, HeuristicKind::Zero),
+            (SearchOrder::Dfs, HeuristicKind::Zero),
+            (SearchOrder::Greedy, HeuristicKind::HU),
+            (SearchOrder::AStar, HeuristicKind::DL),
+        ] {
+            let (h, len) = check(&net, k, search, heuristic);
+            assert_eq!(h, holds, "check {k} {search:?}/{heuristic:?}");
+            if let (Some(s), SearchOrder::Bfs) = (shortest, search) {
+                assert_eq!(len, s, "check {k}");
+            }
+        }
+    }
+}
+
+/// An initial state violating its data invariant does not exist, exactly
+/// as one violating a clock invariant: nothing is reachable, every safety
+/// property holds.
+#[test]
+fn initial_violation_is_treated_as_a_clock_one() {
+    let make = |invariant: &str| {
+        format!(
+            "int[0, 3] n = 1;\ntemplate P() {{\n    clock x;\n    init location a invariant {invariant};\n    location b;\n    a -> b;\n}}\nsystem P;\ncheck reach_b: E<> P.b;\ncheck always_one: A[] n == 1;\ncheck never: A[] n == 0;\n"
+        )
+    };
+    for invariant in ["n == 0", "x < 0", "x <= 1 && n != 1"] {
+        let net = lower(&make(invariant));
+        assert_eq!(
+            check(&net, 0, SearchOrder::Bfs, HeuristicKind::Zero).0,
+            false,
+            "{invariant}"
+        );
+        assert!(
+            check(&net, 1, SearchOrder::Bfs, HeuristicKind::Zero).0,
+            "{invariant}"
+        );
+        assert!(
+            check(&net, 2, SearchOrder::Dfs, HeuristicKind::Zero).0,
+            "{invariant}"
+        );
+    }
+    // The same model with a satisfied initial invariant reaches `b`.
+    let net = lower(&make("n == 1"));
+    assert!(check(&net, 0, SearchOrder::Bfs, HeuristicKind::Zero).0);
+    assert!(!check(&net, 2, SearchOrder::Bfs, HeuristicKind::Zero).0);
+}
+
+fn state(net: &Network, locations: &[&str], variables: &[i32]) -> ConcreteState {
+    ConcreteState {
+        locations: net
+            .processes
+            .iter()
+            .zip(locations)
+            .map(|(p, l)| p.locations.iter().position(|x| x.name == *l).unwrap() as u32)
+            .collect(),
+        variables: variables.to_vec(),
+        clocks: vec![Rational64::from_integer(0); net.clocks.len()],
+    }
+}
+
+fn edge(net: &Network, process: &str, source: &str, target: &str) -> (u32, u32) {
+    let p = net
+        .processes
+        .iter()
+        .position(|p| p.name == process)
+        .unwrap();
+    let proc_ = &net.processes[p];
+    let at = |n: &str| proc_.locations.iter().position(|l| l.name == n).unwrap() as u32;
+    let e = proc_
+        .edges
+        .iter()
+        .position(|e| e.source == at(source) && e.target == at(target))
+        .unwrap();
+    (p as u32, e as u32)
+}
+
+/// The independent simulator refuses a step into a state whose data violate
+/// an invariant, for the moving process and for another one.
+#[test]
+fn simulator_refuses_steps_into_violated_data_invariants() {
+    let net = lower(MODEL);
+    // P0, P1, Flip, T, C; variables turn, n.
+    let init = ["idle", "idle", "f", "start", "c"];
+    let s = state(&net, &init, &[0, 0]);
+    let into_wait = |p: &str| Transition {
+        edges: vec![edge(&net, p, "idle", "wait")],
+    };
+    assert!(simulator::fire(&net, &s, &into_wait("P0")).is_ok());
+    assert!(simulator::fire(&net, &s, &into_wait("P1")).is_err());
+    // P0 waiting: Flip's turn = 1 would break P0's invariant.
+    let waiting = state(&net, &["wait", "idle", "f", "start", "c"], &[0, 0]);
+    let flip = Transition {
+        edges: vec![edge(&net, "Flip", "f", "f")],
+    };
+    assert!(simulator::fire(&net, &waiting, &flip).is_err());
+    assert!(simulator::fire(&net, &s, &flip).is_ok());
+    // T holding: C cannot count.
+    let holding = state(&net, &["idle", "idle", "f", "hold", "c"], &[0, 0]);
+    let count = Transition {
+        edges: vec![edge(&net, "C", "c", "c")],
+    };
+    assert!(simulator::fire(&net, &holding, &count).is_err());
+    assert!(simulator::fire(&net, &s, &count).is_ok());
+}
+
+/// XTA and TChecker both take integer conditions in invariants: the
+/// exporters write them beside the clock bounds.
+#[test]
+fn exporters_write_data_invariants() {
+    let net = lower(MODEL);
+    let (xta, _) = zeno::import::export_xta(&net).expect("exports to XTA");
+    assert!(xta.contains("wait { turn == 1 }"), "{xta}");
+    assert!(xta.contains("hold { n == 0 && T_x <= 5 }"), "{xta}");
+    let tck = zeno::import::export_tchecker(&net, "d").expect("exports to TChecker");
+    assert!(tck.contains("{invariant:n == 0&&T_x <= 5"), "{tck}");
+    // XTA read back: the same verdicts.
+    let back = zeno::import::import_xta(&xta).expect("imports");
+    let back = lower(&format!(
+        "{}\ncheck held: E<> T.hold && n > 0;\ncheck after: E<> T.after && n == 3;\n",
+        back.zeno
+    ));
+    let k = back.checks.len();
+    assert!(!check(&back, k - 2, SearchOrder::Bfs, HeuristicKind::Zero).0);
+    assert_eq!(
+        check(&back, k - 1, SearchOrder::Bfs, HeuristicKind::Zero),
+        (true, 5)
+    );
+}
+
+/// What UPPAAL rejects stays a located error: clock lower bounds, clocks
+/// under a disjunction, effects.
+#[test]
+fn bad_invariants_are_located_errors() {
+    let text = "int n;\ntemplate P() {\n    clock x;\n    init location a invariant x >= 1 && n == 0;\n    location b invariant x <= 2 || n == 0;\n    location c invariant n++ == 1;\n}\nsystem P;\n";
+    let a = zeno::semantics::analyze(text);
+    let errors: Vec<(u32, &str)> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.range.start, d.message.as_str()))
+        .collect();
+    let at = |s: &str| text.find(s).unwrap() as u32;
+    assert!(
+        errors.contains(&(
+            at("x >= 1"),
+            "an invariant can only bound clocks from above"
+        )),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|&(s, m)| s == at("x <= 2 ||") && m.starts_with("clocks can only be compared")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|&(s, _)| s >= at("n++") && s < at("n++") + 3),
+        "{errors:?}"
+    );
+    assert_eq!(errors.len(), 3, "{errors:?}");
+}
