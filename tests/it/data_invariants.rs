@@ -238,3 +238,41 @@ fn bad_invariants_are_located_errors() {
     );
     assert_eq!(errors.len(), 3, "{errors:?}");
 }
+
+/// A toggled slot read by a data invariant is not a safe component: taking
+/// it out would make `T` wait in `hold` with `n == 1`, which the invariant
+/// `n == 0` forbids (C cannot toggle while T holds). By hand: T enters
+/// `hold` only with n == 0 and n stays 0 there; after `hold`, C toggles.
+#[test]
+fn safe_abstraction_keeps_slots_that_data_invariants_read() {
+    let net = lower(
+        "int[0, 1] n = 0;\ntemplate T() {\n    init location start;\n    location hold invariant n == 0;\n    location after;\n    start -> hold;\n    hold -> after;\n}\ntemplate C() {\n    init location c;\n    c -> c  do n = 1 - n;\n}\nsystem T, C;\ncheck held_toggled: E<> T.hold && n == 1;\ncheck after_toggled: E<> T.after && n == 1;\n",
+    );
+    for safe_abstraction in [false, true] {
+        for (k, expected) in [(0, false), (1, true)] {
+            let options = Options {
+                safe_abstraction,
+                ..Options::default()
+            };
+            let r = checker::check(
+                &net,
+                net.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            if let Some(t) = &r.trace {
+                simulator::replay(&net, k, t).unwrap_or_else(|e| panic!("check {k}: {e}"));
+            }
+            let want = if expected {
+                Verdict::Holds
+            } else {
+                Verdict::Fails
+            };
+            assert_eq!(
+                r.verdict, want,
+                "check {k}, safe abstraction {safe_abstraction}"
+            );
+        }
+    }
+}
