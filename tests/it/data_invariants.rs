@@ -264,6 +264,10 @@ fn safe_abstraction_keeps_slots_that_data_invariants_read() {
             if let Some(t) = &r.trace {
                 simulator::replay(&net, k, t).unwrap_or_else(|e| panic!("check {k}: {e}"));
             }
+            if safe_abstraction {
+                let removed = r.stats.safe.as_ref().map(|s| s.removed);
+                assert_eq!(removed, Some(0), "check {k}: nothing is safe here");
+            }
             let want = if expected {
                 Verdict::Holds
             } else {
