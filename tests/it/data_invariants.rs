@@ -280,3 +280,24 @@ fn safe_abstraction_keeps_slots_that_data_invariants_read() {
         }
     }
 }
+
+/// A data invariant that cannot be evaluated is a model error, as a guard
+/// would be: the second step sets `i = 2` and `a[2]` is out of bounds.
+#[test]
+fn evaluation_errors_in_data_invariants_are_model_errors() {
+    let net = lower(
+        "int[0, 3] i = 0;\nint a[2];\ntemplate P() {\n    init location l invariant a[i] == 0;\n    l -> l  do i = i + 1;\n}\nsystem P;\ncheck r: E<> i == 3;\n",
+    );
+    let r = checker::check(
+        &net,
+        net.check_at(0).unwrap(),
+        &Options::default(),
+        &Cancel::new(),
+        &mut |_| {},
+    );
+    match &r.verdict {
+        Verdict::ModelError(e) => assert!(e.to_string().contains("out of bounds"), "{e}"),
+        v => panic!("{v:?}"),
+    }
+    assert_eq!(r.trace.as_ref().map(|t| t.len()), Some(1));
+}
