@@ -301,3 +301,45 @@ fn evaluation_errors_in_data_invariants_are_model_errors() {
     }
     assert_eq!(r.trace.as_ref().map(|t| t.len()), Some(1));
 }
+
+/// zeno's own simulator offers no transition into a violated data
+/// invariant, in either mode, and has no initial state where the initial
+/// data violate one.
+#[test]
+fn the_simulator_offers_no_step_into_a_violated_data_invariant() {
+    use zeno::simulate::{Mode, Simulator};
+    let net = lower(MODEL);
+    let p1_wait = edge(&net, "P1", "idle", "wait");
+    let p0_wait = edge(&net, "P0", "idle", "wait");
+    let flip = edge(&net, "Flip", "f", "f");
+    for mode in [Mode::Concrete, Mode::Symbolic] {
+        let mut sim = Simulator::new(&net, mode).expect("an initial state");
+        let offered = |sim: &Simulator| -> Vec<Vec<(u32, u32)>> {
+            sim.enabled()
+                .unwrap()
+                .into_iter()
+                .filter(|e| e.now() && e.error.is_none())
+                .map(|e| e.transition.edges)
+                .collect()
+        };
+        let now = offered(&sim);
+        assert!(now.contains(&vec![p0_wait]), "{mode:?} {now:?}");
+        assert!(now.contains(&vec![flip]), "{mode:?} {now:?}");
+        assert!(!now.contains(&vec![p1_wait]), "{mode:?} {now:?}");
+        // P0 waiting: Flip would break its invariant.
+        let k = sim
+            .enabled()
+            .unwrap()
+            .iter()
+            .position(|e| e.transition.edges == vec![p0_wait])
+            .unwrap();
+        sim.fire(k + 1).unwrap();
+        let now = offered(&sim);
+        assert!(!now.contains(&vec![flip]), "{mode:?} {now:?}");
+    }
+    let violated = lower(
+        "int[0, 3] n = 1;\ntemplate P() {\n    init location a invariant n == 0;\n    location b;\n    a -> b;\n}\nsystem P;\n",
+    );
+    assert!(Simulator::new(&violated, Mode::Concrete).is_err());
+    assert!(Simulator::new(&violated, Mode::Symbolic).is_err());
+}
