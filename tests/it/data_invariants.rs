@@ -343,3 +343,26 @@ fn the_simulator_offers_no_step_into_a_violated_data_invariant() {
     assert!(Simulator::new(&violated, Mode::Concrete).is_err());
     assert!(Simulator::new(&violated, Mode::Symbolic).is_err());
 }
+
+/// TChecker invariants take integer conditions: `wait` (labelled `w`) is
+/// entered only if `turn == 0` after the edge's update. The verdicts are
+/// those of TChecker's `tck-reach -a reach -l w` on the same two files
+/// (REACHABLE true, then false).
+#[test]
+fn tchecker_invariant_with_an_integer_condition() {
+    let tck = |update: &str| {
+        format!(
+            "system:s\nint:1:0:1:0:turn\nevent:a\nprocess:P\nlocation:P:idle{{initial:}}\nlocation:P:wait{{invariant:turn==0 : labels:w}}\nedge:P:idle:wait:a{{do:turn={update}}}\n"
+        )
+    };
+    for (update, reachable) in [("0", true), ("1", false)] {
+        let imported =
+            zeno::import::import_tchecker(&tck(update), &["w".to_string()]).expect("imports");
+        let net = lower(&imported.zeno);
+        assert_eq!(
+            check(&net, 0, SearchOrder::Bfs, HeuristicKind::Zero).0,
+            reachable,
+            "turn = {update}"
+        );
+    }
+}
