@@ -366,3 +366,23 @@ fn tchecker_invariant_with_an_integer_condition() {
         );
     }
 }
+
+/// Deadlock detection sees transitions that a data invariant disables: with
+/// `n == 0`, `a -> b` can never be taken (`b` needs `n == 1`), so the
+/// initial state is a deadlock (0 steps); with `n == 1` the process moves
+/// between `a` and `b` for ever.
+#[test]
+fn deadlocks_caused_by_data_invariants() {
+    for (init, deadlock) in [(0, true), (1, false)] {
+        let net = lower(&format!(
+            "int[0, 1] n = {init};\ntemplate A() {{\n    init location a;\n    location b invariant n == 1;\n    a -> b;\n    b -> a;\n}}\nsystem A;\ncheck dl: E<> deadlock;\n"
+        ));
+        for search in [SearchOrder::Bfs, SearchOrder::Dfs] {
+            let (holds, len) = check(&net, 0, search, HeuristicKind::Zero);
+            assert_eq!(holds, deadlock, "n = {init} {search:?}");
+            if holds {
+                assert_eq!(len, 0);
+            }
+        }
+    }
+}
