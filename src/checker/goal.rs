@@ -237,6 +237,7 @@ mod tests {
                     name: "l0".into(),
                     kind: LocationKind::Normal,
                     invariant: vec![cc(1, 0, 2)],
+                    data_invariant: None,
                     span: Span::default(),
                 }],
                 edges: vec![Edge {

@@ -498,11 +498,21 @@ impl<'a> Model<'a> {
         Ok(!zone.is_empty())
     }
 
-    /// Intersects `zone` with the invariants of every current location.
+    /// Intersects `zone` with the invariants of every current location;
+    /// `false` also when the data part of one is false (the discrete state
+    /// does not exist).
     pub fn invariants(&self, key: &[i32], zone: &mut Dbm) -> Result<bool, EvalError> {
         let vars = self.vars(key);
         for p in 0..self.nproc {
             let loc = &self.net.processes[p].locations[key[p] as usize];
+            if let Some(d) = &loc.data_invariant
+                && d.eval(vars)? == 0
+            {
+                // No valuation at all: callers that look at the zone see it
+                // empty (`x0 - x0 < 0`).
+                zone.constrain(0, 0, bound::raw(0, true));
+                return Ok(false);
+            }
             if !self.constrain_all(zone, &loc.invariant, vars)? {
                 return Ok(false);
             }

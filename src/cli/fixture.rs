@@ -45,6 +45,7 @@ fn loc(name: &str) -> Location {
         name: name.to_string(),
         kind: LocationKind::Normal,
         invariant: Vec::new(),
+        data_invariant: None,
         span: span(&format!("location {name}")),
     }
 }

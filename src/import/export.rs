@@ -154,6 +154,9 @@ impl<'n> Printer<'n> {
                 l.invariant
                     .iter()
                     .for_each(|c| collect_expr(&c.bound, &mut uses));
+                if let Some(d) = &l.data_invariant {
+                    collect_expr(d, &mut uses);
+                }
             }
             for e in &p.edges {
                 if let Some(g) = &e.guard {
@@ -680,12 +683,18 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                 LocationKind::Urgent => attrs.push("urgent:".into()),
                 LocationKind::Normal => {}
             }
-            if !l.invariant.is_empty() {
-                let inv: Vec<String> = l
-                    .invariant
+            // TChecker's invariants take integer conditions too, with
+            // UPPAAL's meaning (a target state violating one is not entered).
+            let mut inv: Vec<String> = Vec::new();
+            if let Some(d) = &l.data_invariant {
+                inv.push(pr.operand(d, BinOp::And, l.span, &mut errors));
+            }
+            inv.extend(
+                l.invariant
                     .iter()
-                    .map(|c| pr.constraint(c, l.span, &mut errors))
-                    .collect();
+                    .map(|c| pr.constraint(c, l.span, &mut errors)),
+            );
+            if !inv.is_empty() {
                 attrs.push(format!("invariant:{}", inv.join("&&")));
             }
             if let Some(ls) = labels.get(&(pi as u32, li as u32)) {
@@ -932,14 +941,18 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             .locations
             .iter()
             .map(|l| {
-                if l.invariant.is_empty() {
+                let mut inv: Vec<String> = Vec::new();
+                if let Some(d) = &l.data_invariant {
+                    inv.push(pr.operand(d, BinOp::And, l.span, &mut errors));
+                }
+                inv.extend(
+                    l.invariant
+                        .iter()
+                        .map(|c| pr.constraint(c, l.span, &mut errors)),
+                );
+                if inv.is_empty() {
                     l.name.clone()
                 } else {
-                    let inv: Vec<String> = l
-                        .invariant
-                        .iter()
-                        .map(|c| pr.constraint(c, l.span, &mut errors))
-                        .collect();
                     format!("{} {{ {} }}", l.name, inv.join(" && "))
                 }
             })

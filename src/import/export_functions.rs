@@ -42,6 +42,9 @@ impl Functions {
                 l.invariant
                     .iter()
                     .for_each(|c| c.bound.for_each_call(&mut add));
+                if let Some(d) = &l.data_invariant {
+                    d.for_each_call(&mut add);
+                }
             }
             for e in &p.edges {
                 if let Some(g) = &e.guard {

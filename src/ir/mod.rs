@@ -233,6 +233,10 @@ pub struct Location {
     pub kind: LocationKind,
     /// Conjunction of clock constraints that must hold while the process is here.
     pub invariant: Vec<ClockConstraint>,
+    /// The condition on data of the invariant (`None`: true). A discrete
+    /// state where it is false does not exist: a transition into it is not
+    /// enabled.
+    pub data_invariant: Option<Expr>,
     /// The declaration.
     pub span: Span,
 }

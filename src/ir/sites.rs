@@ -74,6 +74,9 @@ fn formula_calls(f: &Formula, look: &mut impl FnMut(&Call)) {
 fn for_each_call(p: &Process, f: &mut impl FnMut(&Call)) {
     for l in &p.locations {
         l.invariant.iter().for_each(|c| c.bound.for_each_call(f));
+        if let Some(d) = &l.data_invariant {
+            d.for_each_call(f);
+        }
     }
     for e in &p.edges {
         if let Some(g) = &e.guard {
@@ -106,6 +109,9 @@ pub fn shift_local_calls(p: &mut Process, offset: u32) {
     let shift = |e: &mut Expr| shift_calls(e, offset);
     for l in &mut p.locations {
         l.invariant.iter_mut().for_each(|c| shift(&mut c.bound));
+        if let Some(d) = &mut l.data_invariant {
+            shift(d);
+        }
     }
     for e in &mut p.edges {
         if let Some(g) = &mut e.guard {

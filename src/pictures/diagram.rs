@@ -127,7 +127,12 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             name: l.name.clone(),
             kind: l.kind,
             initial: li == p.initial as usize,
-            invariant: pretty::constraints(net, &l.invariant),
+            invariant: l
+                .data_invariant
+                .iter()
+                .map(|d| pretty::expr(net, d))
+                .chain(pretty::constraints(net, &l.invariant))
+                .collect(),
             visited: false,
         })
         .collect();

@@ -9,6 +9,7 @@ fn location(name: &str) -> Location {
         name: name.into(),
         kind: LocationKind::Normal,
         invariant: vec![],
+        data_invariant: None,
         span: Span::default(),
     }
 }

@@ -25,6 +25,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
                 _ => LocationKind::Committed,
             },
             invariant: vec![],
+            data_invariant: None,
             span: span(),
         })
         .collect();

@@ -50,6 +50,7 @@ fn loc(name: &str, kind: LocationKind, invariant: Vec<ClockConstraint>) -> Locat
         name: name.into(),
         kind,
         invariant,
+        data_invariant: None,
         span: Span::default(),
     }
 }

@@ -96,6 +96,29 @@ impl Footprints {
                         }
                     }
                 }
+                // Data invariants: the edge is enabled only if the invariant
+                // of its target holds after the updates, and those of the
+                // other processes' locations too, when it writes what they read.
+                if let Some(d) = &proc.locations[edge.target as usize].data_invariant {
+                    expr_reads(d, &mut r);
+                }
+                for (q, other) in net.processes.iter().enumerate() {
+                    if q == p {
+                        continue;
+                    }
+                    for d in other
+                        .locations
+                        .iter()
+                        .filter_map(|l| l.data_invariant.as_ref())
+                    {
+                        let mut dr = Vec::new();
+                        expr_reads(d, &mut dr);
+                        if dr.iter().any(|s| w.contains(s)) {
+                            r.extend(dr);
+                            r.push((nvars + nclocks + q) as u32);
+                        }
+                    }
+                }
                 r.sort_unstable();
                 r.dedup();
                 w.sort_unstable();

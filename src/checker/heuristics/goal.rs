@@ -205,6 +205,7 @@ mod tests {
                         name: format!("l{i}"),
                         kind: crate::ir::LocationKind::Normal,
                         invariant: vec![],
+                        data_invariant: None,
                         span: Default::default(),
                     })
                     .collect(),

@@ -54,6 +54,7 @@ pub(super) fn process(n: &mut Network, locations: usize) -> ProcId {
                 name: format!("l{i}"),
                 kind: LocationKind::Normal,
                 invariant: vec![],
+                data_invariant: None,
                 span: Span::default(),
             })
             .collect(),

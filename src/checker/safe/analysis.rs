@@ -279,7 +279,12 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
     let mut readers: Vec<(ProcId, EdgeId)> = Vec::new();
     for (p, proc_) in network.processes.iter().enumerate() {
         for loc in &proc_.locations {
-            if loc.invariant.iter().any(|c| reads_slot(&c.bound, x)) {
+            if loc.invariant.iter().any(|c| reads_slot(&c.bound, x))
+                || loc
+                    .data_invariant
+                    .as_ref()
+                    .is_some_and(|d| reads_slot(d, x))
+            {
                 return None;
             }
         }
@@ -340,6 +345,7 @@ fn safe_slot(network: &Network, goal: &Formula, x: VarId) -> Option<Component> {
         let only_x = |ex: &Expr| reads(ex).iter().all(|&v| v == x);
         let ok = proc_.locations.len() == 1
             && proc_.locations[0].kind == LocationKind::Normal
+            && proc_.locations[0].data_invariant.is_none()
             && edge.sync.is_none()
             && edge.label.is_none()
             && edge.clock_guard.is_empty()
@@ -524,10 +530,9 @@ fn always_true(network: &Network, g: &Expr) -> bool {
 fn safe_process(network: &Network, goal: &Formula, p: ProcId) -> Option<Component> {
     let proc_ = &network.processes[p as usize];
     if proc_.edges.is_empty()
-        || proc_
-            .locations
-            .iter()
-            .any(|l| l.kind != LocationKind::Normal || !l.invariant.is_empty())
+        || proc_.locations.iter().any(|l| {
+            l.kind != LocationKind::Normal || !l.invariant.is_empty() || l.data_invariant.is_some()
+        })
         || proc_.edges.iter().any(|e| {
             e.guard.as_ref().is_some_and(|g| !always_true(network, g))
                 || !e.clock_guard.is_empty()

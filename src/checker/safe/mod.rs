@@ -31,7 +31,8 @@
 //! locations are strongly connected: only the goal can see where it is.
 //!
 //! Clocks: a component whose moves have clock guards or resets, or whose
-//! locations have invariants, is never safe; a removed move changes no clock,
+//! locations have invariants (on clocks or data; nor is a slot that a data
+//! invariant reads), is never safe; a removed move changes no clock,
 //! so it can be taken after any delay without changing any zone.
 //!
 //! The reduced network keeps every process, slot and edge (so that ids in a

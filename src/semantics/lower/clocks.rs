@@ -117,7 +117,8 @@ impl Ctx {
         })
     }
 
-    /// Splits a conjunction into its data part and clock constraints.
+    /// Splits a conjunction into its data part and clock constraints. In an
+    /// invariant, clocks may only be bounded from above.
     pub(super) fn conjunction(
         &mut self,
         e: &hir::Expr,
@@ -137,16 +138,10 @@ impl Ctx {
             clocks.extend(cs);
             return;
         }
+        // A condition on data (UPPAAL: "boolean expressions not involving
+        // clocks"), in guards and invariants alike: it holds or not in a
+        // discrete state, whatever the clocks.
         let t = self.data(e);
-        if ctx == ClockCtx::Invariant {
-            if !matches!(t.ty, Ty::Error) {
-                self.error(
-                    e.span,
-                    "an invariant must be a conjunction of clock upper bounds",
-                );
-            }
-            return;
-        }
         match t.expr {
             ir::Expr::Const(v) if v != 0 => {}
             expr => data.push(expr),

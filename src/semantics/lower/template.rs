@@ -368,14 +368,16 @@ impl Ctx {
                     initial = Some((id, l.name.span));
                 }
             }
-            let mut invariant = Vec::new();
+            let (mut data, mut invariant) = (Vec::new(), Vec::new());
             if let Some(inv) = &l.invariant {
-                self.conjunction(inv, ClockCtx::Invariant, &mut Vec::new(), &mut invariant);
+                self.conjunction(inv, ClockCtx::Invariant, &mut data, &mut invariant);
             }
+            let data_invariant = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
             locations.push(ir::Location {
                 name: l.name.text.clone(),
                 kind: l.kind,
                 invariant,
+                data_invariant,
                 span: self.abs(l.span),
             });
         }

@@ -124,6 +124,7 @@ impl Net {
                     name: (*n).into(),
                     kind: *k,
                     invariant: Vec::new(),
+                    data_invariant: None,
                     span: Span::default(),
                 })
                 .collect(),

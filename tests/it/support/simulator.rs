@@ -569,6 +569,14 @@ impl Sim<'_> {
     fn check_invariants(&self, s: &ConcreteState) -> Result<(), String> {
         for (p, proc_) in self.net.processes.iter().enumerate() {
             let loc = self.location(p, s);
+            if let Some(d) = &loc.data_invariant
+                && eval(d, &s.variables).map_err(|e| format!("invariant: {e}"))? == 0
+            {
+                return Err(format!(
+                    "the invariant of {}.{} is violated (variables {:?})",
+                    proc_.name, loc.name, s.variables
+                ));
+            }
             for c in &loc.invariant {
                 if !clock_holds(c, &s.variables, &s.clocks)? {
                     return Err(format!(
@@ -1397,7 +1405,17 @@ impl Sim<'_> {
             moves: &post_moves,
         };
         for (p, proc_) in net.processes.iter().enumerate() {
-            for c in &proc_.locations[locations[p] as usize].invariant {
+            let loc = &proc_.locations[locations[p] as usize];
+            // A data invariant that fails to evaluate is a model error: the
+            // transition counts as enabled, as one whose updates fail.
+            if let Some(d) = &loc.data_invariant {
+                match eval(d, &vars) {
+                    Ok(0) => return Ok(false),
+                    Ok(_) => {}
+                    Err(_) => return Ok(true),
+                }
+            }
+            for c in &loc.invariant {
                 ok = ok.meet(after.interval(c, &vars)?);
             }
         }

@@ -19,6 +19,9 @@ pub(crate) fn cannot_raise_errors(net: &Network, goal: &Formula) -> bool {
             l.invariant
                 .iter()
                 .all(|c| interval(&c.bound, &ranges).is_some())
+                && l.data_invariant
+                    .as_ref()
+                    .is_none_or(|d| interval(d, &ranges).is_some())
         });
         invariants_ok
             && p.edges.iter().all(|e| {
