@@ -220,6 +220,12 @@ pub enum Sym {
     Clock {
         id: ClockId,
     },
+    /// A clock array (`clock x[3]`, `clock x[2][2]`): `shape` is an array
+    /// of [`Ty::Clock`], its elements the clocks from `base` in slot order.
+    Clocks {
+        base: ClockId,
+        shape: Ty,
+    },
     /// A channel, or a channel array (`shape` is then an array of
     /// [`Ty::Chan`]) stored from channel `base`.
     Chan {
@@ -255,6 +261,7 @@ impl Sym {
             Sym::Const { .. } | Sym::ConstData { .. } => "constant",
             Sym::Var { .. } => "variable",
             Sym::Clock { .. } => "clock",
+            Sym::Clocks { .. } => "clock array",
             Sym::Chan { .. } => "channel",
             Sym::Typedef(_) => "type",
             Sym::Function(_) => "function",

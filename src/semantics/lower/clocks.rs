@@ -22,6 +22,9 @@ impl Ctx {
                     _ => None,
                 }
             }
+            ExprKind::Index(..) if self.indexes_clock_array(e) => {
+                Some((self.clock_element(e).unwrap_or(0), 0))
+            }
             ExprKind::Binary(BinaryOp::Sub, a, b) => {
                 let (x, _) = self.clock_term(a)?;
                 let (y, _) = self.clock_term(b)?;
@@ -29,6 +32,55 @@ impl Ctx {
             }
             _ => None,
         }
+    }
+
+    /// Whether `e` indexes a clock array (`x[i]`, `x[i][j]`, `P.x[i]`),
+    /// without reporting anything.
+    fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Index(a, _) => self.indexes_clock_array(a),
+            ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
+            ExprKind::Field(b, f) => self.find_process(b).is_some_and(|pid| {
+                matches!(self.procs[pid].locals.get(&f.text), Some(Sym::Clocks { .. }))
+            }),
+            _ => false,
+        }
+    }
+
+    /// The clock an element of a clock array names; `None` after an
+    /// error (reported). The index must be known when the model is built:
+    /// a constant, a template parameter, a `select` or quantifier binding.
+    /// A clock constraint names its clocks, so an index that depends on
+    /// the state is rejected (located) rather than guessed.
+    pub(super) fn clock_element(&mut self, e: &hir::Expr) -> Option<ClockId> {
+        let p = self.place(e)?;
+        if matches!(p.ty, Ty::Error) {
+            return None;
+        }
+        if p.ty.is_aggregate() {
+            self.error(
+                e.span,
+                format!("this is a clock array ({}): index it", p.ty.describe()),
+            );
+            return None;
+        }
+        let data::Store::Clock(base) = p.store else {
+            return None;
+        };
+        if !p.terms.is_empty() {
+            if p.is_const {
+                // Checked on its own: the index is a parameter.
+                return Some(UNKNOWN);
+            }
+            self.error(
+                e.span,
+                "a clock array can only be indexed by a value known when the model is built \
+                 (a constant, a template parameter, a `select` or quantifier binding), \
+                 not by a variable",
+            );
+            return None;
+        }
+        Some(base.wrapping_add(p.offset))
     }
 
     /// The process `P1` or `Proc(1)` names, without reporting anything.

@@ -496,6 +496,27 @@ impl Ctx {
             return None;
         }
         match p.store {
+            data::Store::Clock(base) => {
+                if matches!(p.ty, Ty::Error) {
+                    return None;
+                }
+                if p.is_const && !p.terms.is_empty() {
+                    // An index only known once the template is instantiated.
+                    return Some(Sym::Clock { id: UNKNOWN });
+                }
+                if p.ty.is_aggregate() || !p.terms.is_empty() {
+                    self.error(
+                        a.span,
+                        format!(
+                            "the reference parameter `{param}` needs a clock or an element of a clock array with a constant index"
+                        ),
+                    );
+                    return None;
+                }
+                Some(Sym::Clock {
+                    id: base.wrapping_add(p.offset),
+                })
+            }
             data::Store::Var(base) => Some(Sym::Var {
                 base: base.wrapping_add(p.offset),
                 ty: p.ty,

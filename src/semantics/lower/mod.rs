@@ -512,11 +512,8 @@ impl Ctx {
         }
         let has = |f: fn(&Ty) -> bool| leaves.iter().any(|(_, t)| f(t));
         if has(|t| matches!(t, Ty::Clock)) {
-            if ty.is_aggregate() {
-                self.error(
-                    v.span,
-                    "clock arrays and clocks in records are not supported",
-                );
+            if has(|t| !matches!(t, Ty::Clock | Ty::Error)) || matches!(ty.scalar_part(), Ty::Record(_)) {
+                self.error(v.span, "clocks in records are not supported");
                 return;
             }
             if let Some(init) = &v.init {
@@ -526,6 +523,26 @@ impl Ctx {
                 );
             }
             let id = self.bases.1 + self.net.clocks.len() as ClockId;
+            if ty.is_aggregate() {
+                // A clock array: one clock per element, `x[0]`, `x[1]`, …
+                if ty.slots().is_none() || data::has_unknown_len(&ty) {
+                    // A template checked on its own with a dimension that
+                    // depends on its parameters: one clock stands for all.
+                    self.net.clocks.push(ir::Clock {
+                        name: display,
+                        span,
+                    });
+                } else {
+                    for (path, _) in &leaves {
+                        self.net.clocks.push(ir::Clock {
+                            name: format!("{display}{path}"),
+                            span,
+                        });
+                    }
+                }
+                self.define(&v.name, Sym::Clocks { base: id, shape: ty });
+                return;
+            }
             self.net.clocks.push(ir::Clock {
                 name: display,
                 span,
