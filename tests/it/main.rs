@@ -14,6 +14,7 @@ mod cli_import;
 mod cli_pictures;
 mod cli_safe;
 mod cli_simulate;
+mod clock_arrays;
 mod concrete_traces;
 mod data_types;
 mod docs_samples;

@@ -23,7 +23,7 @@ impl Ctx {
                 }
             }
             ExprKind::Index(..) if self.indexes_clock_array(e) => {
-                Some((self.clock_element(e).unwrap_or(0), 0))
+                Some((self.clock_element(e).unwrap_or(UNKNOWN), 0))
             }
             ExprKind::Binary(BinaryOp::Sub, a, b) => {
                 let (x, _) = self.clock_term(a)?;
@@ -41,7 +41,10 @@ impl Ctx {
             ExprKind::Index(a, _) => self.indexes_clock_array(a),
             ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
             ExprKind::Field(b, f) => self.find_process(b).is_some_and(|pid| {
-                matches!(self.procs[pid].locals.get(&f.text), Some(Sym::Clocks { .. }))
+                matches!(
+                    self.procs[pid].locals.get(&f.text),
+                    Some(Sym::Clocks { .. })
+                )
             }),
             _ => false,
         }

@@ -512,7 +512,9 @@ impl Ctx {
         }
         let has = |f: fn(&Ty) -> bool| leaves.iter().any(|(_, t)| f(t));
         if has(|t| matches!(t, Ty::Clock)) {
-            if has(|t| !matches!(t, Ty::Clock | Ty::Error)) || matches!(ty.scalar_part(), Ty::Record(_)) {
+            if has(|t| !matches!(t, Ty::Clock | Ty::Error))
+                || matches!(ty.scalar_part(), Ty::Record(_))
+            {
                 self.error(v.span, "clocks in records are not supported");
                 return;
             }
@@ -540,7 +542,13 @@ impl Ctx {
                         });
                     }
                 }
-                self.define(&v.name, Sym::Clocks { base: id, shape: ty });
+                self.define(
+                    &v.name,
+                    Sym::Clocks {
+                        base: id,
+                        shape: ty,
+                    },
+                );
                 return;
             }
             self.net.clocks.push(ir::Clock {

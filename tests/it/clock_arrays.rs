@@ -1,0 +1,188 @@
+//! Clock arrays (`clock x[N]`, `clock x[pid_t]`, `clock w[2][2]`): one clock
+//! per element, an element picked by a constant, a template parameter, a
+//! `select` or a reference argument; verdicts computed by hand, the same
+//! under every search order, every trace replayed by the independent
+//! simulator; bad uses are located errors.
+
+use crate::support;
+use zeno::checker::{Cancel, Options, SearchOrder, Verdict, check};
+use zeno::diagnostics::Severity;
+
+fn errors(text: &str) -> Vec<(String, String)> {
+    zeno::semantics::analyze(text)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let at = text[d.range.start as usize..d.range.end as usize].to_string();
+            (d.message, at)
+        })
+        .collect()
+}
+
+/// Checks every check of `text` under every search order against
+/// `expected`, replays each trace; returns the states BFS explored per
+/// check.
+fn verdicts(text: &str, expected: &[Verdict]) -> Vec<u64> {
+    let net = zeno::semantics::analyze(text)
+        .network
+        .unwrap_or_else(|| panic!("{text}"));
+    let mut explored = Vec::new();
+    for (k, verdict) in expected.iter().enumerate() {
+        for order in SearchOrder::ALL {
+            let options = Options {
+                search: order,
+                ..Options::default()
+            };
+            let r = check(
+                &net,
+                net.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            assert_eq!(r.verdict, *verdict, "check {k}, {order:?}\n{text}");
+            if let Some(t) = &r.trace {
+                support::simulator::replay(&net, k, t)
+                    .unwrap_or_else(|e| panic!("check {k}, {order:?}: {e}"));
+            }
+            if order == SearchOrder::Bfs {
+                explored.push(r.stats.explored);
+            }
+        }
+    }
+    explored
+}
+
+/// Fischer's protocol with one clock per process: `clock x;` in the
+/// template, or a global `clock x[pid_t]` indexed by the parameter.
+fn fischer(array: bool, enter: &str) -> String {
+    let (global, local, x) = match array {
+        true => ("clock x[pid_t];", "", "x[pid]"),
+        false => ("", "clock x;", "x"),
+    };
+    format!(
+        "const int N = 3;\nconst int K = 2;\ntypedef int[1, N] pid_t;\nint[0, N] id = 0;\n{global}\n\
+         template Proc(const pid_t pid) {{\n{local}\n\
+         init location idle;\nlocation req invariant {x} <= K;\nlocation wait;\nlocation cs;\n\
+         idle -> req when id == 0 do {x} = 0;\n\
+         req -> wait when {x} <= K do {x} = 0, id = pid;\n\
+         wait -> req when id == 0 do {x} = 0;\n\
+         wait -> cs when {x} {enter} K && id == pid;\n\
+         cs -> idle do id = 0;\n}}\n\
+         system Proc;\n\
+         check mutex: A[] !(Proc(1).cs && Proc(2).cs);\n\
+         check can_enter: E<> Proc(3).cs;\n"
+    )
+}
+
+/// Fischer's protocol is correct with `x > K` and wrong with `x >= K`
+/// (two processes can both wait exactly K); as an array the model is the
+/// same one, clock for clock (x[1], x[2], x[3] take the places of
+/// Proc(1).x, Proc(2).x, Proc(3).x), so BFS explores as many states.
+#[test]
+fn fischer_with_a_clock_array_is_fischer() {
+    for (enter, mutex) in [(">", Verdict::Holds), (">=", Verdict::Fails)] {
+        let expected = [mutex, Verdict::Holds];
+        let with_array = verdicts(&fischer(true, enter), &expected);
+        let with_locals = verdicts(&fischer(false, enter), &expected);
+        assert_eq!(with_array, with_locals, "x {enter} K");
+    }
+    let net = zeno::semantics::analyze(&fischer(true, ">"))
+        .network
+        .unwrap();
+    let names: Vec<&str> = net.clocks.iter().skip(1).map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["x[1]", "x[2]", "x[3]"]);
+}
+
+/// By hand: P leaves `a` at exactly 5 (invariant and guard), resetting
+/// x[0] through a reference parameter and its own y[1]: at `b`,
+/// x[1] - x[0] = 5 and y[1] = x[0]. It leaves `b` by the only `select`
+/// value with k == 1, when w[1][1] = 7 exactly (guard and invariant),
+/// resetting w[1][0]: at `c`, w[0][0] - w[1][0] = 7.
+#[test]
+fn elements_by_constant_select_and_reference() {
+    let text = "clock x[2];\nclock w[2][2];\nvoid rst(clock &c) { c = 0; }\n\
+        template P() {\n    clock y[2];\n\
+        init location a invariant x[0] <= 5;\n    location b invariant w[1][1] <= 7;\n    location c;\n\
+        a -> b when x[0] >= 5 do rst(x[0]), y[1] = 0;\n\
+        b -> c select k : int[0, 1] when w[k][1] >= 7 && k == 1 do w[k][0] = 0;\n}\n\
+        system P;\n\
+        check diff5: E<> P.b && x[1] - x[0] >= 5;\n\
+        check diff_more: E<> P.b && x[1] - x[0] > 5;\n\
+        check local: E<> P.b && P.y[1] - x[0] < 0;\n\
+        check c: E<> P.c && w[1][0] >= 0 && w[0][0] - w[1][0] >= 7;\n\
+        check c_more: E<> P.c && w[0][0] - w[1][0] > 7;\n\
+        check c_less: E<> P.c && w[0][0] - w[1][0] < 7;\n";
+    use Verdict::{Fails, Holds};
+    verdicts(text, &[Holds, Fails, Fails, Holds, Fails, Fails]);
+    let net = zeno::semantics::analyze(text).network.unwrap();
+    let names: Vec<&str> = net.clocks.iter().skip(1).map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "x[0]", "x[1]", "w[0][0]", "w[0][1]", "w[1][0]", "w[1][1]", "P.y[0]", "P.y[1]"
+        ]
+    );
+}
+
+#[test]
+fn bad_uses_of_clock_arrays_are_located_errors() {
+    let variable = "a clock array can only be indexed by a value known when the model is built \
+                    (a constant, a template parameter, a `select` or quantifier binding), not by a variable";
+    let arithmetic = "clocks can only be compared in a conjunction of a guard, an invariant or a check (not under `||` or `!`, not in arithmetic)";
+    let cases: &[(&str, &str, &str)] = &[
+        ("init location a invariant x[i] <= 3;", variable, "x[i]"),
+        ("init location a; a -> a when x[i] > 1;", variable, "x[i]"),
+        ("init location a; a -> a do x[i] = 0;", variable, "x[i]"),
+        (
+            "init location a; a -> a when x[3] > 1;",
+            "index 3 is out of range [0, 2]",
+            "3",
+        ),
+        (
+            "init location a; a -> a do x[-1] = 0;",
+            "index -1 is out of range [0, 2]",
+            "-1",
+        ),
+        (
+            "init location a; a -> a do i = x[1] + 1;",
+            arithmetic,
+            "x[1]",
+        ),
+        (
+            "init location a; a -> a when x > 1;",
+            "`x` is a clock array and cannot be used as a value",
+            "x",
+        ),
+        (
+            "init location a; a -> a when w[1] > 1;",
+            "this is a clock array (clock[2]): index it",
+            "w[1]",
+        ),
+    ];
+    for (body, message, at) in cases {
+        let text = format!(
+            "clock x[3];\nclock w[2][2];\nint[0, 5] i;\ntemplate P() {{ {body} }}\nsystem P;"
+        );
+        let errs = errors(&text);
+        assert!(
+            errs.iter().any(|(m, a)| m == message && a == at),
+            "{body}: {errs:?}"
+        );
+        assert!(zeno::semantics::analyze(&text).network.is_none(), "{body}");
+    }
+    let text = "clock z[0];\ntemplate P() { init location a; }\nsystem P;\ncheck c: E<> x[5] > 3;\nclock x[2];";
+    let errs = errors(text);
+    assert!(
+        errs.contains(&(
+            "array size 0 must be between 1 and 10000".into(),
+            "0".into()
+        )),
+        "{errs:?}"
+    );
+    assert!(
+        errs.contains(&("index 5 is out of range [0, 1]".into(), "5".into())),
+        "{errs:?}"
+    );
+}
