@@ -256,3 +256,37 @@ fn clock_arrays_are_exported_element_by_element() {
         );
     }
 }
+
+/// Hover, definition, references and rename of a clock array, as for any
+/// array: every occurrence of `x` (declaration, invariant, guard, reset,
+/// check) and nothing else.
+#[test]
+fn the_language_server_knows_clock_arrays() {
+    let text = fischer(true, ">");
+    let a = zeno::ide::Analysis::from_text(&text);
+    let decl = text.find("clock x[pid_t]").unwrap() as u32 + 6;
+    let uses: Vec<u32> = text
+        .match_indices("x[pid]")
+        .map(|(k, _)| k as u32)
+        .collect();
+    assert_eq!(uses.len(), 6, "{text}");
+    let h = a.hover(uses[0]).expect("a hover");
+    assert!(h.markdown.contains("clock x[pid_t]"), "{}", h.markdown);
+    let d = a.definition(uses[3]).expect("a definition");
+    assert_eq!((d.name.as_str(), d.range.start), ("x", decl));
+    let mut all = vec![decl];
+    all.extend(&uses);
+    let refs: Vec<u32> = a
+        .references(uses[1], true)
+        .iter()
+        .map(|s| s.start)
+        .collect();
+    assert_eq!(refs, all);
+    let renamed: Vec<u32> = a
+        .rename(uses[2], "clk")
+        .unwrap()
+        .iter()
+        .map(|s| s.start)
+        .collect();
+    assert_eq!(renamed, all);
+}
