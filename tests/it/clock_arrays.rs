@@ -128,13 +128,22 @@ fn elements_by_constant_select_and_reference() {
 
 #[test]
 fn bad_uses_of_clock_arrays_are_located_errors() {
-    let variable = "a clock array can only be indexed by a value known when the model is built \
-                    (a constant, a template parameter, a `select` or quantifier binding), not by a variable";
+    let variable = "a clock array can only be indexed by a variable in an edge's guard and in its \
+                    resets before any assignment (elsewhere: by a constant, a template parameter, \
+                    a `select` or quantifier binding)";
     let arithmetic = "clocks can only be compared in a conjunction of a guard, an invariant or a check (not under `||` or `!`, not in arithmetic)";
     let cases: &[(&str, &str, &str)] = &[
         ("init location a invariant x[i] <= 3;", variable, "x[i]"),
-        ("init location a; a -> a when x[i] > 1;", variable, "x[i]"),
-        ("init location a; a -> a do x[i] = 0;", variable, "x[i]"),
+        (
+            "init location a; a -> a do i = 1, x[i] = 0;",
+            variable,
+            "x[i]",
+        ),
+        (
+            "void r() { x[i] = 0; } init location a; a -> a do r();",
+            variable,
+            "x[i]",
+        ),
         (
             "init location a; a -> a when x[3] > 1;",
             "index 3 is out of range [0, 2]",
@@ -172,7 +181,8 @@ fn bad_uses_of_clock_arrays_are_located_errors() {
         );
         assert!(zeno::semantics::analyze(&text).network.is_none(), "{body}");
     }
-    let text = "clock z[0];\ntemplate P() { init location a; }\nsystem P;\ncheck c: E<> x[5] > 3;\nclock x[2];";
+    let text = "clock z[0];\nint[0, 1] i;\ntemplate P() { init location a; }\nsystem P;\n\
+                check c: E<> x[5] > 3;\ncheck d: E<> x[i] > 3;\nclock x[2];";
     let errs = errors(text);
     assert!(
         errs.contains(&(
@@ -185,6 +195,59 @@ fn bad_uses_of_clock_arrays_are_located_errors() {
         errs.contains(&("index 5 is out of range [0, 1]".into(), "5".into())),
         "{errs:?}"
     );
+    assert!(errs.contains(&(variable.into(), "x[i]".into())), "{errs:?}");
+}
+
+/// A token passes along three clocks: the edge `a -> a` waits 2 on the
+/// clock `x[t]` its holder `t` names, resets it and passes the token. By
+/// hand, with T0 <= T1 the times of the two passes (T0 >= 2, T1 >= T0 and
+/// T1 >= 2 since x[1] is never reset before): at t == 2, x[2] - x[0] = T0
+/// (so `done`, which needs T0 >= 4, is reachable), x[0] - x[2] = -T0 < 4
+/// always, x[2] - x[1] = T1 is never below 2 and can exceed 2. Each value
+/// of `t` is a copy of the edge guarded by `t == k`: 3 copies.
+#[test]
+fn an_index_of_the_state_splits_the_edge() {
+    let model = |guard: &str| {
+        format!(
+            "clock x[3];\nint[0, 3] t = 0;\n\
+             template P() {{\n    init location a;\n    location done;\n\
+             a -> a when x[t] >= 2{guard} do x[t] = 0, t = t + 1;\n\
+             a -> done when t == 2 && x[2] - x[0] >= 4;\n}}\n\
+             system P;\n\
+             check reach: E<> P.done;\n\
+             check t2: E<> t == 2 && x[0] - x[2] < 4;\n\
+             check below: E<> t == 2 && x[2] - x[1] < 2;\n\
+             check above: E<> t == 2 && x[2] - x[1] > 2;\n\
+             check all: A[] t <= 3;\n"
+        )
+    };
+    use Verdict::{Fails, Holds};
+    let text = model(" && t < 3");
+    verdicts(&text, &[Holds, Holds, Fails, Holds, Holds]);
+    let net = zeno::semantics::analyze(&text).network.unwrap();
+    assert_eq!(net.processes[0].edges.len(), 4);
+    // Without `t < 3` the token reaches t == 3: x[3] does not exist, a
+    // model error (never another clock), under every order.
+    let text = model("");
+    let net = zeno::semantics::analyze(&text).network.unwrap();
+    for order in SearchOrder::ALL {
+        let options = Options {
+            search: order,
+            ..Options::default()
+        };
+        let r = check(
+            &net,
+            net.check_at(4).unwrap(),
+            &options,
+            &Cancel::new(),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(&r.verdict, Verdict::ModelError(e) if e.to_string().contains("index 3")),
+            "{order:?}: {:?}",
+            r.verdict
+        );
+    }
 }
 
 /// `tests/data/import/clock-array.xml`: UPPAAL's Fischer with two

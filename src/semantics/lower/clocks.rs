@@ -2,6 +2,23 @@
 
 use super::*;
 
+/// An edge whose guard or resets index a clock array by a value of the
+/// state (`x[i] > 3`, `x[i] = 0`) is lowered once per value of the index:
+/// each copy names the element's clock and has the data guard `i == k`
+/// (the index checked against the array's length, so that an index out of
+/// range is a model error, never another clock).
+#[derive(Debug, Default)]
+pub(super) struct ClockSplit {
+    /// The values this copy gives the indices (by their printed form).
+    pub pinned: Vec<(String, u32)>,
+    /// The indices met that have no value yet: key, index (checked, counted
+    /// from 0) and how many positions it designates.
+    pub found: Vec<(String, ir::Expr, u32)>,
+    /// Whether a state-dependent index is allowed where lowering is now
+    /// (not once an update before it may have changed the state).
+    pub allowed: bool,
+}
+
 impl Ctx {
     // ---- clocks ----
 
@@ -75,11 +92,28 @@ impl Ctx {
                 // Checked on its own: the index is a parameter.
                 return Some(UNKNOWN);
             }
+            let base = base.wrapping_add(p.offset);
+            let inside = self.fns.inside_function();
+            if let Some((index, extent)) = p.dynamic(true)
+                && !index.has_effects()
+                && !inside
+                && let Some(split) = self.clock_split.as_mut()
+                && split.allowed
+            {
+                let key = format!("{index:?}");
+                if let Some((_, v)) = split.pinned.iter().find(|(k, _)| *k == key) {
+                    return Some(base.wrapping_add(*v));
+                }
+                if !split.found.iter().any(|(k, _, _)| *k == key) {
+                    split.found.push((key, index, extent));
+                }
+                return Some(base);
+            }
             self.error(
                 e.span,
-                "a clock array can only be indexed by a value known when the model is built \
-                 (a constant, a template parameter, a `select` or quantifier binding), \
-                 not by a variable",
+                "a clock array can only be indexed by a variable in an edge's guard and in its \
+                 resets before any assignment (elsewhere: by a constant, a template parameter, \
+                 a `select` or quantifier binding)",
             );
             return None;
         }

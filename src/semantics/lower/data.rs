@@ -54,7 +54,7 @@ impl Place {
     /// is a constant. With `checked`, even a lone index of a
     /// one-dimensional array is checked against its dimension here (a
     /// constant table has no array read to check it).
-    fn dynamic(&self, checked: bool) -> Option<(ir::Expr, u32)> {
+    pub(super) fn dynamic(&self, checked: bool) -> Option<(ir::Expr, u32)> {
         match self.terms.as_slice() {
             [] => None,
             // A lone index into consecutive slots: the array read itself

@@ -57,6 +57,13 @@ pub(super) struct FnState {
     pub(super) lazy_operand: u32,
 }
 
+impl FnState {
+    /// Whether a function body is being inlined.
+    pub(super) fn inside_function(&self) -> bool {
+        !self.frames.is_empty()
+    }
+}
+
 fn slot_range(ty: &Ty) -> (i32, i32) {
     match ty.bounds() {
         Some((lo, hi)) => (clamp32(lo), clamp32(hi)),

@@ -124,6 +124,10 @@ pub struct Ctx {
     bases: (u32, u32, u32),
     /// Functions being inlined and their frames.
     fns: function::FnState,
+    /// While an edge's guard and updates are lowered: the clock-array
+    /// indices that depend on the state, and the value each copy of the
+    /// edge gives them.
+    clock_split: Option<clocks::ClockSplit>,
 }
 
 impl Ctx {
@@ -145,6 +149,7 @@ impl Ctx {
             budget_reported: false,
             bases: (0, 0, 0),
             fns: function::FnState::default(),
+            clock_split: None,
         }
     }
 
