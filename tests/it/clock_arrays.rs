@@ -150,6 +150,11 @@ fn bad_uses_of_clock_arrays_are_located_errors() {
             "3",
         ),
         (
+            "void r(clock &c) { c = 0; } init location a; a -> a do r(x[i]);",
+            "the reference parameter `c` needs a clock or an element of a clock array with a constant index",
+            "x[i]",
+        ),
+        (
             "init location a; a -> a do x[-1] = 0;",
             "index -1 is out of range [0, 2]",
             "-1",
@@ -352,4 +357,22 @@ fn the_language_server_knows_clock_arrays() {
         .map(|s| s.start)
         .collect();
     assert_eq!(renamed, all);
+}
+
+/// TChecker's `clock:2:x` is imported as `clock x[2];` and checked. By hand:
+/// `a` is left when x[1] = 3 exactly, resetting x[1], so at `b`
+/// x[0] - x[1] = 3: `>= 3` holds, `> 3` does not.
+#[test]
+fn a_tchecker_clock_array_is_imported() {
+    let tck = "system:s\nevent:tau\nclock:2:x\nprocess:P\n\
+               location:P:a{initial: : invariant:x[1] <= 3}\nlocation:P:b{}\n\
+               edge:P:a:b:tau{provided:x[1] >= 3 && x[0] - x[1] >= 0 : do:x[1] = 0}\n";
+    let imported =
+        zeno::import::import("s.tck", tck, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(imported.zeno.contains("clock x[2];"), "{}", imported.zeno);
+    let text = format!(
+        "{}\ncheck three: E<> P.b && x[0] - x[1] >= 3;\ncheck more: E<> P.b && x[0] - x[1] > 3;\n",
+        imported.zeno
+    );
+    verdicts(&text, &[Verdict::Holds, Verdict::Fails]);
 }

@@ -492,7 +492,7 @@ impl Ctx {
         let p = self.place(a)?;
         // While a template is checked on its own, an index may be an
         // unknown constant: any element stands for it.
-        if !p.terms.is_empty() && !p.is_const {
+        if !p.terms.is_empty() && !p.is_const && !matches!(p.store, data::Store::Clock(_)) {
             self.error(
                 a.span,
                 format!(
