@@ -201,6 +201,14 @@ fn bad_uses_of_clock_arrays_are_located_errors() {
         "{errs:?}"
     );
     assert!(errs.contains(&(variable.into(), "x[i]".into())), "{errs:?}");
+    let text = "typedef struct { clock c; int a; } r_t;\nr_t v;\ntemplate P() { init location a; }\nsystem P;";
+    assert_eq!(
+        errors(text),
+        [(
+            "clocks in records are not supported".to_string(),
+            "v".to_string()
+        )]
+    );
 }
 
 /// A token passes along three clocks: the edge `a -> a` waits 2 on the
