@@ -384,3 +384,26 @@ fn a_tchecker_clock_array_is_imported() {
     );
     verdicts(&text, &[Verdict::Holds, Verdict::Fails]);
 }
+
+/// A template-local clock array sized by a parameter: checked on its own
+/// (the length unknown) without errors, and each instance's edge split
+/// into one copy per element of its own array.
+#[test]
+fn a_clock_array_sized_by_a_parameter() {
+    let text = "int[0, 2] i;\n\
+                template P(const int n) { clock x[n]; init location a; \
+                a -> a when x[i] > 1 do x[i] = 0; }\n\
+                Q = P(2);\nR = P(3);\nsystem Q, R;\n";
+    let a = zeno::semantics::analyze(text);
+    let errs: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errs.is_empty(), "{errs:?}");
+    let net = a.network.unwrap();
+    let copies: Vec<usize> = net.processes.iter().map(|p| p.edges.len()).collect();
+    assert_eq!(copies, [2, 3]);
+    let names: Vec<&str> = net.clocks.iter().skip(1).map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Q.x[0]", "Q.x[1]", "R.x[0]", "R.x[1]", "R.x[2]"]);
+}

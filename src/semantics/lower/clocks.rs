@@ -88,8 +88,9 @@ impl Ctx {
             return None;
         };
         if !p.terms.is_empty() {
-            if p.is_const {
-                // Checked on its own: the index is a parameter.
+            if p.is_const || p.terms.iter().any(|(_, len, _)| *len == UNKNOWN_LEN) {
+                // Checked on its own: the index or the length is a
+                // parameter.
                 return Some(UNKNOWN);
             }
             let base = base.wrapping_add(p.offset);
