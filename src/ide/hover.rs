@@ -82,6 +82,9 @@ fn decl_hover(
             };
             let konst = if v.is_const { "const " } else { "" };
             let mut s = format!("{konst}{ty} {}", v.name.text);
+            for d in &v.array {
+                s.push_str(&format!("[{}]", source(text, at(d.span))));
+            }
             if let Some(init) = &v.init {
                 s.push_str(&format!(" = {}", source(text, at(init.span))));
             }

@@ -32,6 +32,32 @@ pub(super) fn clean(name: &str) -> String {
     out
 }
 
+/// Clocks are exported one by one under flattened names (`x[1]` of a
+/// clock array → `x_1`): a clock whose flattened name is another clock's
+/// or a variable's would be confused with it, so that is a located error.
+fn clock_clashes(net: &Network, errors: &mut Vec<Diagnostic>) {
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for v in &net.variables {
+        seen.entry(clean(&v.name)).or_insert(&v.name);
+        seen.entry(array_name(&v.name)).or_insert(&v.name);
+    }
+    for c in net.clocks.iter().skip(1) {
+        let name = clean(&c.name);
+        match seen.get(&name) {
+            Some(other) => errors.push(Diagnostic::error(
+                c.span,
+                format!(
+                    "the clock `{}` would be exported as `{name}`, as `{other}` is: rename one of them",
+                    c.name
+                ),
+            )),
+            None => {
+                seen.insert(name, &c.name);
+            }
+        }
+    }
+}
+
 /// `a[0]` → `a`, `g[0][0]` → `g`: the name of an array from its first slot.
 fn array_name(first_slot: &str) -> String {
     let mut name = first_slot;
@@ -555,6 +581,7 @@ fn priority_errors(net: &Network, format: &str) -> Vec<Diagnostic> {
 /// other checks are listed as not expressible.
 pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<Diagnostic>> {
     let mut errors = priority_errors(net, "TChecker");
+    clock_clashes(net, &mut errors);
     let pr = Printer::new(net, Dialect::TChecker, &mut errors);
     let mut out = format!("# exported from zeno\nsystem:{}\n\n", clean(system_name));
     // Labels for the checks.
@@ -832,6 +859,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             ),
         ));
     }
+    clock_clashes(net, &mut errors);
     let pr = Printer::new(net, Dialect::Xta, &mut errors);
     let mut out = String::from("// exported from zeno\n");
     let mut v = 0usize;

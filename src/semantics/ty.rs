@@ -244,6 +244,14 @@ pub enum Sym {
         /// The clock.
         id: ClockId,
     },
+    /// A clock array (`clock x[3]`, `clock x[2][2]`): `shape` is an array
+    /// of [`Ty::Clock`], its elements the clocks from `base` in slot order.
+    Clocks {
+        /// The first clock.
+        base: ClockId,
+        /// The array type whose elements are the clocks.
+        shape: Ty,
+    },
     /// A channel, or a channel array (`shape` is then an array of
     /// [`Ty::Chan`]) stored from channel `base`.
     Chan {
@@ -290,6 +298,7 @@ impl Sym {
             Sym::Const { .. } | Sym::ConstData { .. } => "constant",
             Sym::Var { .. } => "variable",
             Sym::Clock { .. } => "clock",
+            Sym::Clocks { .. } => "clock array",
             Sym::Chan { .. } => "channel",
             Sym::Typedef(_) => "type",
             Sym::Function(_) => "function",

@@ -15,6 +15,7 @@ mod cli_import;
 mod cli_pictures;
 mod cli_safe;
 mod cli_simulate;
+mod clock_arrays;
 mod concrete_traces;
 mod data_invariants;
 mod data_types;

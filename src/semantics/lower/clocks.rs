@@ -2,6 +2,23 @@
 
 use super::*;
 
+/// An edge whose guard or resets index a clock array by a value of the
+/// state (`x[i] > 3`, `x[i] = 0`) is lowered once per value of the index:
+/// each copy names the element's clock and has the data guard `i == k`
+/// (the index checked against the array's length, so that an index out of
+/// range is a model error, never another clock).
+#[derive(Debug, Default)]
+pub(super) struct ClockSplit {
+    /// The values this copy gives the indices (by their printed form).
+    pub pinned: Vec<(String, u32)>,
+    /// The indices met that have no value yet: key, index (checked, counted
+    /// from 0) and how many positions it designates.
+    pub found: Vec<(String, ir::Expr, u32)>,
+    /// Whether a state-dependent index is allowed where lowering is now
+    /// (not once an update before it may have changed the state).
+    pub allowed: bool,
+}
+
 impl Ctx {
     // ---- clocks ----
 
@@ -22,6 +39,9 @@ impl Ctx {
                     _ => None,
                 }
             }
+            ExprKind::Index(..) if self.indexes_clock_array(e) => {
+                Some((self.clock_element(e).unwrap_or(UNKNOWN), 0))
+            }
             ExprKind::Binary(BinaryOp::Sub, a, b) => {
                 let (x, _) = self.clock_term(a)?;
                 let (y, _) = self.clock_term(b)?;
@@ -29,6 +49,76 @@ impl Ctx {
             }
             _ => None,
         }
+    }
+
+    /// Whether `e` indexes a clock array (`x[i]`, `x[i][j]`, `P.x[i]`),
+    /// without reporting anything.
+    fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Index(a, _) => self.indexes_clock_array(a),
+            ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
+            ExprKind::Field(b, f) => self.find_process(b).is_some_and(|pid| {
+                matches!(
+                    self.procs[pid].locals.get(&f.text),
+                    Some(Sym::Clocks { .. })
+                )
+            }),
+            _ => false,
+        }
+    }
+
+    /// The clock an element of a clock array names; `None` after an
+    /// error (reported). The index must be known when the model is built:
+    /// a constant, a template parameter, a `select` or quantifier binding.
+    /// A clock constraint names its clocks, so an index that depends on
+    /// the state is rejected (located) rather than guessed.
+    pub(super) fn clock_element(&mut self, e: &hir::Expr) -> Option<ClockId> {
+        let p = self.place(e)?;
+        if matches!(p.ty, Ty::Error) {
+            return None;
+        }
+        if p.ty.is_aggregate() {
+            self.error(
+                e.span,
+                format!("this is a clock array ({}): index it", p.ty.describe()),
+            );
+            return None;
+        }
+        let data::Store::Clock(base) = p.store else {
+            return None;
+        };
+        if !p.terms.is_empty() {
+            if p.is_const || p.terms.iter().any(|(_, len, _)| *len == UNKNOWN_LEN) {
+                // Checked on its own: the index or the length is a
+                // parameter.
+                return Some(UNKNOWN);
+            }
+            let base = base.wrapping_add(p.offset);
+            let inside = self.fns.inside_function();
+            if let Some((index, extent)) = p.dynamic(true)
+                && !index.has_effects()
+                && !inside
+                && let Some(split) = self.clock_split.as_mut()
+                && split.allowed
+            {
+                let key = format!("{index:?}");
+                if let Some((_, v)) = split.pinned.iter().find(|(k, _)| *k == key) {
+                    return Some(base.wrapping_add(*v));
+                }
+                if !split.found.iter().any(|(k, _, _)| *k == key) {
+                    split.found.push((key, index, extent));
+                }
+                return Some(base);
+            }
+            self.error(
+                e.span,
+                "a clock array can only be indexed by a variable in an edge's guard and in its \
+                 resets before any assignment (elsewhere: by a constant, a template parameter, \
+                 a `select` or quantifier binding)",
+            );
+            return None;
+        }
+        Some(base.wrapping_add(p.offset))
     }
 
     /// The process `P1` or `Proc(1)` names, without reporting anything.

@@ -27,6 +27,8 @@ pub(super) enum Store {
     /// A constant's values in slot order; `None` while a template is
     /// checked on its own and they depend on its parameters.
     Const(Option<Arc<[i32]>>),
+    /// Clocks from this one (a clock array).
+    Clock(ClockId),
 }
 
 /// A part of a variable, of a channel array or of a constant.
@@ -52,7 +54,7 @@ impl Place {
     /// is a constant. With `checked`, even a lone index of a
     /// one-dimensional array is checked against its dimension here (a
     /// constant table has no array read to check it).
-    fn dynamic(&self, checked: bool) -> Option<(ir::Expr, u32)> {
+    pub(super) fn dynamic(&self, checked: bool) -> Option<(ir::Expr, u32)> {
         match self.terms.as_slice() {
             [] => None,
             // A lone index into consecutive slots: the array read itself
@@ -520,6 +522,7 @@ impl Ctx {
                 kind,
                 urgent,
             } => (Store::Chan { base, kind, urgent }, shape),
+            Sym::Clocks { base, shape } => (Store::Clock(base), shape),
             Sym::Function(_) => {
                 self.error(span, format!("`{name}` is a function: call it"));
                 return None;
@@ -608,6 +611,13 @@ impl Ctx {
                 self.error(span, "a channel cannot be used as a value");
                 Typed::error()
             }
+            Store::Clock(_) => {
+                self.error(
+                    span,
+                    "clocks can only be compared in a conjunction of a guard, an invariant or a check (not under `||` or `!`, not in arithmetic)",
+                );
+                Typed::error()
+            }
         }
     }
 
@@ -648,6 +658,10 @@ impl Ctx {
             }
             (Store::Chan { .. }, _) => {
                 self.error(span, "cannot assign to a channel");
+                None
+            }
+            (Store::Clock(_), _) => {
+                self.error(span, "a clock can only be reset to a non-negative constant");
                 None
             }
         }

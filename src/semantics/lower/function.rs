@@ -57,6 +57,13 @@ pub(super) struct FnState {
     pub(super) lazy_operand: u32,
 }
 
+impl FnState {
+    /// Whether a function body is being inlined.
+    pub(super) fn inside_function(&self) -> bool {
+        !self.frames.is_empty()
+    }
+}
+
 fn slot_range(ty: &Ty) -> (i32, i32) {
     match ty.bounds() {
         Some((lo, hi)) => (clamp32(lo), clamp32(hi)),
@@ -485,7 +492,7 @@ impl Ctx {
         let p = self.place(a)?;
         // While a template is checked on its own, an index may be an
         // unknown constant: any element stands for it.
-        if !p.terms.is_empty() && !p.is_const {
+        if !p.terms.is_empty() && !p.is_const && !matches!(p.store, data::Store::Clock(_)) {
             self.error(
                 a.span,
                 format!(
@@ -496,6 +503,27 @@ impl Ctx {
             return None;
         }
         match p.store {
+            data::Store::Clock(base) => {
+                if matches!(p.ty, Ty::Error) {
+                    return None;
+                }
+                if p.is_const && !p.terms.is_empty() {
+                    // An index only known once the template is instantiated.
+                    return Some(Sym::Clock { id: UNKNOWN });
+                }
+                if p.ty.is_aggregate() || !p.terms.is_empty() {
+                    self.error(
+                        a.span,
+                        format!(
+                            "the reference parameter `{param}` needs a clock or an element of a clock array with a constant index"
+                        ),
+                    );
+                    return None;
+                }
+                Some(Sym::Clock {
+                    id: base.wrapping_add(p.offset),
+                })
+            }
             data::Store::Var(base) => Some(Sym::Var {
                 base: base.wrapping_add(p.offset),
                 ty: p.ty,

@@ -142,6 +142,10 @@ pub struct Ctx {
     bases: (u32, u32, u32),
     /// Functions being inlined and their frames.
     fns: function::FnState,
+    /// While an edge's guard and updates are lowered: the clock-array
+    /// indices that depend on the state, and the value each copy of the
+    /// edge gives them.
+    clock_split: Option<clocks::ClockSplit>,
 }
 
 impl Ctx {
@@ -164,6 +168,7 @@ impl Ctx {
             budget_reported: false,
             bases: (0, 0, 0),
             fns: function::FnState::default(),
+            clock_split: None,
         }
     }
 
@@ -534,11 +539,10 @@ impl Ctx {
         }
         let has = |f: fn(&Ty) -> bool| leaves.iter().any(|(_, t)| f(t));
         if has(|t| matches!(t, Ty::Clock)) {
-            if ty.is_aggregate() {
-                self.error(
-                    v.span,
-                    "clock arrays and clocks in records are not supported",
-                );
+            if has(|t| !matches!(t, Ty::Clock | Ty::Error))
+                || matches!(ty.scalar_part(), Ty::Record(_))
+            {
+                self.error(v.span, "clocks in records are not supported");
                 return;
             }
             if let Some(init) = &v.init {
@@ -548,6 +552,32 @@ impl Ctx {
                 );
             }
             let id = self.bases.1 + self.net.clocks.len() as ClockId;
+            if ty.is_aggregate() {
+                // A clock array: one clock per element, `x[0]`, `x[1]`, …
+                if ty.slots().is_none() || data::has_unknown_len(&ty) {
+                    // A template checked on its own with a dimension that
+                    // depends on its parameters: one clock stands for all.
+                    self.net.clocks.push(ir::Clock {
+                        name: display,
+                        span,
+                    });
+                } else {
+                    for (path, _) in &leaves {
+                        self.net.clocks.push(ir::Clock {
+                            name: format!("{display}{path}"),
+                            span,
+                        });
+                    }
+                }
+                self.define(
+                    &v.name,
+                    Sym::Clocks {
+                        base: id,
+                        shape: ty,
+                    },
+                );
+                return;
+            }
             self.net.clocks.push(ir::Clock {
                 name: display,
                 span,

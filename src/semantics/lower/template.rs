@@ -412,59 +412,102 @@ impl Ctx {
                 s.push(ends[1]);
             }
             for assignment in self.select_values(e) {
-                self.push_scope();
-                let mut selects = Vec::new();
-                for (s, v) in e.selects.iter().zip(&assignment) {
-                    self.bind_value(&s.name.text, *v, &s.ty);
-                    if let Some(v) = v {
-                        selects.push((s.name.text.clone(), clamp32(*v)));
+                // One copy per value of the clock-array indices that depend on
+                // the state (see `ClockSplit`); most edges have none.
+                let mut pins: Vec<Vec<(String, u32)>> = vec![Vec::new()];
+                let mut guards: Vec<Vec<ir::Expr>> = vec![Vec::new()];
+                while let Some(pinned) = pins.pop() {
+                    let pin_guards = guards.pop().unwrap_or_default();
+                    let reported = self.diags.len();
+                    let edges_before = edges.len();
+                    self.clock_split = Some(clocks::ClockSplit {
+                        pinned,
+                        found: Vec::new(),
+                        allowed: true,
+                    });
+                    self.push_scope();
+                    let mut selects = Vec::new();
+                    for (s, v) in e.selects.iter().zip(&assignment) {
+                        self.bind_value(&s.name.text, *v, &s.ty);
+                        if let Some(v) = v {
+                            selects.push((s.name.text.clone(), clamp32(*v)));
+                        }
                     }
-                }
-                let (mut data, mut clock_guard) = (Vec::new(), Vec::new());
-                if let Some(g) = &e.guard {
-                    self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
-                }
-                let sync = e.sync.as_ref().and_then(|s| {
-                    let (sync, _, urgent) = self.sync(s)?;
-                    let at = e.guard.as_ref().map_or(s.span, |g| g.span);
-                    if urgent && !clock_guard.is_empty() {
-                        self.error(
-                            at,
-                            "edges synchronising on an urgent channel cannot have clock guards",
-                        );
+                    let (mut data, mut clock_guard) = (Vec::new(), Vec::new());
+                    if let Some(g) = &e.guard {
+                        self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
                     }
-                    Some(sync)
-                });
-                let label = e.label.as_ref().map(|l| {
-                    if let Some(Sym::Chan { .. }) = self.peek(&l.text) {
-                        self.error(
-                            l.span,
-                            format!(
-                                "`{0}` is a channel: write `sync {0}!` or `sync {0}?` \
+                    let sync = e.sync.as_ref().and_then(|s| {
+                        let (sync, _, urgent) = self.sync(s)?;
+                        let at = e.guard.as_ref().map_or(s.span, |g| g.span);
+                        if urgent && !clock_guard.is_empty() {
+                            self.error(
+                                at,
+                                "edges synchronising on an urgent channel cannot have clock guards",
+                            );
+                        }
+                        Some(sync)
+                    });
+                    let label = e.label.as_ref().map(|l| {
+                        if let Some(Sym::Chan { .. }) = self.peek(&l.text) {
+                            self.error(
+                                l.span,
+                                format!(
+                                    "`{0}` is a channel: write `sync {0}!` or `sync {0}?` \
                                  (without `!`/`?` it is an action label)",
-                                l.text
-                            ),
-                        );
+                                    l.text
+                                ),
+                            );
+                        }
+                        l.text.clone()
+                    });
+                    let mut updates = Vec::new();
+                    for u in &e.updates {
+                        if let Some(split) = self.clock_split.as_mut() {
+                            split.allowed = updates
+                                .iter()
+                                .all(|u| matches!(u, ir::Update::ResetClock { .. }));
+                        }
+                        self.update(u, &mut updates);
                     }
-                    l.text.clone()
-                });
-                let mut updates = Vec::new();
-                for u in &e.updates {
-                    self.update(u, &mut updates);
+                    self.pop_scope(false);
+                    let split = self.clock_split.take().unwrap_or_default();
+                    if let Some((key, index, extent)) = split.found.into_iter().next() {
+                        // An index without a value: lower the edge again once
+                        // per value (the copies report what this one did).
+                        self.diags.truncate(reported);
+                        edges.truncate(edges_before);
+                        if !self.spend(extent as i64, e.span) {
+                            continue;
+                        }
+                        for v in (0..extent).rev() {
+                            let mut p = split.pinned.clone();
+                            p.push((key.clone(), v));
+                            let mut g = pin_guards.clone();
+                            g.push(ty::binary(
+                                BinOp::Eq,
+                                index.clone(),
+                                ir::Expr::Const(v as i32),
+                            ));
+                            pins.push(p);
+                            guards.push(g);
+                        }
+                        continue;
+                    }
+                    data.extend(pin_guards);
+                    let guard = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
+                    edges.push(ir::Edge {
+                        source: ends[0],
+                        target: ends[1],
+                        guard,
+                        clock_guard,
+                        sync,
+                        label,
+                        updates,
+                        selects,
+                        span: self.abs(e.span),
+                    });
                 }
-                self.pop_scope(false);
-                let guard = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
-                edges.push(ir::Edge {
-                    source: ends[0],
-                    target: ends[1],
-                    guard,
-                    clock_guard,
-                    sync,
-                    label,
-                    updates,
-                    selects,
-                    span: self.abs(e.span),
-                });
             }
         }
 
