@@ -4,19 +4,7 @@
 //! hand-computed verdicts and runs under every search order in `models.rs`.
 
 use crate::support;
-use zeno::diagnostics::Severity;
-
-fn errors(text: &str) -> Vec<(String, String)> {
-    zeno::semantics::analyze(text)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = text[d.range.start as usize..d.range.end as usize].to_string();
-            (d.message, at)
-        })
-        .collect()
-}
+use crate::support::errors;
 
 const DECLS: &str = "chan go[2][3]; chan solo; broadcast chan bell; int[0, 1] j; clock x;
 template S(chan &out[3]) { init location a; a -> a sync out[0]!; }

@@ -5,20 +5,9 @@
 //! simulator; bad uses are located errors.
 
 use crate::support;
+use crate::support::errors;
 use zeno::checker::{Cancel, Options, SearchOrder, Verdict, check};
 use zeno::diagnostics::Severity;
-
-fn errors(text: &str) -> Vec<(String, String)> {
-    zeno::semantics::analyze(text)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = text[d.range.start as usize..d.range.end as usize].to_string();
-            (d.message, at)
-        })
-        .collect()
-}
 
 /// Checks every check of `text` under every search order against
 /// `expected`, replays each trace; returns the states BFS explored per

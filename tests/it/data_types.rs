@@ -2,6 +2,7 @@
 //! a type, typedefs, constant data and whole-value operations, with their
 //! located errors. Values and slots are worked out by hand.
 
+use crate::support::errors;
 use zeno::diagnostics::Severity;
 use zeno::ir::{BinOp, Expr, Network, Update};
 use zeno::semantics::analyze;
@@ -15,19 +16,6 @@ fn lower(text: &str) -> Network {
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
     a.network.expect("no errors, so a network")
-}
-
-/// The errors of a model, each as its message and the text it points at.
-fn errors(text: &str) -> Vec<(String, String)> {
-    analyze(text)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = text[d.range.start as usize..d.range.end as usize].to_string();
-            (d.message, at)
-        })
-        .collect()
 }
 
 /// `(name, init)` of every variable slot.

@@ -2,23 +2,11 @@
 //! errors of function bodies as model errors. Every expectation is worked
 //! out by hand from the model text.
 
+use crate::support::errors;
 use zeno::checker::{Cancel, Options, Verdict, check};
 use zeno::diagnostics::Severity;
 use zeno::ir::ErrorKind;
 use zeno::semantics::analyze;
-
-/// The error messages of a model, with the text they point at.
-fn errors(text: &str) -> Vec<(String, String)> {
-    analyze(text)
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = &text[d.range.start as usize..d.range.end as usize];
-            (d.message.clone(), at.to_string())
-        })
-        .collect()
-}
 
 /// The verdict of the model's only check.
 fn verdict(text: &str) -> Verdict {

@@ -4,19 +4,7 @@
 //! model `tests/data/models/partial-instantiation.zeno` has hand-computed
 //! verdicts and runs under every search order in `models.rs`.
 
-use zeno::diagnostics::Severity;
-
-fn errors(text: &str) -> Vec<(String, String)> {
-    zeno::semantics::analyze(text)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = text[d.range.start as usize..d.range.end as usize].to_string();
-            (d.message, at)
-        })
-        .collect()
-}
+use crate::support::errors;
 
 const T: &str = "int[0, 9] g;
 template T(const int[0, 3] i, const int[1, 5] step) {

@@ -6,6 +6,7 @@
 //! `tests/data/models/priorities-*.zeno` run under every search order in
 //! `models.rs`.
 
+use crate::support::errors;
 use num_rational::Rational64;
 
 use crate::support;
@@ -56,19 +57,6 @@ fn holds(net: &Network, name: &str) -> bool {
         Verdict::Fails => false,
         v => panic!("{name}: {v:?}"),
     }
-}
-
-/// The error messages of a text, with the text each one is located on.
-fn errors(text: &str) -> Vec<(String, String)> {
-    zeno::semantics::analyze(text)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = text[d.range.start as usize..d.range.end as usize].to_string();
-            (d.message, at)
-        })
-        .collect()
 }
 
 #[test]
