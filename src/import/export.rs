@@ -343,6 +343,23 @@ impl<'n> Printer<'n> {
         }
     }
 
+    /// The conjuncts of a location's invariant: its data condition first,
+    /// then its clock bounds (XTA and TChecker both take integer conditions
+    /// in invariants, with UPPAAL's meaning).
+    fn invariant(&self, l: &crate::ir::Location, errors: &mut Vec<Diagnostic>) -> Vec<String> {
+        let mut parts: Vec<String> = l
+            .data_invariant
+            .iter()
+            .map(|d| self.operand(d, BinOp::And, l.span, errors))
+            .collect();
+        parts.extend(
+            l.invariant
+                .iter()
+                .map(|c| self.constraint(c, l.span, errors)),
+        );
+        parts
+    }
+
     fn constraint(&self, c: &ClockConstraint, span: Span, errors: &mut Vec<Diagnostic>) -> String {
         let rel = if c.strict { "<" } else { "<=" };
         if c.j == 0 {
@@ -710,17 +727,7 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                 LocationKind::Urgent => attrs.push("urgent:".into()),
                 LocationKind::Normal => {}
             }
-            // TChecker's invariants take integer conditions too, with
-            // UPPAAL's meaning (a target state violating one is not entered).
-            let mut inv: Vec<String> = Vec::new();
-            if let Some(d) = &l.data_invariant {
-                inv.push(pr.operand(d, BinOp::And, l.span, &mut errors));
-            }
-            inv.extend(
-                l.invariant
-                    .iter()
-                    .map(|c| pr.constraint(c, l.span, &mut errors)),
-            );
+            let inv = pr.invariant(l, &mut errors);
             if !inv.is_empty() {
                 attrs.push(format!("invariant:{}", inv.join("&&")));
             }
@@ -969,15 +976,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             .locations
             .iter()
             .map(|l| {
-                let mut inv: Vec<String> = Vec::new();
-                if let Some(d) = &l.data_invariant {
-                    inv.push(pr.operand(d, BinOp::And, l.span, &mut errors));
-                }
-                inv.extend(
-                    l.invariant
-                        .iter()
-                        .map(|c| pr.constraint(c, l.span, &mut errors)),
-                );
+                let inv = pr.invariant(l, &mut errors);
                 if inv.is_empty() {
                     l.name.clone()
                 } else {
