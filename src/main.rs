@@ -13,6 +13,7 @@ static ALLOCATOR: zeno::memory::CountingAllocator = zeno::memory::CountingAlloca
 
 fn main() -> ExitCode {
     zeno::memory::share_one_arena_under_address_limits();
+    zeno::memory::set_aside_a_reserve();
     zeno::memory::set_budget(zeno::memory::default_budget());
     let parsed = match cli::args::Cli::try_parse() {
         Ok(c) => c,

@@ -17,8 +17,11 @@
 //! 3. The default budget ([`default_budget`]) is below what the process may
 //!    really use (address-space and data limits, the cgroup's limit, physical
 //!    memory), so the polls stop a search before the operating system refuses
-//!    memory. If it refuses anyway, the allocator prints a message and ends
-//!    the process with exit code 3 (a limit was hit) instead of an abort.
+//!    memory. If it refuses anyway, the allocator gives back a reserve set
+//!    aside at start ([`set_aside_a_reserve`]), retries, and from then on
+//!    [`over_budget`] is true, so the search stops at its next poll with its
+//!    statistics. A second refusal prints a message and ends the process
+//!    with exit code 3 (a limit was hit) instead of an abort.
 //!
 //! Without the counting allocator (the library used on its own, the test
 //! binaries) nothing is counted and no budget applies.
@@ -54,16 +57,22 @@ impl CountingAllocator {
 
     /// An allocation of `size` bytes by `allocate`: refused past the budget
     /// in a fallible section, counted when it succeeds.
-    fn counted(size: usize, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+    fn counted(size: usize, allocate: impl Fn() -> *mut u8) -> *mut u8 {
         if Self::refuses(size) {
             return std::ptr::null_mut();
         }
-        let p = allocate();
+        let mut p = allocate();
         if p.is_null() {
             if FALLIBLE.with(Cell::get) {
                 return p;
             }
-            Self::refused_by_the_system(size);
+            if !release_the_reserve() {
+                Self::refused_by_the_system(size);
+            }
+            p = allocate();
+            if p.is_null() {
+                Self::refused_by_the_system(size);
+            }
         }
         Self::grew(size);
         p
@@ -126,12 +135,19 @@ unsafe impl GlobalAlloc for CountingAllocator {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded unchanged.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let mut p = unsafe { System.realloc(ptr, layout, new_size) };
         if p.is_null() {
             if FALLIBLE.with(Cell::get) {
                 return p;
             }
-            Self::refused_by_the_system(new_size);
+            if !release_the_reserve() {
+                Self::refused_by_the_system(new_size);
+            }
+            // SAFETY: forwarded unchanged; a failed `realloc` left `ptr` valid.
+            p = unsafe { System.realloc(ptr, layout, new_size) };
+            if p.is_null() {
+                Self::refused_by_the_system(new_size);
+            }
         }
         if new_size >= old {
             Self::grew(new_size - old);
@@ -140,6 +156,59 @@ unsafe impl GlobalAlloc for CountingAllocator {
         }
         p
     }
+}
+
+/// Bytes set aside at start ([`set_aside_a_reserve`]) and given back to the
+/// system the first time it refuses an ordinary allocation, so that the
+/// search can notice ([`over_budget`]), stop and print its statistics.
+const RESERVE_BYTES: usize = 8 << 20;
+
+/// The reserve's address (0: none held).
+static RESERVE: AtomicUsize = AtomicUsize::new(0);
+/// Set once the system has refused memory and the reserve was given back.
+static RESERVE_SPENT: AtomicBool = AtomicBool::new(false);
+
+/// Maps [`RESERVE_BYTES`] of address space that the process does not use,
+/// to be unmapped the first time the system refuses an allocation outside a
+/// fallible section: under an address-space limit (`ulimit -v`), the budget
+/// cannot see every mapping (code, thread stacks, the allocator's arenas),
+/// and a refusal may come first. The `zeno` binary calls this at start.
+pub fn set_aside_a_reserve() {
+    #[cfg(unix)]
+    {
+        // SAFETY: an anonymous private mapping of fresh pages; its address
+        // is only ever passed to `munmap` with the same length.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                RESERVE_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p != libc::MAP_FAILED {
+            RESERVE.store(p as usize, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Gives the reserve back to the system and marks the budget as exceeded;
+/// `false` if there was no reserve left to give. Never allocates.
+fn release_the_reserve() -> bool {
+    let p = RESERVE.swap(0, Ordering::Relaxed);
+    if p == 0 {
+        return false;
+    }
+    #[cfg(unix)]
+    // SAFETY: `p` came from `mmap` with this length and is unmapped once
+    // (the swap above took it).
+    unsafe {
+        libc::munmap(p as *mut libc::c_void, RESERVE_BYTES);
+    }
+    RESERVE_SPENT.store(true, Ordering::Relaxed);
+    true
 }
 
 #[cfg(unix)]
@@ -202,11 +271,12 @@ pub fn budget() -> Option<u64> {
     (b != usize::MAX).then_some(b as u64)
 }
 
-/// Whether the heap holds more than the budget (always `false` without the
-/// counting allocator or without a budget).
+/// Whether the heap holds more than the budget, or the system has already
+/// refused memory once (always `false` without the counting allocator).
 pub fn over_budget() -> bool {
     INSTALLED.load(Ordering::Relaxed)
-        && CURRENT.load(Ordering::Relaxed) > BUDGET.load(Ordering::Relaxed)
+        && (CURRENT.load(Ordering::Relaxed) > BUDGET.load(Ordering::Relaxed)
+            || RESERVE_SPENT.load(Ordering::Relaxed))
 }
 
 /// Growing a table would take the heap past the budget (or the system

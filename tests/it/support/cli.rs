@@ -63,9 +63,11 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test, under the build's own temporary
+/// directory (`target/tmp`): the next run of the test empties it, and
+/// `cargo clean` removes it, so runs leave nothing behind elsewhere.
 pub fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zeno-{test}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("zeno-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
     dir
