@@ -39,7 +39,8 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         // One thread when the system cannot say how many cores there are.
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    Ok(config.apply(&Options {
+    Ok(Options {
+        config,
         max_states: args.max_states,
         timeout,
         seed: args.seed,
@@ -53,8 +54,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
         non_zeno: args.non_zeno,
         threads,
         active_clocks: !args.no_active_clocks,
-        ..Options::default()
-    }))
+    })
 }
 
 /// The search configuration of `--search`, `--heuristic`, `--enhance` and
