@@ -154,7 +154,7 @@ fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, String> {
         LoadError::Unreadable(e) => e.to_string(),
         LoadError::Import { .. } | LoadError::Usage(_) => String::new(),
     })?;
-    let analysis = semantics::analyze(&model.source.text);
+    let analysis = model.analyze();
     let errors = analysis
         .diagnostics
         .iter()

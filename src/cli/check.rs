@@ -6,13 +6,11 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use zeno::checker::config::Config;
 use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
-use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
 use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
-use super::source::Source;
 use super::{diag, json, sarif, text};
 
 /// The checker options the search flags ask for.
@@ -163,8 +161,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         let model = match load(path, &args.labels) {
             Ok(mut m) => {
                 if let Some(checks) = &queries {
-                    let text = format!("{}\n{checks}", m.source.text);
-                    m.source = Source::new(m.source.path.clone(), text);
+                    m.add_translated_checks(checks);
                 }
                 m
             }
@@ -190,7 +187,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         };
         let source = &model.source;
-        let analysis = semantics::analyze(&source.text);
+        let analysis = model.analyze();
         if !analysis.diagnostics.is_empty() {
             model.note_imported();
         }
