@@ -353,3 +353,72 @@ fn template_without_a_name_is_left_out_with_a_warning() {
         vec![("ends".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn reference_parameters_bound_to_array_elements_and_clocks() {
+    // `P(const id_t i) = T(v[i], c[i])`: each `P(i)` writes `v[i]` and
+    // resets and bounds the clock `c[i]` through its references.
+    // In `wait` (invariant y <= 3) a process resets its clock after 1 time
+    // unit at the earliest and goes on to `done` 2 units later, setting x.
+    let text = r#"<nta><declaration>typedef int[0,1] id_t;
+int[0,1] v[id_t];
+clock c[id_t];</declaration>
+<template><name>T</name><parameter>int[0,1] &amp;x, clock &amp;y</parameter>
+<location id="a"><name>wait</name><label kind="invariant">y &lt;= 3</label></location>
+<location id="b"><name>mid</name></location>
+<location id="d"><name>done</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">y &gt;= 1</label><label kind="assignment">y = 0</label></transition>
+<transition><source ref="b"/><target ref="d"/>
+  <label kind="guard">y &gt;= 2</label><label kind="assignment">x = 1</label></transition>
+</template>
+<system>P(const id_t i) = T(v[i], c[i]);
+system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P(0).mid and c[0] &lt; 1 and c[1] &gt;= 1</formula><comment>own_clock_reset</comment></query>
+<query><formula>A[] P(1).wait imply c[1] &lt;= 3</formula><comment>own_clock_bounded</comment></query>
+<query><formula>E&lt;&gt; v[1] == 1 and v[0] == 0</formula><comment>own_variable_set</comment></query>
+<query><formula>E&lt;&gt; P(0).done and v[0] == 0</formula><comment>done_without_v0</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // P(0) resets c[0] at time 1 while P(1) waits (c[1] = 1); P(1)'s
+    // invariant bounds c[1], not c[0]; P(1) can finish while P(0) idles in
+    // `mid`; reaching `done` sets v[0] on the way.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("own_clock_reset".to_string(), Verdict::Holds),
+            ("own_clock_bounded".to_string(), Verdict::Holds),
+            ("own_variable_set".to_string(), Verdict::Holds),
+            ("done_without_v0".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn reference_parameter_bound_to_a_variable_index_is_located() {
+    // A reference names one place for the whole run: `v[k]` with a variable
+    // `k` is rejected on the argument, and so is a clock bound to `int &x`.
+    let text = "int[0,1] k;\nint v[2];\nclock c;\n\
+                template T(int &x) { init location l; }\n\
+                P1 = T(v[k]);\nP2 = T(c);\nsystem P1, P2;\n";
+    let analysis = zeno::semantics::analyze(text);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let first = text.find("v[k]").unwrap();
+    assert_eq!(errors[0].range.start as usize, first, "{errors:?}");
+    assert!(
+        errors[0].message.contains("constant indices"),
+        "{}",
+        errors[0].message
+    );
+    let second = text.find("T(c)").unwrap() + 2;
+    assert_eq!(errors[1].range.start as usize, second, "{errors:?}");
+    assert!(errors[1].message.contains("clock"), "{}", errors[1].message);
+}

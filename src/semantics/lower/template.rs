@@ -318,6 +318,8 @@ impl Ctx {
                         kind,
                         urgent,
                     },
+                    // A reference to a clock: any one.
+                    Ty::Clock => Sym::Clock { id: UNKNOWN },
                     _ => Sym::Var { base: UNKNOWN, ty },
                 },
                 None => Sym::Const { value: None, ty },
