@@ -422,3 +422,90 @@ fn reference_parameter_bound_to_a_variable_index_is_located() {
     assert_eq!(errors[1].range.start as usize, second, "{errors:?}");
     assert!(errors[1].message.contains("clock"), "{}", errors[1].message);
 }
+
+#[test]
+fn clock_comparisons_under_or_and_not_in_guards() {
+    // `x` is never reset and `mid`, `eq` are committed dead ends, so `x`
+    // there is the time the edge was taken. `start` (x <= 5) is left for
+    // `mid` when x < 2 or x > 4, and for `eq` when not (x < 3 or x > 3),
+    // that is at x == 3 exactly.
+    let text = r#"<nta><declaration>clock x;</declaration>
+<template><name>P</name>
+<location id="s"><name>start</name><label kind="invariant">x &lt;= 5</label></location>
+<location id="m"><name>mid</name><committed/></location>
+<location id="e"><name>eq</name><committed/></location>
+<init ref="s"/>
+<transition><source ref="s"/><target ref="m"/>
+  <label kind="guard">x &lt; 2 || x &gt; 4</label></transition>
+<transition><source ref="s"/><target ref="e"/>
+  <label kind="guard">not (x &lt; 3 or x &gt; 3)</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.mid and x &lt; 2</formula><comment>mid_early</comment></query>
+<query><formula>E&lt;&gt; P.mid and x &gt; 4</formula><comment>mid_late</comment></query>
+<query><formula>E&lt;&gt; P.mid and x &gt;= 2 and x &lt;= 4</formula><comment>mid_between</comment></query>
+<query><formula>E&lt;&gt; P.eq</formula><comment>eq_reached</comment></query>
+<query><formula>E&lt;&gt; P.eq and x &lt; 3</formula><comment>eq_before_3</comment></query>
+<query><formula>E&lt;&gt; P.eq and x &gt; 3</formula><comment>eq_after_3</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("mid_early".to_string(), Verdict::Holds),
+            ("mid_late".to_string(), Verdict::Holds),
+            ("mid_between".to_string(), Verdict::Fails),
+            ("eq_reached".to_string(), Verdict::Holds),
+            ("eq_before_3".to_string(), Verdict::Fails),
+            ("eq_after_3".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn negated_data_and_clock_guard_as_uppaal_reads_not() {
+    // UPPAAL's `not` binds looser than `&&`: `not open && x == 8` is
+    // `not (open && x == 8)`, so with `open` false the edge is enabled at
+    // any time before 8 (the invariant), not only at 8.
+    let text = r#"<nta><declaration>bool open = false; clock x;</declaration>
+<template><name>W</name>
+<location id="a"><name>work</name><label kind="invariant">x &lt;= 8</label></location>
+<location id="b"><name>left</name><committed/></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">not open &amp;&amp; x == 8</label></transition>
+</template>
+<system>system W;</system>
+<queries>
+<query><formula>E&lt;&gt; W.left and x &lt; 8</formula><comment>leaves_early</comment></query>
+</queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![("leaves_early".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn clock_disjunction_in_an_invariant_is_located() {
+    // A zone cannot hold `x <= 2 || x >= 5` as an invariant (it is not
+    // convex): still an error, on the comparison under `||`.
+    let text =
+        "clock x;\ntemplate P() { init location l invariant x <= 2 || x >= 5; }\nsystem P;\n";
+    let analysis = zeno::semantics::analyze(text);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(!errors.is_empty(), "{:?}", analysis.diagnostics);
+    let inv = text.find("x <= 2").unwrap();
+    let end = text.find("; }").unwrap();
+    assert!(
+        errors
+            .iter()
+            .all(|e| (inv..end).contains(&(e.range.start as usize))),
+        "{errors:?}"
+    );
+}
