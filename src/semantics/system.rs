@@ -337,10 +337,14 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
             match ctx.reference_argument(arg, &p.name.text) {
                 Some(Sym::Var { base, ty: vty }) if !matches!(ty, Ty::Clock) => {
                     if !compatible(&ty, &vty) {
+                        let what = match &arg.kind {
+                            ExprKind::Name(n) => format!("`{n}`"),
+                            _ => "this".to_string(),
+                        };
                         ctx.diags.push(Diagnostic::error(
                             arg.span,
                             format!(
-                                "this has type {}, but `{}` expects {}",
+                                "{what} has type {}, but `{}` expects {}",
                                 vty.describe(),
                                 p.name.text,
                                 ty.describe()
