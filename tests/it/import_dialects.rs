@@ -509,3 +509,28 @@ fn clock_disjunction_in_an_invariant_is_located() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn lsc_template_is_left_out_with_a_warning() {
+    // UPPAAL 4.1's editor saves an empty live sequence chart in many demos;
+    // the system does not list it, so the checks are those of `P` alone.
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<lsc><name>LscTemplate</name><type>Universal</type><mode>Invariant</mode>
+<instance id="i0"><name>Instance</name></instance></lsc>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].line, 8);
+    assert!(imported.warnings[0].message.contains("LSC"));
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
