@@ -198,6 +198,13 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                     (["nta"], "declaration") => nta.declaration = Some(Chunk::at(end_pos)),
                     (["nta"], "system") => nta.system = Some(Chunk::at(end_pos)),
                     (["nta"], "instantiation") => nta.instantiation = Some(Chunk::at(end_pos)),
+                    // A live sequence chart (UPPAAL 4.1 scenarios), often an
+                    // empty one the editor added: it takes part only when the
+                    // system lists it, and then the name is reported unknown.
+                    (["nta"], "lsc") => sink.warning(
+                        span,
+                        "LSC template (live sequence chart) left out: zeno reads timed automata templates only",
+                    ),
                     (["nta", "queries"], "query") => nta.queries.push(XQuery::default()),
                     (["nta", "queries", "query"], "formula") => {
                         if let Some(q) = nta.queries.last_mut() {

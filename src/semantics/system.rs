@@ -329,24 +329,22 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
             && ty.bounds().is_some()
             && !matches!(&arg.kind, ExprKind::Name(n) if matches!(ctx.lookup_global(n), Some(Sym::Var { .. })));
         if p.is_ref && !binds_constant {
-            let ExprKind::Name(n) = &arg.kind else {
-                ctx.diags.push(Diagnostic::error(
-                    arg.span,
-                    format!(
-                        "`{}` is a reference parameter: pass a global variable",
-                        p.name.text
-                    ),
-                ));
-                ok = false;
-                continue;
-            };
-            match ctx.lookup_global(n) {
-                Some(Sym::Var { base, ty: vty }) => {
+            // A global variable or clock, or a part of a variable (`v[i]`,
+            // `r.f`) or an element of a clock array (`x[i]`) whose indices
+            // are constants once the instance is known: a partial
+            // instantiation's parameter (`P(const id_t i) = T(v[i])`), as
+            // UPPAAL allows. The reference names that one place for the run.
+            match ctx.reference_argument(arg, &p.name.text) {
+                Some(Sym::Var { base, ty: vty }) if !matches!(ty, Ty::Clock) => {
                     if !compatible(&ty, &vty) {
+                        let what = match &arg.kind {
+                            ExprKind::Name(n) => format!("`{n}`"),
+                            _ => "this".to_string(),
+                        };
                         ctx.diags.push(Diagnostic::error(
                             arg.span,
                             format!(
-                                "`{n}` has type {}, but `{}` expects {}",
+                                "{what} has type {}, but `{}` expects {}",
                                 vty.describe(),
                                 p.name.text,
                                 ty.describe()
@@ -356,13 +354,22 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
                     }
                     bound.push(Sym::Var { base, ty: vty });
                 }
-                _ => {
+                Some(Sym::Clock { id }) if matches!(ty, Ty::Clock) => {
+                    bound.push(Sym::Clock { id });
+                }
+                Some(sym) => {
                     ctx.diags.push(Diagnostic::error(
                         arg.span,
-                        format!("`{n}` is not a global variable"),
+                        format!(
+                            "`{}` expects {}, but this is a {}",
+                            p.name.text,
+                            ty.describe(),
+                            sym.kind_name()
+                        ),
                     ));
                     ok = false;
                 }
+                None => ok = false,
             }
         } else {
             match ctx.const_eval(arg) {

@@ -353,3 +353,184 @@ fn template_without_a_name_is_left_out_with_a_warning() {
         vec![("ends".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn reference_parameters_bound_to_array_elements_and_clocks() {
+    // `P(const id_t i) = T(v[i], c[i])`: each `P(i)` writes `v[i]` and
+    // resets and bounds the clock `c[i]` through its references.
+    // In `wait` (invariant y <= 3) a process resets its clock after 1 time
+    // unit at the earliest and goes on to `done` 2 units later, setting x.
+    let text = r#"<nta><declaration>typedef int[0,1] id_t;
+int[0,1] v[id_t];
+clock c[id_t];</declaration>
+<template><name>T</name><parameter>int[0,1] &amp;x, clock &amp;y</parameter>
+<location id="a"><name>wait</name><label kind="invariant">y &lt;= 3</label></location>
+<location id="b"><name>mid</name></location>
+<location id="d"><name>done</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">y &gt;= 1</label><label kind="assignment">y = 0</label></transition>
+<transition><source ref="b"/><target ref="d"/>
+  <label kind="guard">y &gt;= 2</label><label kind="assignment">x = 1</label></transition>
+</template>
+<system>P(const id_t i) = T(v[i], c[i]);
+system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P(0).mid and c[0] &lt; 1 and c[1] &gt;= 1</formula><comment>own_clock_reset</comment></query>
+<query><formula>A[] P(1).wait imply c[1] &lt;= 3</formula><comment>own_clock_bounded</comment></query>
+<query><formula>E&lt;&gt; v[1] == 1 and v[0] == 0</formula><comment>own_variable_set</comment></query>
+<query><formula>E&lt;&gt; P(0).done and v[0] == 0</formula><comment>done_without_v0</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // P(0) resets c[0] at time 1 while P(1) waits (c[1] = 1); P(1)'s
+    // invariant bounds c[1], not c[0]; P(1) can finish while P(0) idles in
+    // `mid`; reaching `done` sets v[0] on the way.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("own_clock_reset".to_string(), Verdict::Holds),
+            ("own_clock_bounded".to_string(), Verdict::Holds),
+            ("own_variable_set".to_string(), Verdict::Holds),
+            ("done_without_v0".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn reference_parameter_bound_to_a_variable_index_is_located() {
+    // A reference names one place for the whole run: `v[k]` with a variable
+    // `k` is rejected on the argument, and so is a clock bound to `int &x`.
+    let text = "int[0,1] k;\nint v[2];\nclock c;\n\
+                template T(int &x) { init location l; }\n\
+                P1 = T(v[k]);\nP2 = T(c);\nsystem P1, P2;\n";
+    let analysis = zeno::semantics::analyze(text);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let first = text.find("v[k]").unwrap();
+    assert_eq!(errors[0].range.start as usize, first, "{errors:?}");
+    assert!(
+        errors[0].message.contains("constant indices"),
+        "{}",
+        errors[0].message
+    );
+    let second = text.find("T(c)").unwrap() + 2;
+    assert_eq!(errors[1].range.start as usize, second, "{errors:?}");
+    assert!(errors[1].message.contains("clock"), "{}", errors[1].message);
+}
+
+#[test]
+fn clock_comparisons_under_or_and_not_in_guards() {
+    // `x` is never reset and `mid`, `eq` are committed dead ends, so `x`
+    // there is the time the edge was taken. `start` (x <= 5) is left for
+    // `mid` when x < 2 or x > 4, and for `eq` when not (x < 3 or x > 3),
+    // that is at x == 3 exactly.
+    let text = r#"<nta><declaration>clock x;</declaration>
+<template><name>P</name>
+<location id="s"><name>start</name><label kind="invariant">x &lt;= 5</label></location>
+<location id="m"><name>mid</name><committed/></location>
+<location id="e"><name>eq</name><committed/></location>
+<init ref="s"/>
+<transition><source ref="s"/><target ref="m"/>
+  <label kind="guard">x &lt; 2 || x &gt; 4</label></transition>
+<transition><source ref="s"/><target ref="e"/>
+  <label kind="guard">not (x &lt; 3 or x &gt; 3)</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.mid and x &lt; 2</formula><comment>mid_early</comment></query>
+<query><formula>E&lt;&gt; P.mid and x &gt; 4</formula><comment>mid_late</comment></query>
+<query><formula>E&lt;&gt; P.mid and x &gt;= 2 and x &lt;= 4</formula><comment>mid_between</comment></query>
+<query><formula>E&lt;&gt; P.eq</formula><comment>eq_reached</comment></query>
+<query><formula>E&lt;&gt; P.eq and x &lt; 3</formula><comment>eq_before_3</comment></query>
+<query><formula>E&lt;&gt; P.eq and x &gt; 3</formula><comment>eq_after_3</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("mid_early".to_string(), Verdict::Holds),
+            ("mid_late".to_string(), Verdict::Holds),
+            ("mid_between".to_string(), Verdict::Fails),
+            ("eq_reached".to_string(), Verdict::Holds),
+            ("eq_before_3".to_string(), Verdict::Fails),
+            ("eq_after_3".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn negated_data_and_clock_guard_as_uppaal_reads_not() {
+    // UPPAAL's `not` binds looser than `&&`: `not open && x == 8` is
+    // `not (open && x == 8)`, so with `open` false the edge is enabled at
+    // any time before 8 (the invariant), not only at 8.
+    let text = r#"<nta><declaration>bool open = false; clock x;</declaration>
+<template><name>W</name>
+<location id="a"><name>work</name><label kind="invariant">x &lt;= 8</label></location>
+<location id="b"><name>left</name><committed/></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">not open &amp;&amp; x == 8</label></transition>
+</template>
+<system>system W;</system>
+<queries>
+<query><formula>E&lt;&gt; W.left and x &lt; 8</formula><comment>leaves_early</comment></query>
+</queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![("leaves_early".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn clock_disjunction_in_an_invariant_is_located() {
+    // A zone cannot hold `x <= 2 || x >= 5` as an invariant (it is not
+    // convex): still an error, on the comparison under `||`.
+    let text =
+        "clock x;\ntemplate P() { init location l invariant x <= 2 || x >= 5; }\nsystem P;\n";
+    let analysis = zeno::semantics::analyze(text);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(!errors.is_empty(), "{:?}", analysis.diagnostics);
+    let inv = text.find("x <= 2").unwrap();
+    let end = text.find("; }").unwrap();
+    assert!(
+        errors
+            .iter()
+            .all(|e| (inv..end).contains(&(e.range.start as usize))),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn lsc_template_is_left_out_with_a_warning() {
+    // UPPAAL 4.1's editor saves an empty live sequence chart in many demos;
+    // the system does not list it, so the checks are those of `P` alone.
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<lsc><name>LscTemplate</name><type>Universal</type><mode>Invariant</mode>
+<instance id="i0"><name>Instance</name></instance></lsc>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].line, 8);
+    assert!(imported.warnings[0].message.contains("LSC"));
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}

@@ -23,6 +23,7 @@ use crate::ir::{self, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 mod clocks;
 mod counts;
 mod data;
+mod disjunction;
 mod expr;
 mod function;
 mod priorities;

@@ -318,6 +318,8 @@ impl Ctx {
                         kind,
                         urgent,
                     },
+                    // A reference to a clock: any one.
+                    Ty::Clock => Sym::Clock { id: UNKNOWN },
                     _ => Sym::Var { base: UNKNOWN, ty },
                 },
                 None => Sym::Const { value: None, ty },
@@ -411,7 +413,15 @@ impl Ctx {
             if ok && let Some(s) = succ.get_mut(ends[0] as usize) {
                 s.push(ends[1]);
             }
-            for assignment in self.select_values(e) {
+            // Most guards give one disjunct, the guard itself.
+            let disjuncts = self.guard_disjuncts(e.guard.as_ref());
+            let selections = self.select_values(e);
+            let diags_before = self.diags.len();
+            let lowerings: Vec<(&Option<hir::Expr>, Vec<Option<i64>>)> = disjuncts
+                .iter()
+                .flat_map(|g| selections.iter().cloned().map(move |a| (g, a)))
+                .collect();
+            for (guard, assignment) in lowerings {
                 // One copy per value of the clock-array indices that depend on
                 // the state (see `ClockSplit`); most edges have none.
                 let mut pins: Vec<Vec<(String, u32)>> = vec![Vec::new()];
@@ -434,12 +444,12 @@ impl Ctx {
                         }
                     }
                     let (mut data, mut clock_guard) = (Vec::new(), Vec::new());
-                    if let Some(g) = &e.guard {
+                    if let Some(g) = guard {
                         self.conjunction(g, ClockCtx::Guard, &mut data, &mut clock_guard);
                     }
                     let sync = e.sync.as_ref().and_then(|s| {
                         let (sync, _, urgent) = self.sync(s)?;
-                        let at = e.guard.as_ref().map_or(s.span, |g| g.span);
+                        let at = guard.as_ref().map_or(s.span, |g| g.span);
                         if urgent && !clock_guard.is_empty() {
                             self.error(
                                 at,
@@ -507,6 +517,20 @@ impl Ctx {
                         selects,
                         span: self.abs(e.span),
                     });
+                }
+            }
+            if disjuncts.len() > 1 {
+                // The disjuncts share the edge's sync and updates: report
+                // what they have in common once.
+                let mut seen = FxHashSet::default();
+                let mut k = diags_before;
+                while k < self.diags.len() {
+                    let d = &self.diags[k];
+                    if seen.insert((d.range.start, d.range.end, d.message.clone())) {
+                        k += 1;
+                    } else {
+                        self.diags.remove(k);
+                    }
                 }
             }
         }
