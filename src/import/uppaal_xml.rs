@@ -155,10 +155,20 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
         .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
-/// Reads the XML structure; `None` after a reported error.
+/// An element UPPAAL's format does not have where it stands (a newer
+/// version's, another tool's extension): left out, and said so, since it
+/// might have meant something for the model.
+fn unknown_element(sink: &mut Sink, span: Span, name: &str, inside: &str) {
+    sink.warning(
+        span,
+        format!("element `<{name}>` in {inside} is not one zeno knows; left out"),
+    );
+}
+
 /// How deeply the elements of an XML model may nest.
 const MAX_XML_DEPTH: usize = 64;
 
+/// Reads the XML structure; `None` after a reported error.
 fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
@@ -205,6 +215,10 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         span,
                         "LSC template (live sequence chart) left out: zeno reads timed automata templates only",
                     ),
+                    // `<imports>` names libraries of external functions; a
+                    // call of one is reported where it is made.
+                    (["nta"], "queries" | "imports") => {}
+                    (["nta"], other) => unknown_element(sink, span, other, "<nta>"),
                     (["nta", "queries"], "query") => nta.queries.push(XQuery::default()),
                     (["nta", "queries", "query"], "formula") => {
                         if let Some(q) = nta.queries.last_mut() {
@@ -232,7 +246,7 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                                 span,
                                 "branchpoints (probabilistic edges) are not supported",
                             ),
-                            _ => {}
+                            other => unknown_element(sink, span, other, "a template"),
                         }
                     }
                     (["nta", "template", "location"], child) => {
@@ -250,7 +264,7 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                                     text: Chunk::at(end_pos),
                                     span,
                                 }),
-                                _ => {}
+                                other => unknown_element(sink, span, other, "a location"),
                             }
                         }
                     }
@@ -268,7 +282,9 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                                     text: Chunk::at(end_pos),
                                     span,
                                 }),
-                                _ => {}
+                                // Drawing only.
+                                "nail" => {}
+                                other => unknown_element(sink, span, other, "a transition"),
                             }
                         }
                     }

@@ -534,3 +534,52 @@ fn lsc_template_is_left_out_with_a_warning() {
         vec![("ends".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn unknown_elements_are_left_out_with_a_warning_each() {
+    // A newer version's or another tool's elements: each said where it
+    // stands; drawing elements (`<nail>`) and `<imports>` are known. The
+    // model itself is `P` alone, which reaches `end`.
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name>P</name><gadget/>
+<location id="a"><name>start</name><colour/></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><nail x="1" y="2"/><label kind="assignment">done = 1</label><widget/></transition>
+</template>
+<imports></imports>
+<extension>anything</extension>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let found: Vec<(u32, &str)> = imported
+        .warnings
+        .iter()
+        .map(|w| (w.line, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                2,
+                "element `<gadget>` in a template is not one zeno knows; left out"
+            ),
+            (
+                3,
+                "element `<colour>` in a location is not one zeno knows; left out"
+            ),
+            (
+                6,
+                "element `<widget>` in a transition is not one zeno knows; left out"
+            ),
+            (
+                9,
+                "element `<extension>` in <nta> is not one zeno knows; left out"
+            ),
+        ]
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
