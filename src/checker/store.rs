@@ -175,23 +175,24 @@ impl Store {
         }
         let (n, k) = (self.dim, set.len());
         let table = &self.zones[k];
-        let pos = |x: usize| set.binary_search(&(x as u16)).ok();
         // A free clock x: x - x_j unbounded, x_i - x bounded as x_i - 0
-        // (the reference clock is active, at position 0).
-        out.set_raw_from(
-            n,
-            (0..n * n).map(|at| {
-                let (i, j) = (at / n, at % n);
-                if i == j {
-                    return LE_ZERO;
-                }
-                match (pos(i), pos(j)) {
-                    (Some(a), Some(b)) => table.entry(s.zone_slot, a * k + b),
-                    (Some(a), None) => table.entry(s.zone_slot, a * k),
-                    (None, _) => INF,
-                }
-            }),
-        );
+        // (the reference clock is active, at position 0). So row i of the
+        // full zone is row `pos(i)` of the stored one spread over the
+        // columns, with an inactive column reading the stored column 0,
+        // and an inactive row is unbounded but for its diagonal.
+        out.set_raw_from(n, std::iter::repeat_n(INF, n * n));
+        let m = out.raw_mut();
+        for (a, &i) in set.iter().enumerate() {
+            let row = &mut m[i as usize * n..(i as usize + 1) * n];
+            row.fill(table.entry(s.zone_slot, a * k));
+            for (b, &j) in set.iter().enumerate().skip(1) {
+                row[j as usize] = table.entry(s.zone_slot, a * k + b);
+            }
+            row[i as usize] = LE_ZERO;
+        }
+        for x in 0..n {
+            m[x * n + x] = LE_ZERO;
+        }
     }
 
     pub fn key(&self, id: u32) -> &[i32] {
@@ -280,12 +281,13 @@ impl Store {
             let s = live[k];
             let slot = self.states[s as usize].zone_slot;
             let sg = self.states[s as usize].g;
-            if zones.probe_within(slot) && (!by_depth || sg <= g) {
+            let inclusion = zones.compare_probe(slot);
+            if inclusion.within && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
             }
             let expanded = self.states[s as usize].expanded;
-            if zones.probe_covers(slot) && (!by_depth || g <= sg || (forget_expanded && expanded)) {
+            if inclusion.covers && (!by_depth || g <= sg || (forget_expanded && expanded)) {
                 self.states[s as usize].removed = true;
                 self.free_slots[table].push(self.states[s as usize].zone_slot);
                 self.live -= 1;

@@ -27,6 +27,47 @@ fn widen(v: i16) -> Raw {
     if v == NARROW_INF { INF } else { v as Raw }
 }
 
+/// How a probe and a stored zone compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Inclusion {
+    /// The probe is included in the stored zone.
+    pub within: bool,
+    /// The stored zone is included in the probe.
+    pub covers: bool,
+}
+
+/// Entries compared per step of [`compare`]: a fixed-size block has no
+/// early exit inside, so the compiler compares it with vector
+/// instructions; between blocks the scan stops once neither inclusion can
+/// hold (zones of one discrete part often differ early).
+const BLOCK: usize = 32;
+
+/// Entrywise `probe <= stored` and `stored <= probe`.
+fn compare<T: Copy + Ord>(probe: &[T], stored: &[T]) -> Inclusion {
+    debug_assert_eq!(probe.len(), stored.len());
+    let (mut within, mut covers) = (true, true);
+    let mut blocks = probe.chunks_exact(BLOCK).zip(stored.chunks_exact(BLOCK));
+    for (p, s) in &mut blocks {
+        let (p, s): (&[T; BLOCK], &[T; BLOCK]) = (p.try_into().unwrap(), s.try_into().unwrap());
+        let (mut above, mut below) = (false, false);
+        for i in 0..BLOCK {
+            above |= p[i] > s[i];
+            below |= p[i] < s[i];
+        }
+        within &= !above;
+        covers &= !below;
+        if !within && !covers {
+            return Inclusion { within, covers };
+        }
+    }
+    let tail = probe.len() - probe.len() % BLOCK;
+    for (x, y) in probe[tail..].iter().zip(&stored[tail..]) {
+        within &= x <= y;
+        covers &= y <= x;
+    }
+    Inclusion { within, covers }
+}
+
 /// Zones of `entries` raw bounds each, addressed by slot.
 pub(crate) struct ZoneTable {
     entries: usize,
@@ -110,26 +151,25 @@ impl ZoneTable {
     }
 
     /// Whether the probe is included in the zone of `slot`.
+    #[cfg(test)]
     pub(crate) fn probe_within(&self, slot: u32) -> bool {
-        let at = slot as usize * self.entries;
-        if self.is_wide {
-            let stored = &self.wide[at..at + self.entries];
-            self.probe_wide.iter().zip(stored).all(|(x, y)| x <= y)
-        } else {
-            let stored = &self.narrow[at..at + self.entries];
-            self.probe_narrow.iter().zip(stored).all(|(x, y)| x <= y)
-        }
+        self.compare_probe(slot).within
     }
 
     /// Whether the zone of `slot` is included in the probe.
+    #[cfg(test)]
     pub(crate) fn probe_covers(&self, slot: u32) -> bool {
+        self.compare_probe(slot).covers
+    }
+
+    /// Both inclusions between the probe and the zone of `slot`, in one
+    /// pass over the entries.
+    pub(crate) fn compare_probe(&self, slot: u32) -> Inclusion {
         let at = slot as usize * self.entries;
         if self.is_wide {
-            let stored = &self.wide[at..at + self.entries];
-            stored.iter().zip(&self.probe_wide).all(|(y, x)| y <= x)
+            compare(&self.probe_wide, &self.wide[at..at + self.entries])
         } else {
-            let stored = &self.narrow[at..at + self.entries];
-            stored.iter().zip(&self.probe_narrow).all(|(y, x)| y <= x)
+            compare(&self.probe_narrow, &self.narrow[at..at + self.entries])
         }
     }
 
