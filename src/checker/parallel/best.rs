@@ -322,12 +322,17 @@ impl Search {
 
         let mut reported = 0;
         loop {
-            let round = self.take(max_states)?;
+            let (round, spent) = self.take(max_states);
+            if !round.is_empty() {
+                if let Some(found) = self.round(ctx, guide, &round)? {
+                    return Ok(Some(found));
+                }
+            }
+            if spent {
+                return Err(Limit::States);
+            }
             if round.is_empty() {
                 return Ok(None);
-            }
-            if let Some(found) = self.round(ctx, guide, &round)? {
-                return Ok(Some(found));
             }
             if self.stats.explored >= reported + PROGRESS_EVERY {
                 reported = self.stats.explored;
@@ -339,9 +344,9 @@ impl Search {
     }
 
     /// The states of the next round: up to [`PER_SHARD`] best of each
-    /// shard, marked expanded, within the state budget (`Err` when it is
-    /// spent and states are left).
-    fn take(&mut self, max_states: Option<u64>) -> Result<Vec<Gid>, Limit> {
+    /// shard, marked expanded, within the state budget; and whether the
+    /// budget is spent with states left (the search stops after the round).
+    fn take(&mut self, max_states: Option<u64>) -> (Vec<Gid>, bool) {
         let mut left = max_states.map_or(u64::MAX, |m| m.saturating_sub(self.stats.explored));
         let mut round = Vec::new();
         for (s, (shard, open)) in self.shards.iter_mut().zip(&mut self.open).enumerate() {
@@ -357,7 +362,7 @@ impl Search {
                 if left == 0 {
                     // The sequential search stops when it would explore
                     // state `max + 1`.
-                    return Err(Limit::States);
+                    return (round, true);
                 }
                 shard.store.mark_expanded(id);
                 round.push(Gid {
@@ -368,7 +373,7 @@ impl Search {
                 left -= 1;
             }
         }
-        Ok(round)
+        (round, false)
     }
 
     /// Expands the states of `round` and inserts their successors.
