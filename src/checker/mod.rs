@@ -102,10 +102,11 @@ pub(crate) fn reach_until(
     // On the parallel searches, `None` means: the system refused the
     // threads (or the heuristic cannot be shared); search on this one.
     let parallel = runs_parallel(options);
-    if parallel && options.search == SearchOrder::Bfs {
-        if let Some(result) = parallel::bfs(network, check, options, stop, progress) {
-            return result;
-        }
+    if parallel
+        && options.search == SearchOrder::Bfs
+        && let Some(result) = parallel::bfs(network, check, options, stop, progress)
+    {
+        return result;
     }
     let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
         || options.enhance == Enhance::UselessTransitions;
@@ -123,18 +124,18 @@ pub(crate) fn reach_until(
         let Some(mut h) = built else {
             return stopped_before_search(stop, started);
         };
-        if parallel {
-            if let Some(result) = parallel::best(network, check, options, Some(&*h), stop, progress)
-            {
-                return result;
-            }
+        if parallel
+            && let Some(result) = parallel::best(network, check, options, Some(&*h), stop, progress)
+        {
+            return result;
         }
         return search::run(network, check, options, Some(h.as_mut()), stop, progress);
     }
-    if parallel && guided {
-        if let Some(result) = parallel::best(network, check, options, None, stop, progress) {
-            return result;
-        }
+    if parallel
+        && guided
+        && let Some(result) = parallel::best(network, check, options, None, stop, progress)
+    {
+        return result;
     }
     search::run(network, check, options, None, stop, progress)
 }

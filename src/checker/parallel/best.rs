@@ -323,10 +323,10 @@ impl Search {
         let mut reported = 0;
         loop {
             let (round, spent) = self.take(max_states);
-            if !round.is_empty() {
-                if let Some(found) = self.round(ctx, guide, &round)? {
-                    return Ok(Some(found));
-                }
+            if !round.is_empty()
+                && let Some(found) = self.round(ctx, guide, &round)?
+            {
+                return Ok(Some(found));
             }
             if spent {
                 return Err(Limit::States);
