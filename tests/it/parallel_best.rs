@@ -92,6 +92,20 @@ proptest! {
                     }
                 }
             }
+            // Safe abstraction searches its reduced networks in parallel
+            // too, each with a heuristic built for it.
+            let safe = |threads| Options { safe_abstraction: true, ..options(SearchOrder::Greedy, HeuristicKind::DL, false, threads) };
+            let (seq, par) = (run(&net, k, &safe(1)), run(&net, k, &safe(2)));
+            prop_assert_eq!(par.stats.threads, 2);
+            if let Some(t) = &par.trace {
+                prop_assert!(support::simulator::replay(&net, k, t).is_ok());
+            }
+            let error = |r: &CheckResult| matches!(r.verdict, Verdict::ModelError(_));
+            if error(&seq) || error(&par) {
+                prop_assert!(par.trace.is_some() && seq.trace.is_some(), "safe: {:?} vs {:?}", par.verdict, seq.verdict);
+            } else {
+                prop_assert_eq!(&par.verdict, &seq.verdict, "safe");
+            }
         }
     }
 

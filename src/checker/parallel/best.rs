@@ -5,9 +5,10 @@
 //! the queue of the shard owning its discrete part. The search runs in
 //! bulk-synchronous rounds:
 //!
-//! 1. *Take* (the caller's thread; a pop is cheap): each shard hands out up
-//!    to [`PER_SHARD`] of its best states, within what is left of the state
-//!    budget.
+//! 1. *Take* (the caller's thread; a pop is cheap): the best states of all
+//!    shards' queues, merged in the sequential search's order (priority,
+//!    then the order of pushes), up to [`PER_THREAD`] per thread, all of
+//!    the best priority waiting, within what is left of the state budget.
 //! 2. *Expand* (parallel, stores read only): as in breadth-first search
 //!    (`bfs::expand`), the successors are sorted into one batch per owning
 //!    shard, each tagged with its position in the round.
@@ -18,14 +19,17 @@
 //! The first goal or model error of a round in that order ends the search;
 //! a round that takes no state ends it with the state space exhausted.
 //!
-//! What differs from the sequential search: the states of a round are the
-//! best of each shard, not the best overall, so the order is only roughly
-//! best-first and more states may be explored; A* tests the goal at
-//! generation, not at expansion, so its traces need not be shortest. The
+//! What differs from the sequential search: the successors of a round's
+//! states are queued only after the whole round is expanded, so the order
+//! is the sequential one only for rounds of one state, and other states
+//! may be explored; A* tests the goal at generation, not at expansion, so
+//! its traces need not be shortest. The
 //! verdicts are the same: an exhausted search has explored every state
 //! that the subsumption leaves, and a goal or error is reported with a path
 //! to it. Rounds are deterministic for a given number of threads.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -35,7 +39,7 @@ use crate::ir;
 use super::super::active::ActiveClocks;
 use super::super::concrete;
 use super::super::dbm::Dbm;
-use super::super::frontier::{Frontier, Queue};
+use super::super::frontier::Ties;
 use super::super::goal::Goal;
 use super::super::heuristics::{Heuristic, SharedHeuristic};
 use super::super::semantics::{Model, TransitionBuf};
@@ -44,12 +48,16 @@ use super::super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdic
 use super::bfs::{Ctx, Expanded, Pos, Scratch, Shard, expand};
 use super::{Gid, SharedStop, owner, path_to};
 
-/// States a shard hands out per round: few, so that the order stays close
-/// to best-first (a shard whose states are all bad still hands out this
-/// many), enough that a round's barrier costs little next to its work.
-const PER_SHARD: usize = 32;
-/// States per task of the expansion phase (as in breadth-first search).
-const CHUNK: usize = 64;
+/// States per thread and round. Few: with greedy's inclusion-only
+/// subsumption, every state expanded before the successors of the states
+/// before it are queued can be one that a larger zone replaces later and
+/// that the sequential order would not have expanded (on fischer-correct
+/// N=9 with dL, 2 threads: 89,631 explored states sequentially, as many
+/// with rounds of 1 state, 102,729 with 16, 234,445 with 256); enough that
+/// a round's two barriers cost little next to its work.
+const PER_THREAD: usize = 16;
+/// Tasks per thread of the expansion phase, so that a round balances.
+const TASKS_PER_THREAD: usize = 2;
 /// Successors a shard makes room for at a time (see `Store::reserve`).
 const RESERVE_STATES: usize = 1024;
 /// Explored states between progress reports.
@@ -72,6 +80,8 @@ struct Guide<'a> {
     astar: bool,
     cache: bool,
     prune: bool,
+    /// The order's subsumption rule (as the sequential search's).
+    rule: Subsumption,
 }
 
 impl Guide<'_> {
@@ -118,11 +128,56 @@ impl Guide<'_> {
     }
 }
 
-/// A shard's queue and counters, beside its store.
+/// Where a state comes in the order of pushes: the round that generated
+/// it and its position there (parent's position in the round, transition,
+/// zone), as the sequential search pushes them; the initial state is
+/// round 0. First-in first-out ties compare it as is, last-in first-out
+/// ones reversed.
+type Tie = (u32, Pos);
+
+/// A shard's priority queue and counters, beside its store. Ties are broken
+/// by [`Tie`], the same in every shard, so that taking the best state of
+/// all shards follows the sequential search's order (its frontier's tie key
+/// counts pushes, which only one queue can do).
 struct Open {
-    queue: Frontier,
+    heap: BinaryHeap<Reverse<(u64, Tie, u32)>>,
+    ties: Ties,
     pushes: u64,
     pruned: u64,
+}
+
+impl Open {
+    fn push(&mut self, id: u32, priority: u64, tie: Tie) {
+        let tie = match self.ties {
+            Ties::Fifo => tie,
+            Ties::Lifo => {
+                let (r, (p, t, z)) = tie;
+                (
+                    u32::MAX - r,
+                    (usize::MAX - p, usize::MAX - t, usize::MAX - z),
+                )
+            }
+        };
+        self.heap.push(Reverse((priority, tie, id)));
+        self.pushes += 1;
+    }
+
+    /// The key of the best state that a larger zone has not replaced,
+    /// dropping the replaced ones before it (the sequential search skips
+    /// them when it pops them).
+    fn head(&mut self, store: &Store) -> Option<(u64, Tie, u32)> {
+        while let Some(&Reverse(key)) = self.heap.peek() {
+            if !store.state(key.2).removed {
+                return Some(key);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.heap.capacity() * std::mem::size_of::<(u64, Tie, u32)>()) as u64
+    }
 }
 
 /// What one shard's insertions produced.
@@ -183,6 +238,11 @@ pub(crate) fn run(
         astar: options.search == SearchOrder::AStar,
         cache: options.cache_heuristic && !heuristic.is_some_and(|h| h.zone_aware()),
         prune: heuristic.is_some_and(|h| h.prunes()),
+        rule: if options.search == SearchOrder::AStar {
+            Subsumption::NoDeeper
+        } else {
+            Subsumption::Any
+        },
     };
     let nshards = super::shard_count(options.threads);
     let mut search = Search {
@@ -197,16 +257,14 @@ pub(crate) fn run(
             .collect(),
         open: (0..nshards)
             .map(|_| Open {
-                queue: Frontier::best_first_with(options.ties),
+                heap: BinaryHeap::new(),
+                ties: options.ties,
                 pushes: 0,
                 pruned: 0,
             })
             .collect(),
-        rule: if guide.astar {
-            Subsumption::NoDeeper
-        } else {
-            Subsumption::Any
-        },
+        rounds: 0,
+        threads: options.threads,
         stats: Stats {
             threads,
             ..Stats::default()
@@ -260,7 +318,9 @@ struct Search {
     shards: Vec<Shard>,
     /// Per shard, its queue (`open[s]` belongs to `shards[s]`).
     open: Vec<Open>,
-    rule: Subsumption,
+    /// Rounds run so far.
+    rounds: u32,
+    threads: usize,
     stats: Stats,
     peak: u64,
     start: Instant,
@@ -294,7 +354,7 @@ impl Search {
         let shard = &mut self.shards[s];
         let Inserted::New(id) = shard
             .store
-            .insert(&ikey, &izone, NO_PARENT, &[], 0, self.rule)
+            .insert(&ikey, &izone, NO_PARENT, &[], 0, guide.rule)
         else {
             return Ok(None);
         };
@@ -316,8 +376,7 @@ impl Search {
         if guide.prune && h.is_none() {
             open.pruned += 1;
         } else {
-            open.queue.push(id, guide.priority(0, h));
-            open.pushes += 1;
+            open.push(id, guide.priority(0, h), (0, (0, 0, 0)));
         }
 
         let mut reported = 0;
@@ -343,35 +402,48 @@ impl Search {
         }
     }
 
-    /// The states of the next round: up to [`PER_SHARD`] best of each
-    /// shard, marked expanded, within the state budget; and whether the
-    /// budget is spent with states left (the search stops after the round).
+    /// The states of the next round: the best states of all shards, in the
+    /// sequential search's order (priority, then [`Tie`]), up to
+    /// [`PER_THREAD`] times the threads, all of the best priority waiting,
+    /// marked expanded, within the state budget; and whether the budget is
+    /// spent with states left (the search stops after the round).
+    ///
+    /// Taking only the best priority level keeps the order close to the
+    /// sequential one: their successors of a better priority come first in
+    /// the next round, as the sequential search would take them before the
+    /// worse states.
     fn take(&mut self, max_states: Option<u64>) -> (Vec<Gid>, bool) {
         let mut left = max_states.map_or(u64::MAX, |m| m.saturating_sub(self.stats.explored));
+        let most = PER_THREAD * self.threads;
         let mut round = Vec::new();
-        for (s, (shard, open)) in self.shards.iter_mut().zip(&mut self.open).enumerate() {
-            let mut taken = 0;
-            while taken < PER_SHARD {
-                let Some(id) = open.queue.pop() else {
-                    break;
-                };
-                if shard.store.state(id).removed {
-                    // A larger zone replaced it: skipped, as sequentially.
-                    continue;
-                }
-                if left == 0 {
-                    // The sequential search stops when it would explore
-                    // state `max + 1`.
-                    return (round, true);
-                }
-                shard.store.mark_expanded(id);
-                round.push(Gid {
-                    shard: s as u32,
-                    id,
-                });
-                taken += 1;
-                left -= 1;
+        let mut best = None;
+        while round.len() < most {
+            // A merge of the shards' queues: few shards, a scan is enough.
+            let next = self
+                .shards
+                .iter()
+                .zip(&mut self.open)
+                .enumerate()
+                .filter_map(|(s, (shard, open))| open.head(&shard.store).map(|k| (k, s)))
+                .min();
+            let Some(((priority, _, id), s)) = next else {
+                break;
+            };
+            if *best.get_or_insert(priority) < priority {
+                break;
             }
+            if left == 0 {
+                // The sequential search stops when it would explore
+                // state `max + 1`.
+                return (round, true);
+            }
+            self.open[s].heap.pop();
+            self.shards[s].store.mark_expanded(id);
+            round.push(Gid {
+                shard: s as u32,
+                id,
+            });
+            left -= 1;
         }
         (round, false)
     }
@@ -381,13 +453,14 @@ impl Search {
         let nshards = self.shards.len();
         let dim = ctx.model.dim;
         let shards = &self.shards;
+        let size = round.len().div_ceil(TASKS_PER_THREAD * self.threads).max(1);
         let expanded: Vec<Expanded> = self.pool.install(|| {
             round
-                .par_chunks(CHUNK)
+                .par_chunks(size)
                 .enumerate()
                 .map_init(
                     || Scratch::new(dim),
-                    |scratch, (c, chunk)| expand(ctx, shards, nshards, chunk, c * CHUNK, scratch),
+                    |scratch, (c, chunk)| expand(ctx, shards, nshards, chunk, c * size, scratch),
                 )
                 .collect()
         });
@@ -413,13 +486,14 @@ impl Search {
             .flat_map(|e| &e.batches)
             .map(|b| b.bytes())
             .sum();
-        let rule = self.rule;
+        self.rounds += 1;
+        let number = self.rounds;
         let work = self.shards.iter_mut().zip(&mut self.open);
         let inserts: Vec<Inserts> = self.pool.install(|| {
             work.collect::<Vec<_>>()
                 .into_par_iter()
                 .enumerate()
-                .map(|(s, (shard, open))| insert(ctx, guide, rule, shard, open, s, &expanded))
+                .map(|(s, (shard, open))| insert(ctx, guide, number, shard, open, s, &expanded))
                 .collect()
         });
         self.peak = self.peak.max(self.bytes() + in_flight as u64);
@@ -450,7 +524,7 @@ impl Search {
             .iter()
             .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
             .sum();
-        let queues: u64 = self.open.iter().map(|o| o.queue.bytes() as u64).sum();
+        let queues: u64 = self.open.iter().map(Open::bytes).sum();
         shards + queues
     }
 
@@ -473,7 +547,7 @@ impl Search {
 fn insert(
     ctx: &Ctx,
     guide: &Guide,
-    rule: Subsumption,
+    round: u32,
     shard: &mut Shard,
     open: &mut Open,
     s: usize,
@@ -502,7 +576,7 @@ fn insert(
             let edges = &batch.edges[item.edges.0..item.edges.1];
             let Inserted::New(id) = shard
                 .store
-                .insert(key, &zone, NO_PARENT, edges, item.g, rule)
+                .insert(key, &zone, NO_PARENT, edges, item.g, guide.rule)
             else {
                 continue;
             };
@@ -525,8 +599,7 @@ fn insert(
                 open.pruned += 1;
                 continue;
             }
-            open.queue.push(id, guide.priority(item.g, h));
-            open.pushes += 1;
+            open.push(id, guide.priority(item.g, h), (round, item.pos));
         }
     }
     out

@@ -1,4 +1,5 @@
-//! Parallel exploration on one machine: the passed/waiting store is split
+//! Parallel exploration on one machine (breadth-first search in `bfs.rs`,
+//! greedy and A* in `best.rs`): the passed/waiting store is split
 //! into shards by the hash of a state's discrete part, so every inclusion
 //! check stays inside one shard (all zones of a discrete part live there),
 //! as distributed UPPAAL partitions its state space between machines.
