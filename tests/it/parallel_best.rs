@@ -2,7 +2,8 @@
 //! networks (`tests/support/random_net.rs`) the same verdicts with every
 //! heuristic threads share, on 2 and 4 threads; traces that the
 //! independent simulator replays; hL, hU and hcg falling back to one
-//! thread; limits stopping it with its statistics.
+//! thread; limits (states, time, cancel, memory) stopping it with its
+//! statistics.
 
 use crate::support;
 
@@ -306,4 +307,52 @@ fn zeno_check_reports_the_threads_of_a_parallel_greedy_search() {
     let hu = zeno(&["check", "--search", "greedy", "--threads", "2", &model]);
     assert_eq!(hu.status.code(), Some(0), "{}", stderr(&hu));
     assert!(!stdout(&hu).contains("threads"), "{}", stdout(&hu));
+}
+
+/// The memory budget stops the parallel search with its statistics (as
+/// `memory.rs` checks for breadth-first search).
+#[test]
+fn the_memory_budget_stops_parallel_greedy_with_its_statistics() {
+    use support::cli::{path, scratch};
+    let dir = scratch("parallel-best-memory");
+    let o = zeno(&[
+        "bench",
+        "--family",
+        "fischer-correct:7",
+        "--emit",
+        path(&dir),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let model = dir.join("F7ok.zeno");
+    let greedy = [
+        "check",
+        path(&model),
+        "--search",
+        "greedy",
+        "--heuristic",
+        "dl",
+        "--threads",
+        "2",
+    ];
+    let full = zeno(&greedy);
+    assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
+    assert!(stdout(&full).contains(", 2 threads,"), "{}", stdout(&full));
+    // The full exploration peaks near 3 MiB of heap: 1.5 MiB stops it.
+    let mut limited = greedy.to_vec();
+    limited.extend(["--memory", "1500K"]);
+    let o = zeno(&limited);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("mutex: unknown: memory limit reached"),
+        "{out}"
+    );
+    assert!(out.contains(", 2 threads,"), "{out}");
+    let explored: u64 = out
+        .split("explored ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("an explored count");
+    assert!(explored > 0, "{out}");
 }
