@@ -21,7 +21,8 @@ pub struct Limits {
     pub max_states: Option<u64>,
     /// Stop a run after this long.
     pub timeout: Option<Duration>,
-    /// Threads of a breadth-first search (see [`checker::runs_parallel`]);
+    /// Threads of a breadth-first, greedy or A* search (see
+    /// [`checker::runs_parallel`]);
     /// 0 and 1 both run the sequential search.
     pub threads: usize,
 }

@@ -31,7 +31,7 @@ pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
-pub use parallel::{runs_parallel, threads_used};
+pub use parallel::{runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, SearchOrder};
 pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
@@ -99,11 +99,14 @@ pub(crate) fn reach_until(
     stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    if runs_parallel(options) {
-        // `None`: the system refused the threads; search on this one.
-        if let Some(result) = parallel::bfs(network, check, options, stop, progress) {
-            return result;
-        }
+    // On the parallel searches, `None` means: the system refused the
+    // threads (or the heuristic cannot be shared); search on this one.
+    let parallel = runs_parallel(options);
+    if parallel
+        && options.config.search == SearchOrder::Bfs
+        && let Some(result) = parallel::bfs(network, check, options, stop, progress)
+    {
+        return result;
     }
     let guided = matches!(
         options.config.search,
@@ -123,7 +126,18 @@ pub(crate) fn reach_until(
         let Some(mut h) = built else {
             return stopped_before_search(stop, started);
         };
+        if parallel
+            && let Some(result) = parallel::best(network, check, options, Some(&*h), stop, progress)
+        {
+            return result;
+        }
         return search::run(network, check, options, Some(h.as_mut()), stop, progress);
+    }
+    if parallel
+        && guided
+        && let Some(result) = parallel::best(network, check, options, None, stop, progress)
+    {
+        return result;
     }
     search::run(network, check, options, None, stop, progress)
 }

@@ -70,7 +70,8 @@ pub struct Options {
     /// the clocks every future resets before reading, and store only the
     /// active clocks' entries of a zone. Off only to compare.
     pub active_clocks: bool,
-    /// Threads of breadth-first search (see [`runs_parallel`]); 1 runs the
+    /// Threads of breadth-first search, and of greedy and A* search with a
+    /// heuristic threads can share (see [`runs_parallel`]); 1 runs the
     /// sequential search. The library's default is 1; the CLI's is the
     /// available cores.
     pub threads: usize,

@@ -43,20 +43,45 @@ pub const DEFAULT: [config::Config; 5] = [
 /// the limits (`max_states`, `timeout`) and seed of `base`, which apply to
 /// each configuration.
 ///
-/// The configurations share `base.threads`: each gets an equal share, at
-/// least one, so a race never runs more searches at once than the cores
-/// it was given allow, unless it has more configurations than cores (then
-/// each runs on one thread and they share the cores as the system decides).
+/// The configurations share `base.threads`: a configuration that runs on
+/// one thread whatever it is given (`super::runs_parallel`: depth-first
+/// orders, hL, hU, hcg, the enhancements) gets one, and the ones that can
+/// use more (breadth-first search; greedy and A* with dL, dU or the pattern
+/// database) an equal share of the rest, at least one. So a race never runs
+/// more searches at once than the cores it was given allow, unless it has
+/// more configurations than cores (then each runs on one thread and they
+/// share the cores as the system decides).
 pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
-    let share = (base.threads / configs.len().max(1)).max(1);
+    let options: Vec<Options> = configs
+        .iter()
+        .map(|c| Options {
+            config: *c,
+            ..base.clone()
+        })
+        .collect();
+    let parallel: Vec<bool> = options
+        .iter()
+        .map(|o| {
+            super::runs_parallel(&Options {
+                threads: 2,
+                ..o.clone()
+            })
+        })
+        .collect();
+    let sequential = parallel.iter().filter(|&&p| !p).count();
+    let share = match parallel.len() - sequential {
+        0 => 1,
+        n => (base.threads.saturating_sub(sequential) / n).max(1),
+    };
     configs
         .iter()
-        .map(|c| Config {
+        .zip(options)
+        .zip(parallel)
+        .map(|((c, o), parallel)| Config {
             name: c.to_string(),
             options: Options {
-                config: *c,
-                threads: share,
-                ..base.clone()
+                threads: if parallel { share } else { 1 },
+                ..o
             },
         })
         .collect()
@@ -85,23 +110,41 @@ mod tests {
         );
     }
 
-    /// Each configuration gets an equal share of the threads, at least one.
+    /// The configurations that run on one thread get one; the others an
+    /// equal share of the rest, at least one.
     #[test]
     fn the_configurations_share_the_threads() {
-        let shares = |threads| {
+        use super::config::Config;
+        use super::{Enhance, HeuristicKind, SearchOrder};
+        let shares = |configs: &[Config], threads| {
             let base = super::Options {
                 threads,
                 ..Default::default()
             };
-            let configs = super::default_configs(&base);
-            configs
+            super::entries(configs, &base)
                 .iter()
                 .map(|c| c.options.threads)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(shares(1), [1; 5]);
-        assert_eq!(shares(2), [1; 5]);
-        assert_eq!(shares(16), [3; 5]);
+        // The default five all run on one thread (hU, hL + UT, BFS + CE,
+        // hcg + safe, random DFS).
+        for threads in [1, 2, 16] {
+            assert_eq!(shares(&super::DEFAULT, threads), [1; 5]);
+        }
+        let mixed = [
+            Config::plain(SearchOrder::Greedy, HeuristicKind::DL),
+            Config::plain(SearchOrder::Bfs, HeuristicKind::Zero),
+            Config::plain(SearchOrder::Greedy, HeuristicKind::HU),
+            Config {
+                enhance: Enhance::InterferenceContexts,
+                ..Config::plain(SearchOrder::AStar, HeuristicKind::Pdb)
+            },
+        ];
+        assert_eq!(shares(&mixed, 1), [1, 1, 1, 1]);
+        assert_eq!(shares(&mixed, 2), [1, 1, 1, 1]);
+        assert_eq!(shares(&mixed, 4), [1, 1, 1, 1]);
+        // 16 - 2 sequential = 14 for the two parallel ones.
+        assert_eq!(shares(&mixed, 16), [7, 7, 1, 1]);
     }
 }
 

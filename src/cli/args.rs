@@ -139,8 +139,9 @@ pub struct BenchArgs {
     /// configuration of the group solved, and the instances each solved.
     #[arg(long)]
     pub summary: bool,
-    /// Threads of each breadth-first run (the other orders use one); 1 by
-    /// default, so that times compare with earlier tables.
+    /// Threads of each breadth-first run, and of greedy and A* runs with
+    /// dl, du or pdb (the others use one); 1 by default, so that times
+    /// compare with earlier tables.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// Write the generated family models into this directory as
@@ -271,9 +272,10 @@ pub struct SearchArgs {
     /// an infinite run must let time diverge.
     #[arg(long)]
     pub non_zeno: bool,
-    /// Threads of a breadth-first search (default: the available cores);
-    /// the other orders, enhancements and liveness checks use one. A
-    /// portfolio divides them among its configurations.
+    /// Threads of a breadth-first search, and of greedy and A* with dl, du
+    /// or pdb (default: the available cores); depth-first orders, hl, hu,
+    /// hcg, enhancements and liveness checks use one. A portfolio divides
+    /// them among its configurations.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Keep every clock in every zone: no active-clock reduction (to

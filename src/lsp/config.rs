@@ -23,7 +23,8 @@ pub struct Settings {
     pub debounce: Duration,
     /// Check after every edit (`true`) or only on save.
     pub check_on_change: bool,
-    /// Threads of a breadth-first check. One by default: the checks run in
+    /// Threads of a breadth-first, greedy or A* check (see
+    /// `checker::runs_parallel`). One by default: the checks run in
     /// the background after each edit, and the editor and its other
     /// servers need the cores more than a check does.
     pub threads: usize,

@@ -48,6 +48,7 @@ mod lsp_stdio;
 mod memory;
 mod models;
 mod parallel;
+mod parallel_best;
 mod partial_instantiation;
 mod pdb;
 mod pictures;

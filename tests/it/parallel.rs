@@ -220,7 +220,8 @@ fn zeno_check_reports_the_threads_of_a_parallel_search() {
             .map(str::to_string)
     };
     assert_eq!(explored(&o), explored(&one));
-    // Greedy search runs on one thread whatever --threads says.
+    // Greedy search with hU (the default heuristic, which threads cannot
+    // share) runs on one thread whatever --threads says.
     let greedy = zeno(&["check", "--search", "greedy", "--threads", "2", &model]);
     assert!(!stdout(&greedy).contains("threads"), "{}", stdout(&greedy));
 }

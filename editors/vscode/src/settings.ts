@@ -19,7 +19,7 @@ export interface ServerSettings {
   timeoutSeconds?: number | null;
   checkOn?: (typeof CHECK_ON)[number];
   debounceMs?: number;
-  /** Threads of a breadth-first check, at least 1. */
+  /** Threads of a breadth-first, greedy or A* check, at least 1. */
   threads?: number;
   /** A size as `zeno --memory` reads it; unset: the default budget. */
   memory?: string;

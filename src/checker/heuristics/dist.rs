@@ -6,8 +6,9 @@
 
 use std::collections::VecDeque;
 
+use super::super::dbm::Dbm;
 use super::goal::{Atom, Conjunction};
-use super::{EdgeSet, Heuristic};
+use super::{EdgeSet, Heuristic, SharedHeuristic};
 use crate::ir::{LocId, Network, ProcId};
 
 const UNREACHABLE: u32 = u32::MAX;
@@ -100,6 +101,23 @@ fn distances_to_allowed(
 
 impl Heuristic for LocationDistance {
     fn estimate(&mut self, locations: &[LocId], _variables: &[i32]) -> Option<u32> {
+        self.distance(locations)
+    }
+
+    fn shared(&self) -> Option<&dyn SharedHeuristic> {
+        Some(self)
+    }
+}
+
+impl SharedHeuristic for LocationDistance {
+    fn estimate_shared(&self, locations: &[LocId], _variables: &[i32], _zone: &Dbm) -> Option<u32> {
+        self.distance(locations)
+    }
+}
+
+impl LocationDistance {
+    /// The estimate: it reads only the distance tables.
+    fn distance(&self, locations: &[LocId]) -> Option<u32> {
         let mut best: Option<u32> = None;
         'disjuncts: for table in &self.tables {
             let mut value = 0u32;

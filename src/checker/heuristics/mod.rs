@@ -91,6 +91,20 @@ pub trait Heuristic: Send {
     fn prunes(&self) -> bool {
         false
     }
+
+    /// The heuristic as threads can share it, when its estimates write no
+    /// cache or scratch of its own (`None`: the parallel directed search
+    /// falls back to the sequential one).
+    fn shared(&self) -> Option<&dyn SharedHeuristic> {
+        None
+    }
+}
+
+/// A heuristic whose estimates only read it, so that several threads can
+/// compute them at once from one copy (the parallel directed search).
+pub trait SharedHeuristic: Sync {
+    /// As [`Heuristic::estimate_in_zone`], through a shared reference.
+    fn estimate_shared(&self, locations: &[LocId], variables: &[i32], zone: &Dbm) -> Option<u32>;
 }
 
 /// Builds the heuristic `kind` for `goal` on `network` without the edges in

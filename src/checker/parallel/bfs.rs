@@ -46,34 +46,34 @@ const RESERVE_STATES: usize = 1024;
 /// in the level, then 1 + its transition's index, then 1 + its zone's index.
 /// An error of the parent's transitions is at `(p, 0, 0)` and one of
 /// transition `t` at `(p, t + 1, 0)`: before the successors it prevents.
-type Pos = (usize, usize, usize);
+pub(super) type Pos = (usize, usize, usize);
 
 /// One shard: a store and, per state, its parent (possibly in another
 /// shard; the store's own parent field is not used).
-struct Shard {
-    store: Store,
-    parents: Vec<Option<Gid>>,
+pub(super) struct Shard {
+    pub store: Store,
+    pub parents: Vec<Option<Gid>>,
 }
 
 /// Successors bound for one shard, in order, with their keys, zones and
 /// transitions in flat tables.
 #[derive(Default)]
-struct Batch {
-    items: Vec<Item>,
-    keys: Vec<i32>,
-    zones: Vec<Raw>,
-    edges: Vec<(ProcId, EdgeId)>,
+pub(super) struct Batch {
+    pub items: Vec<Item>,
+    pub keys: Vec<i32>,
+    pub zones: Vec<Raw>,
+    pub edges: Vec<(ProcId, EdgeId)>,
 }
 
-struct Item {
-    pos: Pos,
-    parent: Gid,
-    g: u32,
-    edges: (usize, usize),
+pub(super) struct Item {
+    pub pos: Pos,
+    pub parent: Gid,
+    pub g: u32,
+    pub edges: (usize, usize),
 }
 
 impl Batch {
-    fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         self.items.capacity() * std::mem::size_of::<Item>()
             + self.keys.capacity() * 4
             + self.zones.capacity() * 4
@@ -82,27 +82,27 @@ impl Batch {
 }
 
 /// What the expansion of one chunk produced.
-struct Expanded {
-    batches: Vec<Batch>,
-    explored: u64,
-    generated: u64,
+pub(super) struct Expanded {
+    pub batches: Vec<Batch>,
+    pub explored: u64,
+    pub generated: u64,
     /// The first model error met in the chunk (the chunk stops there).
-    error: Option<ErrorAt>,
-    stopped: Option<Limit>,
+    pub error: Option<ErrorAt>,
+    pub stopped: Option<Limit>,
 }
 
 /// A model error met while expanding `state`: where it comes in the
 /// sequential order, and the transition that raised it (empty: the
 /// state's transitions could not be computed).
-struct ErrorAt {
-    pos: Pos,
-    state: Gid,
-    edges: Vec<(ProcId, EdgeId)>,
-    error: EvalError,
+pub(super) struct ErrorAt {
+    pub pos: Pos,
+    pub state: Gid,
+    pub edges: Vec<(ProcId, EdgeId)>,
+    pub error: EvalError,
 }
 
 /// A worker's buffers, reused from chunk to chunk.
-struct Scratch {
+pub(super) struct Scratch {
     buf: TransitionBuf,
     key: Vec<i32>,
     new_key: Vec<i32>,
@@ -115,7 +115,7 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(dim: usize) -> Scratch {
+    pub(super) fn new(dim: usize) -> Scratch {
         Scratch {
             buf: TransitionBuf::default(),
             active: Vec::new(),
@@ -147,13 +147,13 @@ enum Found {
 
 /// What every phase reads: the model, the goal, the stop conditions and
 /// the length of a discrete part.
-struct Ctx<'a> {
-    model: &'a Model<'a>,
-    goal: &'a Goal,
-    stop: &'a SharedStop<'a>,
-    nkey: usize,
+pub(super) struct Ctx<'a> {
+    pub model: &'a Model<'a>,
+    pub goal: &'a Goal,
+    pub stop: &'a SharedStop<'a>,
+    pub nkey: usize,
     /// The active-clock reduction, as the sequential search applies it.
-    active: Option<&'a ActiveClocks>,
+    pub active: Option<&'a ActiveClocks>,
 }
 
 /// Breadth-first search of `check` on `options.threads` threads.
@@ -456,7 +456,7 @@ impl Search {
 
 /// Expands the states `chunk` (the first at position `pos0` of the level)
 /// into one batch of successors per shard.
-fn expand(
+pub(super) fn expand(
     ctx: &Ctx,
     shards: &[Shard],
     nshards: usize,

@@ -1,4 +1,5 @@
-//! Parallel exploration on one machine: the passed/waiting store is split
+//! Parallel exploration on one machine (breadth-first search in `bfs.rs`,
+//! greedy and A* in `best.rs`): the passed/waiting store is split
 //! into shards by the hash of a state's discrete part, so every inclusion
 //! check stays inside one shard (all zones of a discrete part live there),
 //! as distributed UPPAAL partitions its state space between machines.
@@ -7,6 +8,7 @@
 //! and each shard is an ordinary [`Store`](super::store::Store), as in the
 //! sequential search.
 
+mod best;
 mod bfs;
 
 use std::hash::{Hash, Hasher};
@@ -15,8 +17,9 @@ use std::time::Instant;
 
 use rustc_hash::FxHasher;
 
-use super::{Cancel, Enhance, Limit, Options, SearchOrder, Stop};
+use super::{Cancel, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stop};
 
+pub(crate) use best::run as best;
 pub(crate) use bfs::run as bfs;
 
 /// Shards per thread: more shards than threads lets the insertion phase
@@ -24,15 +27,32 @@ pub(crate) use bfs::run as bfs;
 const SHARDS_PER_THREAD: usize = 4;
 
 /// Whether `options` select a search that runs in parallel: `threads > 1`
-/// with breadth-first search and no frontier enhancement (with safe
-/// abstraction, its searches of the reduced networks). Depth-first orders
-/// (their order is inherently sequential), the best-first orders, the
-/// frontier enhancements and liveness checks run on one thread whatever
-/// `threads` says.
+/// with no frontier enhancement (with safe abstraction, its searches of the
+/// reduced networks), and breadth-first search, or greedy or A* search with
+/// a heuristic that threads can share ([`shares_heuristic`]). Depth-first
+/// orders (their order is inherently sequential), the best-first orders
+/// with hL, hU or hcg, the frontier enhancements and liveness checks run
+/// on one thread whatever `threads` says.
 pub fn runs_parallel(options: &Options) -> bool {
     options.threads > 1
         && options.config.enhance == Enhance::None
-        && options.config.search == SearchOrder::Bfs
+        && match options.config.search {
+            SearchOrder::Bfs => true,
+            SearchOrder::Greedy | SearchOrder::AStar => shares_heuristic(options.config.heuristic),
+            SearchOrder::Dfs | SearchOrder::RandomDfs => false,
+        }
+}
+
+/// Whether the heuristic `kind` is built once and shared read-only by the
+/// threads of a parallel greedy or A* search (`Heuristic::shared`): dL, dU
+/// and the pattern database only read their tables. hL, hU and hcg keep
+/// scratch state and memos that every estimate writes, so with them the
+/// best-first orders run sequentially.
+pub fn shares_heuristic(kind: HeuristicKind) -> bool {
+    match kind {
+        HeuristicKind::Zero | HeuristicKind::DL | HeuristicKind::DU | HeuristicKind::Pdb => true,
+        HeuristicKind::HL | HeuristicKind::HU | HeuristicKind::HCG => false,
+    }
 }
 
 /// The threads a reachability search with `options` uses (liveness checks

@@ -52,7 +52,7 @@ use rustc_hash::FxHashMap;
 pub use select::SelectionReport;
 
 use super::goal::Conjunction;
-use super::{EdgeSet, Heuristic};
+use super::{EdgeSet, Heuristic, SharedHeuristic};
 use crate::checker::dbm::Dbm;
 use crate::ir::{Formula, LocId, Network};
 use pattern::Pattern;
@@ -190,5 +190,30 @@ impl Heuristic for PatternDatabase {
 
     fn prunes(&self) -> bool {
         self.prunes
+    }
+
+    fn shared(&self) -> Option<&dyn SharedHeuristic> {
+        Some(self)
+    }
+}
+
+/// The same estimates as [`Heuristic::estimate_in_zone`], with the
+/// projected keys and the zone scratch made per call instead of kept.
+impl SharedHeuristic for PatternDatabase {
+    fn estimate_shared(&self, locations: &[LocId], variables: &[i32], zone: &Dbm) -> Option<u32> {
+        let mut key = Vec::new();
+        self.pattern.project_into(locations, variables, &mut key);
+        let h = match self.table.get(key.as_slice()) {
+            Some(&UNREACHABLE) => return None,
+            Some(&d) => d,
+            None => 0,
+        };
+        if let Some((pattern, space)) = &self.zones {
+            pattern.project_into(locations, variables, &mut key);
+            if !space.may_reach_goal_with(&key, zone, &mut Dbm::zero(zone.dim())) {
+                return None;
+            }
+        }
+        Some(h)
     }
 }

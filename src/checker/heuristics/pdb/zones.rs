@@ -199,6 +199,8 @@ pub(crate) struct ZoneSpace {
     /// no initial state).
     pub(crate) initial_distance: Option<u32>,
     scratch: Dbm,
+    /// The dimension of the network's zones (a reduced network's differ).
+    dim: usize,
 }
 
 struct Node {
@@ -377,6 +379,7 @@ impl ZoneSpace {
             len,
             initial_distance: dist.first().copied().filter(|&d| d != UNREACHABLE),
             scratch: Dbm::zero(dim),
+            dim,
         }
     }
 
@@ -385,16 +388,25 @@ impl ZoneSpace {
     /// only states of reduced networks can have them, and they are not
     /// pruned).
     pub(crate) fn may_reach_goal(&mut self, key: &[i32], zone: &Dbm) -> bool {
+        let mut scratch = std::mem::replace(&mut self.scratch, Dbm::zero(1));
+        let may = self.may_reach_goal_with(key, zone, &mut scratch);
+        self.scratch = scratch;
+        may
+    }
+
+    /// [`ZoneSpace::may_reach_goal`] with the caller's scratch zone, so
+    /// that threads can share the space.
+    pub(crate) fn may_reach_goal_with(&self, key: &[i32], zone: &Dbm, scratch: &mut Dbm) -> bool {
         let Some(stored) = self.table.get(key) else {
             return true;
         };
-        if zone.dim() != self.scratch.dim() {
+        if zone.dim() != self.dim {
             return true;
         }
         stored.iter().any(|(z, d)| {
             *d != UNREACHABLE && {
-                self.scratch.assign(zone);
-                self.scratch.intersect(z)
+                scratch.assign(zone);
+                scratch.intersect(z)
             }
         })
     }

@@ -1,0 +1,606 @@
+//! Hash-distributed best-first search (greedy and A*, as HDA* distributes
+//! A*) over the sharded stores of the parallel breadth-first search.
+//!
+//! Every shard owns its store and its own priority queue; a state waits in
+//! the queue of the shard owning its discrete part. The search runs in
+//! bulk-synchronous rounds:
+//!
+//! 1. *Take* (the caller's thread; a pop is cheap): the best states of all
+//!    shards' queues, merged in the sequential search's order (priority,
+//!    then the order of pushes), up to [`PER_THREAD`] per thread, all of
+//!    the best priority waiting, within what is left of the state budget.
+//! 2. *Expand* (parallel, stores read only): as in breadth-first search
+//!    (`bfs::expand`), the successors are sorted into one batch per owning
+//!    shard, each tagged with its position in the round.
+//! 3. *Insert* (parallel, one worker per shard, no locks): each shard
+//!    inserts its batches in that order, tests the goal at generation,
+//!    estimates the new states with the shared heuristic and queues them.
+//!
+//! The first goal or model error of a round in that order ends the search;
+//! a round that takes no state ends it with the state space exhausted.
+//!
+//! What differs from the sequential search: the successors of a round's
+//! states are queued only after the whole round is expanded, so the order
+//! is the sequential one only for rounds of one state, and other states
+//! may be explored; A* tests the goal at generation, not at expansion, so
+//! its traces need not be shortest. The
+//! verdicts are the same: an exhausted search has explored every state
+//! that the subsumption leaves, and a goal or error is reported with a path
+//! to it. Rounds are deterministic for a given number of threads.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::ir;
+
+use super::super::active::ActiveClocks;
+use super::super::concrete;
+use super::super::dbm::Dbm;
+use super::super::frontier::Ties;
+use super::super::goal::Goal;
+use super::super::heuristics::{Heuristic, SharedHeuristic};
+use super::super::semantics::{Model, TransitionBuf};
+use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
+use super::super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
+use super::bfs::{Ctx, Expanded, Pos, Scratch, Shard, expand};
+use super::{Gid, SharedStop, owner, path_to};
+
+/// States per thread and round. Few: with greedy's inclusion-only
+/// subsumption, every state expanded before the successors of the states
+/// before it are queued can be one that a larger zone replaces later and
+/// that the sequential order would not have expanded (on fischer-correct
+/// N=9 with dL, 2 threads: 89,631 explored states sequentially, as many
+/// with rounds of 1 state, 102,729 with 16, 234,445 with 256); enough that
+/// a round's two barriers cost little next to its work.
+const PER_THREAD: usize = 16;
+/// Tasks per thread of the expansion phase, so that a round balances.
+const TASKS_PER_THREAD: usize = 2;
+/// Successors a shard makes room for at a time (see `Store::reserve`).
+const RESERVE_STATES: usize = 1024;
+/// Explored states between progress reports.
+const PROGRESS_EVERY: u64 = 4096;
+/// Priority of states the heuristic declares dead ends: explored last, but
+/// still explored, since a model error may be reachable from them (the
+/// value of the sequential search's order policy).
+const DEAD_END: u32 = u32::MAX / 4;
+
+/// What the search found.
+enum Found {
+    Goal(Gid),
+    Error(Option<Gid>, Vec<(ir::ProcId, ir::EdgeId)>, ir::EvalError),
+}
+
+/// The heuristic's side: the shared estimates, the order's priorities, and
+/// whether estimates are cached per discrete part and dead ends pruned.
+struct Guide<'a> {
+    heuristic: Option<&'a dyn SharedHeuristic>,
+    astar: bool,
+    cache: bool,
+    prune: bool,
+    /// The order's subsumption rule (as the sequential search's).
+    rule: Subsumption,
+}
+
+impl Guide<'_> {
+    /// The value of the new state `id` of `store` (`None`: a dead end).
+    fn value(
+        &self,
+        model: &Model,
+        store: &mut Store,
+        id: u32,
+        key: &[i32],
+        zone: &Dbm,
+        locs: &mut Vec<u32>,
+    ) -> Option<u32> {
+        let Some(h) = self.heuristic else {
+            return Some(0);
+        };
+        let disc = store.state(id).disc;
+        if let Some(v) = store.cached_h(disc).filter(|_| self.cache) {
+            return v;
+        }
+        locs.clear();
+        locs.extend(model.locs(key).iter().map(|&l| l as u32));
+        let v = h.estimate_shared(locs, model.vars(key), zone);
+        if self.cache {
+            store.set_cached_h(disc, v);
+        }
+        v
+    }
+
+    /// The queue priority at depth `g` with value `h`, as the sequential
+    /// search orders them (A*: `g + h`, ties to the smaller `h`; without a
+    /// heuristic, 0).
+    fn priority(&self, g: u32, h: Option<u32>) -> u64 {
+        if self.heuristic.is_none() {
+            // As the sequential search: no heuristic, every state equal.
+            return 0;
+        }
+        let h = h.unwrap_or(DEAD_END) as u64;
+        if self.astar {
+            ((g as u64 + h) << 32) | h
+        } else {
+            h
+        }
+    }
+}
+
+/// Where a state comes in the order of pushes: the round that generated
+/// it and its position there (parent's position in the round, transition,
+/// zone), as the sequential search pushes them; the initial state is
+/// round 0. First-in first-out ties compare it as is, last-in first-out
+/// ones reversed.
+type Tie = (u32, Pos);
+
+/// A shard's priority queue and counters, beside its store. Ties are broken
+/// by [`Tie`], the same in every shard, so that taking the best state of
+/// all shards follows the sequential search's order (its frontier's tie key
+/// counts pushes, which only one queue can do).
+struct Open {
+    heap: BinaryHeap<Reverse<(u64, Tie, u32)>>,
+    ties: Ties,
+    pushes: u64,
+    pruned: u64,
+}
+
+impl Open {
+    fn push(&mut self, id: u32, priority: u64, tie: Tie) {
+        let tie = match self.ties {
+            Ties::Fifo => tie,
+            Ties::Lifo => {
+                let (r, (p, t, z)) = tie;
+                (
+                    u32::MAX - r,
+                    (usize::MAX - p, usize::MAX - t, usize::MAX - z),
+                )
+            }
+        };
+        self.heap.push(Reverse((priority, tie, id)));
+        self.pushes += 1;
+    }
+
+    /// The key of the best state that a larger zone has not replaced,
+    /// dropping the replaced ones before it (the sequential search skips
+    /// them when it pops them).
+    fn head(&mut self, store: &Store) -> Option<(u64, Tie, u32)> {
+        while let Some(&Reverse(key)) = self.heap.peek() {
+            if !store.state(key.2).removed {
+                return Some(key);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.heap.capacity() * std::mem::size_of::<(u64, Tie, u32)>()) as u64
+    }
+}
+
+/// What one shard's insertions produced.
+#[derive(Default)]
+struct Inserts {
+    /// The first goal state inserted (the shard stops there).
+    goal: Option<(Pos, Gid)>,
+    memory_refused: bool,
+}
+
+/// Greedy or A* search of `check` on `options.threads` threads, guided by
+/// `heuristic` (`None`: every state estimated at 0). Returns `None` when
+/// the heuristic cannot be shared between threads or no pool of workers
+/// can be had; the caller then searches sequentially.
+pub(crate) fn run(
+    net: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    heuristic: Option<&dyn Heuristic>,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> Option<CheckResult> {
+    let shared_h = match heuristic {
+        Some(h) => Some(h.shared()?),
+        None => None,
+    };
+    let pool = super::pool(options.threads)?;
+    let start = Instant::now();
+    let threads = u32::try_from(options.threads).unwrap_or(u32::MAX);
+    let chk = net.check(check);
+    let goal = Goal::new(chk.kind.goal());
+    let model = Model::new(net, &goal.formula);
+    if model.beyond_zones().is_some() {
+        return Some(CheckResult {
+            verdict: Verdict::Unknown(Limit::ClockRange),
+            stats: Stats {
+                threads,
+                ..Stats::default()
+            },
+            trace: None,
+        });
+    }
+    let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
+    let shared = SharedStop::new(stop);
+    let nkey = model.nproc + net.variables.len();
+    let active = options
+        .active_clocks
+        .then(|| ActiveClocks::new(net, &goal.formula));
+    let ctx = Ctx {
+        model: &model,
+        goal: &goal,
+        stop: &shared,
+        nkey,
+        active: active.as_ref(),
+    };
+    let guide = Guide {
+        heuristic: shared_h,
+        astar: options.config.search == SearchOrder::AStar,
+        cache: options.cache_heuristic && !heuristic.is_some_and(|h| h.zone_aware()),
+        prune: heuristic.is_some_and(|h| h.prunes()),
+        rule: if options.config.search == SearchOrder::AStar {
+            Subsumption::NoDeeper
+        } else {
+            Subsumption::Any
+        },
+    };
+    let nshards = super::shard_count(options.threads);
+    let mut search = Search {
+        shards: (0..nshards)
+            .map(|_| Shard {
+                store: match &active {
+                    Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
+                    None => Store::new(nkey, model.dim),
+                },
+                parents: Vec::new(),
+            })
+            .collect(),
+        open: (0..nshards)
+            .map(|_| Open {
+                heap: BinaryHeap::new(),
+                ties: options.config.ties,
+                pushes: 0,
+                pruned: 0,
+            })
+            .collect(),
+        rounds: 0,
+        threads: options.threads,
+        stats: Stats {
+            threads,
+            ..Stats::default()
+        },
+        peak: 0,
+        start,
+        pool,
+    };
+    let found = search.explore(&ctx, &guide, options.max_states, progress);
+    shared.report_to(stop);
+    search.finish();
+    let mut stats = search.stats.clone();
+    let stores: Vec<&Store> = search.shards.iter().map(|s| &s.store).collect();
+    let parents: Vec<&[Option<Gid>]> = search.shards.iter().map(|s| &s.parents[..]).collect();
+    Some(match found {
+        Err(limit) => CheckResult {
+            verdict: Verdict::Unknown(limit),
+            stats,
+            trace: None,
+        },
+        Ok(None) => CheckResult {
+            verdict: none_verdict,
+            stats,
+            trace: None,
+        },
+        Ok(Some(Found::Goal(g))) => {
+            let path = path_to(&stores, &parents, g);
+            let trace = concrete::goal_trace(&model, &goal, &path, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            CheckResult {
+                verdict: found_verdict,
+                stats,
+                trace,
+            }
+        }
+        Ok(Some(Found::Error(at, edges, error))) => {
+            let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));
+            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
+            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            CheckResult {
+                verdict: Verdict::ModelError(error),
+                stats,
+                trace,
+            }
+        }
+    })
+}
+
+/// The state of a parallel best-first search.
+struct Search {
+    shards: Vec<Shard>,
+    /// Per shard, its queue (`open[s]` belongs to `shards[s]`).
+    open: Vec<Open>,
+    /// Rounds run so far.
+    rounds: u32,
+    threads: usize,
+    stats: Stats,
+    peak: u64,
+    start: Instant,
+    /// The workers; the rounds are driven from the caller's thread, which
+    /// alone calls `progress`.
+    pool: rayon::ThreadPool,
+}
+
+impl Search {
+    /// Runs rounds until a goal or model error is found (`Ok(Some)`), every
+    /// queue is empty (`Ok(None)`) or a limit stops the search (`Err`).
+    fn explore(
+        &mut self,
+        ctx: &Ctx,
+        guide: &Guide,
+        max_states: Option<u64>,
+        progress: &mut dyn FnMut(&Stats),
+    ) -> Result<Option<Found>, Limit> {
+        let model = ctx.model;
+        let (ikey, mut izone) = match model.initial() {
+            Ok(Some(s)) => s,
+            Ok(None) => return Ok(None),
+            Err(e) => return Ok(Some(Found::Error(None, Vec::new(), e))),
+        };
+        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
+        if let Some(a) = ctx.active {
+            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
+        }
+        self.stats.generated += 1;
+        let s = owner(&ikey, self.shards.len());
+        let shard = &mut self.shards[s];
+        let Inserted::New(id) = shard
+            .store
+            .insert(&ikey, &izone, NO_PARENT, &[], 0, guide.rule)
+        else {
+            return Ok(None);
+        };
+        shard.parents.push(None);
+        let init = Gid {
+            shard: s as u32,
+            id,
+        };
+        let mut goal_buf = TransitionBuf::default();
+        if !ctx
+            .goal
+            .satisfied(model, &ikey, &izone, &mut goal_buf)
+            .is_empty()
+        {
+            return Ok(Some(Found::Goal(init)));
+        }
+        let h = guide.value(model, &mut shard.store, id, &ikey, &izone, &mut Vec::new());
+        let open = &mut self.open[s];
+        if guide.prune && h.is_none() {
+            open.pruned += 1;
+        } else {
+            open.push(id, guide.priority(0, h), (0, (0, 0, 0)));
+        }
+
+        let mut reported = 0;
+        loop {
+            let (round, spent) = self.take(max_states);
+            if !round.is_empty()
+                && let Some(found) = self.round(ctx, guide, &round)?
+            {
+                return Ok(Some(found));
+            }
+            if spent {
+                return Err(Limit::States);
+            }
+            if round.is_empty() {
+                return Ok(None);
+            }
+            if self.stats.explored >= reported + PROGRESS_EVERY {
+                reported = self.stats.explored;
+                self.stats.stored = self.live();
+                self.stats.elapsed = self.start.elapsed();
+                progress(&self.stats);
+            }
+        }
+    }
+
+    /// The states of the next round: the best states of all shards, in the
+    /// sequential search's order (priority, then [`Tie`]), up to
+    /// [`PER_THREAD`] times the threads, all of the best priority waiting,
+    /// marked expanded, within the state budget; and whether the budget is
+    /// spent with states left (the search stops after the round).
+    ///
+    /// Taking only the best priority level keeps the order close to the
+    /// sequential one: their successors of a better priority come first in
+    /// the next round, as the sequential search would take them before the
+    /// worse states.
+    fn take(&mut self, max_states: Option<u64>) -> (Vec<Gid>, bool) {
+        let mut left = max_states.map_or(u64::MAX, |m| m.saturating_sub(self.stats.explored));
+        let most = PER_THREAD * self.threads;
+        let mut round = Vec::new();
+        let mut best = None;
+        while round.len() < most {
+            // A merge of the shards' queues: few shards, a scan is enough.
+            let next = self
+                .shards
+                .iter()
+                .zip(&mut self.open)
+                .enumerate()
+                .filter_map(|(s, (shard, open))| open.head(&shard.store).map(|k| (k, s)))
+                .min();
+            let Some(((priority, _, id), s)) = next else {
+                break;
+            };
+            if *best.get_or_insert(priority) < priority {
+                break;
+            }
+            if left == 0 {
+                // The sequential search stops when it would explore
+                // state `max + 1`.
+                return (round, true);
+            }
+            self.open[s].heap.pop();
+            self.shards[s].store.mark_expanded(id);
+            round.push(Gid {
+                shard: s as u32,
+                id,
+            });
+            left -= 1;
+        }
+        (round, false)
+    }
+
+    /// Expands the states of `round` and inserts their successors.
+    fn round(&mut self, ctx: &Ctx, guide: &Guide, round: &[Gid]) -> Result<Option<Found>, Limit> {
+        let nshards = self.shards.len();
+        let dim = ctx.model.dim;
+        let shards = &self.shards;
+        let size = round.len().div_ceil(TASKS_PER_THREAD * self.threads).max(1);
+        let expanded: Vec<Expanded> = self.pool.install(|| {
+            round
+                .par_chunks(size)
+                .enumerate()
+                .map_init(
+                    || Scratch::new(dim),
+                    |scratch, (c, chunk)| expand(ctx, shards, nshards, chunk, c * size, scratch),
+                )
+                .collect()
+        });
+        for e in &expanded {
+            self.stats.explored += e.explored;
+            self.stats.generated += e.generated;
+        }
+        if let Some(limit) = expanded.iter().find_map(|e| e.stopped) {
+            return Err(limit);
+        }
+        // A model error ends the search: the successors of the round are
+        // not needed (their goal states, if any, would be a right answer
+        // too, but the error is found first in the round's order).
+        if let Some(e) = expanded
+            .iter()
+            .filter_map(|e| e.error.as_ref())
+            .min_by_key(|e| e.pos)
+        {
+            return Ok(Some(Found::Error(Some(e.state), e.edges.clone(), e.error)));
+        }
+        let in_flight: usize = expanded
+            .iter()
+            .flat_map(|e| &e.batches)
+            .map(|b| b.bytes())
+            .sum();
+        self.rounds += 1;
+        let number = self.rounds;
+        let work = self.shards.iter_mut().zip(&mut self.open);
+        let inserts: Vec<Inserts> = self.pool.install(|| {
+            work.collect::<Vec<_>>()
+                .into_par_iter()
+                .enumerate()
+                .map(|(s, (shard, open))| insert(ctx, guide, number, shard, open, s, &expanded))
+                .collect()
+        });
+        self.peak = self.peak.max(self.bytes() + in_flight as u64);
+        if inserts.iter().any(|i| i.memory_refused) {
+            ctx.stop.memory_refused();
+            return Err(Limit::Memory);
+        }
+        if let Some((_, g)) = inserts
+            .iter()
+            .filter_map(|i| i.goal)
+            .min_by_key(|&(pos, _)| pos)
+        {
+            return Ok(Some(Found::Goal(g)));
+        }
+        if let Some(limit) = ctx.stop.reason() {
+            return Err(limit);
+        }
+        Ok(None)
+    }
+
+    fn live(&self) -> u64 {
+        self.shards.iter().map(|s| s.store.live()).sum()
+    }
+
+    fn bytes(&self) -> u64 {
+        let shards: u64 = self
+            .shards
+            .iter()
+            .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
+            .sum();
+        let queues: u64 = self.open.iter().map(Open::bytes).sum();
+        shards + queues
+    }
+
+    /// The final figures.
+    fn finish(&mut self) {
+        let states: u64 = self.shards.iter().map(|s| s.parents.len() as u64).sum();
+        let bytes = self.bytes();
+        self.stats.queue_pushes = vec![self.open.iter().map(|o| o.pushes).sum()];
+        self.stats.queue_pops = vec![self.stats.explored];
+        self.stats.pruned = self.open.iter().map(|o| o.pruned).sum();
+        self.stats.stored = self.live();
+        self.stats.elapsed = self.start.elapsed();
+        self.stats.peak_memory = self.peak.max(bytes);
+        self.stats.bytes_per_state = bytes / states.max(1);
+    }
+}
+
+/// Inserts into shard `s` the successors bound for it, in the round's
+/// order, and queues the new ones; stops at the first goal state.
+fn insert(
+    ctx: &Ctx,
+    guide: &Guide,
+    round: u32,
+    shard: &mut Shard,
+    open: &mut Open,
+    s: usize,
+    expanded: &[Expanded],
+) -> Inserts {
+    let mut out = Inserts::default();
+    let dim = ctx.model.dim;
+    let cells = dim * dim;
+    let mut zone = Dbm::zero(dim);
+    let mut goal_buf = TransitionBuf::default();
+    let mut locs = Vec::new();
+    let mut room = 0;
+    for batch in expanded.iter().map(|e| &e.batches[s]) {
+        for (i, item) in batch.items.iter().enumerate() {
+            if room == 0 {
+                // The tables grow here, within the memory budget.
+                if shard.store.reserve(RESERVE_STATES).is_err() {
+                    out.memory_refused = true;
+                    return out;
+                }
+                room = RESERVE_STATES;
+            }
+            room -= 1;
+            let key = &batch.keys[i * ctx.nkey..(i + 1) * ctx.nkey];
+            zone.set_raw_from(dim, batch.zones[i * cells..(i + 1) * cells].iter().copied());
+            let edges = &batch.edges[item.edges.0..item.edges.1];
+            let Inserted::New(id) = shard
+                .store
+                .insert(key, &zone, NO_PARENT, edges, item.g, guide.rule)
+            else {
+                continue;
+            };
+            debug_assert_eq!(id as usize, shard.parents.len());
+            shard.parents.push(Some(item.parent));
+            let gid = Gid {
+                shard: s as u32,
+                id,
+            };
+            if !ctx
+                .goal
+                .satisfied(ctx.model, key, &zone, &mut goal_buf)
+                .is_empty()
+            {
+                out.goal = Some((item.pos, gid));
+                return out;
+            }
+            let h = guide.value(ctx.model, &mut shard.store, id, key, &zone, &mut locs);
+            if guide.prune && h.is_none() {
+                open.pruned += 1;
+                continue;
+            }
+            open.push(id, guide.priority(item.g, h), (round, item.pos));
+        }
+    }
+    out
+}
