@@ -233,14 +233,20 @@ impl Lowerer {
         }
     }
 
-    fn typedef(&self, node: &SyntaxNode) -> Typedef {
-        let ty = match node.children().find(|c| is_type(c.kind())) {
+    /// The type child of `node`; plain `int` at the node where the text
+    /// has none (a half-written model), so lowering goes on.
+    fn ty_child(&self, node: &SyntaxNode) -> TypeRef {
+        match node.children().find(|c| is_type(c.kind())) {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
                 range: None,
                 span: self.span(node),
             },
-        };
+        }
+    }
+
+    fn typedef(&self, node: &SyntaxNode) -> Typedef {
+        let ty = self.ty_child(node);
         Typedef {
             ty,
             name: self.name_child(node),
@@ -339,13 +345,7 @@ impl Lowerer {
         let ret = if has_token(node, VOID_KW) {
             None
         } else {
-            Some(match node.children().find(|c| is_type(c.kind())) {
-                Some(t) => self.ty(&t),
-                None => TypeRef::Int {
-                    range: None,
-                    span: self.span(node),
-                },
-            })
+            Some(self.ty_child(node))
         };
         let params = child(node, PARAM_LIST)
             .map(|pl| {
@@ -443,10 +443,7 @@ impl Lowerer {
                 }
             }
             FOR_RANGE_STMT => {
-                let ty = match node.children().find(|c| is_type(c.kind())) {
-                    Some(t) => self.ty(&t),
-                    None => TypeRef::Int { range: None, span },
-                };
+                let ty = self.ty_child(node);
                 let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
                 StmtKind::ForRange {
                     name: self.name_child(node),
@@ -483,13 +480,7 @@ impl Lowerer {
     }
 
     fn param(&self, node: &SyntaxNode) -> Param {
-        let ty = match node.children().find(|c| is_type(c.kind())) {
-            Some(t) => self.ty(&t),
-            None => TypeRef::Int {
-                range: None,
-                span: self.span(node),
-            },
-        };
+        let ty = self.ty_child(node);
         Param {
             is_const: has_token(node, CONST_KW),
             is_ref: has_token(node, AMP),
@@ -531,13 +522,7 @@ impl Lowerer {
                     .filter(|c| c.kind() == SELECT_BINDING)
                     .map(|b| Select {
                         name: self.name_child(&b),
-                        ty: match b.children().find(|c| is_type(c.kind())) {
-                            Some(t) => self.ty(&t),
-                            None => TypeRef::Int {
-                                range: None,
-                                span: self.span(&b),
-                            },
-                        },
+                        ty: self.ty_child(&b),
                     })
                     .collect()
             })
@@ -836,10 +821,7 @@ impl Lowerer {
                     _ => QuantKind::Forall,
                 };
                 let name = self.name_child(node);
-                let ty = match node.children().find(|c| is_type(c.kind())) {
-                    Some(t) => self.ty(&t),
-                    None => TypeRef::Int { range: None, span },
-                };
+                let ty = self.ty_child(node);
                 ExprKind::Quant(kind, name, ty, Box::new(sub(0)))
             }
             _ => ExprKind::Missing,

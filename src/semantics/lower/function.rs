@@ -308,14 +308,7 @@ impl Ctx {
                     }
                 }
             };
-            self.define(&p.name, sym);
-            if let Some(e) = self
-                .scopes
-                .last_mut()
-                .and_then(|s| s.map.get_mut(&p.name.text))
-            {
-                e.used = true;
-            }
+            self.define_param(&p.name, sym);
         }
         let result = f.ret.as_ref().map(|t| {
             let ty = self.resolve_type(t);

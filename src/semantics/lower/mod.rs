@@ -323,6 +323,20 @@ impl Ctx {
         }
     }
 
+    /// Defines a parameter: like [`Self::define`], but marked used, since
+    /// parameters often only tell instances apart (`pid` in symmetric
+    /// models) and an unused one is no mistake worth a warning.
+    fn define_param(&mut self, name: &hir::Name, sym: Sym) {
+        self.define(name, sym);
+        if let Some(e) = self
+            .scopes
+            .last_mut()
+            .and_then(|s| s.map.get_mut(&name.text))
+        {
+            e.used = true;
+        }
+    }
+
     fn define(&mut self, name: &hir::Name, sym: Sym) {
         let offset = self.offset;
         let Some(scope) = self.scopes.last_mut() else {

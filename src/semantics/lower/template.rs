@@ -322,16 +322,7 @@ impl Ctx {
                 },
                 None => Sym::Const { value: None, ty },
             };
-            self.define(&p.name, sym);
-            // Parameters often only tell instances apart (`pid` in
-            // symmetric models): never warn about them.
-            if let Some(e) = self
-                .scopes
-                .last_mut()
-                .and_then(|s| s.map.get_mut(&p.name.text))
-            {
-                e.used = true;
-            }
+            self.define_param(&p.name, sym);
         }
         self.declare(&t.decls, &format!("{proc_name}."));
 
