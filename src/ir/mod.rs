@@ -322,6 +322,21 @@ pub struct LValue {
     pub index: Option<Expr>,
 }
 
+impl LValue {
+    /// The expression that reads the slot or element this lvalue names (the
+    /// old value of `v += e` and `v++`).
+    pub fn read(&self) -> Expr {
+        match &self.index {
+            None => Expr::Var(self.base),
+            Some(i) => Expr::Index {
+                base: self.base,
+                len: self.len,
+                index: Box::new(i.clone()),
+            },
+        }
+    }
+}
+
 /// One effect of an edge, applied in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {

@@ -1231,6 +1231,44 @@ pub enum BinOp {
     Max,
 }
 
+impl BinOp {
+    /// The operator a token of `kind` spells, if any.
+    pub fn from_token(kind: SyntaxKind) -> Option<BinOp> {
+        Some(match kind {
+            PLUS => BinOp::Add,
+            MINUS => BinOp::Sub,
+            STAR => BinOp::Mul,
+            SLASH => BinOp::Div,
+            PERCENT => BinOp::Rem,
+            LT => BinOp::Lt,
+            LTEQ => BinOp::Le,
+            EQ2 => BinOp::Eq,
+            NEQ => BinOp::Ne,
+            GTEQ => BinOp::Ge,
+            GT => BinOp::Gt,
+            AMP2 | AND_KW => BinOp::And,
+            PIPE2 | OR_KW => BinOp::Or,
+            IMPLY_KW => BinOp::Imply,
+            AMP => BinOp::BitAnd,
+            PIPE => BinOp::BitOr,
+            CARET => BinOp::BitXor,
+            SHL => BinOp::Shl,
+            SHR => BinOp::Shr,
+            LT_QUESTION => BinOp::Min,
+            GT_QUESTION => BinOp::Max,
+            _ => return None,
+        })
+    }
+
+    /// Whether it is one of `<`, `<=`, `==`, `!=`, `>=`, `>`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Le | BinOp::Eq | BinOp::Ne | BinOp::Ge | BinOp::Gt
+        )
+    }
+}
+
 ast_node!(
     /// `lhs op rhs`
     BinExpr,
@@ -1267,30 +1305,7 @@ impl BinExpr {
     }
     /// The op ([`BinOp`]), when the text has it.
     pub fn op(&self) -> Option<BinOp> {
-        Some(match self.op_token()?.kind() {
-            PLUS => BinOp::Add,
-            MINUS => BinOp::Sub,
-            STAR => BinOp::Mul,
-            SLASH => BinOp::Div,
-            PERCENT => BinOp::Rem,
-            LT => BinOp::Lt,
-            LTEQ => BinOp::Le,
-            EQ2 => BinOp::Eq,
-            NEQ => BinOp::Ne,
-            GTEQ => BinOp::Ge,
-            GT => BinOp::Gt,
-            AMP2 | AND_KW => BinOp::And,
-            PIPE2 | OR_KW => BinOp::Or,
-            IMPLY_KW => BinOp::Imply,
-            AMP => BinOp::BitAnd,
-            PIPE => BinOp::BitOr,
-            CARET => BinOp::BitXor,
-            SHL => BinOp::Shl,
-            SHR => BinOp::Shr,
-            LT_QUESTION => BinOp::Min,
-            GT_QUESTION => BinOp::Max,
-            _ => return None,
-        })
+        BinOp::from_token(self.op_token()?.kind())
     }
 }
 
@@ -1438,6 +1453,26 @@ pub enum AssignOp {
     Shr,
 }
 
+impl AssignOp {
+    /// The operator a token of `kind` spells, if any.
+    pub fn from_token(kind: SyntaxKind) -> Option<AssignOp> {
+        Some(match kind {
+            EQ => AssignOp::Assign,
+            PLUS_EQ => AssignOp::Add,
+            MINUS_EQ => AssignOp::Sub,
+            STAR_EQ => AssignOp::Mul,
+            SLASH_EQ => AssignOp::Div,
+            PERCENT_EQ => AssignOp::Rem,
+            AMP_EQ => AssignOp::BitAnd,
+            PIPE_EQ => AssignOp::BitOr,
+            CARET_EQ => AssignOp::BitXor,
+            SHL_EQ => AssignOp::Shl,
+            SHR_EQ => AssignOp::Shr,
+            _ => return None,
+        })
+    }
+}
+
 ast_node!(
     /// `v = e`, `a[i] += e`
     AssignExpr,
@@ -1466,20 +1501,7 @@ impl AssignExpr {
     }
     /// The op ([`AssignOp`]), when the text has it.
     pub fn op(&self) -> Option<AssignOp> {
-        Some(match self.op_token()?.kind() {
-            EQ => AssignOp::Assign,
-            PLUS_EQ => AssignOp::Add,
-            MINUS_EQ => AssignOp::Sub,
-            STAR_EQ => AssignOp::Mul,
-            SLASH_EQ => AssignOp::Div,
-            PERCENT_EQ => AssignOp::Rem,
-            AMP_EQ => AssignOp::BitAnd,
-            PIPE_EQ => AssignOp::BitOr,
-            CARET_EQ => AssignOp::BitXor,
-            SHL_EQ => AssignOp::Shl,
-            SHR_EQ => AssignOp::Shr,
-            _ => return None,
-        })
+        AssignOp::from_token(self.op_token()?.kind())
     }
 }
 

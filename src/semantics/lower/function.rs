@@ -605,14 +605,7 @@ impl Ctx {
         let value = match &e.kind {
             ExprKind::Incr(l, up) => {
                 let (target, ty) = self.lvalue(l)?;
-                let read = match &target.index {
-                    None => ir::Expr::Var(target.base),
-                    Some(i) => ir::Expr::Index {
-                        base: target.base,
-                        len: target.len,
-                        index: Box::new(i.clone()),
-                    },
-                };
+                let read = target.read();
                 let (lo, hi) = slot_range(&ty);
                 let old = ir::FRAME + self.alloc(1);
                 pre.push(ir::Stmt::Assign {

@@ -721,7 +721,7 @@ fn bin_op(op: BinaryOp) -> BinOp {
         BinaryOp::Sub => BinOp::Sub,
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
-        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::Rem => BinOp::Mod,
         BinaryOp::Lt => BinOp::Lt,
         BinaryOp::Le => BinOp::Le,
         BinaryOp::Eq => BinOp::Eq,
