@@ -108,7 +108,7 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
 }
 
 /// A one-line error not tied to a model text (unreadable file, bad flag value).
-pub fn error(message: &str) {
+pub fn error(message: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
 }

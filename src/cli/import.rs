@@ -16,7 +16,7 @@ pub fn run(args: &ImportArgs) -> u8 {
     let source = match read_source(&args.file) {
         Ok(s) => s,
         Err(e) => {
-            diag::error(&e.to_string());
+            diag::error(&e);
             return exit::ERROR;
         }
     };

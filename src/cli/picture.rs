@@ -36,7 +36,7 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
     match drawn {
         Ok(text) => write_output(args.output.as_deref(), &text),
         Err(e) => {
-            diag::error(&e.to_string());
+            diag::error(&e);
             exit::ERROR
         }
     }

@@ -21,7 +21,7 @@ use super::args::{SimFormat, SimMode, SimulateArgs};
 use super::check::options;
 use super::load::load_network;
 use super::{diag, exit};
-use session::{Outcome, Session};
+use session::{Outcome, Session, SessionError};
 
 pub fn run(args: &SimulateArgs) -> u8 {
     if args.file.as_os_str() == "-" {
@@ -106,7 +106,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
 fn text_reply(
     source: &super::source::Source,
     session: &Session,
-    result: Result<Outcome, String>,
+    result: Result<Outcome, SessionError>,
 ) -> String {
     match result {
         Err(e) => format!("error: {e}\n"),
@@ -129,7 +129,7 @@ fn json_line(
     source: &super::source::Source,
     session: &Session,
     line: &str,
-    result: Result<Outcome, String>,
+    result: Result<Outcome, SessionError>,
 ) -> String {
     let mut reply = render::JsonLine {
         command: line,
@@ -143,7 +143,7 @@ fn json_line(
     match result {
         Err(e) => {
             reply.ok = false;
-            reply.error = Some(e);
+            reply.error = Some(e.to_string());
         }
         Ok(Outcome::Help) => reply.help = Some(command::HELP),
         Ok(Outcome::Quit) => reply.state = Some(render::view(source, session)),
