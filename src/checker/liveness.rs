@@ -130,7 +130,8 @@ trait Walk {
     fn finished(&mut self, s: &mut Search, node: u32);
     /// A successor of the top of `stack`, by `edges`, equals node `found`:
     /// the run, when this closes one.
-    fn reached(&mut self, s: &mut Search, stack: &[Frame], found: u32, edges: Edges) -> Option<Run>;
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], found: u32, edges: Edges)
+    -> Option<Run>;
 }
 
 /// The plain search: a node is grey while on the stack, and a successor
@@ -142,7 +143,13 @@ impl Walk for Plain {
         s.nodes[node as usize].grey = None;
     }
 
-    fn reached(&mut self, s: &mut Search, stack: &[Frame], found: u32, edges: Edges) -> Option<Run> {
+    fn reached(
+        &mut self,
+        s: &mut Search,
+        stack: &[Frame],
+        found: u32,
+        edges: Edges,
+    ) -> Option<Run> {
         let depth = s.nodes[found as usize].grey?;
         let zone = s.nodes[found as usize].zone.clone();
         Some((path_here(stack, &edges), End::Loop(depth as usize, zone)))

@@ -54,7 +54,10 @@ enum BenchError {
     #[error("cannot create directory `{}`: {error}", .dir.display())]
     CreateDir { dir: PathBuf, error: std::io::Error },
     #[error("cannot write `{}`: {error}", .path.display())]
-    Write { path: PathBuf, error: std::io::Error },
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     /// Already reported (by `load`, or as the model's diagnostics): only the
     /// exit code is left to give.
     #[error("the model has errors")]

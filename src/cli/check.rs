@@ -96,8 +96,7 @@ fn search_config(args: &SearchArgs) -> Result<Config, FlagError> {
         parts.push("lifo");
     }
     let heuristic = (args.search.is_guided() || parts.contains(&"ut")).then_some(args.heuristic);
-    checker::config::from_parts(args.search, heuristic, &parts)
-        .map_err(FlagError::Config)
+    checker::config::from_parts(args.search, heuristic, &parts).map_err(FlagError::Config)
 }
 
 /// The configurations `--portfolio` races: the default set, or the
@@ -136,19 +135,11 @@ fn query_checks(path: &std::path::Path) -> Result<(String, bool), ReadError> {
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
-    let options = match options(&args.search) {
-        Ok(o) => o,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(options) = diag::ok(options(&args.search)) else {
+        return exit::ERROR;
     };
-    let configs = match portfolio(args, &options) {
-        Ok(c) => c,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(configs) = diag::ok(portfolio(args, &options)) else {
+        return exit::ERROR;
     };
     let cancel = Cancel::new();
     {
@@ -165,18 +156,15 @@ pub fn run(args: &CheckArgs) -> u8 {
     }
     let mut outcome = Outcome::default();
     let queries = match &args.queries {
-        Some(path) => match query_checks(path) {
-            Ok((checks, ok)) => {
-                if !ok {
-                    outcome.add(exit::ERROR);
-                }
-                Some(checks)
-            }
-            Err(e) => {
-                diag::error(&e);
+        Some(path) => {
+            let Some((checks, ok)) = diag::ok(query_checks(path)) else {
                 return exit::ERROR;
+            };
+            if !ok {
+                outcome.add(exit::ERROR);
             }
-        },
+            Some(checks)
+        }
         None => None,
     };
     let mut reports = Vec::new();

@@ -113,6 +113,12 @@ pub fn error(message: impl std::fmt::Display) {
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
 }
 
+/// The value of `result`, or nothing once its error is printed as
+/// [`error`] (the caller then exits with `exit::ERROR`).
+pub fn ok<T>(result: Result<T, impl std::fmt::Display>) -> Option<T> {
+    result.map_err(error).ok()
+}
+
 /// A one-line note (context for the diagnostics that follow).
 pub fn note(message: &str) {
     use std::io::Write;

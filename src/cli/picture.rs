@@ -12,7 +12,7 @@ use super::import::write_output;
 use super::load::load_network;
 
 pub fn run_graph(args: &GraphArgs) -> u8 {
-    let (_model, network) = match load_network(&args.file, &args.labels) {
+    let (_model, network) = match load_network(&args.file, &args.draw.labels) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -22,7 +22,7 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
             let Some(check) = check_named(&network, name) else {
                 return exit::ERROR;
             };
-            match find_trace(&network, check, &args.search) {
+            match find_trace(&network, check, &args.draw.search) {
                 Ok(trace) => Some(trace),
                 Err(code) => return code,
             }
@@ -34,7 +34,7 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
         GraphFormat::Svg => pictures::graph_svg(&network, template, trace.as_ref()),
     };
     match drawn {
-        Ok(text) => write_output(args.output.as_deref(), &text),
+        Ok(text) => write_output(args.draw.output.as_deref(), &text),
         Err(e) => {
             diag::error(&e);
             exit::ERROR
@@ -43,14 +43,14 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
 }
 
 pub fn run_trace(args: &TraceArgs) -> u8 {
-    let (_model, network) = match load_network(&args.file, &args.labels) {
+    let (_model, network) = match load_network(&args.file, &args.draw.labels) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
     let Some(check) = check_named(&network, &args.check) else {
         return exit::ERROR;
     };
-    let trace = match find_trace(&network, check, &args.search) {
+    let trace = match find_trace(&network, check, &args.draw.search) {
         Ok(trace) => trace,
         Err(code) => return code,
     };
@@ -62,7 +62,7 @@ pub fn run_trace(args: &TraceArgs) -> u8 {
             serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
         }
     };
-    write_output(args.output.as_deref(), &text)
+    write_output(args.draw.output.as_deref(), &text)
 }
 
 /// The check called `name`, or an error listing the checks.

@@ -735,7 +735,9 @@ impl Lowerer {
                 ExprKind::Unary(op, Box::new(sub(0)))
             }
             BIN_EXPR => {
-                let op = tokens(node).next().and_then(|t| BinaryOp::from_token(t.kind()));
+                let op = tokens(node)
+                    .next()
+                    .and_then(|t| BinaryOp::from_token(t.kind()));
                 let Some(op) = op else {
                     return Expr::new(ExprKind::Missing, span);
                 };

@@ -448,7 +448,12 @@ fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: 
             }
         }
     }
-    if !within_limits(ctx, &ranges, &format!("system {}", t.data.name.text), entry.span) {
+    if !within_limits(
+        ctx,
+        &ranges,
+        &format!("system {}", t.data.name.text),
+        entry.span,
+    ) {
         return;
     }
     for values in combinations(&ranges) {

@@ -94,7 +94,13 @@ impl Walk for Components {
         }
     }
 
-    fn reached(&mut self, s: &mut Search, stack: &[Frame], found: u32, edges: Edges) -> Option<Run> {
+    fn reached(
+        &mut self,
+        s: &mut Search,
+        stack: &[Frame],
+        found: u32,
+        edges: Edges,
+    ) -> Option<Run> {
         s.nodes[found as usize].grey?;
         let mut accepting = non_zeno::ticks(&edges);
         while let Some(r) = self.roots.pop_if(|r| r.node > found) {
@@ -132,12 +138,7 @@ impl Search<'_, '_> {
     /// transitions the search computed and holds a ticking one, so a
     /// breadth-first search over (node, ticked yet) finds the cycle; the
     /// successors are recomputed (they are deterministic).
-    fn accepting_lasso(
-        &mut self,
-        stack: &[Frame],
-        live: &[(u32, Box<[i32]>)],
-        root: u32,
-    ) -> Run {
+    fn accepting_lasso(&mut self, stack: &[Frame], live: &[(u32, Box<[i32]>)], root: u32) -> Run {
         let depth = stack
             .iter()
             .position(|f| f.node == root)

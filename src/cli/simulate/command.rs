@@ -203,44 +203,41 @@ mod tests {
     fn bad_lines_say_what_is_wrong() {
         assert!(
             parse("jump")
-                .unwrap_err().to_string()
+                .unwrap_err()
+                .to_string()
                 .starts_with("unknown command `jump`; the commands: N, delay")
         );
-        assert_eq!(parse("0").unwrap_err().to_string(), "transitions are numbered from 1");
-        assert_eq!(
-            parse("-2").unwrap_err().to_string(),
-            "`-2` is not a transition number: they are numbered from 1"
-        );
-        assert_eq!(parse("1x").unwrap_err().to_string(), "`1x` is not a transition number");
-        assert_eq!(
-            parse("1 2").unwrap_err().to_string(),
-            "usage: N (the number of an enabled transition)"
-        );
-        assert_eq!(
-            parse("delay").unwrap_err().to_string(),
-            "usage: delay D (D: 2, 3/2 or 0.25)"
-        );
-        assert_eq!(parse("delay 1/0").unwrap_err().to_string(), "`1/0` divides by zero");
+        let cases = [
+            ("0", "transitions are numbered from 1"),
+            (
+                "-2",
+                "`-2` is not a transition number: they are numbered from 1",
+            ),
+            ("1x", "`1x` is not a transition number"),
+            ("1 2", "usage: N (the number of an enabled transition)"),
+            ("delay", "usage: delay D (D: 2, 3/2 or 0.25)"),
+            ("delay 1/0", "`1/0` divides by zero"),
+            (
+                "delay 99999999999999999999",
+                "the delay `99999999999999999999` is too large",
+            ),
+            (
+                "delay 9999999999.999999999",
+                "the delay `9999999999.999999999` is too large",
+            ),
+            ("random", "usage: random N [SEED]"),
+            ("random -3", "`-3` is not a number of steps"),
+            ("trace", "usage: trace CHECK"),
+            ("   ", "empty command"),
+        ];
+        for (line, message) in cases {
+            assert_eq!(parse(line).unwrap_err().to_string(), message, "{line:?}");
+        }
         for bad in ["x", "1/", "/2", "1.", "1.2.3", "--1", "1e3", "½"] {
             assert_eq!(
                 parse(&format!("delay {bad}")).unwrap_err().to_string(),
                 format!("`{bad}` is not a delay: expected a number such as 2, 3/2 or 0.25")
             );
         }
-        assert_eq!(
-            parse("delay 99999999999999999999").unwrap_err().to_string(),
-            "the delay `99999999999999999999` is too large"
-        );
-        assert_eq!(
-            parse("delay 9999999999.999999999").unwrap_err().to_string(),
-            "the delay `9999999999.999999999` is too large"
-        );
-        assert_eq!(parse("random").unwrap_err().to_string(), "usage: random N [SEED]");
-        assert_eq!(
-            parse("random -3").unwrap_err().to_string(),
-            "`-3` is not a number of steps"
-        );
-        assert_eq!(parse("trace").unwrap_err().to_string(), "usage: trace CHECK");
-        assert_eq!(parse("   ").unwrap_err().to_string(), "empty command");
     }
 }

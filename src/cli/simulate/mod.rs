@@ -34,12 +34,8 @@ pub fn run(args: &SimulateArgs) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let options = match options(&args.search) {
-        Ok(o) => o,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(options) = diag::ok(options(&args.search)) else {
+        return exit::ERROR;
     };
     let mode = match args.mode {
         SimMode::Concrete => Mode::Concrete,
