@@ -128,10 +128,9 @@ trait Walk {
     fn entered(&mut self, _id: u32, _key: &[i32], _via: &Edges) {}
     /// Every successor of `node` was explored, and it left the stack.
     fn finished(&mut self, s: &mut Search, node: u32);
-    /// A successor of the top of `stack`, by `edges`, equals node `found`:
-    /// the run, when this closes one.
-    fn reached(&mut self, s: &mut Search, stack: &[Frame], found: u32, edges: Edges)
-    -> Option<Run>;
+    /// A successor of the top of `stack`, by transitions `by`, equals
+    /// `node`: the run, when this closes one.
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run>;
 }
 
 /// The plain search: a node is grey while on the stack, and a successor
@@ -143,16 +142,10 @@ impl Walk for Plain {
         s.nodes[node as usize].grey = None;
     }
 
-    fn reached(
-        &mut self,
-        s: &mut Search,
-        stack: &[Frame],
-        found: u32,
-        edges: Edges,
-    ) -> Option<Run> {
-        let depth = s.nodes[found as usize].grey?;
-        let zone = s.nodes[found as usize].zone.clone();
-        Some((path_here(stack, &edges), End::Loop(depth as usize, zone)))
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run> {
+        let depth = s.nodes[node as usize].grey?;
+        let zone = s.nodes[node as usize].zone.clone();
+        Some((path_here(stack, &by), End::Loop(depth as usize, zone)))
     }
 }
 

@@ -94,16 +94,10 @@ impl Walk for Components {
         }
     }
 
-    fn reached(
-        &mut self,
-        s: &mut Search,
-        stack: &[Frame],
-        found: u32,
-        edges: Edges,
-    ) -> Option<Run> {
-        s.nodes[found as usize].grey?;
-        let mut accepting = non_zeno::ticks(&edges);
-        while let Some(r) = self.roots.pop_if(|r| r.node > found) {
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run> {
+        s.nodes[node as usize].grey?;
+        let mut accepting = non_zeno::ticks(&by);
+        while let Some(r) = self.roots.pop_if(|r| r.node > node) {
             accepting |= r.accepting || r.entered_by_tick;
         }
         let Some(root) = self.roots.last_mut() else {
