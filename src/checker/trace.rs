@@ -82,6 +82,19 @@ pub enum TraceEnd {
     TimeDiverges,
 }
 
+impl TraceEnd {
+    /// The wait after the last step (none when time diverges).
+    pub fn delay(&self) -> Rational64 {
+        match self {
+            TraceEnd::Goal { delay }
+            | TraceEnd::ModelError { delay, .. }
+            | TraceEnd::Loop { delay, .. }
+            | TraceEnd::Deadlock { delay } => *delay,
+            TraceEnd::TimeDiverges => Rational64::from_integer(0),
+        }
+    }
+}
+
 /// One constraint `x_i - x_j < bound` (`strict`) or `x_i - x_j <= bound` of a
 /// zone, with clock indices as in `ConcreteState::clocks` (0 is the
 /// reference clock, always 0).
