@@ -1283,21 +1283,31 @@ fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
         .find(|t| !t.kind().is_trivia() && t.kind() != ERROR)
 }
 
+/// The left operand of a binary-like node: an expression before any token
+/// but trivia (none when the text starts with the operator).
+fn operand_before_op(node: &SyntaxNode) -> Option<Expr> {
+    node.children_with_tokens()
+        .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
+        .filter_map(SyntaxElement::into_node)
+        .find_map(Expr::cast)
+}
+
+/// The right operand of a binary-like node: the first expression after its
+/// operator token `op`.
+fn operand_after(op: SyntaxToken) -> Option<Expr> {
+    op.siblings_with_tokens(rowan::Direction::Next)
+        .filter_map(SyntaxElement::into_node)
+        .find_map(Expr::cast)
+}
+
 impl BinExpr {
     /// The left operand ([`Expr`]), when the text has it.
     pub fn lhs(&self) -> Option<Expr> {
-        self.syntax
-            .children_with_tokens()
-            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
+        operand_before_op(&self.syntax)
     }
     /// The right operand ([`Expr`]), when the text has it.
     pub fn rhs(&self) -> Option<Expr> {
-        let op = self.op_token()?;
-        op.siblings_with_tokens(rowan::Direction::Next)
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
+        operand_after(self.op_token()?)
     }
     /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
@@ -1482,18 +1492,11 @@ ast_node!(
 impl AssignExpr {
     /// The left operand ([`Expr`]), when the text has it.
     pub fn lhs(&self) -> Option<Expr> {
-        self.syntax
-            .children_with_tokens()
-            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
+        operand_before_op(&self.syntax)
     }
     /// The right operand ([`Expr`]), when the text has it.
     pub fn rhs(&self) -> Option<Expr> {
-        let op = self.op_token()?;
-        op.siblings_with_tokens(rowan::Direction::Next)
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
+        operand_after(self.op_token()?)
     }
     /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
