@@ -278,7 +278,7 @@ pub fn run(args: &CheckArgs) -> u8 {
     for (name, found) in args.checks.iter().zip(&matched) {
         // Only meaningful when every file could be analyzed.
         if !found && !cancel.is_cancelled() && !outcome.has_error() {
-            diag::error(&format!("no check named `{name}` in the given files"));
+            diag::error(format!("no check named `{name}` in the given files"));
             outcome.add(exit::ERROR);
         }
     }

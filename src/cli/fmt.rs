@@ -60,7 +60,7 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
             outcome.add(exit::FAILS);
         } else if let Err(e) = std::fs::write(path, formatted) {
-            diag::error(&format!("cannot write `{}`: {e}", source.display_path()));
+            diag::error(format!("cannot write `{}`: {e}", source.display_path()));
             outcome.add(exit::ERROR);
         }
     }

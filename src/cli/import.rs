@@ -47,7 +47,7 @@ pub fn write_output(out: Option<&Path>, text: &str) -> u8 {
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => exit::OK,
             Err(e) => {
-                diag::error(&format!("cannot write `{}`: {e}", path.display()));
+                diag::error(format!("cannot write `{}`: {e}", path.display()));
                 exit::ERROR
             }
         },

@@ -70,7 +70,7 @@ fn check_named(network: &Network, name: &str) -> Option<CheckId> {
     let found = network.check_named(name);
     if found.is_none() {
         let names: Vec<&str> = network.checks.iter().map(|c| c.name.as_str()).collect();
-        diag::error(&format!(
+        diag::error(format!(
             "no check named `{name}`; the model's checks: {}",
             if names.is_empty() {
                 "none".to_string()
@@ -95,13 +95,13 @@ fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<
     match (result.trace, &result.verdict) {
         (Some(trace), _) => Ok(trace),
         (None, checker::Verdict::Unknown(limit)) => {
-            diag::error(&format!(
+            diag::error(format!(
                 "check `{name}`: no verdict ({limit:?} limit reached), so no trace to draw"
             ));
             Err(exit::LIMIT)
         }
         (None, verdict) => {
-            diag::error(&format!(
+            diag::error(format!(
                 "check `{name}` has no trace to draw: its verdict is {verdict:?} (an `A[]` check that holds or an `E<>` check without a witness)"
             ));
             Err(exit::FAILS)

@@ -44,7 +44,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
     let sim = match Simulator::new(&network, mode) {
         Ok(s) => s,
         Err(e) => {
-            diag::error(&format!("cannot simulate `{}`: {e}", model.display_path()));
+            diag::error(format!("cannot simulate `{}`: {e}", model.display_path()));
             return exit::ERROR;
         }
     };
@@ -56,7 +56,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         match editor(checks) {
             Ok(ed) => Box::new(ed),
             Err(e) => {
-                diag::error(&format!("cannot start the line editor: {e}"));
+                diag::error(format!("cannot start the line editor: {e}"));
                 return exit::ERROR;
             }
         }
@@ -66,7 +66,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         Box::new(std::io::stdin().lock().lines().map_while(|l| match l {
             Ok(l) => Some(l),
             Err(e) => {
-                diag::error(&format!("reading the commands: {e}"));
+                diag::error(format!("reading the commands: {e}"));
                 None
             }
         }))
