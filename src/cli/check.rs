@@ -41,6 +41,33 @@ pub enum FlagError {
     PortfolioConfig(ConfigError),
 }
 
+/// A check name the model does not have; the message lists those it has.
+#[derive(Debug, thiserror::Error)]
+#[error("no check named `{name}`; the model's checks: {}", list_or_none(.checks))]
+pub struct NoSuchCheck {
+    name: String,
+    checks: Vec<String>,
+}
+
+impl NoSuchCheck {
+    /// `name`, not a check of `network`.
+    pub fn new(network: &zeno::ir::Network, name: &str) -> NoSuchCheck {
+        NoSuchCheck {
+            name: name.to_string(),
+            checks: network.checks.iter().map(|c| c.name.clone()).collect(),
+        }
+    }
+}
+
+/// `names` joined by commas, or `none`.
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// `seconds` as a duration, or the error of `--flag`.
 pub fn seconds(flag: &'static str, value: f64) -> Result<Duration, FlagError> {
     Duration::try_from_secs_f64(value).map_err(|_| FlagError::Seconds { flag, value })

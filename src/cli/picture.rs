@@ -5,7 +5,7 @@ use zeno::ir::{CheckId, Network};
 use zeno::pictures;
 
 use super::args::{GraphArgs, GraphFormat, SearchArgs, TraceArgs, TraceFormat};
-use super::check::options;
+use super::check::{NoSuchCheck, options};
 use super::diag;
 use super::exit;
 use super::import::write_output;
@@ -69,15 +69,7 @@ pub fn run_trace(args: &TraceArgs) -> u8 {
 fn check_named(network: &Network, name: &str) -> Option<CheckId> {
     let found = network.check_named(name);
     if found.is_none() {
-        let names: Vec<&str> = network.checks.iter().map(|c| c.name.as_str()).collect();
-        diag::error(format!(
-            "no check named `{name}`; the model's checks: {}",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        ));
+        diag::error(NoSuchCheck::new(network, name));
     }
     found
 }

@@ -6,6 +6,7 @@ use zeno::ir::Network;
 use zeno::report;
 use zeno::simulate::{RandomRun, SimError, Simulator};
 
+use super::super::check::NoSuchCheck;
 use super::command::{self, Command, CommandError};
 
 /// Why a command line changed nothing.
@@ -16,20 +17,11 @@ pub enum SessionError {
     /// The simulator refused (not enabled, no such step, a model error).
     #[error(transparent)]
     Sim(#[from] SimError),
-    #[error("no check named `{name}`; the model's checks: {}", list_or_none(.checks))]
-    NoCheck { name: String, checks: Vec<String> },
+    #[error(transparent)]
+    NoCheck(#[from] NoSuchCheck),
     /// The check was decided, with no trace (or a limit stopped it).
     #[error("check `{name}` has no trace to step through: {summary}")]
     NoTrace { name: String, summary: String },
-}
-
-/// `names` joined by commas, or `none`.
-fn list_or_none(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
 }
 
 /// What a command did.
@@ -106,10 +98,7 @@ impl<'a> Session<'a> {
     fn load_trace(&mut self, name: &str) -> Result<usize, SessionError> {
         let net = self.network();
         let Some(k) = net.check_named(name) else {
-            return Err(SessionError::NoCheck {
-                name: name.to_string(),
-                checks: net.checks.iter().map(|c| c.name.clone()).collect(),
-            });
+            return Err(NoSuchCheck::new(net, name).into());
         };
         let result = checker::check(net, k, &self.options, &Cancel::new(), &mut |_| {});
         let Some(trace) = &result.trace else {
