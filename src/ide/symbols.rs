@@ -68,27 +68,17 @@ pub(super) fn symbols(tree: &ItemTree) -> Vec<Symbol> {
             Some("template"),
             at,
         );
-        for p in &data.params {
-            template.children.push(symbol(
-                &p.name,
-                p.span,
-                DefKind::Parameter,
-                Some("parameter"),
-                at,
-            ));
-        }
-        template
-            .children
-            .extend(data.decls.iter().map(|d| decl(d, at)));
-        for l in &data.locations {
-            template.children.push(symbol(
-                &l.name,
-                l.span,
-                DefKind::Location,
-                Some("location"),
-                at,
-            ));
-        }
+        // Parameters, then local declarations, then locations.
+        let params = data
+            .params
+            .iter()
+            .map(|p| symbol(&p.name, p.span, DefKind::Parameter, Some("parameter"), at));
+        let locals = data.decls.iter().map(|d| decl(d, at));
+        let locations = data
+            .locations
+            .iter()
+            .map(|l| symbol(&l.name, l.span, DefKind::Location, Some("location"), at));
+        template.children = params.chain(locals).chain(locations).collect();
         out.push(template);
     }
     for i in &tree.instances {
