@@ -259,8 +259,7 @@ fn the_clock_lookup_reads_the_zone() {
     let text = "template P() {\n clock x;\n init location s;\n location a invariant x <= 5;\n \
                 location c;\n s -> a when x >= 3;\n a -> c when x <= 4;\n}\n\
                 system P;\ncheck reach: E<> P.c;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let goal = n.checks[0].kind.goal();
     let d = dnf(&n, &goal);
     let full = Pattern::full(&n);
@@ -297,8 +296,7 @@ fn clocks_reset_by_dropped_processes_are_not_kept() {
     let text = "clock x;\ntemplate P() {\n init location a;\n location b;\n a -> b when x >= 1;\n}\n\
                 template Q() {\n init location q;\n q -> q do x = 0;\n}\n\
                 system P, Q;\ncheck reach: E<> P.b;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let with_q = Pattern::full(&n);
     assert_eq!(ClockSet::new(&n, &with_q, &[true, true]).count(), 1);
     let without_q = pattern(&n, &[0], &[]);
@@ -313,8 +311,7 @@ fn clocks_compared_beyond_the_largest_constant_are_not_kept() {
     let text = "int[0, 10] d = 4;\nclock x, y;\ntemplate P() {\n init location a;\n location b;\n \
                 a -> b when x <= d / 2 && y < d * 100000000;\n}\n\
                 system P;\ncheck reach: E<> P.b;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let kept = ClockSet::new(&n, &Pattern::full(&n), &[true, true, true]);
     assert_eq!(kept.kept, vec![true, true, false]);
 }
