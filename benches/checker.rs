@@ -72,8 +72,11 @@ fn main() {
             let net = net::fischer(n, 2, buggy);
             for (name, search, heuristic) in orders {
                 let options = Options {
-                    search,
-                    heuristic,
+                    config: zeno::checker::config::Config {
+                        search,
+                        heuristic,
+                        ..Default::default()
+                    },
                     timeout: Some(Duration::from_secs(120)),
                     seed: 1,
                     threads,

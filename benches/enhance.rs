@@ -89,10 +89,13 @@ fn main() {
     for (model, net) in &models {
         for (name, search, heuristic, enhance, safe_abstraction) in configs {
             let options = Options {
-                search,
-                heuristic,
-                enhance,
-                safe_abstraction,
+                config: zeno::checker::config::Config {
+                    search,
+                    heuristic,
+                    enhance,
+                    safe_abstraction,
+                    ..Default::default()
+                },
                 timeout: Some(Duration::from_secs(60)),
                 max_states: Some(5_000_000),
                 ..Options::default()

@@ -142,8 +142,11 @@ fn side_by_side(sizes: &[usize]) {
                 ("zeno directed", SearchOrder::Greedy, HeuristicKind::HU),
             ] {
                 let options = Options {
-                    search,
-                    heuristic,
+                    config: zeno::checker::config::Config {
+                        search,
+                        heuristic,
+                        ..Default::default()
+                    },
                     ..Options::default()
                 };
                 let r = zeno::checker::check(
@@ -225,8 +228,11 @@ fn main() {
             let check = net.check_ids().last().expect("a check");
             for (name, search, heuristic) in configs {
                 let options = Options {
-                    search,
-                    heuristic,
+                    config: zeno::checker::config::Config {
+                        search,
+                        heuristic,
+                        ..Default::default()
+                    },
                     ..Options::default()
                 };
                 let started = Instant::now();

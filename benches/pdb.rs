@@ -133,8 +133,11 @@ fn main() {
         let goal = check.kind.goal();
         for (name, search, heuristic, clocks) in configs {
             let options = Options {
-                search,
-                heuristic,
+                config: zeno::checker::config::Config {
+                    search,
+                    heuristic,
+                    ..Default::default()
+                },
                 timeout: Some(Duration::from_secs(60)),
                 max_states: Some(5_000_000),
                 pdb: PdbOptions {

@@ -4,9 +4,11 @@
 //! the benchmark harness all load models through here, so a `.xml` file
 //! means the same thing to each of them.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::import::{self, Detection, Format, ImportOptions};
+use crate::ir::Span;
 use crate::semantics::{self, Analysis};
+use crate::syntax::{self, SyntaxKind};
 
 /// A model ready for analysis.
 #[derive(Debug, Clone)]
@@ -19,6 +21,10 @@ pub struct Loaded {
     pub detection: Detection,
     /// The importer's warnings, located in the input.
     pub import_warnings: Vec<Diagnostic>,
+    /// Warnings on translated checks that zeno's analysis rejected and
+    /// that were set aside ([`set_aside_failing_checks`]), located in
+    /// [`Loaded::zeno`].
+    pub set_aside: Vec<Diagnostic>,
 }
 
 impl Loaded {
@@ -27,9 +33,12 @@ impl Loaded {
         self.detection.format
     }
 
-    /// Analyses the zeno text.
+    /// Analyses the zeno text; the warnings on checks set aside come with
+    /// the analysis' own diagnostics.
     pub fn analyze(&self) -> Analysis {
-        semantics::analyze(&self.zeno)
+        let mut analysis = semantics::analyze(&self.zeno);
+        with_warnings(&mut analysis, &self.set_aside);
+        analysis
     }
 }
 
@@ -85,27 +94,111 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             zeno: text.to_string(),
             detection,
             import_warnings: Vec::new(),
+            set_aside: Vec::new(),
         });
     };
     let opts = ImportOptions {
         labels: labels.to_vec(),
     };
     match import::import_as(format, text, &opts) {
-        Ok(imported) => Ok(Loaded {
-            zeno: formatted(imported.zeno),
-            detection,
-            import_warnings: imported
-                .warnings
-                .iter()
-                .map(|w| w.to_diagnostic())
-                .collect(),
-        }),
+        Ok(imported) => {
+            let (zeno, set_aside) = set_aside_failing_checks(&formatted(imported.zeno), 0);
+            Ok(Loaded {
+                zeno,
+                detection,
+                import_warnings: imported
+                    .warnings
+                    .iter()
+                    .map(|w| w.to_diagnostic())
+                    .collect(),
+                set_aside,
+            })
+        }
         Err(diags) => Err(LoadError::Import {
             format,
             detection,
             diagnostics: diags.iter().map(|d| d.to_diagnostic()).collect(),
         }),
     }
+}
+
+/// Sets aside the translated checks that zeno's analysis rejects: `text`'s
+/// checks from byte `from` on were translated from another language (a
+/// UPPAAL model's queries, a query file), and one query zeno cannot decide
+/// (a call of a function with side effects, a type UPPAAL converts and
+/// zeno does not) must not cost the model's other checks, as in UPPAAL,
+/// which reports the one query. When every error of the analysis lies in
+/// such checks, each of them is commented out (`// ` before each of its
+/// lines, so no other position moves) and gets a warning with the first
+/// error's message; otherwise the text is returned unchanged, and its
+/// errors stand. Returns the text and the warnings, located in it.
+pub fn set_aside_failing_checks(text: &str, from: usize) -> (String, Vec<Diagnostic>) {
+    let analysis = semantics::analyze(text);
+    let errors: Vec<&Diagnostic> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if errors.is_empty() {
+        return (text.to_string(), Vec::new());
+    }
+    let checks: Vec<Span> = syntax::parse(text)
+        .syntax_node()
+        .children()
+        .filter(|n| n.kind() == SyntaxKind::CHECK)
+        .map(|n| {
+            let r = n.text_range();
+            Span::new(u32::from(r.start()), u32::from(r.end()))
+        })
+        .filter(|c| c.start as usize >= from)
+        .collect();
+    // The failing checks, each with its first error, in text order.
+    let mut failing: Vec<(Span, &str)> = Vec::new();
+    for e in &errors {
+        let Some(check) = checks
+            .iter()
+            .find(|c| c.start <= e.range.start && e.range.end <= c.end)
+        else {
+            return (text.to_string(), Vec::new());
+        };
+        if !failing.iter().any(|(c, _)| c == check) {
+            failing.push((*check, &e.message));
+        }
+    }
+    failing.sort_by_key(|(c, _)| c.start);
+    let mut out = String::with_capacity(text.len() + 8 * failing.len());
+    let mut warnings = Vec::new();
+    let mut at = 0;
+    for (check, message) in failing {
+        let (start, end) = (check.start as usize, check.end as usize);
+        out.push_str(&text[at..start]);
+        let new_start = out.len();
+        for (i, line) in text[start..end].split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str("// ");
+            out.push_str(line);
+        }
+        warnings.push(Diagnostic::warning(
+            Span::new(new_start as u32, out.len() as u32),
+            format!("check set aside: {message}; the other checks are decided"),
+        ));
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    (out, warnings)
+}
+
+/// Adds `warnings` to an analysis' diagnostics, keeping them in text order.
+pub fn with_warnings(analysis: &mut Analysis, warnings: &[Diagnostic]) {
+    if warnings.is_empty() {
+        return;
+    }
+    analysis.diagnostics.extend(warnings.iter().cloned());
+    analysis
+        .diagnostics
+        .sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 #[cfg(test)]

@@ -261,40 +261,35 @@ impl Config {
 
     /// Checker options for this configuration (limits and seed left at
     /// their defaults).
-    pub fn options(&self) -> Options {
-        self.apply(&Options::default())
-    }
-
-    /// `base` (its limits, seed and pattern-database budgets) searched with
-    /// this configuration.
-    pub fn apply(&self, base: &Options) -> Options {
+    pub fn options(self) -> Options {
         Options {
-            search: self.search,
-            heuristic: self.heuristic,
-            enhance: self.enhance,
-            safe_abstraction: self.safe_abstraction,
-            ties: self.ties,
-            ..base.clone()
+            config: self,
+            ..Options::default()
+        }
+    }
+}
+
+impl Default for Config {
+    /// Breadth-first search, no heuristic, no enhancement.
+    fn default() -> Config {
+        Config {
+            search: SearchOrder::Bfs,
+            heuristic: HeuristicKind::Zero,
+            enhance: Enhance::None,
+            safe_abstraction: false,
+            ties: Ties::Fifo,
         }
     }
 }
 
 impl Options {
-    /// The search configuration these options hold.
-    pub fn config(&self) -> Config {
-        Config {
-            search: self.search,
-            heuristic: self.heuristic,
-            enhance: self.enhance,
-            safe_abstraction: self.safe_abstraction,
-            ties: self.ties,
-        }
-    }
-
     /// These options for a check of `goal`, under [`Config::for_goal`]'s
     /// policy: what the CLI and the language server search with.
     pub fn for_goal(&self, goal: &Formula) -> Options {
-        self.config().for_goal(goal).apply(self)
+        Options {
+            config: self.config.for_goal(goal),
+            ..self.clone()
+        }
     }
 }
 

@@ -217,12 +217,17 @@ pub fn run(
     }
     // The best-first orders guide the liveness searches (`directed.rs`);
     // the outer search of `-->` estimates the distance to `p && !q`.
-    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar);
+    let guided = matches!(
+        options.config.search,
+        SearchOrder::Greedy | SearchOrder::AStar
+    );
     let heuristic = match &chk.kind {
-        ir::CheckKind::LeadsTo(p, q) if guided && options.heuristic != HeuristicKind::Zero => {
+        ir::CheckKind::LeadsTo(p, q)
+            if guided && options.config.heuristic != HeuristicKind::Zero =>
+        {
             let goal = Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))]);
             let built = heuristics::build_until(
-                options.heuristic,
+                options.config.heuristic,
                 searched,
                 &goal,
                 &heuristics::EdgeSet::none(searched),

@@ -46,8 +46,8 @@ use crate::ir;
 ///
 /// `progress` is called from the search loop every few thousand states with
 /// the figures so far (for progress bars and `$/progress`).
-/// The best-first orders use the heuristic `options.heuristic`; the blind
-/// orders ignore it, except that useless transitions (`options.enhance`) use
+/// The best-first orders use the heuristic `options.config.heuristic`; the blind
+/// orders ignore it, except that useless transitions (`options.config.enhance`) use
 /// it for their test with every order.
 ///
 /// # Panics
@@ -83,14 +83,14 @@ pub(crate) fn check_until(
     if network.check(check).kind.is_liveness() {
         return liveness::run(network, check, options, stop, progress);
     }
-    if options.safe_abstraction {
+    if options.config.safe_abstraction {
         return safe::check(network, check, options, stop, progress);
     }
     reach_until(network, check, options, stop, progress)
 }
 
 /// The reachability search of `check` on `network` itself, whatever
-/// `options.safe_abstraction` says: the search [`check_until`] runs, and
+/// `options.config.safe_abstraction` says: the search [`check_until`] runs, and
 /// the one safe abstraction runs on its reduced networks.
 pub(crate) fn reach_until(
     network: &ir::Network,
@@ -105,13 +105,15 @@ pub(crate) fn reach_until(
             return result;
         }
     }
-    let guided = matches!(options.search, SearchOrder::Greedy | SearchOrder::AStar)
-        || options.enhance == Enhance::UselessTransitions;
-    if guided && options.heuristic != HeuristicKind::Zero {
+    let guided = matches!(
+        options.config.search,
+        SearchOrder::Greedy | SearchOrder::AStar
+    ) || options.config.enhance == Enhance::UselessTransitions;
+    if guided && options.config.heuristic != HeuristicKind::Zero {
         let started = Instant::now();
         let goal = network.check(check).kind.goal();
         let built = heuristics::build_until(
-            options.heuristic,
+            options.config.heuristic,
             network,
             &goal,
             &heuristics::EdgeSet::none(network),
@@ -139,9 +141,9 @@ fn stopped_before_search(stop: &Stop, started: Instant) -> CheckResult {
 }
 
 /// [`check`] with a caller-supplied heuristic (used by `Greedy` and `AStar`;
-/// `None` is the constant 0). `options.safe_abstraction` is ignored here: the
+/// `None` is the constant 0). `options.config.safe_abstraction` is ignored here: the
 /// heuristic was built for `network`, not for a reduced one. Useless transitions build their reduced
-/// heuristics of kind `options.heuristic`, whatever `heuristic` is.
+/// heuristics of kind `options.config.heuristic`, whatever `heuristic` is.
 pub fn check_with_heuristic(
     network: &ir::Network,
     check: ir::CheckId,

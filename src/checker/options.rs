@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Enhance, PdbOptions, Ties};
+use super::PdbOptions;
+use super::config::Config;
 
 /// Order in which the frontier is explored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -43,13 +44,14 @@ pub enum HeuristicKind {
     Pdb,
 }
 
-/// How to decide a check: the search and its limits.
+/// How to decide a check: the search configuration (order, heuristic,
+/// enhancement, safe abstraction, ties: the part a user names, see
+/// [`Config`]), the limits, and the tuning that no configuration spells.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The order in which the frontier is explored.
-    pub search: SearchOrder,
-    /// The heuristic guiding the best-first orders and useless transitions.
-    pub heuristic: HeuristicKind,
+    /// What to search with: order, heuristic, enhancement, safe abstraction
+    /// and how best-first orders break ties.
+    pub config: Config,
     /// Stop with `Verdict::Unknown(Limit::States)` after exploring this many states.
     pub max_states: Option<u64>,
     /// Stop with `Verdict::Unknown(Limit::Time)` after this long (the whole
@@ -59,18 +61,8 @@ pub struct Options {
     pub seed: u64,
     /// Cache heuristic values per discrete state.
     pub cache_heuristic: bool,
-    /// Transition-based ordering of the frontier (thesis chapters 3 and 4).
-    /// Useless transitions use `heuristic` for their test, with every order.
-    pub enhance: Enhance,
-    /// Safe abstraction (thesis §5.3): search the network without its safe
-    /// components, then insert their moves into the trace. Combines with any
-    /// order, heuristic and `enhance`.
-    pub safe_abstraction: bool,
     /// Budgets of the pattern database (`HeuristicKind::Pdb`).
     pub pdb: PdbOptions,
-    /// How the best-first orders (greedy, A*) break ties between states of
-    /// equal priority; the blind orders ignore it.
-    pub ties: Ties,
     /// Liveness checks count only non-Zeno infinite runs (those whose time
     /// diverges); reachability checks ignore it.
     pub non_zeno: bool,
@@ -87,16 +79,12 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            search: SearchOrder::Bfs,
-            heuristic: HeuristicKind::Zero,
+            config: Config::default(),
             max_states: None,
             timeout: None,
             seed: 0,
             cache_heuristic: true,
-            enhance: Enhance::None,
-            safe_abstraction: false,
             pdb: PdbOptions::default(),
-            ties: Ties::Fifo,
             non_zeno: false,
             active_clocks: true,
             threads: 1,

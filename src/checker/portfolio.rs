@@ -54,8 +54,9 @@ pub fn entries(configs: &[config::Config], base: &Options) -> Vec<Config> {
         .map(|c| Config {
             name: c.to_string(),
             options: Options {
+                config: *c,
                 threads: share,
-                ..c.apply(base)
+                ..base.clone()
             },
         })
         .collect()

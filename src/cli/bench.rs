@@ -179,7 +179,7 @@ fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, BenchError> 
         LoadError::Unreadable(e) => BenchError::Read(e),
         LoadError::Import { .. } | LoadError::Usage(_) => BenchError::Reported,
     })?;
-    let analysis = semantics::analyze(&model.source.text);
+    let analysis = model.analyze();
     let errors = analysis
         .diagnostics
         .iter()

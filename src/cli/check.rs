@@ -6,13 +6,12 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use zeno::checker::config::{Config, ConfigError};
 use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
-use zeno::semantics;
 
 use super::args::{CheckArgs, Format, SearchArgs};
 use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
-use super::source::{ReadError, Source};
+use super::source::ReadError;
 use super::{diag, json, sarif, text};
 
 /// A search flag, or a combination of them, the checker cannot take.
@@ -87,7 +86,8 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         // One thread when the system cannot say how many cores there are.
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    Ok(config.apply(&Options {
+    Ok(Options {
+        config,
         max_states: args.max_states,
         timeout,
         seed: args.seed,
@@ -101,8 +101,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         non_zeno: args.non_zeno,
         threads,
         active_clocks: !args.no_active_clocks,
-        ..Options::default()
-    }))
+    })
 }
 
 /// The search configuration of `--search`, `--heuristic`, `--enhance` and
@@ -202,8 +201,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         let model = match load(path, &args.labels) {
             Ok(mut m) => {
                 if let Some(checks) = &queries {
-                    let text = format!("{}\n{checks}", m.source.text);
-                    m.source = Source::new(m.source.path.clone(), text);
+                    m.add_translated_checks(checks);
                 }
                 m
             }
@@ -229,7 +227,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         };
         let source = &model.source;
-        let analysis = semantics::analyze(&source.text);
+        let analysis = model.analyze();
         if !analysis.diagnostics.is_empty() {
             model.note_imported();
         }

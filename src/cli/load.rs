@@ -25,9 +25,30 @@ pub struct Model {
     pub original: Option<(Source, Format)>,
     /// The importer's warnings (already printed), located in `original`.
     pub import_warnings: Vec<Diagnostic>,
+    /// Warnings on translated checks set aside because zeno's analysis
+    /// rejects them (`zeno::load::set_aside_failing_checks`), located in
+    /// `source`.
+    pub set_aside: Vec<Diagnostic>,
 }
 
 impl Model {
+    /// Analyses the zeno text, with the warnings on checks set aside.
+    pub fn analyze(&self) -> semantics::Analysis {
+        let mut analysis = semantics::analyze(&self.source.text);
+        zeno::load::with_warnings(&mut analysis, &self.set_aside);
+        analysis
+    }
+
+    /// Adds translated checks (a query file's) to the model's text, setting
+    /// aside those its analysis rejects.
+    pub fn add_translated_checks(&mut self, checks: &str) {
+        let from = self.source.text.len() + 1;
+        let text = format!("{}\n{checks}", self.source.text);
+        let (text, set_aside) = zeno::load::set_aside_failing_checks(&text, from);
+        self.set_aside.extend(set_aside);
+        self.source = Source::new(self.source.path.clone(), text);
+    }
+
     /// The path to show in reports: always the file the user named.
     pub fn display_path(&self) -> String {
         match &self.original {
@@ -97,6 +118,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                     source: original,
                     original: None,
                     import_warnings: Vec::new(),
+                    set_aside: Vec::new(),
                 });
             };
             diag::emit(&original, &loaded.import_warnings);
@@ -105,6 +127,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                 source: Source::new(name, loaded.zeno),
                 original: Some((original, format)),
                 import_warnings: loaded.import_warnings,
+                set_aside: loaded.set_aside,
             })
         }
         Err(zeno::load::LoadError::LabelsForZeno { .. }) => {
@@ -142,7 +165,7 @@ pub fn load_network(path: &Path, labels: &[String]) -> Result<(Model, Network), 
         // Already reported.
         Err(LoadError::Import { .. } | LoadError::Usage(_)) => return Err(exit::ERROR),
     };
-    let analysis = semantics::analyze(&model.source.text);
+    let analysis = model.analyze();
     if !analysis.diagnostics.is_empty() {
         model.note_imported();
     }

@@ -2,7 +2,7 @@
 //! section) translated to zeno declarations.
 
 use super::Sink;
-use super::expr::{Ctx, Expr, Parser, eval_const, print, sanitize};
+use super::expr::{Expr, Parser, eval_const, print, sanitize};
 use super::lex::{Cursor, PResult, Tok};
 use crate::ir::Span;
 use std::collections::HashMap;
@@ -37,7 +37,7 @@ pub(crate) struct SystemDecl {
 }
 
 fn expr(c: &mut Cursor) -> PResult<Expr> {
-    Parser { c, ctx: Ctx::Model }.expr()
+    Parser { c }.expr()
 }
 
 /// Parses an expression that stops before `,` (initialisers, bounds).

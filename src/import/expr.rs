@@ -24,13 +24,6 @@ pub(crate) enum Expr {
     Quant(&'static str, String, String, Box<Expr>),
 }
 
-/// Where an expression appears; queries allow `P(1).cs` and quantifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ctx {
-    Model,
-    Query,
-}
-
 /// Binary operators: (token, normalised zeno operator, binding power).
 /// Textual `and`/`or`/`imply` bind weaker than everything symbolic, as in
 /// UPPAAL; the symbolic ones follow C, with `<?`/`>?` between the shifts and
@@ -97,7 +90,6 @@ fn unsupported(c: &Cursor) -> Option<&'static str> {
 
 pub(crate) struct Parser<'c> {
     pub c: &'c mut Cursor,
-    pub ctx: Ctx,
 }
 
 impl Parser<'_> {
@@ -246,13 +238,10 @@ impl Parser<'_> {
                         }
                     }
                     self.c.expect(")")?;
-                    // `Proc(1).cs` in a query; a function's call elsewhere.
-                    if self.ctx == Ctx::Query && !self.c.at(".") {
-                        return Err((
-                            span,
-                            format!("call of function `{s}` in a query is not supported"),
-                        ));
-                    }
+                    // `Proc(1).cs` in a query, or a function's call (in a
+                    // query too, as UPPAAL allows: a function with effects
+                    // there is rejected by the analysis, and the query
+                    // alone is set aside, see `load::set_aside_failing_checks`).
                     Expr::Call(s, args)
                 } else {
                     Expr::Ident(s)
@@ -526,16 +515,16 @@ mod tests {
     use super::super::lex::{Cursor, tokenize};
     use super::*;
 
-    fn round(text: &str, ctx: Ctx) -> Result<String, String> {
+    fn round(text: &str) -> Result<String, String> {
         let toks = tokenize(text, &|i| i as u32).map_err(|e| e.1)?;
         let mut c = Cursor::new(toks);
-        let e = Parser { c: &mut c, ctx }.expr().map_err(|e| e.1)?;
+        let e = Parser { c: &mut c }.expr().map_err(|e| e.1)?;
         assert!(c.at_eof(), "trailing tokens in {text}");
         Ok(print(&e))
     }
 
     fn model(text: &str) -> String {
-        round(text, Ctx::Model).unwrap_or_else(|e| panic!("{text}: {e}"))
+        round(text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
     #[test]
@@ -587,11 +576,11 @@ mod tests {
 
     #[test]
     fn queries_allow_instances_and_quantifiers() {
-        let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1", Ctx::Query).unwrap();
+        let q = round("exists (i : int[0,N-1]) P(i+1).cs and x > 1").unwrap();
         assert_eq!(q, "exists (i : int[0, N - 1]) P(i + 1).cs && x > 1");
         // Quantifiers are expressions in models too (guards, functions).
         assert_eq!(
-            round("forall (i : T) a[i] > 0", Ctx::Model),
+            round("forall (i : T) a[i] > 0"),
             Ok("forall (i : T) a[i] > 0".to_string())
         );
     }
@@ -599,7 +588,7 @@ mod tests {
     #[test]
     fn unsupported_operators_are_rejected() {
         // A call is a function's (zeno has them too).
-        assert_eq!(round("f(1, x)", Ctx::Model), Ok("f(1, x)".to_string()));
+        assert_eq!(round("f(1, x)"), Ok("f(1, x)".to_string()));
         for (text, word) in [
             ("x' == 0", "clock rate"),
             ("1.5", "integers"),
@@ -607,7 +596,7 @@ mod tests {
             ("a + (b = 1)", "assignment inside"),
             ("c ? x = 1 : 2", "assignment inside"),
         ] {
-            let err = round(text, Ctx::Model).expect_err(text);
+            let err = round(text).expect_err(text);
             assert!(err.contains(word), "{text}: {err}");
         }
     }

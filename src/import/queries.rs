@@ -3,7 +3,7 @@
 //! (as warnings: the model itself is unaffected).
 
 use super::Sink;
-use super::expr::{Ctx, Expr, Parser, print};
+use super::expr::{Expr, Parser, print};
 use super::lex::{Cursor, Tok};
 use crate::ir::Span;
 use std::collections::HashSet;
@@ -55,7 +55,7 @@ fn leads_to(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Optio
 
 /// A whole state formula, printed as zeno text.
 fn side(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<String> {
-    match (Parser { c, ctx: Ctx::Query }).expr() {
+    match (Parser { c }).expr() {
         Ok(e) if c.at_eof() => {
             // A query naming a process the model does not have (left over
             // from an earlier version of the model) is that query's problem

@@ -7,7 +7,7 @@
 //! with three or more participants or with weak (`?`) participants become
 //! zeno synchronisation vectors over edge labels (`sync P.a, Q.b, R.c?;`).
 
-use super::expr::{Ctx, Parser, print, sanitize};
+use super::expr::{Parser, print, sanitize};
 use super::lex::{Cursor, tokenize};
 use super::model::{Check, Edge, Location, Model, Template};
 use super::{Sink, is_ident};
@@ -284,11 +284,7 @@ fn is_vector(v: &SyncVec) -> bool {
 
 fn expr_text(p: Part) -> Result<String, (Span, String)> {
     let mut c = p.cursor()?;
-    let e = Parser {
-        c: &mut c,
-        ctx: Ctx::Model,
-    }
-    .expr()?;
+    let e = Parser { c: &mut c }.expr()?;
     if !c.at_eof() {
         return Err((
             c.span(),
@@ -317,11 +313,7 @@ fn statements(p: Part) -> Result<Vec<String>, (Span, String)> {
                 return Err((c.span(), format!("`{kw}` statements are not supported")));
             }
         }
-        let e = Parser {
-            c: &mut c,
-            ctx: Ctx::Model,
-        }
-        .expr()?;
+        let e = Parser { c: &mut c }.expr()?;
         out.push(print(&e));
         if !c.at_eof() {
             c.expect(";")?;

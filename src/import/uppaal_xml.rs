@@ -3,7 +3,7 @@
 
 use super::Sink;
 use super::decl::{self, Env, SystemDecl};
-use super::expr::{Ctx, Expr, Parser, print, sanitize};
+use super::expr::{Expr, Parser, print, sanitize};
 use super::lex::{Cursor, Tok, tokenize};
 use super::model::{Check, Edge, Location, Model, Template};
 use super::queries;
@@ -366,10 +366,7 @@ pub(crate) fn declarations(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Ve
 /// comma-separated list (assignments); reports errors to `sink`.
 fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
-    let mut p = Parser {
-        c: &mut c,
-        ctx: Ctx::Model,
-    };
+    let mut p = Parser { c: &mut c };
     let r = if list {
         p.list()
     } else {
@@ -468,12 +465,7 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
     match super::lex::split_direction(toks) {
         Ok((toks, dir)) => {
             let mut c = Cursor::new(toks);
-            let r = Parser {
-                c: &mut c,
-                ctx: Ctx::Model,
-            }
-            .expr()
-            .and_then(|e| {
+            let r = Parser { c: &mut c }.expr().and_then(|e| {
                 if c.at_eof() {
                     Ok(e)
                 } else {
@@ -506,11 +498,7 @@ fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
         loop {
             let v = c.ident()?;
             c.expect(":")?;
-            let ty = Parser {
-                c: &mut c,
-                ctx: Ctx::Model,
-            }
-            .bounded_type()?;
+            let ty = Parser { c: &mut c }.bounded_type()?;
             out.push(format!("{} : {ty}", sanitize(&v)));
             if !c.eat(",") {
                 break;

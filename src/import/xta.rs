@@ -4,7 +4,7 @@
 
 use super::Sink;
 use super::decl::{self, Env, SystemDecl};
-use super::expr::{Ctx, Parser, print, sanitize};
+use super::expr::{Parser, print, sanitize};
 use super::lex::{Cursor, PResult, Tok, describe, split_direction, tokenize};
 use super::model::{Edge, Location, Model, Template};
 
@@ -105,11 +105,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
         };
         if c.eat("{") {
             let mut inv = c.take_until(&["}"]);
-            let e = Parser {
-                c: &mut inv,
-                ctx: Ctx::Model,
-            }
-            .expr()?;
+            let e = Parser { c: &mut inv }.expr()?;
             if !inv.at_eof() {
                 return Err((
                     inv.span(),
@@ -211,32 +207,20 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
             "select" => loop {
                 let v = part.ident()?;
                 part.expect(":")?;
-                let ty = Parser {
-                    c: &mut part,
-                    ctx: Ctx::Model,
-                }
-                .bounded_type()?;
+                let ty = Parser { c: &mut part }.bounded_type()?;
                 e.select.push(format!("{} : {ty}", sanitize(&v)));
                 if !part.eat(",") {
                     break;
                 }
             },
             "guard" => {
-                let g = Parser {
-                    c: &mut part,
-                    ctx: Ctx::Model,
-                }
-                .expr()?;
+                let g = Parser { c: &mut part }.expr()?;
                 e.guard = Some(print(&g));
             }
             "sync" => {
                 let (toks, dir) = split_direction(part.into_tokens())?;
                 part = Cursor::new(toks);
-                let ch = Parser {
-                    c: &mut part,
-                    ctx: Ctx::Model,
-                }
-                .expr()?;
+                let ch = Parser { c: &mut part }.expr()?;
                 e.sync = Some(format!("{}{dir}", print(&ch)));
             }
             "assign" => {

@@ -301,9 +301,9 @@ mod tests {
         let s = Settings::default();
         let plain = Formula::True;
         let deadlock = Formula::Deadlock;
-        assert_eq!(s.options(&plain).search, SearchOrder::Greedy);
-        assert_eq!(s.options(&plain).heuristic, HeuristicKind::HU);
-        assert_eq!(s.options(&deadlock).search, SearchOrder::Bfs);
+        assert_eq!(s.options(&plain).config.search, SearchOrder::Greedy);
+        assert_eq!(s.options(&plain).config.heuristic, HeuristicKind::HU);
+        assert_eq!(s.options(&deadlock).config.search, SearchOrder::Bfs);
     }
 
     /// Every order and heuristic the checker has is a setting, by the

@@ -340,7 +340,10 @@ fn clock_verdicts(text: &str) -> Vec<zeno::checker::Verdict> {
             (SearchOrder::Dfs, 1),
         ] {
             let options = Options {
-                search: order,
+                config: zeno::checker::config::Config {
+                    search: order,
+                    ..Default::default()
+                },
                 threads,
                 ..Options::default()
             };

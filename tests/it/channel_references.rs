@@ -126,7 +126,10 @@ fn an_element_picked_by_a_parameter_is_each_instances_own() {
         for (k, (verdict, shortest)) in expected.into_iter().enumerate() {
             for order in SearchOrder::ALL {
                 let options = Options {
-                    search: order,
+                    config: zeno::checker::config::Config {
+                        search: order,
+                        ..Default::default()
+                    },
                     ..Options::default()
                 };
                 let r = check(

@@ -35,7 +35,10 @@ fn check_first(
 
 fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
     let options = Options {
-        search: order,
+        config: zeno::checker::config::Config {
+            search: order,
+            ..Default::default()
+        },
         seed: 7,
         ..Options::default()
     };
@@ -752,7 +755,10 @@ fn astar_with_admissible_heuristic_finds_shortest() {
     let net = fischer(3, 2, true);
     for order in [SearchOrder::AStar, SearchOrder::Greedy] {
         let options = Options {
-            search: order,
+            config: zeno::checker::config::Config {
+                search: order,
+                ..Default::default()
+            },
             ..Options::default()
         };
         let mut h = ToCs;
@@ -794,7 +800,10 @@ fn limits_stop_the_search() {
 fn random_dfs_is_reproducible() {
     let net = fischer(3, 2, true);
     let options = Options {
-        search: SearchOrder::RandomDfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::RandomDfs,
+            ..Default::default()
+        },
         seed: 42,
         ..Options::default()
     };
@@ -832,8 +841,11 @@ fn built_heuristics_agree_on_verdicts() {
             for search in [SearchOrder::Greedy, SearchOrder::AStar] {
                 for cache_heuristic in [true, false] {
                     let options = Options {
-                        search,
-                        heuristic,
+                        config: zeno::checker::config::Config {
+                            search,
+                            heuristic,
+                            ..Default::default()
+                        },
                         cache_heuristic,
                         ..Options::default()
                     };
@@ -962,7 +974,10 @@ fn long_random_dfs_traces_replay() {
         let net = fischer(procs, 2, true);
         for seed in 0..8 {
             let options = Options {
-                search: SearchOrder::RandomDfs,
+                config: zeno::checker::config::Config {
+                    search: SearchOrder::RandomDfs,
+                    ..Default::default()
+                },
                 seed,
                 ..Options::default()
             };
@@ -983,8 +998,11 @@ fn long_random_dfs_traces_replay() {
 fn cancel_stops_an_expensive_search() {
     let net = fischer(8, 2, false);
     let options = Options {
-        search: SearchOrder::Greedy,
-        heuristic: HeuristicKind::HL,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Greedy,
+            heuristic: HeuristicKind::HL,
+            ..Default::default()
+        },
         cache_heuristic: false,
         ..Options::default()
     };

@@ -26,7 +26,7 @@ proptest! {
         for k in 0..net.checks.len() {
             let mut results = Vec::new();
             for order in ORDERS {
-                let options = Options { search: order, seed: 3, max_states: Some(20_000), ..Options::default() };
+                let options = Options { config: zeno::checker::config::Config { search: order, ..Default::default() }, seed: 3, max_states: Some(20_000), ..Options::default() };
                 let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
                 prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)));
                 let needs_trace = matches!(
@@ -73,7 +73,7 @@ proptest! {
                     .flat_map(|s| [(s, Ties::Fifo), (s, Ties::Lifo)])
                 {
                     let pdb = PdbOptions { clocks, selection_time: None, ..PdbOptions::default() };
-                    let options = Options { search, heuristic, ties, max_states: Some(20_000), pdb, ..Options::default() };
+                    let options = Options { config: zeno::checker::config::Config { search, heuristic, ties, ..Default::default() }, max_states: Some(20_000), pdb, ..Options::default() };
                     let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
                     // A reachable model error the blind orders happened to
                     // miss (they stopped at the goal first) is a right answer too.

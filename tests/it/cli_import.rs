@@ -438,3 +438,110 @@ fn deeply_nested_input_is_a_located_error_not_a_crash() {
         "{err}"
     );
 }
+
+/// A UPPAAL model whose queries call functions: `a` counts 0, 1, 2, 3 and
+/// stops (`a < 3` guards the only edge), so by hand:
+/// - `A[] twice(a) <= 6` holds (2a is at most 6);
+/// - `A[] bump() < 100` calls a function with an effect, which a query may
+///   not: zeno's analysis rejects it, and that query alone is set aside;
+/// - `E<> twice(a) == 6` is witnessed after three steps (a = 3);
+/// - `A[] a < 3` fails after three steps.
+const CALLS_IN_QUERIES: &str = r#"<nta>
+<declaration>int a;
+int twice(int v) { return 2 * v; }
+int bump() { a++; return a; }</declaration>
+<template><name>P</name>
+<location id="l"><name>l</name></location><init ref="l"/>
+<transition><source ref="l"/><target ref="l"/>
+<label kind="guard">a &lt; 3</label><label kind="assignment">a++</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A[] twice(a) &lt;= 6</formula></query>
+<query><formula>A[] bump() &lt; 100</formula></query>
+<query><formula>E&lt;&gt; twice(a) == 6</formula></query>
+<query><formula>A[] a &lt; 3</formula></query>
+</queries>
+</nta>
+"#;
+
+#[test]
+fn one_query_zeno_rejects_is_set_aside_and_the_others_are_decided() {
+    let o = check_scratch("cli-set-aside", "calls.xml", CALLS_IN_QUERIES);
+    let (out, err) = (stdout(&o), stderr(&o));
+    // A violation among the decided checks: exit 1, not an input error.
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("q1: holds"), "{out}");
+    assert!(out.contains("q3: holds — witness of 3 steps"), "{out}");
+    assert!(out.contains("q4: violated — trace of 3 steps"), "{out}");
+    assert!(!out.contains("q2"), "{out}");
+    assert!(
+        err.contains("warning: check set aside: `bump` changes variables"),
+        "{err}"
+    );
+    // The warning is located on the commented-out check, in the imported
+    // text, whose other lines keep their positions.
+    let imported = stdout(&zeno(&[
+        "import",
+        path(&scratch_file("cli-set-aside", "calls.xml")),
+    ]));
+    let line = imported
+        .lines()
+        .position(|l| l.contains("bump() < 100"))
+        .expect("the query is translated")
+        + 1;
+    assert!(
+        err.contains(&format!("calls.xml (imported):{line}:1")),
+        "{err}\n{imported}"
+    );
+}
+
+#[test]
+fn a_query_file_check_zeno_rejects_is_set_aside() {
+    let dir = scratch("cli-set-aside-q");
+    let model = dir.join("count.zeno");
+    std::fs::write(
+        &model,
+        "int a;\nint bump() { a++; return a; }\ntemplate P() { init location l; l -> l when a < 3 do a++; }\nsystem P;\n",
+    )
+    .unwrap();
+    let queries = dir.join("count.q");
+    std::fs::write(&queries, "A[] bump() < 100\nA[] a <= 3\n").unwrap();
+    let o = zeno(&["check", path(&model), "--queries", path(&queries)]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("line2: holds"), "{out}");
+    assert!(!out.contains("line1"), "{out}");
+    assert!(err.contains("warning: check set aside"), "{err}");
+}
+
+#[test]
+fn a_check_written_in_zeno_is_never_set_aside() {
+    // The user's own text: its error is an error, and nothing is decided.
+    let o = check_scratch(
+        "cli-set-aside-zeno",
+        "own.zeno",
+        "int a;\nint bump() { a++; return a; }\ntemplate P() { init location l; l -> l when a < 3 do a++; }\nsystem P;\ncheck bad: A[] bump() < 100;\ncheck good: A[] a <= 3;\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("error: `bump` changes variables"));
+    assert!(!stdout(&o).contains("good: holds"), "{}", stdout(&o));
+}
+
+#[test]
+fn an_imported_error_outside_the_queries_still_stops_the_model() {
+    // `b` is undeclared in the guard: no query is to blame, so none is set
+    // aside and the model is not decided.
+    let text = CALLS_IN_QUERIES.replace("a &lt; 3</label>", "b &lt; 3</label>");
+    let o = check_scratch("cli-set-aside-model", "undeclared.xml", &text);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("unknown name `b`"), "{err}");
+    assert!(!err.contains("set aside"), "{err}");
+}
+
+fn scratch_file(test: &str, name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("zeno-{test}"))
+        .join(name)
+}

@@ -20,7 +20,10 @@ fn verdicts(text: &str, expected: &[Verdict]) -> Vec<u64> {
     for (k, verdict) in expected.iter().enumerate() {
         for order in SearchOrder::ALL {
             let options = Options {
-                search: order,
+                config: zeno::checker::config::Config {
+                    search: order,
+                    ..Default::default()
+                },
                 ..Options::default()
             };
             let r = check(
@@ -234,7 +237,10 @@ fn an_index_of_the_state_splits_the_edge() {
     let net = zeno::semantics::analyze(&text).network.unwrap();
     for order in SearchOrder::ALL {
         let options = Options {
-            search: order,
+            config: zeno::checker::config::Config {
+                search: order,
+                ..Default::default()
+            },
             ..Options::default()
         };
         let r = check(

@@ -57,7 +57,10 @@ fn chain(clocks: usize, links: &[Link]) -> (Network, usize) {
 /// of a delay or clock value in it.
 fn witness_denominator(net: &Network, goal: usize) -> Result<i64, String> {
     let options = Options {
-        search: SearchOrder::Bfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let r = check(

@@ -35,8 +35,11 @@ fn lower(text: &str) -> Network {
 /// every trace must replay in the independent simulator.
 fn check(net: &Network, k: usize, search: SearchOrder, heuristic: HeuristicKind) -> (bool, usize) {
     let options = Options {
-        search,
-        heuristic,
+        config: zeno::checker::config::Config {
+            search,
+            heuristic,
+            ..Default::default()
+        },
         seed: 3,
         ..Options::default()
     };
@@ -251,7 +254,10 @@ fn safe_abstraction_keeps_slots_that_data_invariants_read() {
     for safe_abstraction in [false, true] {
         for (k, expected) in [(0, false), (1, true)] {
             let options = Options {
-                safe_abstraction,
+                config: zeno::checker::config::Config {
+                    safe_abstraction,
+                    ..Default::default()
+                },
                 ..Options::default()
             };
             let r = checker::check(

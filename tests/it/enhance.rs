@@ -40,9 +40,12 @@ fn run(
     enhance: Enhance,
 ) -> CheckResult {
     let options = Options {
-        search,
-        heuristic,
-        enhance,
+        config: zeno::checker::config::Config {
+            search,
+            heuristic,
+            enhance,
+            ..Default::default()
+        },
         seed: 3,
         ..Options::default()
     };

@@ -43,7 +43,7 @@ proptest! {
             ] {
                 for search in ORDERS {
                     for heuristic in HEURISTICS {
-                        let options = Options { search, heuristic, enhance, ..base.clone() };
+                        let options = Options { config: zeno::checker::config::Config { search, heuristic, enhance, ..Default::default() }, ..base.clone() };
                         let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
                         let ctx = format!("{search:?} {heuristic:?} {enhance:?} check {k}");
                         prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)), "{}", ctx);

@@ -79,7 +79,10 @@ fn model_error(net: &Network, kind: ErrorKind, steps: usize, words: &str) -> Che
     let mut bfs = None;
     for order in SearchOrder::ALL {
         let options = Options {
-            search: order,
+            config: zeno::checker::config::Config {
+                search: order,
+                ..Default::default()
+            },
             seed: 3,
             ..Options::default()
         };

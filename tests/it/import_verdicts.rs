@@ -114,8 +114,11 @@ fn verdicts(
     let mut out = Vec::new();
     for &(search, heuristic) in configs {
         let options = Options {
-            search,
-            heuristic,
+            config: zeno::checker::config::Config {
+                search,
+                heuristic,
+                ..Default::default()
+            },
             ..Options::default()
         };
         let result = checker::check(
@@ -320,7 +323,10 @@ fn mutex_delay_zero_uppaal_counterexample() {
             .network
             .expect("lowers");
         let options = Options {
-            search: SearchOrder::Bfs,
+            config: zeno::checker::config::Config {
+                search: SearchOrder::Bfs,
+                ..Default::default()
+            },
             ..Options::default()
         };
         let result = checker::check(
@@ -387,8 +393,11 @@ fn agree(rel: &str, labels: &str, extra: &str) -> Vec<(String, bool, u64)> {
         let mut answers = Vec::new();
         for (search, heuristic) in [BFS, GREEDY_HU] {
             let options = Options {
-                search,
-                heuristic,
+                config: zeno::checker::config::Config {
+                    search,
+                    heuristic,
+                    ..Default::default()
+                },
                 ..Options::default()
             };
             let r = checker::check(

@@ -415,8 +415,11 @@ fn configurations() -> Vec<Options> {
             (checker::SearchOrder::AStar, checker::HeuristicKind::Pdb),
         ] {
             out.push(Options {
-                search,
-                heuristic,
+                config: zeno::checker::config::Config {
+                    search,
+                    heuristic,
+                    ..Default::default()
+                },
                 non_zeno,
                 ..Options::default()
             });
@@ -479,8 +482,11 @@ fn directed_search_closes_cycles_first() {
     };
     assert_eq!(shape(&Options::default()), (8, 1, 9));
     let directed = Options {
-        search: checker::SearchOrder::Greedy,
-        heuristic: checker::HeuristicKind::HU,
+        config: zeno::checker::config::Config {
+            search: checker::SearchOrder::Greedy,
+            heuristic: checker::HeuristicKind::HU,
+            ..Default::default()
+        },
         ..Options::default()
     };
     assert_eq!(shape(&directed), (0, 1, 1));

@@ -65,9 +65,12 @@ fn check_model_file(path: &std::path::Path, only: Option<usize>) -> (usize, Vec<
         };
         for &(search, heuristic, shortest_guaranteed, safe_abstraction, clocks) in CONFIGS {
             let options = Options {
-                search,
-                heuristic,
-                safe_abstraction,
+                config: zeno::checker::config::Config {
+                    search,
+                    heuristic,
+                    safe_abstraction,
+                    ..Default::default()
+                },
                 seed: 7,
                 pdb: checker::PdbOptions {
                     clocks,

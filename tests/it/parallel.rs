@@ -14,7 +14,10 @@ use zeno::ir::*;
 
 fn bfs(threads: usize) -> Options {
     Options {
-        search: SearchOrder::Bfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
         threads,
         max_states: Some(20_000),
         ..Options::default()
@@ -62,7 +65,7 @@ proptest! {
                 }
             }
             // Safe abstraction searches its reduced networks in parallel too.
-            let safe = |threads| Options { safe_abstraction: true, ..bfs(threads) };
+            let safe = |threads| { let base = bfs(threads); Options { config: zeno::checker::config::Config { safe_abstraction: true, ..base.config }, ..base } };
             let (seq, par) = (run(&net, k, &safe(1)), run(&net, k, &safe(2)));
             prop_assert_eq!(par.stats.threads, 2);
             prop_assert_eq!(&par.verdict, &seq.verdict);

@@ -55,8 +55,11 @@ fn run_with(
         .unwrap_or_else(|| panic!("{:?}", analysis.diagnostics));
     let index = network.checks.iter().position(|c| c.name == check).unwrap();
     let options = Options {
-        search,
-        heuristic,
+        config: zeno::checker::config::Config {
+            search,
+            heuristic,
+            ..Default::default()
+        },
         pdb: checker::PdbOptions {
             selection_time: None,
             clocks,

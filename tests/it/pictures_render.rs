@@ -25,7 +25,10 @@ fn trace_of(net: &Network, check: &str, expected: Verdict) -> (usize, Trace) {
         .position(|c| c.name == check)
         .expect("check");
     let options = Options {
-        search: SearchOrder::Bfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let result = checker::check(

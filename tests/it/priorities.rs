@@ -283,16 +283,11 @@ mod random {
                 let mut verdicts = Vec::new();
                 let mut bfs_len = None;
                 for order in ORDERS {
-                    let options = Options {
-                        search: order,
-                        heuristic: if order == SearchOrder::Bfs || order == SearchOrder::Dfs {
+                    let options = Options { config: zeno::checker::config::Config { search: order, heuristic: if order == SearchOrder::Bfs || order == SearchOrder::Dfs {
                             HeuristicKind::Zero
                         } else {
                             HeuristicKind::HL
-                        },
-                        max_states: Some(20_000),
-                        ..Options::default()
-                    };
+                        }, ..Default::default() }, max_states: Some(20_000), ..Options::default() };
                     let r = check(&net, net.check_at(k).expect("a check"), &options, &Cancel::new(), &mut |_| {});
                     prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)));
                     if let Some(t) = &r.trace {

@@ -32,9 +32,12 @@ fn run(net: &Network, check: usize, options: &Options) -> CheckResult {
 
 fn safe(search: SearchOrder, heuristic: HeuristicKind) -> Options {
     Options {
-        search,
-        heuristic,
-        safe_abstraction: true,
+        config: zeno::checker::config::Config {
+            search,
+            heuristic,
+            safe_abstraction: true,
+            ..Default::default()
+        },
         ..Options::default()
     }
 }
@@ -88,7 +91,10 @@ fn cascade_removes_what_became_safe() {
     let text = std::fs::read_to_string("models/safe-cascade.zeno").unwrap();
     let net = zeno::semantics::analyze(&text).network.unwrap();
     let bfs = Options {
-        search: SearchOrder::Bfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let plain = run(&net, 0, &bfs);
@@ -230,9 +236,13 @@ fn combines_with_enhancements() {
         Enhance::ContextBoundingProcesses,
         Enhance::ContextBoundingInterference,
     ] {
+        let base = safe(SearchOrder::Greedy, HeuristicKind::HCG);
         let options = Options {
-            enhance,
-            ..safe(SearchOrder::Greedy, HeuristicKind::HCG)
+            config: zeno::checker::config::Config {
+                enhance,
+                ..base.config
+            },
+            ..base
         };
         let r = run(&net, 0, &options);
         assert_eq!(r.verdict, Verdict::Fails, "{enhance:?}");
@@ -330,7 +340,7 @@ proptest! {
                     if search == SearchOrder::Bfs && heuristic != HeuristicKind::DL {
                         continue;
                     }
-                    let options = Options { search, heuristic, safe_abstraction: true, ..base.clone() };
+                    let options = Options { config: zeno::checker::config::Config { search, heuristic, safe_abstraction: true, ..Default::default() }, ..base.clone() };
                     let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
                     let ctx = format!("{search:?} {heuristic:?} check {k}");
                     prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)), "{}", ctx);

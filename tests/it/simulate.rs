@@ -252,7 +252,7 @@ proptest! {
     #[test]
     fn symbolic_successors_reach_goals_as_the_checker_does(s in spec()) {
         let net = build(&s);
-        let options = Options { search: SearchOrder::Bfs, max_states: Some(20_000), ..Options::default() };
+        let options = Options { config: zeno::checker::config::Config { search: SearchOrder::Bfs, ..Default::default() }, max_states: Some(20_000), ..Options::default() };
         // The random networks' reachability check comes first.
         let k = net.check_at(0).expect("a reachability check");
         let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
@@ -279,7 +279,10 @@ fn the_random_network_generator_reaches_both_kinds_of_verdict() {
     for _ in 0..64 {
         let net = build(&spec().new_tree(&mut runner).unwrap().current());
         let options = Options {
-            search: SearchOrder::Bfs,
+            config: zeno::checker::config::Config {
+                search: SearchOrder::Bfs,
+                ..Default::default()
+            },
             ..Options::default()
         };
         let k = net.check_at(0).expect("a reachability check");

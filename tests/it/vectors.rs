@@ -28,8 +28,11 @@ fn run(net: &Network, name: &str, search: SearchOrder, heuristic: HeuristicKind)
         .position(|c| c.name == name)
         .unwrap_or_else(|| panic!("no check {name}"));
     let options = Options {
-        search,
-        heuristic,
+        config: zeno::checker::config::Config {
+            search,
+            heuristic,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let r = checker::check(
@@ -254,9 +257,12 @@ fn enhancements_keep_the_verdicts() {
         ] {
             let k = net.checks.iter().position(|c| c.name == name).unwrap();
             let options = Options {
-                search: SearchOrder::Greedy,
-                heuristic: HeuristicKind::HL,
-                enhance,
+                config: zeno::checker::config::Config {
+                    search: SearchOrder::Greedy,
+                    heuristic: HeuristicKind::HL,
+                    enhance,
+                    ..Default::default()
+                },
                 ..Options::default()
             };
             let r = checker::check(
@@ -355,8 +361,11 @@ check reach: E<> P.done;
 ";
     let net = lower(text);
     let options = Options {
-        search: SearchOrder::Bfs,
-        safe_abstraction: true,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            safe_abstraction: true,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let r = checker::check(

@@ -61,7 +61,10 @@ fn network(text: &str) -> Network {
 
 fn bfs(net: &Network, k: usize) -> CheckResult {
     let options = Options {
-        search: SearchOrder::Bfs,
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
         ..Options::default()
     };
     check(

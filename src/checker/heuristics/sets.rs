@@ -11,6 +11,14 @@ use crate::ir::{BinOp, Expr, UnOp, VarId};
 
 /// Ranges with at most this many values are kept value by value.
 pub(crate) const SMALL_DOMAIN: i64 = 256;
+/// A large-range variable whose interval has grown this many times grows
+/// to its declared bound in the direction it grows (widening). A counter
+/// (`count++` with UPPAAL's default range, -32768..32767) would otherwise
+/// gain one value per layer, and the fixpoint would take tens of thousands
+/// of layers, each a pass over the transitions, for every state the search
+/// measures. Widening only adds values, so the abstraction stays an
+/// over-approximation: what it cannot reach stays unreachable.
+pub(crate) const WIDEN_AFTER: usize = 16;
 /// Expressions are evaluated by enumerating value combinations when there are
 /// at most this many; otherwise with interval arithmetic.
 pub(crate) const ENUM_CAP: u64 = 256;
@@ -201,12 +209,20 @@ impl Sets {
                 if a >= last.lo && b <= last.hi {
                     return false;
                 }
-                let grown = Entry {
+                let mut grown = Entry {
                     layer,
                     lo: last.lo.min(a),
                     hi: last.hi.max(b),
                     achiever,
                 };
+                if hist.len() >= WIDEN_AFTER {
+                    if grown.lo < last.lo {
+                        grown.lo = slot.lo;
+                    }
+                    if grown.hi > last.hi {
+                        grown.hi = slot.hi;
+                    }
+                }
                 if last.layer == layer {
                     let n = hist.len();
                     hist[n - 1].lo = grown.lo;
@@ -662,5 +678,27 @@ mod tests {
         assert_eq!(interval(&s, &mul, 1), (-200, 0));
         let m = Expr::Binary(BinOp::Mod, var(0), c(7));
         assert_eq!(interval(&s, &m, 1), (0, 6));
+    }
+
+    #[test]
+    fn a_counter_is_widened_to_its_bound() {
+        // UPPAAL's default int range; `x++` from 0 adds one value a layer.
+        let mut s = Sets::new([(-32768, 32767)].into_iter(), 0);
+        s.reset(&[0]);
+        // The reset is the first history entry; growth 1..WIDEN_AFTER-1
+        // keeps exact intervals.
+        for k in 1..WIDEN_AFTER as u16 {
+            assert!(s.insert(0, k as i64, k, 0));
+            assert_eq!(s.hull(0, k), (0, k as i64), "layer {k}");
+        }
+        // The next growth goes to the declared bound, upwards only.
+        let k = WIDEN_AFTER as u16;
+        assert!(s.insert(0, k as i64, k, 0));
+        assert_eq!(s.hull(0, k), (0, 32767));
+        assert!(!s.insert(0, 40, k + 1, 0), "nothing new above");
+        assert!(s.insert(0, -1, k + 1, 0));
+        assert_eq!(s.hull(0, k + 1), (-32768, 32767));
+        // Earlier layers keep what they had.
+        assert_eq!(s.hull(0, 3), (0, 3));
     }
 }

@@ -30,7 +30,9 @@ const SHARDS_PER_THREAD: usize = 4;
 /// frontier enhancements and liveness checks run on one thread whatever
 /// `threads` says.
 pub fn runs_parallel(options: &Options) -> bool {
-    options.threads > 1 && options.enhance == Enhance::None && options.search == SearchOrder::Bfs
+    options.threads > 1
+        && options.config.enhance == Enhance::None
+        && options.config.search == SearchOrder::Bfs
 }
 
 /// The threads a reachability search with `options` uses (liveness checks

@@ -22,7 +22,7 @@ pub(super) struct Enhancer<'n> {
 
 impl<'n> Enhancer<'n> {
     pub fn new(net: &'n ir::Network, goal: &Formula, options: &Options) -> Enhancer<'n> {
-        let kind = options.enhance;
+        let kind = options.config.enhance;
         Enhancer {
             kind,
             contexts: matches!(
@@ -31,7 +31,7 @@ impl<'n> Enhancer<'n> {
             )
             .then(|| Contexts::new(net, goal)),
             useless: (kind == Enhance::UselessTransitions)
-                .then(|| Useless::new(net, goal.clone(), options.heuristic)),
+                .then(|| Useless::new(net, goal.clone(), options.config.heuristic)),
             from: Vec::new(),
             from_locs: Vec::new(),
         }

@@ -23,10 +23,10 @@ pub(super) struct OrderPolicy {
 
 impl OrderPolicy {
     pub fn new(options: &Options) -> OrderPolicy {
-        let order = options.search;
+        let order = options.config.search;
         OrderPolicy {
             order,
-            ties: options.ties,
+            ties: options.config.ties,
             guided: order.is_guided(),
             goal_at_pop: order == SearchOrder::AStar,
             subsumption: match order {
