@@ -168,8 +168,7 @@ mod tests {
     use super::*;
 
     fn analysis(text: &str) -> (Network, ActiveClocks) {
-        let analysis = crate::semantics::analyze(text);
-        let net = analysis.network.expect("analyses");
+        let net = crate::semantics::test_network(text);
         let active = ActiveClocks::new(&net, &net.checks[0].kind.goal());
         (net, active)
     }

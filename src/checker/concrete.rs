@@ -471,7 +471,7 @@ mod tests {
     fn a_stop_request_ends_the_construction() {
         let text = "template T() { clock x; init location a; location b; a -> b when x >= 1; }\n\
                     system T;\ncheck c: E<> T.b;\n";
-        let net = crate::semantics::analyze(text).network.expect("a network");
+        let net = crate::semantics::test_network(text);
         let goal = Goal::new(net.checks[0].kind.goal());
         let model = Model::new(&net, &goal.formula);
         let path = vec![vec![(0, 0)]];

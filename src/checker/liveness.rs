@@ -67,7 +67,7 @@ use rustc_hash::FxHashMap;
 use crate::ir::{self, EdgeId, EvalError, Formula, ProcId};
 
 use super::concrete;
-use super::dbm::{Dbm, bound};
+use super::dbm::Dbm;
 use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
@@ -118,6 +118,35 @@ struct Frame {
     via: Edges,
     succ: Vec<(Box<[i32]>, Dbm, Edges)>,
     next: usize,
+}
+
+/// What the depth-first walk of `Search::keeps` does at its events: the
+/// plain search ([`Plain`]) and the non-Zeno one (`buchi.rs`) walk alike and
+/// differ only here.
+trait Walk {
+    /// Node `id`, with discrete part `key`, was entered by `via`.
+    fn entered(&mut self, _id: u32, _key: &[i32], _via: &Edges) {}
+    /// Every successor of `node` was explored, and it left the stack.
+    fn finished(&mut self, s: &mut Search, node: u32);
+    /// A successor of the top of `stack`, by transitions `by`, equals
+    /// `node`: the run, when this closes one.
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run>;
+}
+
+/// The plain search: a node is grey while on the stack, and a successor
+/// equal to a grey node closes a cycle, the run sought.
+struct Plain;
+
+impl Walk for Plain {
+    fn finished(&mut self, s: &mut Search, node: u32) {
+        s.nodes[node as usize].grey = None;
+    }
+
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run> {
+        let depth = s.nodes[node as usize].grey?;
+        let zone = s.nodes[node as usize].zone.clone();
+        Some((path_here(stack, &by), End::Loop(depth as usize, zone)))
+    }
 }
 
 /// The transitions from the root of a depth-first `stack` to the node
@@ -314,24 +343,15 @@ fn lasso_trace(model: &Model, path: &[Edges], end: End, stop: &Stop) -> Option<s
 /// The finite constraints of a zone.
 fn zone_bounds(zone: &Dbm) -> Vec<ZoneBound> {
     let dim = zone.dim();
-    let mut out = Vec::new();
-    for i in 0..dim {
-        for j in 0..dim {
-            let b = zone.get(i, j);
-            if i != j && b != bound::INF {
-                out.push(ZoneBound {
-                    i: i as u32,
-                    j: j as u32,
-                    strict: bound::is_strict(b),
-                    bound: bound::value(b),
-                });
-            }
-        }
-    }
-    out
+    (0..dim)
+        .flat_map(|i| (0..dim).filter_map(move |j| ZoneBound::of(zone, i, j)))
+        .collect()
 }
 
-type Outcome = Result<Option<(Vec<Edges>, End)>, Halt>;
+/// A maximal run: its transitions and how it ends.
+type Run = (Vec<Edges>, End);
+
+type Outcome = Result<Option<Run>, Halt>;
 /// A symbolic state: its discrete part and zone.
 type State = (Box<[i32]>, Dbm);
 
@@ -549,11 +569,25 @@ impl Search<'_, '_> {
         if self.non_zeno {
             return self.keeps_non_zeno(key, zone, keep, prefix);
         }
+        self.depth_first(key, zone, keep, prefix, &mut Plain)
+    }
+
+    /// The depth-first walk of `keeps` through the `keep`-states from
+    /// (`key`, `zone`), with `walk` deciding what a finished node and a
+    /// successor equal to a known node mean.
+    fn depth_first(
+        &mut self,
+        key: &[i32],
+        zone: Dbm,
+        keep: &Formula,
+        prefix: &[Edges],
+        walk: &mut impl Walk,
+    ) -> Outcome {
         if !goal::discrete(self.model, keep, key) {
             return Ok(None);
         }
         match self.lookup(key, &zone) {
-            // Equal to a node: black, since no search is under way.
+            // Equal to a node: finished, since no search is under way.
             Ok(_) | Err(true) => return Ok(None),
             Err(false) => {}
         }
@@ -571,6 +605,9 @@ impl Search<'_, '_> {
             let mut succ = self
                 .successors(&next_key, &next_zone)
                 .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
+            // Before the successors are ordered, so that one equal to the
+            // node itself closes a cycle.
+            walk.entered(id, &next_key, &via);
             self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,
@@ -585,8 +622,8 @@ impl Search<'_, '_> {
                 };
                 if top.next == top.succ.len() {
                     let node = top.node;
-                    self.nodes[node as usize].grey = None;
                     stack.pop();
+                    walk.finished(self, node);
                     continue;
                 }
                 let (k2, z2, edges) = std::mem::replace(
@@ -599,13 +636,8 @@ impl Search<'_, '_> {
                 }
                 match self.lookup(&k2, &z2) {
                     Ok(found) => {
-                        if let Some(depth) = self.nodes[found as usize].grey {
-                            // Equal to a node on the stack: a cycle.
-                            let mut path: Vec<Edges> =
-                                stack.iter().skip(1).map(|f| f.via.clone()).collect();
-                            path.push(edges);
-                            let zone = self.nodes[found as usize].zone.clone();
-                            return Ok(Some((path, End::Loop(depth as usize, zone))));
+                        if let Some(run) = walk.reached(self, &stack, found, edges) {
+                            return Ok(Some(run));
                         }
                     }
                     Err(true) => {}

@@ -263,8 +263,7 @@ mod tests {
     /// (L, U) of clock `x` (DBM index 1) in the initial location of the
     /// one-process model `text`.
     fn initial_bounds(text: &str) -> (i32, i32) {
-        let analysis = crate::semantics::analyze(text);
-        let net = analysis.network.expect("analyses");
+        let net = crate::semantics::test_network(text);
         let lu = LuTable::new(&net, &net.checks[0].kind.goal());
         let (mut lower, mut upper) = (vec![0; 2], vec![0; 2]);
         lu.fill(

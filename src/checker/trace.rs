@@ -3,6 +3,7 @@
 
 use num_rational::Rational64;
 
+use super::dbm::{Dbm, bound};
 use crate::ir::{EdgeId, EvalError, LocId, ProcId};
 
 /// A concrete valuation of the whole network.
@@ -81,6 +82,19 @@ pub enum TraceEnd {
     TimeDiverges,
 }
 
+impl TraceEnd {
+    /// The wait after the last step (none when time diverges).
+    pub fn delay(&self) -> Rational64 {
+        match self {
+            TraceEnd::Goal { delay }
+            | TraceEnd::ModelError { delay, .. }
+            | TraceEnd::Loop { delay, .. }
+            | TraceEnd::Deadlock { delay } => *delay,
+            TraceEnd::TimeDiverges => Rational64::from_integer(0),
+        }
+    }
+}
+
 /// One constraint `x_i - x_j < bound` (`strict`) or `x_i - x_j <= bound` of a
 /// zone, with clock indices as in `ConcreteState::clocks` (0 is the
 /// reference clock, always 0).
@@ -97,6 +111,18 @@ pub struct ZoneBound {
 }
 
 impl ZoneBound {
+    /// The constraint `x_i - x_j ≺ b` that entry `(i, j)` of `zone` holds;
+    /// none on the diagonal or where the entry is unbounded.
+    pub fn of(zone: &Dbm, i: usize, j: usize) -> Option<ZoneBound> {
+        let b = zone.get(i, j);
+        (i != j && b != bound::INF).then(|| ZoneBound {
+            i: i as u32,
+            j: j as u32,
+            strict: bound::is_strict(b),
+            bound: bound::value(b),
+        })
+    }
+
     /// Whether the clock values satisfy the constraint.
     pub fn holds(&self, clocks: &[Rational64]) -> bool {
         let value = |k: u32| clocks.get(k as usize).copied().unwrap_or_default();

@@ -284,6 +284,20 @@ pub struct SearchArgs {
     pub no_active_clocks: bool,
 }
 
+/// What `zeno graph` and `zeno trace` share after what they draw: where
+/// the picture goes, a TChecker model's labels, how a trace is found.
+#[derive(Debug, Args)]
+pub struct DrawArgs {
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// TChecker labels, when FILE is a TChecker model.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub labels: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct GraphArgs {
     /// The model (`.zeno`, or any format `zeno import` reads).
@@ -297,14 +311,8 @@ pub struct GraphArgs {
     pub trace_check: Option<String>,
     #[arg(long, value_enum, default_value_t = GraphFormat::Svg)]
     pub format: GraphFormat,
-    /// Write here instead of stdout.
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// TChecker labels, when FILE is a TChecker model.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub labels: Vec<String>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub draw: DrawArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -323,14 +331,8 @@ pub struct TraceArgs {
     pub check: String,
     #[arg(long, value_enum, default_value_t = TraceFormat::Svg)]
     pub format: TraceFormat,
-    /// Write here instead of stdout.
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// TChecker labels, when FILE is a TChecker model.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub labels: Vec<String>,
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub draw: DrawArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,18 +7,20 @@
 //! finding a bug is what a benchmark run is for.
 
 use std::io::Write;
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
 
 use zeno::bench::{self, Config, Limits, families};
 use zeno::checker::Cancel;
+use zeno::checker::config::ConfigError;
 use zeno::ir::Network;
 use zeno::semantics;
 
 use super::args::{BenchArgs, BenchFormat};
+use super::check::{FlagError, seconds};
 use super::diag;
 use super::exit;
 use super::load::{LoadError, load};
+use super::source::ReadError;
 
 /// A model ready to run: its table name and network.
 struct Prepared {
@@ -26,60 +28,84 @@ struct Prepared {
     network: Network,
 }
 
+/// Why `zeno bench` runs nothing.
+#[derive(Debug, thiserror::Error)]
+enum BenchError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Flag(#[from] FlagError),
+    /// A `--family` that names no family or sizes it cannot take.
+    #[error("{0}")]
+    Family(String),
+    #[error(
+        "nothing to run: give model files or --family NAME:SIZES; the families are\n{}",
+        families::describe()
+    )]
+    NothingToRun,
+    #[error("generated model {0} does not analyse (a bug in zeno)")]
+    Generated(String),
+    #[error("no check named `{0}` in the given models")]
+    NoCheck(String),
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    #[error("--emit writes generated models: give at least one --family")]
+    NothingToEmit,
+    #[error("cannot create directory `{}`: {error}", .dir.display())]
+    CreateDir { dir: PathBuf, error: std::io::Error },
+    #[error("cannot write `{}`: {error}", .path.display())]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// Already reported (by `load`, or as the model's diagnostics): only the
+    /// exit code is left to give.
+    #[error("the model has errors")]
+    Reported,
+}
+
 pub fn run(args: &BenchArgs) -> u8 {
     match prepare_and_run(args) {
         Ok(()) => exit::OK,
-        Err(message) => {
-            if !message.is_empty() {
-                diag::error(&message);
-            }
+        Err(BenchError::Reported) => exit::ERROR,
+        Err(e) => {
+            diag::error(&e);
             exit::ERROR
         }
     }
 }
 
-fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
+fn prepare_and_run(args: &BenchArgs) -> Result<(), BenchError> {
     let mut configs: Vec<Config> = Vec::new();
     for c in &args.configs {
-        configs.extend(zeno::checker::config::parse_list(c).map_err(|e| e.to_string())?);
+        configs.extend(zeno::checker::config::parse_list(c)?);
     }
     if args.threads == 0 {
-        return Err("invalid --threads `0`: expected at least 1".to_string());
+        return Err(FlagError::Zero("threads").into());
     }
     let limits = Limits {
         threads: args.threads,
         max_states: args.max_states,
-        timeout: match args.timeout {
-            None => None,
-            Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
-                format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
-            })?),
-        },
+        timeout: args.timeout.map(|s| seconds("timeout", s)).transpose()?,
     };
     let mut instances = Vec::new();
     for f in &args.families {
-        instances.extend(families::parse(f)?);
+        instances.extend(families::parse(f).map_err(BenchError::Family)?);
     }
     if let Some(dir) = &args.emit {
         return emit(dir, &instances);
     }
     if instances.is_empty() && args.files.is_empty() {
-        return Err(format!(
-            "nothing to run: give model files or --family NAME:SIZES; the families are\n{}",
-            families::describe()
-        ));
+        return Err(BenchError::NothingToRun);
     }
 
     let mut models = Vec::new();
     for i in instances {
         let analysis = semantics::analyze(&i.text);
         // Generated text always analyses (tested); say so plainly if not.
-        let network = analysis.network.ok_or_else(|| {
-            format!(
-                "generated model {} does not analyse (a bug in zeno)",
-                i.name
-            )
-        })?;
+        let network = analysis
+            .network
+            .ok_or_else(|| BenchError::Generated(i.name.clone()))?;
         models.push(Prepared {
             name: i.name,
             network,
@@ -93,7 +119,7 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
             .iter()
             .any(|m| m.network.checks.iter().any(|c| &c.name == name))
         {
-            return Err(format!("no check named `{name}` in the given models"));
+            return Err(BenchError::NoCheck(name.clone()));
         }
     }
 
@@ -145,14 +171,13 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), String> {
 
 /// Loads a model file (importing UPPAAL and TChecker files); its table name
 /// is the file name without the extension.
-fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, String> {
+fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, BenchError> {
     let is_zeno = path.extension().is_some_and(|e| e == "zeno");
     let labels = if is_zeno { &[][..] } else { labels };
-    // `load` prints import and usage errors itself; the empty message only
-    // sets the exit code.
+    // `load` prints import and usage errors itself.
     let model = load(path, labels).map_err(|e| match e {
-        LoadError::Unreadable(e) => e.to_string(),
-        LoadError::Import { .. } | LoadError::Usage(_) => String::new(),
+        LoadError::Unreadable(e) => BenchError::Read(e),
+        LoadError::Import { .. } | LoadError::Usage(_) => BenchError::Reported,
     })?;
     let analysis = model.analyze();
     let errors = analysis
@@ -169,22 +194,25 @@ fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, String> {
         _ => {
             model.note_imported();
             diag::emit(&model.source, &analysis.diagnostics);
-            Err(String::new())
+            Err(BenchError::Reported)
         }
     }
 }
 
 /// Writes each generated instance to `DIR/NAME.zeno`.
-fn emit(dir: &Path, instances: &[families::Instance]) -> Result<(), String> {
+fn emit(dir: &Path, instances: &[families::Instance]) -> Result<(), BenchError> {
     if instances.is_empty() {
-        return Err("--emit writes generated models: give at least one --family".to_string());
+        return Err(BenchError::NothingToEmit);
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create directory `{}`: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|error| BenchError::CreateDir {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
     for i in instances {
         let path = dir.join(format!("{}.zeno", i.name));
-        std::fs::write(&path, &i.text)
-            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        if let Err(error) = std::fs::write(&path, &i.text) {
+            return Err(BenchError::Write { path, error });
+        }
         eprintln!("wrote {}", path.display());
     }
     Ok(())

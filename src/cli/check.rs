@@ -4,35 +4,84 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use zeno::checker::config::Config;
+use zeno::checker::config::{Config, ConfigError};
 use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
 
 use super::args::{CheckArgs, Format, SearchArgs};
 use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
+use super::source::ReadError;
 use super::{diag, json, sarif, text};
 
+/// A search flag, or a combination of them, the checker cannot take.
+#[derive(Debug, thiserror::Error)]
+pub enum FlagError {
+    /// A duration flag that is negative or not a number.
+    #[error("invalid --{flag} `{value}`: expected a non-negative number of seconds")]
+    Seconds {
+        /// The flag, without its dashes.
+        flag: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A count flag given 0.
+    #[error("invalid --{0} `0`: expected at least 1")]
+    Zero(&'static str),
+    /// `--enhance none` beside other enhancements.
+    #[error("invalid --enhance: `none` cannot be combined with others")]
+    EnhanceNone,
+    /// `--search`, `--heuristic`, `--enhance` and `--ties` do not make a
+    /// configuration.
+    #[error("{0} (from --search, --heuristic, --enhance and --ties)")]
+    Config(ConfigError),
+    /// An entry of `--portfolio-configs` that is no configuration.
+    #[error("--portfolio-configs: {0}")]
+    PortfolioConfig(ConfigError),
+}
+
+/// A check name the model does not have; the message lists those it has.
+#[derive(Debug, thiserror::Error)]
+#[error("no check named `{name}`; the model's checks: {}", list_or_none(.checks))]
+pub struct NoSuchCheck {
+    name: String,
+    checks: Vec<String>,
+}
+
+impl NoSuchCheck {
+    /// `name`, not a check of `network`.
+    pub fn new(network: &zeno::ir::Network, name: &str) -> NoSuchCheck {
+        NoSuchCheck {
+            name: name.to_string(),
+            checks: network.checks.iter().map(|c| c.name.clone()).collect(),
+        }
+    }
+}
+
+/// `names` joined by commas, or `none`.
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// `seconds` as a duration, or the error of `--flag`.
+pub fn seconds(flag: &'static str, value: f64) -> Result<Duration, FlagError> {
+    Duration::try_from_secs_f64(value).map_err(|_| FlagError::Seconds { flag, value })
+}
+
 /// The checker options the search flags ask for.
-pub fn options(args: &SearchArgs) -> Result<Options, String> {
-    let timeout = match args.timeout {
-        None => None,
-        Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
-            format!("invalid --timeout `{s}`: expected a non-negative number of seconds")
-        })?),
-    };
+pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
+    let timeout = args.timeout.map(|s| seconds("timeout", s)).transpose()?;
     let config = search_config(args)?;
-    let pdb_time = Duration::try_from_secs_f64(args.pdb_time).map_err(|_| {
-        format!(
-            "invalid --pdb-time `{}`: expected a non-negative number of seconds",
-            args.pdb_time
-        )
-    })?;
+    let pdb_time = seconds("pdb-time", args.pdb_time)?;
     if args.pdb_states == 0 {
-        return Err("invalid --pdb-states `0`: expected at least 1".to_string());
+        return Err(FlagError::Zero("pdb-states"));
     }
     let threads = match args.threads {
-        Some(0) => return Err("invalid --threads `0`: expected at least 1".to_string()),
+        Some(0) => return Err(FlagError::Zero("threads")),
         Some(n) => n,
         // One thread when the system cannot say how many cores there are.
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -58,12 +107,12 @@ pub fn options(args: &SearchArgs) -> Result<Options, String> {
 /// The search configuration of `--search`, `--heuristic`, `--enhance` and
 /// `--ties`, under the checker's rules. `--heuristic` has a default, so it
 /// counts only where the configuration uses one.
-fn search_config(args: &SearchArgs) -> Result<Config, String> {
+fn search_config(args: &SearchArgs) -> Result<Config, FlagError> {
     let mut parts: Vec<&str> = Vec::new();
     for e in &args.enhance {
         match e.as_str() {
             "none" if args.enhance.len() > 1 => {
-                return Err("invalid --enhance: `none` cannot be combined with others".to_string());
+                return Err(FlagError::EnhanceNone);
             }
             "none" => {}
             name => parts.push(name),
@@ -73,20 +122,22 @@ fn search_config(args: &SearchArgs) -> Result<Config, String> {
         parts.push("lifo");
     }
     let heuristic = (args.search.is_guided() || parts.contains(&"ut")).then_some(args.heuristic);
-    checker::config::from_parts(args.search, heuristic, &parts)
-        .map_err(|e| format!("{e} (from --search, --heuristic, --enhance and --ties)"))
+    checker::config::from_parts(args.search, heuristic, &parts).map_err(FlagError::Config)
 }
 
 /// The configurations `--portfolio` races: the default set, or the
 /// `--portfolio-configs` list (limits and seed from `base`).
-fn portfolio(args: &CheckArgs, base: &Options) -> Result<Option<Vec<portfolio::Config>>, String> {
+fn portfolio(
+    args: &CheckArgs,
+    base: &Options,
+) -> Result<Option<Vec<portfolio::Config>>, FlagError> {
     if args.portfolio_configs.is_empty() {
         return Ok(args.portfolio.then(|| portfolio::default_configs(base)));
     }
     let configs = args
         .portfolio_configs
         .iter()
-        .map(|entry| checker::config::parse(entry).map_err(|e| format!("--portfolio-configs: {e}")))
+        .map(|entry| checker::config::parse(entry).map_err(FlagError::PortfolioConfig))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(portfolio::entries(&configs, base)))
 }
@@ -94,8 +145,8 @@ fn portfolio(args: &CheckArgs, base: &Options) -> Result<Option<Vec<portfolio::C
 /// The checks of a UPPAAL query file as zeno text, one per translated
 /// query (named `lineN` after its line), and whether every query was
 /// translated; the errors of the others are printed against the file.
-fn query_checks(path: &std::path::Path) -> Result<(String, bool), String> {
-    let source = super::source::read_source(path).map_err(|e| e.to_string())?;
+fn query_checks(path: &std::path::Path) -> Result<(String, bool), ReadError> {
+    let source = super::source::read_source(path)?;
     let (checks, diagnostics) = zeno::import::import_query_file(&source.text);
     let diagnostics: Vec<_> = diagnostics.iter().map(|d| d.to_diagnostic()).collect();
     diag::emit(&source, &diagnostics);
@@ -110,19 +161,11 @@ fn query_checks(path: &std::path::Path) -> Result<(String, bool), String> {
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
-    let options = match options(&args.search) {
-        Ok(o) => o,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(options) = diag::ok(options(&args.search)) else {
+        return exit::ERROR;
     };
-    let configs = match portfolio(args, &options) {
-        Ok(c) => c,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(configs) = diag::ok(portfolio(args, &options)) else {
+        return exit::ERROR;
     };
     let cancel = Cancel::new();
     {
@@ -139,18 +182,15 @@ pub fn run(args: &CheckArgs) -> u8 {
     }
     let mut outcome = Outcome::default();
     let queries = match &args.queries {
-        Some(path) => match query_checks(path) {
-            Ok((checks, ok)) => {
-                if !ok {
-                    outcome.add(exit::ERROR);
-                }
-                Some(checks)
-            }
-            Err(e) => {
-                diag::error(&e);
+        Some(path) => {
+            let Some((checks, ok)) = diag::ok(query_checks(path)) else {
                 return exit::ERROR;
+            };
+            if !ok {
+                outcome.add(exit::ERROR);
             }
-        },
+            Some(checks)
+        }
         None => None,
     };
     let mut reports = Vec::new();
@@ -169,7 +209,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 outcome.add(exit::ERROR);
                 reports.push(match e {
                     LoadError::Unreadable(e) => {
-                        diag::error(&e.to_string());
+                        diag::error(&e);
                         FileReport::unreadable(
                             path.to_string_lossy().replace('\\', "/"),
                             e.to_string(),
@@ -263,7 +303,7 @@ pub fn run(args: &CheckArgs) -> u8 {
     for (name, found) in args.checks.iter().zip(&matched) {
         // Only meaningful when every file could be analyzed.
         if !found && !cancel.is_cancelled() && !outcome.has_error() {
-            diag::error(&format!("no check named `{name}` in the given files"));
+            diag::error(format!("no check named `{name}` in the given files"));
             outcome.add(exit::ERROR);
         }
     }

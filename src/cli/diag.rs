@@ -108,9 +108,15 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
 }
 
 /// A one-line error not tied to a model text (unreadable file, bad flag value).
-pub fn error(message: &str) {
+pub fn error(message: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+}
+
+/// The value of `result`, or nothing once its error is printed as
+/// [`error`] (the caller then exits with `exit::ERROR`).
+pub fn ok<T>(result: Result<T, impl std::fmt::Display>) -> Option<T> {
+    result.map_err(error).ok()
 }
 
 /// A one-line note (context for the diagnostics that follow).

@@ -8,7 +8,7 @@ use zeno::diagnostics::Diagnostic;
 use super::args::FmtArgs;
 use super::diag;
 use super::exit::{self, Outcome};
-use super::source::read_source;
+use super::source::{ReadError, read_source};
 
 /// Text in, formatted text or syntax errors out.
 pub type Formatter = fn(&str) -> Result<String, Vec<Diagnostic>>;
@@ -26,7 +26,7 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
         let source = match read_source(path) {
             Ok(s) => s,
             Err(e) => {
-                diag::error(&e.to_string());
+                diag::error(&e);
                 outcome.add(exit::ERROR);
                 continue;
             }
@@ -60,7 +60,7 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
             outcome.add(exit::FAILS);
         } else if let Err(e) = std::fs::write(path, formatted) {
-            diag::error(&format!("cannot write `{}`: {e}", source.display_path()));
+            diag::error(format!("cannot write `{}`: {e}", source.display_path()));
             outcome.add(exit::ERROR);
         }
     }
@@ -69,19 +69,21 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
 
 /// `path` itself if it is a file, every `.zeno` file under it (sorted) if it
 /// is a directory.
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
     if path == Path::new("-") {
         out.push(path.to_path_buf());
         return Ok(());
     }
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let unreadable = |error| ReadError::Io {
+        path: path.display().to_string(),
+        error,
+    };
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_dir() {
         out.push(path.to_path_buf());
         return Ok(());
     }
-    let entries =
-        std::fs::read_dir(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let entries = std::fs::read_dir(path).map_err(unreadable)?;
     let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     children.sort();
     for child in children {

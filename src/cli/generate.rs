@@ -30,7 +30,7 @@ pub fn man(args: &ManArgs) -> u8 {
             Some(sub) => clap_mangen::Man::new(sub.clone()).title(format!("zeno-{name}")),
             None => {
                 let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
-                diag::error(&format!(
+                diag::error(format!(
                     "no command named `{name}`; the commands: {}",
                     names.join(", ")
                 ));
@@ -47,7 +47,7 @@ fn finish(result: std::io::Result<()>) -> u8 {
     match result {
         Ok(()) => exit::OK,
         Err(e) => {
-            diag::error(&format!("writing the output: {e}"));
+            diag::error(format!("writing the output: {e}"));
             exit::ERROR
         }
     }

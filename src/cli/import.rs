@@ -13,12 +13,8 @@ use super::load::formatted;
 use super::source::read_source;
 
 pub fn run(args: &ImportArgs) -> u8 {
-    let source = match read_source(&args.file) {
-        Ok(s) => s,
-        Err(e) => {
-            diag::error(&e.to_string());
-            return exit::ERROR;
-        }
+    let Some(source) = diag::ok(read_source(&args.file)) else {
+        return exit::ERROR;
     };
     let detection = import::detect(&args.file.to_string_lossy(), &source.text);
     if detection.format.is_some() {
@@ -51,7 +47,7 @@ pub fn write_output(out: Option<&Path>, text: &str) -> u8 {
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => exit::OK,
             Err(e) => {
-                diag::error(&format!("cannot write `{}`: {e}", path.display()));
+                diag::error(format!("cannot write `{}`: {e}", path.display()));
                 exit::ERROR
             }
         },

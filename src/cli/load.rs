@@ -159,7 +159,7 @@ pub fn load_network(path: &Path, labels: &[String]) -> Result<(Model, Network), 
     let model = match load(path, labels) {
         Ok(m) => m,
         Err(LoadError::Unreadable(e)) => {
-            diag::error(&e.to_string());
+            diag::error(&e);
             return Err(exit::ERROR);
         }
         // Already reported.

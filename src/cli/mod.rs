@@ -45,7 +45,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Lsp => match zeno::lsp::run_stdio() {
             Ok(code) => code,
             Err(e) => {
-                diag::error(&format!("language server: {e}"));
+                diag::error(format!("language server: {e}"));
                 exit::ERROR
             }
         },

@@ -5,14 +5,14 @@ use zeno::ir::{CheckId, Network};
 use zeno::pictures;
 
 use super::args::{GraphArgs, GraphFormat, SearchArgs, TraceArgs, TraceFormat};
-use super::check::options;
+use super::check::{NoSuchCheck, options};
 use super::diag;
 use super::exit;
 use super::import::write_output;
 use super::load::load_network;
 
 pub fn run_graph(args: &GraphArgs) -> u8 {
-    let (_model, network) = match load_network(&args.file, &args.labels) {
+    let (_model, network) = match load_network(&args.file, &args.draw.labels) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -22,7 +22,7 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
             let Some(check) = check_named(&network, name) else {
                 return exit::ERROR;
             };
-            match find_trace(&network, check, &args.search) {
+            match find_trace(&network, check, &args.draw.search) {
                 Ok(trace) => Some(trace),
                 Err(code) => return code,
             }
@@ -34,23 +34,23 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
         GraphFormat::Svg => pictures::graph_svg(&network, template, trace.as_ref()),
     };
     match drawn {
-        Ok(text) => write_output(args.output.as_deref(), &text),
+        Ok(text) => write_output(args.draw.output.as_deref(), &text),
         Err(e) => {
-            diag::error(&e.to_string());
+            diag::error(&e);
             exit::ERROR
         }
     }
 }
 
 pub fn run_trace(args: &TraceArgs) -> u8 {
-    let (_model, network) = match load_network(&args.file, &args.labels) {
+    let (_model, network) = match load_network(&args.file, &args.draw.labels) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
     let Some(check) = check_named(&network, &args.check) else {
         return exit::ERROR;
     };
-    let trace = match find_trace(&network, check, &args.search) {
+    let trace = match find_trace(&network, check, &args.draw.search) {
         Ok(trace) => trace,
         Err(code) => return code,
     };
@@ -62,22 +62,14 @@ pub fn run_trace(args: &TraceArgs) -> u8 {
             serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
         }
     };
-    write_output(args.output.as_deref(), &text)
+    write_output(args.draw.output.as_deref(), &text)
 }
 
 /// The check called `name`, or an error listing the checks.
 fn check_named(network: &Network, name: &str) -> Option<CheckId> {
     let found = network.check_named(name);
     if found.is_none() {
-        let names: Vec<&str> = network.checks.iter().map(|c| c.name.as_str()).collect();
-        diag::error(&format!(
-            "no check named `{name}`; the model's checks: {}",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        ));
+        diag::error(NoSuchCheck::new(network, name));
     }
     found
 }
@@ -95,13 +87,13 @@ fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<
     match (result.trace, &result.verdict) {
         (Some(trace), _) => Ok(trace),
         (None, checker::Verdict::Unknown(limit)) => {
-            diag::error(&format!(
+            diag::error(format!(
                 "check `{name}`: no verdict ({limit:?} limit reached), so no trace to draw"
             ));
             Err(exit::LIMIT)
         }
         (None, verdict) => {
-            diag::error(&format!(
+            diag::error(format!(
                 "check `{name}` has no trace to draw: its verdict is {verdict:?} (an `A[]` check that holds or an `E<>` check without a witness)"
             ));
             Err(exit::FAILS)

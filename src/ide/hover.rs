@@ -140,6 +140,17 @@ pub(super) fn hover(a: &Analysis, offset: u32) -> Option<HoverResult> {
     })
 }
 
+/// The one of `items`, declared in template `t`, whose name (at the span
+/// `name` gives, relative to the template) lies at `at` in the text.
+fn named_at<'i, T: 'i>(
+    t: &TemplateItem,
+    items: impl IntoIterator<Item = &'i T>,
+    name: impl Fn(&T) -> Span,
+    at: Span,
+) -> Option<&'i T> {
+    items.into_iter().find(|x| absolute(t, name(x)) == at)
+}
+
 fn describe(a: &Analysis, def: &Def) -> Option<String> {
     let text = a.text();
     let tree = a.tree();
@@ -151,11 +162,7 @@ fn describe(a: &Analysis, def: &Def) -> Option<String> {
             Some(code(source(text, i.span).to_string()))
         }
         (DefKind::Parameter, Some(t)) => {
-            let p = t
-                .data
-                .params
-                .iter()
-                .find(|p| absolute(t, p.name.span) == def.span)?;
+            let p = named_at(t, &t.data.params, |p| p.name.span, def.span)?;
             let mut s = format!(
                 "parameter of {}: {}",
                 t.data.name.text,
@@ -170,11 +177,7 @@ fn describe(a: &Analysis, def: &Def) -> Option<String> {
             Some(s)
         }
         (DefKind::Variable | DefKind::Constant | DefKind::Typedef, Some(t)) => {
-            let d = t
-                .data
-                .decls
-                .iter()
-                .find(|d| absolute(t, d.name().span) == def.span)?;
+            let d = named_at(t, &t.data.decls, |d| d.name().span, def.span)?;
             // Locals have no single range in the model: one per process.
             Some(decl_hover(text, d, |s| absolute(t, s), None, None))
         }
@@ -188,11 +191,7 @@ fn describe(a: &Analysis, def: &Def) -> Option<String> {
             Some(decl_hover(text, d, |s| s, var, lookup(&scope, &def.name)))
         }
         (DefKind::Location, Some(t)) => {
-            let l = t
-                .data
-                .locations
-                .iter()
-                .find(|l| absolute(t, l.name.span) == def.span)?;
+            let l = named_at(t, &t.data.locations, |l| l.name.span, def.span)?;
             let mut s = format!("location `{}` of {}", l.name.text, t.data.name.text);
             match &l.invariant {
                 Some(inv) => s.push_str(&format!(
@@ -204,12 +203,8 @@ fn describe(a: &Analysis, def: &Def) -> Option<String> {
             Some(s)
         }
         (DefKind::Select, Some(t)) => {
-            let s = t
-                .data
-                .edges
-                .iter()
-                .flat_map(|e| &e.selects)
-                .find(|s| absolute(t, s.name.span) == def.span)?;
+            let selects = t.data.edges.iter().flat_map(|e| &e.selects);
+            let s = named_at(t, selects, |s| s.name.span, def.span)?;
             Some(format!(
                 "`select` binding of an edge of {}: `{} : {}`",
                 t.data.name.text,

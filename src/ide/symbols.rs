@@ -26,7 +26,7 @@ fn symbol(
     name: &Name,
     whole: Span,
     kind: DefKind,
-    detail: Option<String>,
+    detail: Option<&str>,
     at: impl Fn(Span) -> Span,
 ) -> Symbol {
     let selection = at(name.span);
@@ -38,7 +38,7 @@ fn symbol(
     Symbol {
         name: name.text.clone(),
         kind,
-        detail,
+        detail: detail.map(str::to_string),
         full,
         selection,
         children: Vec::new(),
@@ -46,33 +46,13 @@ fn symbol(
 }
 
 fn decl(d: &Decl, at: impl Fn(Span) -> Span) -> Symbol {
-    match d {
-        Decl::Var(v) => symbol(
-            &v.name,
-            v.span,
-            if v.is_const {
-                DefKind::Constant
-            } else {
-                DefKind::Variable
-            },
-            None,
-            at,
-        ),
-        Decl::Typedef(t) => symbol(
-            &t.name,
-            t.span,
-            DefKind::Typedef,
-            Some("typedef".to_string()),
-            at,
-        ),
-        Decl::Function(f) => symbol(
-            &f.name,
-            f.span,
-            DefKind::Function,
-            Some("function".to_string()),
-            at,
-        ),
-    }
+    let (name, span, kind, detail) = match d {
+        Decl::Var(v) if v.is_const => (&v.name, v.span, DefKind::Constant, None),
+        Decl::Var(v) => (&v.name, v.span, DefKind::Variable, None),
+        Decl::Typedef(t) => (&t.name, t.span, DefKind::Typedef, Some("typedef")),
+        Decl::Function(f) => (&f.name, f.span, DefKind::Function, Some("function")),
+    };
+    symbol(name, span, kind, detail, at)
 }
 
 pub(super) fn symbols(tree: &ItemTree) -> Vec<Symbol> {
@@ -85,30 +65,20 @@ pub(super) fn symbols(tree: &ItemTree) -> Vec<Symbol> {
             &data.name,
             data.span,
             DefKind::Template,
-            Some("template".to_string()),
+            Some("template"),
             at,
         );
-        for p in &data.params {
-            template.children.push(symbol(
-                &p.name,
-                p.span,
-                DefKind::Parameter,
-                Some("parameter".to_string()),
-                at,
-            ));
-        }
-        template
-            .children
-            .extend(data.decls.iter().map(|d| decl(d, at)));
-        for l in &data.locations {
-            template.children.push(symbol(
-                &l.name,
-                l.span,
-                DefKind::Location,
-                Some("location".to_string()),
-                at,
-            ));
-        }
+        // Parameters, then local declarations, then locations.
+        let params = data
+            .params
+            .iter()
+            .map(|p| symbol(&p.name, p.span, DefKind::Parameter, Some("parameter"), at));
+        let locals = data.decls.iter().map(|d| decl(d, at));
+        let locations = data
+            .locations
+            .iter()
+            .map(|l| symbol(&l.name, l.span, DefKind::Location, Some("location"), at));
+        template.children = params.chain(locals).chain(locations).collect();
         out.push(template);
     }
     for i in &tree.instances {
@@ -116,18 +86,12 @@ pub(super) fn symbols(tree: &ItemTree) -> Vec<Symbol> {
             &i.name,
             i.span,
             DefKind::Instance,
-            Some(format!("instance of {}", i.template.text)),
+            Some(&format!("instance of {}", i.template.text)),
             same,
         ));
     }
     for c in &tree.checks {
-        out.push(symbol(
-            &c.name,
-            c.span,
-            DefKind::Check,
-            Some("check".to_string()),
-            same,
-        ));
+        out.push(symbol(&c.name, c.span, DefKind::Check, Some("check"), same));
     }
     out
 }

@@ -155,30 +155,27 @@ fn hover_describes_the_declaration() {
     // The hovered name's range; N folded to 2.
     assert_eq!(h.range, nth("N", 2));
     assert_eq!(h.markdown, "```zeno\nconst int N = 2\n```\n\n`N = 2`");
-    assert_eq!(
-        hover(nth("id_t", 1)).markdown,
-        "```zeno\ntypedef int[1, N] id_t\n```\n\n`id_t = int[1, 2]`"
-    );
-    assert_eq!(
-        hover(nth("i", 1)).markdown,
-        "parameter of P: const id_t i\n\n`id_t = int[1, 2]`"
-    );
-    assert_eq!(
-        hover(nth("b", 3)).markdown,
-        "location `b` of P\n\nno invariant"
-    );
-    assert_eq!(hover(nth("Q", 2)).markdown, "```zeno\nQ = P(1);\n```");
-    assert_eq!(
-        hover(nth("j", 1)).markdown,
-        "`select` binding of an edge of P: `j : id_t`"
-    );
-    // The global `v`: its range from the model.
-    assert_eq!(
-        hover(nth("v", 5)).markdown,
-        "```zeno\nint[0, N] (= int[0, 2]) v\n```"
-    );
-    // The local `v` has one range per process: as written.
-    assert_eq!(hover(nth("v", 2)).markdown, "```zeno\nint v\n```");
+    // Each name (by occurrence) and its hover text. The global `v` shows
+    // its range from the model; the local one has a range per process, so
+    // it is shown as written.
+    let cases = [
+        (
+            ("id_t", 1),
+            "```zeno\ntypedef int[1, N] id_t\n```\n\n`id_t = int[1, 2]`",
+        ),
+        (
+            ("i", 1),
+            "parameter of P: const id_t i\n\n`id_t = int[1, 2]`",
+        ),
+        (("b", 3), "location `b` of P\n\nno invariant"),
+        (("Q", 2), "```zeno\nQ = P(1);\n```"),
+        (("j", 1), "`select` binding of an edge of P: `j : id_t`"),
+        (("v", 5), "```zeno\nint[0, N] (= int[0, 2]) v\n```"),
+        (("v", 2), "```zeno\nint v\n```"),
+    ];
+    for ((name, k), markdown) in cases {
+        assert_eq!(hover(nth(name, k)).markdown, markdown, "{name} #{k}");
+    }
     assert_eq!(a.hover(nth("check", 0).start), None);
 }
 

@@ -322,6 +322,21 @@ pub struct LValue {
     pub index: Option<Expr>,
 }
 
+impl LValue {
+    /// The expression that reads the slot or element this lvalue names (the
+    /// old value of `v += e` and `v++`).
+    pub fn read(&self) -> Expr {
+        match &self.index {
+            None => Expr::Var(self.base),
+            Some(i) => Expr::Index {
+                base: self.base,
+                len: self.len,
+                index: Box::new(i.clone()),
+            },
+        }
+    }
+}
+
 /// One effect of an edge, applied in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
@@ -362,15 +377,19 @@ impl Update {
     /// its target included).
     pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
         match self {
-            Update::Assign { target, value } => {
-                if let Some(i) = &target.index {
-                    i.for_each_read(f);
-                }
-                value.for_each_read(f);
-            }
-            Update::ResetClock { .. } => {}
             Update::Call(c) => c.reads.iter().copied().for_each(f),
+            _ => self.operands().for_each(|e| e.for_each_read(f)),
         }
+    }
+
+    /// What an assignment evaluates, in order: its target's index, if any,
+    /// then its value; nothing for a clock reset or a call.
+    pub fn operands(&self) -> impl Iterator<Item = &Expr> {
+        let (index, value) = match self {
+            Update::Assign { target, value } => (target.index.as_ref(), Some(value)),
+            Update::ResetClock { .. } | Update::Call(_) => (None, None),
+        };
+        index.into_iter().chain(value)
     }
 }
 

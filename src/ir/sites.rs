@@ -88,14 +88,8 @@ fn for_each_call(p: &Process, f: &mut impl FnMut(&Call)) {
         }
         for u in &e.updates {
             match u {
-                Update::Assign { target, value } => {
-                    if let Some(i) = &target.index {
-                        i.for_each_call(f);
-                    }
-                    value.for_each_call(f);
-                }
-                Update::ResetClock { .. } => {}
                 Update::Call(c) => f(c),
+                _ => u.operands().for_each(|x| x.for_each_call(f)),
             }
         }
     }

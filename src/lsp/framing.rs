@@ -401,27 +401,23 @@ fn usable_id(v: &Value) -> Value {
     }
 }
 
+/// JSON-RPC's parse error (-32700, no id) for a body that is `why`.
+fn parse_error(why: String) -> Action {
+    Action::Reply(
+        error_response(Value::Null, -32700, format!("Parse error: {why}")),
+        format!("answered a parse error to {why}"),
+    )
+}
+
 /// Decides about one message body.
 pub fn classify(body: &[u8]) -> Action {
     let text = match std::str::from_utf8(body) {
         Ok(t) => t,
-        Err(e) => {
-            let why = format!("a message that is not UTF-8: {e}");
-            return Action::Reply(
-                error_response(Value::Null, -32700, format!("Parse error: {why}")),
-                format!("answered a parse error to {why}"),
-            );
-        }
+        Err(e) => return parse_error(format!("a message that is not UTF-8: {e}")),
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
-        Err(e) => {
-            let why = format!("a message that is not JSON ({e})");
-            return Action::Reply(
-                error_response(Value::Null, -32700, format!("Parse error: {why}")),
-                format!("answered a parse error to {why}"),
-            );
-        }
+        Err(e) => return parse_error(format!("a message that is not JSON ({e})")),
     };
     let structured_params = matches!(
         value.get("params"),

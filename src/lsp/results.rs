@@ -446,11 +446,13 @@ pub(crate) fn edges_view(
         .collect()
 }
 
-fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
-    let locations = network
+/// Each process with the name of its location in `locations` (its number
+/// where the process has no such location).
+pub(crate) fn location_values(network: &ir::Network, locations: &[ir::LocId]) -> Vec<NamedValue> {
+    network
         .processes
         .iter()
-        .zip(&s.locations)
+        .zip(locations)
         .map(|(p, &l)| NamedValue {
             name: p.name.clone(),
             value: p
@@ -458,7 +460,11 @@ fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
                 .get(l as usize)
                 .map_or_else(|| l.to_string(), |loc| loc.name.clone()),
         })
-        .collect();
+        .collect()
+}
+
+fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
+    let locations = location_values(network, &s.locations);
     let variables = network
         .variables
         .iter()

@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, NamedValue, edges_view, range};
+use super::results::{EdgeView, NamedValue, edges_view, location_values, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
@@ -309,21 +309,7 @@ fn answer(
     };
     let named = |name: String, value: String| NamedValue { name, value };
     let state = SimState {
-        locations: s
-            .locations
-            .iter()
-            .enumerate()
-            .map(|(p, &l)| {
-                let proc_ = &net.processes[p];
-                named(
-                    proc_.name.clone(),
-                    proc_
-                        .locations
-                        .get(l as usize)
-                        .map_or_else(|| l.to_string(), |x| x.name.clone()),
-                )
-            })
-            .collect(),
+        locations: location_values(net, &s.locations),
         location_ranges: s
             .locations
             .iter()

@@ -172,9 +172,10 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
         }
         prev = &step.after;
     }
+    // The time at the end, after the last wait.
+    time += trace.end.delay();
     match &trace.end {
         TraceEnd::Goal { delay } => {
-            time += *delay;
             let _ = writeln!(out, "goal: after delay {delay}, t = {time}");
             if prev.clocks.len() > 1 {
                 let _ = writeln!(
@@ -189,7 +190,6 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
             transition,
             error,
         } => {
-            time += *delay;
             let _ = writeln!(out, "model error: after delay {delay}, t = {time}");
             for e in edges_of(network, transition) {
                 let _ = writeln!(out, "  take    {}", edge_line(&e));
@@ -201,14 +201,12 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
             );
         }
         TraceEnd::Loop { delay, start, .. } => {
-            time += *delay;
             let _ = writeln!(
                 out,
                 "loop: after delay {delay}, t = {time}, back at the state after step {start}; the steps after it repeat"
             );
         }
         TraceEnd::Deadlock { delay } => {
-            time += *delay;
             let _ = writeln!(
                 out,
                 "deadlock: after delay {delay}, t = {time}, no action is possible any more"
@@ -264,9 +262,9 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
         steps.push(s);
         prev = &step.after;
     }
+    time += trace.end.delay();
     let end = match &trace.end {
         TraceEnd::Goal { delay } => {
-            time += *delay;
             let mut s = state_json(network, prev, &delayed(prev, *delay));
             s["kind"] = json!("goal");
             s["delay"] = json!(delay.to_string());
@@ -278,7 +276,6 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
             transition,
             error,
         } => {
-            time += *delay;
             json!({
                 "kind": "model_error",
                 "delay": delay.to_string(),
@@ -288,7 +285,6 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
             })
         }
         TraceEnd::Loop { delay, start, .. } => {
-            time += *delay;
             json!({
                 "kind": "loop",
                 "delay": delay.to_string(),
@@ -297,7 +293,6 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
             })
         }
         TraceEnd::Deadlock { delay } => {
-            time += *delay;
             json!({ "kind": "deadlock", "delay": delay.to_string(), "time": time.to_string() })
         }
         TraceEnd::TimeDiverges => json!({ "kind": "time_diverges" }),

@@ -233,14 +233,20 @@ impl Lowerer {
         }
     }
 
-    fn typedef(&self, node: &SyntaxNode) -> Typedef {
-        let ty = match node.children().find(|c| is_type(c.kind())) {
+    /// The type child of `node`; plain `int` at the node where the text
+    /// has none (a half-written model), so lowering goes on.
+    fn ty_child(&self, node: &SyntaxNode) -> TypeRef {
+        match node.children().find(|c| is_type(c.kind())) {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
                 range: None,
                 span: self.span(node),
             },
-        };
+        }
+    }
+
+    fn typedef(&self, node: &SyntaxNode) -> Typedef {
+        let ty = self.ty_child(node);
         Typedef {
             ty,
             name: self.name_child(node),
@@ -302,14 +308,7 @@ impl Lowerer {
     // ---- templates ----
 
     fn template(&self, node: &SyntaxNode) -> Template {
-        let params = child(node, PARAM_LIST)
-            .map(|pl| {
-                pl.children()
-                    .filter(|c| c.kind() == PARAM)
-                    .map(|p| self.param(&p))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let params = self.params(node);
         let mut t = Template {
             name: self.name_child(node),
             params,
@@ -339,22 +338,9 @@ impl Lowerer {
         let ret = if has_token(node, VOID_KW) {
             None
         } else {
-            Some(match node.children().find(|c| is_type(c.kind())) {
-                Some(t) => self.ty(&t),
-                None => TypeRef::Int {
-                    range: None,
-                    span: self.span(node),
-                },
-            })
+            Some(self.ty_child(node))
         };
-        let params = child(node, PARAM_LIST)
-            .map(|pl| {
-                pl.children()
-                    .filter(|c| c.kind() == PARAM)
-                    .map(|p| self.param(&p))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let params = self.params(node);
         let (body, end) = match child(node, BLOCK) {
             Some(b) => {
                 let span = self.span(&b);
@@ -443,10 +429,7 @@ impl Lowerer {
                 }
             }
             FOR_RANGE_STMT => {
-                let ty = match node.children().find(|c| is_type(c.kind())) {
-                    Some(t) => self.ty(&t),
-                    None => TypeRef::Int { range: None, span },
-                };
+                let ty = self.ty_child(node);
                 let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
                 StmtKind::ForRange {
                     name: self.name_child(node),
@@ -482,14 +465,20 @@ impl Lowerer {
         }
     }
 
+    /// The parameters in the parameter list of `node`, if any.
+    fn params(&self, node: &SyntaxNode) -> Vec<Param> {
+        child(node, PARAM_LIST)
+            .map(|pl| {
+                pl.children()
+                    .filter(|c| c.kind() == PARAM)
+                    .map(|p| self.param(&p))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     fn param(&self, node: &SyntaxNode) -> Param {
-        let ty = match node.children().find(|c| is_type(c.kind())) {
-            Some(t) => self.ty(&t),
-            None => TypeRef::Int {
-                range: None,
-                span: self.span(node),
-            },
-        };
+        let ty = self.ty_child(node);
         Param {
             is_const: has_token(node, CONST_KW),
             is_ref: has_token(node, AMP),
@@ -531,13 +520,7 @@ impl Lowerer {
                     .filter(|c| c.kind() == SELECT_BINDING)
                     .map(|b| Select {
                         name: self.name_child(&b),
-                        ty: match b.children().find(|c| is_type(c.kind())) {
-                            Some(t) => self.ty(&t),
-                            None => TypeRef::Int {
-                                range: None,
-                                span: self.span(&b),
-                            },
-                        },
+                        ty: self.ty_child(&b),
                     })
                     .collect()
             })
@@ -643,14 +626,7 @@ impl Lowerer {
     fn instance(&self, node: &SyntaxNode) -> InstanceDecl {
         InstanceDecl {
             name: self.name_child(node),
-            params: child(node, PARAM_LIST)
-                .map(|pl| {
-                    pl.children()
-                        .filter(|c| c.kind() == PARAM)
-                        .map(|p| self.param(&p))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            params: self.params(node),
             template: child(node, NAME_REF)
                 .map(|n| self.name(&n))
                 .unwrap_or_else(|| self.name_child(node)),
@@ -759,29 +735,11 @@ impl Lowerer {
                 ExprKind::Unary(op, Box::new(sub(0)))
             }
             BIN_EXPR => {
-                let op = match tokens(node).next().map(|t| t.kind()) {
-                    Some(PLUS) => BinaryOp::Add,
-                    Some(MINUS) => BinaryOp::Sub,
-                    Some(STAR) => BinaryOp::Mul,
-                    Some(SLASH) => BinaryOp::Div,
-                    Some(PERCENT) => BinaryOp::Mod,
-                    Some(LT) => BinaryOp::Lt,
-                    Some(LTEQ) => BinaryOp::Le,
-                    Some(EQ2) => BinaryOp::Eq,
-                    Some(NEQ) => BinaryOp::Ne,
-                    Some(GTEQ) => BinaryOp::Ge,
-                    Some(GT) => BinaryOp::Gt,
-                    Some(AMP2 | AND_KW) => BinaryOp::And,
-                    Some(PIPE2 | OR_KW) => BinaryOp::Or,
-                    Some(IMPLY_KW) => BinaryOp::Imply,
-                    Some(AMP) => BinaryOp::BitAnd,
-                    Some(PIPE) => BinaryOp::BitOr,
-                    Some(CARET) => BinaryOp::BitXor,
-                    Some(SHL) => BinaryOp::Shl,
-                    Some(SHR) => BinaryOp::Shr,
-                    Some(LT_QUESTION) => BinaryOp::Min,
-                    Some(GT_QUESTION) => BinaryOp::Max,
-                    _ => return Expr::new(ExprKind::Missing, span),
+                let op = tokens(node)
+                    .next()
+                    .and_then(|t| BinaryOp::from_token(t.kind()));
+                let Some(op) = op else {
+                    return Expr::new(ExprKind::Missing, span);
                 };
                 ExprKind::Binary(op, Box::new(sub(0)), Box::new(sub(1)))
             }
@@ -814,19 +772,10 @@ impl Lowerer {
                 ExprKind::Incr(Box::new(sub(0)), up)
             }
             ASSIGN_EXPR => {
-                let op = match tokens(node).next().map(|t| t.kind()) {
-                    Some(PLUS_EQ) => AssignOp::Add,
-                    Some(MINUS_EQ) => AssignOp::Sub,
-                    Some(STAR_EQ) => AssignOp::Mul,
-                    Some(SLASH_EQ) => AssignOp::Div,
-                    Some(PERCENT_EQ) => AssignOp::Mod,
-                    Some(AMP_EQ) => AssignOp::BitAnd,
-                    Some(PIPE_EQ) => AssignOp::BitOr,
-                    Some(CARET_EQ) => AssignOp::BitXor,
-                    Some(SHL_EQ) => AssignOp::Shl,
-                    Some(SHR_EQ) => AssignOp::Shr,
-                    _ => AssignOp::Assign,
-                };
+                let op = tokens(node)
+                    .next()
+                    .and_then(|t| AssignOp::from_token(t.kind()))
+                    .unwrap_or(AssignOp::Assign);
                 ExprKind::Assign(op, Box::new(sub(0)), Box::new(sub(1)))
             }
             QUANT_EXPR => {
@@ -836,10 +785,7 @@ impl Lowerer {
                     _ => QuantKind::Forall,
                 };
                 let name = self.name_child(node);
-                let ty = match node.children().find(|c| is_type(c.kind())) {
-                    Some(t) => self.ty(&t),
-                    None => TypeRef::Int { range: None, span },
-                };
+                let ty = self.ty_child(node);
                 ExprKind::Quant(kind, name, ty, Box::new(sub(0)))
             }
             _ => ExprKind::Missing,

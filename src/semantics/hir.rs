@@ -434,89 +434,9 @@ pub enum UnaryOp {
     Plus,
 }
 
-/// Infix operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Mod,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `>=`
-    Ge,
-    /// `>`
-    Gt,
-    /// `&&` or `and`
-    And,
-    /// `||` or `or`
-    Or,
-    /// `imply`
-    Imply,
-    /// `&`
-    BitAnd,
-    /// `|`
-    BitOr,
-    /// `^`
-    BitXor,
-    /// `<<`
-    Shl,
-    /// `>>`
-    Shr,
-    /// `<?`: the smaller operand.
-    Min,
-    /// `>?`: the larger operand.
-    Max,
-}
-
-impl BinaryOp {
-    /// Whether it is one of `<`, `<=`, `==`, `!=`, `>=`, `>`.
-    pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ge | BinaryOp::Gt
-        )
-    }
-}
-
-/// Assignment operators: `=` and the compound `op=`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AssignOp {
-    /// `=`
-    Assign,
-    /// `+=`
-    Add,
-    /// `-=`
-    Sub,
-    /// `*=`
-    Mul,
-    /// `/=`
-    Div,
-    /// `%=`
-    Mod,
-    /// `&=`
-    BitAnd,
-    /// `|=`
-    BitOr,
-    /// `^=`
-    BitXor,
-    /// `<<=`
-    Shl,
-    /// `>>=`
-    Shr,
-}
+// The infix and assignment operators are the syntax's own: lowering maps
+// them onto the checker's (`ir::BinOp`), which has no `imply`.
+pub use crate::syntax::ast::{AssignOp, BinOp as BinaryOp};
 
 /// The binders of a quantified expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

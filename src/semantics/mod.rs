@@ -44,6 +44,15 @@ pub fn analyze(text: &str) -> Analysis {
     host.analysis()
 }
 
+/// The network of `text`, a model a unit test expects to analyse without
+/// errors (the panic lists them otherwise).
+#[cfg(test)]
+pub(crate) fn test_network(text: &str) -> ir::Network {
+    let a = analyze(text);
+    a.network
+        .unwrap_or_else(|| panic!("the model has errors: {:?}", a.diagnostics))
+}
+
 /// A long-lived, incremental analysis of one model text: set the new text
 /// after every edit, then ask for what is needed; only the queries the edit
 /// affects run again.

@@ -197,6 +197,32 @@ pub fn template_names<'db>(
     TemplateWalk::default().run(key.template(db))
 }
 
+/// `rs[i].c[j].a` taken apart from the outside in: the fields read
+/// (outermost first) and the root, with `index` run on each index on the
+/// way. A field whose base `has_fields` refuses is the root.
+fn chain_parts<'e, W>(
+    w: &mut W,
+    e: &'e Expr,
+    index: fn(&mut W, &Expr),
+    has_fields: impl Fn(&W, &Expr) -> bool,
+) -> (Vec<&'e hir::Name>, &'e Expr) {
+    let mut fields = Vec::new();
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Field(b, f) if has_fields(w, b) => {
+                fields.push(f);
+                cur = b;
+            }
+            ExprKind::Index(b, i) => {
+                index(w, i);
+                cur = b;
+            }
+            _ => return (fields, cur),
+        }
+    }
+}
+
 #[derive(Default)]
 struct TemplateWalk {
     out: TemplateNames,
@@ -442,21 +468,7 @@ impl TemplateWalk {
     /// `a.f`, `rs[i].c[j]`: the names in the indices and the root, then
     /// every field read, resolved by the file once the root's type is known.
     fn field_chain(&mut self, e: &Expr) {
-        let mut fields = Vec::new();
-        let mut cur = e;
-        loop {
-            match &cur.kind {
-                ExprKind::Field(b, f) => {
-                    fields.push(f);
-                    cur = b;
-                }
-                ExprKind::Index(b, i) => {
-                    self.expr(i);
-                    cur = b;
-                }
-                _ => break,
-            }
-        }
+        let (mut fields, cur) = chain_parts(self, e, Self::expr, |_, _| true);
         self.expr(cur);
         let ExprKind::Name(n) = &cur.kind else {
             return;
@@ -723,24 +735,10 @@ impl<'a> FileWalk<'a> {
     /// root, and the fields when the root is a global record. A chain that
     /// starts at a process (`P1.r.a`) resolves its first step only.
     fn field_chain(&mut self, e: &Expr) {
-        let mut fields = Vec::new();
-        let mut cur = e;
-        loop {
-            match &cur.kind {
-                ExprKind::Field(b, f)
-                    if !matches!(b.kind, ExprKind::Name(_) | ExprKind::Call(..))
-                        || self.is_global_data(b) =>
-                {
-                    fields.push(f);
-                    cur = b;
-                }
-                ExprKind::Index(b, i) => {
-                    self.expr(i);
-                    cur = b;
-                }
-                _ => break,
-            }
-        }
+        let is_data = |w: &Self, b: &Expr| {
+            !matches!(b.kind, ExprKind::Name(_) | ExprKind::Call(..)) || w.is_global_data(b)
+        };
+        let (mut fields, cur) = chain_parts(self, e, Self::expr, is_data);
         self.expr(cur);
         if !self.is_global_data(cur) {
             return;

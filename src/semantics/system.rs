@@ -400,6 +400,42 @@ fn compatible(param: &Ty, arg: &Ty) -> bool {
     param.same_shape(arg)
 }
 
+/// Whether expanding `what` (as the message names it) over the parameter
+/// `ranges` stays within [`MAX_EXPANSION`] processes and the model's budget;
+/// reports at `span` when it does not.
+fn within_limits<T>(ctx: &mut Ctx, ranges: &[(i64, i64, T)], what: &str, span: Span) -> bool {
+    let count = ranges
+        .iter()
+        .fold(1i64, |acc, (lo, hi, _)| acc.saturating_mul(hi - lo + 1));
+    if count > MAX_EXPANSION {
+        ctx.diags.push(Diagnostic::error(
+            span,
+            format!("`{what}` would make {count} processes, more than the {MAX_EXPANSION} allowed"),
+        ));
+        return false;
+    }
+    ctx.spend(count, span)
+}
+
+/// Every combination of one value from each of `ranges`, the last varying
+/// fastest (`P(1, 1)`, `P(1, 2)`, …).
+fn combinations<T>(ranges: &[(i64, i64, T)]) -> Vec<Vec<i64>> {
+    let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
+    for &(lo, hi, _) in ranges {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                (lo..=hi).map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v);
+                    c
+                })
+            })
+            .collect();
+    }
+    combos
+}
+
 /// `system Proc;`: one instance per combination of parameter values.
 fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: &hir::Name) {
     let mut ranges = Vec::new();
@@ -419,36 +455,15 @@ fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: 
             }
         }
     }
-    let count = ranges
-        .iter()
-        .fold(1i64, |acc, (lo, hi, _)| acc.saturating_mul(hi - lo + 1));
-    if count > MAX_EXPANSION {
-        ctx.diags.push(Diagnostic::error(
-            entry.span,
-            format!(
-                "`system {}` would make {count} processes, more than the {MAX_EXPANSION} allowed",
-                t.data.name.text
-            ),
-        ));
+    if !within_limits(
+        ctx,
+        &ranges,
+        &format!("system {}", t.data.name.text),
+        entry.span,
+    ) {
         return;
     }
-    if !ctx.spend(count, entry.span) {
-        return;
-    }
-    let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
-    for (lo, hi, _) in &ranges {
-        combos = combos
-            .into_iter()
-            .flat_map(|c| {
-                (*lo..=*hi).map(move |v| {
-                    let mut c = c.clone();
-                    c.push(v);
-                    c
-                })
-            })
-            .collect();
-    }
-    for values in combos {
+    for values in combinations(&ranges) {
         let name = if values.is_empty() {
             t.data.name.text.clone()
         } else {
@@ -493,36 +508,10 @@ fn partial(
             }
         }
     }
-    let count = ranges
-        .iter()
-        .fold(1i64, |acc, (lo, hi, _)| acc.saturating_mul(hi - lo + 1));
-    if count > MAX_EXPANSION {
-        ctx.diags.push(Diagnostic::error(
-            inst.span,
-            format!(
-                "`{}` would make {count} processes, more than the {MAX_EXPANSION} allowed",
-                inst.name.text
-            ),
-        ));
+    if !within_limits(ctx, &ranges, &inst.name.text, inst.span) {
         return;
     }
-    if !ctx.spend(count, inst.span) {
-        return;
-    }
-    let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
-    for (lo, hi, _) in &ranges {
-        combos = combos
-            .into_iter()
-            .flat_map(|c| {
-                (*lo..=*hi).map(move |v| {
-                    let mut c = c.clone();
-                    c.push(v);
-                    c
-                })
-            })
-            .collect();
-    }
-    for values in combos {
+    for values in combinations(&ranges) {
         let binds: Vec<(String, Sym)> = inst
             .params
             .iter()

@@ -3,7 +3,7 @@
 use num_rational::Rational64;
 
 use super::*;
-use crate::semantics::analyze;
+use crate::semantics::test_network;
 
 fn q(n: i64, d: i64) -> Rational64 {
     Rational64::new(n, d)
@@ -22,18 +22,6 @@ const MODEL: &str = "template T() {
 system T;
 ";
 
-fn network(text: &str) -> Network {
-    let a = analyze(text);
-    assert!(
-        a.diagnostics
-            .iter()
-            .all(|d| d.severity != crate::diagnostics::Severity::Error),
-        "{:?}",
-        a.diagnostics
-    );
-    a.network.expect("a network")
-}
-
 fn values(sim: &Simulator) -> Vec<Rational64> {
     match &sim.state().clocks {
         Clocks::Values(v) => v.clone(),
@@ -43,7 +31,7 @@ fn values(sim: &Simulator) -> Vec<Rational64> {
 
 #[test]
 fn concrete_delays_windows_and_firing() {
-    let net = network(MODEL);
+    let net = test_network(MODEL);
     let mut sim = Simulator::new(&net, Mode::Concrete).unwrap();
     let enabled = sim.enabled().unwrap();
     assert_eq!(enabled.len(), 1);
@@ -106,7 +94,7 @@ fn concrete_delays_windows_and_firing() {
 
 #[test]
 fn symbolic_zones_are_exact_and_described() {
-    let net = network(MODEL);
+    let net = test_network(MODEL);
     let mut sim = Simulator::new(&net, Mode::Symbolic).unwrap();
     let Clocks::Zone(z) = &sim.state().clocks else {
         panic!("symbolic")
@@ -133,7 +121,7 @@ fn symbolic_zones_are_exact_and_described() {
 fn committed_locations_stop_time_and_take_priority() {
     // P goes to a committed location; while there only P may move and no
     // time may pass.
-    let net = network(
+    let net = test_network(
         "template P() { clock x; init location a; committed location b; location c;
              a -> b; b -> c; }
          template Q() { init location a; location d; a -> d; }
@@ -156,7 +144,7 @@ fn committed_locations_stop_time_and_take_priority() {
 
 #[test]
 fn a_failing_update_is_listed_and_reported_when_fired() {
-    let net = network(
+    let net = test_network(
         "int[0, 1] v = 1;
          template T() { init location a; a -> a do v = v + 1; }
          system T;",
@@ -181,7 +169,7 @@ fn a_failing_update_is_listed_and_reported_when_fired() {
 
 #[test]
 fn random_runs_repeat_with_their_seed() {
-    let net = network(MODEL);
+    let net = test_network(MODEL);
     let mut a = Simulator::new(&net, Mode::Concrete).unwrap();
     let run = a.random(10, 7).unwrap();
     // a -> b -> c, then nothing is enabled.
@@ -197,7 +185,7 @@ fn random_runs_repeat_with_their_seed() {
 
 #[test]
 fn a_concrete_run_becomes_a_trace_with_summed_delays() {
-    let net = network(MODEL);
+    let net = test_network(MODEL);
     let mut sim = Simulator::new(&net, Mode::Concrete).unwrap();
     sim.delay(q(1, 2)).unwrap();
     sim.delay(q(1, 1)).unwrap();

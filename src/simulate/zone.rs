@@ -13,19 +13,14 @@ pub fn constraints(zone: &Dbm) -> Vec<ZoneBound> {
     for i in 0..dim {
         for j in 0..dim {
             let b = zone.get(i, j);
-            if i == j || b == bound::INF || (i == 0 && b == bound::LE_ZERO) {
+            if i == 0 && b == bound::LE_ZERO {
                 continue;
             }
             // x_i - x_j ≺ b follows from x_i ≺ b(i,0) and -x_j ≺ b(0,j).
             if i != 0 && j != 0 && bound::add(zone.get(i, 0), zone.get(0, j)) <= b {
                 continue;
             }
-            out.push(ZoneBound {
-                i: i as u32,
-                j: j as u32,
-                strict: bound::is_strict(b),
-                bound: bound::value(b),
-            });
+            out.extend(ZoneBound::of(zone, i, j));
         }
     }
     out

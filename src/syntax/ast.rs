@@ -1231,43 +1231,10 @@ pub enum BinOp {
     Max,
 }
 
-ast_node!(
-    /// `lhs op rhs`
-    BinExpr,
-    BIN_EXPR
-);
-
-/// The operator token of a binary-like node: the first token child that is
-/// not trivia (operands are nodes).
-fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(SyntaxElement::into_token)
-        .find(|t| !t.kind().is_trivia() && t.kind() != ERROR)
-}
-
-impl BinExpr {
-    /// The left operand ([`Expr`]), when the text has it.
-    pub fn lhs(&self) -> Option<Expr> {
-        self.syntax
-            .children_with_tokens()
-            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
-    }
-    /// The right operand ([`Expr`]), when the text has it.
-    pub fn rhs(&self) -> Option<Expr> {
-        let op = self.op_token()?;
-        op.siblings_with_tokens(rowan::Direction::Next)
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
-    }
-    /// The `op` token, when the text has one.
-    pub fn op_token(&self) -> Option<SyntaxToken> {
-        op_token(&self.syntax)
-    }
-    /// The op ([`BinOp`]), when the text has it.
-    pub fn op(&self) -> Option<BinOp> {
-        Some(match self.op_token()?.kind() {
+impl BinOp {
+    /// The operator a token of `kind` spells, if any.
+    pub fn from_token(kind: SyntaxKind) -> Option<BinOp> {
+        Some(match kind {
             PLUS => BinOp::Add,
             MINUS => BinOp::Sub,
             STAR => BinOp::Mul,
@@ -1291,6 +1258,64 @@ impl BinExpr {
             GT_QUESTION => BinOp::Max,
             _ => return None,
         })
+    }
+
+    /// Whether it is one of `<`, `<=`, `==`, `!=`, `>=`, `>`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Le | BinOp::Eq | BinOp::Ne | BinOp::Ge | BinOp::Gt
+        )
+    }
+}
+
+ast_node!(
+    /// `lhs op rhs`
+    BinExpr,
+    BIN_EXPR
+);
+
+/// The operator token of a binary-like node: the first token child that is
+/// not trivia (operands are nodes).
+fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(SyntaxElement::into_token)
+        .find(|t| !t.kind().is_trivia() && t.kind() != ERROR)
+}
+
+/// The left operand of a binary-like node: an expression before any token
+/// but trivia (none when the text starts with the operator).
+fn operand_before_op(node: &SyntaxNode) -> Option<Expr> {
+    node.children_with_tokens()
+        .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
+        .filter_map(SyntaxElement::into_node)
+        .find_map(Expr::cast)
+}
+
+/// The right operand of a binary-like node: the first expression after its
+/// operator token `op`.
+fn operand_after(op: SyntaxToken) -> Option<Expr> {
+    op.siblings_with_tokens(rowan::Direction::Next)
+        .filter_map(SyntaxElement::into_node)
+        .find_map(Expr::cast)
+}
+
+impl BinExpr {
+    /// The left operand ([`Expr`]), when the text has it.
+    pub fn lhs(&self) -> Option<Expr> {
+        operand_before_op(&self.syntax)
+    }
+    /// The right operand ([`Expr`]), when the text has it.
+    pub fn rhs(&self) -> Option<Expr> {
+        operand_after(self.op_token()?)
+    }
+    /// The `op` token, when the text has one.
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        op_token(&self.syntax)
+    }
+    /// The op ([`BinOp`]), when the text has it.
+    pub fn op(&self) -> Option<BinOp> {
+        BinOp::from_token(self.op_token()?.kind())
     }
 }
 
@@ -1438,35 +1463,10 @@ pub enum AssignOp {
     Shr,
 }
 
-ast_node!(
-    /// `v = e`, `a[i] += e`
-    AssignExpr,
-    ASSIGN_EXPR
-);
-
-impl AssignExpr {
-    /// The left operand ([`Expr`]), when the text has it.
-    pub fn lhs(&self) -> Option<Expr> {
-        self.syntax
-            .children_with_tokens()
-            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
-    }
-    /// The right operand ([`Expr`]), when the text has it.
-    pub fn rhs(&self) -> Option<Expr> {
-        let op = self.op_token()?;
-        op.siblings_with_tokens(rowan::Direction::Next)
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
-    }
-    /// The `op` token, when the text has one.
-    pub fn op_token(&self) -> Option<SyntaxToken> {
-        op_token(&self.syntax)
-    }
-    /// The op ([`AssignOp`]), when the text has it.
-    pub fn op(&self) -> Option<AssignOp> {
-        Some(match self.op_token()?.kind() {
+impl AssignOp {
+    /// The operator a token of `kind` spells, if any.
+    pub fn from_token(kind: SyntaxKind) -> Option<AssignOp> {
+        Some(match kind {
             EQ => AssignOp::Assign,
             PLUS_EQ => AssignOp::Add,
             MINUS_EQ => AssignOp::Sub,
@@ -1480,6 +1480,31 @@ impl AssignExpr {
             SHR_EQ => AssignOp::Shr,
             _ => return None,
         })
+    }
+}
+
+ast_node!(
+    /// `v = e`, `a[i] += e`
+    AssignExpr,
+    ASSIGN_EXPR
+);
+
+impl AssignExpr {
+    /// The left operand ([`Expr`]), when the text has it.
+    pub fn lhs(&self) -> Option<Expr> {
+        operand_before_op(&self.syntax)
+    }
+    /// The right operand ([`Expr`]), when the text has it.
+    pub fn rhs(&self) -> Option<Expr> {
+        operand_after(self.op_token()?)
+    }
+    /// The `op` token, when the text has one.
+    pub fn op_token(&self) -> Option<SyntaxToken> {
+        op_token(&self.syntax)
+    }
+    /// The op ([`AssignOp`]), when the text has it.
+    pub fn op(&self) -> Option<AssignOp> {
+        AssignOp::from_token(self.op_token()?.kind())
     }
 }
 

@@ -516,19 +516,13 @@ pub(crate) fn interval(sets: &Sets, e: &Expr, k: u16) -> (i64, i64) {
                 UnOp::BitNot => (!a.1, !a.0),
             }
         }
-        Expr::Binary(BinOp::And, a, b) => {
+        Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            // The operand value that decides alone: false for `&&`, true for `||`.
+            let decisive = *op == BinOp::Or;
             let (a, b) = (truth(interval(sets, a, k)), truth(interval(sets, b, k)));
             bool_range(match (a, b) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            })
-        }
-        Expr::Binary(BinOp::Or, a, b) => {
-            let (a, b) = (truth(interval(sets, a, k)), truth(interval(sets, b, k)));
-            bool_range(match (a, b) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
-                (Some(false), Some(false)) => Some(false),
+                (Some(x), _) | (_, Some(x)) if x == decisive => Some(decisive),
+                (Some(_), Some(_)) => Some(!decisive),
                 _ => None,
             })
         }

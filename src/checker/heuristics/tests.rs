@@ -81,6 +81,22 @@ pub(super) fn edge(n: &mut Network, p: ProcId, source: LocId, target: LocId) -> 
     edges.last_mut().expect("just pushed")
 }
 
+/// Edge `k` of process `p`, to change.
+pub(super) fn edge_mut(n: &mut Network, p: ProcId, k: usize) -> &mut Edge {
+    &mut n.processes[p as usize].edges[k]
+}
+
+/// A new channel of `kind` and two new processes of two locations, P
+/// sending on it and Q receiving, each by one edge 0 -> 1: (P, Q).
+pub(super) fn handshake(n: &mut Network, kind: ChannelKind) -> (ProcId, ProcId) {
+    let c = chan(n, kind);
+    let p = process(n, 2);
+    sync(edge(n, p, 0, 1), c, SyncDir::Send);
+    let q = process(n, 2);
+    sync(edge(n, q, 0, 1), c, SyncDir::Receive);
+    (p, q)
+}
+
 pub(super) fn sync(e: &mut Edge, c: ChanId, dir: SyncDir) {
     e.sync = Some(Sync {
         channel: ChanRef {
@@ -329,14 +345,9 @@ fn receiver_reads_the_senders_update_but_its_guard_the_old_state() {
     let mut n = net();
     let a = var(&mut n, 0, 3, 0);
     let b = var(&mut n, 0, 3, 0);
-    let c = chan(&mut n, ChannelKind::Binary);
-    let p = process(&mut n, 2);
-    let q = process(&mut n, 2);
-    let send = edge(&mut n, p, 0, 1);
-    sync(send, c, SyncDir::Send);
-    assign(send, a, Expr::Const(1));
-    let recv = edge(&mut n, q, 0, 1);
-    sync(recv, c, SyncDir::Receive);
+    let (p, q) = handshake(&mut n, ChannelKind::Binary);
+    assign(edge_mut(&mut n, p, 0), a, Expr::Const(1));
+    let recv = edge_mut(&mut n, q, 0);
     recv.guard = Some(cmp(BinOp::Ne, a, 1));
     assign(recv, b, Expr::Var(a));
     // The guard sees a = 0, the update sees a = 1: b == 1 after one step.

@@ -51,9 +51,8 @@ use rustc_hash::FxHashMap;
 use crate::ir::Formula;
 
 use super::super::dbm::Dbm;
-use super::super::goal;
 use super::non_zeno;
-use super::{Edges, End, Frame, Outcome, Search, error_here, path_here};
+use super::{Edges, End, Frame, Outcome, Run, Search, Walk};
 
 /// A component under construction.
 struct Root {
@@ -62,6 +61,55 @@ struct Root {
     entered_by_tick: bool,
     /// A ticking transition joins two of the component's nodes.
     accepting: bool,
+}
+
+/// The non-Zeno search's state beside the walk: Couvreur's root stack and
+/// the live nodes in the order entered, with their discrete parts.
+#[derive(Default)]
+struct Components {
+    roots: Vec<Root>,
+    live: Vec<(u32, Box<[i32]>)>,
+}
+
+impl Walk for Components {
+    fn entered(&mut self, id: u32, key: &[i32], via: &Edges) {
+        self.roots.push(Root {
+            node: id,
+            entered_by_tick: non_zeno::ticks(via),
+            accepting: false,
+        });
+        self.live.push((id, key.into()));
+    }
+
+    fn finished(&mut self, s: &mut Search, node: u32) {
+        if self.roots.last().is_some_and(|r| r.node == node) {
+            // The component rooted here is complete: it dies.
+            self.roots.pop();
+            while let Some((n, _)) = self.live.pop() {
+                s.nodes[n as usize].grey = None;
+                if n == node {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run> {
+        s.nodes[node as usize].grey?;
+        let mut accepting = non_zeno::ticks(&by);
+        while let Some(r) = self.roots.pop_if(|r| r.node > node) {
+            accepting |= r.accepting || r.entered_by_tick;
+        }
+        let Some(root) = self.roots.last_mut() else {
+            unreachable!("a live node belongs to a component on the root stack");
+        };
+        root.accepting |= accepting;
+        if !root.accepting {
+            return None;
+        }
+        let root = root.node;
+        Some(s.accepting_lasso(stack, &self.live, root))
+    }
 }
 
 impl Search<'_, '_> {
@@ -74,97 +122,7 @@ impl Search<'_, '_> {
         keep: &Formula,
         prefix: &[Edges],
     ) -> Outcome {
-        if !goal::discrete(self.model, keep, key) {
-            return Ok(None);
-        }
-        match self.lookup(key, &zone) {
-            // Equal to a node: dead, since no search is under way.
-            Ok(_) | Err(true) => return Ok(None),
-            Err(false) => {}
-        }
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut roots: Vec<Root> = Vec::new();
-        // Live nodes in the order entered, with their discrete parts.
-        let mut live: Vec<(u32, Box<[i32]>)> = Vec::new();
-        let mut next_key: Box<[i32]> = key.into();
-        let mut next_zone = zone;
-        let mut via: Edges = Vec::new();
-        loop {
-            self.tick()?;
-            let id = self.add(&next_key, next_zone.clone(), stack.len());
-            if let Some(end) = self.ends_here(&next_key, &next_zone) {
-                return Ok(Some((path_here(&stack, &via), end)));
-            }
-            let mut succ = self
-                .successors(&next_key, &next_zone)
-                .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
-            // A node joins the root stack and the live ones before its
-            // successors are ordered, so one equal to itself closes a cycle.
-            roots.push(Root {
-                node: id,
-                entered_by_tick: non_zeno::ticks(&via),
-                accepting: false,
-            });
-            live.push((id, next_key.clone()));
-            self.order_successors(&mut succ);
-            stack.push(Frame {
-                node: id,
-                via: std::mem::take(&mut via),
-                succ,
-                next: 0,
-            });
-            'advance: loop {
-                let Some(top) = stack.last_mut() else {
-                    return Ok(None);
-                };
-                if top.next == top.succ.len() {
-                    let node = top.node;
-                    stack.pop();
-                    if roots.last().is_some_and(|r| r.node == node) {
-                        // The component rooted here is complete: it dies.
-                        roots.pop();
-                        while let Some((n, _)) = live.pop() {
-                            self.nodes[n as usize].grey = None;
-                            if n == node {
-                                break;
-                            }
-                        }
-                    }
-                    continue;
-                }
-                let (k2, z2, edges) = std::mem::replace(
-                    &mut top.succ[top.next],
-                    (Box::default(), Dbm::zero(1), Vec::new()),
-                );
-                top.next += 1;
-                if !goal::discrete(self.model, keep, &k2) {
-                    continue;
-                }
-                match self.lookup(&k2, &z2) {
-                    Ok(found) if self.nodes[found as usize].grey.is_some() => {
-                        let mut accepting = non_zeno::ticks(&edges);
-                        while let Some(r) = roots.pop_if(|r| r.node > found) {
-                            accepting |= r.accepting || r.entered_by_tick;
-                        }
-                        let Some(root) = roots.last_mut() else {
-                            unreachable!("a live node belongs to a component on the root stack");
-                        };
-                        root.accepting |= accepting;
-                        if root.accepting {
-                            let root = root.node;
-                            return Ok(Some(self.accepting_lasso(&stack, &live, root)));
-                        }
-                    }
-                    Ok(_) | Err(true) => {}
-                    Err(false) => {
-                        next_key = k2;
-                        next_zone = z2;
-                        via = edges;
-                        break 'advance;
-                    }
-                }
-            }
-        }
+        self.depth_first(key, zone, keep, prefix, &mut Components::default())
     }
 
     /// The lasso through an accepting component: the depth-first path to
@@ -174,12 +132,7 @@ impl Search<'_, '_> {
     /// transitions the search computed and holds a ticking one, so a
     /// breadth-first search over (node, ticked yet) finds the cycle; the
     /// successors are recomputed (they are deterministic).
-    fn accepting_lasso(
-        &mut self,
-        stack: &[Frame],
-        live: &[(u32, Box<[i32]>)],
-        root: u32,
-    ) -> (Vec<Edges>, End) {
+    fn accepting_lasso(&mut self, stack: &[Frame], live: &[(u32, Box<[i32]>)], root: u32) -> Run {
         let depth = stack
             .iter()
             .position(|f| f.node == root)

@@ -41,17 +41,47 @@ show           print the state again
 help           this list
 quit           end the session (also `exit`, or end of input)";
 
+/// What is wrong with a command line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("empty command")]
+    Empty,
+    /// The wrong number of words after the command: how to use it.
+    #[error("usage: {0}")]
+    Usage(&'static str),
+    #[error("unknown command `{0}`; the commands: N, {words} (`help` explains them)", words = WORDS.join(", "))]
+    Unknown(String),
+    #[error("transitions are numbered from 1")]
+    TransitionZero,
+    #[error("`{0}` is not a transition number: they are numbered from 1")]
+    NegativeTransition(String),
+    #[error("`{0}` is not a transition number")]
+    NotTransition(String),
+    #[error("`{0}` is not a number of steps")]
+    NotSteps(String),
+    #[error("at most {MAX_RANDOM_STEPS} random steps at a time (got {0})")]
+    TooManySteps(usize),
+    #[error("`{0}` is not a seed (a whole number)")]
+    NotSeed(String),
+    #[error("`{0}` is not a delay: expected a number such as 2, 3/2 or 0.25")]
+    NotDelay(String),
+    #[error("`{0}` divides by zero")]
+    DividesByZero(String),
+    #[error("the delay `{0}` is too large")]
+    DelayTooLarge(String),
+}
+
 /// Parses one line; the error says what is wrong with it.
-pub fn parse(line: &str) -> Result<Command, String> {
+pub fn parse(line: &str) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else {
-        return Err("empty command".to_string());
+        return Err(CommandError::Empty);
     };
-    let arity = |n: usize, usage: &str| -> Result<(), String> {
+    let arity = |n: usize, usage: &'static str| {
         if rest.len() == n {
             Ok(())
         } else {
-            Err(format!("usage: {usage}"))
+            Err(CommandError::Usage(usage))
         }
     };
     if first.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
@@ -69,23 +99,21 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "trace" => arity(1, "trace CHECK").map(|_| Command::Trace(rest[0].to_string())),
         "random" => {
             if rest.is_empty() || rest.len() > 2 {
-                return Err("usage: random N [SEED]".to_string());
+                return Err(CommandError::Usage("random N [SEED]"));
             }
             let n = rest[0]
                 .parse::<usize>()
-                .map_err(|_| format!("`{}` is not a number of steps", rest[0]))?;
+                .map_err(|_| CommandError::NotSteps(rest[0].to_string()))?;
             // Every step stays in the history: a bound keeps a typo from
             // filling the memory.
             if n > MAX_RANDOM_STEPS {
-                return Err(format!(
-                    "at most {MAX_RANDOM_STEPS} random steps at a time (got {n})"
-                ));
+                return Err(CommandError::TooManySteps(n));
             }
             let seed = match rest.get(1) {
                 None => None,
                 Some(s) => Some(
                     s.parse::<u64>()
-                        .map_err(|_| format!("`{s}` is not a seed (a whole number)"))?,
+                        .map_err(|_| CommandError::NotSeed(s.to_string()))?,
                 ),
             };
             Ok(Command::Random(n, seed))
@@ -93,36 +121,31 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "show" | "s" => arity(0, "show").map(|_| Command::Show),
         "help" | "?" => arity(0, "help").map(|_| Command::Help),
         "quit" | "exit" | "q" => arity(0, "quit").map(|_| Command::Quit),
-        other => Err(format!(
-            "unknown command `{other}`; the commands: N, {} (`help` explains them)",
-            WORDS.join(", ")
-        )),
+        other => Err(CommandError::Unknown(other.to_string())),
     }
 }
 
 /// A transition number: a positive whole number.
-fn transition_number(word: &str) -> Result<usize, String> {
+fn transition_number(word: &str) -> Result<usize, CommandError> {
     match word.parse::<usize>() {
-        Ok(0) => Err("transitions are numbered from 1".to_string()),
+        Ok(0) => Err(CommandError::TransitionZero),
         Ok(n) => Ok(n),
-        Err(_) if word.starts_with('-') => Err(format!(
-            "`{word}` is not a transition number: they are numbered from 1"
-        )),
-        Err(_) => Err(format!("`{word}` is not a transition number")),
+        Err(_) if word.starts_with('-') => Err(CommandError::NegativeTransition(word.to_string())),
+        Err(_) => Err(CommandError::NotTransition(word.to_string())),
     }
 }
 
 /// A delay: a whole number, a fraction `a/b` or a decimal `1.25`, maybe
 /// negative (the simulator says why that is refused). Numbers that do not
 /// fit in 64 bits are an error, never wrapped.
-pub fn delay(word: &str) -> Result<Rational64, String> {
-    let bad = || format!("`{word}` is not a delay: expected a number such as 2, 3/2 or 0.25");
+pub fn delay(word: &str) -> Result<Rational64, CommandError> {
+    let bad = || CommandError::NotDelay(word.to_string());
     let (negative, body) = match word.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, word.strip_prefix('+').unwrap_or(word)),
     };
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let too_large = || format!("the delay `{word}` is too large");
+    let too_large = || CommandError::DelayTooLarge(word.to_string());
     let int = |s: &str| s.parse::<i64>().map_err(|_| too_large());
     let value = if let Some((n, d)) = body.split_once('/') {
         if !digits(n) || !digits(d) {
@@ -130,7 +153,7 @@ pub fn delay(word: &str) -> Result<Rational64, String> {
         }
         let d = int(d)?;
         if d == 0 {
-            return Err(format!("`{word}` divides by zero"));
+            return Err(CommandError::DividesByZero(word.to_string()));
         }
         Rational64::new(int(n)?, d)
     } else if let Some((w, f)) = body.split_once('.') {
@@ -181,43 +204,40 @@ mod tests {
         assert!(
             parse("jump")
                 .unwrap_err()
+                .to_string()
                 .starts_with("unknown command `jump`; the commands: N, delay")
         );
-        assert_eq!(parse("0").unwrap_err(), "transitions are numbered from 1");
-        assert_eq!(
-            parse("-2").unwrap_err(),
-            "`-2` is not a transition number: they are numbered from 1"
-        );
-        assert_eq!(parse("1x").unwrap_err(), "`1x` is not a transition number");
-        assert_eq!(
-            parse("1 2").unwrap_err(),
-            "usage: N (the number of an enabled transition)"
-        );
-        assert_eq!(
-            parse("delay").unwrap_err(),
-            "usage: delay D (D: 2, 3/2 or 0.25)"
-        );
-        assert_eq!(parse("delay 1/0").unwrap_err(), "`1/0` divides by zero");
+        let cases = [
+            ("0", "transitions are numbered from 1"),
+            (
+                "-2",
+                "`-2` is not a transition number: they are numbered from 1",
+            ),
+            ("1x", "`1x` is not a transition number"),
+            ("1 2", "usage: N (the number of an enabled transition)"),
+            ("delay", "usage: delay D (D: 2, 3/2 or 0.25)"),
+            ("delay 1/0", "`1/0` divides by zero"),
+            (
+                "delay 99999999999999999999",
+                "the delay `99999999999999999999` is too large",
+            ),
+            (
+                "delay 9999999999.999999999",
+                "the delay `9999999999.999999999` is too large",
+            ),
+            ("random", "usage: random N [SEED]"),
+            ("random -3", "`-3` is not a number of steps"),
+            ("trace", "usage: trace CHECK"),
+            ("   ", "empty command"),
+        ];
+        for (line, message) in cases {
+            assert_eq!(parse(line).unwrap_err().to_string(), message, "{line:?}");
+        }
         for bad in ["x", "1/", "/2", "1.", "1.2.3", "--1", "1e3", "½"] {
             assert_eq!(
-                parse(&format!("delay {bad}")).unwrap_err(),
+                parse(&format!("delay {bad}")).unwrap_err().to_string(),
                 format!("`{bad}` is not a delay: expected a number such as 2, 3/2 or 0.25")
             );
         }
-        assert_eq!(
-            parse("delay 99999999999999999999").unwrap_err(),
-            "the delay `99999999999999999999` is too large"
-        );
-        assert_eq!(
-            parse("delay 9999999999.999999999").unwrap_err(),
-            "the delay `9999999999.999999999` is too large"
-        );
-        assert_eq!(parse("random").unwrap_err(), "usage: random N [SEED]");
-        assert_eq!(
-            parse("random -3").unwrap_err(),
-            "`-3` is not a number of steps"
-        );
-        assert_eq!(parse("trace").unwrap_err(), "usage: trace CHECK");
-        assert_eq!(parse("   ").unwrap_err(), "empty command");
     }
 }

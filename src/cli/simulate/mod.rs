@@ -21,7 +21,7 @@ use super::args::{SimFormat, SimMode, SimulateArgs};
 use super::check::options;
 use super::load::load_network;
 use super::{diag, exit};
-use session::{Outcome, Session};
+use session::{Outcome, Session, SessionError};
 
 pub fn run(args: &SimulateArgs) -> u8 {
     if args.file.as_os_str() == "-" {
@@ -34,12 +34,8 @@ pub fn run(args: &SimulateArgs) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let options = match options(&args.search) {
-        Ok(o) => o,
-        Err(e) => {
-            diag::error(&e);
-            return exit::ERROR;
-        }
+    let Some(options) = diag::ok(options(&args.search)) else {
+        return exit::ERROR;
     };
     let mode = match args.mode {
         SimMode::Concrete => Mode::Concrete,
@@ -48,7 +44,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
     let sim = match Simulator::new(&network, mode) {
         Ok(s) => s,
         Err(e) => {
-            diag::error(&format!("cannot simulate `{}`: {e}", model.display_path()));
+            diag::error(format!("cannot simulate `{}`: {e}", model.display_path()));
             return exit::ERROR;
         }
     };
@@ -60,7 +56,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         match editor(checks) {
             Ok(ed) => Box::new(ed),
             Err(e) => {
-                diag::error(&format!("cannot start the line editor: {e}"));
+                diag::error(format!("cannot start the line editor: {e}"));
                 return exit::ERROR;
             }
         }
@@ -70,7 +66,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         Box::new(std::io::stdin().lock().lines().map_while(|l| match l {
             Ok(l) => Some(l),
             Err(e) => {
-                diag::error(&format!("reading the commands: {e}"));
+                diag::error(format!("reading the commands: {e}"));
                 None
             }
         }))
@@ -106,7 +102,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
 fn text_reply(
     source: &super::source::Source,
     session: &Session,
-    result: Result<Outcome, String>,
+    result: Result<Outcome, SessionError>,
 ) -> String {
     match result {
         Err(e) => format!("error: {e}\n"),
@@ -129,7 +125,7 @@ fn json_line(
     source: &super::source::Source,
     session: &Session,
     line: &str,
-    result: Result<Outcome, String>,
+    result: Result<Outcome, SessionError>,
 ) -> String {
     let mut reply = render::JsonLine {
         command: line,
@@ -143,7 +139,7 @@ fn json_line(
     match result {
         Err(e) => {
             reply.ok = false;
-            reply.error = Some(e);
+            reply.error = Some(e.to_string());
         }
         Ok(Outcome::Help) => reply.help = Some(command::HELP),
         Ok(Outcome::Quit) => reply.state = Some(render::view(source, session)),

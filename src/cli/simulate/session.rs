@@ -4,9 +4,25 @@
 use zeno::checker::{self, Cancel, ConcreteState, Options};
 use zeno::ir::Network;
 use zeno::report;
-use zeno::simulate::{RandomRun, Simulator};
+use zeno::simulate::{RandomRun, SimError, Simulator};
 
-use super::command::{self, Command};
+use super::super::check::NoSuchCheck;
+use super::command::{self, Command, CommandError};
+
+/// Why a command line changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// The simulator refused (not enabled, no such step, a model error).
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error(transparent)]
+    NoCheck(#[from] NoSuchCheck),
+    /// The check was decided, with no trace (or a limit stopped it).
+    #[error("check `{name}` has no trace to step through: {summary}")]
+    NoTrace { name: String, summary: String },
+}
 
 /// What a command did.
 pub enum Outcome {
@@ -47,20 +63,19 @@ impl<'a> Session<'a> {
     }
 
     /// Applies one input line; an error leaves the state as it was.
-    pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
-        let shown = Ok(Outcome::State { note: None });
-        match command::parse(line)? {
-            Command::Fire(n) => self.sim.fire(n).map_err(|e| e.to_string()).and(shown),
-            Command::Delay(d) => self.sim.delay(d).map_err(|e| e.to_string()).and(shown),
-            Command::Back => self.sim.back().map_err(|e| e.to_string()).and(shown),
-            Command::Forward => self.sim.forward().map_err(|e| e.to_string()).and(shown),
+    pub fn execute(&mut self, line: &str) -> Result<Outcome, SessionError> {
+        let note = match command::parse(line)? {
+            Command::Fire(n) => self.sim.fire(n).map(|()| None)?,
+            Command::Delay(d) => self.sim.delay(d).map(|()| None)?,
+            Command::Back => self.sim.back().map(|()| None)?,
+            Command::Forward => self.sim.forward().map(|()| None)?,
             Command::Reset => {
                 self.sim.reset();
-                shown
+                None
             }
-            Command::Show => shown,
-            Command::Help => Ok(Outcome::Help),
-            Command::Quit => Ok(Outcome::Quit),
+            Command::Show => None,
+            Command::Help => return Ok(Outcome::Help),
+            Command::Quit => return Ok(Outcome::Quit),
             Command::Random(n, seed) => {
                 let seed = seed.unwrap_or_else(|| {
                     let s = self.next_seed;
@@ -69,42 +84,30 @@ impl<'a> Session<'a> {
                     self.next_seed = self.next_seed.wrapping_add(1);
                     s
                 });
-                let run = self.sim.random(n, seed).map_err(|e| e.to_string())?;
-                Ok(Outcome::State {
-                    note: Some(Note::Random(run)),
-                })
+                Some(Note::Random(self.sim.random(n, seed)?))
             }
             Command::Trace(name) => {
                 let steps = self.load_trace(&name)?;
-                Ok(Outcome::State {
-                    note: Some(Note::Trace { check: name, steps }),
-                })
+                Some(Note::Trace { check: name, steps })
             }
-        }
+        };
+        Ok(Outcome::State { note })
     }
 
     /// Decides check `name` and loads its trace; the number of its steps.
-    fn load_trace(&mut self, name: &str) -> Result<usize, String> {
+    fn load_trace(&mut self, name: &str) -> Result<usize, SessionError> {
         let net = self.network();
         let Some(k) = net.check_named(name) else {
-            let names: Vec<&str> = net.checks.iter().map(|c| c.name.as_str()).collect();
-            return Err(format!(
-                "no check named `{name}`; the model's checks: {}",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ));
+            return Err(NoSuchCheck::new(net, name).into());
         };
         let result = checker::check(net, k, &self.options, &Cancel::new(), &mut |_| {});
         let Some(trace) = &result.trace else {
-            return Err(format!(
-                "check `{name}` has no trace to step through: {}",
-                report::summary(net, net.check(k), &result)
-            ));
+            return Err(SessionError::NoTrace {
+                name: name.to_string(),
+                summary: report::summary(net, net.check(k), &result),
+            });
         };
-        self.sim.load_trace(trace).map_err(|e| e.to_string())?;
+        self.sim.load_trace(trace)?;
         Ok(trace.len())
     }
 

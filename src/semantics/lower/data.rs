@@ -84,6 +84,17 @@ impl Place {
         }
     }
 
+    /// The slot or element this place names in storage that starts at
+    /// `base`: (first slot, length, index) as `ir::LValue` and `ir::ChanRef`
+    /// take them; a place at a fixed offset is one slot without an index.
+    fn element(&self, base: u32) -> (u32, u32, Option<ir::Expr>) {
+        let base = base.wrapping_add(self.offset);
+        match self.dynamic(false) {
+            None => (base, 1, None),
+            Some((index, len)) => (base, len, Some(index)),
+        }
+    }
+
     /// The scalar at `k` slots into this place, of type `ty`.
     fn at(&self, k: u32, ty: Ty) -> Place {
         let mut p = self.clone();
@@ -572,15 +583,8 @@ impl Ctx {
         let ty = p.ty.clone();
         match &p.store {
             Store::Var(base) => {
-                let base = base.wrapping_add(p.offset);
-                let expr = match p.dynamic(false) {
-                    None => ir::Expr::Var(base),
-                    Some((index, len)) => ir::Expr::Index {
-                        base,
-                        len,
-                        index: Box::new(index),
-                    },
-                };
+                let (base, len, index) = p.element(*base);
+                let expr = ir::LValue { base, len, index }.read();
                 Typed {
                     expr,
                     ty,
@@ -637,20 +641,8 @@ impl Ctx {
                 None
             }
             (Store::Var(base), _) => {
-                let base = base.wrapping_add(p.offset);
-                let target = match p.dynamic(false) {
-                    None => ir::LValue {
-                        base,
-                        len: 1,
-                        index: None,
-                    },
-                    Some((index, len)) => ir::LValue {
-                        base,
-                        len,
-                        index: Some(index),
-                    },
-                };
-                Some((target, p.ty))
+                let (base, len, index) = p.element(*base);
+                Some((ir::LValue { base, len, index }, p.ty))
             }
             (Store::Const(_), _) => {
                 self.error(span, "cannot assign to a constant");
@@ -684,20 +676,8 @@ impl Ctx {
             );
             return None;
         }
-        let base = base.wrapping_add(p.offset);
-        let channel = match p.dynamic(false) {
-            None => ir::ChanRef {
-                base,
-                len: 1,
-                index: None,
-            },
-            Some((index, len)) => ir::ChanRef {
-                base,
-                len,
-                index: Some(index),
-            },
-        };
-        Some((channel, kind, urgent))
+        let (base, len, index) = p.element(base);
+        Some((ir::ChanRef { base, len, index }, kind, urgent))
     }
 
     /// The scalar parts of two places of the same shape, side by side.

@@ -308,14 +308,7 @@ impl Ctx {
                     }
                 }
             };
-            self.define(&p.name, sym);
-            if let Some(e) = self
-                .scopes
-                .last_mut()
-                .and_then(|s| s.map.get_mut(&p.name.text))
-            {
-                e.used = true;
-            }
+            self.define_param(&p.name, sym);
         }
         let result = f.ret.as_ref().map(|t| {
             let ty = self.resolve_type(t);
@@ -612,14 +605,7 @@ impl Ctx {
         let value = match &e.kind {
             ExprKind::Incr(l, up) => {
                 let (target, ty) = self.lvalue(l)?;
-                let read = match &target.index {
-                    None => ir::Expr::Var(target.base),
-                    Some(i) => ir::Expr::Index {
-                        base: target.base,
-                        len: target.len,
-                        index: Box::new(i.clone()),
-                    },
-                };
+                let read = target.read();
                 let (lo, hi) = slot_range(&ty);
                 let old = ir::FRAME + self.alloc(1);
                 pre.push(ir::Stmt::Assign {

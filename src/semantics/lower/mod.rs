@@ -324,6 +324,20 @@ impl Ctx {
         }
     }
 
+    /// Defines a parameter: like [`Self::define`], but marked used, since
+    /// parameters often only tell instances apart (`pid` in symmetric
+    /// models) and an unused one is no mistake worth a warning.
+    fn define_param(&mut self, name: &hir::Name, sym: Sym) {
+        self.define(name, sym);
+        if let Some(e) = self
+            .scopes
+            .last_mut()
+            .and_then(|s| s.map.get_mut(&name.text))
+        {
+            e.used = true;
+        }
+    }
+
     fn define(&mut self, name: &hir::Name, sym: Sym) {
         let offset = self.offset;
         let Some(scope) = self.scopes.last_mut() else {
@@ -708,7 +722,7 @@ fn bin_op(op: BinaryOp) -> BinOp {
         BinaryOp::Sub => BinOp::Sub,
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
-        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::Rem => BinOp::Mod,
         BinaryOp::Lt => BinOp::Lt,
         BinaryOp::Le => BinOp::Le,
         BinaryOp::Eq => BinOp::Eq,

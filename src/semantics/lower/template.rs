@@ -180,14 +180,7 @@ impl Ctx {
         }
         let value = rhs_value(self, out)?;
         let (target, ty) = self.lvalue(lhs)?;
-        let read = match &target.index {
-            None => ir::Expr::Var(target.base),
-            Some(i) => ir::Expr::Index {
-                base: target.base,
-                len: target.len,
-                index: Box::new(i.clone()),
-            },
-        };
+        let read = target.read();
         let bin = |op: BinOp, read: ir::Expr, value: ir::Expr| ty::binary(op, read, value);
         let value = match op {
             AssignOp::Assign => {
@@ -200,7 +193,7 @@ impl Ctx {
             AssignOp::Sub => bin(BinOp::Sub, read.clone(), value.expr),
             AssignOp::Mul => bin(BinOp::Mul, read.clone(), value.expr),
             AssignOp::Div => bin(BinOp::Div, read.clone(), value.expr),
-            AssignOp::Mod => bin(BinOp::Mod, read.clone(), value.expr),
+            AssignOp::Rem => bin(BinOp::Mod, read.clone(), value.expr),
             AssignOp::BitAnd => bin(BinOp::BitAnd, read.clone(), value.expr),
             AssignOp::BitOr => bin(BinOp::BitOr, read.clone(), value.expr),
             AssignOp::BitXor => bin(BinOp::BitXor, read.clone(), value.expr),
@@ -324,16 +317,7 @@ impl Ctx {
                 },
                 None => Sym::Const { value: None, ty },
             };
-            self.define(&p.name, sym);
-            // Parameters often only tell instances apart (`pid` in
-            // symmetric models): never warn about them.
-            if let Some(e) = self
-                .scopes
-                .last_mut()
-                .and_then(|s| s.map.get_mut(&p.name.text))
-            {
-                e.used = true;
-            }
+            self.define_param(&p.name, sym);
         }
         self.declare(&t.decls, &format!("{proc_name}."));
 

@@ -7,7 +7,9 @@ use super::projection::Abstraction;
 use super::space::{Space, UNREACHABLE};
 use super::{PatternDatabase, PdbOptions};
 use crate::checker::heuristics::goal::dnf;
-use crate::checker::heuristics::tests::{assign, at, chan, cmp, edge, net, process, sync, var};
+use crate::checker::heuristics::tests::{
+    assign, at, cmp, edge, edge_mut, handshake, net, process, var,
+};
 use crate::checker::heuristics::{EdgeSet, Heuristic};
 use crate::ir::*;
 
@@ -108,13 +110,8 @@ fn a_goal_over_dropped_parts_is_true() {
 fn synchronisation_with_a_dropped_process_is_assumed_possible() {
     let mut n = net();
     let v = var(&mut n, 0, 1, 0);
-    let c = chan(&mut n, ChannelKind::Binary);
-    let p = process(&mut n, 2);
-    sync(edge(&mut n, p, 0, 1), c, SyncDir::Send);
-    let q = process(&mut n, 2);
-    let e = edge(&mut n, q, 0, 1);
-    sync(e, c, SyncDir::Receive);
-    e.guard = Some(cmp(BinOp::Eq, v, 1)); // never true: v stays 0
+    let (p, q) = handshake(&mut n, ChannelKind::Binary);
+    edge_mut(&mut n, q, 0).guard = Some(cmp(BinOp::Eq, v, 1)); // never true: v stays 0
     let goal = at(p, 1);
     let full = distances(&n, &goal, Pattern::full(&n));
     assert_eq!(full, vec![(vec![0, 0, 0], UNREACHABLE)]);
@@ -154,13 +151,8 @@ fn broadcast_receivers_may_stay_out() {
     // (the receiver is enabled), but the abstraction allows: distance 1.
     let mut n = net();
     let w = var(&mut n, 0, 1, 0);
-    let b = chan(&mut n, ChannelKind::Broadcast);
-    let p = process(&mut n, 2);
-    sync(edge(&mut n, p, 0, 1), b, SyncDir::Send);
-    let q = process(&mut n, 2);
-    let e = edge(&mut n, q, 0, 1);
-    sync(e, b, SyncDir::Receive);
-    assign(e, w, Expr::Const(1));
+    let (p, q) = handshake(&mut n, ChannelKind::Broadcast);
+    assign(edge_mut(&mut n, q, 0), w, Expr::Const(1));
     let goal = Formula::And(vec![at(p, 1), Formula::Data(cmp(BinOp::Eq, w, 0))]);
     let t = distances(&n, &goal, Pattern::full(&n));
     let get = |k: &[i32]| t.iter().find(|(key, _)| key == k).map(|(_, d)| *d);
@@ -212,14 +204,9 @@ fn error_analysis_sees_indices_and_receivers() {
     // may have set v = 3 first.
     let mut n = net();
     let v = var(&mut n, 0, 3, 0);
-    let c = chan(&mut n, ChannelKind::Binary);
-    let p = process(&mut n, 2);
-    let q = process(&mut n, 2);
-    let s = edge(&mut n, p, 0, 1);
-    sync(s, c, SyncDir::Send);
-    assign(s, v, Expr::Const(3));
-    let r = edge(&mut n, q, 0, 1);
-    sync(r, c, SyncDir::Receive);
+    let (p, q) = handshake(&mut n, ChannelKind::Binary);
+    assign(edge_mut(&mut n, p, 0), v, Expr::Const(3));
+    let r = edge_mut(&mut n, q, 0);
     r.guard = Some(cmp(BinOp::Lt, v, 3));
     let inc = Expr::Binary(BinOp::Add, Box::new(Expr::Var(v)), Box::new(Expr::Const(1)));
     assign(r, v, inc);
@@ -272,8 +259,7 @@ fn the_clock_lookup_reads_the_zone() {
     let text = "template P() {\n clock x;\n init location s;\n location a invariant x <= 5;\n \
                 location c;\n s -> a when x >= 3;\n a -> c when x <= 4;\n}\n\
                 system P;\ncheck reach: E<> P.c;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let goal = n.checks[0].kind.goal();
     let d = dnf(&n, &goal);
     let full = Pattern::full(&n);
@@ -310,8 +296,7 @@ fn clocks_reset_by_dropped_processes_are_not_kept() {
     let text = "clock x;\ntemplate P() {\n init location a;\n location b;\n a -> b when x >= 1;\n}\n\
                 template Q() {\n init location q;\n q -> q do x = 0;\n}\n\
                 system P, Q;\ncheck reach: E<> P.b;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let with_q = Pattern::full(&n);
     assert_eq!(ClockSet::new(&n, &with_q, &[true, true]).count(), 1);
     let without_q = pattern(&n, &[0], &[]);
@@ -326,8 +311,7 @@ fn clocks_compared_beyond_the_largest_constant_are_not_kept() {
     let text = "int[0, 10] d = 4;\nclock x, y;\ntemplate P() {\n init location a;\n location b;\n \
                 a -> b when x <= d / 2 && y < d * 100000000;\n}\n\
                 system P;\ncheck reach: E<> P.b;\n";
-    let analysis = crate::semantics::analyze(text);
-    let n = analysis.network.expect("analyses");
+    let n = crate::semantics::test_network(text);
     let kept = ClockSet::new(&n, &Pattern::full(&n), &[true, true, true]);
     assert_eq!(kept.kept, vec![true, true, false]);
 }
