@@ -272,10 +272,11 @@ pub struct SearchArgs {
     /// an infinite run must let time diverge.
     #[arg(long)]
     pub non_zeno: bool,
-    /// Threads of a breadth-first search, and of greedy and A* with dl, du
-    /// or pdb (default: the available cores); depth-first orders, hl, hu,
-    /// hcg, enhancements and liveness checks use one. A portfolio divides
-    /// them among its configurations.
+    /// Threads of a breadth-first search (default: the available cores),
+    /// and of greedy and A* with dl, du or pdb (default: one); depth-first
+    /// orders, hl, hu, hcg, enhancements and liveness checks use one. A
+    /// portfolio divides them (default: the available cores) among its
+    /// configurations.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Keep every clock in every zone: no active-clock reduction (to

@@ -83,8 +83,11 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
     let threads = match args.threads {
         Some(0) => return Err(FlagError::Zero("threads")),
         Some(n) => n,
-        // One thread when the system cannot say how many cores there are.
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        // Parallel greedy and A* are asked for, not given: on two cores
+        // their rounds cost more than they gain (docs/checker.md, "Parallel
+        // directed search").
+        None if config.search.is_guided() => 1,
+        None => available_cores(),
     };
     Ok(Options {
         config,
@@ -127,10 +130,27 @@ fn search_config(args: &SearchArgs) -> Result<Config, FlagError> {
 
 /// The configurations `--portfolio` races: the default set, or the
 /// `--portfolio-configs` list (limits and seed from `base`).
+/// The cores the system says it has (one when it cannot say).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The portfolio's configurations, sharing `--threads` (by default the
+/// available cores, whatever order `--search` names).
 fn portfolio(
     args: &CheckArgs,
     base: &Options,
 ) -> Result<Option<Vec<portfolio::Config>>, FlagError> {
+    let shared;
+    let base = if args.search.threads.is_none() {
+        shared = Options {
+            threads: available_cores(),
+            ..base.clone()
+        };
+        &shared
+    } else {
+        base
+    };
     if args.portfolio_configs.is_empty() {
         return Ok(args.portfolio.then(|| portfolio::default_configs(base)));
     }

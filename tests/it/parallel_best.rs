@@ -310,6 +310,22 @@ fn zeno_check_reports_the_threads_of_a_parallel_greedy_search() {
     let hu = zeno(&["check", "--search", "greedy", "--threads", "2", &model]);
     assert_eq!(hu.status.code(), Some(0), "{}", stderr(&hu));
     assert!(!stdout(&hu).contains("threads"), "{}", stdout(&hu));
+    // Without `--threads`, greedy and A* run on one thread (their rounds
+    // cost more than two cores gain), breadth-first search on every core.
+    for search in ["greedy", "astar"] {
+        let o = zeno(&["check", "--search", search, "--heuristic", "dl", &model]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("threads"), "{search}: {}", stdout(&o));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores > 1 {
+        let o = zeno(&["check", "--search", "bfs", &model]);
+        assert!(
+            stdout(&o).contains(&format!(", {cores} threads,")),
+            "{}",
+            stdout(&o)
+        );
+    }
 }
 
 /// The memory budget stops the parallel search with its statistics (as
