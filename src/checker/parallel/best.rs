@@ -37,7 +37,6 @@ use rayon::prelude::*;
 use crate::ir;
 
 use super::super::active::ActiveClocks;
-use super::super::concrete;
 use super::super::dbm::Dbm;
 use super::super::frontier::Ties;
 use super::super::goal::Goal;
@@ -46,7 +45,7 @@ use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
 use super::bfs::{Ctx, Expanded, Pos, Scratch, Shard, expand};
-use super::{Gid, SharedStop, owner, path_to};
+use super::{Found, Gid, SharedStop, answer, owner};
 
 /// States per thread and round. Few: with greedy's inclusion-only
 /// subsumption, every state expanded before the successors of the states
@@ -66,12 +65,6 @@ const PROGRESS_EVERY: u64 = 4096;
 /// still explored, since a model error may be reachable from them (the
 /// value of the sequential search's order policy).
 const DEAD_END: u32 = u32::MAX / 4;
-
-/// What the search found.
-enum Found {
-    Goal(Gid),
-    Error(Option<Gid>, Vec<(ir::ProcId, ir::EdgeId)>, ir::EvalError),
-}
 
 /// The heuristic's side: the shared estimates, the order's priorities, and
 /// whether estimates are cached per discrete part and dead ends pruned.
@@ -276,41 +269,16 @@ pub(crate) fn run(
     let found = search.explore(&ctx, &guide, options.max_states, progress);
     shared.report_to(stop);
     search.finish();
-    let mut stats = search.stats.clone();
-    let stores: Vec<&Store> = search.shards.iter().map(|s| &s.store).collect();
-    let parents: Vec<&[Option<Gid>]> = search.shards.iter().map(|s| &s.parents[..]).collect();
-    Some(match found {
-        Err(limit) => CheckResult {
-            verdict: Verdict::Unknown(limit),
-            stats,
-            trace: None,
-        },
-        Ok(None) => CheckResult {
-            verdict: none_verdict,
-            stats,
-            trace: None,
-        },
-        Ok(Some(Found::Goal(g))) => {
-            let path = path_to(&stores, &parents, g);
-            let trace = concrete::goal_trace(&model, &goal, &path, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
-            CheckResult {
-                verdict: found_verdict,
-                stats,
-                trace,
-            }
-        }
-        Ok(Some(Found::Error(at, edges, error))) => {
-            let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));
-            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
-            CheckResult {
-                verdict: Verdict::ModelError(error),
-                stats,
-                trace,
-            }
-        }
-    })
+    let stats = search.stats.clone();
+    Some(answer(
+        found,
+        &search.shards,
+        &model,
+        &goal,
+        stop,
+        (found_verdict, none_verdict),
+        stats,
+    ))
 }
 
 /// The state of a parallel best-first search.

@@ -23,14 +23,13 @@ use rayon::prelude::*;
 use crate::ir::{self, EdgeId, EvalError, ProcId};
 
 use super::super::active::ActiveClocks;
-use super::super::concrete;
 use super::super::dbm::Dbm;
 use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
-use super::{Gid, SharedStop, owner, path_to};
+use super::{Found, Gid, SharedStop, answer, owner};
 
 /// Frontier states per task of the expansion phase: enough to amortise
 /// scheduling, few enough to balance two threads on a narrow level.
@@ -139,12 +138,6 @@ struct Inserts {
     memory_refused: bool,
 }
 
-/// What the search found.
-enum Found {
-    Goal(Gid),
-    Error(Option<Gid>, Vec<(ProcId, EdgeId)>, EvalError),
-}
-
 /// What every phase reads: the model, the goal, the stop conditions and
 /// the length of a discrete part.
 pub(super) struct Ctx<'a> {
@@ -216,41 +209,16 @@ pub(crate) fn run(
     let found = search.explore(&ctx, options.max_states, progress);
     shared.report_to(stop);
     search.finish();
-    let mut stats = search.stats.clone();
-    let stores: Vec<&Store> = search.shards.iter().map(|s| &s.store).collect();
-    let parents: Vec<&[Option<Gid>]> = search.shards.iter().map(|s| &s.parents[..]).collect();
-    Some(match found {
-        Err(limit) => CheckResult {
-            verdict: Verdict::Unknown(limit),
-            stats,
-            trace: None,
-        },
-        Ok(None) => CheckResult {
-            verdict: none_verdict,
-            stats,
-            trace: None,
-        },
-        Ok(Some(Found::Goal(g))) => {
-            let path = path_to(&stores, &parents, g);
-            let trace = concrete::goal_trace(&model, &goal, &path, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
-            CheckResult {
-                verdict: found_verdict,
-                stats,
-                trace,
-            }
-        }
-        Ok(Some(Found::Error(at, edges, error))) => {
-            let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));
-            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
-            CheckResult {
-                verdict: Verdict::ModelError(error),
-                stats,
-                trace,
-            }
-        }
-    })
+    let stats = search.stats.clone();
+    Some(answer(
+        found,
+        &search.shards,
+        &model,
+        &goal,
+        stop,
+        (found_verdict, none_verdict),
+        stats,
+    ))
 }
 
 /// The state of a parallel breadth-first search.

@@ -148,7 +148,60 @@ pub(super) fn pool(threads: usize) -> Option<rayon::ThreadPool> {
 
 /// The transitions from the initial state to `g`, following the parents
 /// across shards.
-pub(super) fn path_to(
+/// What a parallel search found: a goal state, or a model error raised
+/// by a transition from a state (`None`: the initial state itself).
+enum Found {
+    Goal(Gid),
+    Error(
+        Option<Gid>,
+        Vec<(crate::ir::ProcId, crate::ir::EdgeId)>,
+        crate::ir::EvalError,
+    ),
+}
+
+/// A parallel search's answer from what it `found` (or the limit that
+/// stopped it): the verdict for a goal (`verdicts.0`) or for none
+/// (`verdicts.1`), and for a goal or a model error the concrete trace along
+/// the parents across the shards.
+fn answer(
+    found: Result<Option<Found>, super::Limit>,
+    shards: &[bfs::Shard],
+    model: &super::semantics::Model,
+    goal: &super::goal::Goal,
+    stop: &Stop,
+    (found_verdict, none_verdict): (super::Verdict, super::Verdict),
+    mut stats: super::Stats,
+) -> super::CheckResult {
+    use super::{CheckResult, Verdict, concrete};
+    let stores: Vec<&super::store::Store> = shards.iter().map(|s| &s.store).collect();
+    let parents: Vec<&[Option<Gid>]> = shards.iter().map(|s| &s.parents[..]).collect();
+    // `wanted`: the verdict has a trace, which a limit may stop building.
+    let (verdict, wanted) = match found {
+        Err(limit) => (Verdict::Unknown(limit), None),
+        Ok(None) => (none_verdict, None),
+        Ok(Some(Found::Goal(g))) => {
+            let path = path_to(&stores, &parents, g);
+            let trace = concrete::goal_trace(model, goal, &path, stop);
+            (found_verdict, Some(trace))
+        }
+        Ok(Some(Found::Error(at, edges, error))) => {
+            let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));
+            let trace = concrete::error_trace(model, &path, &edges, error, stop);
+            (Verdict::ModelError(error), Some(trace))
+        }
+    };
+    if let Some(None) = wanted {
+        stats.trace_limit = stop.reason();
+    }
+    let trace = wanted.flatten();
+    CheckResult {
+        verdict,
+        stats,
+        trace,
+    }
+}
+
+fn path_to(
     stores: &[&super::store::Store],
     parents: &[&[Option<Gid>]],
     mut g: Gid,
