@@ -86,7 +86,49 @@ pub(crate) fn check_until(
     if options.config.safe_abstraction {
         return safe::check(network, check, options, stop, progress);
     }
+    if let Some(budget) = options.breadth_first_after
+        && options.config.search.is_guided()
+        && options.config.enhance == Enhance::None
+    {
+        return best_first_then_breadth_first(network, check, options, budget, stop, progress);
+    }
     reach_until(network, check, options, stop, progress)
+}
+
+/// [`Options::breadth_first_after`]: best-first search for at most `budget`
+/// explored states (or the caller's own limit, if lower), then, without a
+/// verdict, breadth-first search with what is left of the state limit (the
+/// time limit is the check's, shared by both).
+fn best_first_then_breadth_first(
+    network: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    budget: u64,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Stats),
+) -> CheckResult {
+    let own_limit_first = options.max_states.is_some_and(|m| m <= budget);
+    let first = Options {
+        max_states: Some(options.max_states.map_or(budget, |m| m.min(budget))),
+        ..options.clone()
+    };
+    let guided = reach_until(network, check, &first, stop, progress);
+    if own_limit_first || guided.verdict != Verdict::Unknown(Limit::States) {
+        return guided;
+    }
+    let explored = guided.stats.explored;
+    let breadth_first = Options {
+        config: config::Config::default(),
+        max_states: options
+            .max_states
+            .map(|m| m.saturating_sub(explored).max(1)),
+        threads: options.fallback_threads,
+        breadth_first_after: None,
+        ..options.clone()
+    };
+    let mut result = reach_until(network, check, &breadth_first, stop, progress);
+    result.stats.breadth_first_after = Some(explored);
+    result
 }
 
 /// The reachability search of `check` on `network` itself, whatever

@@ -73,8 +73,19 @@ pub struct Options {
     /// Threads of breadth-first search, and of greedy and A* search with a
     /// heuristic threads can share (see [`runs_parallel`]); 1 runs the
     /// sequential search. The library's default is 1; the CLI's is the
-    /// available cores.
+    /// available cores (one for greedy and A*).
     pub threads: usize,
+    /// A greedy or A* reachability search without an enhancement that has
+    /// explored this many states without a verdict starts again
+    /// breadth-first, on [`Options::fallback_threads`], for what is left of
+    /// the limits. Best-first search finds a reachable goal after few states
+    /// when its heuristic leads there; a property that holds needs the whole
+    /// zone graph, which breadth-first search covers with far fewer states
+    /// (its larger zones come first). `None` (the library's default): no
+    /// fallback; `zeno check` sets it for its default configuration.
+    pub breadth_first_after: Option<u64>,
+    /// Threads of the breadth-first search of `breadth_first_after`.
+    pub fallback_threads: usize,
 }
 
 impl Default for Options {
@@ -89,6 +100,8 @@ impl Default for Options {
             non_zeno: false,
             active_clocks: true,
             threads: 1,
+            breadth_first_after: None,
+            fallback_threads: 1,
         }
     }
 }

@@ -73,6 +73,10 @@ pub struct Stats {
     pub trace_limit: Option<Limit>,
     /// Threads the search ran on (1 for every sequential search).
     pub threads: u32,
+    /// With [`Options::breadth_first_after`](super::Options): the states the
+    /// best-first search explored before it gave way to breadth-first
+    /// search, whose figures the others are.
+    pub breadth_first_after: Option<u64>,
 }
 
 /// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).

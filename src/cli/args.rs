@@ -233,12 +233,14 @@ pub struct CheckArgs {
 /// How to search: shared by every command that runs the checker.
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Order in which the search explores the state space.
-    #[arg(long, value_parser = search_order(), default_value = "greedy")]
-    pub search: SearchOrder,
-    /// Distance heuristic guiding `greedy` and `astar`.
-    #[arg(long, value_parser = heuristic(), default_value = "hu")]
-    pub heuristic: HeuristicKind,
+    /// Order in which the search explores the state space [default: greedy;
+    /// with the default heuristic, a search still without a verdict after
+    /// 50,000 states continues breadth-first on every core].
+    #[arg(long, value_parser = search_order())]
+    pub search: Option<SearchOrder>,
+    /// Distance heuristic guiding `greedy` and `astar` [default: hu].
+    #[arg(long, value_parser = heuristic())]
+    pub heuristic: Option<HeuristicKind>,
     /// Stop after exploring this many states (exit 3).
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
@@ -284,6 +286,31 @@ pub struct SearchArgs {
     #[arg(long)]
     pub no_active_clocks: bool,
 }
+
+impl SearchArgs {
+    /// `--search`, or the default, greedy best-first search.
+    pub fn order(&self) -> SearchOrder {
+        self.search.unwrap_or(SearchOrder::Greedy)
+    }
+
+    /// `--heuristic`, or the default, hU.
+    pub fn heuristic(&self) -> HeuristicKind {
+        self.heuristic.unwrap_or(HeuristicKind::HU)
+    }
+
+    /// No order, heuristic or enhancement named: zeno's default
+    /// configuration, which gives way to breadth-first search when it has
+    /// no verdict after [`BREADTH_FIRST_AFTER`] states.
+    pub fn is_default(&self) -> bool {
+        self.search.is_none()
+            && self.heuristic.is_none()
+            && self.enhance.iter().all(|e| e == "none")
+    }
+}
+
+/// The states the default configuration explores before it gives way to
+/// breadth-first search (`checker::Options::breadth_first_after`).
+pub const BREADTH_FIRST_AFTER: u64 = 50_000;
 
 /// What `zeno graph` and `zeno trace` share after what they draw: where
 /// the picture goes, a TChecker model's labels, how a trace is found.
@@ -415,8 +442,9 @@ mod tests {
         let Command::Check(a) = parse(&["check", "m.zeno"]).unwrap().command else {
             panic!("expected check");
         };
-        assert_eq!(a.search.search, SearchOrder::Greedy);
-        assert_eq!(a.search.heuristic, HeuristicKind::HU);
+        assert_eq!(a.search.order(), SearchOrder::Greedy);
+        assert_eq!(a.search.heuristic(), HeuristicKind::HU);
+        assert!(a.search.is_default());
         assert_eq!(a.format, Format::Text);
         assert_eq!(a.trace, TraceDetail::Short);
         assert_eq!(a.search.max_states, None);
@@ -454,8 +482,9 @@ mod tests {
         };
         assert_eq!(a.files.len(), 2);
         assert_eq!(a.checks, ["mutex"]);
-        assert_eq!(a.search.search, SearchOrder::RandomDfs);
-        assert_eq!(a.search.heuristic, HeuristicKind::DL);
+        assert_eq!(a.search.order(), SearchOrder::RandomDfs);
+        assert_eq!(a.search.heuristic(), HeuristicKind::DL);
+        assert!(!a.search.is_default());
         assert_eq!(a.search.max_states, Some(10));
         assert_eq!(a.search.timeout, Some(1.5));
         assert_eq!(a.search.seed, 7);

@@ -104,6 +104,10 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         non_zeno: args.non_zeno,
         threads,
         active_clocks: !args.no_active_clocks,
+        breadth_first_after: args
+            .is_default()
+            .then_some(super::args::BREADTH_FIRST_AFTER),
+        fallback_threads: args.threads.unwrap_or_else(available_cores),
     })
 }
 
@@ -124,8 +128,9 @@ fn search_config(args: &SearchArgs) -> Result<Config, FlagError> {
     if args.ties == Ties::Lifo {
         parts.push("lifo");
     }
-    let heuristic = (args.search.is_guided() || parts.contains(&"ut")).then_some(args.heuristic);
-    checker::config::from_parts(args.search, heuristic, &parts).map_err(FlagError::Config)
+    let order = args.order();
+    let heuristic = (order.is_guided() || parts.contains(&"ut")).then_some(args.heuristic());
+    checker::config::from_parts(order, heuristic, &parts).map_err(FlagError::Config)
 }
 
 /// The configurations `--portfolio` races: the default set, or the
@@ -141,15 +146,11 @@ fn portfolio(
     args: &CheckArgs,
     base: &Options,
 ) -> Result<Option<Vec<portfolio::Config>>, FlagError> {
-    let shared;
-    let base = if args.search.threads.is_none() {
-        shared = Options {
-            threads: available_cores(),
-            ..base.clone()
-        };
-        &shared
-    } else {
-        base
+    // A portfolio runs each configuration as named: no fallback.
+    let base = &Options {
+        threads: args.search.threads.unwrap_or_else(available_cores),
+        breadth_first_after: None,
+        ..base.clone()
     };
     if args.portfolio_configs.is_empty() {
         return Ok(args.portfolio.then(|| portfolio::default_configs(base)));

@@ -94,6 +94,10 @@ pub struct StatsReport {
     pub bytes_per_state: u64,
     /// Threads the search ran on.
     pub threads: u32,
+    /// States the default best-first search explored before it gave way to
+    /// breadth-first search (whose figures these are).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breadth_first_after: Option<u64>,
     /// Number of action transitions of the trace, when there is one.
     pub trace_length: Option<usize>,
     /// With safe abstraction (`--enhance safe`).
@@ -361,6 +365,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         peak_memory_bytes: s.peak_memory,
         bytes_per_state: s.bytes_per_state,
         threads: s.threads.max(1),
+        breadth_first_after: s.breadth_first_after,
         trace_length,
         safe: s.safe.as_ref().map(|f| SafeReport {
             removed: f.removed,

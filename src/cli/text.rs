@@ -115,8 +115,12 @@ pub fn stats(s: &StatsReport) -> String {
     } else {
         String::new()
     };
+    let after = match s.breadth_first_after {
+        Some(n) => format!(" (breadth-first, after {n} states of best-first search)"),
+        None => String::new(),
+    };
     format!(
-        "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}",
+        "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}{after}",
         s.explored,
         if s.explored == 1 { "state" } else { "states" },
         s.generated,

@@ -1038,3 +1038,67 @@ fn cancel_stops_an_expensive_search() {
     );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Cancelled));
 }
+
+/// `Options::breadth_first_after`: best-first search that has no verdict
+/// after the budget gives way to breadth-first search, whose figures and
+/// trace are then those of a plain breadth-first search (an independent
+/// run, below), with the states of the first phase reported.
+#[test]
+fn best_first_gives_way_to_breadth_first_after_its_budget() {
+    let greedy = |budget: Option<u64>, max_states: Option<u64>| Options {
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Greedy,
+            heuristic: HeuristicKind::DL,
+            ..Default::default()
+        },
+        breadth_first_after: budget,
+        max_states,
+        ..Options::default()
+    };
+    let bfs = Options::default();
+    for (procs, buggy, verdict) in [(3, false, Verdict::Holds), (3, true, Verdict::Fails)] {
+        let net = fischer(procs, 2, buggy);
+        let plain = check_first(&net, &bfs, &Cancel::new(), &mut |_| {});
+        assert_eq!(plain.verdict, verdict);
+        // A budget of 5 states is spent before either verdict.
+        let r = check_first(&net, &greedy(Some(5), None), &Cancel::new(), &mut |_| {});
+        assert_eq!(r.verdict, verdict, "buggy {buggy}");
+        assert_eq!(r.stats.breadth_first_after, Some(5), "buggy {buggy}");
+        assert_eq!(r.stats.explored, plain.stats.explored, "buggy {buggy}");
+        assert_eq!(r.stats.stored, plain.stats.stored, "buggy {buggy}");
+        if buggy {
+            // The shortest violation (six transitions, see above), replayed.
+            let t = r.trace.expect("a trace");
+            assert_eq!(t.len(), 6);
+            support::simulator::replay(&net, 0, &t).unwrap();
+        }
+        // A budget the search does not reach changes nothing.
+        let own = check_first(&net, &greedy(None, None), &Cancel::new(), &mut |_| {});
+        let large = check_first(
+            &net,
+            &greedy(Some(1 << 40), None),
+            &Cancel::new(),
+            &mut |_| {},
+        );
+        assert_eq!(large.verdict, own.verdict);
+        assert_eq!(large.stats.explored, own.stats.explored);
+        assert_eq!(large.stats.breadth_first_after, None);
+    }
+    // The caller's own state limit below the budget stops the search as
+    // asked, without a fallback.
+    let net = fischer(3, 2, false);
+    let r = check_first(
+        &net,
+        &greedy(Some(50), Some(4)),
+        &Cancel::new(),
+        &mut |_| {},
+    );
+    assert_eq!(r.verdict, Verdict::Unknown(Limit::States));
+    assert_eq!(r.stats.breadth_first_after, None);
+    // Above it, both phases count against it: 5 best-first states, then
+    // breadth-first search with the 3 left.
+    let r = check_first(&net, &greedy(Some(5), Some(8)), &Cancel::new(), &mut |_| {});
+    assert_eq!(r.verdict, Verdict::Unknown(Limit::States));
+    assert_eq!(r.stats.breadth_first_after, Some(5));
+    assert_eq!(r.stats.explored, 3);
+}
