@@ -285,9 +285,19 @@ impl Default for Config {
 impl Options {
     /// These options for a check of `goal`, under [`Config::for_goal`]'s
     /// policy: what the CLI and the language server search with.
+    ///
+    /// A best-first search that becomes breadth-first takes
+    /// [`Options::fallback_threads`] (if more than `threads`).
     pub fn for_goal(&self, goal: &Formula) -> Options {
+        let config = self.config.for_goal(goal);
+        let threads = if config.search == self.config.search {
+            self.threads
+        } else {
+            self.threads.max(self.fallback_threads)
+        };
         Options {
-            config: self.config.for_goal(goal),
+            config,
+            threads,
             ..self.clone()
         }
     }

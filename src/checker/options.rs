@@ -84,7 +84,9 @@ pub struct Options {
     /// (its larger zones come first). `None` (the library's default): no
     /// fallback; `zeno check` sets it for its default configuration.
     pub breadth_first_after: Option<u64>,
-    /// Threads of the breadth-first search of `breadth_first_after`.
+    /// Threads of a breadth-first search that stands in for a best-first
+    /// one: after `breadth_first_after`, and for a goal that mentions
+    /// `deadlock` ([`Options::for_goal`]).
     pub fallback_threads: usize,
 }
 

@@ -325,6 +325,22 @@ fn zeno_check_reports_the_threads_of_a_parallel_greedy_search() {
             "{}",
             stdout(&o)
         );
+        // A deadlock goal turns greedy search breadth-first, on every core.
+        let dir = support::cli::scratch("threads-deadlock");
+        let file = dir.join("m.zeno");
+        std::fs::write(
+            &file,
+            "int[0,3] n;\ntemplate P() { init location a; a -> a when n < 3 do n++; }\nsystem P;\ncheck free: A[] !deadlock;\n",
+        )
+        .unwrap();
+        let o = zeno(&["check", file.to_str().unwrap()]);
+        // n = 3 has no move: a deadlock after three steps.
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(", {cores} threads,")),
+            "{}",
+            stdout(&o)
+        );
     }
 }
 
