@@ -60,6 +60,12 @@ struct CEdge {
     updates: Vec<CUpdate>,
     /// Every slot the guard or the updates may read.
     reads: Vec<VarId>,
+    /// Every slot the updates may write.
+    writes: Vec<VarId>,
+    /// An update reads a slot an earlier update of the edge writes. Such a
+    /// read sees the next layer (`fire`), which other transitions of the
+    /// same step may have grown, so the edge is never skipped as unchanged.
+    self_dependent: bool,
     /// Some synchronisation vector names this edge's label for its process:
     /// it moves only in that vector's steps, never alone.
     in_vector: bool,
@@ -263,6 +269,23 @@ impl Atg {
                 }
                 reads.sort_unstable();
                 reads.dedup();
+                let mut writes: Vec<VarId> = Vec::new();
+                let mut self_dependent = false;
+                for u in &updates {
+                    let mut read_by_u = u
+                        .value
+                        .reads
+                        .iter()
+                        .chain(u.index.iter().flat_map(|c| c.reads.iter()));
+                    self_dependent |= read_by_u.any(|v| writes.contains(v));
+                    if u.index.is_some() {
+                        writes.extend(u.base..u.base + u.len);
+                    } else {
+                        writes.push(u.base);
+                    }
+                }
+                writes.sort_unstable();
+                writes.dedup();
                 if let Some(l) = &e.label {
                     labelled[pi].push((l.as_str(), edges.len()));
                 }
@@ -274,6 +297,8 @@ impl Atg {
                     sync,
                     updates,
                     reads,
+                    writes,
+                    self_dependent,
                     in_vector: named(pi, &e.label),
                 });
             }
@@ -411,7 +436,12 @@ impl Atg {
             // since, would only repeat what it did (or did not do) then.
             let last = self.last_eval[i];
             if e.sync.is_none() && !e.in_vector {
-                if self.shortcuts && last != ABSENT && source <= last && unchanged_since(last) {
+                if self.shortcuts
+                    && !e.self_dependent
+                    && last != ABSENT
+                    && source <= last
+                    && unchanged_since(last)
+                {
                     continue;
                 }
                 self.last_eval[i] = k;
@@ -430,8 +460,11 @@ impl Atg {
             }
             // A synchronising edge that was enabled in the previous layer and
             // whose inputs did not grow since then behaves exactly as it did.
-            let stale =
-                self.shortcuts && k > 0 && self.last_enabled[i] == k - 1 && unchanged_since(k - 1);
+            let stale = self.shortcuts
+                && !e.self_dependent
+                && k > 0
+                && self.last_enabled[i] == k - 1
+                && unchanged_since(k - 1);
             self.last_enabled[i] = k;
             self.enabled.push(i);
             self.stale.push(stale);
@@ -495,15 +528,34 @@ impl Atg {
                         continue;
                     }
                     self.stamp[b] = a;
+                    // A receiver reading what the sender writes sees the
+                    // next layer (`fire`), which this step may have grown.
+                    let reads_sender = self.edges[r]
+                        .reads
+                        .iter()
+                        .any(|v| self.edges[s].writes.binary_search(v).is_ok());
                     if broadcast {
-                        all_stale &= self.stale[b];
+                        all_stale &= self.stale[b] && !reads_sender;
                         self.list.push(r);
-                    } else if !(self.stale[a] && self.stale[b]) {
+                    } else if reads_sender || !(self.stale[a] && self.stale[b]) {
                         self.list.truncate(1);
                         self.list.push(r);
                         changed |= self.fire(k);
                     }
                 }
+            }
+            // Receivers read what earlier receivers write in the same way.
+            if broadcast && all_stale {
+                let list = &self.list[1..];
+                all_stale = !list.iter().any(|&r| {
+                    list.iter().any(|&o| {
+                        o != r
+                            && self.edges[r]
+                                .reads
+                                .iter()
+                                .any(|v| self.edges[o].writes.binary_search(v).is_ok())
+                    })
+                });
             }
             if broadcast && !all_stale {
                 // Receivers take part in process order (edges are stored so).
