@@ -263,6 +263,7 @@ pub(crate) fn run(
             ..Stats::default()
         },
         peak: 0,
+        store_bytes: super::SampledBytes::default(),
         start,
         pool,
     };
@@ -291,6 +292,8 @@ struct Search {
     threads: usize,
     stats: Stats,
     peak: u64,
+    /// The stores' size, measured now and then ([`super::SampledBytes`]).
+    store_bytes: super::SampledBytes,
     start: Instant,
     /// The workers; the rounds are driven from the caller's thread, which
     /// alone calls `progress`.
@@ -464,7 +467,11 @@ impl Search {
                 .map(|(s, (shard, open))| insert(ctx, guide, number, shard, open, s, &expanded))
                 .collect()
         });
-        self.peak = self.peak.max(self.bytes() + in_flight as u64);
+        if self.store_bytes.due(self.stats.explored) {
+            let bytes = self.bytes();
+            self.store_bytes.set(bytes, self.stats.explored);
+        }
+        self.peak = self.peak.max(self.store_bytes.bytes + in_flight as u64);
         if inserts.iter().any(|i| i.memory_refused) {
             ctx.stop.memory_refused();
             return Err(Limit::Memory);

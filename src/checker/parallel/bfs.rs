@@ -202,6 +202,7 @@ pub(crate) fn run(
             ..Stats::default()
         },
         peak: 0,
+        store_bytes: super::SampledBytes::default(),
         pushes: 0,
         start,
         pool,
@@ -226,6 +227,8 @@ struct Search {
     shards: Vec<Shard>,
     stats: Stats,
     peak: u64,
+    /// The stores' size, measured now and then ([`super::SampledBytes`]).
+    store_bytes: super::SampledBytes,
     /// States put on a level.
     pushes: u64,
     start: Instant,
@@ -374,9 +377,13 @@ impl Search {
                 .collect()
         });
         self.pushes += inserts.iter().map(|i| i.new.len() as u64).sum::<u64>();
+        if self.store_bytes.due(self.stats.explored) {
+            let bytes = self.bytes();
+            self.store_bytes.set(bytes, self.stats.explored);
+        }
         self.peak = self
             .peak
-            .max(self.bytes() + in_flight as u64 + (level.len() * 8) as u64);
+            .max(self.store_bytes.bytes + in_flight as u64 + (level.len() * 8) as u64);
         if inserts.iter().any(|i| i.memory_refused) {
             ctx.stop.memory_refused();
             return Err(Limit::Memory);

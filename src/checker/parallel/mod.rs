@@ -148,6 +148,33 @@ pub(super) fn pool(threads: usize) -> Option<rayon::ThreadPool> {
 
 /// The transitions from the initial state to `g`, following the parents
 /// across shards.
+/// The stores' size in bytes, measured again once the search has explored
+/// [`SampledBytes::EVERY`] more states. Measuring walks every discrete part
+/// of every store: measured at every level, a deep and narrow state space
+/// (a counter to 10,000, a hundred states a level) made the search
+/// quadratic, and ten times slower on two threads than on one. The final
+/// figures measure once more (`finish`).
+#[derive(Debug, Default)]
+struct SampledBytes {
+    bytes: u64,
+    /// Explored states at which to measure again.
+    next: u64,
+}
+
+impl SampledBytes {
+    /// As often as the sequential search polls its store.
+    const EVERY: u64 = 1024;
+
+    fn due(&self, explored: u64) -> bool {
+        explored >= self.next
+    }
+
+    fn set(&mut self, bytes: u64, explored: u64) {
+        self.bytes = bytes;
+        self.next = explored + Self::EVERY;
+    }
+}
+
 /// What a parallel search found: a goal state, or a model error raised
 /// by a transition from a state (`None`: the initial state itself).
 enum Found {
