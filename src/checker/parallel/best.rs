@@ -240,13 +240,7 @@ pub(crate) fn run(
     let nshards = super::shard_count(options.threads);
     let mut search = Search {
         shards: (0..nshards)
-            .map(|_| Shard {
-                store: match &active {
-                    Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
-                    None => Store::new(nkey, model.dim),
-                },
-                parents: Vec::new(),
-            })
+            .map(|_| Shard::new(nkey, &model, active.as_ref()))
             .collect(),
         open: (0..nshards)
             .map(|_| Open {

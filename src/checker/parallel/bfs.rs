@@ -54,6 +54,20 @@ pub(super) struct Shard {
     pub parents: Vec<Option<Gid>>,
 }
 
+impl Shard {
+    /// An empty shard for discrete parts of `nkey` slots, its store keeping
+    /// only the active clocks' entries when `active` is given.
+    pub(super) fn new(nkey: usize, model: &Model, active: Option<&ActiveClocks>) -> Shard {
+        Shard {
+            store: match active {
+                Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
+                None => Store::new(nkey, model.dim),
+            },
+            parents: Vec::new(),
+        }
+    }
+}
+
 /// Successors bound for one shard, in order, with their keys, zones and
 /// transitions in flat tables.
 #[derive(Default)]
@@ -189,13 +203,7 @@ pub(crate) fn run(
     };
     let mut search = Search {
         shards: (0..super::shard_count(options.threads))
-            .map(|_| Shard {
-                store: match &active {
-                    Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
-                    None => Store::new(nkey, model.dim),
-                },
-                parents: Vec::new(),
-            })
+            .map(|_| Shard::new(nkey, &model, active.as_ref()))
             .collect(),
         stats: Stats {
             threads: u32::try_from(options.threads).unwrap_or(u32::MAX),
