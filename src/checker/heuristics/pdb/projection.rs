@@ -15,6 +15,8 @@
 //! - Assignments to dropped slots are dropped; a kept slot assigned from an
 //!   expression reading dropped slots takes every value of its range, and a
 //!   target whose index reads dropped slots may be any element of its array.
+//! - A function call that reads kept slots only runs as written; one that
+//!   reads a dropped slot writes any value to every slot it may write.
 
 use rustc_hash::FxHashSet;
 
@@ -51,8 +53,27 @@ struct EdgeView {
     writes_pattern: bool,
     /// The channel index reads kept slots only (or there is none).
     channel_exact: bool,
-    /// Per update: (target index reads kept slots only, value reads kept slots only).
-    updates: Vec<(bool, bool)>,
+    /// How each of the edge's updates is applied, in order.
+    updates: Vec<UpdateView>,
+}
+
+/// How the abstraction applies one update.
+#[derive(Debug, Clone, Copy)]
+enum UpdateView {
+    /// An assignment: whether its target index, and its value, read kept
+    /// slots only (an inexact index may be any element; an inexact value any
+    /// value of the target's range).
+    Assign {
+        index_exact: bool,
+        value_exact: bool,
+    },
+    /// A clock reset: nothing to do on variables.
+    Clock,
+    /// A call that reads kept slots only: run as written, so a queue written
+    /// in functions keeps its exact contents instead of every combination.
+    CallExact,
+    /// A call that reads dropped slots: any value in every slot it may write.
+    CallAnyValue,
 }
 
 pub(crate) struct Abstraction<'a> {
@@ -351,68 +372,41 @@ impl<'a> Abstraction<'a> {
         let mut next: Vec<Vec<i32>> = Vec::new();
         for &(p, e) in &shape.parts {
             let view = &self.views[p as usize][e as usize];
-            // A call is abstracted as writing any value to every slot it
-            // may write (`None`: no value expression).
-            let assigns: Vec<(std::borrow::Cow<LValue>, Option<&Expr>)> = edge(p, e)
-                .updates
-                .iter()
-                .flat_map(|u| match u {
-                    Update::Assign { target, value } => {
-                        vec![(std::borrow::Cow::Borrowed(target), Some(value))]
-                    }
-                    Update::ResetClock { .. } => vec![],
-                    Update::Call(c) => c
-                        .writes
-                        .iter()
-                        .map(|&w| {
-                            let target = LValue {
-                                base: w,
-                                len: 1,
-                                index: None,
-                            };
-                            (std::borrow::Cow::Owned(target), None)
-                        })
-                        .collect(),
-                })
-                .collect();
-            for ((target, value), &(index_exact, value_exact)) in assigns.iter().zip(&view.updates)
-            {
-                next.clear();
-                for b in &branches {
-                    let slots: Vec<u32> = match &target.index {
-                        None => vec![target.base],
-                        Some(_) if index_exact => match target.resolve(b) {
-                            Ok(s) => vec![s],
-                            Err(_) => continue, // a model error: no successor
-                        },
-                        Some(_) => (target.base..target.base + target.len).collect(),
-                    };
-                    for slot in slots {
-                        let Some(var) = self.net.variables.get(slot as usize) else {
-                            continue;
-                        };
-                        if !self.pattern.has_var(slot) {
-                            next.push(b.clone());
-                        } else if let (true, Some(value)) = (value_exact, value) {
-                            match value.eval(b) {
-                                Ok(v) if v >= var.lo && v <= var.hi => {
-                                    let mut n = b.clone();
-                                    n[slot as usize] = v;
-                                    next.push(n);
-                                }
-                                _ => {} // a model error: no successor
-                            }
-                        } else {
-                            for v in var.lo..=var.hi {
-                                let mut n = b.clone();
-                                n[slot as usize] = v;
-                                next.push(n);
-                                if next.len() > cap {
-                                    return Err(TooLarge);
-                                }
+            for (update, how) in edge(p, e).updates.iter().zip(&view.updates) {
+                match (update, *how) {
+                    (_, UpdateView::Clock) => continue,
+                    (Update::Call(c), UpdateView::CallExact) => {
+                        next.clear();
+                        for b in &branches {
+                            let mut n = b.clone();
+                            if c.run(&mut n).is_ok() {
+                                next.push(n); // an error is a model error: no successor
                             }
                         }
                     }
+                    (Update::Call(c), _) => {
+                        for &slot in &c.writes {
+                            let whole = LValue {
+                                base: slot,
+                                len: 1,
+                                index: None,
+                            };
+                            self.assign(&whole, None, true, &branches, cap, &mut next)?;
+                            std::mem::swap(&mut branches, &mut next);
+                        }
+                        continue;
+                    }
+                    (
+                        Update::Assign { target, value },
+                        UpdateView::Assign {
+                            index_exact,
+                            value_exact,
+                        },
+                    ) => {
+                        let value = value_exact.then_some(value);
+                        self.assign(target, value, index_exact, &branches, cap, &mut next)?;
+                    }
+                    _ => unreachable!("an update's view is built from the update"),
                 }
                 next.sort_unstable();
                 next.dedup();
@@ -430,6 +424,64 @@ impl<'a> Abstraction<'a> {
         }
         for b in branches {
             out.push((new_locs.clone(), b));
+        }
+        Ok(())
+    }
+
+    /// Writes into `next` the branches after `target = value` from each of
+    /// `branches`: `value` is `None` when it reads dropped slots (every value
+    /// of the target's range), and an index that reads dropped slots
+    /// (`index_exact` false) may name any element.
+    fn assign(
+        &self,
+        target: &LValue,
+        value: Option<&Expr>,
+        index_exact: bool,
+        branches: &[Vec<i32>],
+        cap: usize,
+        next: &mut Vec<Vec<i32>>,
+    ) -> Result<(), TooLarge> {
+        next.clear();
+        for b in branches {
+            let slots: Vec<u32> = match &target.index {
+                None => vec![target.base],
+                Some(_) if index_exact => match target.resolve(b) {
+                    Ok(s) => vec![s],
+                    Err(_) => continue, // a model error: no successor
+                },
+                Some(_) => (target.base..target.base + target.len).collect(),
+            };
+            for slot in slots {
+                let Some(var) = self.net.variables.get(slot as usize) else {
+                    continue;
+                };
+                if !self.pattern.has_var(slot) {
+                    next.push(b.clone());
+                } else if let Some(value) = value {
+                    match value.eval(b) {
+                        Ok(v) if v >= var.lo && v <= var.hi => {
+                            let mut n = b.clone();
+                            n[slot as usize] = v;
+                            next.push(n);
+                        }
+                        _ => {} // a model error: no successor
+                    }
+                } else {
+                    for v in var.lo..=var.hi {
+                        let mut n = b.clone();
+                        n[slot as usize] = v;
+                        next.push(n);
+                        if next.len() > cap {
+                            return Err(TooLarge);
+                        }
+                    }
+                }
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        if next.len() > cap {
+            return Err(TooLarge);
         }
         Ok(())
     }
@@ -458,24 +510,29 @@ fn view(edge: &crate::ir::Edge, pattern: &Pattern) -> EdgeView {
     let mut writes_pattern = false;
     let mut updates = Vec::new();
     for u in &edge.updates {
-        if let Update::Call(c) = u {
-            for &w in &c.writes {
-                writes_pattern |= pattern.has_var(w);
-                updates.push((true, false));
+        updates.push(match u {
+            Update::ResetClock { .. } => UpdateView::Clock,
+            Update::Call(c) => {
+                writes_pattern |= c.writes.iter().any(|&w| pattern.has_var(w));
+                if c.reads.iter().all(|&r| pattern.has_var(r)) {
+                    UpdateView::CallExact
+                } else {
+                    UpdateView::CallAnyValue
+                }
             }
-        }
-        if let Update::Assign { target, value } = u {
-            let len = if target.index.is_some() {
-                target.len
-            } else {
-                1
-            };
-            writes_pattern |= (target.base..target.base + len).any(|v| pattern.has_var(v));
-            updates.push((
-                target.index.as_ref().is_none_or(|i| reads_only(i, pattern)),
-                reads_only(value, pattern),
-            ));
-        }
+            Update::Assign { target, value } => {
+                let len = if target.index.is_some() {
+                    target.len
+                } else {
+                    1
+                };
+                writes_pattern |= (target.base..target.base + len).any(|v| pattern.has_var(v));
+                UpdateView::Assign {
+                    index_exact: target.index.as_ref().is_none_or(|i| reads_only(i, pattern)),
+                    value_exact: reads_only(value, pattern),
+                }
+            }
+        });
     }
     let channel_exact = edge.sync.as_ref().is_none_or(|s| {
         s.channel

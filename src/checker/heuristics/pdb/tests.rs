@@ -315,3 +315,48 @@ fn clocks_compared_beyond_the_largest_constant_are_not_kept() {
     let kept = ClockSet::new(&n, &Pattern::full(&n), &[true, true, true]);
     assert_eq!(kept.kept, vec![true, true, false]);
 }
+
+/// A two-cell queue filled by `push`, written as a function or inline.
+fn queue(with_function: bool) -> (Network, Formula) {
+    let update = if with_function {
+        "push(len + 1)"
+    } else {
+        "q[len] = len + 1, len++"
+    };
+    let text = format!(
+        "int[0, 2] len = 0;
+         int[0, 3] q[2];
+         void push(int v) {{ q[len] = v; len++; }}
+         template P() {{
+             init location a;
+             location b;
+             a -> b when len < 2 do {update};
+             b -> a;
+         }}
+         system P;
+         check second: E<> q[1] == 2;"
+    );
+    let analysis = crate::semantics::analyze(&text);
+    let n = analysis.network.expect("the model lowers");
+    let goal = n.checks[0].kind.goal();
+    (n, goal)
+}
+
+#[test]
+fn a_call_reading_kept_slots_runs_exactly() {
+    // Keys are (P, len, q[0], q[1]). Pushing 1 then 2 reaches the goal
+    // q[1] == 2 after four steps (a -> b, b -> a, a -> b); a call treated
+    // as writing any value would reach many more keys, and sooner.
+    let (n, goal) = queue(true);
+    let t = distances(&n, &goal, Pattern::full(&n));
+    let expected: Vec<(Vec<i32>, u32)> = vec![
+        (vec![0, 0, 0, 0], 3),
+        (vec![0, 1, 1, 0], 1),
+        (vec![0, 2, 1, 2], 0),
+        (vec![1, 1, 1, 0], 2),
+        (vec![1, 2, 1, 2], 0),
+    ];
+    assert_eq!(t, expected);
+    let (inline, goal) = queue(false);
+    assert_eq!(distances(&inline, &goal, Pattern::full(&inline)), expected);
+}
