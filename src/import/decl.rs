@@ -585,8 +585,9 @@ fn at_declaration(c: &Cursor, env: &Env) -> bool {
         Tok::Ident(w) => {
             matches!(
                 w.as_str(),
-                "int" | "bool" | "const" | "clock" | "chan" | "typedef" | "meta"
+                "int" | "bool" | "const" | "clock" | "chan" | "typedef" | "meta" | "struct"
             ) || ((env.typedefs.contains_key(w.as_str())
+                || env.other_types.contains(w.as_str())
                 || crate::semantics::ty::builtin_int_type(w).is_some())
                 && matches!(c.peek_at(1), Tok::Ident(_)))
         }

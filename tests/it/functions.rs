@@ -187,3 +187,37 @@ fn uppaal_special_functions_are_refused_not_ignored() {
     let local = "int n;\ntemplate P() { void after_update() { n = 1; } init location a; a -> a do after_update(); }\nsystem P;\n";
     assert!(errors(local).is_empty(), "{:?}", errors(local));
 }
+
+#[test]
+fn a_local_record_or_array_is_initialised_from_a_variable() {
+    // `f` copies the global record `o` = {1, true} into `r`, changes its
+    // field `a` to 3 and stores it in `arr[1]`: arr[1] = {3, true}, and `o`
+    // is unchanged. `g` copies the row `m[1]` = {4, 5} and writes its sum
+    // (9) to `s`.
+    let model = |goal: &str| {
+        format!(
+            "typedef struct {{ int[0, 3] a; bool f; }} cell_t;\n\
+             cell_t o = {{1, true}};\ncell_t arr[2];\n\
+             int m[2][2] = {{ {{2, 3}}, {{4, 5}} }};\nint s;\n\
+             void f() {{ cell_t r = o; r.a = 3; arr[1] = r; }}\n\
+             void g() {{ int row[2] = m[1]; s = row[0] + row[1]; }}\n\
+             template P() {{ init location a; location b; a -> b do f(), g(); }}\n\
+             system P;\ncheck c: {goal};\n"
+        )
+    };
+    let holds = "E<> P.b && arr[1].a == 3 && arr[1].f && o.a == 1 && s == 9";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    assert_eq!(verdict(&model("E<> arr[1].a == 1")), Verdict::Fails);
+}
+
+#[test]
+fn a_local_initialised_from_another_shape_is_a_located_error() {
+    let text = "int a[3];\nvoid step() { int b[2] = a; b[0] = 1; }\n\
+                template P() { init location a; a -> a do step(); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("do not have the same shape") && at == "a"),
+        "{errs:?}"
+    );
+}

@@ -583,3 +583,29 @@ fn unknown_elements_are_left_out_with_a_warning_each() {
         vec![("ends".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn locals_of_a_declared_type_are_read_in_functions() {
+    // `push` declares a local of the record type `msg_t` (and one of the
+    // range type `id_t`), fills it and stores it: after the one edge,
+    // box.id == 1 and box.urgent holds.
+    let text = r#"<nta><declaration>typedef int[0,2] id_t;
+typedef struct { id_t id; bool urgent; } msg_t;
+msg_t box;
+void push(id_t i) { msg_t m; id_t j = i; m.id = j; m.urgent = true; box = m; }
+</declaration>
+<template><name>P</name><location id="a"><name>idle</name></location>
+<location id="b"><name>sent</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">push(1)</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.sent and box.id == 1 and box.urgent</formula></query>
+<query><formula>E&lt;&gt; box.id == 2</formula></query></queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![
+            ("q1".to_string(), Verdict::Holds),
+            ("q2".to_string(), Verdict::Fails),
+        ]
+    );
+}

@@ -96,7 +96,7 @@ impl Place {
     }
 
     /// The scalar at `k` slots into this place, of type `ty`.
-    fn at(&self, k: u32, ty: Ty) -> Place {
+    pub(super) fn at(&self, k: u32, ty: Ty) -> Place {
         let mut p = self.clone();
         p.offset = p.offset.saturating_add(k);
         p.ty = ty;

@@ -891,7 +891,32 @@ impl Ctx {
             })
             .collect();
         if let Some(init) = &v.init {
-            if ty.is_aggregate() {
+            let copies_aggregate = !matches!(init.kind, ExprKind::List(_) | ExprKind::Missing)
+                && ty.is_aggregate()
+                && self.is_aggregate_quiet(init);
+            if copies_aggregate {
+                // `msg_t m = queue[0];`: a copy, slot by slot, of a record
+                // or array of the same shape, read when the local is
+                // declared (each slot's range checked as it is written).
+                if let Some(source) = self.place(init) {
+                    if ty.same_shape(&source.ty) {
+                        let mut from = Vec::new();
+                        source.ty.leaves(&mut String::new(), &mut from);
+                        for (k, (value, (_, t))) in values.iter_mut().zip(from).enumerate() {
+                            *value = self.read(source.at(k as u32, t), init.span).expr;
+                        }
+                    } else {
+                        self.error(
+                            init.span,
+                            format!(
+                                "{} and {} do not have the same shape",
+                                ty.describe(),
+                                source.ty.describe()
+                            ),
+                        );
+                    }
+                }
+            } else if ty.is_aggregate() {
                 let mut consts = Vec::new();
                 self.init_values(init, &ty, &mut consts);
                 for (value, c) in values.iter_mut().zip(consts) {
