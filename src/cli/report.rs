@@ -206,6 +206,23 @@ pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
         .collect()
 }
 
+/// Every clock of `net` but the reference clock with its value in
+/// `values`, by name.
+pub fn clock_values(net: &Network, values: &[Rational64]) -> Vec<ClockValue> {
+    values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, value)| ClockValue {
+            name: net
+                .clocks
+                .get(i)
+                .map_or(format!("#{i}"), |c| c.name.clone()),
+            value: rational(value),
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct StateReport {
     pub locations: Vec<LocationValue>,
@@ -512,18 +529,6 @@ fn state(net: &Network, s: &ConcreteState) -> StateReport {
             })
             .collect(),
         variables: variable_bindings(net, &s.variables),
-        clocks: s
-            .clocks
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(i, value)| ClockValue {
-                name: net
-                    .clocks
-                    .get(i)
-                    .map_or(format!("#{i}"), |c| c.name.clone()),
-                value: rational(value),
-            })
-            .collect(),
+        clocks: clock_values(net, &s.clocks),
     }
 }

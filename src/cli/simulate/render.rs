@@ -98,22 +98,7 @@ pub fn view(source: &Source, session: &Session) -> View {
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     let (clocks, zone) = match &state.clocks {
-        Clocks::Values(v) => (
-            Some(
-                v.iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(i, value)| ClockValue {
-                        name: net
-                            .clocks
-                            .get(i)
-                            .map_or(format!("#{i}"), |c| c.name.clone()),
-                        value: value.to_string(),
-                    })
-                    .collect(),
-            ),
-            None,
-        ),
+        Clocks::Values(v) => (Some(cli_report::clock_values(net, v)), None),
         Clocks::Zone(z) => (None, Some(zone::describe(net, z))),
     };
     View {
