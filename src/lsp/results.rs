@@ -11,7 +11,7 @@ use super::line_index::LineIndex;
 use crate::checker::{CheckResult, ConcreteState, TraceEnd, Transition};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
-use crate::report::{self, Outcome};
+use crate::report::{self, NamedValue, Outcome};
 
 /// The LSP range of a byte span.
 pub fn range(index: &LineIndex, span: Span) -> Range {
@@ -337,17 +337,8 @@ pub struct ErrorTrace {
     pub end: EndView,
 }
 
-/// One step of a trace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StepView {
-    /// Time waited before the transition, as an exact rational ("3/2").
-    pub delay: String,
-    /// The edges taken (several for a synchronisation).
-    pub edges: Vec<EdgeView>,
-    /// The state after the step.
-    pub after: StateView,
-}
+/// One step of a trace: its delay, its edges and the state after it.
+pub type StepView = report::Step<EdgeView, StateView>;
 
 /// One edge of a step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -375,15 +366,6 @@ pub struct StateView {
     pub variables: Vec<NamedValue>,
     /// Real clocks only (not the reference clock).
     pub clocks: Vec<NamedValue>,
-}
-
-/// A name and its value, both as text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NamedValue {
-    /// The name.
-    pub name: String,
-    /// The value.
-    pub value: String,
 }
 
 /// How a trace ends.

@@ -19,10 +19,11 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, NamedValue, edges_view, location_values, range};
+use super::results::{EdgeView, edges_view, location_values, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
+use crate::report::NamedValue;
 use crate::simulate::{Clocks, Enabled, Mode, Move, SimError, Simulator, zone};
 
 /// Parameters of `zeno/simulate`.
