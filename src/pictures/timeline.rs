@@ -208,8 +208,8 @@ fn timeline_svg(
     }
     let colw = colw.min(260.0);
     let x_of = |c: usize| left + colw * (c as f64 + 0.5);
-    // A horizontal line from the first column to the last: a lane's, the
-    // time axis.
+    // The lanes and the time axis span the same columns, so they are ruled
+    // alike.
     let rule = |out: &mut String, y: f64, stroke: &str, stroke_width: &str| {
         let _ = writeln!(
             out,
