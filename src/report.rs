@@ -5,6 +5,8 @@
 //! tables all render results through this module, so a verdict or a model
 //! error reads the same everywhere.
 
+use serde::{Deserialize, Serialize};
+
 use crate::checker::{CheckResult, Limit, TraceEnd, Verdict};
 use crate::ir::{Check, ErrorKind, EvalError, Network, is_frame_slot};
 
@@ -203,6 +205,37 @@ pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) ->
             "unknown: limit reached ({}), {explored} states explored",
             limit_words(limit).0
         ),
+    }
+}
+
+/// One step of a trace as the front ends serialise it, each with its own
+/// edges and states: the CLI's JSON (`--format json`) and the language
+/// server's `zeno/errorTrace` and trace commands write the same object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step<E, S> {
+    /// Time waited before the transition, as an exact rational (`"3/2"`).
+    pub delay: String,
+    /// The edges taken (several for a synchronisation).
+    pub edges: Vec<E>,
+    /// The state after the step.
+    pub after: S,
+}
+
+/// A name and its value, serialised as `{ "name", "value" }`: a clock's
+/// exact rational value or an editor's location or variable as text, a
+/// variable or a `select` binding of the CLI's JSON as a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedValue<V = String> {
+    /// The name.
+    pub name: String,
+    /// The value.
+    pub value: V,
+}
+
+/// `name = value`, as every text view prints one.
+impl<V: std::fmt::Display> std::fmt::Display for NamedValue<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}", self.name, self.value)
     }
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
 use zeno::ir::{self, CheckId, CheckKind, Network, Span, SyncDir};
-use zeno::report::{Outcome, describe_error, limit_words};
+use zeno::report::{NamedValue, Outcome, Step, describe_error, limit_words};
 
 use super::source::{Position, Source};
 
@@ -129,13 +129,8 @@ pub struct TraceReport {
     pub loop_start: Option<usize>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct StepReport {
-    /// Time waited before the transition, an exact rational (`"3/2"`).
-    pub delay: String,
-    pub edges: Vec<EdgeReport>,
-    pub after: StateReport,
-}
+/// One step of a trace: its delay, its edges and the state after it.
+pub type StepReport = Step<EdgeReport, StateReport>;
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -178,18 +173,8 @@ pub struct EdgeReport {
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Binding {
-    pub name: String,
-    pub value: i32,
-}
-
-/// `name = value`, as every text view prints a binding.
-impl std::fmt::Display for Binding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}", self.name, self.value)
-    }
-}
+/// A variable's value, or a `select` binding of an edge.
+pub type Binding = NamedValue<i32>;
 
 /// Every variable slot of `net` with its value in `values`, by name.
 pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
@@ -206,31 +191,35 @@ pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
         .collect()
 }
 
+/// Every clock of `net` but the reference clock with its value in
+/// `values`, by name.
+pub fn clock_values(net: &Network, values: &[Rational64]) -> Vec<NamedValue> {
+    values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, value)| NamedValue {
+            name: net
+                .clocks
+                .get(i)
+                .map_or(format!("#{i}"), |c| c.name.clone()),
+            value: rational(value),
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct StateReport {
     pub locations: Vec<LocationValue>,
     pub variables: Vec<Binding>,
     /// Clock values as exact rationals; the reference clock is left out.
-    pub clocks: Vec<ClockValue>,
+    pub clocks: Vec<NamedValue>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LocationValue {
     pub process: String,
     pub location: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ClockValue {
-    pub name: String,
-    pub value: String,
-}
-
-/// `name = value`, as every text view prints a clock.
-impl std::fmt::Display for ClockValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}", self.name, self.value)
-    }
 }
 
 impl VerdictKind {
@@ -512,18 +501,6 @@ fn state(net: &Network, s: &ConcreteState) -> StateReport {
             })
             .collect(),
         variables: variable_bindings(net, &s.variables),
-        clocks: s
-            .clocks
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(i, value)| ClockValue {
-                name: net
-                    .clocks
-                    .get(i)
-                    .map_or(format!("#{i}"), |c| c.name.clone()),
-                value: rational(value),
-            })
-            .collect(),
+        clocks: clock_values(net, &s.clocks),
     }
 }

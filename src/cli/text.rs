@@ -2,10 +2,11 @@
 
 use std::fmt::Write;
 
+use zeno::report::NamedValue;
+
 use super::args::TraceDetail;
 use super::report::{
-    Binding, CheckReport, ClockValue, EdgeReport, EndReport, FileReport, SafeReport, StateReport,
-    StatsReport,
+    Binding, CheckReport, EdgeReport, EndReport, FileReport, SafeReport, StateReport, StatsReport,
 };
 
 /// The report of one file: a header line, then each check (`check::run`
@@ -197,7 +198,7 @@ pub fn state(s: &StateReport) -> String {
         parts.push(v.join(", "));
     }
     if !s.clocks.is_empty() {
-        let c: Vec<String> = s.clocks.iter().map(ClockValue::to_string).collect();
+        let c: Vec<String> = s.clocks.iter().map(NamedValue::to_string).collect();
         parts.push(c.join(", "));
     }
     parts.join("; ")

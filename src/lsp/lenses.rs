@@ -14,7 +14,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::line_index::LineIndex;
-use super::results::{self, EdgeView, StateView};
+use super::results::{self, StepView};
 use crate::checker::{CheckResult, Trace, TraceEnd, Verdict};
 use crate::ir;
 
@@ -56,12 +56,10 @@ pub struct StepReport {
     pub step: usize,
     /// The number of steps in the trace.
     pub total: usize,
-    /// Time waited before the step, as an exact rational.
-    pub delay: String,
-    /// The edges the step takes.
-    pub edges: Vec<EdgeView>,
-    /// The state after the step.
-    pub after: StateView,
+    /// The step's delay, edges and the state after it, as
+    /// `zeno/errorTrace` writes them (their fields, not nested).
+    #[serde(flatten)]
+    pub shown: StepView,
     /// The step belongs to the cycle of a lasso (a liveness check's trace):
     /// the steps after `loopStart` repeat for ever.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -203,9 +201,7 @@ pub fn step_report(
         check: trace.check,
         step: cursor.step,
         total,
-        delay: step.delay,
-        edges: step.edges,
-        after: step.after,
+        shown: step,
         loop_start,
     })
 }
@@ -241,7 +237,7 @@ pub fn inlay_hints(
     let Some(report) = step_report(index, network, result, cursor) else {
         return Vec::new();
     };
-    let Some(edge) = report.edges.first() else {
+    let Some(edge) = report.shown.edges.first() else {
         return Vec::new();
     };
     let at = edge.range.end;
@@ -249,11 +245,12 @@ pub fn inlay_hints(
         return Vec::new();
     }
     let values: Vec<String> = report
+        .shown
         .after
         .variables
         .iter()
-        .chain(&report.after.clocks)
-        .map(|v| format!("{} = {}", v.name, v.value))
+        .chain(&report.shown.after.clocks)
+        .map(|v| v.to_string())
         .collect();
     vec![InlayHint {
         position: at,

@@ -1,6 +1,7 @@
 //! Check results and frontend diagnostics as LSP values: diagnostics on the
 //! check's name, and the structured trace of `zeno/errorTrace`.
 
+use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
     self as lsp, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
@@ -11,7 +12,7 @@ use super::line_index::LineIndex;
 use crate::checker::{CheckResult, ConcreteState, TraceEnd, Transition};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, Span};
-use crate::report::{self, Outcome};
+use crate::report::{self, NamedValue, Outcome};
 
 /// The LSP range of a byte span.
 pub fn range(index: &LineIndex, span: Span) -> Range {
@@ -337,17 +338,8 @@ pub struct ErrorTrace {
     pub end: EndView,
 }
 
-/// One step of a trace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StepView {
-    /// Time waited before the transition, as an exact rational ("3/2").
-    pub delay: String,
-    /// The edges taken (several for a synchronisation).
-    pub edges: Vec<EdgeView>,
-    /// The state after the step.
-    pub after: StateView,
-}
+/// One step of a trace: its delay, its edges and the state after it.
+pub type StepView = report::Step<EdgeView, StateView>;
 
 /// One edge of a step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -375,15 +367,6 @@ pub struct StateView {
     pub variables: Vec<NamedValue>,
     /// Real clocks only (not the reference clock).
     pub clocks: Vec<NamedValue>,
-}
-
-/// A name and its value, both as text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NamedValue {
-    /// The name.
-    pub name: String,
-    /// The value.
-    pub value: String,
 }
 
 /// How a trace ends.
@@ -463,6 +446,20 @@ pub(crate) fn location_values(network: &ir::Network, locations: &[ir::LocId]) ->
         .collect()
 }
 
+/// Every real clock (not the reference clock) with its value in `clocks`.
+pub(crate) fn clock_values(network: &ir::Network, clocks: &[Rational64]) -> Vec<NamedValue> {
+    network
+        .clocks
+        .iter()
+        .zip(clocks)
+        .skip(1)
+        .map(|(c, x)| NamedValue {
+            name: c.name.clone(),
+            value: x.to_string(),
+        })
+        .collect()
+}
+
 fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
     let locations = location_values(network, &s.locations);
     let variables = network
@@ -478,20 +475,10 @@ fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
             },
         })
         .collect();
-    let clocks = network
-        .clocks
-        .iter()
-        .zip(&s.clocks)
-        .skip(1)
-        .map(|(c, x)| NamedValue {
-            name: c.name.clone(),
-            value: x.to_string(),
-        })
-        .collect();
     StateView {
         locations,
         variables,
-        clocks,
+        clocks: clock_values(network, &s.clocks),
     }
 }
 

@@ -19,10 +19,11 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, NamedValue, edges_view, location_values, range};
+use super::results::{EdgeView, clock_values, edges_view, location_values, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
+use crate::report::NamedValue;
 use crate::simulate::{Clocks, Enabled, Mode, Move, SimError, Simulator, zone};
 
 /// Parameters of `zeno/simulate`.
@@ -324,13 +325,7 @@ fn answer(
             .map(|(v, x)| named(v.name.clone(), x.to_string()))
             .collect(),
         clocks: match &s.clocks {
-            Clocks::Values(v) => net
-                .clocks
-                .iter()
-                .zip(v)
-                .skip(1)
-                .map(|(c, x)| named(c.name.clone(), x.to_string()))
-                .collect(),
+            Clocks::Values(v) => clock_values(net, v),
             Clocks::Zone(_) => Vec::new(),
         },
         zone: match &s.clocks {

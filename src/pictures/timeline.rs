@@ -208,6 +208,16 @@ fn timeline_svg(
     }
     let colw = colw.min(260.0);
     let x_of = |c: usize| left + colw * (c as f64 + 0.5);
+    // The lanes and the time axis span the same columns, so they are ruled
+    // alike.
+    let rule = |out: &mut String, y: f64, stroke: &str, stroke_width: &str| {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{stroke}\" stroke-width=\"{stroke_width}\"/>",
+            num(x_of(0)),
+            num(x_of(cols.len() - 1)),
+        );
+    };
     let width = left + colw * cols.len() as f64 + MARGIN;
 
     let title_y = 24.0;
@@ -297,13 +307,7 @@ fn timeline_svg(
             style::INK,
             esc(&proc.name)
         );
-        let _ = writeln!(
-            out,
-            "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{}\" stroke-width=\"1\"/>",
-            num(x_of(0)),
-            num(x_of(cols.len() - 1)),
-            style::FRAME
-        );
+        rule(&mut out, y, style::FRAME, "1");
         let mut start = 0;
         while start < cols.len() {
             // The stay ends at the next column in which this process moves.
@@ -418,13 +422,7 @@ fn timeline_svg(
 
     // The time axis: absolute times at the ticks, delays between them.
     let _ = writeln!(out, "<g class=\"axis\">");
-    let _ = writeln!(
-        out,
-        "<line x1=\"{}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
-        num(x_of(0)),
-        num(x_of(cols.len() - 1)),
-        style::INK
-    );
+    rule(&mut out, axis_y, style::INK, "1.5");
     let _ = writeln!(
         out,
         "<text x=\"{}\" y=\"{}\" fill=\"{}\">time</text>",

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 use zeno::checker::Transition;
+use zeno::report::NamedValue;
 use zeno::simulate::{Clocks, Enabled, Mode, Move, zone};
 
-use super::super::report::{self as cli_report, Binding, ClockValue, EdgeReport, LocationValue};
+use super::super::report::{self as cli_report, Binding, EdgeReport, LocationValue};
 use super::super::source::Source;
 use super::session::{Note, Session};
 
@@ -23,7 +24,7 @@ pub struct View {
     pub variables: Vec<Binding>,
     /// Concrete mode: the clock values.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub clocks: Option<Vec<ClockValue>>,
+    pub clocks: Option<Vec<NamedValue>>,
     /// Symbolic mode: the zone, one constraint per string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zone: Option<Vec<String>>,
@@ -98,22 +99,7 @@ pub fn view(source: &Source, session: &Session) -> View {
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     let (clocks, zone) = match &state.clocks {
-        Clocks::Values(v) => (
-            Some(
-                v.iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(i, value)| ClockValue {
-                        name: net
-                            .clocks
-                            .get(i)
-                            .map_or(format!("#{i}"), |c| c.name.clone()),
-                        value: value.to_string(),
-                    })
-                    .collect(),
-            ),
-            None,
-        ),
+        Clocks::Values(v) => (Some(cli_report::clock_values(net, v)), None),
         Clocks::Zone(z) => (None, Some(zone::describe(net, z))),
     };
     View {
@@ -285,7 +271,7 @@ pub fn text(v: &View) -> String {
     if let Some(clocks) = &v.clocks
         && !clocks.is_empty()
     {
-        let cs: Vec<String> = clocks.iter().map(ClockValue::to_string).collect();
+        let cs: Vec<String> = clocks.iter().map(NamedValue::to_string).collect();
         out.push_str(&format!("  clocks: {}\n", cs.join("  ")));
     }
     if let Some(zone) = &v.zone {
