@@ -228,16 +228,9 @@ impl Parser<'_> {
                 self.c.bump();
                 let e = if self.c.at("(") {
                     self.c.bump();
-                    let mut args = Vec::new();
-                    if !self.c.at(")") {
-                        loop {
-                            args.push(self.expr_bp(ASSIGN_BP + 1)?);
-                            if !self.c.eat(",") {
-                                break;
-                            }
-                        }
-                    }
-                    self.c.expect(")")?;
+                    let args = self
+                        .c
+                        .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
                     // `Proc(1).cs` in a query, or a function's call (in a
                     // query too, as UPPAAL allows: a function with effects
                     // there is rejected by the analysis, and the query

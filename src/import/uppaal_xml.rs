@@ -395,19 +395,7 @@ fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>
     } else {
         p.expr().map(|e| vec![e])
     };
-    let r = r.and_then(|es| {
-        if c.at_eof() {
-            Ok(es)
-        } else {
-            Err((
-                c.span(),
-                format!(
-                    "unexpected {} after the expression",
-                    super::lex::describe(c.peek())
-                ),
-            ))
-        }
-    });
+    let r = r.and_then(|es| c.expect_eof("after the expression").map(|()| es));
     match r {
         Ok(es) => Some(es.iter().map(print).collect()),
         Err((span, msg)) => {
@@ -439,19 +427,7 @@ fn is_inert(e: &Expr) -> bool {
 /// Updates, with calls of inlined functions expanded.
 fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
-    let r = decl::updates(&mut c, env).and_then(|es| {
-        if c.at_eof() {
-            Ok(es)
-        } else {
-            Err((
-                c.span(),
-                format!(
-                    "unexpected {} after the update",
-                    super::lex::describe(c.peek())
-                ),
-            ))
-        }
-    });
+    let r = decl::updates(&mut c, env).and_then(|es| c.expect_eof("after the update").map(|()| es));
     match r {
         Ok(es) => Some(
             es.iter()
@@ -517,16 +493,12 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
 fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
     let r = (|| {
-        let mut out = Vec::new();
-        loop {
+        let out = c.comma_list(|c| {
             let v = c.ident()?;
             c.expect(":")?;
-            let ty = Parser { c: &mut c }.bounded_type()?;
-            out.push(format!("{} : {ty}", sanitize(&v)));
-            if !c.eat(",") {
-                break;
-            }
-        }
+            let ty = Parser { c }.bounded_type()?;
+            Ok(format!("{} : {ty}", sanitize(&v)))
+        })?;
         if !c.at_eof() {
             return Err((c.span(), "unexpected text in the select label".to_string()));
         }
