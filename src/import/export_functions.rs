@@ -207,6 +207,13 @@ impl Body<'_> {
         }
     }
 
+    /// `head` on a line at `pad`, then `body` one level deeper (the caller
+    /// closes it).
+    fn nested(&self, pad: &str, head: &str, body: &[Stmt], depth: usize, out: &mut String) {
+        out.push_str(&format!("{pad}{head}\n"));
+        self.block(body, depth + 1, out);
+    }
+
     fn block(&self, stmts: &[Stmt], depth: usize, out: &mut String) {
         let pad = "    ".repeat(depth);
         for s in stmts {
@@ -231,41 +238,34 @@ impl Body<'_> {
                 }
                 Stmt::Eval(e) => out.push_str(&format!("{pad}{};\n", self.expr(e))),
                 Stmt::If { cond, then, els } => {
-                    out.push_str(&format!("{pad}if ({}) {{\n", self.expr(cond)));
-                    self.block(then, depth + 1, out);
-                    if els.is_empty() {
-                        out.push_str(&format!("{pad}}}\n"));
-                    } else {
-                        out.push_str(&format!("{pad}}} else {{\n"));
-                        self.block(els, depth + 1, out);
-                        out.push_str(&format!("{pad}}}\n"));
+                    let head = format!("if ({}) {{", self.expr(cond));
+                    self.nested(&pad, &head, then, depth, out);
+                    if !els.is_empty() {
+                        self.nested(&pad, "} else {", els, depth, out);
                     }
-                }
-                Stmt::Loop {
-                    cond,
-                    body,
-                    test_first: true,
-                } => {
-                    out.push_str(&format!("{pad}while ({}) {{\n", self.expr(cond)));
-                    self.block(body, depth + 1, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
                 Stmt::Loop {
                     cond,
                     body,
-                    test_first: false,
+                    test_first,
                 } => {
-                    out.push_str(&format!("{pad}do {{\n"));
-                    self.block(body, depth + 1, out);
-                    out.push_str(&format!("{pad}}} while ({});\n", self.expr(cond)));
+                    let cond = self.expr(cond);
+                    if *test_first {
+                        self.nested(&pad, &format!("while ({cond}) {{"), body, depth, out);
+                        out.push_str(&format!("{pad}}}\n"));
+                    } else {
+                        self.nested(&pad, "do {", body, depth, out);
+                        out.push_str(&format!("{pad}}} while ({cond});\n"));
+                    }
                 }
                 Stmt::ForRange { var, lo, hi, body } => {
                     let i = format!("_i{}", var - FRAME);
-                    out.push_str(&format!(
-                        "{pad}for ({i} : int[{lo}, {hi}]) {{\n{pad}    {} = {i};\n",
+                    let head = format!(
+                        "for ({i} : int[{lo}, {hi}]) {{\n{pad}    {} = {i};",
                         self.var(*var)
-                    ));
-                    self.block(body, depth + 1, out);
+                    );
+                    self.nested(&pad, &head, body, depth, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
                 Stmt::Return { value: None, .. } => out.push_str(&format!("{pad}return;\n")),
