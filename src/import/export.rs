@@ -210,17 +210,10 @@ impl<'n> Printer<'n> {
                 }
             }
         }
+        // A check's goal holds every formula of the check (negated or
+        // conjoined, which changes nothing here).
         for c in &net.checks {
-            match &c.kind {
-                CheckKind::Invariant(f)
-                | CheckKind::Reachable(f)
-                | CheckKind::Inevitable(f)
-                | CheckKind::Potentially(f) => collect_formula(f, &mut uses),
-                CheckKind::LeadsTo(p, q) => {
-                    collect_formula(p, &mut uses);
-                    collect_formula(q, &mut uses);
-                }
-            }
+            collect_formula(&c.kind.goal(), &mut uses);
         }
         let fns = match dialect {
             Dialect::Xta => Functions::collect(net, &mut uses.checks),
