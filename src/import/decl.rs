@@ -166,14 +166,11 @@ fn struct_fields_inner(c: &mut Cursor, env: &Env) -> PResult<String> {
             return Err((c.span(), "unterminated `struct`".into()));
         }
         let ty = parse_type(c, env)?;
-        loop {
+        fields.extend(c.comma_list(|c| {
             let name = c.ident()?;
             let d = dims(c)?;
-            fields.push(format!("{} {}{d};", ty.text, sanitize(&name)));
-            if !c.eat(",") {
-                break;
-            }
-        }
+            Ok(format!("{} {}{d};", ty.text, sanitize(&name)))
+        })?);
         c.expect(";")?;
     }
     Ok(format!("struct {{ {} }}", fields.join(" ")))
@@ -208,16 +205,7 @@ fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
         return Err((c.span(), "initialiser lists nested too deeply".into()));
     }
     c.bump();
-    let mut items = Vec::new();
-    if !c.at("}") {
-        loop {
-            items.push(initialiser(c, depth + 1)?);
-            if !c.eat(",") {
-                break;
-            }
-        }
-    }
-    c.expect("}")?;
+    let items = c.list_until("}", |c| initialiser(c, depth + 1))?;
     Ok(format!("{{ {} }}", items.join(", ")))
 }
 
@@ -260,11 +248,10 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
                 parse_type(c, env)?.text
             }
         };
-        let mut lines = Vec::new();
-        loop {
+        let lines = c.comma_list(|c| {
             let name = c.ident()?;
             let d = dims(c)?;
-            lines.push(format!("typedef {ty} {}{d};", sanitize(&name)));
+            let line = format!("typedef {ty} {}{d};", sanitize(&name));
             match &range {
                 Some(r) if d.is_empty() => {
                     env.typedefs.insert(name, r.clone());
@@ -273,10 +260,8 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
                     env.other_types.insert(name);
                 }
             }
-            if !c.eat(",") {
-                break;
-            }
-        }
+            Ok(line)
+        })?;
         c.expect(";")?;
         return Ok(lines);
     }
@@ -350,27 +335,22 @@ fn chan_priority(c: &mut Cursor) -> PResult<String> {
 /// A template parameter list (without parentheses): value parameters become
 /// `const T p`, references `T &p` stay.
 pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<String>> {
-    let mut out = Vec::new();
     if c.at_eof() || c.at(")") {
-        return Ok(out);
+        return Ok(Vec::new());
     }
-    loop {
+    c.comma_list(|c| {
         let ty = parse_type(c, env)?;
         let by_ref = c.eat("&");
         let name = c.ident()?;
         let d = dims(c)?;
-        let text = if by_ref {
+        Ok(if by_ref {
             format!("{} &{}{}", ty.text, sanitize(&name), d)
         } else if ty.is_const {
             format!("{} {}{}", ty.text, sanitize(&name), d)
         } else {
             format!("const {} {}{}", ty.text, sanitize(&name), d)
-        };
-        out.push(text);
-        if !c.eat(",") {
-            return Ok(out);
-        }
-    }
+        })
+    })
 }
 
 /// Skips a balanced `{ ... }` block (the cursor at its `{`); `false`, having
@@ -466,16 +446,7 @@ pub(crate) fn system_statement(
             }
             let tmpl = c.ident()?;
             c.expect("(")?;
-            let mut args = Vec::new();
-            if !c.at(")") {
-                loop {
-                    args.push(print(&expr_no_comma(c)?));
-                    if !c.eat(",") {
-                        break;
-                    }
-                }
-            }
-            c.expect(")")?;
+            let args = c.list_until(")", |c| Ok(print(&expr_no_comma(c)?)))?;
             c.expect(";")?;
             sys.instances.push(format!(
                 "{}{params} = {}({});",
@@ -510,52 +481,31 @@ fn function(
     name: &str,
 ) -> PResult<String> {
     c.expect("(")?;
-    let mut params = Vec::new();
-    if !c.at(")") {
-        loop {
-            let t = parse_type(c, env)?;
-            let r = if c.eat("&") { "&" } else { "" };
-            let p = c.ident()?;
-            let d = dims(c)?;
-            params.push(format!("{} {r}{}{d}", t.text, sanitize(&p)));
-            if !c.eat(",") {
-                break;
-            }
-        }
-    }
-    c.expect(")")?;
+    let params = c.list_until(")", |c| {
+        let t = parse_type(c, env)?;
+        let r = if c.eat("&") { "&" } else { "" };
+        let p = c.ident()?;
+        let d = dims(c)?;
+        Ok(format!("{} {r}{}{d}", t.text, sanitize(&p)))
+    })?;
     let open = c.pos();
     c.expect("{")?;
-    let mut out = format!("{ty} {}({}) {{\n", sanitize(name), params.join(", "));
-    if let Err((span, why)) = block(c, env, sink, 1, &mut out) {
+    let mut body = Body {
+        env,
+        sink,
+        out: format!("{ty} {}({}) {{\n", sanitize(name), params.join(", ")),
+    };
+    if let Err((span, why)) = body.block(c, 1) {
         // Reported, and the rest of the body skipped: the declarations
         // after it still translate.
-        sink.error(span, format!("in function `{name}`: {why}"));
+        body.sink
+            .error(span, format!("in function `{name}`: {why}"));
         c.set_pos(open);
         recover(c);
         return Ok(format!("// function `{name}` could not be translated"));
     }
-    out.push('}');
-    Ok(out)
-}
-
-/// Statements up to the closing `}` of a block (consumed), one per line.
-fn block(
-    c: &mut Cursor,
-    env: &mut Env,
-    sink: &mut Sink,
-    depth: usize,
-    out: &mut String,
-) -> PResult<()> {
-    while !c.eat("}") {
-        if c.at_eof() {
-            return Err((c.span(), "unterminated function body".into()));
-        }
-        out.push_str(&"    ".repeat(depth));
-        statement(c, env, sink, depth, out)?;
-        out.push('\n');
-    }
-    Ok(())
+    body.out.push('}');
+    Ok(body.out)
 }
 
 /// A comma-separated list of expressions up to `end` (consumed), as zeno
@@ -595,107 +545,113 @@ fn at_declaration(c: &Cursor, env: &Env) -> bool {
     }
 }
 
-fn statement(
-    c: &mut Cursor,
-    env: &mut Env,
-    sink: &mut Sink,
-    depth: usize,
-    out: &mut String,
-) -> PResult<()> {
-    c.enter()?;
-    let done = statement_here(c, env, sink, depth, out);
-    c.leave();
-    done
+/// A function body being translated: its local declarations go into `env`,
+/// errors inside them to `sink`, and the zeno text to `out`.
+struct Body<'e, 's, 't> {
+    env: &'e mut Env,
+    sink: &'s mut Sink<'t>,
+    out: String,
 }
 
-fn statement_here(
-    c: &mut Cursor,
-    env: &mut Env,
-    sink: &mut Sink,
-    depth: usize,
-    out: &mut String,
-) -> PResult<()> {
-    let paren_expr = |c: &mut Cursor| -> PResult<String> {
-        c.expect("(")?;
-        let e = expr(c)?;
-        c.expect(")")?;
-        Ok(print(&e))
-    };
-    if c.eat(";") {
-        out.push(';');
-    } else if c.eat("{") {
-        out.push_str("{\n");
-        block(c, env, sink, depth + 1, out)?;
-        out.push_str(&"    ".repeat(depth));
-        out.push('}');
-    } else if c.eat_kw("if") {
-        out.push_str(&format!("if ({}) ", paren_expr(c)?));
-        statement(c, env, sink, depth, out)?;
-        if c.eat_kw("else") {
-            out.push_str(" else ");
-            statement(c, env, sink, depth, out)?;
+impl Body<'_, '_, '_> {
+    /// Statements up to the closing `}` of a block (consumed), one per line.
+    fn block(&mut self, c: &mut Cursor, depth: usize) -> PResult<()> {
+        while !c.eat("}") {
+            if c.at_eof() {
+                return Err((c.span(), "unterminated function body".into()));
+            }
+            self.out.push_str(&"    ".repeat(depth));
+            self.statement(c, depth)?;
+            self.out.push('\n');
         }
-    } else if c.eat_kw("while") {
-        out.push_str(&format!("while ({}) ", paren_expr(c)?));
-        statement(c, env, sink, depth, out)?;
-    } else if c.eat_kw("do") {
-        out.push_str("do ");
-        statement(c, env, sink, depth, out)?;
-        if !c.eat_kw("while") {
-            return Err((c.span(), "expected `while` after the body of `do`".into()));
-        }
-        out.push_str(&format!(" while ({});", paren_expr(c)?));
-        c.expect(";")?;
-    } else if c.eat_kw("for") {
-        c.expect("(")?;
-        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct(":") {
-            let var = c.ident()?;
-            c.bump();
-            let t = parse_type(c, env)?;
+        Ok(())
+    }
+
+    fn statement(&mut self, c: &mut Cursor, depth: usize) -> PResult<()> {
+        c.enter()?;
+        let done = self.statement_here(c, depth);
+        c.leave();
+        done
+    }
+
+    fn statement_here(&mut self, c: &mut Cursor, depth: usize) -> PResult<()> {
+        let paren_expr = |c: &mut Cursor| -> PResult<String> {
+            c.expect("(")?;
+            let e = expr(c)?;
             c.expect(")")?;
-            out.push_str(&format!("for ({} : {}) ", sanitize(&var), t.text));
-        } else if at_declaration(c, env) {
-            // `for (int i = 0; …)`: the declaration goes into a block of
-            // its own around the loop, where it is visible as in C.
-            let decl = declaration_inner(c, env, sink)?;
-            out.push_str(&format!("{{ {} for (", decl.join(" ")));
-            let rest = for_rest(c)?;
-            out.push_str(&rest);
-            statement(c, env, sink, depth, out)?;
-            out.push_str(" }");
-            return Ok(());
-        } else {
-            let init = for_part(c, ";")?;
-            out.push_str(&format!("for ({init}{}", for_rest(c)?));
-        }
-        statement(c, env, sink, depth, out)?;
-    } else if c.eat_kw("return") {
+            Ok(print(&e))
+        };
         if c.eat(";") {
-            out.push_str("return;");
+            self.out.push(';');
+        } else if c.eat("{") {
+            self.out.push_str("{\n");
+            self.block(c, depth + 1)?;
+            self.out.push_str(&"    ".repeat(depth));
+            self.out.push('}');
+        } else if c.eat_kw("if") {
+            self.out.push_str(&format!("if ({}) ", paren_expr(c)?));
+            self.statement(c, depth)?;
+            if c.eat_kw("else") {
+                self.out.push_str(" else ");
+                self.statement(c, depth)?;
+            }
+        } else if c.eat_kw("while") {
+            self.out.push_str(&format!("while ({}) ", paren_expr(c)?));
+            self.statement(c, depth)?;
+        } else if c.eat_kw("do") {
+            self.out.push_str("do ");
+            self.statement(c, depth)?;
+            if !c.eat_kw("while") {
+                return Err((c.span(), "expected `while` after the body of `do`".into()));
+            }
+            self.out.push_str(&format!(" while ({});", paren_expr(c)?));
+            c.expect(";")?;
+        } else if c.eat_kw("for") {
+            c.expect("(")?;
+            if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct(":") {
+                let var = c.ident()?;
+                c.bump();
+                let t = parse_type(c, self.env)?;
+                c.expect(")")?;
+                self.out
+                    .push_str(&format!("for ({} : {}) ", sanitize(&var), t.text));
+            } else if at_declaration(c, self.env) {
+                // `for (int i = 0; …)`: the declaration goes into a block of
+                // its own around the loop, where it is visible as in C.
+                let decl = declaration_inner(c, self.env, self.sink)?;
+                self.out.push_str(&format!("{{ {} for (", decl.join(" ")));
+                let rest = for_rest(c)?;
+                self.out.push_str(&rest);
+                self.statement(c, depth)?;
+                self.out.push_str(" }");
+                return Ok(());
+            } else {
+                let init = for_part(c, ";")?;
+                self.out.push_str(&format!("for ({init}{}", for_rest(c)?));
+            }
+            self.statement(c, depth)?;
+        } else if c.eat_kw("return") {
+            if c.eat(";") {
+                self.out.push_str("return;");
+            } else {
+                let e = expr(c)?;
+                c.expect(";")?;
+                self.out.push_str(&format!("return {};", print(&e)));
+            }
+        } else if at_declaration(c, self.env) {
+            let lines = declaration_inner(c, self.env, self.sink)?;
+            self.out.push_str(&lines.join(" "));
         } else {
             let e = expr(c)?;
             c.expect(";")?;
-            out.push_str(&format!("return {};", print(&e)));
+            self.out.push_str(&print(&e));
+            self.out.push(';');
         }
-    } else if at_declaration(c, env) {
-        let lines = declaration_inner(c, env, sink)?;
-        out.push_str(&lines.join(" "));
-    } else {
-        let e = expr(c)?;
-        c.expect(";")?;
-        out.push_str(&print(&e));
-        out.push(';');
+        Ok(())
     }
-    Ok(())
 }
 
 /// An assignment label: updates separated by `,`.
 pub(crate) fn updates(c: &mut Cursor, _env: &Env) -> PResult<Vec<Expr>> {
-    let mut out = Vec::new();
-    loop {
-        out.push(expr(c)?);
-        if !c.eat(",") {
-            return Ok(out);
-        }
-    }
+    c.comma_list(expr)
 }

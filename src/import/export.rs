@@ -14,7 +14,7 @@ use crate::ir::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::export_functions::Functions;
+use super::export_functions::{Functions, for_each_node};
 
 /// A flattened identifier: `P1.x` → `P1_x`, `Proc(1, 2)` → `Proc_1_2`.
 pub(super) fn clean(name: &str) -> String {
@@ -112,6 +112,21 @@ impl Arrays {
     }
 }
 
+/// Reports `message` at an array's first slot when its slots differ in
+/// `key`: both formats declare one type (TChecker also one initial value)
+/// for a whole array.
+fn check_uniform<K: PartialEq>(
+    slots: &[crate::ir::Variable],
+    key: impl Fn(&crate::ir::Variable) -> K,
+    message: &str,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let first = key(&slots[0]);
+    if slots.iter().any(|s| key(s) != first) {
+        errors.push(Diagnostic::error(slots[0].span, message));
+    }
+}
+
 /// What the expressions of a network use: indexed arrays `(base, len)`,
 /// and the dimensions that indices are checked against.
 #[derive(Default)]
@@ -121,27 +136,15 @@ struct Uses {
 }
 
 fn collect_expr(e: &Expr, uses: &mut Uses) {
-    match e {
-        Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
-        Expr::Index { base, len, index } => {
+    for_each_node(e, &mut |n| match n {
+        Expr::Index { base, len, .. } => {
             uses.arrays.insert((*base, *len));
-            collect_expr(index, uses);
         }
-        Expr::Checked { index, len } => {
+        Expr::Checked { len, .. } => {
             uses.checks.insert(*len);
-            collect_expr(index, uses);
         }
-        Expr::Unary(_, a) => collect_expr(a, uses),
-        Expr::Binary(_, a, b) => {
-            collect_expr(a, uses);
-            collect_expr(b, uses);
-        }
-        Expr::Cond(c, a, b) => {
-            collect_expr(c, uses);
-            collect_expr(a, uses);
-            collect_expr(b, uses);
-        }
-    }
+        _ => {}
+    });
 }
 
 fn collect_formula(f: &Formula, uses: &mut Uses) {
@@ -207,17 +210,10 @@ impl<'n> Printer<'n> {
                 }
             }
         }
+        // A check's goal holds every formula of the check (negated or
+        // conjoined, which changes nothing here).
         for c in &net.checks {
-            match &c.kind {
-                CheckKind::Invariant(f)
-                | CheckKind::Reachable(f)
-                | CheckKind::Inevitable(f)
-                | CheckKind::Potentially(f) => collect_formula(f, &mut uses),
-                CheckKind::LeadsTo(p, q) => {
-                    collect_formula(p, &mut uses);
-                    collect_formula(q, &mut uses);
-                }
-            }
+            collect_formula(&c.kind.goal(), &mut uses);
         }
         let fns = match dialect {
             Dialect::Xta => Functions::collect(net, &mut uses.checks),
@@ -232,6 +228,28 @@ impl<'n> Printer<'n> {
             checks: uses.checks,
             fns,
         }
+    }
+
+    /// The variables in declaration order: each array (its base and its
+    /// slots) once, and each scalar (`None`, one slot).
+    fn declared_vars(&self) -> Vec<(Option<u32>, &'n [crate::ir::Variable])> {
+        let all = &self.net.variables;
+        let mut out = Vec::new();
+        let mut v = 0usize;
+        while v < all.len() {
+            match self.vars.of[v] {
+                Some((base, len)) if base as usize == v => {
+                    out.push((Some(base), &all[v..v + len as usize]));
+                    v += len as usize;
+                }
+                Some(_) => v += 1,
+                None => {
+                    out.push((None, &all[v..=v]));
+                    v += 1;
+                }
+            }
+        }
+        out
     }
 
     fn var(&self, v: u32) -> String {
@@ -347,16 +365,27 @@ impl<'n> Printer<'n> {
     /// then its clock bounds (XTA and TChecker both take integer conditions
     /// in invariants, with UPPAAL's meaning).
     fn invariant(&self, l: &crate::ir::Location, errors: &mut Vec<Diagnostic>) -> Vec<String> {
-        let mut parts: Vec<String> = l
-            .data_invariant
-            .iter()
-            .map(|d| self.operand(d, BinOp::And, l.span, errors))
+        self.conjuncts(l.data_invariant.as_ref(), &l.invariant, l.span, errors)
+    }
+
+    /// The conjuncts of an edge's guard, in the same order.
+    fn guard(&self, e: &crate::ir::Edge, errors: &mut Vec<Diagnostic>) -> Vec<String> {
+        self.conjuncts(e.guard.as_ref(), &e.clock_guard, e.span, errors)
+    }
+
+    /// A data condition, then clock constraints, each as one conjunct.
+    fn conjuncts(
+        &self,
+        data: Option<&Expr>,
+        clocks: &[ClockConstraint],
+        span: Span,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Vec<String> {
+        let mut parts: Vec<String> = data
+            .map(|d| self.operand(d, BinOp::And, span, errors))
+            .into_iter()
             .collect();
-        parts.extend(
-            l.invariant
-                .iter()
-                .map(|c| self.constraint(c, l.span, errors)),
-        );
+        parts.extend(clocks.iter().map(|c| self.constraint(c, span, errors)));
         parts
     }
 
@@ -674,42 +703,22 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
     }
     out.push('\n');
     // Variables: arrays where an indexed access exists, scalars otherwise.
-    let mut v = 0usize;
-    while v < net.variables.len() {
-        let x = &net.variables[v];
-        match pr.vars.of[v] {
-            Some((base, len)) if base as usize == v => {
-                let slots = &net.variables[v..v + len as usize];
-                if slots
-                    .iter()
-                    .any(|s| (s.lo, s.hi, s.init) != (x.lo, x.hi, x.init))
-                {
-                    errors.push(Diagnostic::error(
-                        x.span,
-                        "TChecker arrays need one range and initial value for all elements",
-                    ));
-                }
-                out.push_str(&format!(
-                    "int:{len}:{}:{}:{}:{}\n",
-                    x.lo,
-                    x.hi,
-                    x.init,
-                    pr.array_ident(base)
-                ));
-                v += len as usize;
-            }
-            Some(_) => v += 1,
-            None => {
-                out.push_str(&format!(
-                    "int:1:{}:{}:{}:{}\n",
-                    x.lo,
-                    x.hi,
-                    x.init,
-                    clean(&x.name)
-                ));
-                v += 1;
-            }
-        }
+    for (array, slots) in pr.declared_vars() {
+        let x = &slots[0];
+        check_uniform(
+            slots,
+            |s| (s.lo, s.hi, s.init),
+            "TChecker arrays need one range and initial value for all elements",
+            &mut errors,
+        );
+        let name = array.map_or_else(|| clean(&x.name), |base| pr.array_ident(base));
+        out.push_str(&format!(
+            "int:{}:{}:{}:{}:{name}\n",
+            slots.len(),
+            x.lo,
+            x.hi,
+            x.init,
+        ));
     }
     for c in 1..net.clocks.len() {
         out.push_str(&format!("clock:1:{}\n", pr.clock(c as u32)));
@@ -766,15 +775,7 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                     continue;
                 }
             }
-            let mut guard: Vec<String> = Vec::new();
-            if let Some(g) = &e.guard {
-                guard.push(pr.operand(g, BinOp::And, e.span, &mut errors));
-            }
-            guard.extend(
-                e.clock_guard
-                    .iter()
-                    .map(|c| pr.constraint(c, e.span, &mut errors)),
-            );
+            let guard = pr.guard(e, &mut errors);
             let mut attrs = Vec::new();
             if !guard.is_empty() {
                 attrs.push(format!("provided:{}", guard.join("&&")));
@@ -869,9 +870,8 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
     clock_clashes(net, &mut errors);
     let pr = Printer::new(net, Dialect::Xta, &mut errors);
     let mut out = String::from("// exported from zeno\n");
-    let mut v = 0usize;
-    while v < net.variables.len() {
-        let x = &net.variables[v];
+    for (array, slots) in pr.declared_vars() {
+        let x = &slots[0];
         let ty = if x.is_bool {
             "bool".to_string()
         } else {
@@ -884,19 +884,16 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                 s.init.to_string()
             }
         };
-        match pr.vars.of[v] {
-            Some((base, len)) if base as usize == v => {
-                let slots = &net.variables[v..v + len as usize];
+        match array {
+            Some(base) => {
+                let len = slots.len();
                 let inits: Vec<String> = slots.iter().map(val).collect();
-                if slots
-                    .iter()
-                    .any(|s| (s.lo, s.hi, s.is_bool) != (x.lo, x.hi, x.is_bool))
-                {
-                    errors.push(Diagnostic::error(
-                        x.span,
-                        "array elements with different ranges cannot be exported",
-                    ));
-                }
+                check_uniform(
+                    slots,
+                    |s| (s.lo, s.hi, s.is_bool),
+                    "array elements with different ranges cannot be exported",
+                    &mut errors,
+                );
                 // All-zero arrays need no initialiser.
                 if slots.iter().all(|s| s.init == 0) {
                     out.push_str(&format!("{ty} {}[{len}];\n", pr.array_ident(base)));
@@ -907,13 +904,8 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                         inits.join(", ")
                     ));
                 }
-                v += len as usize;
             }
-            Some(_) => v += 1,
-            None => {
-                out.push_str(&format!("{ty} {} = {};\n", clean(&x.name), val(x)));
-                v += 1;
-            }
+            None => out.push_str(&format!("{ty} {} = {};\n", clean(&x.name), val(x))),
         }
     }
     for &len in &pr.checks {
@@ -1009,15 +1001,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             let mut trans = Vec::new();
             for e in &p.edges {
                 let mut labels = Vec::new();
-                let mut guard: Vec<String> = Vec::new();
-                if let Some(g) = &e.guard {
-                    guard.push(pr.operand(g, BinOp::And, e.span, &mut errors));
-                }
-                guard.extend(
-                    e.clock_guard
-                        .iter()
-                        .map(|c| pr.constraint(c, e.span, &mut errors)),
-                );
+                let guard = pr.guard(e, &mut errors);
                 if !guard.is_empty() {
                     labels.push(format!("guard {};", guard.join(" && ")));
                 }

@@ -207,6 +207,13 @@ impl Body<'_> {
         }
     }
 
+    /// `head` on a line at `pad`, then `body` one level deeper (the caller
+    /// closes it).
+    fn nested(&self, pad: &str, head: &str, body: &[Stmt], depth: usize, out: &mut String) {
+        out.push_str(&format!("{pad}{head}\n"));
+        self.block(body, depth + 1, out);
+    }
+
     fn block(&self, stmts: &[Stmt], depth: usize, out: &mut String) {
         let pad = "    ".repeat(depth);
         for s in stmts {
@@ -231,41 +238,34 @@ impl Body<'_> {
                 }
                 Stmt::Eval(e) => out.push_str(&format!("{pad}{};\n", self.expr(e))),
                 Stmt::If { cond, then, els } => {
-                    out.push_str(&format!("{pad}if ({}) {{\n", self.expr(cond)));
-                    self.block(then, depth + 1, out);
-                    if els.is_empty() {
-                        out.push_str(&format!("{pad}}}\n"));
-                    } else {
-                        out.push_str(&format!("{pad}}} else {{\n"));
-                        self.block(els, depth + 1, out);
-                        out.push_str(&format!("{pad}}}\n"));
+                    let head = format!("if ({}) {{", self.expr(cond));
+                    self.nested(&pad, &head, then, depth, out);
+                    if !els.is_empty() {
+                        self.nested(&pad, "} else {", els, depth, out);
                     }
-                }
-                Stmt::Loop {
-                    cond,
-                    body,
-                    test_first: true,
-                } => {
-                    out.push_str(&format!("{pad}while ({}) {{\n", self.expr(cond)));
-                    self.block(body, depth + 1, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
                 Stmt::Loop {
                     cond,
                     body,
-                    test_first: false,
+                    test_first,
                 } => {
-                    out.push_str(&format!("{pad}do {{\n"));
-                    self.block(body, depth + 1, out);
-                    out.push_str(&format!("{pad}}} while ({});\n", self.expr(cond)));
+                    let cond = self.expr(cond);
+                    if *test_first {
+                        self.nested(&pad, &format!("while ({cond}) {{"), body, depth, out);
+                        out.push_str(&format!("{pad}}}\n"));
+                    } else {
+                        self.nested(&pad, "do {", body, depth, out);
+                        out.push_str(&format!("{pad}}} while ({cond});\n"));
+                    }
                 }
                 Stmt::ForRange { var, lo, hi, body } => {
                     let i = format!("_i{}", var - FRAME);
-                    out.push_str(&format!(
-                        "{pad}for ({i} : int[{lo}, {hi}]) {{\n{pad}    {} = {i};\n",
+                    let head = format!(
+                        "for ({i} : int[{lo}, {hi}]) {{\n{pad}    {} = {i};",
                         self.var(*var)
-                    ));
-                    self.block(body, depth + 1, out);
+                    );
+                    self.nested(&pad, &head, body, depth, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
                 Stmt::Return { value: None, .. } => out.push_str(&format!("{pad}return;\n")),
@@ -337,33 +337,19 @@ fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr), t: &mut impl FnMut(&LVal
 
 /// The lengths of the local arrays the statements index (reads and writes).
 fn local_arrays(stmts: &[Stmt], checks: &mut std::collections::BTreeSet<u32>) {
-    fn reads(e: &Expr, checks: &mut std::collections::BTreeSet<u32>) {
-        match e {
-            Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
-            Expr::Index { base, len, index } => {
-                if is_frame_slot(*base) {
-                    checks.insert(*len);
-                }
-                reads(index, checks);
-            }
-            Expr::Checked { index, len } => {
+    let mut reads = |e: &Expr| {
+        for_each_node(e, &mut |n| match n {
+            Expr::Index { base, len, .. } if is_frame_slot(*base) => {
                 checks.insert(*len);
-                reads(index, checks);
             }
-            Expr::Unary(_, a) => reads(a, checks),
-            Expr::Binary(_, a, b) => {
-                reads(a, checks);
-                reads(b, checks);
+            Expr::Checked { len, .. } => {
+                checks.insert(*len);
             }
-            Expr::Cond(c, a, b) => {
-                reads(c, checks);
-                reads(a, checks);
-                reads(b, checks);
-            }
-        }
-    }
+            _ => {}
+        })
+    };
     let mut lens = Vec::new();
-    each_expr(stmts, &mut |e| reads(e, checks), &mut |l| {
+    each_expr(stmts, &mut reads, &mut |l| {
         if l.index.is_some() && is_frame_slot(l.base) {
             lens.push(l.len);
         }
@@ -373,23 +359,32 @@ fn local_arrays(stmts: &[Stmt], checks: &mut std::collections::BTreeSet<u32>) {
 
 /// The state arrays an expression indexes.
 fn state_indices(e: &Expr, out: &mut std::collections::BTreeSet<(u32, u32)>) {
+    for_each_node(e, &mut |n| {
+        if let Expr::Index { base, len, .. } = n
+            && !is_frame_slot(*base)
+        {
+            out.insert((*base, *len));
+        }
+    });
+}
+
+/// Calls `f` on the expression and on each of its subexpressions (not
+/// inside calls), outermost first.
+pub(super) fn for_each_node(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
     match e {
         Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
-        Expr::Index { base, len, index } => {
-            if !is_frame_slot(*base) {
-                out.insert((*base, *len));
-            }
-            state_indices(index, out);
+        Expr::Index { index: a, .. } | Expr::Checked { index: a, .. } | Expr::Unary(_, a) => {
+            for_each_node(a, f)
         }
-        Expr::Checked { index, .. } | Expr::Unary(_, index) => state_indices(index, out),
         Expr::Binary(_, a, b) => {
-            state_indices(a, out);
-            state_indices(b, out);
+            for_each_node(a, f);
+            for_each_node(b, f);
         }
         Expr::Cond(c, a, b) => {
-            state_indices(c, out);
-            state_indices(a, out);
-            state_indices(b, out);
+            for_each_node(c, f);
+            for_each_node(a, f);
+            for_each_node(b, f);
         }
     }
 }

@@ -228,16 +228,9 @@ impl Parser<'_> {
                 self.c.bump();
                 let e = if self.c.at("(") {
                     self.c.bump();
-                    let mut args = Vec::new();
-                    if !self.c.at(")") {
-                        loop {
-                            args.push(self.expr_bp(ASSIGN_BP + 1)?);
-                            if !self.c.eat(",") {
-                                break;
-                            }
-                        }
-                    }
-                    self.c.expect(")")?;
+                    let args = self
+                        .c
+                        .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
                     // `Proc(1).cs` in a query, or a function's call (in a
                     // query too, as UPPAAL allows: a function with effects
                     // there is rejected by the analysis, and the query
@@ -527,51 +520,62 @@ mod tests {
         round(text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
+    /// Each model text printed back as zeno text.
+    fn assert_prints(cases: &[(&str, &str)]) {
+        for (text, zeno) in cases {
+            assert_eq!(model(text), *zeno, "{text}");
+        }
+    }
+
     #[test]
     fn precedence_is_kept_with_minimal_parentheses() {
-        assert_eq!(model("(a + b) * c"), "(a + b) * c");
-        assert_eq!(model("a + (b * c)"), "a + b * c");
-        assert_eq!(model("a - (b - c)"), "a - (b - c)");
-        assert_eq!(model("(a - b) - c"), "a - b - c");
-        assert_eq!(model("not (a and b) or c"), "!(a && b) || c");
-        // `not` binds weaker than `==` in UPPAAL: not a == b is !(a == b).
-        assert_eq!(model("not a == b"), "!(a == b)");
-        assert_eq!(model("a || b && c"), "a || b && c");
-        assert_eq!(model("(a || b) && c"), "(a || b) && c");
-        assert_eq!(model("x := y + 1"), "x = y + 1");
-        assert_eq!(model("a[i] += 2"), "a[i] += 2");
-        assert_eq!(model("c ? 1 : 2 + 3"), "c ? 1 : 2 + 3");
-        assert_eq!(model("-(x)"), "-x");
-        assert_eq!(model("-3"), "-3");
-        assert_eq!(model("a[i+1][j]"), "a[i + 1][j]");
-        assert_eq!(model("a imply b imply c"), "(a imply b) imply c");
+        assert_prints(&[
+            ("(a + b) * c", "(a + b) * c"),
+            ("a + (b * c)", "a + b * c"),
+            ("a - (b - c)", "a - (b - c)"),
+            ("(a - b) - c", "a - b - c"),
+            ("not (a and b) or c", "!(a && b) || c"),
+            // `not` binds weaker than `==` in UPPAAL: not a == b is !(a == b).
+            ("not a == b", "!(a == b)"),
+            ("a || b && c", "a || b && c"),
+            ("(a || b) && c", "(a || b) && c"),
+            ("x := y + 1", "x = y + 1"),
+            ("a[i] += 2", "a[i] += 2"),
+            ("c ? 1 : 2 + 3", "c ? 1 : 2 + 3"),
+            ("-(x)", "-x"),
+            ("-3", "-3"),
+            ("a[i+1][j]", "a[i + 1][j]"),
+            ("a imply b imply c", "(a imply b) imply c"),
+        ]);
     }
 
     #[test]
     fn bit_operators_min_max_and_prefix_increments_keep_uppaal_precedence() {
-        // C's (and UPPAAL's) table: `&` is looser than `==`, `^` than `&`,
-        // `|` than `^`; shifts are looser than `+`; `<?`/`>?` sit between
-        // the shifts and the comparisons.
-        assert_eq!(model("a & b == c"), "a & b == c");
-        assert_eq!(model("(a & b) == c"), "(a & b) == c");
-        assert_eq!(model("a | b ^ c & d"), "a | b ^ c & d");
-        assert_eq!(model("(a | b) & c"), "(a | b) & c");
-        assert_eq!(model("1 << n + 1"), "1 << n + 1");
-        assert_eq!(model("(1 << n) + 1"), "(1 << n) + 1");
-        assert_eq!(model("a <? b << 1 < c"), "a <? b << 1 < c");
-        assert_eq!(model("(a >? b) << 1"), "(a >? b) << 1");
-        assert_eq!(model("~x & 3"), "~x & 3");
-        assert_eq!(model("~(x & 3)"), "~(x & 3)");
-        assert_eq!(model("a && b | c"), "a && b | c");
-        assert_eq!(model("x <<= 2"), "x <<= 2");
-        assert_eq!(model("x %= 2"), "x %= 2");
-        assert_eq!(model("x ^= y | 1"), "x ^= y | 1");
-        assert_eq!(model("++x"), "++x");
-        assert_eq!(model("--a[i]"), "--a[i]");
-        assert_eq!(model("-(-x)"), "- -x");
-        assert_eq!(model("-(--x)"), "- --x");
-        assert_eq!(model("i = j := 0"), "i = j = 0");
-        assert_eq!(model("i = ++j"), "i = ++j");
+        assert_prints(&[
+            // C's (and UPPAAL's) table: `&` is looser than `==`, `^` than `&`,
+            // `|` than `^`; shifts are looser than `+`; `<?`/`>?` sit between
+            // the shifts and the comparisons.
+            ("a & b == c", "a & b == c"),
+            ("(a & b) == c", "(a & b) == c"),
+            ("a | b ^ c & d", "a | b ^ c & d"),
+            ("(a | b) & c", "(a | b) & c"),
+            ("1 << n + 1", "1 << n + 1"),
+            ("(1 << n) + 1", "(1 << n) + 1"),
+            ("a <? b << 1 < c", "a <? b << 1 < c"),
+            ("(a >? b) << 1", "(a >? b) << 1"),
+            ("~x & 3", "~x & 3"),
+            ("~(x & 3)", "~(x & 3)"),
+            ("a && b | c", "a && b | c"),
+            ("x <<= 2", "x <<= 2"),
+            ("x %= 2", "x %= 2"),
+            ("x ^= y | 1", "x ^= y | 1"),
+            ("++x", "++x"),
+            ("--a[i]", "--a[i]"),
+            ("-(-x)", "- -x"),
+            ("-(--x)", "- --x"),
+            ("i = j := 0", "i = j = 0"),
+            ("i = ++j", "i = ++j"),
+        ]);
     }
 
     #[test]

@@ -255,21 +255,21 @@ impl Cursor {
     }
 
     pub(crate) fn eat(&mut self, p: &str) -> bool {
-        if self.at(p) {
-            self.bump();
-            true
-        } else {
-            false
-        }
+        let here = self.at(p);
+        self.bump_if(here)
     }
 
     pub(crate) fn eat_kw(&mut self, kw: &str) -> bool {
-        if self.at_kw(kw) {
+        let here = self.at_kw(kw);
+        self.bump_if(here)
+    }
+
+    /// Moves past the current token when `here`; returns `here`.
+    fn bump_if(&mut self, here: bool) -> bool {
+        if here {
             self.bump();
-            true
-        } else {
-            false
         }
+        here
     }
 
     pub(crate) fn expect(&mut self, p: &str) -> PResult<()> {
@@ -281,6 +281,49 @@ impl Cursor {
                 format!("expected `{p}`, found {}", describe(self.peek())),
             ))
         }
+    }
+
+    /// Nothing left, or the error "unexpected <token> <place>" (`place`:
+    /// "in the invariant", "after the update").
+    pub(crate) fn expect_eof(&self, place: &str) -> PResult<()> {
+        if self.at_eof() {
+            Ok(())
+        } else {
+            Err((
+                self.span(),
+                format!("unexpected {} {place}", describe(self.peek())),
+            ))
+        }
+    }
+
+    /// One or more items separated by `,`, each read by `item`.
+    pub(crate) fn comma_list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Cursor) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut out = Vec::new();
+        loop {
+            out.push(item(self)?);
+            if !self.eat(",") {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// A possibly empty [`Self::comma_list`] up to `close`, which is
+    /// consumed (arguments, parameters, initialiser lists).
+    pub(crate) fn list_until<T>(
+        &mut self,
+        close: &str,
+        item: impl FnMut(&mut Cursor) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let items = if self.at(close) {
+            Vec::new()
+        } else {
+            self.comma_list(item)?
+        };
+        self.expect(close)?;
+        Ok(items)
     }
 
     pub(crate) fn ident(&mut self) -> PResult<String> {

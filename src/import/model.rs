@@ -63,27 +63,13 @@ pub(crate) struct Check {
 impl Model {
     pub(crate) fn write(&self) -> String {
         let mut out = String::new();
-        for h in &self.header {
-            out.push_str(&format!("// {h}\n"));
-        }
-        if !self.header.is_empty() {
-            out.push('\n');
-        }
-        for g in &self.globals {
-            out.push_str(g);
-            out.push('\n');
-        }
-        if !self.globals.is_empty() {
-            out.push('\n');
-        }
+        push_paragraph(&mut out, "// ", &self.header);
+        push_paragraph(&mut out, "", &self.globals);
         for t in &self.templates {
             t.write(&mut out);
             out.push('\n');
         }
-        for i in &self.instances {
-            out.push_str(i);
-            out.push('\n');
-        }
+        push_lines(&mut out, "", &self.instances);
         if !self.system.is_empty() {
             let level = |k: usize| self.system_levels.get(k).copied().unwrap_or(0);
             out.push_str("system ");
@@ -95,17 +81,12 @@ impl Model {
             }
             out.push_str(";\n");
         }
-        for v in &self.vectors {
-            out.push_str(v);
-            out.push('\n');
-        }
+        push_lines(&mut out, "", &self.vectors);
         if !self.checks.is_empty() {
             out.push('\n');
         }
         for c in &self.checks {
-            for line in &c.comment {
-                out.push_str(&format!("// {line}\n"));
-            }
+            push_lines(&mut out, "// ", &c.comment);
             if let Some(f) = &c.formula {
                 out.push_str(&format!("check {}: {f};\n", c.name));
             }
@@ -121,12 +102,7 @@ impl Template {
             self.name,
             self.params.join(", ")
         ));
-        for l in &self.locals {
-            out.push_str(&format!("    {l}\n"));
-        }
-        if !self.locals.is_empty() {
-            out.push('\n');
-        }
+        push_paragraph(out, "    ", &self.locals);
         for l in &self.locations {
             let mut s = String::from("    ");
             if l.init {
@@ -168,5 +144,21 @@ impl Template {
             out.push_str(&s);
         }
         out.push_str("}\n");
+    }
+}
+
+/// Each item on a line of its own, after `prefix`.
+fn push_lines(out: &mut String, prefix: &str, items: &[String]) {
+    for item in items {
+        out.push_str(&format!("{prefix}{item}\n"));
+    }
+}
+
+/// [`push_lines`], then a blank line when there was any: a section of its
+/// own.
+fn push_paragraph(out: &mut String, prefix: &str, items: &[String]) {
+    push_lines(out, prefix, items);
+    if !items.is_empty() {
+        out.push('\n');
     }
 }

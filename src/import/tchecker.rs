@@ -285,15 +285,7 @@ fn is_vector(v: &SyncVec) -> bool {
 fn expr_text(p: Part) -> Result<String, (Span, String)> {
     let mut c = p.cursor()?;
     let e = Parser { c: &mut c }.expr()?;
-    if !c.at_eof() {
-        return Err((
-            c.span(),
-            format!(
-                "unexpected {} in the expression",
-                super::lex::describe(c.peek())
-            ),
-        ));
-    }
+    c.expect_eof("in the expression")?;
     Ok(print(&e))
 }
 

@@ -103,6 +103,22 @@ struct XLabel {
     span: Span,
 }
 
+impl XLabel {
+    /// The label a `<label>` start tag opens; its text follows.
+    fn open(e: &BytesStart, end_pos: u32, span: Span) -> XLabel {
+        XLabel {
+            kind: attr(e, "kind").unwrap_or_default(),
+            text: Chunk::at(end_pos),
+            span,
+        }
+    }
+
+    /// The text of the last label, which the XML text being read belongs to.
+    fn last_text(labels: &mut [XLabel]) -> Option<&mut Chunk> {
+        labels.last_mut().map(|l| &mut l.text)
+    }
+}
+
 #[derive(Debug, Default)]
 struct XLocation {
     id: String,
@@ -146,6 +162,18 @@ struct Nta {
     instantiation: Option<Chunk>,
     system: Option<Chunk>,
     queries: Vec<XQuery>,
+}
+
+impl Nta {
+    /// The location being read: the last of the last template.
+    fn location(&mut self) -> Option<&mut XLocation> {
+        self.templates.last_mut()?.locations.last_mut()
+    }
+
+    /// The transition being read: the last of the last template.
+    fn transition(&mut self) -> Option<&mut XTransition> {
+        self.templates.last_mut()?.transitions.last_mut()
+    }
 }
 
 fn attr(e: &BytesStart, name: &str) -> Option<String> {
@@ -250,38 +278,22 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         }
                     }
                     (["nta", "template", "location"], child) => {
-                        if let Some(l) = nta
-                            .templates
-                            .last_mut()
-                            .and_then(|t| t.locations.last_mut())
-                        {
+                        if let Some(l) = nta.location() {
                             match child {
                                 "name" => l.name = Some(Chunk::at(end_pos)),
                                 "urgent" => l.urgent = true,
                                 "committed" => l.committed = true,
-                                "label" => l.labels.push(XLabel {
-                                    kind: attr(e, "kind").unwrap_or_default(),
-                                    text: Chunk::at(end_pos),
-                                    span,
-                                }),
+                                "label" => l.labels.push(XLabel::open(e, end_pos, span)),
                                 other => unknown_element(sink, span, other, "a location"),
                             }
                         }
                     }
                     (["nta", "template", "transition"], child) => {
-                        if let Some(tr) = nta
-                            .templates
-                            .last_mut()
-                            .and_then(|t| t.transitions.last_mut())
-                        {
+                        if let Some(tr) = nta.transition() {
                             match child {
                                 "source" => tr.source = attr(e, "ref"),
                                 "target" => tr.target = attr(e, "ref"),
-                                "label" => tr.labels.push(XLabel {
-                                    kind: attr(e, "kind").unwrap_or_default(),
-                                    text: Chunk::at(end_pos),
-                                    span,
-                                }),
+                                "label" => tr.labels.push(XLabel::open(e, end_pos, span)),
                                 // Drawing only.
                                 "nail" => {}
                                 other => unknown_element(sink, span, other, "a transition"),
@@ -350,25 +362,17 @@ fn text_target<'a>(nta: &'a mut Nta, path: &[&str]) -> Option<&'a mut Chunk> {
         ["nta", "instantiation"] => nta.instantiation.as_mut(),
         ["nta", "queries", "query", "formula"] => nta.queries.last_mut().map(|q| &mut q.formula),
         ["nta", "queries", "query", "comment"] => nta.queries.last_mut().map(|q| &mut q.comment),
+        ["nta", "template", "location", "name"] => nta.location()?.name.as_mut(),
+        ["nta", "template", "location", "label"] => XLabel::last_text(&mut nta.location()?.labels),
+        ["nta", "template", "transition", "label"] => {
+            XLabel::last_text(&mut nta.transition()?.labels)
+        }
         ["nta", "template", rest @ ..] => {
             let t = nta.templates.last_mut()?;
             match rest {
                 ["name"] => t.name.as_mut(),
                 ["parameter"] => t.parameter.as_mut(),
                 ["declaration"] => t.declaration.as_mut(),
-                ["location", "name"] => t.locations.last_mut()?.name.as_mut(),
-                ["location", "label"] => t
-                    .locations
-                    .last_mut()?
-                    .labels
-                    .last_mut()
-                    .map(|l| &mut l.text),
-                ["transition", "label"] => t
-                    .transitions
-                    .last_mut()?
-                    .labels
-                    .last_mut()
-                    .map(|l| &mut l.text),
                 _ => None,
             }
         }
@@ -395,19 +399,7 @@ fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>
     } else {
         p.expr().map(|e| vec![e])
     };
-    let r = r.and_then(|es| {
-        if c.at_eof() {
-            Ok(es)
-        } else {
-            Err((
-                c.span(),
-                format!(
-                    "unexpected {} after the expression",
-                    super::lex::describe(c.peek())
-                ),
-            ))
-        }
-    });
+    let r = r.and_then(|es| c.expect_eof("after the expression").map(|()| es));
     match r {
         Ok(es) => Some(es.iter().map(print).collect()),
         Err((span, msg)) => {
@@ -439,19 +431,7 @@ fn is_inert(e: &Expr) -> bool {
 /// Updates, with calls of inlined functions expanded.
 fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
-    let r = decl::updates(&mut c, env).and_then(|es| {
-        if c.at_eof() {
-            Ok(es)
-        } else {
-            Err((
-                c.span(),
-                format!(
-                    "unexpected {} after the update",
-                    super::lex::describe(c.peek())
-                ),
-            ))
-        }
-    });
+    let r = decl::updates(&mut c, env).and_then(|es| c.expect_eof("after the update").map(|()| es));
     match r {
         Ok(es) => Some(
             es.iter()
@@ -517,16 +497,12 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
 fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
     let r = (|| {
-        let mut out = Vec::new();
-        loop {
+        let out = c.comma_list(|c| {
             let v = c.ident()?;
             c.expect(":")?;
-            let ty = Parser { c: &mut c }.bounded_type()?;
-            out.push(format!("{} : {ty}", sanitize(&v)));
-            if !c.eat(",") {
-                break;
-            }
-        }
+            let ty = Parser { c }.bounded_type()?;
+            Ok(format!("{} : {ty}", sanitize(&v)))
+        })?;
         if !c.at_eof() {
             return Err((c.span(), "unexpected text in the select label".to_string()));
         }

@@ -79,12 +79,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     c.expect("(")?;
     let mut params = c.take_until(&[")"]);
     t.params = decl::parameters(&mut params, env)?;
-    if !params.at_eof() {
-        return Err((
-            params.span(),
-            format!("unexpected {} in the parameters", describe(params.peek())),
-        ));
-    }
+    params.expect_eof("in the parameters")?;
     c.expect(")")?;
     c.expect("{")?;
     // Local declarations come first, up to `state`.
@@ -97,7 +92,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             format!("process `{name}` has no `state` declaration"),
         ));
     }
-    loop {
+    t.locations = c.comma_list(|c| {
         let lname = c.ident()?;
         let mut loc = Location {
             name: sanitize(&lname),
@@ -106,27 +101,19 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
         if c.eat("{") {
             let mut inv = c.take_until(&["}"]);
             let e = Parser { c: &mut inv }.expr()?;
-            if !inv.at_eof() {
-                return Err((
-                    inv.span(),
-                    format!("unexpected {} in the invariant", describe(inv.peek())),
-                ));
-            }
+            inv.expect_eof("in the invariant")?;
             loc.invariant = Some(print(&e));
             c.expect("}")?;
         }
-        t.locations.push(loc);
-        if !c.eat(",") {
-            break;
-        }
-    }
+        Ok(loc)
+    })?;
     c.expect(";")?;
     let mut has_init = false;
     loop {
         let kw_span = c.span();
         if c.eat_kw("commit") || c.eat_kw("committed") || c.eat_kw("urgent") {
             let urgent = matches!(&c.prev_tok(), Tok::Ident(k) if k == "urgent");
-            loop {
+            c.comma_list(|c| {
                 let span = c.span();
                 let l = sanitize(&c.ident()?);
                 match t.locations.iter_mut().find(|x| x.name == l) {
@@ -134,10 +121,8 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                     Some(x) => x.committed = true,
                     None => return Err((span, format!("`{l}` is not a state of `{name}`"))),
                 }
-                if !c.eat(",") {
-                    break;
-                }
-            }
+                Ok(())
+            })?;
             c.expect(";")?;
         } else if c.eat_kw("init") {
             let span = c.span();
@@ -150,7 +135,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             c.expect(";")?;
         } else if c.eat_kw("trans") {
             let mut prev_src: Option<String> = None;
-            loop {
+            c.comma_list(|c| {
                 let src = if c.at("->") {
                     prev_src.clone().ok_or((
                         c.span(),
@@ -176,10 +161,8 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 c.expect("}")?;
                 t.edges.push(e);
                 prev_src = Some(src);
-                if !c.eat(",") {
-                    break;
-                }
-            }
+                Ok(())
+            })?;
             c.expect(";")?;
         } else if c.at_kw("priority") || c.at_kw("branchpoint") {
             return Err((
@@ -230,12 +213,7 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
             "probability" => return Err((span, "probabilities are not supported".into())),
             other => return Err((span, format!("unknown transition label `{other}`"))),
         }
-        if !part.at_eof() {
-            return Err((
-                part.span(),
-                format!("unexpected {} in the `{kw}` label", describe(part.peek())),
-            ));
-        }
+        part.expect_eof(&format!("in the `{kw}` label"))?;
         c.expect(";")?;
     }
     Ok(())
