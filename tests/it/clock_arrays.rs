@@ -402,3 +402,53 @@ fn a_clock_array_sized_by_a_parameter() {
     let names: Vec<&str> = net.clocks.iter().skip(1).map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["Q.x[0]", "Q.x[1]", "R.x[0]", "R.x[1]", "R.x[2]"]);
 }
+
+/// A function that resets a clock array in a `for (i : T)` loop, or the
+/// same resets written out on the edge.
+fn restart_model(in_function: bool) -> String {
+    let resets = match in_function {
+        true => "restart()",
+        false => "x[0] = 0, x[1] = 0, rounds = rounds < 3 ? rounds + 1 : 3",
+    };
+    format!(
+        "const int N = 2;\ntypedef int[0, N - 1] id_t;\nclock x[N];\nint[0, 3] rounds;\n\
+         void restart() {{ for (i : id_t) {{ x[i] = 0; }} rounds = rounds < 3 ? rounds + 1 : 3; }}\n\
+         template P() {{\ninit location a invariant x[1] <= 5;\nlocation b;\n\
+         a -> b when x[0] >= 2 do {resets};\nb -> a when x[1] >= 1;\n}}\nsystem P;\n\
+         check synced: A[] x[0] - x[1] <= 0 && x[1] - x[0] <= 0;\n\
+         check late: E<> P.b && x[0] >= 2;\n\
+         check early: E<> P.a && x[0] >= 6;\n\
+         check three: E<> rounds == 3;\n"
+    )
+}
+
+/// Both clocks start at 0 and are always reset together, so they stay
+/// equal (`synced`); `b` has no invariant, so time passes there (`late`);
+/// at `a` the invariant x[1] <= 5 bounds x[0] too (`early` fails); each
+/// `a -> b` counts a round (`three`). The loop is unrolled, so the model is
+/// the one with the resets written out, state for state.
+#[test]
+fn a_loop_over_a_clock_array_resets_every_clock() {
+    let expected = [
+        Verdict::Holds,
+        Verdict::Holds,
+        Verdict::Fails,
+        Verdict::Holds,
+    ];
+    let unrolled = verdicts(&restart_model(true), &expected);
+    let written_out = verdicts(&restart_model(false), &expected);
+    assert_eq!(unrolled, written_out);
+}
+
+#[test]
+fn a_conditional_clock_reset_inside_a_loop_is_a_located_error() {
+    let text = "const int N = 2;\ntypedef int[0, N - 1] id_t;\nclock x[N];\n\
+                void some() { for (i : id_t) if (i == 0) x[i] = 0; }\n\
+                template P() { init location a; a -> a do some(); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m.contains("not inside `if` or a loop") && at == "x[i] = 0"),
+        "{errs:?}"
+    );
+}

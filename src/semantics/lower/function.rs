@@ -64,6 +64,9 @@ impl FnState {
     }
 }
 
+/// The most values a `for (i : T)` loop that resets clocks is unrolled for.
+const MAX_UNROLLED: i64 = 1024;
+
 fn slot_range(ty: &Ty) -> (i32, i32) {
     match ty.bounds() {
         Some((lo, hi)) => (clamp32(lo), clamp32(hi)),
@@ -735,6 +738,27 @@ impl Ctx {
                     }
                     return;
                 };
+                let values = hi - lo + 1;
+                if values <= MAX_UNROLLED && self.resets_a_clock(body) {
+                    // `for (i : id_t) x[i] = 0;`: run once per value with
+                    // `i` a constant, so that each reset names its clock
+                    // and stands at the function's top level.
+                    for v in lo..=hi {
+                        let top = self.fns.top;
+                        self.push_scope();
+                        self.define(
+                            name,
+                            Sym::Const {
+                                value: Some(v),
+                                ty: t.clone(),
+                            },
+                        );
+                        self.statement(body, out);
+                        self.pop_scope(false);
+                        self.fns.top = top;
+                    }
+                    return;
+                }
                 let top = self.fns.top;
                 let slot = self.alloc(1);
                 self.push_scope();
@@ -821,6 +845,46 @@ impl Ctx {
                 out.push(ir::Stmt::Eval(t.expr));
             }
         }
+    }
+
+    /// Whether `s` assigns a clock directly (a loop with such a body is
+    /// unrolled).
+    fn resets_a_clock(&mut self, s: &Stmt) -> bool {
+        fn root(e: &hir::Expr) -> Option<&str> {
+            match &e.kind {
+                ExprKind::Name(n) => Some(n),
+                ExprKind::Index(a, _) | ExprKind::Field(a, _) => root(a),
+                _ => None,
+            }
+        }
+        fn assigned<'s>(s: &'s Stmt, out: &mut Vec<&'s str>) {
+            match &s.kind {
+                StmtKind::Expr(e) => {
+                    if let ExprKind::Assign(_, lhs, _) = &e.kind
+                        && let Some(r) = root(lhs)
+                    {
+                        out.push(r);
+                    }
+                }
+                StmtKind::Block(b) => b.iter().for_each(|s| assigned(s, out)),
+                StmtKind::If(_, t, e) => {
+                    assigned(t, out);
+                    if let Some(e) = e {
+                        assigned(e, out);
+                    }
+                }
+                StmtKind::While(_, b)
+                | StmtKind::DoWhile(b, _)
+                | StmtKind::For { body: b, .. }
+                | StmtKind::ForRange { body: b, .. } => assigned(b, out),
+                StmtKind::Empty | StmtKind::Decl(_) | StmtKind::Return(_) => {}
+            }
+        }
+        let mut names = Vec::new();
+        assigned(s, &mut names);
+        names
+            .iter()
+            .any(|n| matches!(self.peek(n), Some(Sym::Clock { .. } | Sym::Clocks { .. })))
     }
 
     /// Records clock resets of the body being lowered (or of a call it
