@@ -59,12 +59,25 @@ pub fn check(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
+    let mut result = timed(options, cancel, |stop| {
+        check_until(network, check, options, stop, progress)
+    });
+    result.stats.threads = result.stats.threads.max(1);
+    result
+}
+
+/// What `decide` answers under a stop condition of its own (`cancel` and
+/// `options.timeout`), timed as a whole.
+fn timed(
+    options: &Options,
+    cancel: &Cancel,
+    decide: impl FnOnce(&Stop) -> CheckResult,
+) -> CheckResult {
     let started = Instant::now();
     let stop = Stop::new(cancel, options.timeout);
-    let mut result = check_until(network, check, options, &stop, progress);
+    let mut result = decide(&stop);
     // The whole check: heuristic construction, search and trace.
     result.stats.elapsed = started.elapsed();
-    result.stats.threads = result.stats.threads.max(1);
     result
 }
 
@@ -208,10 +221,9 @@ pub fn check_with_heuristic(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    let started = Instant::now();
-    let stop = Stop::new(cancel, options.timeout);
-    let mut result = search::run(network, check, options, heuristic, &stop, progress);
-    result.stats.elapsed = started.elapsed();
+    let mut result = timed(options, cancel, |stop| {
+        search::run(network, check, options, heuristic, stop, progress)
+    });
     result.stats.threads = 1;
     result
 }
