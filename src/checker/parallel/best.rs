@@ -33,14 +33,12 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use crate::ir;
-
 use super::super::dbm::Dbm;
 use super::super::frontier::Ties;
 use super::super::heuristics::{Heuristic, SharedHeuristic};
 use super::super::semantics::Model;
 use super::super::store::{Store, Subsumption};
-use super::super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop};
+use super::super::{CheckResult, Limit, SearchOrder, Stats, Task};
 use super::bfs::{self, Ctx, Expanded, Inserts, Pos, Shard, in_flight};
 use super::{Found, Gid, Sharded};
 
@@ -168,18 +166,16 @@ impl Open {
     }
 }
 
-/// Greedy or A* search of `check` on `options.threads` threads, guided by
-/// `heuristic` (`None`: every state estimated at 0). Returns `None` when
-/// the heuristic cannot be shared between threads or no pool of workers
-/// can be had; the caller then searches sequentially.
+/// Greedy or A* search of the `task`'s check on `options.threads` threads,
+/// guided by `heuristic` (`None`: every state estimated at 0). Returns
+/// `None` when the heuristic cannot be shared between threads or no pool of
+/// workers can be had; the caller then searches sequentially.
 pub(crate) fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
+    task: Task,
     heuristic: Option<&dyn Heuristic>,
-    stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> Option<CheckResult> {
+    let options = task.options;
     let shared_h = match heuristic {
         Some(h) => Some(h.shared()?),
         None => None,
@@ -195,7 +191,7 @@ pub(crate) fn run(
             Subsumption::Any
         },
     };
-    super::search(net, check, options, stop, |ctx, sharded| {
+    super::search(task, |ctx, sharded| {
         let mut search = Search {
             open: (0..sharded.shards.len())
                 .map(|_| Open {

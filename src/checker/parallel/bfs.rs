@@ -18,7 +18,7 @@
 
 use rayon::prelude::*;
 
-use crate::ir::{self, EdgeId, EvalError, ProcId};
+use crate::ir::{EdgeId, EvalError, ProcId};
 
 use super::super::active::ActiveClocks;
 use super::super::dbm::Dbm;
@@ -26,7 +26,7 @@ use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
-use super::super::{CheckResult, Limit, Options, Stats, Stop};
+use super::super::{CheckResult, Limit, Stats, Task};
 use super::{Found, Gid, Sharded, SharedStop, owner};
 
 /// Frontier states per task of the expansion phase: enough to amortise
@@ -175,17 +175,12 @@ impl Ctx<'_> {
     }
 }
 
-/// Breadth-first search of `check` on `options.threads` threads.
+/// Breadth-first search of the `task`'s check on `options.threads` threads.
 /// Returns `None` when no pool of workers can be had (see
 /// [`super::pool`]); the caller then searches sequentially.
-pub(crate) fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&Stats),
-) -> Option<CheckResult> {
-    super::search(net, check, options, stop, |ctx, sharded| {
+pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Option<CheckResult> {
+    let options = task.options;
+    super::search(task, |ctx, sharded| {
         let mut search = Search { sharded, pushes: 0 };
         let found = search.explore(ctx, options.max_states, progress);
         search.sharded.finish(search.pushes, 0);

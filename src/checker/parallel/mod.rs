@@ -18,15 +18,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 
-use crate::ir;
-
 use super::active::ActiveClocks;
 use super::dbm::Dbm;
 use super::goal::Goal;
 use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Subsumption};
 use super::{
-    Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Verdict,
+    Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task,
+    Verdict,
 };
 use bfs::{Ctx, Expanded, Inserts, Scratch, Shard};
 
@@ -209,24 +208,21 @@ struct Sharded {
     pool: rayon::ThreadPool,
 }
 
-/// A parallel search of `check`: builds the model, the goal and empty
-/// shards, lets `explore` search them (it hands the shards back with their
-/// final figures taken) and answers from what it found. `None` when no
-/// pool of workers can be had (see [`pool`]); the caller then searches
+/// A parallel search of the `task`'s check: builds the model, the goal and
+/// empty shards, lets `explore` search them (it hands the shards back with
+/// their final figures taken) and answers from what it found. `None` when
+/// no pool of workers can be had (see [`pool`]); the caller then searches
 /// sequentially.
 fn search(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
+    task: Task,
     explore: impl FnOnce(&Ctx, Sharded) -> (Result<Option<Found>, Limit>, Sharded),
 ) -> Option<CheckResult> {
-    let pool = pool(options.threads)?;
+    let pool = pool(task.options.threads)?;
     let start = Instant::now();
-    let threads = u32::try_from(options.threads).unwrap_or(u32::MAX);
-    let chk = net.check(check);
+    let threads = u32::try_from(task.options.threads).unwrap_or(u32::MAX);
+    let chk = task.net.check(task.check);
     let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(net, &goal.formula);
+    let model = Model::new(task.net, &goal.formula);
     if model.beyond_zones().is_some() {
         return Some(CheckResult {
             verdict: Verdict::Unknown(Limit::ClockRange),
@@ -238,11 +234,12 @@ fn search(
         });
     }
     let verdicts = Verdict::of_reachability(&chk.kind);
-    let shared = SharedStop::new(stop);
-    let nkey = model.nproc + net.variables.len();
-    let active = options
+    let shared = SharedStop::new(task.stop);
+    let nkey = model.nproc + task.net.variables.len();
+    let active = task
+        .options
         .active_clocks
-        .then(|| ActiveClocks::new(net, &goal.formula));
+        .then(|| ActiveClocks::new(task.net, &goal.formula));
     let ctx = Ctx {
         model: &model,
         goal: &goal,
@@ -251,7 +248,7 @@ fn search(
         active: active.as_ref(),
     };
     let sharded = Sharded {
-        shards: (0..shard_count(options.threads))
+        shards: (0..shard_count(task.options.threads))
             .map(|_| Shard::new(nkey, &model, active.as_ref()))
             .collect(),
         stats: Stats {
@@ -264,13 +261,13 @@ fn search(
         pool,
     };
     let (found, sharded) = explore(&ctx, sharded);
-    shared.report_to(stop);
+    shared.report_to(task.stop);
     Some(answer(
         found,
         &sharded.shards,
         &model,
         &goal,
-        stop,
+        task.stop,
         verdicts,
         sharded.stats,
     ))
