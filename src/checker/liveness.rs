@@ -72,7 +72,7 @@ use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
 use super::trace::{TraceEnd, ZoneBound};
-use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Verdict};
+use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 
@@ -193,23 +193,17 @@ struct Search<'a, 'm> {
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); [`super::check_until`]
 /// sends only those here.
-pub fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&Stats),
-) -> CheckResult {
-    let chk = net.check(check);
+pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
+    let chk = task.net.check(task.check);
     // `deadlock` in the formula the bounds are computed for makes them
     // L = U = M (Extra+_M), which case 3 needs.
     let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);
     let product;
-    let searched = if options.non_zeno {
-        product = non_zeno::product(net);
+    let searched = if task.options.non_zeno {
+        product = non_zeno::product(task.net);
         &product
     } else {
-        net
+        task.net
     };
     let model = Model::new(searched, &bounds_for);
     if model.beyond_zones().is_some() {
@@ -218,33 +212,33 @@ pub fn run(
     // The best-first orders guide the liveness searches (`directed.rs`);
     // the outer search of `-->` estimates the distance to `p && !q`.
     let guided = matches!(
-        options.config.search,
+        task.options.config.search,
         SearchOrder::Greedy | SearchOrder::AStar
     );
     let heuristic = match &chk.kind {
         ir::CheckKind::LeadsTo(p, q)
-            if guided && options.config.heuristic != HeuristicKind::Zero =>
+            if guided && task.options.config.heuristic != HeuristicKind::Zero =>
         {
             let goal = Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))]);
             let built = heuristics::build_until(
-                options.config.heuristic,
+                task.options.config.heuristic,
                 searched,
                 &goal,
                 &heuristics::EdgeSet::none(searched),
-                &options.pdb,
-                &|| stop.requested(),
+                &task.options.pdb,
+                &|| task.stop.requested(),
             );
             match built {
                 Some(h) => Some(h),
-                None => return unknown(stop.reason().unwrap_or(Limit::Cancelled)),
+                None => return unknown(task.stop.reason().unwrap_or(Limit::Cancelled)),
             }
         }
         _ => None,
     };
     let mut search = Search {
         model: &model,
-        options,
-        stop,
+        options: task.options,
+        stop: task.stop,
         progress,
         stats: Stats::default(),
         nodes: Vec::new(),
@@ -254,7 +248,7 @@ pub fn run(
         upper: Vec::new(),
         started: Instant::now(),
         outer_stored: 0,
-        non_zeno: options.non_zeno,
+        non_zeno: task.options.non_zeno,
         guided,
         heuristic,
     };
@@ -280,29 +274,29 @@ pub fn run(
     let mut stats = search.stats;
     stats.stored = search.nodes.len() as u64 + search.outer_stored;
     let per_state =
-        (model.dim * model.dim * 4 + (model.nproc + net.variables.len()) * 4 + 48) as u64;
+        (model.dim * model.dim * 4 + (model.nproc + task.net.variables.len()) * 4 + 48) as u64;
     stats.bytes_per_state = per_state;
     stats.peak_memory = stats.stored * per_state;
     // Traces of the product are told in the network's terms.
     let result = |verdict, stats, trace: Option<super::Trace>| CheckResult {
         verdict,
         stats,
-        trace: match options.non_zeno {
-            true => trace.map(|t| non_zeno::project(t, net.dbm_dim())),
+        trace: match task.options.non_zeno {
+            true => trace.map(|t| non_zeno::project(t, task.net.dbm_dim())),
             false => trace,
         },
     };
     match found {
         Ok(None) => result(none_verdict, stats, None),
         Ok(Some((path, end))) => {
-            let trace = lasso_trace(&model, &path, end, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            let trace = lasso_trace(&model, &path, end, task.stop);
+            stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(found_verdict, stats, trace)
         }
         Err(Halt::Limit(limit)) => result(Verdict::Unknown(limit), stats, None),
         Err(Halt::Error(path, edges, error)) => {
-            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
+            stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(Verdict::ModelError(error), stats, trace)
         }
     }

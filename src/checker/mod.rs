@@ -59,40 +59,66 @@ pub fn check(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    let started = Instant::now();
-    let stop = Stop::new(cancel, options.timeout);
-    let mut result = check_until(network, check, options, &stop, progress);
-    // The whole check: heuristic construction, search and trace.
-    result.stats.elapsed = started.elapsed();
+    let mut result = timed(network, check, options, cancel, |task| {
+        check_until(task, progress)
+    });
     result.stats.threads = result.stats.threads.max(1);
     result
+}
+
+/// What `decide` answers on the task of deciding `check` of `network`
+/// under a stop condition of its own (`cancel` and `options.timeout`),
+/// timed as a whole.
+fn timed(
+    network: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    cancel: &Cancel,
+    decide: impl FnOnce(Task) -> CheckResult,
+) -> CheckResult {
+    let started = Instant::now();
+    let stop = Stop::new(cancel, options.timeout);
+    let mut result = decide(Task {
+        net: network,
+        check,
+        options,
+        stop: &stop,
+    });
+    // The whole check: heuristic construction, search and trace.
+    result.stats.elapsed = started.elapsed();
+    result
+}
+
+/// A check being decided: what its phases hand on to each other (a phase
+/// may hand on another network, a reduced one, or other options), with the
+/// stop condition they all share.
+#[derive(Clone, Copy)]
+pub(crate) struct Task<'a> {
+    pub net: &'a ir::Network,
+    pub check: ir::CheckId,
+    pub options: &'a Options,
+    pub stop: &'a Stop<'a>,
 }
 
 /// [`check`] under a stop condition set up by the caller, so that every
 /// phase (heuristic construction, the search, safe abstraction's rounds and
 /// the concrete trace) shares one deadline.
-pub(crate) fn check_until(
-    network: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&Stats),
-) -> CheckResult {
+pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // Liveness checks have their own search; orders, heuristics and
     // enhancements are about reaching a state and do not apply.
-    if network.check(check).kind.is_liveness() {
-        return liveness::run(network, check, options, stop, progress);
+    if task.net.check(task.check).kind.is_liveness() {
+        return liveness::run(task, progress);
     }
-    if options.config.safe_abstraction {
-        return safe::check(network, check, options, stop, progress);
+    if task.options.config.safe_abstraction {
+        return safe::check(task, progress);
     }
-    if let Some(budget) = options.breadth_first_after
-        && options.config.search.is_guided()
-        && options.config.enhance == Enhance::None
+    if let Some(budget) = task.options.breadth_first_after
+        && task.options.config.search.is_guided()
+        && task.options.config.enhance == Enhance::None
     {
-        return best_first_then_breadth_first(network, check, options, budget, stop, progress);
+        return best_first_then_breadth_first(task, budget, progress);
     }
-    reach_until(network, check, options, stop, progress)
+    reach_until(task, progress)
 }
 
 /// [`Options::breadth_first_after`]: best-first search for at most `budget`
@@ -100,19 +126,23 @@ pub(crate) fn check_until(
 /// verdict, breadth-first search with what is left of the state limit (the
 /// time limit is the check's, shared by both).
 fn best_first_then_breadth_first(
-    network: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
+    task: Task,
     budget: u64,
-    stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
+    let options = task.options;
     let own_limit_first = options.max_states.is_some_and(|m| m <= budget);
     let first = Options {
         max_states: Some(options.max_states.map_or(budget, |m| m.min(budget))),
         ..options.clone()
     };
-    let guided = reach_until(network, check, &first, stop, progress);
+    let guided = reach_until(
+        Task {
+            options: &first,
+            ..task
+        },
+        progress,
+    );
     if own_limit_first || guided.verdict != Verdict::Unknown(Limit::States) {
         return guided;
     }
@@ -126,62 +156,60 @@ fn best_first_then_breadth_first(
         breadth_first_after: None,
         ..options.clone()
     };
-    let mut result = reach_until(network, check, &breadth_first, stop, progress);
+    let mut result = reach_until(
+        Task {
+            options: &breadth_first,
+            ..task
+        },
+        progress,
+    );
     result.stats.breadth_first_after = Some(explored);
     result
 }
 
-/// The reachability search of `check` on `network` itself, whatever
-/// `options.config.safe_abstraction` says: the search [`check_until`] runs, and
+/// The reachability search of the `task`'s check on its network itself,
+/// whatever `options.config.safe_abstraction` says: the search [`check_until`] runs, and
 /// the one safe abstraction runs on its reduced networks.
-pub(crate) fn reach_until(
-    network: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&Stats),
-) -> CheckResult {
+pub(crate) fn reach_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // On the parallel searches, `None` means: the system refused the
     // threads (or the heuristic cannot be shared); search on this one.
-    let parallel = runs_parallel(options);
+    let parallel = runs_parallel(task.options);
     if parallel
-        && options.config.search == SearchOrder::Bfs
-        && let Some(result) = parallel::bfs(network, check, options, stop, progress)
+        && task.options.config.search == SearchOrder::Bfs
+        && let Some(result) = parallel::bfs(task, progress)
     {
         return result;
     }
     let guided = matches!(
-        options.config.search,
+        task.options.config.search,
         SearchOrder::Greedy | SearchOrder::AStar
-    ) || options.config.enhance == Enhance::UselessTransitions;
-    if guided && options.config.heuristic != HeuristicKind::Zero {
+    ) || task.options.config.enhance == Enhance::UselessTransitions;
+    if guided && task.options.config.heuristic != HeuristicKind::Zero {
         let started = Instant::now();
-        let goal = network.check(check).kind.goal();
+        let goal = task.net.check(task.check).kind.goal();
         let built = heuristics::build_until(
-            options.config.heuristic,
-            network,
+            task.options.config.heuristic,
+            task.net,
             &goal,
-            &heuristics::EdgeSet::none(network),
-            &options.pdb,
-            &|| stop.requested(),
+            &heuristics::EdgeSet::none(task.net),
+            &task.options.pdb,
+            &|| task.stop.requested(),
         );
         let Some(mut h) = built else {
-            return stopped_before_search(stop, started);
+            return stopped_before_search(task.stop, started);
         };
-        if parallel
-            && let Some(result) = parallel::best(network, check, options, Some(&*h), stop, progress)
-        {
+        if parallel && let Some(result) = parallel::best(task, Some(&*h), progress) {
             return result;
         }
-        return search::run(network, check, options, Some(h.as_mut()), stop, progress);
+        return search::run(task, Some(h.as_mut()), progress);
     }
     if parallel
         && guided
-        && let Some(result) = parallel::best(network, check, options, None, stop, progress)
+        && let Some(result) = parallel::best(task, None, progress)
     {
         return result;
     }
-    search::run(network, check, options, None, stop, progress)
+    search::run(task, None, progress)
 }
 
 /// The result of a run whose limit was reached while its heuristic was built.
@@ -208,10 +236,9 @@ pub fn check_with_heuristic(
     cancel: &Cancel,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
-    let started = Instant::now();
-    let stop = Stop::new(cancel, options.timeout);
-    let mut result = search::run(network, check, options, heuristic, &stop, progress);
-    result.stats.elapsed = started.elapsed();
+    let mut result = timed(network, check, options, cancel, |task| {
+        search::run(task, heuristic, progress)
+    });
     result.stats.threads = 1;
     result
 }

@@ -30,22 +30,17 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::ir;
-
-use super::super::active::ActiveClocks;
 use super::super::dbm::Dbm;
 use super::super::frontier::Ties;
-use super::super::goal::Goal;
 use super::super::heuristics::{Heuristic, SharedHeuristic};
-use super::super::semantics::{Model, TransitionBuf};
-use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
-use super::super::{CheckResult, Limit, Options, SearchOrder, Stats, Stop, Verdict};
-use super::bfs::{Ctx, Expanded, Pos, Scratch, Shard, expand};
-use super::{Found, Gid, SharedStop, answer, owner};
+use super::super::semantics::Model;
+use super::super::store::{Store, Subsumption};
+use super::super::{CheckResult, Limit, SearchOrder, Stats, Task};
+use super::bfs::{self, Ctx, Expanded, Inserts, Pos, Shard, in_flight};
+use super::{Found, Gid, Sharded};
 
 /// States per thread and round. Few: with greedy's inclusion-only
 /// subsumption, every state expanded before the successors of the states
@@ -57,8 +52,6 @@ use super::{Found, Gid, SharedStop, answer, owner};
 const PER_THREAD: usize = 16;
 /// Tasks per thread of the expansion phase, so that a round balances.
 const TASKS_PER_THREAD: usize = 2;
-/// Successors a shard makes room for at a time (see `Store::reserve`).
-const RESERVE_STATES: usize = 1024;
 /// Explored states between progress reports.
 const PROGRESS_EVERY: u64 = 4096;
 /// Priority of states the heuristic declares dead ends: explored last, but
@@ -173,58 +166,19 @@ impl Open {
     }
 }
 
-/// What one shard's insertions produced.
-#[derive(Default)]
-struct Inserts {
-    /// The first goal state inserted (the shard stops there).
-    goal: Option<(Pos, Gid)>,
-    memory_refused: bool,
-}
-
-/// Greedy or A* search of `check` on `options.threads` threads, guided by
-/// `heuristic` (`None`: every state estimated at 0). Returns `None` when
-/// the heuristic cannot be shared between threads or no pool of workers
-/// can be had; the caller then searches sequentially.
+/// Greedy or A* search of the `task`'s check on `options.threads` threads,
+/// guided by `heuristic` (`None`: every state estimated at 0). Returns
+/// `None` when the heuristic cannot be shared between threads or no pool of
+/// workers can be had; the caller then searches sequentially.
 pub(crate) fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
+    task: Task,
     heuristic: Option<&dyn Heuristic>,
-    stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> Option<CheckResult> {
+    let options = task.options;
     let shared_h = match heuristic {
         Some(h) => Some(h.shared()?),
         None => None,
-    };
-    let pool = super::pool(options.threads)?;
-    let start = Instant::now();
-    let threads = u32::try_from(options.threads).unwrap_or(u32::MAX);
-    let chk = net.check(check);
-    let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(net, &goal.formula);
-    if model.beyond_zones().is_some() {
-        return Some(CheckResult {
-            verdict: Verdict::Unknown(Limit::ClockRange),
-            stats: Stats {
-                threads,
-                ..Stats::default()
-            },
-            trace: None,
-        });
-    }
-    let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
-    let shared = SharedStop::new(stop);
-    let nkey = model.nproc + net.variables.len();
-    let active = options
-        .active_clocks
-        .then(|| ActiveClocks::new(net, &goal.formula));
-    let ctx = Ctx {
-        model: &model,
-        goal: &goal,
-        stop: &shared,
-        nkey,
-        active: active.as_ref(),
     };
     let guide = Guide {
         heuristic: shared_h,
@@ -237,61 +191,34 @@ pub(crate) fn run(
             Subsumption::Any
         },
     };
-    let nshards = super::shard_count(options.threads);
-    let mut search = Search {
-        shards: (0..nshards)
-            .map(|_| Shard::new(nkey, &model, active.as_ref()))
-            .collect(),
-        open: (0..nshards)
-            .map(|_| Open {
-                heap: BinaryHeap::new(),
-                ties: options.config.ties,
-                pushes: 0,
-                pruned: 0,
-            })
-            .collect(),
-        rounds: 0,
-        threads: options.threads,
-        stats: Stats {
-            threads,
-            ..Stats::default()
-        },
-        peak: 0,
-        store_bytes: super::SampledBytes::default(),
-        start,
-        pool,
-    };
-    let found = search.explore(&ctx, &guide, options.max_states, progress);
-    shared.report_to(stop);
-    search.finish();
-    let stats = search.stats.clone();
-    Some(answer(
-        found,
-        &search.shards,
-        &model,
-        &goal,
-        stop,
-        (found_verdict, none_verdict),
-        stats,
-    ))
+    super::search(task, |ctx, sharded| {
+        let mut search = Search {
+            open: (0..sharded.shards.len())
+                .map(|_| Open {
+                    heap: BinaryHeap::new(),
+                    ties: options.config.ties,
+                    pushes: 0,
+                    pruned: 0,
+                })
+                .collect(),
+            sharded,
+            rounds: 0,
+            threads: options.threads,
+        };
+        let found = search.explore(ctx, &guide, options.max_states, progress);
+        search.finish();
+        (found, search.sharded)
+    })
 }
 
 /// The state of a parallel best-first search.
 struct Search {
-    shards: Vec<Shard>,
-    /// Per shard, its queue (`open[s]` belongs to `shards[s]`).
+    sharded: Sharded,
+    /// Per shard, its queue (`open[s]` belongs to `sharded.shards[s]`).
     open: Vec<Open>,
     /// Rounds run so far.
     rounds: u32,
     threads: usize,
-    stats: Stats,
-    peak: u64,
-    /// The stores' size, measured now and then ([`super::SampledBytes`]).
-    store_bytes: super::SampledBytes,
-    start: Instant,
-    /// The workers; the rounds are driven from the caller's thread, which
-    /// alone calls `progress`.
-    pool: rayon::ThreadPool,
 }
 
 impl Search {
@@ -304,44 +231,18 @@ impl Search {
         max_states: Option<u64>,
         progress: &mut dyn FnMut(&Stats),
     ) -> Result<Option<Found>, Limit> {
-        let model = ctx.model;
-        let (ikey, mut izone) = match model.initial() {
-            Ok(Some(s)) => s,
-            Ok(None) => return Ok(None),
-            Err(e) => return Ok(Some(Found::Error(None, Vec::new(), e))),
+        let (init, ikey, izone) = match self.sharded.insert_initial(ctx, guide.rule) {
+            Ok(i) => i,
+            Err(found) => return Ok(found),
         };
-        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
-        if let Some(a) = ctx.active {
-            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
-        }
-        self.stats.generated += 1;
-        let s = owner(&ikey, self.shards.len());
-        let shard = &mut self.shards[s];
-        let Inserted::New(id) = shard
-            .store
-            .insert(&ikey, &izone, NO_PARENT, &[], 0, guide.rule)
-        else {
-            return Ok(None);
-        };
-        shard.parents.push(None);
-        let init = Gid {
-            shard: s as u32,
-            id,
-        };
-        let mut goal_buf = TransitionBuf::default();
-        if !ctx
-            .goal
-            .satisfied(model, &ikey, &izone, &mut goal_buf)
-            .is_empty()
-        {
-            return Ok(Some(Found::Goal(init)));
-        }
-        let h = guide.value(model, &mut shard.store, id, &ikey, &izone, &mut Vec::new());
+        let s = init.shard as usize;
+        let store = &mut self.sharded.shards[s].store;
+        let h = guide.value(ctx.model, store, init.id, &ikey, &izone, &mut Vec::new());
         let open = &mut self.open[s];
         if guide.prune && h.is_none() {
             open.pruned += 1;
         } else {
-            open.push(id, guide.priority(0, h), (0, (0, 0, 0)));
+            open.push(init.id, guide.priority(0, h), (0, (0, 0, 0)));
         }
 
         let mut reported = 0;
@@ -358,11 +259,9 @@ impl Search {
             if round.is_empty() {
                 return Ok(None);
             }
-            if self.stats.explored >= reported + PROGRESS_EVERY {
-                reported = self.stats.explored;
-                self.stats.stored = self.live();
-                self.stats.elapsed = self.start.elapsed();
-                progress(&self.stats);
+            if self.sharded.stats.explored >= reported + PROGRESS_EVERY {
+                reported = self.sharded.stats.explored;
+                self.sharded.report(progress);
             }
         }
     }
@@ -378,13 +277,15 @@ impl Search {
     /// the next round, as the sequential search would take them before the
     /// worse states.
     fn take(&mut self, max_states: Option<u64>) -> (Vec<Gid>, bool) {
-        let mut left = max_states.map_or(u64::MAX, |m| m.saturating_sub(self.stats.explored));
+        let explored = self.sharded.stats.explored;
+        let mut left = max_states.map_or(u64::MAX, |m| m.saturating_sub(explored));
         let most = PER_THREAD * self.threads;
         let mut round = Vec::new();
         let mut best = None;
         while round.len() < most {
             // A merge of the shards' queues: few shards, a scan is enough.
             let next = self
+                .sharded
                 .shards
                 .iter()
                 .zip(&mut self.open)
@@ -403,7 +304,7 @@ impl Search {
                 return (round, true);
             }
             self.open[s].heap.pop();
-            self.shards[s].store.mark_expanded(id);
+            self.sharded.shards[s].store.mark_expanded(id);
             round.push(Gid {
                 shard: s as u32,
                 id,
@@ -415,27 +316,8 @@ impl Search {
 
     /// Expands the states of `round` and inserts their successors.
     fn round(&mut self, ctx: &Ctx, guide: &Guide, round: &[Gid]) -> Result<Option<Found>, Limit> {
-        let nshards = self.shards.len();
-        let dim = ctx.model.dim;
-        let shards = &self.shards;
         let size = round.len().div_ceil(TASKS_PER_THREAD * self.threads).max(1);
-        let expanded: Vec<Expanded> = self.pool.install(|| {
-            round
-                .par_chunks(size)
-                .enumerate()
-                .map_init(
-                    || Scratch::new(dim),
-                    |scratch, (c, chunk)| expand(ctx, shards, nshards, chunk, c * size, scratch),
-                )
-                .collect()
-        });
-        for e in &expanded {
-            self.stats.explored += e.explored;
-            self.stats.generated += e.generated;
-        }
-        if let Some(limit) = expanded.iter().find_map(|e| e.stopped) {
-            return Err(limit);
-        }
+        let expanded = self.sharded.expand(ctx, round, size, 0)?;
         // A model error ends the search: the successors of the round are
         // not needed (their goal states, if any, would be a right answer
         // too, but the error is found first in the round's order).
@@ -446,34 +328,20 @@ impl Search {
         {
             return Ok(Some(Found::Error(Some(e.state), e.edges.clone(), e.error)));
         }
-        let in_flight: usize = expanded
-            .iter()
-            .flat_map(|e| &e.batches)
-            .map(|b| b.bytes())
-            .sum();
         self.rounds += 1;
         let number = self.rounds;
-        let work = self.shards.iter_mut().zip(&mut self.open);
-        let inserts: Vec<Inserts> = self.pool.install(|| {
+        let work = self.sharded.shards.iter_mut().zip(&mut self.open);
+        let inserts: Vec<Inserts> = self.sharded.pool.install(|| {
             work.collect::<Vec<_>>()
                 .into_par_iter()
                 .enumerate()
                 .map(|(s, (shard, open))| insert(ctx, guide, number, shard, open, s, &expanded))
                 .collect()
         });
-        if self.store_bytes.due(self.stats.explored) {
-            let bytes = self.bytes();
-            self.store_bytes.set(bytes, self.stats.explored);
-        }
-        self.peak = self.peak.max(self.store_bytes.bytes + in_flight as u64);
-        if inserts.iter().any(|i| i.memory_refused) {
-            ctx.stop.memory_refused();
-            return Err(Limit::Memory);
-        }
-        if let Some((_, g)) = inserts
-            .iter()
-            .filter_map(|i| i.goal)
-            .min_by_key(|&(pos, _)| pos)
+        let queues = self.queue_bytes();
+        if let Some(g) = self
+            .sharded
+            .settle(ctx, &inserts, in_flight(&expanded), queues)?
         {
             return Ok(Some(Found::Goal(g)));
         }
@@ -483,31 +351,16 @@ impl Search {
         Ok(None)
     }
 
-    fn live(&self) -> u64 {
-        self.shards.iter().map(|s| s.store.live()).sum()
-    }
-
-    fn bytes(&self) -> u64 {
-        let shards: u64 = self
-            .shards
-            .iter()
-            .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
-            .sum();
-        let queues: u64 = self.open.iter().map(Open::bytes).sum();
-        shards + queues
+    fn queue_bytes(&self) -> u64 {
+        self.open.iter().map(Open::bytes).sum()
     }
 
     /// The final figures.
     fn finish(&mut self) {
-        let states: u64 = self.shards.iter().map(|s| s.parents.len() as u64).sum();
-        let bytes = self.bytes();
-        self.stats.queue_pushes = vec![self.open.iter().map(|o| o.pushes).sum()];
-        self.stats.queue_pops = vec![self.stats.explored];
-        self.stats.pruned = self.open.iter().map(|o| o.pruned).sum();
-        self.stats.stored = self.live();
-        self.stats.elapsed = self.start.elapsed();
-        self.stats.peak_memory = self.peak.max(bytes);
-        self.stats.bytes_per_state = bytes / states.max(1);
+        let pushes = self.open.iter().map(|o| o.pushes).sum();
+        let queues = self.queue_bytes();
+        self.sharded.finish(pushes, queues);
+        self.sharded.stats.pruned = self.open.iter().map(|o| o.pruned).sum();
     }
 }
 
@@ -522,54 +375,21 @@ fn insert(
     s: usize,
     expanded: &[Expanded],
 ) -> Inserts {
-    let mut out = Inserts::default();
-    let dim = ctx.model.dim;
-    let cells = dim * dim;
-    let mut zone = Dbm::zero(dim);
-    let mut goal_buf = TransitionBuf::default();
     let mut locs = Vec::new();
-    let mut room = 0;
-    for batch in expanded.iter().map(|e| &e.batches[s]) {
-        for (i, item) in batch.items.iter().enumerate() {
-            if room == 0 {
-                // The tables grow here, within the memory budget.
-                if shard.store.reserve(RESERVE_STATES).is_err() {
-                    out.memory_refused = true;
-                    return out;
-                }
-                room = RESERVE_STATES;
-            }
-            room -= 1;
-            let key = &batch.keys[i * ctx.nkey..(i + 1) * ctx.nkey];
-            zone.set_raw_from(dim, batch.zones[i * cells..(i + 1) * cells].iter().copied());
-            let edges = &batch.edges[item.edges.0..item.edges.1];
-            let Inserted::New(id) = shard
-                .store
-                .insert(key, &zone, NO_PARENT, edges, item.g, guide.rule)
-            else {
-                continue;
-            };
-            debug_assert_eq!(id as usize, shard.parents.len());
-            shard.parents.push(Some(item.parent));
-            let gid = Gid {
-                shard: s as u32,
-                id,
-            };
-            if !ctx
-                .goal
-                .satisfied(ctx.model, key, &zone, &mut goal_buf)
-                .is_empty()
-            {
-                out.goal = Some((item.pos, gid));
-                return out;
-            }
-            let h = guide.value(ctx.model, &mut shard.store, id, key, &zone, &mut locs);
+    bfs::insert(
+        ctx,
+        shard,
+        s,
+        expanded,
+        None,
+        guide.rule,
+        |store, item, gid, key, zone| {
+            let h = guide.value(ctx.model, store, gid.id, key, zone, &mut locs);
             if guide.prune && h.is_none() {
                 open.pruned += 1;
-                continue;
+            } else {
+                open.push(gid.id, guide.priority(item.g, h), (round, item.pos));
             }
-            open.push(id, guide.priority(item.g, h), (round, item.pos));
-        }
-    }
-    out
+        },
+    )
 }

@@ -16,11 +16,9 @@
 //! and model errors found in a slab are compared by that order and the
 //! first one wins. Traces are therefore shortest, and reproducible.
 
-use std::time::Instant;
-
 use rayon::prelude::*;
 
-use crate::ir::{self, EdgeId, EvalError, ProcId};
+use crate::ir::{EdgeId, EvalError, ProcId};
 
 use super::super::active::ActiveClocks;
 use super::super::dbm::Dbm;
@@ -28,8 +26,8 @@ use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
-use super::super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
-use super::{Found, Gid, SharedStop, answer, owner};
+use super::super::{CheckResult, Limit, Stats, Task};
+use super::{Found, Gid, Sharded, SharedStop, owner};
 
 /// Frontier states per task of the expansion phase: enough to amortise
 /// scheduling, few enough to balance two threads on a narrow level.
@@ -94,6 +92,15 @@ impl Batch {
     }
 }
 
+/// The bytes of the successors `expanded` holds in batches.
+pub(super) fn in_flight(expanded: &[Expanded]) -> u64 {
+    expanded
+        .iter()
+        .flat_map(|e| &e.batches)
+        .map(|b| b.bytes() as u64)
+        .sum()
+}
+
 /// What the expansion of one chunk produced.
 pub(super) struct Expanded {
     pub batches: Vec<Batch>,
@@ -144,12 +151,10 @@ impl Scratch {
 
 /// What one shard's insertions produced.
 #[derive(Default)]
-struct Inserts {
-    /// The new states, with their positions.
-    new: Vec<(Pos, Gid)>,
+pub(super) struct Inserts {
     /// The first goal state inserted (the shard stops there).
-    goal: Option<(Pos, Gid)>,
-    memory_refused: bool,
+    pub goal: Option<(Pos, Gid)>,
+    pub memory_refused: bool,
 }
 
 /// What every phase reads: the model, the goal, the stop conditions and
@@ -163,86 +168,31 @@ pub(super) struct Ctx<'a> {
     pub active: Option<&'a ActiveClocks>,
 }
 
-/// Breadth-first search of `check` on `options.threads` threads.
+impl Ctx<'_> {
+    /// Whether the state `key`, `zone` satisfies the goal.
+    pub(super) fn is_goal(&self, key: &[i32], zone: &Dbm, buf: &mut TransitionBuf) -> bool {
+        !self.goal.satisfied(self.model, key, zone, buf).is_empty()
+    }
+}
+
+/// Breadth-first search of the `task`'s check on `options.threads` threads.
 /// Returns `None` when no pool of workers can be had (see
 /// [`super::pool`]); the caller then searches sequentially.
-pub(crate) fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&Stats),
-) -> Option<CheckResult> {
-    let pool = super::pool(options.threads)?;
-    let start = Instant::now();
-    let chk = net.check(check);
-    let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(net, &goal.formula);
-    if model.beyond_zones().is_some() {
-        return Some(CheckResult {
-            verdict: Verdict::Unknown(Limit::ClockRange),
-            stats: Stats {
-                threads: options.threads as u32,
-                ..Stats::default()
-            },
-            trace: None,
-        });
-    }
-    let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
-    let shared = SharedStop::new(stop);
-    let nkey = model.nproc + net.variables.len();
-    let active = options
-        .active_clocks
-        .then(|| ActiveClocks::new(net, &goal.formula));
-    let ctx = Ctx {
-        model: &model,
-        goal: &goal,
-        stop: &shared,
-        nkey,
-        active: active.as_ref(),
-    };
-    let mut search = Search {
-        shards: (0..super::shard_count(options.threads))
-            .map(|_| Shard::new(nkey, &model, active.as_ref()))
-            .collect(),
-        stats: Stats {
-            threads: u32::try_from(options.threads).unwrap_or(u32::MAX),
-            ..Stats::default()
-        },
-        peak: 0,
-        store_bytes: super::SampledBytes::default(),
-        pushes: 0,
-        start,
-        pool,
-    };
-    let found = search.explore(&ctx, options.max_states, progress);
-    shared.report_to(stop);
-    search.finish();
-    let stats = search.stats.clone();
-    Some(answer(
-        found,
-        &search.shards,
-        &model,
-        &goal,
-        stop,
-        (found_verdict, none_verdict),
-        stats,
-    ))
+pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Option<CheckResult> {
+    let options = task.options;
+    super::search(task, |ctx, sharded| {
+        let mut search = Search { sharded, pushes: 0 };
+        let found = search.explore(ctx, options.max_states, progress);
+        search.sharded.finish(search.pushes, 0);
+        (found, search.sharded)
+    })
 }
 
 /// The state of a parallel breadth-first search.
 struct Search {
-    shards: Vec<Shard>,
-    stats: Stats,
-    peak: u64,
-    /// The stores' size, measured now and then ([`super::SampledBytes`]).
-    store_bytes: super::SampledBytes,
+    sharded: Sharded,
     /// States put on a level.
     pushes: u64,
-    start: Instant,
-    /// The workers; the search itself runs on the caller's thread, which
-    /// alone calls `progress`.
-    pool: rayon::ThreadPool,
 }
 
 impl Search {
@@ -254,41 +204,12 @@ impl Search {
         max_states: Option<u64>,
         progress: &mut dyn FnMut(&Stats),
     ) -> Result<Option<Found>, Limit> {
-        let model = ctx.model;
-        let init = match model.initial() {
-            Ok(Some(s)) => s,
-            Ok(None) => return Ok(None),
-            Err(e) => return Ok(Some(Found::Error(None, Vec::new(), e))),
-        };
-        let (ikey, mut izone) = init;
-        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
-        if let Some(a) = ctx.active {
-            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
-        }
-        self.stats.generated += 1;
-        let shard = owner(&ikey, self.shards.len());
         let rule = Subsumption::NoDeeperUnlessExpanded;
-        let Inserted::New(id) =
-            self.shards[shard]
-                .store
-                .insert(&ikey, &izone, NO_PARENT, &[], 0, rule)
-        else {
-            return Ok(None);
-        };
-        self.shards[shard].parents.push(None);
-        let init = Gid {
-            shard: shard as u32,
-            id,
+        let init = match self.sharded.insert_initial(ctx, rule) {
+            Ok((init, _, _)) => init,
+            Err(found) => return Ok(found),
         };
         self.pushes += 1;
-        let mut goal_buf = TransitionBuf::default();
-        if !ctx
-            .goal
-            .satisfied(model, &ikey, &izone, &mut goal_buf)
-            .is_empty()
-        {
-            return Ok(Some(Found::Goal(init)));
-        }
 
         let mut level = vec![init];
         while !level.is_empty() {
@@ -299,7 +220,7 @@ impl Search {
                 if let Some(max) = max_states {
                     // The sequential search stops when it would explore
                     // state `max + 1`: expand only what the budget allows.
-                    let left = max.saturating_sub(self.stats.explored);
+                    let left = max.saturating_sub(self.sharded.stats.explored);
                     if left == 0 {
                         return Err(Limit::States);
                     }
@@ -310,9 +231,7 @@ impl Search {
                     return Ok(Some(found));
                 }
                 first = end;
-                self.stats.stored = self.live();
-                self.stats.elapsed = self.start.elapsed();
-                progress(&self.stats);
+                self.sharded.report(progress);
             }
             // A state inserted early in the level may have been replaced by
             // a larger zone later in it; the sequential search skips it when
@@ -321,7 +240,12 @@ impl Search {
             level = next
                 .into_iter()
                 .map(|(_, g)| g)
-                .filter(|g| !self.shards[g.shard as usize].store.state(g.id).removed)
+                .filter(|g| {
+                    !self.sharded.shards[g.shard as usize]
+                        .store
+                        .state(g.id)
+                        .removed
+                })
                 .collect();
         }
         Ok(None)
@@ -343,64 +267,43 @@ impl Search {
         // zone replacing one of them, which only this order allows, changes
         // no explored state: see `Subsumption::NoDeeperUnlessExpanded`).
         for g in slab {
-            self.shards[g.shard as usize].store.mark_expanded(g.id);
+            self.sharded.shards[g.shard as usize]
+                .store
+                .mark_expanded(g.id);
         }
-        let nshards = self.shards.len();
-        let dim = ctx.model.dim;
-        let shards = &self.shards;
-        let expanded: Vec<Expanded> = self.pool.install(|| {
-            slab.par_chunks(CHUNK)
-                .enumerate()
-                .map_init(
-                    || Scratch::new(dim),
-                    |scratch, (c, chunk)| {
-                        expand(ctx, shards, nshards, chunk, first + c * CHUNK, scratch)
-                    },
-                )
-                .collect()
-        });
-        for e in &expanded {
-            self.stats.explored += e.explored;
-            self.stats.generated += e.generated;
-        }
-        if let Some(limit) = expanded.iter().find_map(|e| e.stopped) {
-            return Err(limit);
-        }
+        let expanded = self.sharded.expand(ctx, slab, CHUNK, first)?;
         let error = expanded
             .iter()
             .filter_map(|e| e.error.as_ref())
             .min_by_key(|e| e.pos);
         let before = error.map(|e| e.pos);
-        let in_flight: usize = expanded
-            .iter()
-            .flat_map(|e| &e.batches)
-            .map(Batch::bytes)
-            .sum();
-        let shards = &mut self.shards;
-        let inserts: Vec<Inserts> = self.pool.install(|| {
-            shards
-                .par_iter_mut()
-                .enumerate()
-                .map(|(s, shard)| insert(ctx, shard, s, &expanded, before))
-                .collect()
-        });
-        self.pushes += inserts.iter().map(|i| i.new.len() as u64).sum::<u64>();
-        if self.store_bytes.due(self.stats.explored) {
-            let bytes = self.bytes();
-            self.store_bytes.set(bytes, self.stats.explored);
-        }
-        self.peak = self
-            .peak
-            .max(self.store_bytes.bytes + in_flight as u64 + (level.len() * 8) as u64);
-        if inserts.iter().any(|i| i.memory_refused) {
-            ctx.stop.memory_refused();
-            return Err(Limit::Memory);
-        }
-        if let Some((_, g)) = inserts
-            .iter()
-            .filter_map(|i| i.goal)
-            .min_by_key(|&(pos, _)| pos)
-        {
+        let rule = Subsumption::NoDeeperUnlessExpanded;
+        let shards = &mut self.sharded.shards;
+        let (inserts, new): (Vec<Inserts>, Vec<Vec<(Pos, Gid)>>) =
+            self.sharded.pool.install(|| {
+                shards
+                    .par_iter_mut()
+                    .enumerate()
+                    .map(|(s, shard)| {
+                        let mut new = Vec::new();
+                        let inserts = insert(
+                            ctx,
+                            shard,
+                            s,
+                            &expanded,
+                            before,
+                            rule,
+                            |_, item, gid, _, _| {
+                                new.push((item.pos, gid));
+                            },
+                        );
+                        (inserts, new)
+                    })
+                    .unzip()
+            });
+        self.pushes += new.iter().map(|n| n.len() as u64).sum::<u64>();
+        let held = in_flight(&expanded) + (level.len() * 8) as u64;
+        if let Some(g) = self.sharded.settle(ctx, &inserts, held, 0)? {
             return Ok(Some(Found::Goal(g)));
         }
         if let Some(e) = error {
@@ -409,31 +312,8 @@ impl Search {
         if let Some(limit) = ctx.stop.reason() {
             return Err(limit);
         }
-        next.extend(inserts.into_iter().flat_map(|i| i.new));
+        next.extend(new.into_iter().flatten());
         Ok(None)
-    }
-
-    fn live(&self) -> u64 {
-        self.shards.iter().map(|s| s.store.live()).sum()
-    }
-
-    fn bytes(&self) -> u64 {
-        self.shards
-            .iter()
-            .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
-            .sum()
-    }
-
-    /// The final figures.
-    fn finish(&mut self) {
-        let states: u64 = self.shards.iter().map(|s| s.parents.len() as u64).sum();
-        let bytes = self.bytes();
-        self.stats.queue_pushes = vec![self.pushes];
-        self.stats.queue_pops = vec![self.stats.explored];
-        self.stats.stored = self.live();
-        self.stats.elapsed = self.start.elapsed();
-        self.stats.peak_memory = self.peak.max(bytes);
-        self.stats.bytes_per_state = bytes / states.max(1);
     }
 }
 
@@ -513,14 +393,18 @@ pub(super) fn expand(
     out
 }
 
-/// Inserts into shard `s` the successors bound for it, in order, up to the
-/// position `before` (a model error's), stopping at the first goal state.
-fn insert(
+/// Inserts into shard `s` the successors bound for it under `rule`, in
+/// order, up to the position `before` (a model error's), stopping at the
+/// first goal state; `new` is handed every other new state, its item, its
+/// discrete part and its zone.
+pub(super) fn insert(
     ctx: &Ctx,
     shard: &mut Shard,
     s: usize,
     expanded: &[Expanded],
     before: Option<Pos>,
+    rule: Subsumption,
+    mut new: impl FnMut(&mut Store, &Item, Gid, &[i32], &Dbm),
 ) -> Inserts {
     let mut out = Inserts::default();
     let dim = ctx.model.dim;
@@ -545,7 +429,6 @@ fn insert(
             let key = &batch.keys[i * ctx.nkey..(i + 1) * ctx.nkey];
             zone.set_raw_from(dim, batch.zones[i * cells..(i + 1) * cells].iter().copied());
             let edges = &batch.edges[item.edges.0..item.edges.1];
-            let rule = Subsumption::NoDeeperUnlessExpanded;
             let Inserted::New(id) = shard
                 .store
                 .insert(key, &zone, NO_PARENT, edges, item.g, rule)
@@ -558,15 +441,11 @@ fn insert(
                 shard: s as u32,
                 id,
             };
-            if !ctx
-                .goal
-                .satisfied(ctx.model, key, &zone, &mut goal_buf)
-                .is_empty()
-            {
+            if ctx.is_goal(key, &zone, &mut goal_buf) {
                 out.goal = Some((item.pos, gid));
                 return out;
             }
-            out.new.push((item.pos, gid));
+            new(&mut shard.store, item, gid, key, &zone);
         }
     }
     out

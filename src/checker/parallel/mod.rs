@@ -15,9 +15,19 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use rayon::prelude::*;
 use rustc_hash::FxHasher;
 
-use super::{Cancel, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stop};
+use super::active::ActiveClocks;
+use super::dbm::Dbm;
+use super::goal::Goal;
+use super::semantics::{Model, TransitionBuf};
+use super::store::{Inserted, NO_PARENT, Subsumption};
+use super::{
+    Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task,
+    Verdict,
+};
+use bfs::{Ctx, Expanded, Inserts, Scratch, Shard};
 
 pub(crate) use best::run as best;
 pub(crate) use bfs::run as bfs;
@@ -146,8 +156,6 @@ pub(super) fn pool(threads: usize) -> Option<rayon::ThreadPool> {
         .ok()
 }
 
-/// The transitions from the initial state to `g`, following the parents
-/// across shards.
 /// The stores' size in bytes, measured again once the search has explored
 /// [`SampledBytes::EVERY`] more states. Measuring walks every discrete part
 /// of every store: measured at every level, a deep and narrow state space
@@ -184,6 +192,217 @@ enum Found {
         Vec<(crate::ir::ProcId, crate::ir::EdgeId)>,
         crate::ir::EvalError,
     ),
+}
+
+/// What both parallel searches keep: the shards, the figures and the
+/// workers.
+struct Sharded {
+    shards: Vec<Shard>,
+    stats: Stats,
+    peak: u64,
+    /// The stores' size, measured now and then ([`SampledBytes`]).
+    store_bytes: SampledBytes,
+    start: Instant,
+    /// The workers; the search itself runs on the caller's thread, which
+    /// alone calls `progress`.
+    pool: rayon::ThreadPool,
+}
+
+/// A parallel search of the `task`'s check: builds the model, the goal and
+/// empty shards, lets `explore` search them (it hands the shards back with
+/// their final figures taken) and answers from what it found. `None` when
+/// no pool of workers can be had (see [`pool`]); the caller then searches
+/// sequentially.
+fn search(
+    task: Task,
+    explore: impl FnOnce(&Ctx, Sharded) -> (Result<Option<Found>, Limit>, Sharded),
+) -> Option<CheckResult> {
+    let pool = pool(task.options.threads)?;
+    let start = Instant::now();
+    let threads = u32::try_from(task.options.threads).unwrap_or(u32::MAX);
+    let chk = task.net.check(task.check);
+    let goal = Goal::new(chk.kind.goal());
+    let model = Model::new(task.net, &goal.formula);
+    if model.beyond_zones().is_some() {
+        return Some(CheckResult {
+            verdict: Verdict::Unknown(Limit::ClockRange),
+            stats: Stats {
+                threads,
+                ..Stats::default()
+            },
+            trace: None,
+        });
+    }
+    let verdicts = Verdict::of_reachability(&chk.kind);
+    let shared = SharedStop::new(task.stop);
+    let nkey = model.nproc + task.net.variables.len();
+    let active = task
+        .options
+        .active_clocks
+        .then(|| ActiveClocks::new(task.net, &goal.formula));
+    let ctx = Ctx {
+        model: &model,
+        goal: &goal,
+        stop: &shared,
+        nkey,
+        active: active.as_ref(),
+    };
+    let sharded = Sharded {
+        shards: (0..shard_count(task.options.threads))
+            .map(|_| Shard::new(nkey, &model, active.as_ref()))
+            .collect(),
+        stats: Stats {
+            threads,
+            ..Stats::default()
+        },
+        peak: 0,
+        store_bytes: SampledBytes::default(),
+        start,
+        pool,
+    };
+    let (found, sharded) = explore(&ctx, sharded);
+    shared.report_to(task.stop);
+    Some(answer(
+        found,
+        &sharded.shards,
+        &model,
+        &goal,
+        task.stop,
+        verdicts,
+        sharded.stats,
+    ))
+}
+
+impl Sharded {
+    /// Inserts the initial state into its shard under `rule`, and returns
+    /// it with its discrete part and zone; `Err` when the search ends there
+    /// (with what it found: the initial state's model error, or the initial
+    /// state as a goal).
+    fn insert_initial(
+        &mut self,
+        ctx: &Ctx,
+        rule: Subsumption,
+    ) -> Result<(Gid, Vec<i32>, Dbm), Option<Found>> {
+        let model = ctx.model;
+        let (ikey, mut izone) = match model.initial() {
+            Ok(Some(s)) => s,
+            Ok(None) => return Err(None),
+            Err(e) => return Err(Some(Found::Error(None, Vec::new(), e))),
+        };
+        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
+        if let Some(a) = ctx.active {
+            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
+        }
+        self.stats.generated += 1;
+        let s = owner(&ikey, self.shards.len());
+        let shard = &mut self.shards[s];
+        let Inserted::New(id) = shard.store.insert(&ikey, &izone, NO_PARENT, &[], 0, rule) else {
+            return Err(None);
+        };
+        shard.parents.push(None);
+        let init = Gid {
+            shard: s as u32,
+            id,
+        };
+        if ctx.is_goal(&ikey, &izone, &mut TransitionBuf::default()) {
+            return Err(Some(Found::Goal(init)));
+        }
+        Ok((init, ikey, izone))
+    }
+
+    /// Expands `states` in parallel, `size` states a task, the first at
+    /// position `pos0`, and counts the states explored and generated.
+    fn expand(
+        &mut self,
+        ctx: &Ctx,
+        states: &[Gid],
+        size: usize,
+        pos0: usize,
+    ) -> Result<Vec<Expanded>, Limit> {
+        let nshards = self.shards.len();
+        let dim = ctx.model.dim;
+        let shards = &self.shards;
+        let expanded: Vec<Expanded> = self.pool.install(|| {
+            states
+                .par_chunks(size)
+                .enumerate()
+                .map_init(
+                    || Scratch::new(dim),
+                    |scratch, (c, chunk)| {
+                        bfs::expand(ctx, shards, nshards, chunk, pos0 + c * size, scratch)
+                    },
+                )
+                .collect()
+        });
+        for e in &expanded {
+            self.stats.explored += e.explored;
+            self.stats.generated += e.generated;
+        }
+        if let Some(limit) = expanded.iter().find_map(|e| e.stopped) {
+            return Err(limit);
+        }
+        Ok(expanded)
+    }
+
+    /// After the shards' insertions: measures the stores when it is due
+    /// (`extra`: the bytes the search keeps beside them), records the peak
+    /// with `held` bytes more in flight, and stops at a memory refusal
+    /// (`Err`) or at the goal state that comes first in the sequential
+    /// order.
+    fn settle(
+        &mut self,
+        ctx: &Ctx,
+        inserts: &[Inserts],
+        held: u64,
+        extra: u64,
+    ) -> Result<Option<Gid>, Limit> {
+        if self.store_bytes.due(self.stats.explored) {
+            let bytes = self.bytes() + extra;
+            self.store_bytes.set(bytes, self.stats.explored);
+        }
+        self.peak = self.peak.max(self.store_bytes.bytes + held);
+        if inserts.iter().any(|i| i.memory_refused) {
+            ctx.stop.memory_refused();
+            return Err(Limit::Memory);
+        }
+        Ok(inserts
+            .iter()
+            .filter_map(|i| i.goal)
+            .min_by_key(|&(pos, _)| pos)
+            .map(|(_, g)| g))
+    }
+
+    /// Tells `progress` the figures so far.
+    fn report(&mut self, progress: &mut dyn FnMut(&Stats)) {
+        self.stats.stored = self.live();
+        self.stats.elapsed = self.start.elapsed();
+        progress(&self.stats);
+    }
+
+    fn live(&self) -> u64 {
+        self.shards.iter().map(|s| s.store.live()).sum()
+    }
+
+    /// The stores' and the parents' bytes.
+    fn bytes(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|s| s.store.bytes() + (s.parents.capacity() * 8) as u64)
+            .sum()
+    }
+
+    /// The final figures, with `pushes` states queued and `extra` bytes
+    /// kept beside the stores.
+    fn finish(&mut self, pushes: u64, extra: u64) {
+        let states: u64 = self.shards.iter().map(|s| s.parents.len() as u64).sum();
+        let bytes = self.bytes() + extra;
+        self.stats.queue_pushes = vec![pushes];
+        self.stats.queue_pops = vec![self.stats.explored];
+        self.stats.stored = self.live();
+        self.stats.elapsed = self.start.elapsed();
+        self.stats.peak_memory = self.peak.max(bytes);
+        self.stats.bytes_per_state = bytes / states.max(1);
+    }
 }
 
 /// A parallel search's answer from what it `found` (or the limit that
@@ -228,6 +447,8 @@ fn answer(
     }
 }
 
+/// The transitions from the initial state to `g`, following the parents
+/// across shards.
 fn path_to(
     stores: &[&super::store::Store],
     parents: &[&[Option<Gid>]],

@@ -94,7 +94,7 @@ pub(crate) use insert::concretize;
 use crate::ir;
 
 use super::trace::Trace;
-use super::{CheckResult, Options, SafeStats, Stop, Verdict};
+use super::{CheckResult, SafeStats, Stop, Task, Verdict};
 
 /// Most combinations of goal values of removed components the reduced goal
 /// may enumerate; components beyond it are kept.
@@ -123,22 +123,20 @@ pub(crate) fn cascade(network: &ir::Network, check: ir::CheckId) -> Vec<Abstract
 }
 
 /// [`super::check`] with safe abstraction: search the reduced network, then
-/// turn its trace into one of `network`.
-pub(crate) fn check(
-    network: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
-    stop: &Stop,
-    progress: &mut dyn FnMut(&super::Stats),
-) -> CheckResult {
-    let chk = network.check(check);
-    let rounds = cascade(network, check);
+/// turn its trace into one of the `task`'s network.
+pub(crate) fn check(task: Task, progress: &mut dyn FnMut(&super::Stats)) -> CheckResult {
+    let chk = task.net.check(task.check);
+    let rounds = cascade(task.net, task.check);
     let Some(last) = rounds.last() else {
-        let mut result = super::reach_until(network, check, options, stop, progress);
+        let mut result = super::reach_until(task, progress);
         result.stats.safe = Some(SafeStats::default());
         return result;
     };
-    let mut result = super::reach_until(&last.reduced, check, options, stop, progress);
+    let reduced = Task {
+        net: &last.reduced,
+        ..task
+    };
+    let mut result = super::reach_until(reduced, progress);
     // The reduced check is `E<> goal'`: map its verdict back.
     let (found, none) = Verdict::of_reachability(&chk.kind);
     let reached = match &result.verdict {
@@ -165,9 +163,9 @@ pub(crate) fn check(
         let concrete = result
             .trace
             .as_ref()
-            .and_then(|t| complete(network, check, &rounds, t, stop));
+            .and_then(|t| complete(task.net, task.check, &rounds, t, task.stop));
         if concrete.is_none()
-            && let Some(limit) = stop.reason()
+            && let Some(limit) = task.stop.reason()
         {
             // Stopped while completing the trace: as above.
             if result.verdict == Verdict::Holds {
@@ -190,7 +188,7 @@ pub(crate) fn check(
             None => {
                 // Should not happen; never report a trace of the wrong network.
                 let before = result.stats.clone();
-                let mut fallback = super::reach_until(network, check, options, stop, progress);
+                let mut fallback = super::reach_until(task, progress);
                 fallback.stats.explored += before.explored;
                 fallback.stats.generated += before.generated;
                 fallback.stats.elapsed += before.elapsed;

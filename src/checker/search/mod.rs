@@ -16,7 +16,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::ir::{self, EdgeId, EvalError, ProcId};
+use crate::ir::{EdgeId, EvalError, ProcId};
 
 use super::active::ActiveClocks;
 use super::concrete;
@@ -26,7 +26,7 @@ use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Store};
-use super::{CheckResult, Limit, Options, Stats, Stop, Verdict};
+use super::{CheckResult, Limit, Stats, Task, Verdict};
 use enhancement::Enhancer;
 use policy::OrderPolicy;
 
@@ -99,32 +99,31 @@ impl Estimator<'_> {
     }
 }
 
-/// Decides `check` by exploring the zone graph of `net` in the order of
-/// `options`, guided by `heuristic` where the order or enhancement reads one.
+/// Decides the `task`'s check by exploring the zone graph of its network in
+/// the order of its options, guided by `heuristic` where the order or
+/// enhancement reads one.
 pub fn run(
-    net: &ir::Network,
-    check: ir::CheckId,
-    options: &Options,
+    task: Task,
     heuristic: Option<&mut dyn Heuristic>,
-    stop: &Stop,
     progress: &mut dyn FnMut(&Stats),
 ) -> CheckResult {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let chk = net.check(check);
+    let chk = task.net.check(task.check);
     let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(net, &goal.formula);
+    let model = Model::new(task.net, &goal.formula);
     if model.beyond_zones().is_some() {
         return unknown(Limit::ClockRange, stats);
     }
     let (found_verdict, none_verdict) = Verdict::of_reachability(&chk.kind);
 
-    let policy = OrderPolicy::new(options);
-    let mut enhancer = Enhancer::new(net, &goal.formula, options);
+    let policy = OrderPolicy::new(task.options);
+    let mut enhancer = Enhancer::new(task.net, &goal.formula, task.options);
     // States the heuristic proves to reach neither the goal nor a model error
     // are dropped (only the pattern database proves that).
     let prune = policy.guided && heuristic.as_deref().is_some_and(|h| h.prunes());
-    let cache = options.cache_heuristic && !heuristic.as_deref().is_some_and(|h| h.zone_aware());
+    let cache =
+        task.options.cache_heuristic && !heuristic.as_deref().is_some_and(|h| h.zone_aware());
     let mut estimator = Estimator {
         heuristic: heuristic.filter(|_| policy.guided || enhancer.needs_heuristic()),
         cache,
@@ -132,11 +131,12 @@ pub fn run(
     };
     let subsumption = policy.subsumption;
     let mut frontier = policy.frontier();
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let nkey = model.nproc + net.variables.len();
-    let active = options
+    let mut rng = ChaCha8Rng::seed_from_u64(task.options.seed);
+    let nkey = model.nproc + task.net.variables.len();
+    let active = task
+        .options
         .active_clocks
-        .then(|| ActiveClocks::new(net, &goal.formula));
+        .then(|| ActiveClocks::new(task.net, &goal.formula));
     let mut store = match &active {
         Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
         None => Store::new(nkey, model.dim),
@@ -199,13 +199,13 @@ pub fn run(
             // The store's tables grow here, within the memory budget, so
             // that the insertions below never allocate much.
             if store.reserve(RESERVE_STATES).is_err() {
-                stop.memory_refused();
+                task.stop.memory_refused();
             }
-            if let Some(limit) = stop.reason() {
+            if let Some(limit) = task.stop.reason() {
                 finish(&mut stats, &store, &frontier, peak, start);
                 return unknown(limit, stats);
             }
-            if options.max_states.is_some_and(|m| stats.explored > m) {
+            if task.options.max_states.is_some_and(|m| stats.explored > m) {
                 stats.explored -= 1;
                 finish(&mut stats, &store, &frontier, peak, start);
                 return unknown(Limit::States, stats);
@@ -265,10 +265,12 @@ pub fn run(
                     }
                     let q = match queue {
                         Some(q) => q,
-                        None => match enhancer.successor_queue(edges, model.vars(&key), h, stop) {
-                            Some(q) => q,
-                            None => break 'search Some(Found::Stopped),
-                        },
+                        None => {
+                            match enhancer.successor_queue(edges, model.vars(&key), h, task.stop) {
+                                Some(q) => q,
+                                None => break 'search Some(Found::Stopped),
+                            }
+                        }
                     };
                     queue = Some(q);
                     frontier.push_to(q, sid, estimator.priority(&policy, g + 1, h));
@@ -287,23 +289,23 @@ pub fn run(
         },
         Some(Found::Goal(id, _pieces)) => {
             let path = path_to(&store, id);
-            let trace = concrete::goal_trace(&model, &goal, &path, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            let trace = concrete::goal_trace(&model, &goal, &path, task.stop);
+            stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             CheckResult {
                 verdict: found_verdict,
                 stats,
                 trace,
             }
         }
-        Some(Found::Stopped) => unknown(stop.reason().unwrap_or(Limit::Cancelled), stats),
+        Some(Found::Stopped) => unknown(task.stop.reason().unwrap_or(Limit::Cancelled), stats),
         Some(Found::Error(id, edges, error)) => {
             let path = if id == NO_PARENT {
                 Vec::new()
             } else {
                 path_to(&store, id)
             };
-            let trace = concrete::error_trace(&model, &path, &edges, error, stop);
-            stats.trace_limit = trace.is_none().then(|| stop.reason()).flatten();
+            let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
+            stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             CheckResult {
                 verdict: Verdict::ModelError(error),
                 stats,
