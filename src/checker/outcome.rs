@@ -79,8 +79,9 @@ pub struct Stats {
     pub breadth_first_after: Option<u64>,
 }
 
-/// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`),
+/// serialised as they are in the CLI's JSON report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SafeStats {
     /// Components (slots and processes) removed: the thesis' #s.
     pub removed: u64,

@@ -107,15 +107,7 @@ pub struct StatsReport {
 
 /// Safe abstraction's figures: components removed (#s) and the trace as
 /// `abstract_steps + inserted_steps`.
-#[derive(Debug, Clone, Serialize)]
-pub struct SafeReport {
-    pub removed: u64,
-    pub abstract_steps: Option<u64>,
-    pub inserted_steps: Option<u64>,
-    /// The reduced network's trace could not be completed; the original
-    /// network was searched instead.
-    pub fell_back: bool,
-}
+pub type SafeReport = zeno::checker::SafeStats;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TraceReport {
@@ -356,12 +348,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         threads: s.threads.max(1),
         breadth_first_after: s.breadth_first_after,
         trace_length,
-        safe: s.safe.as_ref().map(|f| SafeReport {
-            removed: f.removed,
-            abstract_steps: f.abstract_steps,
-            inserted_steps: f.inserted_steps,
-            fell_back: f.fell_back,
-        }),
+        safe: s.safe.clone(),
     }
 }
 
