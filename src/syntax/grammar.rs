@@ -7,18 +7,17 @@
 use super::SyntaxKind::{self, *};
 use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
 
+/// The keywords that begin `int`, `bool`, `clock` and channel types: they
+/// start a type, a declaration and so an item.
+const SIMPLE_TYPE_KEYWORDS: TokenSet =
+    TokenSet::new(&[INT_KW, BOOL_KW, CLOCK_KW, CHAN_KW, URGENT_KW, BROADCAST_KW]);
+
 /// Tokens that always begin an item: parsing resumes at them after an error.
 const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CONST_KW,
     META_KW,
     TYPEDEF_KW,
     STRUCT_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
     COMMITTED_KW,
     TEMPLATE_KW,
     INIT_KW,
@@ -27,7 +26,8 @@ const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CHECK_KW,
     PRIORITY_KW,
     VOID_KW,
-]);
+])
+.union(SIMPLE_TYPE_KEYWORDS);
 
 /// Items that cannot occur in a template body: seeing one there means the
 /// body's `}` is missing.
@@ -37,17 +37,8 @@ const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, 
 
 const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITTED_KW]);
 
-const TYPE_START: TokenSet = TokenSet::new(&[
-    STRUCT_KW,
-    SCALAR_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
-    IDENT,
-]);
+const TYPE_START: TokenSet =
+    TokenSet::new(&[STRUCT_KW, SCALAR_KW, IDENT]).union(SIMPLE_TYPE_KEYWORDS);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
@@ -138,15 +129,9 @@ fn error_item(p: &mut Parser, ctx: Context) {
     p.bump();
     // At the top level a `}` closes nothing: skip it with the rest.
     let stop_at_curly = ctx == Context::Template;
-    loop {
-        if p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY)) {
-            break;
-        }
-        if p.eat(SEMICOLON) {
-            break;
-        }
-        p.bump();
-    }
+    skip_past_semi(p, |p| {
+        p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY))
+    });
     m.complete(p, ERROR);
 }
 
@@ -157,41 +142,105 @@ fn semi(p: &mut Parser) {
         return;
     }
     p.error_expected("`;`");
-    if p.at_eof() || at_item_start(p) || p.at(R_CURLY) {
-        return;
+    recover_past_semi(p, |p| p.at_eof() || at_item_start(p) || p.at(R_CURLY));
+}
+
+fn name(p: &mut Parser) -> bool {
+    ident_node(p, NAME)
+}
+
+fn name_ref(p: &mut Parser) -> bool {
+    ident_node(p, NAME_REF)
+}
+
+/// An identifier as a node of `kind`: a name, or a use of one.
+fn ident_node(p: &mut Parser, kind: SyntaxKind) -> bool {
+    if p.at(IDENT) {
+        let m = p.start();
+        p.bump();
+        m.complete(p, kind);
+        true
+    } else {
+        p.error_expected("a name");
+        false
     }
-    let m = p.start();
-    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+}
+
+/// A name and its postfix operators (`c[e]`, `Station(1).cd`), with calls
+/// only when `allow_call` (see [`postfix`]).
+fn name_ref_postfix(p: &mut Parser, allow_call: bool) {
+    let c = p.start();
+    p.bump();
+    let c = c.complete(p, NAME_REF);
+    postfix(p, c, allow_call);
+}
+
+/// `element` once, then again after each separator of `separators`.
+fn separated(p: &mut Parser, separators: TokenSet, mut element: impl FnMut(&mut Parser)) {
+    loop {
+        element(p);
+        if !p.at_set(separators) {
+            break;
+        }
+        p.bump();
+    }
+}
+
+const COMMA_ONLY: TokenSet = TokenSet::new(&[COMMA]);
+
+/// `a, b < c`: a comma separates the entries of one level, `<` starts the next.
+const LEVEL_SEPARATORS: TokenSet = TokenSet::new(&[COMMA, LT]);
+
+/// `while p.at(L_BRACK)`: the `[N]` after a declared name, any number of them.
+fn array_sizes(p: &mut Parser) {
+    while p.at(L_BRACK) {
+        array_size(p);
+    }
+}
+
+/// The current opening bracket, an expression, and the matching `close`.
+fn bracketed_expr(p: &mut Parser, close: SyntaxKind) {
+    p.bump();
+    let opened = p.previous_span();
+    expr(p);
+    p.expect_closing(close, opened);
+}
+
+/// Skips tokens up to and including the next `;`, stopping early where
+/// `at_stop` holds.
+fn skip_past_semi(p: &mut Parser, at_stop: impl Fn(&Parser) -> bool) {
+    while !at_stop(p) {
         if p.eat(SEMICOLON) {
             break;
         }
         p.bump();
     }
+}
+
+/// After a missing `;`: wraps what lies before the next `;` (and that `;`)
+/// in an `ERROR` node, unless `at_stop` holds first.
+fn recover_past_semi(p: &mut Parser, at_stop: impl Fn(&Parser) -> bool) {
+    if at_stop(p) {
+        return;
+    }
+    let m = p.start();
+    skip_past_semi(p, at_stop);
     m.complete(p, ERROR);
 }
 
-fn name(p: &mut Parser) -> bool {
-    if p.at(IDENT) {
-        let m = p.start();
-        p.bump();
-        m.complete(p, NAME);
-        true
-    } else {
-        p.error_expected("a name");
-        false
+/// `{ … }`: `element` until the `}`, or until an item that stands only at
+/// the top level (the `}` is missing).
+fn braced(p: &mut Parser, kind: SyntaxKind, mut element: impl FnMut(&mut Parser)) {
+    let m = p.start();
+    p.bump();
+    let opened = p.previous_span();
+    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+        let before = p.pos();
+        element(p);
+        ensure_progress(p, before);
     }
-}
-
-fn name_ref(p: &mut Parser) -> bool {
-    if p.at(IDENT) {
-        let m = p.start();
-        p.bump();
-        m.complete(p, NAME_REF);
-        true
-    } else {
-        p.error_expected("a name");
-        false
-    }
+    p.expect_closing(R_CURLY, opened);
+    m.complete(p, kind);
 }
 
 // ---------------------------------------------------------------- declarations
@@ -215,12 +264,7 @@ fn var_decl(p: &mut Parser) {
         function_rest(p, m);
         return;
     }
-    loop {
-        declarator(p);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
+    separated(p, COMMA_ONLY, declarator);
     semi(p);
     m.complete(p, VAR_DECL);
 }
@@ -232,9 +276,7 @@ fn declarator(p: &mut Parser) {
     }
     let m = p.start();
     name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
+    array_sizes(p);
     if p.eat(EQ) {
         initializer(p);
     }
@@ -243,10 +285,7 @@ fn declarator(p: &mut Parser) {
 
 fn array_size(p: &mut Parser) {
     let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect_closing(R_BRACK, opened);
+    bracketed_expr(p, R_BRACK);
     m.complete(p, ARRAY_SIZE);
 }
 
@@ -275,9 +314,7 @@ fn typedef_decl(p: &mut Parser) {
     p.bump();
     ty(p);
     name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
+    array_sizes(p);
     semi(p);
     m.complete(p, TYPEDEF_DECL);
 }
@@ -406,30 +443,12 @@ fn block(p: &mut Parser) {
     if !p.enter() {
         return;
     }
-    let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        let before = p.pos();
-        statement(p);
-        ensure_progress(p, before);
-    }
-    p.expect_closing(R_CURLY, opened);
-    m.complete(p, BLOCK);
+    braced(p, BLOCK, statement);
     p.leave();
 }
 
 /// Tokens that start a local declaration rather than an expression.
-const DECL_START: TokenSet = TokenSet::new(&[
-    CONST_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
-    TYPEDEF_KW,
-]);
+const DECL_START: TokenSet = TokenSet::new(&[CONST_KW, TYPEDEF_KW]).union(SIMPLE_TYPE_KEYWORDS);
 
 fn statement(p: &mut Parser) {
     if !p.enter() {
@@ -502,17 +521,13 @@ fn stmt_semi(p: &mut Parser) {
         return;
     }
     p.error_expected("`;`");
-    if p.at_eof() || p.at(R_CURLY) || p.at(L_CURLY) || p.at_set(TOP_LEVEL_ONLY) {
+    // A `{` starts the next statement: nothing to skip.
+    if p.at(L_CURLY) {
         return;
     }
-    let m = p.start();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        if p.eat(SEMICOLON) {
-            break;
-        }
-        p.bump();
-    }
-    m.complete(p, ERROR);
+    recover_past_semi(p, |p| {
+        p.at_eof() || p.at(R_CURLY) || p.at_set(TOP_LEVEL_ONLY)
+    });
 }
 
 /// `( e )` after `if` and `while`.
@@ -521,10 +536,7 @@ fn paren_condition(p: &mut Parser) {
         p.error_expected("`(`");
         return;
     }
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect_closing(R_PAREN, opened);
+    bracketed_expr(p, R_PAREN);
 }
 
 fn if_stmt(p: &mut Parser) {
@@ -626,23 +638,12 @@ fn param(p: &mut Parser) {
     ty(p);
     p.eat(AMP);
     name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
+    array_sizes(p);
     m.complete(p, PARAM);
 }
 
 fn template_body(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        let before = p.pos();
-        item(p, Context::Template);
-        ensure_progress(p, before);
-    }
-    p.expect_closing(R_CURLY, opened);
-    m.complete(p, TEMPLATE_BODY);
+    braced(p, TEMPLATE_BODY, |p| item(p, Context::Template));
 }
 
 fn location(p: &mut Parser, ctx: Context) {
@@ -711,16 +712,13 @@ fn edge(p: &mut Parser, ctx: Context) {
 fn select_clause(p: &mut Parser) {
     let m = p.start();
     p.bump();
-    loop {
+    separated(p, COMMA_ONLY, |p| {
         let b = p.start();
         name(p);
         p.expect(COLON);
         ty(p);
         b.complete(p, SELECT_BINDING);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
+    });
     m.complete(p, SELECT_CLAUSE);
 }
 
@@ -737,11 +735,8 @@ fn sync(p: &mut Parser) {
     let m = p.start();
     p.bump();
     if p.at(IDENT) {
-        let c = p.start();
-        p.bump();
-        let c = c.complete(p, NAME_REF);
         // Only indexing and fields: `c?` must not start a `?:`.
-        postfix(p, c, false);
+        name_ref_postfix(p, false);
     } else {
         p.error_expected("a channel");
     }
@@ -755,12 +750,9 @@ fn sync(p: &mut Parser) {
 fn update(p: &mut Parser) {
     let m = p.start();
     p.bump();
-    loop {
+    separated(p, COMMA_ONLY, |p| {
         expr(p);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
+    });
     m.complete(p, UPDATE);
 }
 
@@ -809,12 +801,9 @@ fn arg_list(p: &mut Parser) {
 fn system(p: &mut Parser) {
     let m = p.start();
     p.bump();
-    loop {
+    separated(p, LEVEL_SEPARATORS, |p| {
         name_ref(p);
-        if !p.eat(COMMA) && !p.eat(LT) {
-            break;
-        }
-    }
+    });
     semi(p);
     m.complete(p, SYSTEM);
 }
@@ -829,18 +818,16 @@ fn priority_decl(p: &mut Parser) {
         if p.at(DEFAULT_KW) {
             p.bump();
         } else if p.at(IDENT) {
-            let c = p.start();
-            p.bump();
-            let c = c.complete(p, NAME_REF);
             // Indices only: a channel or an element of a channel array.
-            postfix(p, c, false);
+            name_ref_postfix(p, false);
         } else {
             p.error_expected("a channel or `default`");
             break;
         }
-        if !p.eat(COMMA) && !p.eat(LT) {
+        if !p.at_set(LEVEL_SEPARATORS) {
             break;
         }
+        p.bump();
     }
     semi(p);
     m.complete(p, PRIORITY_DECL);
@@ -854,24 +841,18 @@ fn sync_vector(p: &mut Parser, ctx: Context) {
     }
     let m = p.start();
     p.bump();
-    loop {
+    separated(p, COMMA_ONLY, |p| {
         let part = p.start();
         if p.at(IDENT) {
-            let c = p.start();
-            p.bump();
-            let c = c.complete(p, NAME_REF);
             // Fields and calls only: the `?` of a weak participant must not
             // start a `?:`.
-            postfix(p, c, true);
+            name_ref_postfix(p, true);
         } else {
             p.error_expected("a participant `Process.label`");
         }
         p.eat(QUESTION);
         part.complete(p, SYNC_PARTICIPANT);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
+    });
     semi(p);
     m.complete(p, SYNC_VECTOR);
 }
@@ -993,12 +974,9 @@ fn expr_bp_inner(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
             break;
         }
         // Each operator nests the tree one level deeper.
-        if p.tree_depth >= MAX_TREE_DEPTH {
-            p.too_deep();
+        if !deepen_chain(p, &mut chain) {
             break;
         }
-        p.tree_depth += 1;
-        chain += 1;
         let m = lhs.precede(p);
         p.bump();
         if kind == COND_EXPR {
@@ -1010,6 +988,19 @@ fn expr_bp_inner(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
     }
     p.tree_depth -= chain;
     Some(lhs)
+}
+
+/// One more operator of a chain, which nests the tree one level deeper
+/// (`chain` counts the levels, given back when the chain ends); `false`,
+/// after reporting, at the depth limit.
+fn deepen_chain(p: &mut Parser, chain: &mut u32) -> bool {
+    if p.tree_depth >= MAX_TREE_DEPTH {
+        p.too_deep();
+        return false;
+    }
+    p.tree_depth += 1;
+    *chain += 1;
+    true
 }
 
 /// An operand: literal, name, parenthesised expression, prefix operator or
@@ -1027,10 +1018,7 @@ fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
             NAME_REF
         }
         L_PAREN => {
-            p.bump();
-            let opened = p.previous_span();
-            expr(p);
-            p.expect_closing(R_PAREN, opened);
+            bracketed_expr(p, R_PAREN);
             PAREN_EXPR
         }
         // `++x` and `--x` take a postfix expression (UPPAAL's, and C's, rule):
@@ -1076,20 +1064,12 @@ fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> Comple
             PLUS2 | MINUS2 if allow_call => POSTFIX_EXPR,
             _ => break,
         };
-        if p.tree_depth >= MAX_TREE_DEPTH {
-            p.too_deep();
+        if !deepen_chain(p, &mut chain) {
             break;
         }
-        p.tree_depth += 1;
-        chain += 1;
         let m = lhs.precede(p);
         match kind {
-            INDEX_EXPR => {
-                p.bump();
-                let opened = p.previous_span();
-                expr(p);
-                p.expect_closing(R_BRACK, opened);
-            }
+            INDEX_EXPR => bracketed_expr(p, R_BRACK),
             FIELD_EXPR => {
                 p.bump();
                 if p.at(IDENT) {
