@@ -56,13 +56,30 @@ pub fn source_file(p: &mut Parser) {
     m.complete(p, SOURCE_FILE);
 }
 
+/// A node of `kind`: the current token (a keyword, an opening bracket, a
+/// name), then what `rest` parses.
+fn bump_node(p: &mut Parser, kind: SyntaxKind, rest: impl FnOnce(&mut Parser)) {
+    let m = p.start();
+    p.bump();
+    rest(p);
+    m.complete(p, kind);
+}
+
+/// `parse` when the current token is `kind` (the one it starts with);
+/// otherwise "expected `what`", with nothing consumed.
+fn parse_at(p: &mut Parser, kind: SyntaxKind, what: &str, parse: impl FnOnce(&mut Parser)) {
+    if p.at(kind) {
+        parse(p);
+    } else {
+        p.error_expected(what);
+    }
+}
+
 /// Defensive: if a grammar function consumed nothing, wrap one token in an
 /// `ERROR` node so that the enclosing loop cannot spin.
 fn ensure_progress(p: &mut Parser, before: usize) {
     if p.pos() == before && !p.at_eof() {
-        let m = p.start();
-        p.bump();
-        m.complete(p, ERROR);
+        bump_node(p, ERROR, |_| {});
     }
 }
 
@@ -125,14 +142,13 @@ fn error_item(p: &mut Parser, ctx: Context) {
     } else {
         p.error_here(format!("expected {what}, found {}", p.current().describe()));
     }
-    let m = p.start();
-    p.bump();
-    // At the top level a `}` closes nothing: skip it with the rest.
-    let stop_at_curly = ctx == Context::Template;
-    skip_past_semi(p, |p| {
-        p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY))
+    bump_node(p, ERROR, |p| {
+        // At the top level a `}` closes nothing: skip it with the rest.
+        let stop_at_curly = ctx == Context::Template;
+        skip_past_semi(p, |p| {
+            p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY))
+        });
     });
-    m.complete(p, ERROR);
 }
 
 /// Expects the `;` that ends an item; when it is missing, skips to the next
@@ -156,9 +172,7 @@ fn name_ref(p: &mut Parser) -> bool {
 /// An identifier as a node of `kind`: a name, or a use of one.
 fn ident_node(p: &mut Parser, kind: SyntaxKind) -> bool {
     if p.at(IDENT) {
-        let m = p.start();
-        p.bump();
-        m.complete(p, kind);
+        bump_node(p, kind, |_| {});
         true
     } else {
         p.error_expected("a name");
@@ -198,12 +212,20 @@ fn array_sizes(p: &mut Parser) {
     }
 }
 
-/// The current opening bracket, an expression, and the matching `close`.
-fn bracketed_expr(p: &mut Parser, close: SyntaxKind) {
+/// The current opening bracket, what `inner` parses, and the matching
+/// `close`.
+fn bracketed(p: &mut Parser, close: SyntaxKind, inner: impl FnOnce(&mut Parser)) {
     p.bump();
     let opened = p.previous_span();
-    expr(p);
+    inner(p);
     p.expect_closing(close, opened);
+}
+
+/// The current opening bracket, an expression, and the matching `close`.
+fn bracketed_expr(p: &mut Parser, close: SyntaxKind) {
+    bracketed(p, close, |p| {
+        expr(p);
+    });
 }
 
 /// Skips tokens up to and including the next `;`, stopping early where
@@ -231,16 +253,15 @@ fn recover_past_semi(p: &mut Parser, at_stop: impl Fn(&Parser) -> bool) {
 /// `{ … }`: `element` until the `}`, or until an item that stands only at
 /// the top level (the `}` is missing).
 fn braced(p: &mut Parser, kind: SyntaxKind, mut element: impl FnMut(&mut Parser)) {
-    let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        let before = p.pos();
-        element(p);
-        ensure_progress(p, before);
-    }
-    p.expect_closing(R_CURLY, opened);
-    m.complete(p, kind);
+    bump_node(p, kind, |p| {
+        let opened = p.previous_span();
+        while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+            let before = p.pos();
+            element(p);
+            ensure_progress(p, before);
+        }
+        p.expect_closing(R_CURLY, opened);
+    });
 }
 
 // ---------------------------------------------------------------- declarations
@@ -302,21 +323,19 @@ fn array_init(p: &mut Parser) {
     if !p.enter() {
         return;
     }
-    let m = p.start();
-    p.bump();
-    delimited(p, R_CURLY, TokenSet::new(&[SEMICOLON]), initializer);
-    m.complete(p, ARRAY_INIT);
+    bump_node(p, ARRAY_INIT, |p| {
+        delimited(p, R_CURLY, TokenSet::new(&[SEMICOLON]), initializer);
+    });
     p.leave();
 }
 
 fn typedef_decl(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    ty(p);
-    name(p);
-    array_sizes(p);
-    semi(p);
-    m.complete(p, TYPEDEF_DECL);
+    bump_node(p, TYPEDEF_DECL, |p| {
+        ty(p);
+        name(p);
+        array_sizes(p);
+        semi(p);
+    });
 }
 
 /// A type: `int`, `int[lo, hi]`, `bool`, `clock`, `[urgent] [broadcast] chan`,
@@ -330,11 +349,7 @@ fn ty(p: &mut Parser) -> bool {
         // `scalar[N]`: UPPAAL's scalar set, here the integers 0 to N - 1.
         SCALAR_KW => {
             p.bump();
-            if p.at(L_BRACK) {
-                array_size(p);
-            } else {
-                p.error_expected("`[` and the scalar set's size");
-            }
+            parse_at(p, L_BRACK, "`[` and the scalar set's size", array_size);
             SCALAR_TYPE
         }
         INT_KW => {
@@ -410,12 +425,11 @@ fn struct_type(p: &mut Parser) -> bool {
 /// `[lo, hi]` after `int`.
 fn range(p: &mut Parser) {
     let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect(COMMA);
-    expr(p);
-    p.expect_closing(R_BRACK, opened);
+    bracketed(p, R_BRACK, |p| {
+        expr(p);
+        p.expect(COMMA);
+        expr(p);
+    });
     m.complete(p, RANGE);
 }
 
@@ -425,16 +439,8 @@ fn range(p: &mut Parser) {
 /// `name(params) { statements }`.
 fn function_rest(p: &mut Parser, m: super::parser::Marker) {
     name(p);
-    if p.at(L_PAREN) {
-        param_list(p);
-    } else {
-        p.error_expected("`(`");
-    }
-    if p.at(L_CURLY) {
-        block(p);
-    } else {
-        p.error_expected("`{`");
-    }
+    parse_at(p, L_PAREN, "`(`", param_list);
+    parse_at(p, L_CURLY, "`{`", block);
     m.complete(p, FUNCTION);
 }
 
@@ -458,35 +464,30 @@ fn statement(p: &mut Parser) {
         L_CURLY => block(p),
         IF_KW => if_stmt(p),
         WHILE_KW => {
-            let m = p.start();
-            p.bump();
-            paren_condition(p);
-            statement_body(p);
-            m.complete(p, WHILE_STMT);
+            bump_node(p, WHILE_STMT, |p| {
+                paren_condition(p);
+                statement_body(p);
+            });
         }
         DO_KW => {
-            let m = p.start();
-            p.bump();
-            statement_body(p);
-            p.expect(WHILE_KW);
-            paren_condition(p);
-            stmt_semi(p);
-            m.complete(p, DO_STMT);
+            bump_node(p, DO_STMT, |p| {
+                statement_body(p);
+                p.expect(WHILE_KW);
+                paren_condition(p);
+                stmt_semi(p);
+            });
         }
         FOR_KW => for_stmt(p),
         RETURN_KW => {
-            let m = p.start();
-            p.bump();
-            if !p.at(SEMICOLON) {
-                expr(p);
-            }
-            stmt_semi(p);
-            m.complete(p, RETURN_STMT);
+            bump_node(p, RETURN_STMT, |p| {
+                if !p.at(SEMICOLON) {
+                    expr(p);
+                }
+                stmt_semi(p);
+            });
         }
         SEMICOLON => {
-            let m = p.start();
-            p.bump();
-            m.complete(p, EMPTY_STMT);
+            bump_node(p, EMPTY_STMT, |_| {});
         }
         TYPEDEF_KW => typedef_decl(p),
         _ if p.at_set(DECL_START) || (p.at(IDENT) && p.nth(1) == IDENT) => var_decl(p),
@@ -540,17 +541,13 @@ fn paren_condition(p: &mut Parser) {
 }
 
 fn if_stmt(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    paren_condition(p);
-    statement_body(p);
-    if p.at(ELSE_KW) {
-        let e = p.start();
-        p.bump();
+    bump_node(p, IF_STMT, |p| {
+        paren_condition(p);
         statement_body(p);
-        e.complete(p, ELSE_BRANCH);
-    }
-    m.complete(p, IF_STMT);
+        if p.at(ELSE_KW) {
+            bump_node(p, ELSE_BRANCH, statement_body);
+        }
+    });
 }
 
 /// `for (init; cond; step) body` (C's) or `for (i : T) body` (UPPAAL's
@@ -601,30 +598,24 @@ fn for_stmt(p: &mut Parser) {
 // ------------------------------------------------------------------- templates
 
 fn template(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    name(p);
-    if p.at(L_PAREN) {
-        param_list(p);
-    }
-    if p.at(L_CURLY) {
-        template_body(p);
-    } else {
-        p.error_expected("`{`");
-    }
-    m.complete(p, TEMPLATE);
+    bump_node(p, TEMPLATE, |p| {
+        name(p);
+        if p.at(L_PAREN) {
+            param_list(p);
+        }
+        parse_at(p, L_CURLY, "`{`", template_body);
+    });
 }
 
 fn param_list(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    delimited(
-        p,
-        R_PAREN,
-        TokenSet::new(&[L_CURLY, R_CURLY, SEMICOLON]).union(TOP_LEVEL_ONLY),
-        param,
-    );
-    m.complete(p, PARAM_LIST);
+    bump_node(p, PARAM_LIST, |p| {
+        delimited(
+            p,
+            R_PAREN,
+            TokenSet::new(&[L_CURLY, R_CURLY, SEMICOLON]).union(TOP_LEVEL_ONLY),
+            param,
+        );
+    });
 }
 
 /// `const T p`, `T &p`, `T p` (UPPAAL's by-value form), `T p[N]`.
@@ -657,10 +648,9 @@ fn location(p: &mut Parser, ctx: Context) {
     p.expect(LOCATION_KW);
     name(p);
     if p.at(INVARIANT_KW) {
-        let inv = p.start();
-        p.bump();
-        expr(p);
-        inv.complete(p, INVARIANT);
+        bump_node(p, INVARIANT, |p| {
+            expr(p);
+        });
     }
     semi(p);
     m.complete(p, LOCATION);
@@ -710,50 +700,42 @@ fn edge(p: &mut Parser, ctx: Context) {
 }
 
 fn select_clause(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    separated(p, COMMA_ONLY, |p| {
-        let b = p.start();
-        name(p);
-        p.expect(COLON);
-        ty(p);
-        b.complete(p, SELECT_BINDING);
+    bump_node(p, SELECT_CLAUSE, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            let b = p.start();
+            name(p);
+            p.expect(COLON);
+            ty(p);
+            b.complete(p, SELECT_BINDING);
+        });
     });
-    m.complete(p, SELECT_CLAUSE);
 }
 
 fn guard(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    expr(p);
-    m.complete(p, GUARD);
+    bump_node(p, GUARD, |p| {
+        expr(p);
+    });
 }
 
 /// `sync c!`, `sync c[e]?`, or an action label `sync a` (no `!`/`?`)
 /// that the system's synchronisation vectors refer to.
 fn sync(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    if p.at(IDENT) {
+    bump_node(p, SYNC, |p| {
         // Only indexing and fields: `c?` must not start a `?:`.
-        name_ref_postfix(p, false);
-    } else {
-        p.error_expected("a channel");
-    }
-    // Without `!` or `?` the name is an action label.
-    if p.at(BANG) || p.at(QUESTION) {
-        p.bump();
-    }
-    m.complete(p, SYNC);
+        parse_at(p, IDENT, "a channel", |p| name_ref_postfix(p, false));
+        // Without `!` or `?` the name is an action label.
+        if p.at(BANG) || p.at(QUESTION) {
+            p.bump();
+        }
+    });
 }
 
 fn update(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    separated(p, COMMA_ONLY, |p| {
-        expr(p);
+    bump_node(p, UPDATE, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            expr(p);
+        });
     });
-    m.complete(p, UPDATE);
 }
 
 // ------------------------------------------------------- system line and checks
@@ -771,11 +753,9 @@ fn instance(p: &mut Parser, ctx: Context) {
     if !p.eat(EQ) {
         p.error_expected("`=`");
     }
-    if p.at(IDENT) {
+    parse_at(p, IDENT, "a template name", |p| {
         name_ref(p);
-    } else {
-        p.error_expected("a template name");
-    }
+    });
     if p.at(L_PAREN) {
         arg_list(p);
     }
@@ -784,28 +764,26 @@ fn instance(p: &mut Parser, ctx: Context) {
 }
 
 fn arg_list(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    delimited(
-        p,
-        R_PAREN,
-        TokenSet::new(&[SEMICOLON, L_CURLY, R_CURLY]),
-        |p| {
-            expr(p);
-        },
-    );
-    m.complete(p, ARG_LIST);
+    bump_node(p, ARG_LIST, |p| {
+        delimited(
+            p,
+            R_PAREN,
+            TokenSet::new(&[SEMICOLON, L_CURLY, R_CURLY]),
+            |p| {
+                expr(p);
+            },
+        );
+    });
 }
 
 /// `system A < B, C;`: `<` separates priority levels, the higher to its right.
 fn system(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    separated(p, LEVEL_SEPARATORS, |p| {
-        name_ref(p);
+    bump_node(p, SYSTEM, |p| {
+        separated(p, LEVEL_SEPARATORS, |p| {
+            name_ref(p);
+        });
+        semi(p);
     });
-    semi(p);
-    m.complete(p, SYSTEM);
 }
 
 /// `priority a, d[0] < default < b;`: channel priority levels, lowest first;
@@ -839,49 +817,45 @@ fn sync_vector(p: &mut Parser, ctx: Context) {
     if ctx == Context::Template {
         p.error_here("synchronisation vectors belong at the top level, after the templates");
     }
-    let m = p.start();
-    p.bump();
-    separated(p, COMMA_ONLY, |p| {
-        let part = p.start();
-        if p.at(IDENT) {
+    bump_node(p, SYNC_VECTOR, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            let part = p.start();
             // Fields and calls only: the `?` of a weak participant must not
             // start a `?:`.
-            name_ref_postfix(p, true);
-        } else {
-            p.error_expected("a participant `Process.label`");
-        }
-        p.eat(QUESTION);
-        part.complete(p, SYNC_PARTICIPANT);
+            parse_at(p, IDENT, "a participant `Process.label`", |p| {
+                name_ref_postfix(p, true)
+            });
+            p.eat(QUESTION);
+            part.complete(p, SYNC_PARTICIPANT);
+        });
+        semi(p);
     });
-    semi(p);
-    m.complete(p, SYNC_VECTOR);
 }
 
 /// `check name: A[] phi;` or `check name: p --> q;` (the name is optional).
 fn check(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    if p.at(IDENT) && p.nth(1) == COLON {
-        name(p);
-        p.bump();
-    } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
-        name(p);
-        p.error_expected("`:`");
-    }
-    if p.at_set(PATH_QUANTIFIERS) {
-        p.bump();
-        expr(p);
-    } else {
-        // `p --> q`: a leads-to check has no quantifier in front.
-        expr(p);
-        if p.eat(LEADS_TO) {
+    bump_node(p, CHECK, |p| {
+        if p.at(IDENT) && p.nth(1) == COLON {
+            name(p);
+            p.bump();
+        } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
+            name(p);
+            p.error_expected("`:`");
+        }
+        if p.at_set(PATH_QUANTIFIERS) {
+            p.bump();
             expr(p);
         } else {
-            p.error_expected("`-->` (or `A[]`, `E<>`, `A<>`, `E[]` before the formula)");
+            // `p --> q`: a leads-to check has no quantifier in front.
+            expr(p);
+            if p.eat(LEADS_TO) {
+                expr(p);
+            } else {
+                p.error_expected("`-->` (or `A[]`, `E<>`, `A<>`, `E[]` before the formula)");
+            }
         }
-    }
-    semi(p);
-    m.complete(p, CHECK);
+        semi(p);
+    });
 }
 
 /// A comma-separated list after its opening token, up to `close` (consumed).
@@ -902,9 +876,7 @@ fn delimited(
         element(p);
         if p.pos() == before {
             // The element reported the error; skip the offending token.
-            let m = p.start();
-            p.bump();
-            m.complete(p, ERROR);
+            bump_node(p, ERROR, |_| {});
             continue;
         }
         if p.eat(COMMA) || p.at(close) {
@@ -1072,11 +1044,9 @@ fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> Comple
             INDEX_EXPR => bracketed_expr(p, R_BRACK),
             FIELD_EXPR => {
                 p.bump();
-                if p.at(IDENT) {
+                parse_at(p, IDENT, "a field name", |p| {
                     name_ref(p);
-                } else {
-                    p.error_expected("a field name");
-                }
+                });
             }
             CALL_EXPR => arg_list(p),
             _ => p.bump(),
