@@ -18,9 +18,9 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
-use super::eval::index_in;
-use super::{BinOp, Span};
-use super::{ErrorKind, EvalError, Expr, FnSite, LValue, VarId, apply_binary, apply_unary};
+use super::Span;
+use super::eval::{Env, index_in};
+use super::{ErrorKind, EvalError, Expr, FnSite, LValue, VarId};
 
 /// Slots at or above this are the call frame's, inside a call's statements.
 pub const FRAME: VarId = 1 << 31;
@@ -346,31 +346,16 @@ impl Machine<'_> {
 
     /// [`Expr::eval`] with frame slots and calls.
     fn eval(&mut self, e: &Expr) -> Result<i32, EvalError> {
-        let truth = |b: bool| b as i32;
-        match e {
-            Expr::Const(c) => Ok(*c),
-            Expr::Var(v) => Ok(self.read(*v)),
-            Expr::Index { base, len, index } => {
-                let i = index_in(self.eval(index)?, *len)?;
-                Ok(self.read(*base + i))
-            }
-            Expr::Checked { index, len } => Ok(index_in(self.eval(index)?, *len)? as i32),
-            Expr::Unary(op, a) => Ok(apply_unary(*op, self.eval(a)?)?),
-            Expr::Binary(BinOp::And, a, b) => Ok(truth(self.eval(a)? != 0 && self.eval(b)? != 0)),
-            Expr::Binary(BinOp::Or, a, b) => Ok(truth(self.eval(a)? != 0 || self.eval(b)? != 0)),
-            Expr::Binary(op, a, b) => {
-                let a = self.eval(a)?;
-                Ok(apply_binary(*op, a, self.eval(b)?)?)
-            }
-            Expr::Cond(c, a, b) => {
-                if self.eval(c)? != 0 {
-                    self.eval(a)
-                } else {
-                    self.eval(b)
-                }
-            }
-            Expr::Call(c) => self.call(c),
-        }
+        e.eval_in(self)
+    }
+}
+
+impl Env for Machine<'_> {
+    fn slot(&mut self, slot: VarId) -> i32 {
+        self.read(slot)
+    }
+    fn value(&mut self, call: &Call) -> Result<i32, EvalError> {
+        self.call(call)
     }
 }
 
@@ -489,38 +474,16 @@ impl Expr {
     /// copied on write with [`Arc::make_mut`]).
     pub fn for_each_call_mut(&mut self, f: &mut impl FnMut(&mut Arc<Call>)) {
         match self {
-            Expr::Const(_) | Expr::Var(_) => {}
-            Expr::Index { index, .. } | Expr::Checked { index, .. } => index.for_each_call_mut(f),
-            Expr::Unary(_, a) => a.for_each_call_mut(f),
-            Expr::Binary(_, a, b) => {
-                a.for_each_call_mut(f);
-                b.for_each_call_mut(f);
-            }
-            Expr::Cond(c, a, b) => {
-                c.for_each_call_mut(f);
-                a.for_each_call_mut(f);
-                b.for_each_call_mut(f);
-            }
             Expr::Call(c) => f(c),
+            e => e.for_each_operand_mut(|o| o.for_each_call_mut(f)),
         }
     }
 
     /// Calls `f` on every call in the expression (not inside calls).
     pub fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
         match self {
-            Expr::Const(_) | Expr::Var(_) => {}
-            Expr::Index { index, .. } | Expr::Checked { index, .. } => index.for_each_call(f),
-            Expr::Unary(_, a) => a.for_each_call(f),
-            Expr::Binary(_, a, b) => {
-                a.for_each_call(f);
-                b.for_each_call(f);
-            }
-            Expr::Cond(c, a, b) => {
-                c.for_each_call(f);
-                a.for_each_call(f);
-                b.for_each_call(f);
-            }
             Expr::Call(c) => f(c),
+            e => e.for_each_operand(|o| o.for_each_call(f)),
         }
     }
 
@@ -543,6 +506,7 @@ impl Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::BinOp;
     use crate::ir::test_exprs::c;
 
     fn call(body: Vec<Stmt>, frame_len: u32) -> Call {

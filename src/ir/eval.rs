@@ -1,6 +1,6 @@
 //! Evaluation of ir expressions on a valuation of the variable slots.
 
-use super::{BinOp, ChanId, ChanRef, Expr, LValue, Span, UnOp, VarId};
+use super::{BinOp, Call, ChanId, ChanRef, Expr, LValue, Span, UnOp, VarId};
 
 /// A run-time error of the model: the checker reports it as a reachable
 /// error. `site` says where inside a function it happened, when it did.
@@ -95,29 +95,94 @@ fn truth(b: bool) -> i32 {
     b as i32
 }
 
-impl Expr {
-    /// The value of the expression, reading variable slots from `vars`.
-    pub fn eval(&self, vars: &[i32]) -> Result<i32, EvalError> {
-        match self {
-            Expr::Const(c) => Ok(*c),
-            Expr::Var(v) => Ok(vars[*v as usize]),
-            Expr::Index { base, len, index } => {
-                let i = index_in(index.eval(vars)?, *len)?;
-                Ok(vars[(*base + i) as usize])
-            }
-            Expr::Checked { index, len } => Ok(index_in(index.eval(vars)?, *len)? as i32),
-            Expr::Unary(op, e) => Ok(apply_unary(*op, e.eval(vars)?)?),
-            Expr::Binary(BinOp::And, a, b) => Ok(truth(a.eval(vars)? != 0 && b.eval(vars)? != 0)),
-            Expr::Binary(BinOp::Or, a, b) => Ok(truth(a.eval(vars)? != 0 || b.eval(vars)? != 0)),
-            Expr::Binary(op, a, b) => Ok(apply_binary(*op, a.eval(vars)?, b.eval(vars)?)?),
-            Expr::Cond(c, a, b) => {
-                if c.eval(vars)? != 0 {
-                    a.eval(vars)
-                } else {
-                    b.eval(vars)
+/// Where an expression reads its variables and runs its calls: the state's
+/// slots ([`Expr::eval`]), or those and the frame of a function being run.
+pub(super) trait Env {
+    /// The value of variable slot `slot`.
+    fn slot(&mut self, slot: VarId) -> i32;
+    /// The value of `call`.
+    fn value(&mut self, call: &Call) -> Result<i32, EvalError>;
+}
+
+/// The state's variable slots, read only.
+struct Slots<'a>(&'a [i32]);
+
+impl Env for Slots<'_> {
+    fn slot(&mut self, slot: VarId) -> i32 {
+        self.0[slot as usize]
+    }
+    fn value(&mut self, call: &Call) -> Result<i32, EvalError> {
+        call.value(self.0)
+    }
+}
+
+/// Generates a walk over an expression's direct operands, by reference or
+/// (with `mut`) by mutable reference, from one match. A call's arguments are
+/// not operands: they are assigned in its body.
+macro_rules! operand_walk {
+    ($(#[$doc:meta])* $name:ident $($mut:tt)?) => {
+        $(#[$doc])*
+        pub(super) fn $name<'e>(&'e $($mut)? self, mut f: impl FnMut(&'e $($mut)? Expr)) {
+            match self {
+                Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => {}
+                Expr::Index { index: e, .. } | Expr::Checked { index: e, .. } | Expr::Unary(_, e) => {
+                    f(e)
+                }
+                Expr::Binary(_, a, b) => {
+                    f(a);
+                    f(b);
+                }
+                Expr::Cond(c, a, b) => {
+                    f(c);
+                    f(a);
+                    f(b);
                 }
             }
-            Expr::Call(c) => c.value(vars),
+        }
+    };
+}
+
+impl Expr {
+    operand_walk!(
+        /// Calls `f` on each direct operand, left to right.
+        for_each_operand
+    );
+    operand_walk!(
+        /// [`Expr::for_each_operand`], with each operand to change.
+        for_each_operand_mut mut
+    );
+
+    /// The value of the expression, reading variable slots from `vars`.
+    pub fn eval(&self, vars: &[i32]) -> Result<i32, EvalError> {
+        self.eval_in(&mut Slots(vars))
+    }
+
+    /// The value of the expression in `env`.
+    pub(super) fn eval_in(&self, env: &mut impl Env) -> Result<i32, EvalError> {
+        match self {
+            Expr::Const(c) => Ok(*c),
+            Expr::Var(v) => Ok(env.slot(*v)),
+            Expr::Index { base, len, index } => {
+                let i = index_in(index.eval_in(env)?, *len)?;
+                Ok(env.slot(*base + i))
+            }
+            Expr::Checked { index, len } => Ok(index_in(index.eval_in(env)?, *len)? as i32),
+            Expr::Unary(op, e) => Ok(apply_unary(*op, e.eval_in(env)?)?),
+            Expr::Binary(BinOp::And, a, b) => {
+                Ok(truth(a.eval_in(env)? != 0 && b.eval_in(env)? != 0))
+            }
+            Expr::Binary(BinOp::Or, a, b) => {
+                Ok(truth(a.eval_in(env)? != 0 || b.eval_in(env)? != 0))
+            }
+            Expr::Binary(op, a, b) => Ok(apply_binary(*op, a.eval_in(env)?, b.eval_in(env)?)?),
+            Expr::Cond(c, a, b) => {
+                if c.eval_in(env)? != 0 {
+                    a.eval_in(env)
+                } else {
+                    b.eval_in(env)
+                }
+            }
+            Expr::Call(c) => env.value(c),
         }
     }
 
@@ -149,24 +214,12 @@ impl Expr {
     /// of an indexed array).
     pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
         match self {
-            Expr::Const(_) => {}
             Expr::Var(v) => f(*v),
-            Expr::Index { base, len, index } => {
-                (*base..*base + *len).for_each(&mut *f);
-                index.for_each_read(f);
-            }
-            Expr::Checked { index: e, .. } | Expr::Unary(_, e) => e.for_each_read(f),
-            Expr::Binary(_, a, b) => {
-                a.for_each_read(f);
-                b.for_each_read(f);
-            }
-            Expr::Cond(c, a, b) => {
-                c.for_each_read(f);
-                a.for_each_read(f);
-                b.for_each_read(f);
-            }
-            Expr::Call(c) => c.reads.iter().copied().for_each(f),
+            Expr::Index { base, len, .. } => (*base..*base + *len).for_each(&mut *f),
+            Expr::Call(c) => c.reads.iter().copied().for_each(&mut *f),
+            _ => {}
         }
+        self.for_each_operand(|e| e.for_each_read(f));
     }
 }
 

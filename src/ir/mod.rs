@@ -520,6 +520,18 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
+    /// The check's formulas, in text order (`p` then `q` for `p --> q`).
+    pub fn formulas(&self) -> impl Iterator<Item = &Formula> {
+        let (first, second) = match self {
+            CheckKind::Invariant(f)
+            | CheckKind::Reachable(f)
+            | CheckKind::Inevitable(f)
+            | CheckKind::Potentially(f) => (f, None),
+            CheckKind::LeadsTo(p, q) => (p, Some(q)),
+        };
+        std::iter::once(first).chain(second)
+    }
+
     /// The states the search looks for: `!phi` for `A[]`, `phi` for `E<>`;
     /// for the liveness forms, the states a counterexample or witness runs
     /// through: `!phi` for `A<>`, `phi` for `E[]`, `p && !q` for `-->`.

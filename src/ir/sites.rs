@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::{Call, CheckKind, Expr, Formula, Network, Process, Span, Stmt, Update};
+use super::{Call, Expr, Formula, Network, Process, Span, Stmt, Update};
 
 impl Network {
     /// The name of the function declared at `decl` (the span of its name),
@@ -22,17 +22,8 @@ impl Network {
         for p in &self.processes {
             for_each_call(p, &mut look);
         }
-        for c in &self.checks {
-            match &c.kind {
-                CheckKind::Invariant(f)
-                | CheckKind::Reachable(f)
-                | CheckKind::Inevitable(f)
-                | CheckKind::Potentially(f) => formula_calls(f, &mut look),
-                CheckKind::LeadsTo(p, q) => {
-                    formula_calls(p, &mut look);
-                    formula_calls(q, &mut look);
-                }
-            }
+        for f in self.checks.iter().flat_map(|c| c.kind.formulas()) {
+            formula_calls(f, &mut look);
         }
         found
     }

@@ -86,10 +86,47 @@ impl Shift for Span {
     }
 }
 
-impl Shift for Name {
+impl<T: Shift + ?Sized> Shift for Box<T> {
     fn shift(&mut self, d: u32) {
-        self.span.shift(d);
+        (**self).shift(d);
     }
+}
+
+impl<T: Shift> Shift for Option<T> {
+    fn shift(&mut self, d: u32) {
+        if let Some(x) = self {
+            x.shift(d);
+        }
+    }
+}
+
+impl<T: Shift> Shift for Vec<T> {
+    fn shift(&mut self, d: u32) {
+        self.iter_mut().for_each(|x| x.shift(d));
+    }
+}
+
+/// `Shift` for records: each field listed holds spans.
+macro_rules! shift_fields {
+    ($($ty:ident { $($field:ident),* })*) => {
+        $(impl Shift for $ty {
+            fn shift(&mut self, d: u32) {
+                $(self.$field.shift(d);)*
+            }
+        })*
+    };
+}
+
+shift_fields! {
+    Name { span }
+    Typedef { ty, name, array, span }
+    Param { ty, array, name, span }
+    Function { name, ret, params, body, end, span }
+    VarDecl { ty, name, array, init, span }
+    InstanceDecl { name, params, template, args, span }
+    CheckDecl { name, formula, target, span }
+    ParticipantDecl { process, label, span }
+    VectorDecl { participants, span }
 }
 
 impl Shift for Expr {
@@ -111,7 +148,7 @@ impl Shift for Expr {
             }
             ExprKind::Call(n, args) => {
                 n.shift(d);
-                args.iter_mut().for_each(|a| a.shift(d));
+                args.shift(d);
             }
             ExprKind::Unary(_, a) | ExprKind::Incr(a, _) => a.shift(d),
             ExprKind::Cond(a, b, c) => {
@@ -124,7 +161,7 @@ impl Shift for Expr {
                 t.shift(d);
                 body.shift(d);
             }
-            ExprKind::List(items) => items.iter_mut().for_each(|a| a.shift(d)),
+            ExprKind::List(items) => items.shift(d),
         }
     }
 }
@@ -149,9 +186,7 @@ impl Shift for TypeRef {
             }
             TypeRef::Struct { fields, span } => {
                 span.shift(d);
-                for f in fields {
-                    f.shift(d);
-                }
+                fields.shift(d);
             }
         }
     }
@@ -161,36 +196,9 @@ impl Shift for Decl {
     fn shift(&mut self, d: u32) {
         match self {
             Decl::Var(v) => v.shift(d),
-            Decl::Typedef(t) => {
-                t.ty.shift(d);
-                t.name.shift(d);
-                t.array.iter_mut().for_each(|a| a.shift(d));
-                t.span.shift(d);
-            }
+            Decl::Typedef(t) => t.shift(d),
             Decl::Function(f) => Arc::make_mut(f).shift(d),
         }
-    }
-}
-
-impl Shift for Param {
-    fn shift(&mut self, d: u32) {
-        self.ty.shift(d);
-        self.array.iter_mut().for_each(|a| a.shift(d));
-        self.name.shift(d);
-        self.span.shift(d);
-    }
-}
-
-impl Shift for Function {
-    fn shift(&mut self, d: u32) {
-        self.name.shift(d);
-        if let Some(t) = &mut self.ret {
-            t.shift(d);
-        }
-        self.params.iter_mut().for_each(|p| p.shift(d));
-        self.body.iter_mut().for_each(|s| s.shift(d));
-        self.end.shift(d);
-        self.span.shift(d);
     }
 }
 
@@ -198,15 +206,13 @@ impl Shift for Stmt {
     fn shift(&mut self, d: u32) {
         self.span.shift(d);
         match &mut self.kind {
-            StmtKind::Block(b) => b.iter_mut().for_each(|s| s.shift(d)),
+            StmtKind::Block(b) => b.shift(d),
             StmtKind::Decl(decl) => decl.shift(d),
             StmtKind::Expr(e) => e.shift(d),
             StmtKind::If(c, t, e) => {
                 c.shift(d);
                 t.shift(d);
-                if let Some(e) = e {
-                    e.shift(d);
-                }
+                e.shift(d);
             }
             StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
                 c.shift(d);
@@ -218,11 +224,9 @@ impl Shift for Stmt {
                 step,
                 body,
             } => {
-                init.iter_mut().for_each(|e| e.shift(d));
-                if let Some(c) = cond {
-                    c.shift(d);
-                }
-                step.iter_mut().for_each(|e| e.shift(d));
+                init.shift(d);
+                cond.shift(d);
+                step.shift(d);
                 body.shift(d);
             }
             StmtKind::ForRange { name, ty, body } => {
@@ -230,57 +234,9 @@ impl Shift for Stmt {
                 ty.shift(d);
                 body.shift(d);
             }
-            StmtKind::Return(e) => {
-                if let Some(e) = e {
-                    e.shift(d);
-                }
-            }
+            StmtKind::Return(e) => e.shift(d),
             StmtKind::Empty => {}
         }
-    }
-}
-
-impl Shift for VarDecl {
-    fn shift(&mut self, d: u32) {
-        self.ty.shift(d);
-        self.name.shift(d);
-        self.array.iter_mut().for_each(|a| a.shift(d));
-        if let Some(i) = &mut self.init {
-            i.shift(d);
-        }
-        self.span.shift(d);
-    }
-}
-
-impl Shift for InstanceDecl {
-    fn shift(&mut self, d: u32) {
-        self.name.shift(d);
-        self.params.iter_mut().for_each(|p| p.shift(d));
-        self.template.shift(d);
-        self.args.iter_mut().for_each(|a| a.shift(d));
-        self.span.shift(d);
-    }
-}
-
-impl Shift for CheckDecl {
-    fn shift(&mut self, d: u32) {
-        self.name.shift(d);
-        self.formula.shift(d);
-        if let Some(t) = &mut self.target {
-            t.shift(d);
-        }
-        self.span.shift(d);
-    }
-}
-
-impl Shift for VectorDecl {
-    fn shift(&mut self, d: u32) {
-        for p in &mut self.participants {
-            p.process.shift(d);
-            p.label.shift(d);
-            p.span.shift(d);
-        }
-        self.span.shift(d);
     }
 }
 
@@ -296,29 +252,25 @@ impl Shift for PriorityDecl {
     }
 }
 
+/// Copies of `items` moved by `d` bytes.
+fn shifted<T: Shift + Clone>(items: &[T], d: u32) -> impl Iterator<Item = T> + '_ {
+    items.iter().map(move |x| {
+        let mut x = x.clone();
+        x.shift(d);
+        x
+    })
+}
+
 /// Appends a chunk's items (spans relative to the chunk) at `offset`.
 pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
-    let shifted = |mut x: Decl| {
-        x.shift(offset);
-        x
-    };
-    tree.globals
-        .extend(chunk.globals.iter().cloned().map(shifted));
+    tree.globals.extend(shifted(&chunk.globals, offset));
     tree.templates
         .extend(chunk.templates.iter().map(|t| TemplateItem {
             data: t.data.clone(),
             offset: t.offset + offset,
         }));
-    tree.instances.extend(chunk.instances.iter().map(|i| {
-        let mut i = i.clone();
-        i.shift(offset);
-        i
-    }));
-    tree.system.extend(chunk.system.iter().map(|n| {
-        let mut n = n.clone();
-        n.shift(offset);
-        n
-    }));
+    tree.instances.extend(shifted(&chunk.instances, offset));
+    tree.system.extend(shifted(&chunk.system, offset));
     // Levels continue across `system` lines, as in `from_ast`.
     let base = tree.system_levels.last().copied().unwrap_or(0);
     tree.system_levels
@@ -329,21 +281,9 @@ pub fn append(tree: &mut ItemTree, chunk: &ItemTree, offset: u32) {
         s.shift(offset);
         tree.system_span = Some(s);
     }
-    tree.priorities.extend(chunk.priorities.iter().map(|p| {
-        let mut p = p.clone();
-        p.shift(offset);
-        p
-    }));
-    tree.vectors.extend(chunk.vectors.iter().map(|v| {
-        let mut v = v.clone();
-        v.shift(offset);
-        v
-    }));
-    tree.checks.extend(chunk.checks.iter().map(|c| {
-        let mut c = c.clone();
-        c.shift(offset);
-        c
-    }));
+    tree.priorities.extend(shifted(&chunk.priorities, offset));
+    tree.vectors.extend(shifted(&chunk.vectors, offset));
+    tree.checks.extend(shifted(&chunk.checks, offset));
 }
 
 #[cfg(test)]

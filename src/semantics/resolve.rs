@@ -330,19 +330,7 @@ impl TemplateWalk {
     fn decl(&mut self, d: &Decl) {
         match d {
             Decl::Var(v) => {
-                self.ty(&v.ty);
-                for size in &v.array {
-                    self.expr(size);
-                }
-                if let Some(init) = &v.init {
-                    self.expr(init);
-                }
-                let kind = if v.is_const {
-                    DefKind::Constant
-                } else {
-                    DefKind::Variable
-                };
-                self.bind(&v.name, kind);
+                self.var_decl(v, DefKind::Variable);
                 self.note_type(&v.name, &v.ty);
             }
             Decl::Typedef(t) => {
@@ -363,6 +351,21 @@ impl TemplateWalk {
                 self.function_body(f);
             }
         }
+    }
+
+    /// A variable's type, sizes and initial value, then its name: a
+    /// constant, or `mutable` (a global or a local variable).
+    fn var_decl(&mut self, v: &hir::VarDecl, mutable: DefKind) {
+        self.ty(&v.ty);
+        for e in v.array.iter().chain(&v.init) {
+            self.expr(e);
+        }
+        let kind = if v.is_const {
+            DefKind::Constant
+        } else {
+            mutable
+        };
+        self.bind(&v.name, kind);
     }
 
     /// A function's result type, parameters and body (not its name).
@@ -395,18 +398,7 @@ impl TemplateWalk {
         use hir::StmtKind;
         match &s.kind {
             StmtKind::Block(b) => self.stmts(b),
-            StmtKind::Decl(Decl::Var(v)) => {
-                self.ty(&v.ty);
-                for e in v.array.iter().chain(&v.init) {
-                    self.expr(e);
-                }
-                let kind = if v.is_const {
-                    DefKind::Constant
-                } else {
-                    DefKind::Local
-                };
-                self.bind(&v.name, kind);
-            }
+            StmtKind::Decl(Decl::Var(v)) => self.var_decl(v, DefKind::Local),
             StmtKind::Decl(d) => self.decl(d),
             StmtKind::Expr(e) => self.expr(e),
             StmtKind::If(c, t, e) => {

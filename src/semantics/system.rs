@@ -436,25 +436,42 @@ fn combinations<T>(ranges: &[(i64, i64, T)]) -> Vec<Vec<i64>> {
     combos
 }
 
-/// `system Proc;`: one instance per combination of parameter values.
-fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: &hir::Name) {
+/// The value range and type of each parameter of `params` (types read at
+/// `offset`), or `None` after reporting `not_bounded` for the first that is
+/// not a bounded integer taken by value.
+fn param_ranges(
+    ctx: &mut Ctx,
+    params: &[hir::Param],
+    offset: u32,
+    not_bounded: impl FnOnce(&hir::Param) -> Diagnostic,
+) -> Option<Vec<(i64, i64, Ty)>> {
     let mut ranges = Vec::new();
-    for p in &t.data.params {
-        let ty = ctx.param_type_at(p, t.offset);
+    for p in params {
+        let ty = ctx.param_type_at(p, offset);
         match ty.bounds() {
             Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
             _ => {
-                ctx.diags.push(Diagnostic::error(
-                    entry.span,
-                    format!(
-                        "`system {}` needs every parameter to be a bounded integer; `{}` is not",
-                        t.data.name.text, p.name.text
-                    ),
-                ));
-                return;
+                ctx.diags.push(not_bounded(p));
+                return None;
             }
         }
     }
+    Some(ranges)
+}
+
+/// `system Proc;`: one instance per combination of parameter values.
+fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: &hir::Name) {
+    let Some(ranges) = param_ranges(ctx, &t.data.params, t.offset, |p| {
+        Diagnostic::error(
+            entry.span,
+            format!(
+                "`system {}` needs every parameter to be a bounded integer; `{}` is not",
+                t.data.name.text, p.name.text
+            ),
+        )
+    }) else {
+        return;
+    };
     if !within_limits(
         ctx,
         &ranges,
@@ -491,23 +508,17 @@ fn partial(
     t: &hir::TemplateItem,
     inst: &hir::InstanceDecl,
 ) {
-    let mut ranges = Vec::new();
-    for p in &inst.params {
-        let ty = ctx.param_type_at(p, 0);
-        match ty.bounds() {
-            Some((lo, hi)) if !p.is_ref => ranges.push((lo, hi, ty)),
-            _ => {
-                ctx.diags.push(Diagnostic::error(
-                    p.span,
-                    format!(
-                        "a parameter of a partial instantiation needs a bounded integer type; `{}` has none",
-                        p.name.text
-                    ),
-                ));
-                return;
-            }
-        }
-    }
+    let Some(ranges) = param_ranges(ctx, &inst.params, 0, |p| {
+        Diagnostic::error(
+            p.span,
+            format!(
+                "a parameter of a partial instantiation needs a bounded integer type; `{}` has none",
+                p.name.text
+            ),
+        )
+    }) else {
+        return;
+    };
     if !within_limits(ctx, &ranges, &inst.name.text, inst.span) {
         return;
     }

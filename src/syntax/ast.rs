@@ -84,6 +84,72 @@ macro_rules! ast_enum {
     };
 }
 
+/// Accessors that each read one part of a node, one line apiece (the
+/// grammar's shapes, `grammar/zeno.ungram`, in a form that reads like it):
+///
+/// - `fn f: T;` the first child of type `T`;
+/// - `fn f: T after K;` / `fn f: T before K;` the first child of type `T`
+///   after / before the first token of kind `K`;
+/// - `fn f: [T];` the children of type `T`, in text order;
+/// - `fn f: [T] in L;` the children of type `T` of the child `L` (none when
+///   `L` is absent);
+/// - `fn f: has K;` whether the node has a token of kind `K`;
+/// - `fn f: token K;` the first token of kind `K`.
+macro_rules! accessors {
+    () => {};
+    ($(#[$doc:meta])* fn $name:ident: has $kind:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> bool {
+            has_token(&self.syntax, $kind)
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: token $kind:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> Option<SyntaxToken> {
+            token(&self.syntax, $kind)
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: [$node:ident]; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> impl Iterator<Item = $node> + use<> {
+            children(&self.syntax)
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: [$node:ident] in $list:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> impl Iterator<Item = $node> + use<> {
+            child::<$list>(&self.syntax)
+                .into_iter()
+                .flat_map(|list| children::<$node>(&list.syntax))
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: $node:ident after $kind:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> Option<$node> {
+            child_after(&self.syntax, $kind)
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: $node:ident before $kind:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> Option<$node> {
+            child_before(&self.syntax, $kind)
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* fn $name:ident: $node:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self) -> Option<$node> {
+            child(&self.syntax)
+        }
+        accessors!($($rest)*);
+    };
+}
+
 fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
     parent.children().find_map(N::cast)
 }
@@ -92,13 +158,20 @@ fn children<N: AstNode>(parent: &SyntaxNode) -> impl Iterator<Item = N> + use<N>
     parent.children().filter_map(N::cast)
 }
 
-/// The first child node of type `N` before the first token of kind `before`.
-fn child_before<N: AstNode>(parent: &SyntaxNode, before: SyntaxKind) -> Option<N> {
-    parent
-        .children_with_tokens()
-        .take_while(|e| e.kind() != before)
+/// The first node of type `N` among `elements`.
+fn first_node<N: AstNode>(elements: impl Iterator<Item = SyntaxElement>) -> Option<N> {
+    elements
         .filter_map(SyntaxElement::into_node)
         .find_map(N::cast)
+}
+
+/// The first child node of type `N` before the first token of kind `before`.
+fn child_before<N: AstNode>(parent: &SyntaxNode, before: SyntaxKind) -> Option<N> {
+    first_node(
+        parent
+            .children_with_tokens()
+            .take_while(|e| e.kind() != before),
+    )
 }
 
 fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
@@ -114,14 +187,19 @@ fn has_token(parent: &SyntaxNode, kind: SyntaxKind) -> bool {
 
 /// The first child node of type `N` after the first token of kind `after`.
 fn child_after<N: AstNode>(parent: &SyntaxNode, after: SyntaxKind) -> Option<N> {
-    parent
-        .children_with_tokens()
-        .skip_while(|e| e.kind() != after)
-        .filter_map(SyntaxElement::into_node)
-        .find_map(N::cast)
+    first_node(
+        parent
+            .children_with_tokens()
+            .skip_while(|e| e.kind() != after),
+    )
 }
 
 // ------------------------------------------------------------------ names
+
+/// The text of a name's identifier (empty only in a malformed tree).
+fn ident_text(ident: Option<SyntaxToken>) -> String {
+    ident.map(|t| t.text().to_string()).unwrap_or_default()
+}
 
 ast_node!(
     /// A name being defined.
@@ -135,28 +213,24 @@ ast_node!(
 );
 
 impl Name {
-    /// The `ident` token, when the text has one.
-    pub fn ident_token(&self) -> Option<SyntaxToken> {
-        token(&self.syntax, IDENT)
+    accessors! {
+        /// The `ident` token, when the text has one.
+        fn ident_token: token IDENT;
     }
     /// The identifier's text (empty only in a malformed tree).
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|t| t.text().to_string())
-            .unwrap_or_default()
+        ident_text(self.ident_token())
     }
 }
 
 impl NameRef {
-    /// The `ident` token, when the text has one.
-    pub fn ident_token(&self) -> Option<SyntaxToken> {
-        token(&self.syntax, IDENT)
+    accessors! {
+        /// The `ident` token, when the text has one.
+        fn ident_token: token IDENT;
     }
     /// The text as written.
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|t| t.text().to_string())
-            .unwrap_or_default()
+        ident_text(self.ident_token())
     }
 }
 
@@ -165,9 +239,9 @@ impl NameRef {
 ast_node!(SourceFile, SOURCE_FILE);
 
 impl SourceFile {
-    /// Items in text order (error nodes are skipped).
-    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// Items in text order (error nodes are skipped).
+        fn items: [Item];
     }
 }
 
@@ -197,21 +271,15 @@ ast_node!(
 );
 
 impl VarDecl {
-    /// The `const` token, when the text has one.
-    pub fn const_token(&self) -> Option<SyntaxToken> {
-        token(&self.syntax, CONST_KW)
-    }
-    /// Whether the node is marked `const`.
-    pub fn is_const(&self) -> bool {
-        self.const_token().is_some()
-    }
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// The declarators ([`VarDeclarator`]), in text order.
-    pub fn declarators(&self) -> impl Iterator<Item = VarDeclarator> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The `const` token, when the text has one.
+        fn const_token: token CONST_KW;
+        /// Whether the node is marked `const`.
+        fn is_const: has CONST_KW;
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
+        /// The declarators ([`VarDeclarator`]), in text order.
+        fn declarators: [VarDeclarator];
     }
 }
 
@@ -222,17 +290,13 @@ ast_node!(
 );
 
 impl VarDeclarator {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The array sizes ([`ArraySize`]), in text order.
-    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
-        children(&self.syntax)
-    }
-    /// The initial value, after `=` (an [`Expr::ArrayInit`] for arrays).
-    pub fn init(&self) -> Option<Expr> {
-        child_after(&self.syntax, EQ)
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The array sizes ([`ArraySize`]), in text order.
+        fn array_sizes: [ArraySize];
+        /// The initial value, after `=` (an [`Expr::ArrayInit`] for arrays).
+        fn init: Expr after EQ;
     }
 }
 
@@ -243,9 +307,9 @@ ast_node!(
 );
 
 impl ArraySize {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -256,9 +320,9 @@ ast_node!(
 );
 
 impl ArrayInit {
-    /// The elements ([`Expr`]), in text order.
-    pub fn elements(&self) -> impl Iterator<Item = Expr> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The elements ([`Expr`]), in text order.
+        fn elements: [Expr];
     }
 }
 
@@ -269,17 +333,13 @@ ast_node!(
 );
 
 impl TypedefDecl {
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The array sizes ([`ArraySize`]), in text order.
-    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The array sizes ([`ArraySize`]), in text order.
+        fn array_sizes: [ArraySize];
     }
 }
 
@@ -302,9 +362,9 @@ ast_node!(
 );
 
 impl ScalarType {
-    /// The size ([`ArraySize`]), when the text has it.
-    pub fn size(&self) -> Option<ArraySize> {
-        child(&self.syntax)
+    accessors! {
+        /// The size ([`ArraySize`]), when the text has it.
+        fn size: ArraySize;
     }
 }
 
@@ -315,9 +375,9 @@ ast_node!(
 );
 
 impl StructType {
-    /// The field declarations.
-    pub fn fields(&self) -> impl Iterator<Item = VarDecl> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The field declarations.
+        fn fields: [VarDecl];
     }
 }
 
@@ -328,9 +388,9 @@ ast_node!(
 );
 
 impl IntType {
-    /// The range ([`Range`]), when the text has it.
-    pub fn range(&self) -> Option<Range> {
-        child(&self.syntax)
+    accessors! {
+        /// The range ([`Range`]), when the text has it.
+        fn range: Range;
     }
 }
 
@@ -341,13 +401,11 @@ ast_node!(
 );
 
 impl Range {
-    /// The lo ([`Expr`]), when the text has it.
-    pub fn lo(&self) -> Option<Expr> {
-        child_before(&self.syntax, COMMA)
-    }
-    /// The hi ([`Expr`]), when the text has it.
-    pub fn hi(&self) -> Option<Expr> {
-        child_after(&self.syntax, COMMA)
+    accessors! {
+        /// The lo ([`Expr`]), when the text has it.
+        fn lo: Expr before COMMA;
+        /// The hi ([`Expr`]), when the text has it.
+        fn hi: Expr after COMMA;
     }
 }
 
@@ -360,13 +418,11 @@ ast_node!(
 );
 
 impl ChanType {
-    /// Whether the node is marked `urgent`.
-    pub fn is_urgent(&self) -> bool {
-        has_token(&self.syntax, URGENT_KW)
-    }
-    /// Whether the node is marked `broadcast`.
-    pub fn is_broadcast(&self) -> bool {
-        has_token(&self.syntax, BROADCAST_KW)
+    accessors! {
+        /// Whether the node is marked `urgent`.
+        fn is_urgent: has URGENT_KW;
+        /// Whether the node is marked `broadcast`.
+        fn is_broadcast: has BROADCAST_KW;
     }
 }
 
@@ -377,9 +433,9 @@ ast_node!(
 );
 
 impl NamedType {
-    /// The name ref ([`NameRef`]), when the text has it.
-    pub fn name_ref(&self) -> Option<NameRef> {
-        child(&self.syntax)
+    accessors! {
+        /// The name ref ([`NameRef`]), when the text has it.
+        fn name_ref: NameRef;
     }
 }
 
@@ -392,59 +448,32 @@ ast_node!(
 );
 
 impl Template {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The param list ([`ParamList`]), when the text has it.
-    pub fn param_list(&self) -> Option<ParamList> {
-        child(&self.syntax)
-    }
-    /// The parameters (none when the list is absent).
-    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
-        self.param_list()
-            .into_iter()
-            .flat_map(|list| children::<Param>(&list.syntax))
-    }
-    /// The body ([`TemplateBody`]), when the text has it.
-    pub fn body(&self) -> Option<TemplateBody> {
-        child(&self.syntax)
-    }
-    /// The body's items in text order.
-    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
-        self.body()
-            .into_iter()
-            .flat_map(|body| children::<Item>(&body.syntax))
-    }
-    /// The var decls ([`VarDecl`]), in text order.
-    pub fn var_decls(&self) -> impl Iterator<Item = VarDecl> + use<> {
-        self.items().filter_map(|i| match i {
-            Item::VarDecl(d) => Some(d),
-            _ => None,
-        })
-    }
-    /// The locations ([`Location`]), in text order.
-    pub fn locations(&self) -> impl Iterator<Item = Location> + use<> {
-        self.items().filter_map(|i| match i {
-            Item::Location(l) => Some(l),
-            _ => None,
-        })
-    }
-    /// The edges ([`Edge`]), in text order.
-    pub fn edges(&self) -> impl Iterator<Item = Edge> + use<> {
-        self.items().filter_map(|i| match i {
-            Item::Edge(e) => Some(e),
-            _ => None,
-        })
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The param list ([`ParamList`]), when the text has it.
+        fn param_list: ParamList;
+        /// The parameters (none when the list is absent).
+        fn params: [Param] in ParamList;
+        /// The body ([`TemplateBody`]), when the text has it.
+        fn body: TemplateBody;
+        /// The body's items in text order.
+        fn items: [Item] in TemplateBody;
+        /// The var decls ([`VarDecl`]), in text order.
+        fn var_decls: [VarDecl] in TemplateBody;
+        /// The locations ([`Location`]), in text order.
+        fn locations: [Location] in TemplateBody;
+        /// The edges ([`Edge`]), in text order.
+        fn edges: [Edge] in TemplateBody;
     }
 }
 
 ast_node!(ParamList, PARAM_LIST);
 
 impl ParamList {
-    /// The params ([`Param`]), in text order.
-    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The params ([`Param`]), in text order.
+        fn params: [Param];
     }
 }
 
@@ -455,25 +484,17 @@ ast_node!(
 );
 
 impl Param {
-    /// Whether the node is marked `const`.
-    pub fn is_const(&self) -> bool {
-        has_token(&self.syntax, CONST_KW)
-    }
-    /// `T &p`: a reference to a global variable or array.
-    pub fn is_ref(&self) -> bool {
-        has_token(&self.syntax, AMP)
-    }
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The array sizes ([`ArraySize`]), in text order.
-    pub fn array_sizes(&self) -> impl Iterator<Item = ArraySize> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// Whether the node is marked `const`.
+        fn is_const: has CONST_KW;
+        /// `T &p`: a reference to a global variable or array.
+        fn is_ref: has AMP;
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The array sizes ([`ArraySize`]), in text order.
+        fn array_sizes: [ArraySize];
     }
 }
 
@@ -484,9 +505,9 @@ ast_node!(
 );
 
 impl TemplateBody {
-    /// The items ([`Item`]), in text order.
-    pub fn items(&self) -> impl Iterator<Item = Item> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The items ([`Item`]), in text order.
+        fn items: [Item];
     }
 }
 
@@ -497,34 +518,26 @@ ast_node!(
 );
 
 impl Location {
-    /// Whether the node is marked `init`.
-    pub fn is_init(&self) -> bool {
-        has_token(&self.syntax, INIT_KW)
-    }
-    /// Whether the node is marked `urgent`.
-    pub fn is_urgent(&self) -> bool {
-        has_token(&self.syntax, URGENT_KW)
-    }
-    /// Whether the node is marked `committed`.
-    pub fn is_committed(&self) -> bool {
-        has_token(&self.syntax, COMMITTED_KW)
-    }
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The invariant ([`Invariant`]), when the text has it.
-    pub fn invariant(&self) -> Option<Invariant> {
-        child(&self.syntax)
+    accessors! {
+        /// Whether the node is marked `init`.
+        fn is_init: has INIT_KW;
+        /// Whether the node is marked `urgent`.
+        fn is_urgent: has URGENT_KW;
+        /// Whether the node is marked `committed`.
+        fn is_committed: has COMMITTED_KW;
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The invariant ([`Invariant`]), when the text has it.
+        fn invariant: Invariant;
     }
 }
 
 ast_node!(Invariant, INVARIANT);
 
 impl Invariant {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -535,42 +548,30 @@ ast_node!(
 );
 
 impl Edge {
-    /// The source ([`NameRef`]), when the text has it.
-    pub fn source(&self) -> Option<NameRef> {
-        child_before(&self.syntax, ARROW)
-    }
-    /// The `arrow` token, when the text has one.
-    pub fn arrow_token(&self) -> Option<SyntaxToken> {
-        token(&self.syntax, ARROW)
-    }
-    /// The target ([`NameRef`]), when the text has it.
-    pub fn target(&self) -> Option<NameRef> {
-        child_after(&self.syntax, ARROW)
-    }
-    /// The select ([`SelectClause`]), when the text has it.
-    pub fn select(&self) -> Option<SelectClause> {
-        child(&self.syntax)
-    }
-    /// The guard ([`Guard`]), when the text has it.
-    pub fn guard(&self) -> Option<Guard> {
-        child(&self.syntax)
-    }
-    /// The sync ([`Sync`]), when the text has it.
-    pub fn sync(&self) -> Option<Sync> {
-        child(&self.syntax)
-    }
-    /// The update ([`Update`]), when the text has it.
-    pub fn update(&self) -> Option<Update> {
-        child(&self.syntax)
+    accessors! {
+        /// The source ([`NameRef`]), when the text has it.
+        fn source: NameRef before ARROW;
+        /// The `arrow` token, when the text has one.
+        fn arrow_token: token ARROW;
+        /// The target ([`NameRef`]), when the text has it.
+        fn target: NameRef after ARROW;
+        /// The select ([`SelectClause`]), when the text has it.
+        fn select: SelectClause;
+        /// The guard ([`Guard`]), when the text has it.
+        fn guard: Guard;
+        /// The sync ([`Sync`]), when the text has it.
+        fn sync: Sync;
+        /// The update ([`Update`]), when the text has it.
+        fn update: Update;
     }
 }
 
 ast_node!(SelectClause, SELECT_CLAUSE);
 
 impl SelectClause {
-    /// The bindings ([`SelectBinding`]), in text order.
-    pub fn bindings(&self) -> impl Iterator<Item = SelectBinding> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The bindings ([`SelectBinding`]), in text order.
+        fn bindings: [SelectBinding];
     }
 }
 
@@ -581,13 +582,11 @@ ast_node!(
 );
 
 impl SelectBinding {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
     }
 }
 
@@ -598,9 +597,9 @@ ast_node!(
 );
 
 impl Guard {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -620,9 +619,9 @@ pub enum SyncKind {
 }
 
 impl Sync {
-    /// The channel: a name, possibly indexed (`c[e]`).
-    pub fn channel(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The channel: a name, possibly indexed (`c[e]`).
+        fn channel: Expr;
     }
     /// `None` for an action label (`sync a`, no `!` or `?`).
     pub fn kind(&self) -> Option<SyncKind> {
@@ -643,9 +642,9 @@ ast_node!(
 );
 
 impl Update {
-    /// The updates, in execution order.
-    pub fn exprs(&self) -> impl Iterator<Item = Expr> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The updates, in execution order.
+        fn exprs: [Expr];
     }
 }
 
@@ -658,29 +657,17 @@ ast_node!(
 );
 
 impl Instance {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The parameters of a partial instantiation, `P(const id_t i) = T(i);`.
-    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
-        child::<ParamList>(&self.syntax)
-            .into_iter()
-            .flat_map(|list| children::<Param>(&list.syntax))
-    }
-    /// The template ([`NameRef`]), when the text has it.
-    pub fn template(&self) -> Option<NameRef> {
-        child(&self.syntax)
-    }
-    /// The arg list ([`ArgList`]), when the text has it.
-    pub fn arg_list(&self) -> Option<ArgList> {
-        child(&self.syntax)
-    }
-    /// The args ([`Expr`]), in text order.
-    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
-        self.arg_list()
-            .into_iter()
-            .flat_map(|list| children::<Expr>(&list.syntax))
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The parameters of a partial instantiation, `P(const id_t i) = T(i);`.
+        fn params: [Param] in ParamList;
+        /// The template ([`NameRef`]), when the text has it.
+        fn template: NameRef;
+        /// The arg list ([`ArgList`]), when the text has it.
+        fn arg_list: ArgList;
+        /// The args ([`Expr`]), in text order.
+        fn args: [Expr] in ArgList;
     }
 }
 
@@ -691,10 +678,28 @@ ast_node!(
 );
 
 impl ArgList {
-    /// The args ([`Expr`]), in text order.
-    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The args ([`Expr`]), in text order.
+        fn args: [Expr];
     }
+}
+
+/// The entries of a list in which each `<` starts a higher level, with
+/// their level (0 for the first); `entry` picks the entries out.
+fn leveled<T>(
+    node: &SyntaxNode,
+    mut entry: impl FnMut(SyntaxElement) -> Option<T>,
+) -> Vec<(T, u32)> {
+    let mut level = 0;
+    let mut out = Vec::new();
+    for el in node.children_with_tokens() {
+        if el.kind() == LT {
+            level += 1;
+        } else if let Some(e) = entry(el) {
+            out.push((e, level));
+        }
+    }
+    out
 }
 
 ast_node!(
@@ -704,28 +709,15 @@ ast_node!(
 );
 
 impl System {
-    /// The entries ([`NameRef`]), in text order.
-    pub fn entries(&self) -> impl Iterator<Item = NameRef> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The entries ([`NameRef`]), in text order.
+        fn entries: [NameRef];
     }
 
     /// The entries with their priority level: 0 for the first, one more
     /// after each `<` (`system A < B, C;` gives A 0, B 1, C 1).
     pub fn leveled_entries(&self) -> Vec<(NameRef, u32)> {
-        let mut level = 0;
-        let mut out = Vec::new();
-        for el in self.syntax.children_with_tokens() {
-            match el {
-                SyntaxElement::Token(t) if t.kind() == LT => level += 1,
-                SyntaxElement::Node(n) => {
-                    if let Some(r) = NameRef::cast(n) {
-                        out.push((r, level));
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
+        leveled(&self.syntax, |el| el.into_node().and_then(NameRef::cast))
     }
 }
 
@@ -747,23 +739,11 @@ pub enum PriorityEntry {
 impl PriorityDecl {
     /// The entries with their level: 0 for the first, one more after each `<`.
     pub fn entries(&self) -> Vec<(PriorityEntry, u32)> {
-        let mut level = 0;
-        let mut out = Vec::new();
-        for el in self.syntax.children_with_tokens() {
-            match el {
-                SyntaxElement::Token(t) if t.kind() == LT => level += 1,
-                SyntaxElement::Token(t) if t.kind() == DEFAULT_KW => {
-                    out.push((PriorityEntry::Default(t), level));
-                }
-                SyntaxElement::Node(n) => {
-                    if let Some(e) = Expr::cast(n) {
-                        out.push((PriorityEntry::Channel(e), level));
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
+        leveled(&self.syntax, |el| match el {
+            SyntaxElement::Token(t) if t.kind() == DEFAULT_KW => Some(PriorityEntry::Default(t)),
+            SyntaxElement::Node(n) => Expr::cast(n).map(PriorityEntry::Channel),
+            SyntaxElement::Token(_) => None,
+        })
     }
 }
 
@@ -774,9 +754,9 @@ ast_node!(
 );
 
 impl SyncVector {
-    /// The participants ([`SyncParticipant`]), in text order.
-    pub fn participants(&self) -> impl Iterator<Item = SyncParticipant> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The participants ([`SyncParticipant`]), in text order.
+        fn participants: [SyncParticipant];
     }
 }
 
@@ -787,13 +767,11 @@ ast_node!(
 );
 
 impl SyncParticipant {
-    /// `Process.label` as written (normally a `FieldExpr`).
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
-    }
-    /// Whether the node is marked `weak`.
-    pub fn is_weak(&self) -> bool {
-        has_token(&self.syntax, QUESTION)
+    accessors! {
+        /// `Process.label` as written (normally a `FieldExpr`).
+        fn expr: Expr;
+        /// Whether the node is marked `weak`.
+        fn is_weak: has QUESTION;
     }
 }
 
@@ -817,9 +795,9 @@ pub enum PathQuantifier {
 }
 
 impl Check {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
     }
     /// The `quantifier` token, when the text has one.
     pub fn quantifier_token(&self) -> Option<SyntaxToken> {
@@ -837,16 +815,11 @@ impl Check {
             _ => PathQuantifier::ExistsGlobally,
         })
     }
-    /// The formula ([`Expr`]), when the text has it.
-    pub fn formula(&self) -> Option<Expr> {
-        child(&self.syntax)
-    }
-    /// The `-->` token of a leads-to check `p --> q`.
-    pub fn leads_to_token(&self) -> Option<SyntaxToken> {
-        self.syntax
-            .children_with_tokens()
-            .filter_map(SyntaxElement::into_token)
-            .find(|t| t.kind() == LEADS_TO)
+    accessors! {
+        /// The formula ([`Expr`]), when the text has it.
+        fn formula: Expr;
+        /// The `-->` token of a leads-to check `p --> q`.
+        fn leads_to_token: token LEADS_TO;
     }
     /// `q` in `p --> q` (the second formula).
     pub fn target(&self) -> Option<Expr> {
@@ -863,35 +836,21 @@ ast_node!(
 );
 
 impl Function {
-    /// `void`: the function has no result.
-    pub fn is_void(&self) -> bool {
-        has_token(&self.syntax, VOID_KW)
-    }
-    /// The result type (none for `void`).
-    pub fn ret_type(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// Whether the node is marked `const`.
-    pub fn is_const(&self) -> bool {
-        has_token(&self.syntax, CONST_KW)
-    }
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The param list ([`ParamList`]), when the text has it.
-    pub fn param_list(&self) -> Option<ParamList> {
-        child(&self.syntax)
-    }
-    /// The params ([`Param`]), in text order.
-    pub fn params(&self) -> impl Iterator<Item = Param> + use<> {
-        self.param_list()
-            .into_iter()
-            .flat_map(|list| children::<Param>(&list.syntax))
-    }
-    /// The body ([`Block`]), when the text has it.
-    pub fn body(&self) -> Option<Block> {
-        child(&self.syntax)
+    accessors! {
+        /// `void`: the function has no result.
+        fn is_void: has VOID_KW;
+        /// The result type (none for `void`).
+        fn ret_type: Type;
+        /// Whether the node is marked `const`.
+        fn is_const: has CONST_KW;
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The param list ([`ParamList`]), when the text has it.
+        fn param_list: ParamList;
+        /// The params ([`Param`]), in text order.
+        fn params: [Param] in ParamList;
+        /// The body ([`Block`]), when the text has it.
+        fn body: Block;
     }
 }
 
@@ -902,9 +861,9 @@ ast_node!(
 );
 
 impl Block {
-    /// The statements ([`Stmt`]), in text order.
-    pub fn statements(&self) -> impl Iterator<Item = Stmt> + use<> {
-        children(&self.syntax)
+    accessors! {
+        /// The statements ([`Stmt`]), in text order.
+        fn statements: [Stmt];
     }
 }
 
@@ -932,9 +891,9 @@ ast_node!(
 );
 
 impl ExprStmt {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -945,13 +904,11 @@ ast_node!(
 );
 
 impl IfStmt {
-    /// The condition ([`Expr`]), when the text has it.
-    pub fn condition(&self) -> Option<Expr> {
-        child(&self.syntax)
-    }
-    /// The then branch ([`Stmt`]), when the text has it.
-    pub fn then_branch(&self) -> Option<Stmt> {
-        child(&self.syntax)
+    accessors! {
+        /// The condition ([`Expr`]), when the text has it.
+        fn condition: Expr;
+        /// The then branch ([`Stmt`]), when the text has it.
+        fn then_branch: Stmt;
     }
     /// The else branch ([`Stmt`]), when the text has it.
     pub fn else_branch(&self) -> Option<Stmt> {
@@ -967,13 +924,11 @@ ast_node!(
 );
 
 impl WhileStmt {
-    /// The condition ([`Expr`]), when the text has it.
-    pub fn condition(&self) -> Option<Expr> {
-        child(&self.syntax)
-    }
-    /// The body ([`Stmt`]), when the text has it.
-    pub fn body(&self) -> Option<Stmt> {
-        child(&self.syntax)
+    accessors! {
+        /// The condition ([`Expr`]), when the text has it.
+        fn condition: Expr;
+        /// The body ([`Stmt`]), when the text has it.
+        fn body: Stmt;
     }
 }
 
@@ -984,13 +939,11 @@ ast_node!(
 );
 
 impl DoStmt {
-    /// The body ([`Stmt`]), when the text has it.
-    pub fn body(&self) -> Option<Stmt> {
-        child(&self.syntax)
-    }
-    /// The condition ([`Expr`]), when the text has it.
-    pub fn condition(&self) -> Option<Expr> {
-        child_after(&self.syntax, WHILE_KW)
+    accessors! {
+        /// The body ([`Stmt`]), when the text has it.
+        fn body: Stmt;
+        /// The condition ([`Expr`]), when the text has it.
+        fn condition: Expr after WHILE_KW;
     }
 }
 
@@ -1020,9 +973,9 @@ impl ForStmt {
     pub fn step(&self) -> Vec<Expr> {
         self.part(FOR_STEP)
     }
-    /// The body ([`Stmt`]), when the text has it.
-    pub fn body(&self) -> Option<Stmt> {
-        child(&self.syntax)
+    accessors! {
+        /// The body ([`Stmt`]), when the text has it.
+        fn body: Stmt;
     }
 }
 
@@ -1033,17 +986,13 @@ ast_node!(
 );
 
 impl ForRangeStmt {
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// The body ([`Stmt`]), when the text has it.
-    pub fn body(&self) -> Option<Stmt> {
-        child(&self.syntax)
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
+        /// The body ([`Stmt`]), when the text has it.
+        fn body: Stmt;
     }
 }
 
@@ -1054,9 +1003,9 @@ ast_node!(
 );
 
 impl ReturnStmt {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -1132,9 +1081,9 @@ impl Literal {
 ast_node!(ParenExpr, PAREN_EXPR);
 
 impl ParenExpr {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -1178,9 +1127,9 @@ impl PrefixExpr {
             _ => return None,
         })
     }
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
 }
 
@@ -1286,37 +1235,43 @@ fn op_token(node: &SyntaxNode) -> Option<SyntaxToken> {
 /// The left operand of a binary-like node: an expression before any token
 /// but trivia (none when the text starts with the operator).
 fn operand_before_op(node: &SyntaxNode) -> Option<Expr> {
-    node.children_with_tokens()
-        .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia()))
-        .filter_map(SyntaxElement::into_node)
-        .find_map(Expr::cast)
+    first_node(
+        node.children_with_tokens()
+            .take_while(|e| e.as_token().is_none_or(|t| t.kind().is_trivia())),
+    )
 }
 
 /// The right operand of a binary-like node: the first expression after its
 /// operator token `op`.
 fn operand_after(op: SyntaxToken) -> Option<Expr> {
-    op.siblings_with_tokens(rowan::Direction::Next)
-        .filter_map(SyntaxElement::into_node)
-        .find_map(Expr::cast)
+    first_node(op.siblings_with_tokens(rowan::Direction::Next))
+}
+
+/// The accessors of a binary-like node (`lhs op rhs`) whose operator is
+/// read by `$op::from_token`.
+macro_rules! binary_accessors {
+    ($op:ident) => {
+        /// The left operand ([`Expr`]), when the text has it.
+        pub fn lhs(&self) -> Option<Expr> {
+            operand_before_op(&self.syntax)
+        }
+        /// The right operand ([`Expr`]), when the text has it.
+        pub fn rhs(&self) -> Option<Expr> {
+            operand_after(self.op_token()?)
+        }
+        /// The `op` token, when the text has one.
+        pub fn op_token(&self) -> Option<SyntaxToken> {
+            op_token(&self.syntax)
+        }
+        #[doc = concat!("The op ([`", stringify!($op), "`]), when the text has it.")]
+        pub fn op(&self) -> Option<$op> {
+            $op::from_token(self.op_token()?.kind())
+        }
+    };
 }
 
 impl BinExpr {
-    /// The left operand ([`Expr`]), when the text has it.
-    pub fn lhs(&self) -> Option<Expr> {
-        operand_before_op(&self.syntax)
-    }
-    /// The right operand ([`Expr`]), when the text has it.
-    pub fn rhs(&self) -> Option<Expr> {
-        operand_after(self.op_token()?)
-    }
-    /// The `op` token, when the text has one.
-    pub fn op_token(&self) -> Option<SyntaxToken> {
-        op_token(&self.syntax)
-    }
-    /// The op ([`BinOp`]), when the text has it.
-    pub fn op(&self) -> Option<BinOp> {
-        BinOp::from_token(self.op_token()?.kind())
-    }
+    binary_accessors!(BinOp);
 }
 
 ast_node!(
@@ -1326,22 +1281,22 @@ ast_node!(
 );
 
 impl CondExpr {
-    /// The condition ([`Expr`]), when the text has it.
-    pub fn condition(&self) -> Option<Expr> {
-        child_before(&self.syntax, QUESTION)
+    accessors! {
+        /// The condition ([`Expr`]), when the text has it.
+        fn condition: Expr before QUESTION;
     }
     /// The then branch ([`Expr`]), when the text has it.
     pub fn then_branch(&self) -> Option<Expr> {
-        self.syntax
-            .children_with_tokens()
-            .skip_while(|e| e.kind() != QUESTION)
-            .take_while(|e| e.kind() != COLON)
-            .filter_map(SyntaxElement::into_node)
-            .find_map(Expr::cast)
+        first_node(
+            self.syntax
+                .children_with_tokens()
+                .skip_while(|e| e.kind() != QUESTION)
+                .take_while(|e| e.kind() != COLON),
+        )
     }
-    /// The else branch ([`Expr`]), when the text has it.
-    pub fn else_branch(&self) -> Option<Expr> {
-        child_after(&self.syntax, COLON)
+    accessors! {
+        /// The else branch ([`Expr`]), when the text has it.
+        fn else_branch: Expr after COLON;
     }
 }
 
@@ -1352,13 +1307,11 @@ ast_node!(
 );
 
 impl IndexExpr {
-    /// The base ([`Expr`]), when the text has it.
-    pub fn base(&self) -> Option<Expr> {
-        child_before(&self.syntax, L_BRACK)
-    }
-    /// The index ([`Expr`]), when the text has it.
-    pub fn index(&self) -> Option<Expr> {
-        child_after(&self.syntax, L_BRACK)
+    accessors! {
+        /// The base ([`Expr`]), when the text has it.
+        fn base: Expr before L_BRACK;
+        /// The index ([`Expr`]), when the text has it.
+        fn index: Expr after L_BRACK;
     }
 }
 
@@ -1369,13 +1322,11 @@ ast_node!(
 );
 
 impl FieldExpr {
-    /// The base ([`Expr`]), when the text has it.
-    pub fn base(&self) -> Option<Expr> {
-        child_before(&self.syntax, DOT)
-    }
-    /// The field ([`NameRef`]), when the text has it.
-    pub fn field(&self) -> Option<NameRef> {
-        child_after(&self.syntax, DOT)
+    accessors! {
+        /// The base ([`Expr`]), when the text has it.
+        fn base: Expr before DOT;
+        /// The field ([`NameRef`]), when the text has it.
+        fn field: NameRef after DOT;
     }
 }
 
@@ -1386,19 +1337,13 @@ ast_node!(
 );
 
 impl CallExpr {
-    /// The callee ([`Expr`]), when the text has it.
-    pub fn callee(&self) -> Option<Expr> {
-        child(&self.syntax)
-    }
-    /// The arg list ([`ArgList`]), when the text has it.
-    pub fn arg_list(&self) -> Option<ArgList> {
-        child(&self.syntax)
-    }
-    /// The args ([`Expr`]), in text order.
-    pub fn args(&self) -> impl Iterator<Item = Expr> + use<> {
-        self.arg_list()
-            .into_iter()
-            .flat_map(|list| children::<Expr>(&list.syntax))
+    accessors! {
+        /// The callee ([`Expr`]), when the text has it.
+        fn callee: Expr;
+        /// The arg list ([`ArgList`]), when the text has it.
+        fn arg_list: ArgList;
+        /// The args ([`Expr`]), in text order.
+        fn args: [Expr] in ArgList;
     }
 }
 
@@ -1418,9 +1363,9 @@ ast_node!(
 );
 
 impl PostfixExpr {
-    /// The expression ([`Expr`]), when the text has it.
-    pub fn expr(&self) -> Option<Expr> {
-        child(&self.syntax)
+    accessors! {
+        /// The expression ([`Expr`]), when the text has it.
+        fn expr: Expr;
     }
     /// The `op` token, when the text has one.
     pub fn op_token(&self) -> Option<SyntaxToken> {
@@ -1490,22 +1435,7 @@ ast_node!(
 );
 
 impl AssignExpr {
-    /// The left operand ([`Expr`]), when the text has it.
-    pub fn lhs(&self) -> Option<Expr> {
-        operand_before_op(&self.syntax)
-    }
-    /// The right operand ([`Expr`]), when the text has it.
-    pub fn rhs(&self) -> Option<Expr> {
-        operand_after(self.op_token()?)
-    }
-    /// The `op` token, when the text has one.
-    pub fn op_token(&self) -> Option<SyntaxToken> {
-        op_token(&self.syntax)
-    }
-    /// The op ([`AssignOp`]), when the text has it.
-    pub fn op(&self) -> Option<AssignOp> {
-        AssignOp::from_token(self.op_token()?.kind())
-    }
+    binary_accessors!(AssignOp);
 }
 
 /// A quantifier over a bounded type.
@@ -1535,16 +1465,12 @@ impl QuantExpr {
             _ => return None,
         })
     }
-    /// The name ([`Name`]), when the text has it.
-    pub fn name(&self) -> Option<Name> {
-        child(&self.syntax)
-    }
-    /// The type ([`Type`]), when the text has it.
-    pub fn ty(&self) -> Option<Type> {
-        child(&self.syntax)
-    }
-    /// The body ([`Expr`]), when the text has it.
-    pub fn body(&self) -> Option<Expr> {
-        child_after(&self.syntax, R_PAREN)
+    accessors! {
+        /// The name ([`Name`]), when the text has it.
+        fn name: Name;
+        /// The type ([`Type`]), when the text has it.
+        fn ty: Type;
+        /// The body ([`Expr`]), when the text has it.
+        fn body: Expr after R_PAREN;
     }
 }

@@ -7,18 +7,17 @@
 use super::SyntaxKind::{self, *};
 use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
 
+/// The keywords that begin `int`, `bool`, `clock` and channel types: they
+/// start a type, a declaration and so an item.
+const SIMPLE_TYPE_KEYWORDS: TokenSet =
+    TokenSet::new(&[INT_KW, BOOL_KW, CLOCK_KW, CHAN_KW, URGENT_KW, BROADCAST_KW]);
+
 /// Tokens that always begin an item: parsing resumes at them after an error.
 const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CONST_KW,
     META_KW,
     TYPEDEF_KW,
     STRUCT_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
     COMMITTED_KW,
     TEMPLATE_KW,
     INIT_KW,
@@ -27,7 +26,8 @@ const ITEM_KEYWORDS: TokenSet = TokenSet::new(&[
     CHECK_KW,
     PRIORITY_KW,
     VOID_KW,
-]);
+])
+.union(SIMPLE_TYPE_KEYWORDS);
 
 /// Items that cannot occur in a template body: seeing one there means the
 /// body's `}` is missing.
@@ -37,17 +37,8 @@ const PATH_QUANTIFIERS: TokenSet = TokenSet::new(&[A_BOX, E_DIAMOND, A_DIAMOND, 
 
 const LOCATION_MODIFIERS: TokenSet = TokenSet::new(&[INIT_KW, URGENT_KW, COMMITTED_KW]);
 
-const TYPE_START: TokenSet = TokenSet::new(&[
-    STRUCT_KW,
-    SCALAR_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
-    IDENT,
-]);
+const TYPE_START: TokenSet =
+    TokenSet::new(&[STRUCT_KW, SCALAR_KW, IDENT]).union(SIMPLE_TYPE_KEYWORDS);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
@@ -65,13 +56,30 @@ pub fn source_file(p: &mut Parser) {
     m.complete(p, SOURCE_FILE);
 }
 
+/// A node of `kind`: the current token (a keyword, an opening bracket, a
+/// name), then what `rest` parses.
+fn bump_node(p: &mut Parser, kind: SyntaxKind, rest: impl FnOnce(&mut Parser)) {
+    let m = p.start();
+    p.bump();
+    rest(p);
+    m.complete(p, kind);
+}
+
+/// `parse` when the current token is `kind` (the one it starts with);
+/// otherwise "expected `what`", with nothing consumed.
+fn parse_at(p: &mut Parser, kind: SyntaxKind, what: &str, parse: impl FnOnce(&mut Parser)) {
+    if p.at(kind) {
+        parse(p);
+    } else {
+        p.error_expected(what);
+    }
+}
+
 /// Defensive: if a grammar function consumed nothing, wrap one token in an
 /// `ERROR` node so that the enclosing loop cannot spin.
 fn ensure_progress(p: &mut Parser, before: usize) {
     if p.pos() == before && !p.at_eof() {
-        let m = p.start();
-        p.bump();
-        m.complete(p, ERROR);
+        bump_node(p, ERROR, |_| {});
     }
 }
 
@@ -134,20 +142,13 @@ fn error_item(p: &mut Parser, ctx: Context) {
     } else {
         p.error_here(format!("expected {what}, found {}", p.current().describe()));
     }
-    let m = p.start();
-    p.bump();
-    // At the top level a `}` closes nothing: skip it with the rest.
-    let stop_at_curly = ctx == Context::Template;
-    loop {
-        if p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY)) {
-            break;
-        }
-        if p.eat(SEMICOLON) {
-            break;
-        }
-        p.bump();
-    }
-    m.complete(p, ERROR);
+    bump_node(p, ERROR, |p| {
+        // At the top level a `}` closes nothing: skip it with the rest.
+        let stop_at_curly = ctx == Context::Template;
+        skip_past_semi(p, |p| {
+            p.at_eof() || at_item_start(p) || (stop_at_curly && p.at(R_CURLY))
+        });
+    });
 }
 
 /// Expects the `;` that ends an item; when it is missing, skips to the next
@@ -157,41 +158,110 @@ fn semi(p: &mut Parser) {
         return;
     }
     p.error_expected("`;`");
-    if p.at_eof() || at_item_start(p) || p.at(R_CURLY) {
-        return;
+    recover_past_semi(p, |p| p.at_eof() || at_item_start(p) || p.at(R_CURLY));
+}
+
+fn name(p: &mut Parser) -> bool {
+    ident_node(p, NAME)
+}
+
+fn name_ref(p: &mut Parser) -> bool {
+    ident_node(p, NAME_REF)
+}
+
+/// An identifier as a node of `kind`: a name, or a use of one.
+fn ident_node(p: &mut Parser, kind: SyntaxKind) -> bool {
+    if p.at(IDENT) {
+        bump_node(p, kind, |_| {});
+        true
+    } else {
+        p.error_expected("a name");
+        false
     }
-    let m = p.start();
-    while !p.at_eof() && !at_item_start(p) && !p.at(R_CURLY) {
+}
+
+/// A name and its postfix operators (`c[e]`, `Station(1).cd`), with calls
+/// only when `allow_call` (see [`postfix`]).
+fn name_ref_postfix(p: &mut Parser, allow_call: bool) {
+    let c = p.start();
+    p.bump();
+    let c = c.complete(p, NAME_REF);
+    postfix(p, c, allow_call);
+}
+
+/// `element` once, then again after each separator of `separators`.
+fn separated(p: &mut Parser, separators: TokenSet, mut element: impl FnMut(&mut Parser)) {
+    loop {
+        element(p);
+        if !p.at_set(separators) {
+            break;
+        }
+        p.bump();
+    }
+}
+
+const COMMA_ONLY: TokenSet = TokenSet::new(&[COMMA]);
+
+/// `a, b < c`: a comma separates the entries of one level, `<` starts the next.
+const LEVEL_SEPARATORS: TokenSet = TokenSet::new(&[COMMA, LT]);
+
+/// `while p.at(L_BRACK)`: the `[N]` after a declared name, any number of them.
+fn array_sizes(p: &mut Parser) {
+    while p.at(L_BRACK) {
+        array_size(p);
+    }
+}
+
+/// The current opening bracket, what `inner` parses, and the matching
+/// `close`.
+fn bracketed(p: &mut Parser, close: SyntaxKind, inner: impl FnOnce(&mut Parser)) {
+    p.bump();
+    let opened = p.previous_span();
+    inner(p);
+    p.expect_closing(close, opened);
+}
+
+/// The current opening bracket, an expression, and the matching `close`.
+fn bracketed_expr(p: &mut Parser, close: SyntaxKind) {
+    bracketed(p, close, |p| {
+        expr(p);
+    });
+}
+
+/// Skips tokens up to and including the next `;`, stopping early where
+/// `at_stop` holds.
+fn skip_past_semi(p: &mut Parser, at_stop: impl Fn(&Parser) -> bool) {
+    while !at_stop(p) {
         if p.eat(SEMICOLON) {
             break;
         }
         p.bump();
     }
+}
+
+/// After a missing `;`: wraps what lies before the next `;` (and that `;`)
+/// in an `ERROR` node, unless `at_stop` holds first.
+fn recover_past_semi(p: &mut Parser, at_stop: impl Fn(&Parser) -> bool) {
+    if at_stop(p) {
+        return;
+    }
+    let m = p.start();
+    skip_past_semi(p, at_stop);
     m.complete(p, ERROR);
 }
 
-fn name(p: &mut Parser) -> bool {
-    if p.at(IDENT) {
-        let m = p.start();
-        p.bump();
-        m.complete(p, NAME);
-        true
-    } else {
-        p.error_expected("a name");
-        false
-    }
-}
-
-fn name_ref(p: &mut Parser) -> bool {
-    if p.at(IDENT) {
-        let m = p.start();
-        p.bump();
-        m.complete(p, NAME_REF);
-        true
-    } else {
-        p.error_expected("a name");
-        false
-    }
+/// `{ … }`: `element` until the `}`, or until an item that stands only at
+/// the top level (the `}` is missing).
+fn braced(p: &mut Parser, kind: SyntaxKind, mut element: impl FnMut(&mut Parser)) {
+    bump_node(p, kind, |p| {
+        let opened = p.previous_span();
+        while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
+            let before = p.pos();
+            element(p);
+            ensure_progress(p, before);
+        }
+        p.expect_closing(R_CURLY, opened);
+    });
 }
 
 // ---------------------------------------------------------------- declarations
@@ -215,12 +285,7 @@ fn var_decl(p: &mut Parser) {
         function_rest(p, m);
         return;
     }
-    loop {
-        declarator(p);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
+    separated(p, COMMA_ONLY, declarator);
     semi(p);
     m.complete(p, VAR_DECL);
 }
@@ -232,9 +297,7 @@ fn declarator(p: &mut Parser) {
     }
     let m = p.start();
     name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
+    array_sizes(p);
     if p.eat(EQ) {
         initializer(p);
     }
@@ -243,10 +306,7 @@ fn declarator(p: &mut Parser) {
 
 fn array_size(p: &mut Parser) {
     let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect_closing(R_BRACK, opened);
+    bracketed_expr(p, R_BRACK);
     m.complete(p, ARRAY_SIZE);
 }
 
@@ -263,23 +323,19 @@ fn array_init(p: &mut Parser) {
     if !p.enter() {
         return;
     }
-    let m = p.start();
-    p.bump();
-    delimited(p, R_CURLY, TokenSet::new(&[SEMICOLON]), initializer);
-    m.complete(p, ARRAY_INIT);
+    bump_node(p, ARRAY_INIT, |p| {
+        delimited(p, R_CURLY, TokenSet::new(&[SEMICOLON]), initializer);
+    });
     p.leave();
 }
 
 fn typedef_decl(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    ty(p);
-    name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
-    semi(p);
-    m.complete(p, TYPEDEF_DECL);
+    bump_node(p, TYPEDEF_DECL, |p| {
+        ty(p);
+        name(p);
+        array_sizes(p);
+        semi(p);
+    });
 }
 
 /// A type: `int`, `int[lo, hi]`, `bool`, `clock`, `[urgent] [broadcast] chan`,
@@ -293,11 +349,7 @@ fn ty(p: &mut Parser) -> bool {
         // `scalar[N]`: UPPAAL's scalar set, here the integers 0 to N - 1.
         SCALAR_KW => {
             p.bump();
-            if p.at(L_BRACK) {
-                array_size(p);
-            } else {
-                p.error_expected("`[` and the scalar set's size");
-            }
+            parse_at(p, L_BRACK, "`[` and the scalar set's size", array_size);
             SCALAR_TYPE
         }
         INT_KW => {
@@ -373,12 +425,11 @@ fn struct_type(p: &mut Parser) -> bool {
 /// `[lo, hi]` after `int`.
 fn range(p: &mut Parser) {
     let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect(COMMA);
-    expr(p);
-    p.expect_closing(R_BRACK, opened);
+    bracketed(p, R_BRACK, |p| {
+        expr(p);
+        p.expect(COMMA);
+        expr(p);
+    });
     m.complete(p, RANGE);
 }
 
@@ -388,16 +439,8 @@ fn range(p: &mut Parser) {
 /// `name(params) { statements }`.
 fn function_rest(p: &mut Parser, m: super::parser::Marker) {
     name(p);
-    if p.at(L_PAREN) {
-        param_list(p);
-    } else {
-        p.error_expected("`(`");
-    }
-    if p.at(L_CURLY) {
-        block(p);
-    } else {
-        p.error_expected("`{`");
-    }
+    parse_at(p, L_PAREN, "`(`", param_list);
+    parse_at(p, L_CURLY, "`{`", block);
     m.complete(p, FUNCTION);
 }
 
@@ -406,30 +449,12 @@ fn block(p: &mut Parser) {
     if !p.enter() {
         return;
     }
-    let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        let before = p.pos();
-        statement(p);
-        ensure_progress(p, before);
-    }
-    p.expect_closing(R_CURLY, opened);
-    m.complete(p, BLOCK);
+    braced(p, BLOCK, statement);
     p.leave();
 }
 
 /// Tokens that start a local declaration rather than an expression.
-const DECL_START: TokenSet = TokenSet::new(&[
-    CONST_KW,
-    INT_KW,
-    BOOL_KW,
-    CLOCK_KW,
-    CHAN_KW,
-    URGENT_KW,
-    BROADCAST_KW,
-    TYPEDEF_KW,
-]);
+const DECL_START: TokenSet = TokenSet::new(&[CONST_KW, TYPEDEF_KW]).union(SIMPLE_TYPE_KEYWORDS);
 
 fn statement(p: &mut Parser) {
     if !p.enter() {
@@ -439,35 +464,30 @@ fn statement(p: &mut Parser) {
         L_CURLY => block(p),
         IF_KW => if_stmt(p),
         WHILE_KW => {
-            let m = p.start();
-            p.bump();
-            paren_condition(p);
-            statement_body(p);
-            m.complete(p, WHILE_STMT);
+            bump_node(p, WHILE_STMT, |p| {
+                paren_condition(p);
+                statement_body(p);
+            });
         }
         DO_KW => {
-            let m = p.start();
-            p.bump();
-            statement_body(p);
-            p.expect(WHILE_KW);
-            paren_condition(p);
-            stmt_semi(p);
-            m.complete(p, DO_STMT);
+            bump_node(p, DO_STMT, |p| {
+                statement_body(p);
+                p.expect(WHILE_KW);
+                paren_condition(p);
+                stmt_semi(p);
+            });
         }
         FOR_KW => for_stmt(p),
         RETURN_KW => {
-            let m = p.start();
-            p.bump();
-            if !p.at(SEMICOLON) {
-                expr(p);
-            }
-            stmt_semi(p);
-            m.complete(p, RETURN_STMT);
+            bump_node(p, RETURN_STMT, |p| {
+                if !p.at(SEMICOLON) {
+                    expr(p);
+                }
+                stmt_semi(p);
+            });
         }
         SEMICOLON => {
-            let m = p.start();
-            p.bump();
-            m.complete(p, EMPTY_STMT);
+            bump_node(p, EMPTY_STMT, |_| {});
         }
         TYPEDEF_KW => typedef_decl(p),
         _ if p.at_set(DECL_START) || (p.at(IDENT) && p.nth(1) == IDENT) => var_decl(p),
@@ -502,17 +522,13 @@ fn stmt_semi(p: &mut Parser) {
         return;
     }
     p.error_expected("`;`");
-    if p.at_eof() || p.at(R_CURLY) || p.at(L_CURLY) || p.at_set(TOP_LEVEL_ONLY) {
+    // A `{` starts the next statement: nothing to skip.
+    if p.at(L_CURLY) {
         return;
     }
-    let m = p.start();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        if p.eat(SEMICOLON) {
-            break;
-        }
-        p.bump();
-    }
-    m.complete(p, ERROR);
+    recover_past_semi(p, |p| {
+        p.at_eof() || p.at(R_CURLY) || p.at_set(TOP_LEVEL_ONLY)
+    });
 }
 
 /// `( e )` after `if` and `while`.
@@ -521,24 +537,17 @@ fn paren_condition(p: &mut Parser) {
         p.error_expected("`(`");
         return;
     }
-    p.bump();
-    let opened = p.previous_span();
-    expr(p);
-    p.expect_closing(R_PAREN, opened);
+    bracketed_expr(p, R_PAREN);
 }
 
 fn if_stmt(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    paren_condition(p);
-    statement_body(p);
-    if p.at(ELSE_KW) {
-        let e = p.start();
-        p.bump();
+    bump_node(p, IF_STMT, |p| {
+        paren_condition(p);
         statement_body(p);
-        e.complete(p, ELSE_BRANCH);
-    }
-    m.complete(p, IF_STMT);
+        if p.at(ELSE_KW) {
+            bump_node(p, ELSE_BRANCH, statement_body);
+        }
+    });
 }
 
 /// `for (init; cond; step) body` (C's) or `for (i : T) body` (UPPAAL's
@@ -589,30 +598,24 @@ fn for_stmt(p: &mut Parser) {
 // ------------------------------------------------------------------- templates
 
 fn template(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    name(p);
-    if p.at(L_PAREN) {
-        param_list(p);
-    }
-    if p.at(L_CURLY) {
-        template_body(p);
-    } else {
-        p.error_expected("`{`");
-    }
-    m.complete(p, TEMPLATE);
+    bump_node(p, TEMPLATE, |p| {
+        name(p);
+        if p.at(L_PAREN) {
+            param_list(p);
+        }
+        parse_at(p, L_CURLY, "`{`", template_body);
+    });
 }
 
 fn param_list(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    delimited(
-        p,
-        R_PAREN,
-        TokenSet::new(&[L_CURLY, R_CURLY, SEMICOLON]).union(TOP_LEVEL_ONLY),
-        param,
-    );
-    m.complete(p, PARAM_LIST);
+    bump_node(p, PARAM_LIST, |p| {
+        delimited(
+            p,
+            R_PAREN,
+            TokenSet::new(&[L_CURLY, R_CURLY, SEMICOLON]).union(TOP_LEVEL_ONLY),
+            param,
+        );
+    });
 }
 
 /// `const T p`, `T &p`, `T p` (UPPAAL's by-value form), `T p[N]`.
@@ -626,23 +629,12 @@ fn param(p: &mut Parser) {
     ty(p);
     p.eat(AMP);
     name(p);
-    while p.at(L_BRACK) {
-        array_size(p);
-    }
+    array_sizes(p);
     m.complete(p, PARAM);
 }
 
 fn template_body(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    let opened = p.previous_span();
-    while !p.at_eof() && !p.at(R_CURLY) && !p.at_set(TOP_LEVEL_ONLY) {
-        let before = p.pos();
-        item(p, Context::Template);
-        ensure_progress(p, before);
-    }
-    p.expect_closing(R_CURLY, opened);
-    m.complete(p, TEMPLATE_BODY);
+    braced(p, TEMPLATE_BODY, |p| item(p, Context::Template));
 }
 
 fn location(p: &mut Parser, ctx: Context) {
@@ -656,10 +648,9 @@ fn location(p: &mut Parser, ctx: Context) {
     p.expect(LOCATION_KW);
     name(p);
     if p.at(INVARIANT_KW) {
-        let inv = p.start();
-        p.bump();
-        expr(p);
-        inv.complete(p, INVARIANT);
+        bump_node(p, INVARIANT, |p| {
+            expr(p);
+        });
     }
     semi(p);
     m.complete(p, LOCATION);
@@ -709,59 +700,42 @@ fn edge(p: &mut Parser, ctx: Context) {
 }
 
 fn select_clause(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    loop {
-        let b = p.start();
-        name(p);
-        p.expect(COLON);
-        ty(p);
-        b.complete(p, SELECT_BINDING);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
-    m.complete(p, SELECT_CLAUSE);
+    bump_node(p, SELECT_CLAUSE, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            let b = p.start();
+            name(p);
+            p.expect(COLON);
+            ty(p);
+            b.complete(p, SELECT_BINDING);
+        });
+    });
 }
 
 fn guard(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    expr(p);
-    m.complete(p, GUARD);
+    bump_node(p, GUARD, |p| {
+        expr(p);
+    });
 }
 
 /// `sync c!`, `sync c[e]?`, or an action label `sync a` (no `!`/`?`)
 /// that the system's synchronisation vectors refer to.
 fn sync(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    if p.at(IDENT) {
-        let c = p.start();
-        p.bump();
-        let c = c.complete(p, NAME_REF);
+    bump_node(p, SYNC, |p| {
         // Only indexing and fields: `c?` must not start a `?:`.
-        postfix(p, c, false);
-    } else {
-        p.error_expected("a channel");
-    }
-    // Without `!` or `?` the name is an action label.
-    if p.at(BANG) || p.at(QUESTION) {
-        p.bump();
-    }
-    m.complete(p, SYNC);
+        parse_at(p, IDENT, "a channel", |p| name_ref_postfix(p, false));
+        // Without `!` or `?` the name is an action label.
+        if p.at(BANG) || p.at(QUESTION) {
+            p.bump();
+        }
+    });
 }
 
 fn update(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    loop {
-        expr(p);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
-    m.complete(p, UPDATE);
+    bump_node(p, UPDATE, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            expr(p);
+        });
+    });
 }
 
 // ------------------------------------------------------- system line and checks
@@ -779,11 +753,9 @@ fn instance(p: &mut Parser, ctx: Context) {
     if !p.eat(EQ) {
         p.error_expected("`=`");
     }
-    if p.at(IDENT) {
+    parse_at(p, IDENT, "a template name", |p| {
         name_ref(p);
-    } else {
-        p.error_expected("a template name");
-    }
+    });
     if p.at(L_PAREN) {
         arg_list(p);
     }
@@ -792,31 +764,26 @@ fn instance(p: &mut Parser, ctx: Context) {
 }
 
 fn arg_list(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    delimited(
-        p,
-        R_PAREN,
-        TokenSet::new(&[SEMICOLON, L_CURLY, R_CURLY]),
-        |p| {
-            expr(p);
-        },
-    );
-    m.complete(p, ARG_LIST);
+    bump_node(p, ARG_LIST, |p| {
+        delimited(
+            p,
+            R_PAREN,
+            TokenSet::new(&[SEMICOLON, L_CURLY, R_CURLY]),
+            |p| {
+                expr(p);
+            },
+        );
+    });
 }
 
 /// `system A < B, C;`: `<` separates priority levels, the higher to its right.
 fn system(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    loop {
-        name_ref(p);
-        if !p.eat(COMMA) && !p.eat(LT) {
-            break;
-        }
-    }
-    semi(p);
-    m.complete(p, SYSTEM);
+    bump_node(p, SYSTEM, |p| {
+        separated(p, LEVEL_SEPARATORS, |p| {
+            name_ref(p);
+        });
+        semi(p);
+    });
 }
 
 /// `priority a, d[0] < default < b;`: channel priority levels, lowest first;
@@ -829,18 +796,16 @@ fn priority_decl(p: &mut Parser) {
         if p.at(DEFAULT_KW) {
             p.bump();
         } else if p.at(IDENT) {
-            let c = p.start();
-            p.bump();
-            let c = c.complete(p, NAME_REF);
             // Indices only: a channel or an element of a channel array.
-            postfix(p, c, false);
+            name_ref_postfix(p, false);
         } else {
             p.error_expected("a channel or `default`");
             break;
         }
-        if !p.eat(COMMA) && !p.eat(LT) {
+        if !p.at_set(LEVEL_SEPARATORS) {
             break;
         }
+        p.bump();
     }
     semi(p);
     m.complete(p, PRIORITY_DECL);
@@ -852,55 +817,45 @@ fn sync_vector(p: &mut Parser, ctx: Context) {
     if ctx == Context::Template {
         p.error_here("synchronisation vectors belong at the top level, after the templates");
     }
-    let m = p.start();
-    p.bump();
-    loop {
-        let part = p.start();
-        if p.at(IDENT) {
-            let c = p.start();
-            p.bump();
-            let c = c.complete(p, NAME_REF);
+    bump_node(p, SYNC_VECTOR, |p| {
+        separated(p, COMMA_ONLY, |p| {
+            let part = p.start();
             // Fields and calls only: the `?` of a weak participant must not
             // start a `?:`.
-            postfix(p, c, true);
-        } else {
-            p.error_expected("a participant `Process.label`");
-        }
-        p.eat(QUESTION);
-        part.complete(p, SYNC_PARTICIPANT);
-        if !p.eat(COMMA) {
-            break;
-        }
-    }
-    semi(p);
-    m.complete(p, SYNC_VECTOR);
+            parse_at(p, IDENT, "a participant `Process.label`", |p| {
+                name_ref_postfix(p, true)
+            });
+            p.eat(QUESTION);
+            part.complete(p, SYNC_PARTICIPANT);
+        });
+        semi(p);
+    });
 }
 
 /// `check name: A[] phi;` or `check name: p --> q;` (the name is optional).
 fn check(p: &mut Parser) {
-    let m = p.start();
-    p.bump();
-    if p.at(IDENT) && p.nth(1) == COLON {
-        name(p);
-        p.bump();
-    } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
-        name(p);
-        p.error_expected("`:`");
-    }
-    if p.at_set(PATH_QUANTIFIERS) {
-        p.bump();
-        expr(p);
-    } else {
-        // `p --> q`: a leads-to check has no quantifier in front.
-        expr(p);
-        if p.eat(LEADS_TO) {
+    bump_node(p, CHECK, |p| {
+        if p.at(IDENT) && p.nth(1) == COLON {
+            name(p);
+            p.bump();
+        } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
+            name(p);
+            p.error_expected("`:`");
+        }
+        if p.at_set(PATH_QUANTIFIERS) {
+            p.bump();
             expr(p);
         } else {
-            p.error_expected("`-->` (or `A[]`, `E<>`, `A<>`, `E[]` before the formula)");
+            // `p --> q`: a leads-to check has no quantifier in front.
+            expr(p);
+            if p.eat(LEADS_TO) {
+                expr(p);
+            } else {
+                p.error_expected("`-->` (or `A[]`, `E<>`, `A<>`, `E[]` before the formula)");
+            }
         }
-    }
-    semi(p);
-    m.complete(p, CHECK);
+        semi(p);
+    });
 }
 
 /// A comma-separated list after its opening token, up to `close` (consumed).
@@ -921,9 +876,7 @@ fn delimited(
         element(p);
         if p.pos() == before {
             // The element reported the error; skip the offending token.
-            let m = p.start();
-            p.bump();
-            m.complete(p, ERROR);
+            bump_node(p, ERROR, |_| {});
             continue;
         }
         if p.eat(COMMA) || p.at(close) {
@@ -993,12 +946,9 @@ fn expr_bp_inner(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
             break;
         }
         // Each operator nests the tree one level deeper.
-        if p.tree_depth >= MAX_TREE_DEPTH {
-            p.too_deep();
+        if !deepen_chain(p, &mut chain) {
             break;
         }
-        p.tree_depth += 1;
-        chain += 1;
         let m = lhs.precede(p);
         p.bump();
         if kind == COND_EXPR {
@@ -1010,6 +960,19 @@ fn expr_bp_inner(p: &mut Parser, min_bp: u8) -> Option<CompletedMarker> {
     }
     p.tree_depth -= chain;
     Some(lhs)
+}
+
+/// One more operator of a chain, which nests the tree one level deeper
+/// (`chain` counts the levels, given back when the chain ends); `false`,
+/// after reporting, at the depth limit.
+fn deepen_chain(p: &mut Parser, chain: &mut u32) -> bool {
+    if p.tree_depth >= MAX_TREE_DEPTH {
+        p.too_deep();
+        return false;
+    }
+    p.tree_depth += 1;
+    *chain += 1;
+    true
 }
 
 /// An operand: literal, name, parenthesised expression, prefix operator or
@@ -1027,10 +990,7 @@ fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
             NAME_REF
         }
         L_PAREN => {
-            p.bump();
-            let opened = p.previous_span();
-            expr(p);
-            p.expect_closing(R_PAREN, opened);
+            bracketed_expr(p, R_PAREN);
             PAREN_EXPR
         }
         // `++x` and `--x` take a postfix expression (UPPAAL's, and C's, rule):
@@ -1076,27 +1036,17 @@ fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> Comple
             PLUS2 | MINUS2 if allow_call => POSTFIX_EXPR,
             _ => break,
         };
-        if p.tree_depth >= MAX_TREE_DEPTH {
-            p.too_deep();
+        if !deepen_chain(p, &mut chain) {
             break;
         }
-        p.tree_depth += 1;
-        chain += 1;
         let m = lhs.precede(p);
         match kind {
-            INDEX_EXPR => {
-                p.bump();
-                let opened = p.previous_span();
-                expr(p);
-                p.expect_closing(R_BRACK, opened);
-            }
+            INDEX_EXPR => bracketed_expr(p, R_BRACK),
             FIELD_EXPR => {
                 p.bump();
-                if p.at(IDENT) {
+                parse_at(p, IDENT, "a field name", |p| {
                     name_ref(p);
-                } else {
-                    p.error_expected("a field name");
-                }
+                });
             }
             CALL_EXPR => arg_list(p),
             _ => p.bump(),
