@@ -281,29 +281,16 @@ impl Body<'_> {
 /// length (the frame `_fr` is longer: an index past the local array would
 /// read a neighbouring slot).
 fn checked_locals(e: &Expr) -> Expr {
-    let go = |a: &Expr| Box::new(checked_locals(a));
     match e {
-        Expr::Const(_) | Expr::Var(_) | Expr::Call(_) => e.clone(),
         Expr::Index { base, len, index } if is_frame_slot(*base) => Expr::Index {
             base: *base,
             len: *len,
             index: Box::new(Expr::Checked {
-                index: go(index),
+                index: Box::new(checked_locals(index)),
                 len: *len,
             }),
         },
-        Expr::Index { base, len, index } => Expr::Index {
-            base: *base,
-            len: *len,
-            index: go(index),
-        },
-        Expr::Checked { index, len } => Expr::Checked {
-            index: go(index),
-            len: *len,
-        },
-        Expr::Unary(op, a) => Expr::Unary(*op, go(a)),
-        Expr::Binary(op, a, b) => Expr::Binary(*op, go(a), go(b)),
-        Expr::Cond(c, a, b) => Expr::Cond(go(c), go(a), go(b)),
+        _ => e.map_operands(checked_locals),
     }
 }
 

@@ -152,6 +152,15 @@ impl Expr {
         for_each_operand_mut mut
     );
 
+    /// This node with each direct operand replaced by `f(operand)` (a
+    /// call, a constant and a variable are copied as they are): the one
+    /// rebuild that substitutions and rewrites recurse through.
+    pub fn map_operands(&self, mut f: impl FnMut(&Expr) -> Expr) -> Expr {
+        let mut out = self.clone();
+        out.for_each_operand_mut(|o| *o = f(o));
+        out
+    }
+
     /// The value of the expression, reading variable slots from `vars`.
     pub fn eval(&self, vars: &[i32]) -> Result<i32, EvalError> {
         self.eval_in(&mut Slots(vars))

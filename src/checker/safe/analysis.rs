@@ -662,24 +662,11 @@ fn substitute(f: &Formula, components: &[&Component], values: &[u32]) -> Formula
 }
 
 fn substitute_expr(e: &Expr, x: VarId, value: i32) -> Expr {
-    let s = |a: &Expr| Box::new(substitute_expr(a, x, value));
     match e {
         Expr::Var(v) if *v == x => Expr::Const(value),
-        Expr::Const(_) | Expr::Var(_) => e.clone(),
-        Expr::Index { base, len, index } => Expr::Index {
-            base: *base,
-            len: *len,
-            index: s(index),
-        },
-        Expr::Checked { index, len } => Expr::Checked {
-            index: s(index),
-            len: *len,
-        },
-        Expr::Unary(op, a) => Expr::Unary(*op, s(a)),
-        Expr::Binary(op, a, b) => Expr::Binary(*op, s(a), s(b)),
-        Expr::Cond(c, a, b) => Expr::Cond(s(c), s(a), s(b)),
-        // Only reached for calls that do not read `x` (`indexed_read`).
-        Expr::Call(_) => e.clone(),
+        // A call is kept as it is: only calls that do not read `x` get here
+        // (`indexed_read`).
+        _ => e.map_operands(|a| substitute_expr(a, x, value)),
     }
 }
 
