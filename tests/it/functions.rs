@@ -221,3 +221,30 @@ fn a_local_initialised_from_another_shape_is_a_located_error() {
         "{errs:?}"
     );
 }
+
+#[test]
+fn a_deep_chain_of_calls_is_one_short_error() {
+    // f_k calls f_(k-1), down to f0. Each body is checked at its
+    // declaration: f64's calls f63, which calls f62, ... down to f0, 64
+    // calls deep below f64's own frame, one more than allowed. The error is
+    // reported once, at `f63(v)` in f64, with the 62 calls between it and
+    // the failing one counted instead of listed.
+    let mut text = String::from("int f0(int v) { return v; }\n");
+    for k in 1..70 {
+        text.push_str(&format!(
+            "int f{k}(int v) {{ return f{}(v) + 1; }}\n",
+            k - 1
+        ));
+    }
+    text.push_str("template P() { init location a; a -> a when f69(0) > 0; }\nsystem P;\n");
+    let errs = errors(&text);
+    assert_eq!(
+        errs.first(),
+        Some(&(
+            "in this call of `f63` (through 62 nested calls): calls are nested more than 64 deep"
+                .to_string(),
+            "f63(v)".to_string()
+        )),
+        "{errs:?}"
+    );
+}

@@ -64,6 +64,38 @@ impl FnState {
     }
 }
 
+/// The message of an error found in a call of `name`: `in this call of
+/// `name`: …`, with a chain of more than three nested calls shortened to its
+/// outermost call, their number and the innermost message.
+fn call_chain_message(name: &str, inner: &str) -> String {
+    const PREFIX: &str = "in this call of `";
+    let mut rest = inner;
+    let mut nested = 0;
+    while let Some(after) = rest.strip_prefix(PREFIX)
+        && let Some(tick) = after.find('`')
+    {
+        let tail = &after[tick + 1..];
+        if let Some(r) = tail.strip_prefix(": ") {
+            rest = r;
+            nested += 1;
+        } else if let Some((count, r)) = tail
+            .strip_prefix(" (through ")
+            .and_then(|t| t.split_once(" nested calls): "))
+            && let Ok(k) = count.parse::<usize>()
+        {
+            rest = r;
+            nested += 1 + k;
+        } else {
+            break;
+        }
+    }
+    if nested < 3 {
+        format!("{PREFIX}{name}`: {inner}")
+    } else {
+        format!("{PREFIX}{name}` (through {nested} nested calls): {rest}")
+    }
+}
+
 /// The most values a `for (i : T)` loop that resets clocks is unrolled for.
 const MAX_UNROLLED: i64 = 1024;
 
@@ -342,7 +374,7 @@ impl Ctx {
                 .iter()
                 .find(|d| d.severity == crate::diagnostics::Severity::Error)
             {
-                let message = format!("in this call of `{name}`: {}", first.message);
+                let message = call_chain_message(&name, &first.message);
                 self.error(span, message);
                 return None;
             }
