@@ -221,3 +221,31 @@ fn a_local_initialised_from_another_shape_is_a_located_error() {
         "{errs:?}"
     );
 }
+
+/// A template's array sized by its parameter (`int buf[n]`), indexed by a
+/// variable inside a function. While the template is checked on its own, `n`
+/// is unknown; that check once took the array for 2^32 slots and asked for
+/// 16 GiB. Here `P(2)` fills `buf` with `put(k + 1)` for k = 0, 1 (`put`
+/// writes the first empty slot), then `full()` holds and the edge to `b`
+/// copies `buf[0] + buf[1]` = 1 + 2 = 3 into the global `out` through the
+/// reference parameter `r`; buf[1] is never 1.
+#[test]
+fn an_array_sized_by_a_parameter_is_indexed_in_a_function() {
+    let model = |goal: &str| {
+        format!(
+            "int out;\n\
+             template P(const int n, int &r) {{\n\
+             int buf[n];\nint[0, 5] k;\n\
+             bool full() {{ return forall (i : int[0, n - 1]) buf[i] != 0; }}\n\
+             void put(int v) {{ int j = 0; while (j < n && buf[j] != 0) j++; buf[j] = v; }}\n\
+             void total() {{ int s = 0; for (i : int[0, n - 1]) s += buf[i]; r = s; }}\n\
+             init location a; location b;\n\
+             a -> a when !full() do put(k + 1), k++;\n\
+             a -> b when full() do total();\n}}\n\
+             P0 = P(2, out);\nsystem P0;\ncheck c: {goal};\n"
+        )
+    };
+    let holds = "E<> P0.b && P0.buf[0] == 1 && P0.buf[1] == 2 && out == 3";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    assert_eq!(verdict(&model("E<> P0.buf[1] == 1")), Verdict::Fails);
+}

@@ -91,6 +91,12 @@ impl Place {
         let base = base.wrapping_add(self.offset);
         match self.dynamic(false) {
             None => (base, 1, None),
+            // More positions than any array has: a length unknown while a
+            // template is checked on its own (`int buf[n]`, `n` a
+            // parameter), where one slot stands for the whole array (see
+            // `declare`). The element is that slot; its footprint must
+            // not span 2^32 slots.
+            Some((index, len)) if len > ty::MAX_SLOTS => (base, 1, Some(index)),
             Some((index, len)) => (base, len, Some(index)),
         }
     }
