@@ -249,3 +249,56 @@ fn an_array_sized_by_a_parameter_is_indexed_in_a_function() {
     assert_eq!(verdict(&model(holds)), Verdict::Holds);
     assert_eq!(verdict(&model("E<> P0.buf[1] == 1")), Verdict::Fails);
 }
+
+/// UPPAAL binds a reference parameter to any element, `isOn(st[cur])`. A
+/// `const` reference cannot write it, so zeno reads a copy taken at the
+/// call, and copies an array or record passed by value at a state-dependent
+/// index (`rowsum(m[row])`) likewise. The model: `st` = {1, off}, {2, on},
+/// {3, on}, `cur` = 0. Edge a -> b needs `!isOn(st[0])` (true) and
+/// `val(st[cur + 1].v)` = st[1].v = 2, then sets cur = 1 and rs = the sum
+/// of row m[cur] = m[1] = 4 + 5 + 6 = 15 (cur is already 1: the updates
+/// run in order). Edge b -> c needs `isOn(st[1])` (true) and `bump(st[cur])`
+/// = 2 + 1 = 3 for the parameter it changes (a value copy; st[1].v stays 2).
+#[test]
+fn a_constant_reference_or_a_value_at_a_variable_index_is_a_copy() {
+    let model = |goal: &str| {
+        format!(
+            "typedef struct {{ int v; bool on; }} st_t;\n\
+             st_t st[3] = {{ {{1, false}}, {{2, true}}, {{3, true}} }};\n\
+             int[0, 2] cur = 0;\nint m[2][3] = {{ {{1, 2, 3}}, {{4, 5, 6}} }};\nint rs, bumped;\n\
+             bool isOn(const st_t &s) {{ return s.on; }}\n\
+             int val(const int &x) {{ return x; }}\n\
+             int rowsum(int r[3]) {{ return r[0] + r[1] + r[2]; }}\n\
+             int bump(st_t s) {{ s.v++; return s.v; }}\n\
+             template P() {{ init location a; location b; location c;\n\
+             a -> b when !isOn(st[cur]) && val(st[cur + 1].v) == 2 do cur++, rs = rowsum(m[cur]);\n\
+             b -> c when isOn(st[cur]) do bumped = bump(st[cur]); }}\n\
+             system P;\ncheck q: {goal};\n"
+        )
+    };
+    let holds = "E<> P.c && cur == 1 && rs == 15 && bumped == 3 && st[1].v == 2";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    // `st[0]` is off, so `isOn(st[cur])` fails before the first edge.
+    assert_eq!(verdict(&model("E<> P.b && cur == 0")), Verdict::Fails);
+    // An index past its dimension is still a model error: with
+    // `rowsum(m[cur + 1])`, the first edge reads the row m[2] of two rows.
+    let past = model("A[] true").replace("rowsum(m[cur])", "rowsum(m[cur + 1])");
+    assert!(matches!(
+        verdict(&past),
+        Verdict::ModelError(e) if e.kind == ErrorKind::IndexOutOfBounds { index: 2, len: 2 }
+    ));
+}
+
+/// A function that writes the array its constant reference parameter is
+/// bound to, at a state-dependent index: a copy would not see the write, so
+/// it is a located error rather than a different meaning.
+#[test]
+fn a_constant_reference_to_an_array_the_function_writes_is_an_error() {
+    let text = "int a[2];\nint[0, 1] i;\nint r;\n\
+                int f(const int &x) { a[0] = 5; return x; }\n\
+                template P() { init location l; l -> l do r = f(a[i]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].0.contains("writes the variable"), "{errs:?}");
+    assert_eq!(errs[0].1, "a[i]");
+}

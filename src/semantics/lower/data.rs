@@ -101,6 +101,22 @@ impl Place {
         }
     }
 
+    /// The reads of this place's scalars in slot order, in storage that
+    /// starts at `base`: the copy of an array or record at an index that
+    /// depends on the state (`f(st[cur])`), taken at a call.
+    pub(super) fn leaf_reads(&self, base: u32) -> Vec<ir::Expr> {
+        let mut leaves = Vec::new();
+        self.ty.leaves(&mut String::new(), &mut leaves);
+        leaves
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, ty))| {
+                let (base, len, index) = self.at(k as u32, ty).element(base);
+                ir::LValue { base, len, index }.read()
+            })
+            .collect()
+    }
+
     /// The scalar at `k` slots into this place, of type `ty`.
     pub(super) fn at(&self, k: u32, ty: Ty) -> Place {
         let mut p = self.clone();

@@ -100,6 +100,10 @@ enum Bound {
     Value(u32, Typed),
     /// What a reference parameter stands for.
     Reference(Sym),
+    /// A copy of an array, a record or a scalar read at an index that
+    /// depends on the state (`f(st[cur])`): the parameter's frame slot, the
+    /// argument's type and the reads of its scalars in slot order.
+    Copy(u32, Ty, Vec<ir::Expr>),
 }
 
 /// How a call's parameters are bound.
@@ -268,15 +272,34 @@ impl Ctx {
         // frame above them), in the caller's scope.
         let mut body = Vec::new();
         let mut bound: Vec<Bound> = Vec::new();
+        // Constant references bound to a copy: (the argument's variable,
+        // its slots, the argument, the parameter).
+        let mut copies: Vec<(u32, u32, Span, &str)> = Vec::new();
         if let Args::Call(args, _) = &args {
             for (p, a) in f.params.iter().zip(args.iter()) {
-                bound.push(if p.is_ref {
-                    Bound::Reference(self.reference_argument(a, &p.name.text)?)
-                } else {
-                    let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
-                    let (slot, value) = self.value_argument(a, aggregate);
-                    Bound::Value(slot, value)
-                });
+                bound.push(
+                    if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
+                        // A constant reference cannot write its argument: one
+                        // at an index that depends on the state reads a copy,
+                        // unless the function writes the variable (below).
+                        let place = self.place(a)?;
+                        match place.store {
+                            data::Store::Var(base)
+                                if !place.terms.is_empty() && !place.is_const =>
+                            {
+                                copies.push((base, place.root_slots, a.span, &p.name.text));
+                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                                Bound::Copy(slot, place.ty.clone(), place.leaf_reads(base))
+                            }
+                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                        }
+                    } else if p.is_ref {
+                        Bound::Reference(self.reference_argument(a, &p.name.text)?)
+                    } else {
+                        let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
+                        self.value_argument(a, aggregate)
+                    },
+                );
             }
         }
 
@@ -292,6 +315,9 @@ impl Ctx {
                     self.bind_value_parameter(p, &ty, slot, value, &mut body)
                 }
                 Some(Bound::Reference(sym)) => sym,
+                Some(Bound::Copy(slot, from, reads)) => {
+                    self.bind_copied_parameter(p, &ty, slot, &from, reads, &mut body)
+                }
                 None => {
                     // The declaration: an unknown value of the type.
                     let slot = self.alloc(ty.slots().unwrap_or(1));
@@ -348,6 +374,22 @@ impl Ctx {
             }
         }
         let (reads, writes) = ir::footprint(&body);
+        if self.mode == Mode::Lower {
+            for (root, slots, span, param) in copies {
+                let aliased = root..root.saturating_add(slots);
+                if writes.iter().any(|w| aliased.contains(w)) {
+                    self.error(
+                        span,
+                        format!(
+                            "`{name}` writes the variable that its constant reference parameter \
+                             `{param}` is bound to, at an index that depends on the state; \
+                             bind it to a part with constant indices"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
         let call = ir::Call {
             name,
             args: Vec::new(),
@@ -369,15 +411,18 @@ impl Ctx {
     /// A value argument: its frame slots, and its value (lowered in the
     /// caller's scope). An array or record is copied slot by slot from a
     /// part of a variable with constant indices.
-    fn value_argument(&mut self, a: &hir::Expr, aggregate: bool) -> (u32, Typed) {
+    fn value_argument(&mut self, a: &hir::Expr, aggregate: bool) -> Bound {
         if aggregate {
             if let Some(p) = self.place(a)
-                && p.terms.is_empty()
                 && let data::Store::Var(base) = p.store
                 && let Some(n) = p.ty.slots()
             {
                 let slot = self.alloc(n);
-                return (
+                if !p.terms.is_empty() {
+                    // At an index that depends on the state (`f(m[row])`).
+                    return Bound::Copy(slot, p.ty.clone(), p.leaf_reads(base));
+                }
+                return Bound::Value(
                     slot,
                     Typed {
                         expr: ir::Expr::Var(base.wrapping_add(p.offset)),
@@ -386,14 +431,64 @@ impl Ctx {
                     },
                 );
             }
-            self.error(
-                a.span,
-                "expected an array or record variable (with constant indices)",
-            );
-            return (self.alloc(1), Typed::error());
+            self.error(a.span, "expected an array or record variable");
+            return Bound::Value(self.alloc(1), Typed::error());
         }
         let slot = self.alloc(1);
-        (slot, self.data(a))
+        Bound::Value(slot, self.data(a))
+    }
+
+    /// Binds a parameter to a copy of its argument read at an index that
+    /// depends on the state ([`Bound::Copy`]), assigned at the call.
+    fn bind_copied_parameter(
+        &mut self,
+        p: &hir::Param,
+        ty: &Ty,
+        slot: u32,
+        from: &Ty,
+        reads: Vec<ir::Expr>,
+        body: &mut Vec<ir::Stmt>,
+    ) -> Sym {
+        let base = ir::FRAME + slot;
+        let sym = Sym::Var {
+            base,
+            ty: ty.clone(),
+        };
+        if matches!(from, Ty::Error) || matches!(ty, Ty::Error) {
+            return sym;
+        }
+        let mut mine = Vec::new();
+        if let Some(n) = ty.slots() {
+            ty.leaves(&mut String::new(), &mut mine);
+            if from.slots() == Some(n)
+                && ty.is_aggregate() == from.is_aggregate()
+                && ty.same_shape(from)
+            {
+                for (k, ((_, leaf), value)) in mine.iter().zip(reads).enumerate() {
+                    let (lo, hi) = slot_range(leaf);
+                    body.push(ir::Stmt::Assign {
+                        target: ir::LValue {
+                            base: base + k as u32,
+                            len: 1,
+                            index: None,
+                        },
+                        value,
+                        lo,
+                        hi,
+                    });
+                }
+                return sym;
+            }
+        }
+        self.error(
+            p.span,
+            format!(
+                "the argument is {}, the parameter {}",
+                from.describe(),
+                ty.describe()
+            ),
+        );
+        sym
     }
 
     /// Binds a value parameter to its frame slots and assigns the argument.
@@ -486,6 +581,12 @@ impl Ctx {
             return Some(sym);
         }
         let p = self.place(a)?;
+        self.reference_place(p, a, param)
+    }
+
+    /// What a reference parameter bound to the place `p` (the argument `a`)
+    /// stands for.
+    fn reference_place(&mut self, p: data::Place, a: &hir::Expr, param: &str) -> Option<Sym> {
         // While a template is checked on its own, an index may be an
         // unknown constant: any element stands for it.
         if !p.terms.is_empty() && !p.is_const && !matches!(p.store, data::Store::Clock(_)) {
