@@ -302,3 +302,28 @@ fn a_constant_reference_to_an_array_the_function_writes_is_an_error() {
     assert!(errs[0].0.contains("writes the variable"), "{errs:?}");
     assert_eq!(errs[0].1, "a[i]");
 }
+
+/// A `void` function has no value: UPPAAL rejects `n = g()` and `g() == 0`
+/// as type errors. zeno once read the call as 0 (so `n = g()` set n to 0,
+/// and the guard `g() == 0` held); now each use is an error located on the
+/// call, while `do g()` and `g();` in a function stay statements.
+#[test]
+fn a_void_call_has_no_value() {
+    let text = "int n = 5;\nint m;\nvoid g() { m = 1; }\nvoid nop() { }\n\
+                void h() { g(); }\n\
+                int k() { return g() + 1; }\n\
+                template P() { init location a; location b;\n\
+                a -> b when nop() == 0 do n = g(), h(), g(); }\nsystem P;\n";
+    let errs = errors(text);
+    let at: Vec<&str> = errs.iter().map(|(_, at)| at.as_str()).collect();
+    assert_eq!(at, ["g()", "nop()", "g()"], "{errs:?}");
+    assert!(
+        errs.iter().all(|(m, _)| m.contains("returns no value")),
+        "{errs:?}"
+    );
+    // Calls as statements only: accepted, and g runs (m = 1).
+    let ok = "int m;\nvoid g() { m = 1; }\nvoid h() { g(); }\n\
+              template P() { init location a; location b; a -> b do h(), g(); }\n\
+              system P;\ncheck c: E<> P.b && m == 1;\n";
+    assert_eq!(verdict(ok), Verdict::Holds);
+}

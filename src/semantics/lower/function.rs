@@ -225,6 +225,17 @@ impl Ctx {
                 ),
             );
         }
+        if def.hir.ret.is_none() && !as_statement {
+            self.error(
+                span,
+                format!(
+                    "`{}` returns no value (it is `void`): call it as an update or a \
+                     statement of its own, not inside an expression",
+                    name.text
+                ),
+            );
+            return Typed::error();
+        }
         Typed {
             expr: ir::Expr::Call(Arc::new(call)),
             ty,
