@@ -327,3 +327,44 @@ fn a_void_call_has_no_value() {
               system P;\ncheck c: E<> P.b && m == 1;\n";
     assert_eq!(verdict(ok), Verdict::Holds);
 }
+
+/// A reference parameter bound to an element at a state-dependent index,
+/// `incr(a[cur])` or `movept(pp.pts[i], 1)` in a loop, as UPPAAL allows
+/// (zeno once required constant indices). zeno copies the element in at the
+/// call and out when the function ends, at every `return`: `a` = {1, 2, 3},
+/// cur = 1. `incr(a[1])` makes a[1] = 3 > 2 and returns 1 early; `incr(a[0])`
+/// makes a[0] = 2, then 20, and returns 0: cnt = 1 + 0 * 10 = 1. `movepoly`
+/// moves both points of `pl` by (1, -1) through the loop and counts n = 3.
+#[test]
+fn a_reference_at_a_variable_index_is_copied_in_and_out() {
+    let model = |goal: &str| {
+        format!(
+            "typedef struct {{ int x; int y; }} pt_t;\n\
+             typedef struct {{ pt_t pts[2]; int n; }} poly_t;\n\
+             poly_t pl = {{ {{ {{1, 2}}, {{3, 4}} }}, 2 }};\n\
+             int a[3] = {{1, 2, 3}};\nint[0, 2] cur = 1;\nint cnt;\n\
+             void movept(pt_t &q, int d) {{ q.x += d; q.y -= d; }}\n\
+             void movepoly(poly_t &pp) {{ for (i : int[0, 1]) movept(pp.pts[i], 1); pp.n++; }}\n\
+             int incr(int &v) {{ v++; if (v > 2) return 1; v *= 10; return 0; }}\n\
+             template P() {{ init location a; location b;\n\
+             a -> b do movepoly(pl), cnt = incr(a[cur]) + incr(a[cur - 1]) * 10; }}\n\
+             system P;\ncheck q: {goal};\n"
+        )
+    };
+    let holds = "E<> P.b && a[0] == 20 && a[1] == 3 && a[2] == 3 && cnt == 1 \
+                 && pl.pts[0].x == 2 && pl.pts[0].y == 1 && pl.pts[1].x == 4 \
+                 && pl.pts[1].y == 3 && pl.n == 3";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    assert_eq!(verdict(&model("E<> a[1] == 30")), Verdict::Fails);
+    // A function that reads or writes the argument's variable otherwise
+    // would see a stale copy: a located error.
+    let text = "int a[2];\nint[0, 1] i;\nvoid f(int &x) { x = a[1]; }\n\
+                template P() { init location l; l -> l do f(a[i]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].0.contains("reads or writes the variable"),
+        "{errs:?}"
+    );
+    assert_eq!(errs[0].1, "a[i]");
+}

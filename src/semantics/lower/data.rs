@@ -87,7 +87,7 @@ impl Place {
     /// The slot or element this place names in storage that starts at
     /// `base`: (first slot, length, index) as `ir::LValue` and `ir::ChanRef`
     /// take them; a place at a fixed offset is one slot without an index.
-    fn element(&self, base: u32) -> (u32, u32, Option<ir::Expr>) {
+    pub(super) fn element(&self, base: u32) -> (u32, u32, Option<ir::Expr>) {
         let base = base.wrapping_add(self.offset);
         match self.dynamic(false) {
             None => (base, 1, None),

@@ -104,6 +104,42 @@ enum Bound {
     /// depends on the state (`f(st[cur])`): the parameter's frame slot, the
     /// argument's type and the reads of its scalars in slot order.
     Copy(u32, Ty, Vec<ir::Expr>),
+    /// A reference to an element at an index that depends on the state
+    /// (`inc(a[i])`), copied in at the call and out when the function
+    /// ends: the slot that keeps the element's position, the position, and
+    /// the copy as in [`Bound::Copy`].
+    InOut(u32, ir::Expr, u32, Ty, Vec<ir::Expr>),
+}
+
+/// A reference parameter copied in and out ([`Bound::InOut`]).
+struct CopyOut<'a> {
+    /// The argument's variable and its slots.
+    root: u32,
+    slots: u32,
+    /// The argument and the parameter, for messages.
+    span: Span,
+    param: &'a str,
+    /// The copy's frame slot, and the element's scalars with their ranges.
+    slot: u32,
+    targets: Vec<(ir::LValue, (i32, i32))>,
+}
+
+/// Puts `outs` before every `return` of `stmts`, at any depth.
+fn before_returns(stmts: &mut Vec<ir::Stmt>, outs: &[ir::Stmt]) {
+    for mut s in std::mem::take(stmts) {
+        match &mut s {
+            ir::Stmt::Return { .. } => stmts.extend(outs.iter().cloned()),
+            ir::Stmt::If { then, els, .. } => {
+                before_returns(then, outs);
+                before_returns(els, outs);
+            }
+            ir::Stmt::Loop { body, .. } | ir::Stmt::ForRange { body, .. } => {
+                before_returns(body, outs)
+            }
+            _ => {}
+        }
+        stmts.push(s);
+    }
 }
 
 /// How a call's parameters are bound.
@@ -286,6 +322,7 @@ impl Ctx {
         // Constant references bound to a copy: (the argument's variable,
         // its slots, the argument, the parameter).
         let mut copies: Vec<(u32, u32, Span, &str)> = Vec::new();
+        let mut outs: Vec<CopyOut> = Vec::new();
         if let Args::Call(args, _) = &args {
             for (p, a) in f.params.iter().zip(args.iter()) {
                 bound.push(
@@ -301,6 +338,47 @@ impl Ctx {
                                 copies.push((base, place.root_slots, a.span, &p.name.text));
                                 let slot = self.alloc(place.ty.slots().unwrap_or(1));
                                 Bound::Copy(slot, place.ty.clone(), place.leaf_reads(base))
+                            }
+                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                        }
+                    } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
+                        // An element at an index that depends on the state:
+                        // copied in and out, unless the function reads or
+                        // writes the variable otherwise (below).
+                        let place = self.place(a)?;
+                        match (&place.store, place.dynamic(false)) {
+                            (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
+                                let at = self.alloc(1);
+                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                                let mut leaves = Vec::new();
+                                place.ty.leaves(&mut String::new(), &mut leaves);
+                                let targets: Vec<(ir::LValue, (i32, i32))> = leaves
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, (_, t))| {
+                                        let (b, len, _) =
+                                            place.at(k as u32, t.clone()).element(base);
+                                        let index = Some(ir::Expr::Var(ir::FRAME + at));
+                                        (
+                                            ir::LValue {
+                                                base: b,
+                                                len,
+                                                index,
+                                            },
+                                            slot_range(t),
+                                        )
+                                    })
+                                    .collect();
+                                let reads = targets.iter().map(|(t, _)| t.read()).collect();
+                                outs.push(CopyOut {
+                                    root: base,
+                                    slots: place.root_slots,
+                                    span: a.span,
+                                    param: &p.name.text,
+                                    slot,
+                                    targets,
+                                });
+                                Bound::InOut(at, index, slot, place.ty.clone(), reads)
                             }
                             _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
                         }
@@ -328,6 +406,20 @@ impl Ctx {
                 Some(Bound::Reference(sym)) => sym,
                 Some(Bound::Copy(slot, from, reads)) => {
                     self.bind_copied_parameter(p, &ty, slot, &from, reads, &mut body)
+                }
+                Some(Bound::InOut(at, index, slot, from, reads)) => {
+                    body.push(ir::Stmt::Assign {
+                        target: ir::LValue {
+                            base: ir::FRAME + at,
+                            len: 1,
+                            index: None,
+                        },
+                        value: index,
+                        lo: i32::MIN,
+                        hi: i32::MAX,
+                    });
+                    // The reference has its argument's type, as bound in place.
+                    self.bind_copied_parameter(p, &from, slot, &from, reads, &mut body)
                 }
                 None => {
                     // The declaration: an unknown value of the type.
@@ -363,6 +455,7 @@ impl Ctx {
             conditional: 0,
             resets: Vec::new(),
         });
+        let start = body.len();
         self.block(&f.body, &mut body);
         let frame = self.fns.frames.pop();
         self.pop_scope(false);
@@ -382,6 +475,43 @@ impl Ctx {
                 let message = format!("in this call of `{name}`: {}", first.message);
                 self.error(span, message);
                 return None;
+            }
+        }
+        if !outs.is_empty() {
+            let (reads, writes) = ir::footprint(&body[start..]);
+            let mut copy_out = Vec::new();
+            for out in &outs {
+                let aliased = out.root..out.root.saturating_add(out.slots);
+                if self.mode == Mode::Lower
+                    && reads.iter().chain(&writes).any(|v| aliased.contains(v))
+                {
+                    self.error(
+                        out.span,
+                        format!(
+                            "`{name}` reads or writes the variable that its reference parameter \
+                             `{}` is bound to, at an index that depends on the state; bind it \
+                             to a part with constant indices",
+                            out.param
+                        ),
+                    );
+                    return None;
+                }
+                for (k, (target, (lo, hi))) in out.targets.iter().enumerate() {
+                    copy_out.push(ir::Stmt::Assign {
+                        target: target.clone(),
+                        value: ir::Expr::Var(ir::FRAME + out.slot + k as u32),
+                        lo: *lo,
+                        hi: *hi,
+                    });
+                }
+            }
+            let mut own = body.split_off(start);
+            before_returns(&mut own, &copy_out);
+            body.extend(own);
+            // Falling off the end: only a `void` function may (for another,
+            // it is a model error, and nothing is written back).
+            if f.ret.is_none() {
+                body.extend(copy_out);
             }
         }
         let (reads, writes) = ir::footprint(&body);
