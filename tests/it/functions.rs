@@ -368,3 +368,21 @@ fn a_reference_at_a_variable_index_is_copied_in_and_out() {
     );
     assert_eq!(errs[0].1, "a[i]");
 }
+
+/// Two references into the same array at state-dependent indices may name
+/// one element (`f(a[i], a[j])` with i == j), where copies would not see
+/// each other's writes: a located error rather than another meaning.
+#[test]
+fn two_references_into_one_array_at_variable_indices_are_an_error() {
+    let text = "int a[2];\nint[0, 1] i, j;\n\
+                void f(int &x, int &y) { x = 1; y = y + x; }\n\
+                template P() { init location l; l -> l do f(a[i], a[j]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(!errs.is_empty(), "{errs:?}");
+    assert!(
+        errs.iter()
+            .all(|(m, _)| m.contains("reads or writes the variable")),
+        "{errs:?}"
+    );
+    assert_eq!(errs[0].1, "a[i]");
+}

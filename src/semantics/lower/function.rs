@@ -480,10 +480,20 @@ impl Ctx {
         if !outs.is_empty() {
             let (reads, writes) = ir::footprint(&body[start..]);
             let mut copy_out = Vec::new();
-            for out in &outs {
+            for (n, out) in outs.iter().enumerate() {
                 let aliased = out.root..out.root.saturating_add(out.slots);
+                // Another copy of the same variable (`swap(a[i], a[j])`)
+                // would not see this one's writes when i == j.
+                let overlaps = |root: u32, slots: u32| {
+                    root < aliased.end && aliased.start < root.saturating_add(slots)
+                };
+                let shared = outs
+                    .iter()
+                    .enumerate()
+                    .any(|(m, o)| m != n && overlaps(o.root, o.slots))
+                    || copies.iter().any(|c| overlaps(c.0, c.1));
                 if self.mode == Mode::Lower
-                    && reads.iter().chain(&writes).any(|v| aliased.contains(v))
+                    && (shared || reads.iter().chain(&writes).any(|v| aliased.contains(v)))
                 {
                     self.error(
                         out.span,
