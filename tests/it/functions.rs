@@ -386,3 +386,27 @@ fn two_references_into_one_array_at_variable_indices_are_an_error() {
     );
     assert_eq!(errs[0].1, "a[i]");
 }
+
+/// The same through a template's reference parameter (`int &r[3]`, bound to
+/// the global `g`), which is unknown while the template is checked on its
+/// own: `incr(r[k])` with k = 2 makes g[2] = 1, `get(r[k])` reads it back
+/// (got = 1), and k becomes 0.
+#[test]
+fn a_reference_into_a_reference_parameter_at_a_variable_index() {
+    let model = |goal: &str| {
+        format!(
+            "int g[3];\nint got;\nvoid incr(int &v) {{ v++; }}\n\
+             int get(const int &v) {{ return v; }}\n\
+             template T(int &r[3]) {{ int[0, 2] k = 2; init location a; location b;\n\
+             a -> b do incr(r[k]), got = get(r[k]), k = 0; }}\n\
+             P = T(g);\nsystem P;\ncheck q: {goal};\n"
+        )
+    };
+    assert_eq!(
+        verdict(&model(
+            "E<> P.b && g[2] == 1 && g[0] == 0 && P.k == 0 && got == 1"
+        )),
+        Verdict::Holds
+    );
+    assert_eq!(verdict(&model("E<> g[0] == 1")), Verdict::Fails);
+}

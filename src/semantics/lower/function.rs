@@ -124,6 +124,16 @@ struct CopyOut<'a> {
     targets: Vec<(ir::LValue, (i32, i32))>,
 }
 
+/// The reads of a place's scalars ([`data::Place::leaf_reads`]); unknown
+/// ones for a reference parameter of a template checked on its own.
+fn leaf_reads(place: &data::Place, base: u32) -> Vec<ir::Expr> {
+    if base == UNKNOWN {
+        vec![ir::Expr::Var(UNKNOWN); place.ty.slots().unwrap_or(1) as usize]
+    } else {
+        place.leaf_reads(base)
+    }
+}
+
 /// Puts `outs` before every `return` of `stmts`, at any depth.
 fn before_returns(stmts: &mut Vec<ir::Stmt>, outs: &[ir::Stmt]) {
     for mut s in std::mem::take(stmts) {
@@ -335,9 +345,11 @@ impl Ctx {
                             data::Store::Var(base)
                                 if !place.terms.is_empty() && !place.is_const =>
                             {
-                                copies.push((base, place.root_slots, a.span, &p.name.text));
+                                if base != UNKNOWN {
+                                    copies.push((base, place.root_slots, a.span, &p.name.text));
+                                }
                                 let slot = self.alloc(place.ty.slots().unwrap_or(1));
-                                Bound::Copy(slot, place.ty.clone(), place.leaf_reads(base))
+                                Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
                             }
                             _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
                         }
@@ -347,6 +359,14 @@ impl Ctx {
                         // writes the variable otherwise (below).
                         let place = self.place(a)?;
                         match (&place.store, place.dynamic(false)) {
+                            // A reference parameter of a template checked on
+                            // its own: any element.
+                            (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
+                                Bound::Reference(Sym::Var {
+                                    base: UNKNOWN,
+                                    ty: place.ty.clone(),
+                                })
+                            }
                             (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
                                 let at = self.alloc(1);
                                 let slot = self.alloc(place.ty.slots().unwrap_or(1));
@@ -571,7 +591,7 @@ impl Ctx {
                 let slot = self.alloc(n);
                 if !p.terms.is_empty() {
                     // At an index that depends on the state (`f(m[row])`).
-                    return Bound::Copy(slot, p.ty.clone(), p.leaf_reads(base));
+                    return Bound::Copy(slot, p.ty.clone(), leaf_reads(&p, base));
                 }
                 return Bound::Value(
                     slot,
