@@ -371,6 +371,15 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
                 }
                 None => ok = false,
             }
+        } else if ty.is_aggregate() {
+            // An array or record taken by value: a constant one's values.
+            match ctx.const_data(arg, &ty, &p.name.text) {
+                Some(values) => bound.push(Sym::ConstData {
+                    values: Some(values),
+                    ty,
+                }),
+                None => ok = false,
+            }
         } else {
             match ctx.const_eval(arg) {
                 Some(v) => {

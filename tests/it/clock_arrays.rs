@@ -452,3 +452,43 @@ fn a_conditional_clock_reset_inside_a_loop_is_a_located_error() {
         "{errs:?}"
     );
 }
+
+/// `forall (i : T)` over clock comparisons is a conjunction, one part per
+/// value, in an invariant and in a guard, as UPPAAL reads it (zeno once
+/// rejected it: "clocks can only be compared in a conjunction"). In `a`
+/// neither clock has been reset, so x[0] = x[1], and the invariant
+/// x[0] <= 3 && x[1] <= 5 keeps both at most 3: x[1] > 3 is unreachable
+/// there. The guard needs x[0] >= 2 and x[1] >= 2, so `b` is never entered
+/// with x[1] < 2; after the reset of x[0], x[1] grows without bound in `b`
+/// and reaches 4, so `c` is reachable.
+#[test]
+fn forall_over_clock_comparisons_is_a_conjunction() {
+    let text = "const int N = 2;\ntypedef int[0, N - 1] id_t;\n\
+                const int d[N] = {3, 5};\nclock x[N];\n\
+                template P() {\n\
+                init location a invariant forall (i : id_t) x[i] <= d[i];\n\
+                location b;\nlocation c;\n\
+                a -> b when forall (i : id_t) x[i] >= 2 do x[0] = 0;\n\
+                b -> c when x[1] >= 4;\n}\nsystem P;\n\
+                check q1: A[] P.a imply x[0] <= 3;\n\
+                check q2: E<> P.a && x[1] > 3;\n\
+                check q3: E<> P.c;\n\
+                check q4: E<> P.b && x[1] < 2;\n";
+    verdicts(
+        text,
+        &[
+            Verdict::Holds,
+            Verdict::Fails,
+            Verdict::Holds,
+            Verdict::Fails,
+        ],
+    );
+    // A lower bound under `forall` in an invariant is still an error.
+    let lower = text.replace("x[i] <= d[i];", "x[i] >= 1;");
+    let errs = errors(&lower);
+    assert!(
+        errs.iter()
+            .any(|(m, _)| m.contains("an invariant can only bound clocks from above")),
+        "{errs:?}"
+    );
+}

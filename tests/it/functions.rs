@@ -247,4 +247,191 @@ fn a_deep_chain_of_calls_is_one_short_error() {
         )),
         "{errs:?}"
     );
+/// A template's array sized by its parameter (`int buf[n]`), indexed by a
+/// variable inside a function. While the template is checked on its own, `n`
+/// is unknown; that check once took the array for 2^32 slots and asked for
+/// 16 GiB. Here `P(2)` fills `buf` with `put(k + 1)` for k = 0, 1 (`put`
+/// writes the first empty slot), then `full()` holds and the edge to `b`
+/// copies `buf[0] + buf[1]` = 1 + 2 = 3 into the global `out` through the
+/// reference parameter `r`; buf[1] is never 1.
+#[test]
+fn an_array_sized_by_a_parameter_is_indexed_in_a_function() {
+    let model = |goal: &str| {
+        format!(
+            "int out;\n\
+             template P(const int n, int &r) {{\n\
+             int buf[n];\nint[0, 5] k;\n\
+             bool full() {{ return forall (i : int[0, n - 1]) buf[i] != 0; }}\n\
+             void put(int v) {{ int j = 0; while (j < n && buf[j] != 0) j++; buf[j] = v; }}\n\
+             void total() {{ int s = 0; for (i : int[0, n - 1]) s += buf[i]; r = s; }}\n\
+             init location a; location b;\n\
+             a -> a when !full() do put(k + 1), k++;\n\
+             a -> b when full() do total();\n}}\n\
+             P0 = P(2, out);\nsystem P0;\ncheck c: {goal};\n"
+        )
+    };
+    let holds = "E<> P0.b && P0.buf[0] == 1 && P0.buf[1] == 2 && out == 3";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    assert_eq!(verdict(&model("E<> P0.buf[1] == 1")), Verdict::Fails);
+}
+
+/// UPPAAL binds a reference parameter to any element, `isOn(st[cur])`. A
+/// `const` reference cannot write it, so zeno reads a copy taken at the
+/// call, and copies an array or record passed by value at a state-dependent
+/// index (`rowsum(m[row])`) likewise. The model: `st` = {1, off}, {2, on},
+/// {3, on}, `cur` = 0. Edge a -> b needs `!isOn(st[0])` (true) and
+/// `val(st[cur + 1].v)` = st[1].v = 2, then sets cur = 1 and rs = the sum
+/// of row m[cur] = m[1] = 4 + 5 + 6 = 15 (cur is already 1: the updates
+/// run in order). Edge b -> c needs `isOn(st[1])` (true) and `bump(st[cur])`
+/// = 2 + 1 = 3 for the parameter it changes (a value copy; st[1].v stays 2).
+#[test]
+fn a_constant_reference_or_a_value_at_a_variable_index_is_a_copy() {
+    let model = |goal: &str| {
+        format!(
+            "typedef struct {{ int v; bool on; }} st_t;\n\
+             st_t st[3] = {{ {{1, false}}, {{2, true}}, {{3, true}} }};\n\
+             int[0, 2] cur = 0;\nint m[2][3] = {{ {{1, 2, 3}}, {{4, 5, 6}} }};\nint rs, bumped;\n\
+             bool isOn(const st_t &s) {{ return s.on; }}\n\
+             int val(const int &x) {{ return x; }}\n\
+             int rowsum(int r[3]) {{ return r[0] + r[1] + r[2]; }}\n\
+             int bump(st_t s) {{ s.v++; return s.v; }}\n\
+             template P() {{ init location a; location b; location c;\n\
+             a -> b when !isOn(st[cur]) && val(st[cur + 1].v) == 2 do cur++, rs = rowsum(m[cur]);\n\
+             b -> c when isOn(st[cur]) do bumped = bump(st[cur]); }}\n\
+             system P;\ncheck q: {goal};\n"
+        )
+    };
+    let holds = "E<> P.c && cur == 1 && rs == 15 && bumped == 3 && st[1].v == 2";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    // `st[0]` is off, so `isOn(st[cur])` fails before the first edge.
+    assert_eq!(verdict(&model("E<> P.b && cur == 0")), Verdict::Fails);
+    // An index past its dimension is still a model error: with
+    // `rowsum(m[cur + 1])`, the first edge reads the row m[2] of two rows.
+    let past = model("A[] true").replace("rowsum(m[cur])", "rowsum(m[cur + 1])");
+    assert!(matches!(
+        verdict(&past),
+        Verdict::ModelError(e) if e.kind == ErrorKind::IndexOutOfBounds { index: 2, len: 2 }
+    ));
+}
+
+/// A function that writes the array its constant reference parameter is
+/// bound to, at a state-dependent index: a copy would not see the write, so
+/// it is a located error rather than a different meaning.
+#[test]
+fn a_constant_reference_to_an_array_the_function_writes_is_an_error() {
+    let text = "int a[2];\nint[0, 1] i;\nint r;\n\
+                int f(const int &x) { a[0] = 5; return x; }\n\
+                template P() { init location l; l -> l do r = f(a[i]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].0.contains("writes the variable"), "{errs:?}");
+    assert_eq!(errs[0].1, "a[i]");
+}
+
+/// A `void` function has no value: UPPAAL rejects `n = g()` and `g() == 0`
+/// as type errors. zeno once read the call as 0 (so `n = g()` set n to 0,
+/// and the guard `g() == 0` held); now each use is an error located on the
+/// call, while `do g()` and `g();` in a function stay statements.
+#[test]
+fn a_void_call_has_no_value() {
+    let text = "int n = 5;\nint m;\nvoid g() { m = 1; }\nvoid nop() { }\n\
+                void h() { g(); }\n\
+                int k() { return g() + 1; }\n\
+                template P() { init location a; location b;\n\
+                a -> b when nop() == 0 do n = g(), h(), g(); }\nsystem P;\n";
+    let errs = errors(text);
+    let at: Vec<&str> = errs.iter().map(|(_, at)| at.as_str()).collect();
+    assert_eq!(at, ["g()", "nop()", "g()"], "{errs:?}");
+    assert!(
+        errs.iter().all(|(m, _)| m.contains("returns no value")),
+        "{errs:?}"
+    );
+    // Calls as statements only: accepted, and g runs (m = 1).
+    let ok = "int m;\nvoid g() { m = 1; }\nvoid h() { g(); }\n\
+              template P() { init location a; location b; a -> b do h(), g(); }\n\
+              system P;\ncheck c: E<> P.b && m == 1;\n";
+    assert_eq!(verdict(ok), Verdict::Holds);
+}
+
+/// A reference parameter bound to an element at a state-dependent index,
+/// `incr(a[cur])` or `movept(pp.pts[i], 1)` in a loop, as UPPAAL allows
+/// (zeno once required constant indices). zeno copies the element in at the
+/// call and out when the function ends, at every `return`: `a` = {1, 2, 3},
+/// cur = 1. `incr(a[1])` makes a[1] = 3 > 2 and returns 1 early; `incr(a[0])`
+/// makes a[0] = 2, then 20, and returns 0: cnt = 1 + 0 * 10 = 1. `movepoly`
+/// moves both points of `pl` by (1, -1) through the loop and counts n = 3.
+#[test]
+fn a_reference_at_a_variable_index_is_copied_in_and_out() {
+    let model = |goal: &str| {
+        format!(
+            "typedef struct {{ int x; int y; }} pt_t;\n\
+             typedef struct {{ pt_t pts[2]; int n; }} poly_t;\n\
+             poly_t pl = {{ {{ {{1, 2}}, {{3, 4}} }}, 2 }};\n\
+             int a[3] = {{1, 2, 3}};\nint[0, 2] cur = 1;\nint cnt;\n\
+             void movept(pt_t &q, int d) {{ q.x += d; q.y -= d; }}\n\
+             void movepoly(poly_t &pp) {{ for (i : int[0, 1]) movept(pp.pts[i], 1); pp.n++; }}\n\
+             int incr(int &v) {{ v++; if (v > 2) return 1; v *= 10; return 0; }}\n\
+             template P() {{ init location a; location b;\n\
+             a -> b do movepoly(pl), cnt = incr(a[cur]) + incr(a[cur - 1]) * 10; }}\n\
+             system P;\ncheck q: {goal};\n"
+        )
+    };
+    let holds = "E<> P.b && a[0] == 20 && a[1] == 3 && a[2] == 3 && cnt == 1 \
+                 && pl.pts[0].x == 2 && pl.pts[0].y == 1 && pl.pts[1].x == 4 \
+                 && pl.pts[1].y == 3 && pl.n == 3";
+    assert_eq!(verdict(&model(holds)), Verdict::Holds);
+    assert_eq!(verdict(&model("E<> a[1] == 30")), Verdict::Fails);
+    // A function that reads or writes the argument's variable otherwise
+    // would see a stale copy: a located error.
+    let text = "int a[2];\nint[0, 1] i;\nvoid f(int &x) { x = a[1]; }\n\
+                template P() { init location l; l -> l do f(a[i]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].0.contains("reads or writes the variable"),
+        "{errs:?}"
+    );
+    assert_eq!(errs[0].1, "a[i]");
+}
+
+/// Two references into the same array at state-dependent indices may name
+/// one element (`f(a[i], a[j])` with i == j), where copies would not see
+/// each other's writes: a located error rather than another meaning.
+#[test]
+fn two_references_into_one_array_at_variable_indices_are_an_error() {
+    let text = "int a[2];\nint[0, 1] i, j;\n\
+                void f(int &x, int &y) { x = 1; y = y + x; }\n\
+                template P() { init location l; l -> l do f(a[i], a[j]); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(!errs.is_empty(), "{errs:?}");
+    assert!(
+        errs.iter()
+            .all(|(m, _)| m.contains("reads or writes the variable")),
+        "{errs:?}"
+    );
+    assert_eq!(errs[0].1, "a[i]");
+}
+
+/// The same through a template's reference parameter (`int &r[3]`, bound to
+/// the global `g`), which is unknown while the template is checked on its
+/// own: `incr(r[k])` with k = 2 makes g[2] = 1, `get(r[k])` reads it back
+/// (got = 1), and k becomes 0.
+#[test]
+fn a_reference_into_a_reference_parameter_at_a_variable_index() {
+    let model = |goal: &str| {
+        format!(
+            "int g[3];\nint got;\nvoid incr(int &v) {{ v++; }}\n\
+             int get(const int &v) {{ return v; }}\n\
+             template T(int &r[3]) {{ int[0, 2] k = 2; init location a; location b;\n\
+             a -> b do incr(r[k]), got = get(r[k]), k = 0; }}\n\
+             P = T(g);\nsystem P;\ncheck q: {goal};\n"
+        )
+    };
+    assert_eq!(
+        verdict(&model(
+            "E<> P.b && g[2] == 1 && g[0] == 0 && P.k == 0 && got == 1"
+        )),
+        Verdict::Holds
+    );
+    assert_eq!(verdict(&model("E<> g[0] == 1")), Verdict::Fails);
 }

@@ -102,3 +102,66 @@ fn formatting_keeps_the_parameters() {
     let out = zeno::fmt::format(text).expect("formats");
     assert_eq!(out, "P(const int[0, 1] i) = T(i, 2);\n");
 }
+
+/// A template parameter taken by value with an array or record type
+/// (`const int d[3]`), bound to a constant array or to a row of one, as
+/// UPPAAL allows (zeno once said "`D` is an array: index it"). `P(D[1])`
+/// gets d = {4, 5, 6}: its edge sets `got` to d[2] = 6, then to the sum
+/// 4 + 5 + 6 = 15. A variable, another shape, or a value outside the
+/// elements' range is a located error.
+#[test]
+fn a_constant_array_is_bound_to_a_parameter_by_value() {
+    let model = |args: &str, goal: &str| {
+        format!(
+            "const int D[2][3] = {{ {{1, 2, 3}}, {{4, 5, 6}} }};\nint got;\nint v[3];\n\
+             template P(const int[0, 9] d[3]) {{ init location a; location b; location c;\n\
+             a -> b do got = d[2];\n\
+             b -> c do got = sum (i : int[0, 2]) d[i]; }}\n\
+             P1 = P({args});\nsystem P1;\ncheck q: {goal};\n"
+        )
+    };
+    let net = zeno::semantics::analyze(&model("D[1]", "E<> P1.c && got == 15"))
+        .network
+        .expect("a network");
+    for (goal, holds) in [
+        ("E<> P1.b && got == 6", true),
+        ("E<> P1.c && got == 15", true),
+        ("E<> got == 3", false),
+    ] {
+        let text = model("D[1]", goal);
+        let net2 = zeno::semantics::analyze(&text).network.expect("a network");
+        let r = zeno::checker::check(
+            &net2,
+            net2.check_at(0).unwrap(),
+            &zeno::checker::Options::default(),
+            &zeno::checker::Cancel::default(),
+            &mut |_| {},
+        );
+        let want = if holds {
+            zeno::checker::Verdict::Holds
+        } else {
+            zeno::checker::Verdict::Fails
+        };
+        assert_eq!(r.verdict, want, "{goal}");
+    }
+    assert_eq!(net.processes.len(), 1);
+    for (args, message, at) in [
+        ("v", "takes a constant array or record", "v"),
+        ("D", "expects", "D"),
+        ("D[0][1]", "expects", "D[0][1]"),
+    ] {
+        let errs = errors(&model(args, "A[] true"));
+        assert!(
+            errs.iter().any(|(m, a)| m.contains(message) && a == at),
+            "{args}: {errs:?}"
+        );
+    }
+    let wide = model("D[1]", "A[] true").replace("int[0, 9] d", "int[0, 5] d");
+    let errs = errors(&wide);
+    assert!(
+        errs.iter().any(
+            |(m, a)| m.contains("the value 6 of `d[2]` is outside the range [0, 5]") && a == "D[1]"
+        ),
+        "{errs:?}"
+    );
+}

@@ -221,6 +221,22 @@ impl Ctx {
             self.conjunction(b, ctx, data, clocks);
             return;
         }
+        // `forall (i : T) x[i] <= 5`: a conjunction too, one part per value
+        // of `T` (UPPAAL reads it so in invariants and guards).
+        if let ExprKind::Quant(QuantKind::Forall, name, tyref, body) = &e.kind
+            && self.forall_mentions_clock(body)
+        {
+            let Some(values) = self.quant_values(name, tyref) else {
+                return;
+            };
+            for v in values {
+                self.push_scope();
+                self.bind_value(&name.text, v, tyref);
+                self.conjunction(body, ctx, data, clocks);
+                self.pop_scope(false);
+            }
+            return;
+        }
         if let Some(cs) = self.clock_cmp(e) {
             if ctx == ClockCtx::Invariant && cs.iter().any(|c| c.i == 0) {
                 self.error(e.span, "an invariant can only bound clocks from above");
@@ -235,6 +251,15 @@ impl Ctx {
         match t.expr {
             ir::Expr::Const(v) if v != 0 => {}
             expr => data.push(expr),
+        }
+    }
+
+    /// Whether the body of a `forall`, or of the `forall`s nested in it,
+    /// names a clock.
+    fn forall_mentions_clock(&self, body: &hir::Expr) -> bool {
+        match &body.kind {
+            ExprKind::Quant(QuantKind::Forall, _, _, inner) => self.forall_mentions_clock(inner),
+            _ => self.mentions_clock(body),
         }
     }
 

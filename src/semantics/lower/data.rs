@@ -87,12 +87,34 @@ impl Place {
     /// The slot or element this place names in storage that starts at
     /// `base`: (first slot, length, index) as `ir::LValue` and `ir::ChanRef`
     /// take them; a place at a fixed offset is one slot without an index.
-    fn element(&self, base: u32) -> (u32, u32, Option<ir::Expr>) {
+    pub(super) fn element(&self, base: u32) -> (u32, u32, Option<ir::Expr>) {
         let base = base.wrapping_add(self.offset);
         match self.dynamic(false) {
             None => (base, 1, None),
+            // More positions than any array has: a length unknown while a
+            // template is checked on its own (`int buf[n]`, `n` a
+            // parameter), where one slot stands for the whole array (see
+            // `declare`). The element is that slot; its footprint must
+            // not span 2^32 slots.
+            Some((index, len)) if len > ty::MAX_SLOTS => (base, 1, Some(index)),
             Some((index, len)) => (base, len, Some(index)),
         }
+    }
+
+    /// The reads of this place's scalars in slot order, in storage that
+    /// starts at `base`: the copy of an array or record at an index that
+    /// depends on the state (`f(st[cur])`), taken at a call.
+    pub(super) fn leaf_reads(&self, base: u32) -> Vec<ir::Expr> {
+        let mut leaves = Vec::new();
+        self.ty.leaves(&mut String::new(), &mut leaves);
+        leaves
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, ty))| {
+                let (base, len, index) = self.at(k as u32, ty).element(base);
+                ir::LValue { base, len, index }.read()
+            })
+            .collect()
     }
 
     /// The scalar at `k` slots into this place, of type `ty`.

@@ -62,7 +62,7 @@ impl Ctx {
     }
 
     /// Whether the expression names a clock or a clock array.
-    fn mentions_clock(&self, e: &hir::Expr) -> bool {
+    pub(super) fn mentions_clock(&self, e: &hir::Expr) -> bool {
         match &e.kind {
             ExprKind::Name(n) => {
                 matches!(self.peek(n), Some(Sym::Clock { .. } | Sym::Clocks { .. }))

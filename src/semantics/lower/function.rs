@@ -132,6 +132,56 @@ enum Bound {
     Value(u32, Typed),
     /// What a reference parameter stands for.
     Reference(Sym),
+    /// A copy of an array, a record or a scalar read at an index that
+    /// depends on the state (`f(st[cur])`): the parameter's frame slot, the
+    /// argument's type and the reads of its scalars in slot order.
+    Copy(u32, Ty, Vec<ir::Expr>),
+    /// A reference to an element at an index that depends on the state
+    /// (`inc(a[i])`), copied in at the call and out when the function
+    /// ends: the slot that keeps the element's position, the position, and
+    /// the copy as in [`Bound::Copy`].
+    InOut(u32, ir::Expr, u32, Ty, Vec<ir::Expr>),
+}
+
+/// A reference parameter copied in and out ([`Bound::InOut`]).
+struct CopyOut<'a> {
+    /// The argument's variable and its slots.
+    root: u32,
+    slots: u32,
+    /// The argument and the parameter, for messages.
+    span: Span,
+    param: &'a str,
+    /// The copy's frame slot, and the element's scalars with their ranges.
+    slot: u32,
+    targets: Vec<(ir::LValue, (i32, i32))>,
+}
+
+/// The reads of a place's scalars ([`data::Place::leaf_reads`]); unknown
+/// ones for a reference parameter of a template checked on its own.
+fn leaf_reads(place: &data::Place, base: u32) -> Vec<ir::Expr> {
+    if base == UNKNOWN {
+        vec![ir::Expr::Var(UNKNOWN); place.ty.slots().unwrap_or(1) as usize]
+    } else {
+        place.leaf_reads(base)
+    }
+}
+
+/// Puts `outs` before every `return` of `stmts`, at any depth.
+fn before_returns(stmts: &mut Vec<ir::Stmt>, outs: &[ir::Stmt]) {
+    for mut s in std::mem::take(stmts) {
+        match &mut s {
+            ir::Stmt::Return { .. } => stmts.extend(outs.iter().cloned()),
+            ir::Stmt::If { then, els, .. } => {
+                before_returns(then, outs);
+                before_returns(els, outs);
+            }
+            ir::Stmt::Loop { body, .. } | ir::Stmt::ForRange { body, .. } => {
+                before_returns(body, outs)
+            }
+            _ => {}
+        }
+        stmts.push(s);
+    }
 }
 
 /// How a call's parameters are bound.
@@ -253,6 +303,17 @@ impl Ctx {
                 ),
             );
         }
+        if def.hir.ret.is_none() && !as_statement {
+            self.error(
+                span,
+                format!(
+                    "`{}` returns no value (it is `void`): call it as an update or a \
+                     statement of its own, not inside an expression",
+                    name.text
+                ),
+            );
+            return Typed::error();
+        }
         Typed {
             expr: ir::Expr::Call(Arc::new(call)),
             ty,
@@ -300,15 +361,86 @@ impl Ctx {
         // frame above them), in the caller's scope.
         let mut body = Vec::new();
         let mut bound: Vec<Bound> = Vec::new();
+        // Constant references bound to a copy: (the argument's variable,
+        // its slots, the argument, the parameter).
+        let mut copies: Vec<(u32, u32, Span, &str)> = Vec::new();
+        let mut outs: Vec<CopyOut> = Vec::new();
         if let Args::Call(args, _) = &args {
             for (p, a) in f.params.iter().zip(args.iter()) {
-                bound.push(if p.is_ref {
-                    Bound::Reference(self.reference_argument(a, &p.name.text)?)
-                } else {
-                    let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
-                    let (slot, value) = self.value_argument(a, aggregate);
-                    Bound::Value(slot, value)
-                });
+                bound.push(
+                    if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
+                        // A constant reference cannot write its argument: one
+                        // at an index that depends on the state reads a copy,
+                        // unless the function writes the variable (below).
+                        let place = self.place(a)?;
+                        match place.store {
+                            data::Store::Var(base)
+                                if !place.terms.is_empty() && !place.is_const =>
+                            {
+                                if base != UNKNOWN {
+                                    copies.push((base, place.root_slots, a.span, &p.name.text));
+                                }
+                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                                Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
+                            }
+                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                        }
+                    } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
+                        // An element at an index that depends on the state:
+                        // copied in and out, unless the function reads or
+                        // writes the variable otherwise (below).
+                        let place = self.place(a)?;
+                        match (&place.store, place.dynamic(false)) {
+                            // A reference parameter of a template checked on
+                            // its own: any element.
+                            (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
+                                Bound::Reference(Sym::Var {
+                                    base: UNKNOWN,
+                                    ty: place.ty.clone(),
+                                })
+                            }
+                            (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
+                                let at = self.alloc(1);
+                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                                let mut leaves = Vec::new();
+                                place.ty.leaves(&mut String::new(), &mut leaves);
+                                let targets: Vec<(ir::LValue, (i32, i32))> = leaves
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, (_, t))| {
+                                        let (b, len, _) =
+                                            place.at(k as u32, t.clone()).element(base);
+                                        let index = Some(ir::Expr::Var(ir::FRAME + at));
+                                        (
+                                            ir::LValue {
+                                                base: b,
+                                                len,
+                                                index,
+                                            },
+                                            slot_range(t),
+                                        )
+                                    })
+                                    .collect();
+                                let reads = targets.iter().map(|(t, _)| t.read()).collect();
+                                outs.push(CopyOut {
+                                    root: base,
+                                    slots: place.root_slots,
+                                    span: a.span,
+                                    param: &p.name.text,
+                                    slot,
+                                    targets,
+                                });
+                                Bound::InOut(at, index, slot, place.ty.clone(), reads)
+                            }
+                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                        }
+                    } else if p.is_ref {
+                        Bound::Reference(self.reference_argument(a, &p.name.text)?)
+                    } else {
+                        let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
+                        self.value_argument(a, aggregate)
+                    },
+                );
             }
         }
 
@@ -324,6 +456,23 @@ impl Ctx {
                     self.bind_value_parameter(p, &ty, slot, value, &mut body)
                 }
                 Some(Bound::Reference(sym)) => sym,
+                Some(Bound::Copy(slot, from, reads)) => {
+                    self.bind_copied_parameter(p, &ty, slot, &from, reads, &mut body)
+                }
+                Some(Bound::InOut(at, index, slot, from, reads)) => {
+                    body.push(ir::Stmt::Assign {
+                        target: ir::LValue {
+                            base: ir::FRAME + at,
+                            len: 1,
+                            index: None,
+                        },
+                        value: index,
+                        lo: i32::MIN,
+                        hi: i32::MAX,
+                    });
+                    // The reference has its argument's type, as bound in place.
+                    self.bind_copied_parameter(p, &from, slot, &from, reads, &mut body)
+                }
                 None => {
                     // The declaration: an unknown value of the type.
                     let slot = self.alloc(ty.slots().unwrap_or(1));
@@ -358,6 +507,7 @@ impl Ctx {
             conditional: 0,
             resets: Vec::new(),
         });
+        let start = body.len();
         self.block(&f.body, &mut body);
         let frame = self.fns.frames.pop();
         self.pop_scope(false);
@@ -379,7 +529,70 @@ impl Ctx {
                 return None;
             }
         }
+        if !outs.is_empty() {
+            let (reads, writes) = ir::footprint(&body[start..]);
+            let mut copy_out = Vec::new();
+            for (n, out) in outs.iter().enumerate() {
+                let aliased = out.root..out.root.saturating_add(out.slots);
+                // Another copy of the same variable (`swap(a[i], a[j])`)
+                // would not see this one's writes when i == j.
+                let overlaps = |root: u32, slots: u32| {
+                    root < aliased.end && aliased.start < root.saturating_add(slots)
+                };
+                let shared = outs
+                    .iter()
+                    .enumerate()
+                    .any(|(m, o)| m != n && overlaps(o.root, o.slots))
+                    || copies.iter().any(|c| overlaps(c.0, c.1));
+                if self.mode == Mode::Lower
+                    && (shared || reads.iter().chain(&writes).any(|v| aliased.contains(v)))
+                {
+                    self.error(
+                        out.span,
+                        format!(
+                            "`{name}` reads or writes the variable that its reference parameter \
+                             `{}` is bound to, at an index that depends on the state; bind it \
+                             to a part with constant indices",
+                            out.param
+                        ),
+                    );
+                    return None;
+                }
+                for (k, (target, (lo, hi))) in out.targets.iter().enumerate() {
+                    copy_out.push(ir::Stmt::Assign {
+                        target: target.clone(),
+                        value: ir::Expr::Var(ir::FRAME + out.slot + k as u32),
+                        lo: *lo,
+                        hi: *hi,
+                    });
+                }
+            }
+            let mut own = body.split_off(start);
+            before_returns(&mut own, &copy_out);
+            body.extend(own);
+            // Falling off the end: only a `void` function may (for another,
+            // it is a model error, and nothing is written back).
+            if f.ret.is_none() {
+                body.extend(copy_out);
+            }
+        }
         let (reads, writes) = ir::footprint(&body);
+        if self.mode == Mode::Lower {
+            for (root, slots, span, param) in copies {
+                let aliased = root..root.saturating_add(slots);
+                if writes.iter().any(|w| aliased.contains(w)) {
+                    self.error(
+                        span,
+                        format!(
+                            "`{name}` writes the variable that its constant reference parameter \
+                             `{param}` is bound to, at an index that depends on the state; \
+                             bind it to a part with constant indices"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
         let call = ir::Call {
             name,
             args: Vec::new(),
@@ -401,15 +614,18 @@ impl Ctx {
     /// A value argument: its frame slots, and its value (lowered in the
     /// caller's scope). An array or record is copied slot by slot from a
     /// part of a variable with constant indices.
-    fn value_argument(&mut self, a: &hir::Expr, aggregate: bool) -> (u32, Typed) {
+    fn value_argument(&mut self, a: &hir::Expr, aggregate: bool) -> Bound {
         if aggregate {
             if let Some(p) = self.place(a)
-                && p.terms.is_empty()
                 && let data::Store::Var(base) = p.store
                 && let Some(n) = p.ty.slots()
             {
                 let slot = self.alloc(n);
-                return (
+                if !p.terms.is_empty() {
+                    // At an index that depends on the state (`f(m[row])`).
+                    return Bound::Copy(slot, p.ty.clone(), leaf_reads(&p, base));
+                }
+                return Bound::Value(
                     slot,
                     Typed {
                         expr: ir::Expr::Var(base.wrapping_add(p.offset)),
@@ -418,14 +634,64 @@ impl Ctx {
                     },
                 );
             }
-            self.error(
-                a.span,
-                "expected an array or record variable (with constant indices)",
-            );
-            return (self.alloc(1), Typed::error());
+            self.error(a.span, "expected an array or record variable");
+            return Bound::Value(self.alloc(1), Typed::error());
         }
         let slot = self.alloc(1);
-        (slot, self.data(a))
+        Bound::Value(slot, self.data(a))
+    }
+
+    /// Binds a parameter to a copy of its argument read at an index that
+    /// depends on the state ([`Bound::Copy`]), assigned at the call.
+    fn bind_copied_parameter(
+        &mut self,
+        p: &hir::Param,
+        ty: &Ty,
+        slot: u32,
+        from: &Ty,
+        reads: Vec<ir::Expr>,
+        body: &mut Vec<ir::Stmt>,
+    ) -> Sym {
+        let base = ir::FRAME + slot;
+        let sym = Sym::Var {
+            base,
+            ty: ty.clone(),
+        };
+        if matches!(from, Ty::Error) || matches!(ty, Ty::Error) {
+            return sym;
+        }
+        let mut mine = Vec::new();
+        if let Some(n) = ty.slots() {
+            ty.leaves(&mut String::new(), &mut mine);
+            if from.slots() == Some(n)
+                && ty.is_aggregate() == from.is_aggregate()
+                && ty.same_shape(from)
+            {
+                for (k, ((_, leaf), value)) in mine.iter().zip(reads).enumerate() {
+                    let (lo, hi) = slot_range(leaf);
+                    body.push(ir::Stmt::Assign {
+                        target: ir::LValue {
+                            base: base + k as u32,
+                            len: 1,
+                            index: None,
+                        },
+                        value,
+                        lo,
+                        hi,
+                    });
+                }
+                return sym;
+            }
+        }
+        self.error(
+            p.span,
+            format!(
+                "the argument is {}, the parameter {}",
+                from.describe(),
+                ty.describe()
+            ),
+        );
+        sym
     }
 
     /// Binds a value parameter to its frame slots and assigns the argument.
@@ -518,6 +784,12 @@ impl Ctx {
             return Some(sym);
         }
         let p = self.place(a)?;
+        self.reference_place(p, a, param)
+    }
+
+    /// What a reference parameter bound to the place `p` (the argument `a`)
+    /// stands for.
+    fn reference_place(&mut self, p: data::Place, a: &hir::Expr, param: &str) -> Option<Sym> {
         // While a template is checked on its own, an index may be an
         // unknown constant: any element stands for it.
         if !p.terms.is_empty() && !p.is_const && !matches!(p.store, data::Store::Clock(_)) {

@@ -486,6 +486,50 @@ impl Ctx {
         ty
     }
 
+    /// The values, in slot order, of a constant array or record (`D`,
+    /// `TABLE[1]`) bound to a template parameter `ty` taken by value
+    /// (`P(const int d[3])` instantiated with `P(D)`); `None` after
+    /// reporting at `e`.
+    pub fn const_data(&mut self, e: &hir::Expr, ty: &Ty, param: &str) -> Option<Arc<[i32]>> {
+        let p = self.place(e)?;
+        let (data::Store::Const(Some(values)), true) = (&p.store, p.terms.is_empty()) else {
+            self.error(
+                e.span,
+                format!("`{param}` takes a constant array or record (with constant indices)"),
+            );
+            return None;
+        };
+        let n =
+            p.ty.slots()
+                .filter(|n| Some(*n) == ty.slots() && ty.same_shape(&p.ty));
+        let start = p.offset as usize;
+        let Some(values) = n.and_then(|n| values.get(start..start + n as usize)) else {
+            self.error(
+                e.span,
+                format!(
+                    "this is {}, but `{param}` expects {}",
+                    p.ty.describe(),
+                    ty.describe()
+                ),
+            );
+            return None;
+        };
+        let mut leaves = Vec::new();
+        ty.leaves(&mut String::new(), &mut leaves);
+        for ((path, leaf), v) in leaves.iter().zip(values) {
+            if let Some((lo, hi)) = leaf.bounds()
+                && !(lo..=hi).contains(&(*v as i64))
+            {
+                self.error(
+                    e.span,
+                    format!("the value {v} of `{param}{path}` is outside the range [{lo}, {hi}]"),
+                );
+                return None;
+            }
+        }
+        Some(Arc::from(values))
+    }
+
     /// Evaluates a constant expression; `None` when it is not constant
     /// (reported) or only known once the template is instantiated.
     pub fn const_eval(&mut self, e: &hir::Expr) -> Option<i64> {
