@@ -691,6 +691,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         name: sanitize(&name),
         ..Template::default()
     };
+    let mut value_params = Vec::new();
     if let Some(p) = &t.parameter
         && let Some(mut c) = p.cursor(sink)
     {
@@ -701,7 +702,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                 Err((c.span(), "expected `,` between parameters".to_string()))
             }
         }) {
-            Ok(ps) => out.params = ps,
+            Ok(ps) => (out.params, value_params) = ps.into_iter().unzip(),
             Err((span, msg)) => sink.error(span, msg),
         }
     }
@@ -816,5 +817,6 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         }
         out.edges.push(e);
     }
+    out.copy_written_value_params(&value_params);
     Some(out)
 }

@@ -78,7 +78,8 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     };
     c.expect("(")?;
     let mut params = c.take_until(&[")"]);
-    t.params = decl::parameters(&mut params, env)?;
+    let value: Vec<_>;
+    (t.params, value) = decl::parameters(&mut params, env)?.into_iter().unzip();
     params.expect_eof("in the parameters")?;
     c.expect(")")?;
     c.expect("{")?;
@@ -177,6 +178,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     if !has_init {
         return Err((name_span, format!("process `{name}` has no `init` state")));
     }
+    t.copy_written_value_params(&value);
     Ok(t)
 }
 

@@ -609,3 +609,54 @@ void push(id_t i) { msg_t m; id_t j = i; m.id = j; m.urgent = true; box = m; }
         ]
     );
 }
+
+#[test]
+fn value_parameters_written_by_the_template_are_process_variables() {
+    // UPPAAL's `int v` parameter (not `const`, not `&`) is a variable of
+    // each process, starting at the argument. `T` counts `v` up while
+    // `v < 5`, once on an update and once in a local function. `P1 = T(0, 3)`
+    // goes 3 -> 4 -> 5 and stops: `v == 5` is reached, 6 is not, and `v`
+    // never leaves [3, 5]. `P2 = T(1, 10)` never passes the guard, so its
+    // `v` stays 10. `id` is only read (a channel index) and stays a
+    // constant; `P1` and `P2` only share `done[0]`/`done[1]`, no one
+    // receives, so `done` never fires.
+    let text = r#"<nta><declaration>chan done[2];</declaration>
+<template><name>T</name><parameter>int[0,1] id, int v</parameter>
+<declaration>void inc() { v++; }</declaration>
+<location id="a"><name>count</name></location>
+<location id="b"><name>over</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; 5</label><label kind="assignment">v = v + 1</label></transition>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; 5</label><label kind="assignment">inc()</label></transition>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="synchronisation">done[id]!</label></transition>
+</template>
+<system>P1 = T(0, 3);
+P2 = T(1, 10);
+system P1, P2;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.v == 5</formula><comment>reaches_five</comment></query>
+<query><formula>E&lt;&gt; P1.v == 6</formula><comment>passes_five</comment></query>
+<query><formula>A[] P1.v &gt;= 3 &amp;&amp; P1.v &lt;= 5 &amp;&amp; P2.v == 10</formula><comment>bounds</comment></query>
+<query><formula>E&lt;&gt; P1.over</formula><comment>sent</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .zeno
+            .contains("template T(const int[0, 1] id, const int v_arg)"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_five".to_string(), Verdict::Holds),
+            ("passes_five".to_string(), Verdict::Fails),
+            ("bounds".to_string(), Verdict::Holds),
+            ("sent".to_string(), Verdict::Fails),
+        ]
+    );
+}
