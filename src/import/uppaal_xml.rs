@@ -547,7 +547,11 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     model.system_levels = sys.system_levels;
     let known = known_names(&nta);
     for (k, q) in nta.queries.iter().enumerate() {
-        if q.formula.text.trim().is_empty() {
+        // An empty formula, or one that is only a comment (`// note`, as
+        // in files made from `.q` files), is no query for UPPAAL either.
+        let only_comments = tokenize(&q.formula.text, &|i| q.formula.offset(i))
+            .is_ok_and(|tokens| tokens.iter().all(|t| matches!(t.tok, Tok::Eof)));
+        if only_comments {
             continue;
         }
         model.checks.push(query(q, k + 1, &known, sink));

@@ -660,3 +660,31 @@ system P1, P2;</system>
         ]
     );
 }
+
+#[test]
+fn formulas_that_are_only_comments_are_no_queries() {
+    // Files made from `.q` files keep the `.q` comments as formulas of
+    // their own; UPPAAL verifies nothing for them, and they are not
+    // unsupported queries. The one real query: `P` goes `start -> end`
+    // unguarded, so `end` is reachable.
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>//This is a comment</formula><comment/></query>
+<query><formula>/* a block
+   comment */ </formula></query>
+<query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
