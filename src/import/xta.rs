@@ -35,6 +35,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
             || matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
                 && matches!(c.peek_at(2), Tok::Ident(_))
                 && c.peek_at(3) == &Tok::Punct("(")
+            // A partial instantiation, `P(const id_t i) = T(i);`: a name
+            // followed by `(` starts no declaration (those start with a type
+            // and then a name).
+            || matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(")
         {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
