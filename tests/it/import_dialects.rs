@@ -688,3 +688,38 @@ fn formulas_that_are_only_comments_are_no_queries() {
         vec![("ends".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn two_clocks_compared_without_a_difference() {
+    // UPPAAL reads `y <= g` as `y - g <= 0`. `g` and `P`'s `x` are never
+    // reset, so they are always equal; `y` is reset on `s -> t`, taken at
+    // `x >= 2` (so `g >= 2` then), after which `y < g` for ever. At `s`,
+    // `y == g`, so the guard `y <= g` holds: `t` is reachable, `g < P.y`
+    // never holds, and `P.y < g` holds at `t`.
+    let text = r#"<nta><declaration>clock g;</declaration>
+<template><name>P</name><declaration>clock x, y;</declaration>
+<location id="a"><name>s</name><label kind="invariant">x &lt;= 3</label></location>
+<location id="b"><name>t</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">x &gt;= 2 &amp;&amp; y &lt;= g</label><label kind="assignment">y = 0</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A[] P.x == g</formula><comment>equal</comment></query>
+<query><formula>E&lt;&gt; P.t</formula><comment>reaches_t</comment></query>
+<query><formula>E&lt;&gt; P.t and g &lt; P.y</formula><comment>y_above</comment></query>
+<query><formula>A[] P.t imply P.y &lt; g</formula><comment>y_below</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("equal".to_string(), Verdict::Holds),
+            ("reaches_t".to_string(), Verdict::Holds),
+            ("y_above".to_string(), Verdict::Fails),
+            ("y_below".to_string(), Verdict::Holds),
+        ]
+    );
+}
