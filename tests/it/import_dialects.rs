@@ -695,14 +695,21 @@ fn two_clocks_compared_without_a_difference() {
     // reset, so they are always equal; `y` is reset on `s -> t`, taken at
     // `x >= 2` (so `g >= 2` then), after which `y < g` for ever. At `s`,
     // `y == g`, so the guard `y <= g` holds: `t` is reachable, `g < P.y`
-    // never holds, and `P.y < g` holds at `t`.
+    // never holds, and `P.y < g` holds at `t`. Under `||` and `!` too:
+    // `t -> u` needs `!(y >= g)`, true at `t`, so `u` is reachable;
+    // `s -> never` needs `y < g || y > 5`, false at `s` (`y == g`, and
+    // `y <= 3` by the invariant), so `never` is not.
     let text = r#"<nta><declaration>clock g;</declaration>
 <template><name>P</name><declaration>clock x, y;</declaration>
 <location id="a"><name>s</name><label kind="invariant">x &lt;= 3</label></location>
 <location id="b"><name>t</name></location>
+<location id="c"><name>u</name></location>
+<location id="d"><name>never</name></location>
 <init ref="a"/>
 <transition><source ref="a"/><target ref="b"/>
   <label kind="guard">x &gt;= 2 &amp;&amp; y &lt;= g</label><label kind="assignment">y = 0</label></transition>
+<transition><source ref="b"/><target ref="c"/><label kind="guard">!(y &gt;= g)</label></transition>
+<transition><source ref="a"/><target ref="d"/><label kind="guard">y &lt; g || y &gt; 5</label></transition>
 </template>
 <system>system P;</system>
 <queries>
@@ -710,6 +717,8 @@ fn two_clocks_compared_without_a_difference() {
 <query><formula>E&lt;&gt; P.t</formula><comment>reaches_t</comment></query>
 <query><formula>E&lt;&gt; P.t and g &lt; P.y</formula><comment>y_above</comment></query>
 <query><formula>A[] P.t imply P.y &lt; g</formula><comment>y_below</comment></query>
+<query><formula>E&lt;&gt; P.u</formula><comment>reaches_u</comment></query>
+<query><formula>E&lt;&gt; P.never</formula><comment>reaches_never</comment></query>
 </queries></nta>"#;
     let imported = import_xml(text);
     assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
@@ -720,6 +729,8 @@ fn two_clocks_compared_without_a_difference() {
             ("reaches_t".to_string(), Verdict::Holds),
             ("y_above".to_string(), Verdict::Fails),
             ("y_below".to_string(), Verdict::Holds),
+            ("reaches_u".to_string(), Verdict::Holds),
+            ("reaches_never".to_string(), Verdict::Fails),
         ]
     );
 }
