@@ -332,9 +332,15 @@ fn chan_priority(c: &mut Cursor) -> PResult<String> {
     Ok(out)
 }
 
+/// The type and name of a value parameter that is not `const` (zeno text).
+pub(crate) type ValueParam = (String, String);
+
 /// A template parameter list (without parentheses): value parameters become
-/// `const T p`, references `T &p` stay.
-pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<String>> {
+/// `const T p`, references `T &p` stay. Each parameter comes with its type
+/// and name when it is a value parameter UPPAAL lets the template change
+/// (not `const`, not a reference, not an array): see
+/// [`Template::copy_written_value_params`](super::model::Template::copy_written_value_params).
+pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<(String, Option<ValueParam>)>> {
     if c.at_eof() || c.at(")") {
         return Ok(Vec::new());
     }
@@ -344,11 +350,12 @@ pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<String>> {
         let name = c.ident()?;
         let d = dims(c)?;
         Ok(if by_ref {
-            format!("{} &{}{}", ty.text, sanitize(&name), d)
+            (format!("{} &{}{}", ty.text, sanitize(&name), d), None)
         } else if ty.is_const {
-            format!("{} {}{}", ty.text, sanitize(&name), d)
+            (format!("{} {}{}", ty.text, sanitize(&name), d), None)
         } else {
-            format!("const {} {}{}", ty.text, sanitize(&name), d)
+            let value = d.is_empty().then(|| (ty.text.clone(), sanitize(&name)));
+            (format!("const {} {}{}", ty.text, sanitize(&name), d), value)
         })
     })
 }
@@ -435,7 +442,7 @@ pub(crate) fn system_statement(
             let name = c.ident()?;
             let mut params = String::new();
             if c.eat("(") {
-                let ps = parameters(c, env)?;
+                let ps: Vec<String> = parameters(c, env)?.into_iter().map(|p| p.0).collect();
                 c.expect(")")?;
                 if !ps.is_empty() {
                     params = format!("({})", ps.join(", "));

@@ -96,6 +96,56 @@ impl Model {
 }
 
 impl Template {
+    /// UPPAAL's value parameters that are not `const` (`T(int v)`) are
+    /// variables of each process, initialised with the argument, which the
+    /// template may change (`v = v + 1`); zeno's value parameters are
+    /// constants. For each such parameter (`value[k]` gives the type and
+    /// name of parameter `k`) that an update or a local function writes, the
+    /// parameter is renamed `v_arg` and a local `int v = v_arg;` holds the
+    /// variable, so that the template, the queries (`P.v`) and the instances
+    /// read the same. A parameter only read stays a constant, as zeno may
+    /// need it in a type or an array size.
+    pub(crate) fn copy_written_value_params(&mut self, value: &[Option<super::decl::ValueParam>]) {
+        let mut copies = Vec::new();
+        for (k, v) in value.iter().enumerate() {
+            let Some((ty, name)) = v else { continue };
+            let written = self
+                .edges
+                .iter()
+                .flat_map(|e| &e.updates)
+                .chain(&self.locals)
+                .any(|text| writes(text, name));
+            if !written {
+                continue;
+            }
+            let mut arg = format!("{name}_arg");
+            while self.mentions(&arg) {
+                arg.push('_');
+            }
+            self.params[k] = format!("const {ty} {arg}");
+            copies.push(format!("{ty} {name} = {arg};"));
+        }
+        self.locals.splice(0..0, copies);
+    }
+
+    /// Whether `name` occurs as a word anywhere in the template.
+    fn mentions(&self, name: &str) -> bool {
+        let edge_texts = self.edges.iter().flat_map(|e| {
+            e.select
+                .iter()
+                .chain(&e.guard)
+                .chain(&e.sync)
+                .chain(&e.updates)
+        });
+        let inv = self.locations.iter().flat_map(|l| &l.invariant);
+        self.params
+            .iter()
+            .chain(&self.locals)
+            .chain(edge_texts)
+            .chain(inv)
+            .any(|t| words(t).any(|(_, w)| w == name))
+    }
+
     fn write(&self, out: &mut String) {
         out.push_str(&format!(
             "template {}({}) {{\n",
@@ -161,4 +211,54 @@ fn push_paragraph(out: &mut String, prefix: &str, items: &[String]) {
     if !items.is_empty() {
         out.push('\n');
     }
+}
+
+/// The identifiers of a zeno text, with their byte offsets.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if is_word(b[i]) {
+                let start = i;
+                while i < b.len() && is_word(b[i]) {
+                    i += 1;
+                }
+                if !b[start].is_ascii_digit() {
+                    return Some((start, &text[start..i]));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        None
+    })
+}
+
+/// Whether the zeno text `text` (updates, a function) assigns to the
+/// variable `name` itself: `name = e`, `name op= e`, `name++`, `++name`.
+/// A field or element (`name.f = 1`, `name[0] = 1`) is not the variable, nor
+/// is `r.name = 1`.
+fn writes(text: &str, name: &str) -> bool {
+    words(text).any(|(at, w)| {
+        if w != name {
+            return false;
+        }
+        let before = text[..at].trim_end();
+        if before.ends_with('.') {
+            return false;
+        }
+        if before.ends_with("++") || before.ends_with("--") {
+            return true;
+        }
+        let after = text[at + w.len()..].trim_start();
+        if after.starts_with("++") || after.starts_with("--") {
+            return true;
+        }
+        // `=` but not `==`; `+=`, `<<=`, … (`<=`, `>=`, `!=` are no writes).
+        let compound = ["<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="];
+        (after.starts_with('=') && !after.starts_with("=="))
+            || compound.iter().any(|op| after.starts_with(op))
+    })
 }

@@ -547,7 +547,11 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     model.system_levels = sys.system_levels;
     let known = known_names(&nta);
     for (k, q) in nta.queries.iter().enumerate() {
-        if q.formula.text.trim().is_empty() {
+        // An empty formula, or one that is only a comment (`// note`, as
+        // in files made from `.q` files), is no query for UPPAAL either.
+        let only_comments = tokenize(&q.formula.text, &|i| q.formula.offset(i))
+            .is_ok_and(|tokens| tokens.iter().all(|t| matches!(t.tok, Tok::Eof)));
+        if only_comments {
             continue;
         }
         model.checks.push(query(q, k + 1, &known, sink));
@@ -691,6 +695,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         name: sanitize(&name),
         ..Template::default()
     };
+    let mut value_params = Vec::new();
     if let Some(p) = &t.parameter
         && let Some(mut c) = p.cursor(sink)
     {
@@ -701,7 +706,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                 Err((c.span(), "expected `,` between parameters".to_string()))
             }
         }) {
-            Ok(ps) => out.params = ps,
+            Ok(ps) => (out.params, value_params) = ps.into_iter().unzip(),
             Err((span, msg)) => sink.error(span, msg),
         }
     }
@@ -816,5 +821,6 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         }
         out.edges.push(e);
     }
+    out.copy_written_value_params(&value_params);
     Some(out)
 }

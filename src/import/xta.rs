@@ -35,6 +35,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
             || matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
                 && matches!(c.peek_at(2), Tok::Ident(_))
                 && c.peek_at(3) == &Tok::Punct("(")
+            // A partial instantiation, `P(const id_t i) = T(i);`: a name
+            // followed by `(` starts no declaration (those start with a type
+            // and then a name).
+            || matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(")
         {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
@@ -78,7 +82,8 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     };
     c.expect("(")?;
     let mut params = c.take_until(&[")"]);
-    t.params = decl::parameters(&mut params, env)?;
+    let value: Vec<_>;
+    (t.params, value) = decl::parameters(&mut params, env)?.into_iter().unzip();
     params.expect_eof("in the parameters")?;
     c.expect(")")?;
     c.expect("{")?;
@@ -177,6 +182,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     if !has_init {
         return Err((name_span, format!("process `{name}` has no `init` state")));
     }
+    t.copy_written_value_params(&value);
     Ok(t)
 }
 

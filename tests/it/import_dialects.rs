@@ -609,3 +609,128 @@ void push(id_t i) { msg_t m; id_t j = i; m.id = j; m.urgent = true; box = m; }
         ]
     );
 }
+
+#[test]
+fn value_parameters_written_by_the_template_are_process_variables() {
+    // UPPAAL's `int v` parameter (not `const`, not `&`) is a variable of
+    // each process, starting at the argument. `T` counts `v` up while
+    // `v < 5`, once on an update and once in a local function. `P1 = T(0, 3)`
+    // goes 3 -> 4 -> 5 and stops: `v == 5` is reached, 6 is not, and `v`
+    // never leaves [3, 5]. `P2 = T(1, 10)` never passes the guard, so its
+    // `v` stays 10. `id` is only read (a channel index) and stays a
+    // constant; `P1` and `P2` only share `done[0]`/`done[1]`, no one
+    // receives, so `done` never fires.
+    let text = r#"<nta><declaration>chan done[2];</declaration>
+<template><name>T</name><parameter>int[0,1] id, int v</parameter>
+<declaration>void inc() { v++; }</declaration>
+<location id="a"><name>count</name></location>
+<location id="b"><name>over</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; 5</label><label kind="assignment">v = v + 1</label></transition>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; 5</label><label kind="assignment">inc()</label></transition>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="synchronisation">done[id]!</label></transition>
+</template>
+<system>P1 = T(0, 3);
+P2 = T(1, 10);
+system P1, P2;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.v == 5</formula><comment>reaches_five</comment></query>
+<query><formula>E&lt;&gt; P1.v == 6</formula><comment>passes_five</comment></query>
+<query><formula>A[] P1.v &gt;= 3 &amp;&amp; P1.v &lt;= 5 &amp;&amp; P2.v == 10</formula><comment>bounds</comment></query>
+<query><formula>E&lt;&gt; P1.over</formula><comment>sent</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .zeno
+            .contains("template T(const int[0, 1] id, const int v_arg)"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_five".to_string(), Verdict::Holds),
+            ("passes_five".to_string(), Verdict::Fails),
+            ("bounds".to_string(), Verdict::Holds),
+            ("sent".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn formulas_that_are_only_comments_are_no_queries() {
+    // Files made from `.q` files keep the `.q` comments as formulas of
+    // their own; UPPAAL verifies nothing for them, and they are not
+    // unsupported queries. The one real query: `P` goes `start -> end`
+    // unguarded, so `end` is reachable.
+    let text = r#"<nta><declaration>int[0,1] done;</declaration>
+<template><name>P</name>
+<location id="a"><name>start</name></location>
+<location id="b"><name>end</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">done = 1</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>//This is a comment</formula><comment/></query>
+<query><formula>/* a block
+   comment */ </formula></query>
+<query><formula>E&lt;&gt; P.end and done == 1</formula><comment>ends</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("ends".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn two_clocks_compared_without_a_difference() {
+    // UPPAAL reads `y <= g` as `y - g <= 0`. `g` and `P`'s `x` are never
+    // reset, so they are always equal; `y` is reset on `s -> t`, taken at
+    // `x >= 2` (so `g >= 2` then), after which `y < g` for ever. At `s`,
+    // `y == g`, so the guard `y <= g` holds: `t` is reachable, `g < P.y`
+    // never holds, and `P.y < g` holds at `t`. Under `||` and `!` too:
+    // `t -> u` needs `!(y >= g)`, true at `t`, so `u` is reachable;
+    // `s -> never` needs `y < g || y > 5`, false at `s` (`y == g`, and
+    // `y <= 3` by the invariant), so `never` is not.
+    let text = r#"<nta><declaration>clock g;</declaration>
+<template><name>P</name><declaration>clock x, y;</declaration>
+<location id="a"><name>s</name><label kind="invariant">x &lt;= 3</label></location>
+<location id="b"><name>t</name></location>
+<location id="c"><name>u</name></location>
+<location id="d"><name>never</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">x &gt;= 2 &amp;&amp; y &lt;= g</label><label kind="assignment">y = 0</label></transition>
+<transition><source ref="b"/><target ref="c"/><label kind="guard">!(y &gt;= g)</label></transition>
+<transition><source ref="a"/><target ref="d"/><label kind="guard">y &lt; g || y &gt; 5</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>A[] P.x == g</formula><comment>equal</comment></query>
+<query><formula>E&lt;&gt; P.t</formula><comment>reaches_t</comment></query>
+<query><formula>E&lt;&gt; P.t and g &lt; P.y</formula><comment>y_above</comment></query>
+<query><formula>A[] P.t imply P.y &lt; g</formula><comment>y_below</comment></query>
+<query><formula>E&lt;&gt; P.u</formula><comment>reaches_u</comment></query>
+<query><formula>E&lt;&gt; P.never</formula><comment>reaches_never</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("equal".to_string(), Verdict::Holds),
+            ("reaches_t".to_string(), Verdict::Holds),
+            ("y_above".to_string(), Verdict::Fails),
+            ("y_below".to_string(), Verdict::Holds),
+            ("reaches_u".to_string(), Verdict::Holds),
+            ("reaches_never".to_string(), Verdict::Fails),
+        ]
+    );
+}

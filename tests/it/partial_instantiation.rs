@@ -97,6 +97,52 @@ system P;</system>
 }
 
 #[test]
+fn uppaal_partial_instantiation_is_imported_from_xta() {
+    // The same in an XTA file, where instances stand among the top-level
+    // declarations: `P(const id_t i) = T(i, flags[i]);` was read as a
+    // declaration of type `P`. Each `P(i)` sets its own `flags[i]` and
+    // stops, so both flags get set, and no process sets a flag twice.
+    let xta = "typedef int[0,1] id_t;
+bool flags[2];
+int[0,4] sets;
+process T(const id_t id, bool &f) {
+  state a, b;
+  init a;
+  trans a -> b { guard !f; assign f = true, sets++; };
+}
+P(const id_t i) = T(i, flags[i]);
+system P;
+";
+    let imported = zeno::import::import("p.xta", xta, &Default::default()).expect("imports");
+    assert!(
+        imported.zeno.contains("P(const id_t i) = T(i, flags[i]);"),
+        "{}",
+        imported.zeno
+    );
+    let text = format!(
+        "{}check both: E<> flags[0] && flags[1];\ncheck at_most_two: A[] sets <= 2;\ncheck three: E<> sets == 3;\n",
+        imported.zeno
+    );
+    let net = zeno::semantics::analyze(&text).network.expect("a network");
+    let names: Vec<&str> = net.processes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["P(0)", "P(1)"]);
+    let verdicts: Vec<_> = (0..3)
+        .map(|k| {
+            zeno::checker::check(
+                &net,
+                net.check_at(k).expect("a check"),
+                &Default::default(),
+                &zeno::checker::Cancel::new(),
+                &mut |_| {},
+            )
+            .verdict
+        })
+        .collect();
+    use zeno::checker::Verdict::{Fails, Holds};
+    assert_eq!(verdicts, [Holds, Holds, Fails]);
+}
+
+#[test]
 fn formatting_keeps_the_parameters() {
     let text = "P(const int[0,1] i)=T(i,2);\n";
     let out = zeno::fmt::format(text).expect("formats");

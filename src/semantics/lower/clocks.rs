@@ -154,6 +154,10 @@ impl Ctx {
         if !op.is_comparison() {
             return None;
         }
+        // Two clocks compared, `x <= y` (as UPPAAL reads it): `x - y <= 0`.
+        if let (Some((x, 0)), Some((y, 0))) = (self.clock_term(a), self.clock_term(b)) {
+            return Some(self.clock_bound(e, (x, y), *op, ir::Expr::Const(0)));
+        }
         let (term, bound, op) = if let Some(t) = self.clock_term(a) {
             (t, b, *op)
         } else if let Some(t) = self.clock_term(b) {
@@ -181,6 +185,18 @@ impl Ctx {
                 ),
             );
         }
+        Some(self.clock_bound(e, term, op, bound))
+    }
+
+    /// The constraints of `term op bound`, `term` a clock or a difference
+    /// of two.
+    fn clock_bound(
+        &mut self,
+        e: &hir::Expr,
+        term: (ClockId, ClockId),
+        op: BinaryOp,
+        bound: ir::Expr,
+    ) -> Vec<ClockConstraint> {
         let (i, j) = term;
         let upper = |strict| ClockConstraint {
             i,
@@ -194,7 +210,7 @@ impl Ctx {
             strict,
             bound: ty::unary(UnOp::Neg, bound.clone()),
         };
-        Some(match op {
+        match op {
             BinaryOp::Lt => vec![upper(true)],
             BinaryOp::Le => vec![upper(false)],
             BinaryOp::Gt => vec![lower(true)],
@@ -204,7 +220,7 @@ impl Ctx {
                 self.error(e.span, "clocks cannot be compared with `!=`");
                 vec![]
             }
-        })
+        }
     }
 
     /// Splits a conjunction into its data part and clock constraints. In an
