@@ -247,6 +247,8 @@ fn a_deep_chain_of_calls_is_one_short_error() {
         )),
         "{errs:?}"
     );
+}
+
 /// A template's array sized by its parameter (`int buf[n]`), indexed by a
 /// variable inside a function. While the template is checked on its own, `n`
 /// is unknown; that check once took the array for 2^32 slots and asked for
