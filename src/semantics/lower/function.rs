@@ -106,6 +106,29 @@ fn slot_range(ty: &Ty) -> (i32, i32) {
     }
 }
 
+/// Assigns `values` to the frame slots from `base` on, one per leaf of a
+/// value in slot order, each checked against its leaf's range when written.
+fn assign_leaves(
+    base: u32,
+    leaves: &[(String, Ty)],
+    values: impl IntoIterator<Item = ir::Expr>,
+    out: &mut Vec<ir::Stmt>,
+) {
+    for (k, ((_, leaf), value)) in leaves.iter().zip(values).enumerate() {
+        let (lo, hi) = slot_range(leaf);
+        out.push(ir::Stmt::Assign {
+            target: ir::LValue {
+                base: base + k as u32,
+                len: 1,
+                index: None,
+            },
+            value,
+            lo,
+            hi,
+        });
+    }
+}
+
 /// Whether running `stmts` always ends in a `return` (loops are assumed
 /// to end, so a body whose last statement is a loop is accepted; falling
 /// out of it is then a model error at run time).
@@ -667,19 +690,7 @@ impl Ctx {
                 && ty.is_aggregate() == from.is_aggregate()
                 && ty.same_shape(from)
             {
-                for (k, ((_, leaf), value)) in mine.iter().zip(reads).enumerate() {
-                    let (lo, hi) = slot_range(leaf);
-                    body.push(ir::Stmt::Assign {
-                        target: ir::LValue {
-                            base: base + k as u32,
-                            len: 1,
-                            index: None,
-                        },
-                        value,
-                        lo,
-                        hi,
-                    });
-                }
+                assign_leaves(base, &mine, reads, body);
                 return sym;
             }
         }
@@ -732,19 +743,8 @@ impl Ctx {
             let ir::Expr::Var(from) = value.expr else {
                 return sym;
             };
-            for (k, (_, leaf)) in mine.iter().enumerate() {
-                let (lo, hi) = slot_range(leaf);
-                body.push(ir::Stmt::Assign {
-                    target: ir::LValue {
-                        base: base + k as u32,
-                        len: 1,
-                        index: None,
-                    },
-                    value: ir::Expr::Var(from + k as u32),
-                    lo,
-                    hi,
-                });
-            }
+            let copies = (0..mine.len() as u32).map(|k| ir::Expr::Var(from + k));
+            assign_leaves(base, &mine, copies, body);
             return sym;
         }
         match ty {
@@ -1301,19 +1301,7 @@ impl Ctx {
             }
         }
         let slot = self.alloc(n);
-        for (k, ((_, leaf), value)) in leaves.iter().zip(values).enumerate() {
-            let (lo, hi) = slot_range(leaf);
-            out.push(ir::Stmt::Assign {
-                target: ir::LValue {
-                    base: ir::FRAME + slot + k as u32,
-                    len: 1,
-                    index: None,
-                },
-                value,
-                lo,
-                hi,
-            });
-        }
+        assign_leaves(ir::FRAME + slot, &leaves, values, out);
         self.define(
             &v.name,
             Sym::Var {
