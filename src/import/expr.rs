@@ -136,10 +136,9 @@ impl Parser<'_> {
                     lhs = Expr::Cond(Box::new(lhs), Box::new(then), Box::new(els));
                 }
                 _ if ASSIGN.iter().any(|(t, _)| *t == op) => {
-                    // zeno updates are statements, but the right-hand side of
-                    // an assignment may be another one (`i = j = 0`), as in
-                    // UPPAAL; anywhere else an assignment is a side effect
-                    // inside a value, which zeno has no place for.
+                    // An assignment is the whole expression, the right-hand
+                    // side of another one (`i = j = 0`) or parenthesised
+                    // (`(a = 1) + 2`), as UPPAAL's grammar has it.
                     if min_bp > 0 && min_bp != ASSIGN_BP {
                         return Err((
                             self.c.span(),
@@ -191,7 +190,9 @@ impl Parser<'_> {
             }
             Tok::Punct("(") => {
                 self.c.bump();
-                let e = self.expr_bp(1)?;
+                // An assignment may stand in parentheses (`b = (a = 1) + 2`);
+                // zeno decides where it may run.
+                let e = self.expr_bp(0)?;
                 self.c.expect(")")?;
                 self.postfix(e)
             }
@@ -597,12 +598,14 @@ mod tests {
             ("x' == 0", "clock rate"),
             ("1.5", "integers"),
             ("a[i = 1]", "assignment inside"),
-            ("a + (b = 1)", "assignment inside"),
             ("c ? x = 1 : 2", "assignment inside"),
         ] {
             let err = round(text).expect_err(text);
             assert!(err.contains(word), "{text}: {err}");
         }
+        // In parentheses an assignment is read, as UPPAAL's grammar has it;
+        // zeno decides where it may run (in an update, first).
+        assert_eq!(round("b = (a = 1) + 2"), Ok("b = (a = 1) + 2".to_string()));
     }
 
     #[test]

@@ -437,3 +437,63 @@ fn a_reference_into_a_reference_parameter_at_a_variable_index() {
     );
     assert_eq!(verdict(&model("E<> g[0] == 1")), Verdict::Fails);
 }
+
+/// Assignments nested in an edge's update (UPPAAL's documentation example
+/// `b = (a = 1) + 2`, and `q[len++] = 7`) run first, in order, as in a
+/// function body. By hand: `s -> t` sets a = 1 and b = 3 (`doc_example`,
+/// 1 step); each `t -> u` writes 7 at the old `len` and increments it, and
+/// `u -> t` waits one time unit, so q[0] = q[1] = 7 with len = 2 takes
+/// s -> t, t -> u, u -> t, t -> u (`two_pushed`, 4 steps); q[0] is written
+/// only together with len = 1 (`never_back`). Every search order agrees and
+/// every trace replays in the independent simulator.
+#[test]
+fn assignments_nested_in_an_edge_update_run_first() {
+    let text = "int a; int b;\nint q[3];\nint[0, 3] len;\nclock x;\n\
+                template P() {\ninit location s; location t; location u;\n\
+                s -> t do b = (a = 1) + 2;\n\
+                t -> u when len < 3 do q[len++] = 7, x = 0;\n\
+                u -> t when len < 3 && x >= 1;\n}\nsystem P;\n\
+                check doc_example: E<> P.t && a == 1 && b == 3;\n\
+                check two_pushed: E<> q[0] == 7 && q[1] == 7 && len == 2;\n\
+                check never_back: E<> q[0] == 7 && len == 0;\n";
+    let net = analyze(text).network.expect("the model lowers");
+    let expected = [
+        (Verdict::Holds, Some(1)),
+        (Verdict::Holds, Some(4)),
+        (Verdict::Fails, None),
+    ];
+    for (k, (verdict, shortest)) in expected.iter().enumerate() {
+        for order in zeno::checker::SearchOrder::ALL {
+            let options = Options {
+                config: zeno::checker::config::Config {
+                    search: order,
+                    ..Default::default()
+                },
+                ..Options::default()
+            };
+            let r = check(
+                &net,
+                net.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            assert_eq!(r.verdict, *verdict, "check {k}, {order:?}");
+            if let Some(t) = &r.trace {
+                crate::support::simulator::replay(&net, k, t)
+                    .unwrap_or_else(|e| panic!("check {k}, {order:?}: {e}"));
+                if order == zeno::checker::SearchOrder::Bfs {
+                    assert_eq!(Some(t.steps.len()), *shortest, "check {k}");
+                }
+            }
+        }
+    }
+    let errs = errors(
+        "int b;\nclock x;\ntemplate P() { init location s; s -> s do b = (x = 0) + 1; }\nsystem P;\n",
+    );
+    assert!(
+        errs.iter()
+            .any(|(m, at)| m == "a clock reset cannot be used as a value" && at == "x = 0"),
+        "{errs:?}"
+    );
+}

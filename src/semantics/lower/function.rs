@@ -42,8 +42,8 @@ pub(super) struct FnState {
     /// Functions being inlined, innermost last (recursion detection).
     frames: Vec<FnFrame>,
     /// Next free frame slot, and the highest slot used since `peak` was reset.
-    top: u32,
-    peak: u32,
+    pub(super) top: u32,
+    pub(super) peak: u32,
     /// Calls with effects are allowed (updates and function bodies).
     pub(super) effects_allowed: bool,
     /// The expression being lowered is a call standing as a statement of
@@ -942,6 +942,11 @@ impl Ctx {
                 let mut updates = Vec::new();
                 let t = self.update_value_typed(e, &mut updates)?;
                 for (u, ty) in updates {
+                    if matches!(u, ir::Update::ResetClock { .. }) && self.fns.frames.is_empty() {
+                        // On an edge, resets are the edge's own updates.
+                        self.error(e.span, "a clock reset cannot be used as a value");
+                        return None;
+                    }
                     self.push_update(u, &ty, e.span, &mut pre);
                 }
                 t

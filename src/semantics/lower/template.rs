@@ -37,9 +37,20 @@ impl Ctx {
             self.fns.effects_allowed = effects;
             return;
         }
+        // Assignments nested in the update's expressions (`b = (a = 1) + 2`,
+        // `q[len++] = x`) run first, in order, as in a function body.
+        let outer_pre = self.fns.pre.replace(Vec::new());
+        let (top, peak) = (self.fns.top, self.fns.peak);
         let mut typed = Vec::new();
         self.update_value_typed(e, &mut typed);
+        let pre = std::mem::replace(&mut self.fns.pre, outer_pre).unwrap_or_default();
+        let frame_used = self.fns.peak;
+        (self.fns.top, self.fns.peak) = (top, peak);
         self.fns.effects_allowed = effects;
+        if !pre.is_empty() {
+            self.update_with_nested_assignments(e, pre, typed, frame_used, out);
+            return;
+        }
         for (u, ty) in typed {
             match u {
                 ir::Update::Assign { target, value }
@@ -77,6 +88,60 @@ impl Ctx {
                 u => out.push(u),
             }
         }
+    }
+
+    /// An update whose expressions assign (`b = (a = 1) + 2`): one call that
+    /// runs the nested assignments (`pre`), then the update's own, followed
+    /// by its clock resets.
+    fn update_with_nested_assignments(
+        &mut self,
+        e: &hir::Expr,
+        pre: Vec<ir::Stmt>,
+        typed: Vec<(ir::Update, Ty)>,
+        frame_used: u32,
+        out: &mut Vec<ir::Update>,
+    ) {
+        let mut body = pre;
+        let mut resets = Vec::new();
+        for (u, ty) in typed {
+            match u {
+                ir::Update::Assign { target, value } => {
+                    let (lo, hi) = ty
+                        .bounds()
+                        .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
+                    body.push(ir::Stmt::Assign {
+                        target,
+                        value,
+                        lo,
+                        hi,
+                    });
+                }
+                ir::Update::ResetClock { .. } => resets.push(u),
+                ir::Update::Call(c) => body.push(ir::Stmt::Eval(ir::Expr::Call(c))),
+            }
+        }
+        let mut frame_len = frame_used;
+        for s in &body {
+            let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
+            if let ir::Stmt::Assign { value, .. } | ir::Stmt::Eval(value) = s {
+                value.for_each_call(&mut each);
+            }
+        }
+        let (reads, writes) = ir::footprint(&body);
+        out.push(ir::Update::Call(std::sync::Arc::new(ir::Call {
+            name: String::new(),
+            args: Vec::new(),
+            body,
+            frame_len,
+            reads,
+            writes,
+            result: None,
+            resets: Vec::new(),
+            span: self.abs(e.span),
+            decl: Span::default(),
+            local: false,
+        })));
+        out.extend(resets);
     }
 
     /// Lowers an assignment expression, appending its ir updates with the
