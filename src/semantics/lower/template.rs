@@ -60,30 +60,13 @@ impl Ctx {
                     let (lo, hi) = ty
                         .bounds()
                         .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
-                    let mut frame_len = 0;
-                    value.for_each_call(&mut |c| frame_len = frame_len.max(c.frame_len));
                     let body = vec![ir::Stmt::Assign {
                         target,
                         value,
                         lo,
                         hi,
                     }];
-                    let (reads, writes) = ir::footprint(&body);
-                    out.push(ir::Update::Call(std::sync::Arc::new(ir::Call {
-                        name: String::new(),
-                        args: Vec::new(),
-                        body,
-                        frame_len,
-                        reads,
-                        writes,
-                        result: None,
-                        resets: Vec::new(),
-                        span: self.abs(e.span),
-                        // No statement of its own: an error is the edge's,
-                        // or located in the function it calls.
-                        decl: Span::default(),
-                        local: false,
-                    })));
+                    out.push(self.update_call(body, 0, e.span));
                 }
                 u => out.push(u),
             }
@@ -120,6 +103,15 @@ impl Ctx {
                 ir::Update::Call(c) => body.push(ir::Stmt::Eval(ir::Expr::Call(c))),
             }
         }
+        out.push(self.update_call(body, frame_used, e.span));
+        out.extend(resets);
+    }
+
+    /// An update that runs `body` as one nameless call (the checker runs
+    /// plain assignments read-only on the state before them, so an update
+    /// with effects inside its expressions needs statements run in order).
+    /// Its frame covers `frame_used` and the frames of the calls it makes.
+    fn update_call(&self, body: Vec<ir::Stmt>, frame_used: u32, span: Span) -> ir::Update {
         let mut frame_len = frame_used;
         for s in &body {
             let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
@@ -128,7 +120,7 @@ impl Ctx {
             }
         }
         let (reads, writes) = ir::footprint(&body);
-        out.push(ir::Update::Call(std::sync::Arc::new(ir::Call {
+        ir::Update::Call(std::sync::Arc::new(ir::Call {
             name: String::new(),
             args: Vec::new(),
             body,
@@ -137,11 +129,12 @@ impl Ctx {
             writes,
             result: None,
             resets: Vec::new(),
-            span: self.abs(e.span),
+            span: self.abs(span),
+            // No statement of its own: an error is the edge's, or located
+            // in the function it calls.
             decl: Span::default(),
             local: false,
-        })));
-        out.extend(resets);
+        }))
     }
 
     /// Lowers an assignment expression, appending its ir updates with the
