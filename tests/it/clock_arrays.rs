@@ -492,3 +492,33 @@ fn forall_over_clock_comparisons_is_a_conjunction() {
         "{errs:?}"
     );
 }
+
+/// `exists` over clock comparisons in a guard, or the same guard written as
+/// a disjunction: `x[0]` is reset whenever it reaches 1, `x[1]` never, so
+/// x[0] <= x[1] always, and `b` is entered when some clock is in [3, 4].
+fn exists_model(quantified: bool) -> String {
+    let guard = match quantified {
+        true => "exists (i : id_t) x[i] >= 3 && x[i] <= 4",
+        false => "(x[0] >= 3 && x[0] <= 4) || (x[1] >= 3 && x[1] <= 4)",
+    };
+    format!(
+        "const int N = 2;\ntypedef int[0, N - 1] id_t;\nclock x[N];\n\
+         template P() {{\ninit location a;\nlocation b;\n\
+         a -> a when x[0] >= 1 do x[0] = 0;\na -> b when {guard};\n}}\nsystem P;\n\
+         check low_first: E<> P.b && x[1] < 3;\n\
+         check low_second: E<> P.b && x[0] < 3;\n\
+         check both_late: E<> P.b && x[0] > 4 && x[1] > 4;\n"
+    )
+}
+
+/// `low_first` fails: entering `b` needs some clock in [3, 4], and
+/// x[0] <= x[1], so x[1] >= 3. `low_second` holds (x[1] = 3 after x[0] was
+/// reset at 1: x[0] = 2). `both_late` holds: `b` has no invariant. The
+/// quantifier is its instances' disjunction, state for state.
+#[test]
+fn exists_over_clock_comparisons_is_a_disjunction() {
+    let expected = [Verdict::Fails, Verdict::Holds, Verdict::Holds];
+    let quantified = verdicts(&exists_model(true), &expected);
+    let written_out = verdicts(&exists_model(false), &expected);
+    assert_eq!(quantified, written_out);
+}

@@ -6,6 +6,7 @@
 //! to the same states, so the transitions are exactly those of the guard.
 
 use super::*;
+use crate::semantics::hir::Name;
 
 /// More disjuncts than this are an error rather than a blow-up of edges.
 const MAX_DISJUNCTS: usize = 64;
@@ -56,6 +57,12 @@ impl Ctx {
                 self.clock_under_disjunction(a, true) || self.clock_under_disjunction(b, true)
             }
             ExprKind::Unary(UnaryOp::Not, a) => self.clock_under_disjunction(a, true),
+            // `exists` is a disjunction of its instances; `forall` one
+            // only under `||`, `!` or `imply`.
+            ExprKind::Quant(QuantKind::Exists, _, _, body) => self.mentions_clock(body),
+            ExprKind::Quant(QuantKind::Forall, _, _, body) => {
+                self.clock_under_disjunction(body, under)
+            }
             ExprKind::Binary(BinaryOp::Ne, _, _) => self.mentions_clock(e),
             _ => under && self.mentions_clock(e),
         }
@@ -75,6 +82,7 @@ impl Ctx {
                 self.mentions_clock(a) || self.mentions_clock(b) || self.mentions_clock(c)
             }
             ExprKind::Call(_, args) => args.iter().any(|a| self.mentions_clock(a)),
+            ExprKind::Quant(_, _, _, body) => self.mentions_clock(body),
             _ => false,
         }
     }
@@ -84,23 +92,18 @@ impl Ctx {
     /// complement (`!(x < 3)` is `x >= 3`, `!(x == 3)` is `x < 3 || x > 3`);
     /// an atom without clocks stays as it is (negated: `!a`) and is lowered
     /// as data. `None` when there would be too many disjuncts.
-    fn dnf(&self, e: &hir::Expr, neg: bool) -> Option<Vec<Vec<hir::Expr>>> {
-        let both = |a: &hir::Expr, na: bool, b: &hir::Expr, nb: bool, and: bool| {
-            let (l, r) = (self.dnf(a, na)?, self.dnf(b, nb)?);
-            if and {
-                product(l, r)
-            } else {
-                let mut l = l;
-                l.extend(r);
-                (l.len() <= MAX_DISJUNCTS).then_some(l)
-            }
-        };
+    fn dnf(&mut self, e: &hir::Expr, neg: bool) -> Option<Vec<Vec<hir::Expr>>> {
         match &e.kind {
-            ExprKind::Binary(BinaryOp::And, a, b) => both(a, neg, b, neg, !neg),
-            ExprKind::Binary(BinaryOp::Or, a, b) => both(a, neg, b, neg, neg),
+            ExprKind::Binary(BinaryOp::And, a, b) => self.dnf_both(a, neg, b, neg, !neg),
+            ExprKind::Binary(BinaryOp::Or, a, b) => self.dnf_both(a, neg, b, neg, neg),
             // a imply b = !a || b; negated: a && !b.
-            ExprKind::Binary(BinaryOp::Imply, a, b) => both(a, !neg, b, neg, neg),
+            ExprKind::Binary(BinaryOp::Imply, a, b) => self.dnf_both(a, !neg, b, neg, neg),
             ExprKind::Unary(UnaryOp::Not, a) => self.dnf(a, !neg),
+            ExprKind::Quant(kind @ (QuantKind::Forall | QuantKind::Exists), name, tyref, body)
+                if self.mentions_clock(body) =>
+            {
+                self.dnf_quantifier(*kind, name, tyref, body, neg)
+            }
             ExprKind::Binary(
                 op @ (BinaryOp::Lt
                 | BinaryOp::Le
@@ -134,6 +137,92 @@ impl Ctx {
             _ => Some(vec![vec![e.clone()]]),
         }
     }
+}
+
+impl Ctx {
+    /// The disjunctive normal form of `a` and `b` (`and`) or `a` or `b`.
+    fn dnf_both(
+        &mut self,
+        a: &hir::Expr,
+        na: bool,
+        b: &hir::Expr,
+        nb: bool,
+        and: bool,
+    ) -> Option<Vec<Vec<hir::Expr>>> {
+        let (l, r) = (self.dnf(a, na)?, self.dnf(b, nb)?);
+        if and {
+            product(l, r)
+        } else {
+            let mut l = l;
+            l.extend(r);
+            (l.len() <= MAX_DISJUNCTS).then_some(l)
+        }
+    }
+
+    /// `exists (i : T) body` over clock comparisons: the disjunction of its
+    /// instances (`forall`, the conjunction; negated, the other one). Each
+    /// atom of an instance is kept as `forall (i : int[v, v]) atom`, which
+    /// binds `i` to the instance's value `v` when the atom is lowered.
+    fn dnf_quantifier(
+        &mut self,
+        kind: QuantKind,
+        name: &Name,
+        tyref: &TypeRef,
+        body: &hir::Expr,
+        neg: bool,
+    ) -> Option<Vec<Vec<hir::Expr>>> {
+        let Some(values) = self.quant_values(name, tyref) else {
+            return Some(Vec::new()); // reported
+        };
+        let instance = self.dnf(body, neg)?;
+        let disjunction = (kind == QuantKind::Exists) != neg;
+        let mut out: Vec<Vec<hir::Expr>> = if disjunction {
+            Vec::new()
+        } else {
+            vec![Vec::new()]
+        };
+        for v in values {
+            let bound: Vec<Vec<hir::Expr>> = instance
+                .iter()
+                .map(|conj| conj.iter().map(|atom| bind(name, v, tyref, atom)).collect())
+                .collect();
+            if disjunction {
+                out.extend(bound);
+                if out.len() > MAX_DISJUNCTS {
+                    return None;
+                }
+            } else {
+                out = product(out, bound)?;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// `forall (name : int[v, v]) atom`: `atom` with `name` bound to `v`; with
+/// no value (a template checked on its own), `forall (name : T) atom`, which
+/// checks `atom` once for an unknown value of `T`.
+fn bind(name: &Name, v: Option<i64>, tyref: &TypeRef, atom: &hir::Expr) -> hir::Expr {
+    let at = atom.span;
+    let single = match v {
+        Some(v) => {
+            let value = || hir::Expr::new(ExprKind::Int(v), at);
+            TypeRef::Int {
+                range: Some(Box::new((value(), value()))),
+                span: at,
+            }
+        }
+        None => tyref.clone(),
+    };
+    hir::Expr::new(
+        ExprKind::Quant(
+            QuantKind::Forall,
+            name.clone(),
+            single,
+            Box::new(atom.clone()),
+        ),
+        at,
+    )
 }
 
 /// The conjunctions of one from each side.
