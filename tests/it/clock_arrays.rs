@@ -13,37 +13,10 @@ use zeno::diagnostics::Severity;
 /// `expected`, replays each trace; returns the states BFS explored per
 /// check.
 fn verdicts(text: &str, expected: &[Verdict]) -> Vec<u64> {
-    let net = zeno::semantics::analyze(text)
-        .network
-        .unwrap_or_else(|| panic!("{text}"));
-    let mut explored = Vec::new();
-    for (k, verdict) in expected.iter().enumerate() {
-        for order in SearchOrder::ALL {
-            let options = Options {
-                config: zeno::checker::config::Config {
-                    search: order,
-                    ..Default::default()
-                },
-                ..Options::default()
-            };
-            let r = check(
-                &net,
-                net.check_at(k).unwrap(),
-                &options,
-                &Cancel::new(),
-                &mut |_| {},
-            );
-            assert_eq!(r.verdict, *verdict, "check {k}, {order:?}\n{text}");
-            if let Some(t) = &r.trace {
-                support::simulator::replay(&net, k, t)
-                    .unwrap_or_else(|e| panic!("check {k}, {order:?}: {e}"));
-            }
-            if order == SearchOrder::Bfs {
-                explored.push(r.stats.explored);
-            }
-        }
-    }
-    explored
+    support::every_order(text, expected)
+        .iter()
+        .map(|r| r.stats.explored)
+        .collect()
 }
 
 /// Fischer's protocol with one clock per process: `clock x;` in the

@@ -21,3 +21,45 @@ pub fn errors(text: &str) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Checks every check of `text` under every search order: each gives its
+/// expected verdict, and each trace replays in the independent simulator.
+/// Returns breadth-first search's result per check (its trace, when there
+/// is one, is a shortest one).
+pub fn every_order(
+    text: &str,
+    expected: &[zeno::checker::Verdict],
+) -> Vec<zeno::checker::CheckResult> {
+    use zeno::checker::{Cancel, Options, SearchOrder, check};
+    let net = zeno::semantics::analyze(text)
+        .network
+        .unwrap_or_else(|| panic!("{text}"));
+    let mut bfs = Vec::new();
+    for (k, verdict) in expected.iter().enumerate() {
+        for order in SearchOrder::ALL {
+            let options = Options {
+                config: zeno::checker::config::Config {
+                    search: order,
+                    ..Default::default()
+                },
+                ..Options::default()
+            };
+            let r = check(
+                &net,
+                net.check_at(k).unwrap(),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            assert_eq!(r.verdict, *verdict, "check {k}, {order:?}\n{text}");
+            if let Some(t) = &r.trace {
+                simulator::replay(&net, k, t)
+                    .unwrap_or_else(|e| panic!("check {k}, {order:?}: {e}"));
+            }
+            if order == SearchOrder::Bfs {
+                bfs.push(r);
+            }
+        }
+    }
+    bfs
+}
