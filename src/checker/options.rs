@@ -47,7 +47,7 @@ pub enum HeuristicKind {
 /// How to decide a check: the search configuration (order, heuristic,
 /// enhancement, safe abstraction, ties: the part a user names, see
 /// [`Config`]), the limits, and the tuning that no configuration spells.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// What to search with: order, heuristic, enhancement, safe abstraction
     /// and how best-first orders break ties.

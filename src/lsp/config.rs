@@ -15,19 +15,20 @@ use crate::ir::Formula;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
+    /// The search order; with `heuristic`, the configuration of every
+    /// check ([`Config::plain`]). The two are kept apart, as the editors
+    /// set them, so that a heuristic chosen under a blind order applies
+    /// once the order is best-first again.
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
-    pub max_states: Option<u64>,
-    pub timeout: Option<Duration>,
+    /// The checker's options that the settings set: `max_states`,
+    /// `timeout` and `threads`; the rest keep the library's defaults, and
+    /// the configuration is `search` and `heuristic`'s ([`Settings::options`]).
+    pub options: Options,
     /// Quiet time after an edit before checks start.
     pub debounce: Duration,
     /// Check after every edit (`true`) or only on save.
     pub check_on_change: bool,
-    /// Threads of a breadth-first, greedy or A* check (see
-    /// `checker::runs_parallel`). One by default: the checks run in
-    /// the background after each edit, and the editor and its other
-    /// servers need the cores more than a check does.
-    pub threads: usize,
     /// The memory budget of the background checks in bytes, as `zeno
     /// --memory` sets it; `None`: the default budget.
     pub memory: Option<u64>,
@@ -38,11 +39,16 @@ impl Default for Settings {
         Settings {
             search: SearchOrder::Greedy,
             heuristic: HeuristicKind::HU,
-            max_states: None,
-            timeout: None,
+            options: Options {
+                // One thread for breadth-first, greedy or A* checks (see
+                // `checker::runs_parallel`): the checks run in the
+                // background after each edit, and the editor and its other
+                // servers need the cores more than a check does.
+                threads: 1,
+                ..Options::default()
+            },
             debounce: Duration::from_millis(300),
             check_on_change: true,
-            threads: 1,
             memory: None,
         }
     }
@@ -87,18 +93,20 @@ impl Settings {
                         )
                     },
                 ),
-                "maxStates" => set(&mut self.max_states, limit(v, |n| n.as_u64()), || {
-                    "a number of states (0 or null: no limit)".into()
-                }),
+                "maxStates" => set(
+                    &mut self.options.max_states,
+                    limit(v, |n| n.as_u64()),
+                    || "a number of states (0 or null: no limit)".into(),
+                ),
                 "timeoutSeconds" => set(
-                    &mut self.timeout,
+                    &mut self.options.timeout,
                     limit(v, |n| {
                         n.as_f64().and_then(|s| Duration::try_from_secs_f64(s).ok())
                     }),
                     || "a number of seconds (0 or null: no limit)".into(),
                 ),
                 "timeoutMs" => set(
-                    &mut self.timeout,
+                    &mut self.options.timeout,
                     limit(v, |n| n.as_u64().map(Duration::from_millis)),
                     || "a number of milliseconds (0 or null: no limit)".into(),
                 ),
@@ -108,7 +116,7 @@ impl Settings {
                     || "a number of milliseconds".into(),
                 ),
                 "threads" => set(
-                    &mut self.threads,
+                    &mut self.options.threads,
                     v.as_u64()
                         .filter(|&n| n > 0)
                         .and_then(|n| usize::try_from(n).ok()),
@@ -151,10 +159,8 @@ impl Settings {
     /// for goals a heuristic cannot measure ([`Config::for_goal`]).
     pub fn options(&self, goal: &Formula) -> Options {
         Options {
-            max_states: self.max_states,
-            timeout: self.timeout,
-            threads: self.threads,
-            ..self.config().options()
+            config: self.config(),
+            ..self.options.clone()
         }
         .for_goal(goal)
     }
@@ -211,8 +217,8 @@ mod tests {
         assert!(bad.is_empty(), "{bad:?}");
         assert_eq!(s.search, SearchOrder::Bfs);
         assert_eq!(s.heuristic, HeuristicKind::DL);
-        assert_eq!(s.max_states, Some(1000));
-        assert_eq!(s.timeout, Some(Duration::from_millis(2500)));
+        assert_eq!(s.options.max_states, Some(1000));
+        assert_eq!(s.options.timeout, Some(Duration::from_millis(2500)));
         assert_eq!(s.debounce, Duration::from_millis(10));
         assert!(!s.check_on_change);
         let mut bad = s.update(
@@ -220,7 +226,7 @@ mod tests {
             "heuristic": "h?"}),
         );
         assert_eq!(s.search, SearchOrder::AStar);
-        assert_eq!(s.max_states, None);
+        assert_eq!(s.options.max_states, None);
         assert_eq!(s.heuristic, HeuristicKind::DL);
         bad.sort();
         assert_eq!(
@@ -259,24 +265,24 @@ mod tests {
     fn time_limit_in_seconds_as_the_editors_document_it() {
         let mut s = Settings::default();
         assert!(s.update(&json!({"timeoutSeconds": 30})).is_empty());
-        assert_eq!(s.timeout, Some(Duration::from_secs(30)));
+        assert_eq!(s.options.timeout, Some(Duration::from_secs(30)));
         assert!(s.update(&json!({"timeoutSeconds": 1.5})).is_empty());
-        assert_eq!(s.timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(s.options.timeout, Some(Duration::from_millis(1500)));
         // 0 is no limit, as the editors' settings say; so is null.
         assert!(s.update(&json!({"timeoutSeconds": 0})).is_empty());
-        assert_eq!(s.timeout, None);
+        assert_eq!(s.options.timeout, None);
         s.update(&json!({"timeoutSeconds": 2}));
         assert!(s.update(&json!({"timeoutSeconds": null})).is_empty());
-        assert_eq!(s.timeout, None);
+        assert_eq!(s.options.timeout, None);
         assert!(s.update(&json!({"maxStates": 0})).is_empty());
-        assert_eq!(s.max_states, None);
+        assert_eq!(s.options.max_states, None);
         // Invalid values keep the old one and say what was expected.
         s.update(&json!({"timeoutSeconds": 2}));
         for bad in [json!(-1), json!("30"), json!(1e300)] {
             let problems = s.update(&json!({ "timeoutSeconds": bad }));
             assert_eq!(problems.len(), 1, "{bad}");
             assert!(problems[0].contains("a number of seconds"), "{problems:?}");
-            assert_eq!(s.timeout, Some(Duration::from_secs(2)));
+            assert_eq!(s.options.timeout, Some(Duration::from_secs(2)));
         }
         assert_eq!(s.update(&json!({"maxStates": 1.5})).len(), 1);
     }
@@ -293,7 +299,7 @@ mod tests {
             let problems = s.update(&json!({ "threads": bad }));
             assert_eq!(problems.len(), 1, "{bad}");
             assert!(problems[0].contains("at least 1"), "{problems:?}");
-            assert_eq!(s.threads, 4);
+            assert_eq!(s.options.threads, 4);
         }
     }
 
