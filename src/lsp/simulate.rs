@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, clock_values, edges_view, location_values, range};
+use super::results::{EdgeView, StateView, clock_values, edges_view, location_values, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
@@ -101,15 +101,14 @@ pub struct SimulateResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimState {
-    /// Each process's location.
-    pub locations: Vec<NamedValue>,
+    /// Each process's location, each variable's value and, in concrete
+    /// mode, the clock values: a trace's state, as `zeno/errorTrace` sends
+    /// it (its fields stand in this object).
+    #[serde(flatten)]
+    pub view: StateView,
     /// Where each current location is declared, in process order (to
     /// highlight them).
     pub location_ranges: Vec<Range>,
-    /// Each variable's value.
-    pub variables: Vec<NamedValue>,
-    /// Concrete mode: the clock values.
-    pub clocks: Vec<NamedValue>,
     /// Symbolic mode: the zone, one constraint per string.
     pub zone: Vec<String>,
     /// Concrete mode: the delays allowed here, `[0, 2]`.
@@ -310,7 +309,19 @@ fn answer(
     };
     let named = |name: String, value: String| NamedValue { name, value };
     let state = SimState {
-        locations: location_values(net, &s.locations),
+        view: StateView {
+            locations: location_values(net, &s.locations),
+            variables: net
+                .variables
+                .iter()
+                .zip(&s.variables)
+                .map(|(v, x)| named(v.name.clone(), x.to_string()))
+                .collect(),
+            clocks: match &s.clocks {
+                Clocks::Values(v) => clock_values(net, v),
+                Clocks::Zone(_) => Vec::new(),
+            },
+        },
         location_ranges: s
             .locations
             .iter()
@@ -318,16 +329,6 @@ fn answer(
             .filter_map(|(p, &l)| net.processes[p].locations.get(l as usize))
             .map(|l| range(index, l.span))
             .collect(),
-        variables: net
-            .variables
-            .iter()
-            .zip(&s.variables)
-            .map(|(v, x)| named(v.name.clone(), x.to_string()))
-            .collect(),
-        clocks: match &s.clocks {
-            Clocks::Values(v) => clock_values(net, v),
-            Clocks::Zone(_) => Vec::new(),
-        },
         zone: match &s.clocks {
             Clocks::Zone(z) => zone::describe(net, z),
             Clocks::Values(_) => Vec::new(),
