@@ -459,13 +459,8 @@ impl Ctx {
                 let mut p = p?;
                 let (elem, len, first) = match &p.ty {
                     Ty::Array { elem, len, first } => ((**elem).clone(), *len, *first),
-                    Ty::Error => return Some(p),
-                    t => {
-                        self.error(
-                            a.span,
-                            format!("{} cannot be indexed: it is not an array", t.describe()),
-                        );
-                        return None;
+                    _ => {
+                        return self.wrong_type(p, a.span, "cannot be indexed: it is not an array");
                     }
                 };
                 let stride = elem.slots().unwrap_or(1);
@@ -501,14 +496,7 @@ impl Ctx {
                 let mut p = self.place(b)?;
                 let fields = match &p.ty {
                     Ty::Record(fields) => fields.clone(),
-                    Ty::Error => return Some(p),
-                    t => {
-                        self.error(
-                            f.span,
-                            format!("{} has no fields: it is not a record", t.describe()),
-                        );
-                        return None;
-                    }
+                    _ => return self.wrong_type(p, f.span, "has no fields: it is not a record"),
                 };
                 let mut offset = 0u32;
                 for (name, t) in fields {
@@ -539,6 +527,17 @@ impl Ctx {
                 None
             }
         }
+    }
+
+    /// A place indexed or selected from that is no array or record:
+    /// reports its type with `why` (at `span`), unless the type is already
+    /// an error, reported where it arose, which passes on silently.
+    fn wrong_type(&mut self, p: Place, span: Span, why: &str) -> Option<Place> {
+        if matches!(p.ty, Ty::Error) {
+            return Some(p);
+        }
+        self.error(span, format!("{} {why}", p.ty.describe()));
+        None
     }
 
     fn sym_place(&mut self, sym: Sym, name: &str, span: Span) -> Option<Place> {
