@@ -221,6 +221,21 @@ pub struct Step<E, S> {
     pub after: S,
 }
 
+/// A state of a trace as the front ends serialise it, each with its own
+/// location and variable entries: the CLI's JSON names a location by
+/// process and location and gives a variable's number, the language server
+/// sends both as [`NamedValue`]s of text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State<L, V> {
+    /// Each process's location.
+    pub locations: Vec<L>,
+    /// Each variable's value.
+    pub variables: Vec<V>,
+    /// Each clock's value as an exact rational; the reference clock is
+    /// left out.
+    pub clocks: Vec<NamedValue>,
+}
+
 /// A name and its value, serialised as `{ "name", "value" }`: a clock's
 /// exact rational value or an editor's location or variable as text, a
 /// variable or a `select` binding of the CLI's JSON as a number.

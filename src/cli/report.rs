@@ -8,7 +8,7 @@ use serde::Serialize;
 use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
 use zeno::ir::{self, CheckId, CheckKind, Network, Span, SyncDir};
-use zeno::report::{NamedValue, Outcome, Step, describe_error, limit_words};
+use zeno::report::{NamedValue, Outcome, State, Step, describe_error, limit_words};
 
 use super::source::{Position, Source};
 
@@ -200,13 +200,8 @@ pub fn clock_values(net: &Network, values: &[Rational64]) -> Vec<NamedValue> {
         .collect()
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct StateReport {
-    pub locations: Vec<LocationValue>,
-    pub variables: Vec<Binding>,
-    /// Clock values as exact rationals; the reference clock is left out.
-    pub clocks: Vec<NamedValue>,
-}
+/// A state of a trace: locations by process, variables by number.
+pub type StateReport = State<LocationValue, Binding>;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LocationValue {

@@ -357,17 +357,9 @@ pub struct EdgeView {
     pub selects: Vec<String>,
 }
 
-/// A state of a trace: every process's location and every variable's value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StateView {
-    /// Each process's location.
-    pub locations: Vec<NamedValue>,
-    /// Each variable's value.
-    pub variables: Vec<NamedValue>,
-    /// Real clocks only (not the reference clock).
-    pub clocks: Vec<NamedValue>,
-}
+/// A state of a trace: every process's location, every variable's value
+/// and every real clock's, as text.
+pub type StateView = report::State<NamedValue, NamedValue>;
 
 /// How a trace ends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
