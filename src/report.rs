@@ -5,6 +5,7 @@
 //! tables all render results through this module, so a verdict or a model
 //! error reads the same everywhere.
 
+use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 
 use crate::checker::{CheckResult, Limit, TraceEnd, Verdict};
@@ -234,6 +235,23 @@ pub struct State<L, V> {
     /// Each clock's value as an exact rational; the reference clock is
     /// left out.
     pub clocks: Vec<NamedValue>,
+}
+
+/// Every clock of `network` but the reference clock with its value in
+/// `values`, by name (`#3` for a slot the network does not name).
+pub fn clock_values(network: &Network, values: &[Rational64]) -> Vec<NamedValue> {
+    values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, value)| NamedValue {
+            name: network
+                .clocks
+                .get(i)
+                .map_or(format!("#{i}"), |c| c.name.clone()),
+            value: value.to_string(),
+        })
+        .collect()
 }
 
 /// A name and its value, serialised as `{ "name", "value" }`: a clock's

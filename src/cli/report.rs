@@ -8,6 +8,7 @@ use serde::Serialize;
 use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
 use zeno::ir::{self, CheckId, CheckKind, Network, Span, SyncDir};
+pub use zeno::report::clock_values;
 use zeno::report::{NamedValue, Outcome, State, Step, describe_error, limit_words};
 
 use super::source::{Position, Source};
@@ -179,23 +180,6 @@ pub fn variable_bindings(net: &Network, values: &[i32]) -> Vec<Binding> {
                 .get(i)
                 .map_or(format!("#{i}"), |v| v.name.clone()),
             value,
-        })
-        .collect()
-}
-
-/// Every clock of `net` but the reference clock with its value in
-/// `values`, by name.
-pub fn clock_values(net: &Network, values: &[Rational64]) -> Vec<NamedValue> {
-    values
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(i, value)| NamedValue {
-            name: net
-                .clocks
-                .get(i)
-                .map_or(format!("#{i}"), |c| c.name.clone()),
-            value: rational(value),
         })
         .collect()
 }

@@ -1,7 +1,6 @@
 //! Check results and frontend diagnostics as LSP values: diagnostics on the
 //! check's name, and the structured trace of `zeno/errorTrace`.
 
-use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
     self as lsp, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
@@ -438,20 +437,6 @@ pub(crate) fn location_values(network: &ir::Network, locations: &[ir::LocId]) ->
         .collect()
 }
 
-/// Every real clock (not the reference clock) with its value in `clocks`.
-pub(crate) fn clock_values(network: &ir::Network, clocks: &[Rational64]) -> Vec<NamedValue> {
-    network
-        .clocks
-        .iter()
-        .zip(clocks)
-        .skip(1)
-        .map(|(c, x)| NamedValue {
-            name: c.name.clone(),
-            value: x.to_string(),
-        })
-        .collect()
-}
-
 fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
     let locations = location_values(network, &s.locations);
     let variables = network
@@ -470,7 +455,7 @@ fn state_view(network: &ir::Network, s: &ConcreteState) -> StateView {
     StateView {
         locations,
         variables,
-        clocks: clock_values(network, &s.clocks),
+        clocks: report::clock_values(network, &s.clocks),
     }
 }
 

@@ -19,11 +19,11 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
-use super::results::{EdgeView, StateView, clock_values, edges_view, location_values, range};
+use super::results::{EdgeView, StateView, edges_view, location_values, range};
 use super::server::Backend;
 use crate::checker::{Trace, Transition};
 use crate::ir::Network;
-use crate::report::NamedValue;
+use crate::report::{NamedValue, clock_values};
 use crate::simulate::{Clocks, Enabled, Mode, Move, SimError, Simulator, zone};
 
 /// Parameters of `zeno/simulate`.

@@ -99,7 +99,7 @@ pub fn view(source: &Source, session: &Session) -> View {
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     let (clocks, zone) = match &state.clocks {
-        Clocks::Values(v) => (Some(cli_report::clock_values(net, v)), None),
+        Clocks::Values(v) => (Some(zeno::report::clock_values(net, v)), None),
         Clocks::Zone(z) => (None, Some(zone::describe(net, z))),
     };
     View {
