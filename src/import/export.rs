@@ -518,6 +518,10 @@ impl Names for Printer<'_> {
     fn call(&self, c: &crate::ir::Call) -> Option<String> {
         (self.dialect == Dialect::Xta).then(|| self.fns.entry(c))
     }
+
+    fn clock(&self, c: u32) -> String {
+        Printer::clock(self, c)
+    }
 }
 
 fn checked_table(len: u32) -> String {

@@ -53,7 +53,7 @@ impl Ctx {
 
     /// Whether `e` indexes a clock array (`x[i]`, `x[i][j]`, `P.x[i]`),
     /// without reporting anything.
-    fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
+    pub(super) fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
         match &e.kind {
             ExprKind::Index(a, _) => self.indexes_clock_array(a),
             ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
