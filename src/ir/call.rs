@@ -846,4 +846,101 @@ mod tests {
         );
         assert_eq!(Expr::Call(std::sync::Arc::new(f)).eval(&[]), Ok(6));
     }
+
+    fn reset(clock: ClockId, len: u32, index: Option<Expr>, value: Expr) -> Stmt {
+        Stmt::ResetClock {
+            clock: LValue {
+                base: clock,
+                len,
+                index,
+            },
+            value,
+        }
+    }
+
+    fn when(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>) -> Stmt {
+        Stmt::If { cond, then, els }
+    }
+
+    #[test]
+    fn may_and_must_resets_follow_every_path() {
+        let x0 = || reset(1, 1, None, Expr::Const(0));
+        let x5 = || reset(1, 1, None, Expr::Const(5));
+        let cond = || Expr::Var(0);
+        // Both branches reset x to 0: must, with its value.
+        let both = reset_summary(&[when(cond(), vec![x0()], vec![x0()])]);
+        assert_eq!(both, (vec![1], vec![(1, Some(0))]));
+        // To different values: must, value unknown.
+        let differ = reset_summary(&[when(cond(), vec![x0()], vec![x5()])]);
+        assert_eq!(differ, (vec![1], vec![(1, None)]));
+        // One branch only: may, not must.
+        let one = reset_summary(&[when(cond(), vec![x0()], vec![])]);
+        assert_eq!(one, (vec![1], vec![]));
+        // Reset, then maybe again to 5: must, value unknown.
+        let again = reset_summary(&[x0(), when(cond(), vec![x5()], vec![])]);
+        assert_eq!(again, (vec![1], vec![(1, None)]));
+        // A value that depends on the state: must, value unknown.
+        assert_eq!(
+            reset_summary(&[reset(1, 1, None, Expr::Var(0))]),
+            (vec![1], vec![(1, None)])
+        );
+        // An element chosen at run time of clocks 2..5: may any of them;
+        // clock 3, reset before, stays must but with its value unknown.
+        let indexed = reset_summary(&[
+            reset(3, 1, None, Expr::Const(0)),
+            reset(2, 3, Some(Expr::Var(0)), Expr::Const(0)),
+        ]);
+        assert_eq!(indexed, (vec![2, 3, 4], vec![(3, None)]));
+        // After a path that may return, nothing more is certain.
+        let ret = Stmt::Return {
+            value: None,
+            lo: 0,
+            hi: 0,
+        };
+        let returns = reset_summary(&[when(cond(), vec![ret], vec![]), x0()]);
+        assert_eq!(returns, (vec![1], vec![]));
+        // A loop body may not run.
+        let looped = reset_summary(&[Stmt::Loop {
+            cond: cond(),
+            body: vec![x0()],
+            test_first: true,
+        }]);
+        assert_eq!(looped, (vec![1], vec![]));
+        // A nested call gives its own summary.
+        let mut inner = call(vec![x5()], 0);
+        (inner.may_reset, inner.must_reset) = reset_summary(&inner.body);
+        let outer = reset_summary(&[Stmt::Eval(Expr::Call(Arc::new(inner)))]);
+        assert_eq!(outer, (vec![1], vec![(1, Some(5))]));
+    }
+
+    #[test]
+    fn resets_are_reported_in_order_and_checked() {
+        // x[v0] = 3; if (v0 == 1) x[0] = v1;  with x at clocks 1..=2.
+        let body = vec![
+            reset(1, 2, Some(Expr::Var(0)), Expr::Const(3)),
+            when(
+                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(Expr::Const(1))),
+                vec![reset(1, 1, None, Expr::Var(1))],
+                vec![],
+            ),
+        ];
+        let f = call(body, 0);
+        let mut seen = Vec::new();
+        let mut vars = vec![1, 7];
+        f.run_resetting(&mut vars, &mut |x, v| seen.push((x, v)))
+            .unwrap();
+        assert_eq!(seen, [(2, 3), (1, 7)]);
+        let mut vars = vec![2, 7];
+        assert_eq!(
+            f.run_resetting(&mut vars, &mut |_, _| {}),
+            Err(ErrorKind::IndexOutOfBounds { index: 2, len: 2 }.into())
+        );
+        let mut vars = vec![1, -4];
+        assert_eq!(
+            f.run_resetting(&mut vars, &mut |_, _| {}),
+            Err(ErrorKind::ClockValue { value: -4 }.into())
+        );
+        // In a condition, a reset is an effect.
+        assert_eq!(f.value(&[1, 7]), Err(ErrorKind::EffectInCondition.into()));
+    }
 }

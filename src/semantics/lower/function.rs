@@ -100,7 +100,8 @@ fn call_chain_message(name: &str, inner: &str) -> String {
     }
 }
 
-/// The most values a `for (i : T)` loop that resets clocks is unrolled for.
+/// The most values a `for (i : T)` loop that resets clocks is unrolled for
+/// (a longer one runs its resets as statements).
 const MAX_UNROLLED: i64 = 1024;
 
 fn slot_range(ty: &Ty) -> (i32, i32) {
@@ -880,7 +881,8 @@ impl Ctx {
         self.fns.top = top;
     }
 
-    /// A branch or loop body: a scope of its own, and no clock resets.
+    /// A branch or loop body: a scope of its own, where a clock reset is
+    /// conditional (it cannot be hoisted).
     fn nested(&mut self, s: &Stmt) -> Vec<ir::Stmt> {
         let mut out = Vec::new();
         if let Some(fr) = self.fns.frames.last_mut() {
@@ -1074,7 +1076,9 @@ impl Ctx {
                 if values <= MAX_UNROLLED && self.resets_a_clock(body) {
                     // `for (i : id_t) x[i] = 0;`: run once per value with
                     // `i` a constant, so that each reset names its clock
-                    // and stands at the function's top level.
+                    // and stands at the function's top level (hoisted, as
+                    // before dynamic resets; a longer loop resets
+                    // `x[i]` as it runs).
                     for v in lo..=hi {
                         let top = self.fns.top;
                         self.push_scope();
