@@ -86,6 +86,26 @@ fn a_reset_through_a_nested_call_under_if() {
     same(&dynamic, &split, &[Holds, Fails, Fails, Holds]);
 }
 
+/// A reset after an early `return` runs only when the function does not
+/// return: here exactly when `m == 1`, as under `if`.
+#[test]
+fn a_reset_after_an_early_return() {
+    let dynamic = format!(
+        "clock x, y;\nint[0, 1] m;\nvoid f() {{ if (m == 0) return; x = 0; }}\n\
+         template P() {{ init location a; location b; location c;\n\
+         a -> b select k : int[0, 1] do m = k;\n\
+         b -> c when x >= 2 do f(); }}\nsystem P;\n{IF_CHECKS}"
+    );
+    let split = format!(
+        "clock x, y;\nint[0, 1] m;\n\
+         template P() {{ init location a; location b; location c;\n\
+         a -> b select k : int[0, 1] do m = k;\n\
+         b -> c when x >= 2 && m == 1 do x = 0;\n\
+         b -> c when x >= 2 && m != 1; }}\nsystem P;\n{IF_CHECKS}"
+    );
+    same(&dynamic, &split, &[Holds, Fails, Fails, Holds]);
+}
+
 /// `n` (1 to 3) is chosen, then the first `n` clocks are reset at
 /// `x[0] >= 1`, by a `while` loop or a C `for` loop over a local index.
 /// At `c`: `x[2] == 0` only when n == 3; with n == 2, `x[2] >= 1`; with

@@ -38,6 +38,9 @@ pub(super) struct FnFrame {
     /// or of a clock or to a value that depends on the state): every reset
     /// stays a statement of the body, in order.
     dynamic: bool,
+    /// A `return` was lowered: a reset after it, even at the top level,
+    /// runs only on the paths that did not return (not hoisted).
+    returned: bool,
 }
 
 /// The function-related state of the lowering walker.
@@ -535,6 +538,7 @@ impl Ctx {
             conditional: 0,
             resets: Vec::new(),
             dynamic: false,
+            returned: false,
         });
         let start = body.len();
         self.block(&f.body, &mut body);
@@ -1117,6 +1121,9 @@ impl Ctx {
                 });
             }
             StmtKind::Return(value) => {
+                if let Some(fr) = self.fns.frames.last_mut() {
+                    fr.returned = true;
+                }
                 let result = self.fns.frames.last().map(|fr| fr.result);
                 match (value, result) {
                     (Some(e), Some(Some((lo, hi)))) => {
@@ -1247,7 +1254,7 @@ impl Ctx {
             value: ir::Expr::Const(value),
         });
         match self.fns.frames.last_mut() {
-            Some(fr) if fr.conditional == 0 => fr.resets.push((clock, value)),
+            Some(fr) if fr.conditional == 0 && !fr.returned => fr.resets.push((clock, value)),
             Some(fr) => fr.dynamic = true,
             None => {}
         }
