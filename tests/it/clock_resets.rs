@@ -278,3 +278,39 @@ fn a_clock_reset_in_a_guard_function_is_a_located_error() {
     assert!(errs[0].0.contains("resets clocks"), "{errs:?}");
     assert_eq!(errs[0].1, "g()");
 }
+
+/// Pictures show a reset that runs as a statement as it is written, and a
+/// function's call by its name.
+#[test]
+fn pictures_show_the_resets_as_written() {
+    let text = "clock x[2];\nint[0, 3] d;\nint[0, 1] i;\n\
+        void f() { if (d > 0) x[i] = d; }\n\
+        template P() { init location a; a -> a do i = 1 - i, x[i] = d, f(); }\nsystem P;\n";
+    let net = zeno::semantics::analyze(text).network.unwrap();
+    let shown: Vec<String> = net.processes[0].edges[0]
+        .updates
+        .iter()
+        .map(|u| zeno::pictures::pretty::update(&net, u))
+        .collect();
+    assert_eq!(shown, ["i = 1 - i", "x[i] = d", "f()"]);
+}
+
+/// At an edge, an index written by an earlier update of the same edge is
+/// read after it: `i = 1, x[i] = d` resets x[1] to 2 and leaves x[0].
+#[test]
+fn an_edge_reset_at_an_index_assigned_before_it() {
+    let checks = "check one: E<> P.b && x[1] == 2 && x[0] >= 1;\n\
+        check zero: E<> P.b && x[0] < 1;\n";
+    let model = |update: &str| {
+        format!(
+            "clock x[2];\nint[0, 1] i;\nint[0, 3] d = 2;\n\
+             template P() {{ init location a; location b;\n\
+             a -> b when x[0] >= 1 do {update}; }}\nsystem P;\n{checks}"
+        )
+    };
+    same(
+        &model("i = 1, x[i] = d"),
+        &model("i = 1, x[1] = 2"),
+        &[Holds, Fails],
+    );
+}
