@@ -314,3 +314,34 @@ fn an_edge_reset_at_an_index_assigned_before_it() {
         &[Holds, Fails],
     );
 }
+
+/// With priorities, a transition of a higher priority blocks only where it
+/// is enabled, its target's invariant included after its resets. `H`'s
+/// move at `x >= 2` resets `y` only when `m == 1`; its target needs
+/// `y <= 1`, so with `m == 0` (y >= x >= 2) it is never enabled. `L`'s move
+/// at `x >= 3` is blocked while H's is enabled: with `H` still in `h0`,
+/// `L` gets to `l1` only when `m == 0`.
+#[test]
+fn a_blocking_transition_of_a_higher_priority_resets_as_it_runs() {
+    let checks = "check blocked: E<> L.l1 && H.h0 && m == 1;\n\
+        check free: E<> L.l1 && H.h0 && m == 0;\n\
+        check after: E<> L.l1 && m == 1;\n";
+    let model = |decl: &str, h_edges: &str| {
+        format!(
+            "clock x, y;\nint[0, 1] m;\n{decl}\n\
+             template Lo() {{ init location s; location l0; location l1;\n\
+             s -> l0 select k : int[0, 1] do m = k;\nl0 -> l1 when x >= 3; }}\n\
+             template Hi() {{ init location h0; location h1 invariant y <= 1;\n{h_edges} }}\n\
+             L = Lo();\nH = Hi();\nsystem L < H;\n{checks}"
+        )
+    };
+    let dynamic = model(
+        "void f() { if (m == 1) y = 0; }",
+        "h0 -> h1 when x >= 2 do f();",
+    );
+    let split = model(
+        "",
+        "h0 -> h1 when x >= 2 && m == 1 do y = 0;\nh0 -> h1 when x >= 2 && m != 1;",
+    );
+    same(&dynamic, &split, &[Fails, Holds, Holds]);
+}
