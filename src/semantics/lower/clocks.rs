@@ -112,9 +112,9 @@ impl Ctx {
             }
             self.error(
                 e.span,
-                "a clock array can only be indexed by a variable in an edge's guard and in its \
-                 resets before any assignment (elsewhere: by a constant, a template parameter, \
-                 a `select` or quantifier binding)",
+                "a clock array can only be indexed by a variable in an edge's guard and in \
+                 clock resets (elsewhere: by a constant, a template parameter, a `select` or \
+                 quantifier binding)",
             );
             return None;
         }

@@ -243,14 +243,10 @@ impl Ctx {
                     return self.dynamic_reset(target, t, e.span, out);
                 }
             };
-            if !(0..=ir::MAX_CLOCK_CONSTANT as i64).contains(&value) {
-                self.error(
-                    e.span,
-                    format!(
-                        "a clock can only be reset to a value in 0..={}",
-                        ir::MAX_CLOCK_CONSTANT
-                    ),
-                );
+            // A constant beyond the zones' range is left to the LU table
+            // (the search stops with `Limit::ClockRange`).
+            if value < 0 {
+                self.error(e.span, "a clock can only be reset to a non-negative value");
                 return None;
             }
             out.push((
