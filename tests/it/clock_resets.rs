@@ -345,3 +345,26 @@ fn a_blocking_transition_of_a_higher_priority_resets_as_it_runs() {
     );
     same(&dynamic, &split, &[Fails, Holds, Holds]);
 }
+
+/// Liveness: `P` toggles `m` at `x == 2` (invariant `x <= 2`), and `f`
+/// resets `x` when `m` became 1, so every second move waits 2 time units:
+/// time diverges, and `Q`, which must leave `q0` at `y == 10`, does so on
+/// every run. Without the reset, time would stop at x == 2.
+#[test]
+fn liveness_sees_the_resets_a_function_makes() {
+    let rest = "template Q() { init location q0 invariant y <= 10; location q1;\n\
+        q0 -> q1 when y >= 10; }\nsystem P, Q;\n\
+        check live: A<> Q.q1;\ncheck stuck: E[] Q.q0;\n";
+    let dynamic = format!(
+        "clock x, y;\nint[0, 1] m;\nvoid f() {{ if (m == 1) x = 0; }}\n\
+         template P() {{ init location a invariant x <= 2;\n\
+         a -> a when x >= 2 do m = 1 - m, f(); }}\n{rest}"
+    );
+    let split = format!(
+        "clock x, y;\nint[0, 1] m;\n\
+         template P() {{ init location a invariant x <= 2;\n\
+         a -> a when x >= 2 && m == 0 do m = 1, x = 0;\n\
+         a -> a when x >= 2 && m == 1 do m = 0; }}\n{rest}"
+    );
+    same(&dynamic, &split, &[Holds, Fails]);
+}
