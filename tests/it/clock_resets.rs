@@ -368,3 +368,25 @@ fn liveness_sees_the_resets_a_function_makes() {
     );
     same(&dynamic, &split, &[Holds, Fails]);
 }
+
+/// Extrapolation bounds and active clocks count only the resets a call
+/// makes on every path. `a -> c` resets x only when `m == 1`; with
+/// `m == 0`, x == y at `c`, so `c -> d` (x < 3 and y >= 10) never fires.
+/// Taking the call's reset as certain would leave x unbounded (and
+/// inactive) at `a`, forget x == y there, and reach `d` with m == 0.
+#[test]
+fn bounds_and_active_clocks_count_only_certain_resets() {
+    let checks = "check without_reset: E<> P.d && m == 0;\n\
+        check with_reset: E<> P.d && m == 1;\n";
+    let model = |decl: &str, edges: &str| {
+        format!(
+            "clock x, y;\nint[0, 1] m;\n{decl}\n\
+             template P() {{ init location s; location a; location c; location d;\n\
+             s -> a select k : int[0, 1] do m = k;\n{edges}\nc -> d when x < 3 && y >= 10; }}\n\
+             system P;\n{checks}"
+        )
+    };
+    let dynamic = model("void f() { if (m == 1) x = 0; }", "a -> c do f();");
+    let split = model("", "a -> c when m == 1 do x = 0;\na -> c when m != 1;");
+    same(&dynamic, &split, &[Fails, Holds]);
+}
