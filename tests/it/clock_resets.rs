@@ -390,3 +390,16 @@ fn bounds_and_active_clocks_count_only_certain_resets() {
     let split = model("", "a -> c when m == 1 do x = 0;\na -> c when m != 1;");
     same(&dynamic, &split, &[Fails, Holds]);
 }
+
+/// Bad resets in a function are reported once, where they are written (and
+/// the call that lowers the body reports its first error, as for any
+/// function).
+#[test]
+fn bad_resets_in_functions_are_located_once() {
+    let text = "clock x[3], y;\nint[0, 2] i;\n\
+        void f() { x[5] = 0; x[i] = y; if (i > 0) x[i] += 1; }\n\
+        template P() { init location a; a -> a do f(); }\nsystem P;\n";
+    let errs = errors(text);
+    let at: Vec<&str> = errs.iter().map(|(_, at)| at.as_str()).collect();
+    assert_eq!(at, ["5", "y", "x[i] += 1", "f()"], "{errs:?}");
+}

@@ -304,7 +304,7 @@ impl Ctx {
     ) -> Option<Typed> {
         if !value.ty.is_data() {
             if value.ty != Ty::Error {
-                self.error(span, "a clock is reset to an integer value");
+                self.error(span, "a clock can only be reset to an integer value");
             }
             return None;
         }
@@ -337,19 +337,24 @@ impl Ctx {
         if !self.fns.inside_function() && splits {
             return None;
         }
-        let p = self.place(e)?;
+        // Anything else is `clock_term`'s to lower and report, once.
+        let mark = self.diags.len();
+        let dynamic = self.place(e).filter(|p| {
+            !p.ty.is_aggregate()
+                && !p.terms.is_empty()
+                && !p.is_const
+                && !p
+                    .terms
+                    .iter()
+                    .any(|(i, len, _)| *len == UNKNOWN_LEN || i.has_effects())
+        });
+        let (Some(p), true) = (dynamic, self.diags.len() == mark) else {
+            self.diags.truncate(mark);
+            return None;
+        };
         let data::Store::Clock(base) = p.store else {
             return None;
         };
-        if p.ty.is_aggregate()
-            || p.terms.is_empty()
-            || p.is_const
-            || p.terms
-                .iter()
-                .any(|(i, len, _)| *len == UNKNOWN_LEN || i.has_effects())
-        {
-            return None;
-        }
         let (base, len, index) = p.element(base);
         Some(ir::LValue { base, len, index })
     }
