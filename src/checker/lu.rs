@@ -73,11 +73,19 @@ impl LuTable {
                                 .is_some_and(|c| c.kind == ChannelKind::Broadcast)
                         })
                 });
-                // A reset inside a function is checked to be within
-                // `0..=MAX_CONST` when it runs.
+                // A constant reset inside a function counts too; a value
+                // that depends on the state is checked to be within
+                // `0..=MAX_CONST` when it runs (a model error otherwise).
                 for u in &e.updates {
-                    if let crate::ir::Update::ResetClock { value, .. } = u {
-                        note_beyond(&mut beyond_zones, *value as i64);
+                    match u {
+                        crate::ir::Update::ResetClock { value, .. } => {
+                            note_beyond(&mut beyond_zones, *value as i64)
+                        }
+                        crate::ir::Update::Call(c) if c.resets_dynamically() => c
+                            .for_each_constant_reset(&mut |v| {
+                                note_beyond(&mut beyond_zones, v as i64)
+                            }),
+                        _ => {}
                     }
                 }
                 for c in &e.clock_guard {

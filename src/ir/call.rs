@@ -626,6 +626,29 @@ impl Call {
         stmt_calls(&self.body, &mut |c| c.visit(f));
     }
 
+    /// Calls `f` on the value of every constant [`Stmt::ResetClock`] of
+    /// the call and of the calls inside it (for the LU table's check that
+    /// zones hold every constant).
+    pub fn for_each_constant_reset(&self, f: &mut impl FnMut(i32)) {
+        fn walk(stmts: &[Stmt], f: &mut impl FnMut(i32)) {
+            for s in stmts {
+                match s {
+                    Stmt::ResetClock {
+                        value: Expr::Const(v),
+                        ..
+                    } => f(*v),
+                    Stmt::If { then, els, .. } => {
+                        walk(then, f);
+                        walk(els, f);
+                    }
+                    Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => walk(body, f),
+                    _ => {}
+                }
+            }
+        }
+        self.visit(&mut |c| walk(&c.body, f));
+    }
+
     /// Whether this call, or one inside it, still has template-relative
     /// spans ([`Call::local`]).
     pub(super) fn has_local(&self) -> bool {

@@ -403,3 +403,31 @@ fn bad_resets_in_functions_are_located_once() {
     let at: Vec<&str> = errs.iter().map(|(_, at)| at.as_str()).collect();
     assert_eq!(at, ["5", "y", "x[i] += 1", "f()"], "{errs:?}");
 }
+
+/// A constant beyond the zones' range stops the search with `unknown`, in a
+/// function under `if` as at an edge; a value that depends on the state is
+/// checked when the reset runs.
+#[test]
+fn reset_values_beyond_the_clock_range() {
+    let model = |body: &str| {
+        format!(
+            "clock x;\nint m = 1;\nint[0, 300000000] big = 300000000;\nvoid f() {{ {body} }}\n\
+             template P() {{ init location a; location b; a -> b do f(); }}\n\
+             system P;\ncheck E<> P.b;\n"
+        )
+    };
+    assert_eq!(
+        verdict(&model("if (m == 1) x = 300000000;")),
+        Verdict::Unknown(zeno::checker::Limit::ClockRange)
+    );
+    assert_eq!(
+        verdict(&model("x = 300000000;")),
+        Verdict::Unknown(zeno::checker::Limit::ClockRange)
+    );
+    match verdict(&model("if (m == 1) x = big;")) {
+        Verdict::ModelError(e) => {
+            assert_eq!(e.kind, ErrorKind::ClockValue { value: 300000000 })
+        }
+        v => panic!("{v:?}"),
+    }
+}
