@@ -9,8 +9,11 @@
 //! clock guard of a leaving edge), or active in the target of a leaving edge
 //! that does not reset them. In the IR clocks are read only by invariants,
 //! clock guards and the checked formula: updates and functions never read
-//! a clock (their clock resets are separate `ResetClock` updates), so call
-//! footprints add no reads. A clock is active in a location vector when it
+//! a clock (a function's resets are hoisted `ResetClock` updates, or
+//! statements that only write clocks), so call footprints add no reads.
+//! Only an edge's must-resets (every run resets the clock) stop a clock
+//! from being active in the edge's source: a reset a function makes on
+//! some paths only keeps more clocks active, which is sound. A clock is active in a location vector when it
 //! is active for some process at its location, or read by the check.
 //!
 //! Per process is enough even for clocks that several processes share: a
@@ -19,7 +22,7 @@
 //! of the network comes after a reset.
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
-use crate::ir::{Formula, Network, Update};
+use crate::ir::{Formula, Network};
 
 use super::dbm::Dbm;
 
@@ -60,13 +63,16 @@ impl ActiveClocks {
                 .edges
                 .iter()
                 .map(|e| {
+                    // Must-resets only: a clock a function resets on some
+                    // paths stays active across the edge (more active
+                    // clocks is the sound direction).
                     let mut r = vec![false; dim];
                     for u in &e.updates {
-                        if let Update::ResetClock { clock, .. } = u
-                            && let Some(x) = r.get_mut(*clock as usize)
-                        {
-                            *x = true;
-                        }
+                        u.for_each_must_reset(&mut |clock, _| {
+                            if let Some(x) = r.get_mut(clock as usize) {
+                                *x = true;
+                            }
+                        });
                     }
                     r
                 })

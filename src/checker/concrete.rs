@@ -66,12 +66,17 @@ fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
             }
         }
         let mut next = key;
-        model.update(&mut next, edges, None).ok()?;
+        let mut resets = Vec::new();
+        model
+            .update_with(&mut next, edges, &mut |x, v| resets.push((x, v)))
+            .ok()?;
         let mut entry = Vec::new();
         let mut delayed = Vec::new();
         for g in &guarded {
             let mut z = g.clone();
-            model.resets(edges, &mut z);
+            for &(x, v) in &resets {
+                z.reset(x, v);
+            }
             if model.invariants(&next, &mut z).ok()? {
                 let mut d = z.clone();
                 if model.delay(&next, &mut d).ok()? {
@@ -140,7 +145,7 @@ fn backward(
             pre.iter_mut().for_each(EpsDbm::down);
         }
         let mut pre = intersect_all(&pre, &eps_zones(&run.entry[i])?)?;
-        let r = model.final_resets(&path[i - 1]);
+        let r = model.final_resets(&run.keys[i - 1], &path[i - 1]).ok()?;
         for z in &mut pre {
             for &(x, v) in &r {
                 z.tighten(x, 0, Eps::int(v as i64));
@@ -250,7 +255,7 @@ fn pick(
         out.entries.push(std::mem::replace(&mut u, v.clone()));
         out.leaves.push(v);
         if let Some(edges) = path.get(i) {
-            for (x, v) in model.final_resets(edges) {
+            for (x, v) in model.final_resets(&run.keys[i], edges).ok()? {
                 u[x] = Eps::int(v as i64);
             }
         }

@@ -146,16 +146,14 @@ pub fn deadlocked(model: &Model, key: &[i32], zone: &Dbm, buf: &mut TransitionBu
             Ok(true) => {
                 new_key.clear();
                 new_key.extend_from_slice(key);
+                // The final value of each clock reset from `key` (exact,
+                // also for resets inside functions).
                 let mut resets: Vec<(usize, i32)> = Vec::new();
-                for &(p, e) in edges {
-                    for u in &model.net.processes[p as usize].edges[e as usize].updates {
-                        if let crate::ir::Update::ResetClock { clock, value } = u {
-                            resets.retain(|r| r.0 != *clock as usize);
-                            resets.push((*clock as usize, *value));
-                        }
-                    }
-                }
-                if model.update(&mut new_key, edges, None).is_ok() {
+                let record = &mut |x, v| {
+                    resets.retain(|r: &(usize, i32)| r.0 != x);
+                    resets.push((x, v));
+                };
+                if model.update_with(&mut new_key, edges, record).is_ok() {
                     // Pre-image of the target invariants under the resets.
                     let mut target = Dbm::universe(dim);
                     match model.invariants(&new_key, &mut target) {

@@ -73,9 +73,19 @@ impl LuTable {
                                 .is_some_and(|c| c.kind == ChannelKind::Broadcast)
                         })
                 });
+                // A constant reset inside a function counts too; a value
+                // that depends on the state is checked to be within
+                // `0..=MAX_CONST` when it runs (a model error otherwise).
                 for u in &e.updates {
-                    if let crate::ir::Update::ResetClock { value, .. } = u {
-                        note_beyond(&mut beyond_zones, *value as i64);
+                    match u {
+                        crate::ir::Update::ResetClock { value, .. } => {
+                            note_beyond(&mut beyond_zones, *value as i64)
+                        }
+                        crate::ir::Update::Call(c) if c.resets_dynamically() => c
+                            .for_each_constant_reset(&mut |v| {
+                                note_beyond(&mut beyond_zones, v as i64)
+                            }),
+                        _ => {}
                     }
                 }
                 for c in &e.clock_guard {
@@ -89,14 +99,16 @@ impl LuTable {
                 }
             }
             // Propagate backwards along edges that do not reset the clock.
+            // Only a reset on every run of the edge (must-reset) stops the
+            // propagation: a function that resets a clock on some paths
+            // only passes the target's bounds on, so the bounds are an
+            // over-approximation, which keeps extrapolation sound.
             let mut changed = true;
             while changed {
                 changed = false;
                 for e in &p.edges {
                     for x in 1..dim {
-                        let reset = e.updates.iter().any(|u| {
-                            matches!(u, crate::ir::Update::ResetClock { clock, .. } if *clock as usize == x)
-                        });
+                        let reset = e.updates.iter().any(|u| u.must_reset(x as u32));
                         if reset {
                             continue;
                         }

@@ -189,19 +189,22 @@ impl<'a> Model<'a> {
         &key[..self.nproc]
     }
 
-    /// The final value of every clock `edges` reset, in update order (a
-    /// later reset of the same clock wins): what a concrete step sets.
-    pub fn final_resets(&self, edges: &[(ProcId, EdgeId)]) -> Vec<(usize, i32)> {
+    /// The final value of every clock `edges` reset from the discrete
+    /// state `key`, in update order (a later reset of the same clock wins):
+    /// what a concrete step sets. A reset inside a function depends on the
+    /// state, so the updates are run (on a copy of `key`).
+    pub fn final_resets(
+        &self,
+        key: &[i32],
+        edges: &[(ProcId, EdgeId)],
+    ) -> Result<Vec<(usize, i32)>, EvalError> {
+        let mut next = key.to_vec();
         let mut out: Vec<(usize, i32)> = Vec::new();
-        for &(p, e) in edges {
-            for u in &self.edge(p, e).updates {
-                if let Update::ResetClock { clock, value } = u {
-                    out.retain(|r| r.0 != *clock as usize);
-                    out.push((*clock as usize, *value));
-                }
-            }
-        }
-        out
+        self.update_with(&mut next, edges, &mut |x, v| {
+            out.retain(|r| r.0 != x);
+            out.push((x, v));
+        })?;
+        Ok(out)
     }
 
     pub fn vars<'k>(&self, key: &'k [i32]) -> &'k [i32] {
@@ -538,7 +541,24 @@ impl<'a> Model<'a> {
         &self,
         key: &mut [i32],
         edges: &Edges,
-        mut zone: Option<&mut Dbm>,
+        zone: Option<&mut Dbm>,
+    ) -> Result<(), EvalError> {
+        match zone {
+            Some(z) => self.update_with(key, edges, &mut |x, v| z.reset(x, v)),
+            None => self.update_with(key, edges, &mut |_, _| {}),
+        }
+    }
+
+    /// [`Model::update`], with `reset(clock, value)` called for each clock
+    /// reset in order: the constant `ResetClock` updates, and the resets a
+    /// function makes as it runs ([`crate::ir::Call::run_resetting`]), so
+    /// nothing is allocated for them. A later reset of a clock overrides an
+    /// earlier one, as applying them in order to a zone does.
+    pub fn update_with(
+        &self,
+        key: &mut [i32],
+        edges: &[(ProcId, EdgeId)],
+        reset: &mut impl FnMut(usize, i32),
     ) -> Result<(), EvalError> {
         for &(p, e) in edges {
             let edge = &self.net.processes[p as usize].edges[e as usize];
@@ -566,11 +586,9 @@ impl<'a> Model<'a> {
                         }
                         key[self.nproc + slot as usize] = v;
                     }
-                    Update::ResetClock { clock, value } => {
-                        if let Some(z) = zone.as_deref_mut() {
-                            z.reset(*clock as usize, *value);
-                        }
-                    }
+                    Update::ResetClock { clock, value } => reset(*clock as usize, *value),
+                    Update::Call(call) if call.resets_dynamically() => call
+                        .run_resetting(&mut key[self.nproc..], &mut |x, v| reset(x as usize, v))?,
                     Update::Call(call) => call.run(&mut key[self.nproc..])?,
                 }
             }
@@ -618,10 +636,15 @@ impl<'a> Model<'a> {
             if pieces.is_empty() {
                 return Ok(0);
             }
-            self.update(new_key, edges, None)?;
+            // The resets depend on the state before the updates: recorded
+            // once, applied to each piece.
+            let mut resets = Vec::new();
+            self.update_with(new_key, edges, &mut |x, v| resets.push((x, v)))?;
             let mut n = 0;
             for mut z in pieces {
-                self.resets(edges, &mut z);
+                for &(x, v) in &resets {
+                    z.reset(x, v);
+                }
                 if self.invariants(new_key, &mut z)? && self.delay(new_key, &mut z)? {
                     if n < out.len() {
                         out[n] = z;
@@ -638,17 +661,6 @@ impl<'a> Model<'a> {
             return Ok(0);
         }
         Ok(1)
-    }
-
-    /// Applies the clock resets of the edges, in order.
-    pub fn resets(&self, edges: &Edges, zone: &mut Dbm) {
-        for &(p, e) in edges {
-            for u in &self.edge(p, e).updates {
-                if let Update::ResetClock { clock, value } = u {
-                    zone.reset(*clock as usize, *value);
-                }
-            }
-        }
     }
 
     /// Extra+_LU with the bounds of the state's locations.

@@ -518,6 +518,10 @@ impl Names for Printer<'_> {
     fn call(&self, c: &crate::ir::Call) -> Option<String> {
         (self.dialect == Dialect::Xta).then(|| self.fns.entry(c))
     }
+
+    fn clock(&self, c: u32) -> String {
+        Printer::clock(self, c)
+    }
 }
 
 fn checked_table(len: u32) -> String {
@@ -586,6 +590,17 @@ fn updates_text(
             }
             Update::ResetClock { clock, value } => format!("{} = {value}", pr.clock(*clock)),
             Update::Call(c) if pr.dialect == Dialect::Xta => pr.fns.entry(c),
+            // A reset to a value or at an index that depends on the state
+            // (a nameless call of its own, or inside a function).
+            Update::Call(c) if c.resets_dynamically() => {
+                errors.push(Diagnostic::error(
+                    span,
+                    "a clock reset to a value or at an index that depends on the state, or \
+                     under a condition, cannot be exported: TChecker resets clocks to \
+                     constants only (export to XTA instead)",
+                ));
+                format!("{}()", c.name)
+            }
             Update::Call(c) => {
                 errors.push(no_functions(&c.name, span));
                 format!("{}()", c.name)

@@ -189,6 +189,10 @@ impl Names for Body<'_> {
     fn call(&self, c: &Call) -> Option<String> {
         Some(format!("{}(_fr)", self.fns.body_name(c)))
     }
+
+    fn clock(&self, c: ir::ClockId) -> String {
+        self.names.clock(c)
+    }
 }
 
 impl Body<'_> {
@@ -268,6 +272,33 @@ impl Body<'_> {
                     self.nested(&pad, &head, body, depth, out);
                     out.push_str(&format!("{pad}}}\n"));
                 }
+                Stmt::ResetClock { clock, value } => {
+                    let value = self.expr(value);
+                    match &clock.index {
+                        None => {
+                            let x = self.clock(clock.base);
+                            out.push_str(&format!("{pad}{x} = {value};\n"));
+                        }
+                        // The export names each clock of an array on its
+                        // own: the element is chosen by comparisons, after
+                        // the index is checked as the checker checks it.
+                        Some(i) => {
+                            let k = self.expr(&Expr::Checked {
+                                index: Box::new(i.clone()),
+                                len: clock.len,
+                            });
+                            out.push_str(&format!(
+                                "{pad}{{ int32_t _k = {k}; int32_t _v = {value};\n"
+                            ));
+                            for n in 0..clock.len {
+                                let x = self.clock(clock.base + n);
+                                let head = if n == 0 { "if" } else { "else if" };
+                                out.push_str(&format!("{pad}    {head} (_k == {n}) {x} = _v;\n"));
+                            }
+                            out.push_str(&format!("{pad}}}\n"));
+                        }
+                    }
+                }
                 Stmt::Return { value: None, .. } => out.push_str(&format!("{pad}return;\n")),
                 Stmt::Return { value: Some(e), .. } => {
                     out.push_str(&format!("{pad}return {};\n", self.expr(e)))
@@ -304,6 +335,17 @@ fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr), t: &mut impl FnMut(&LVal
                 t(target);
                 if let Some(i) = &target.index {
                     f(i);
+                }
+                f(value);
+            }
+            // A clock is not a variable: its index (checked against the
+            // array's length when written) and value are read.
+            Stmt::ResetClock { clock, value } => {
+                if let Some(i) = &clock.index {
+                    f(&Expr::Checked {
+                        index: Box::new(i.clone()),
+                        len: clock.len,
+                    });
                 }
                 f(value);
             }

@@ -10,17 +10,22 @@
 //! all. The buffer is kept per thread and reused: running a call does not
 //! allocate once it has grown to the largest frame.
 //!
-//! Clock resets inside functions are not statements here: lowering hoists
-//! them (they may only stand unconditionally at a function's top level) to
-//! `ResetClock` updates after the call, so the checker's clock handling
-//! never sees a function.
+//! Clock resets inside functions: when every reset of a call stands
+//! unconditionally at its top level with a constant clock and value (the
+//! common case), lowering hoists them to `ResetClock` updates after the
+//! call ([`Call::resets`]), and the checker's clock handling never sees the
+//! function. Otherwise (a reset inside `if` or a loop, an index or a value
+//! that depends on the state) they stay in the body as
+//! [`Stmt::ResetClock`], run in order with the other statements:
+//! [`Call::run_resetting`] reports each reset made, and the static analyses
+//! read [`Call::may_reset`] and [`Call::must_reset`].
 
 use std::cell::Cell;
 use std::sync::Arc;
 
 use super::Span;
 use super::eval::{Env, index_in};
-use super::{ErrorKind, EvalError, Expr, FnSite, LValue, VarId};
+use super::{ClockId, ErrorKind, EvalError, Expr, FnSite, LValue, VarId};
 
 /// Slots at or above this are the call frame's, inside a call's statements.
 pub const FRAME: VarId = 1 << 31;
@@ -53,10 +58,18 @@ pub struct Call {
     pub writes: Vec<VarId>,
     /// The range of the result (`None` for `void`).
     pub result: Option<(i32, i32)>,
-    /// The clock resets the function makes (unconditionally, at its top
-    /// level): lowering emits them as `ResetClock` updates after the call,
-    /// which does not run them itself.
+    /// The clock resets the function makes when they are all unconditional
+    /// and constant (at its top level): lowering emits them as `ResetClock`
+    /// updates after the call, which does not run them itself.
     pub resets: Vec<(super::ClockId, i32)>,
+    /// Every clock a [`Stmt::ResetClock`] of the call (or of a call inside
+    /// it) may reset, sorted: an over-approximation of what a run resets.
+    /// Empty for a call without such statements (the common case).
+    pub may_reset: Vec<ClockId>,
+    /// The clocks its statements reset on every path that ends normally,
+    /// with their final value where it is the same constant on every path:
+    /// an under-approximation, sorted by clock.
+    pub must_reset: Vec<(ClockId, Option<i32>)>,
     /// The call expression.
     pub span: Span,
     /// The function's name in its declaration (run-time errors inside the
@@ -117,6 +130,16 @@ pub enum Stmt {
         /// The loop body.
         body: Vec<Stmt>,
     },
+    /// `x = e`, `x[i] = e` for a clock: `clock.base` is a clock id (not a
+    /// variable slot), the element `clock.index` chooses of `clock.len`
+    /// (out of range is a model error). A value outside
+    /// `0..=MAX_CLOCK_CONSTANT` is a model error.
+    ResetClock {
+        /// The clock, or the element of a clock array.
+        clock: LValue,
+        /// Its new value.
+        value: Expr,
+    },
     /// `return e;` (a value outside `[lo, hi]`, the result type, is a model
     /// error) or `return;`.
     Return {
@@ -142,8 +165,14 @@ enum Vars<'a> {
     Write(&'a mut [i32]),
 }
 
+/// Where a run reports the clock resets it makes, in order.
+type ResetSink<'a> = &'a mut dyn FnMut(ClockId, i32);
+
 struct Machine<'a> {
     vars: Vars<'a>,
+    /// Reports each clock reset; `None`: resets are dropped (a run for the
+    /// data effects only), or an error where the state is read-only.
+    reset: Option<ResetSink<'a>>,
     frame: &'a mut [i32],
     steps_left: u32,
     /// The statement of the innermost running function, once its body has
@@ -177,6 +206,7 @@ impl Call {
         with_frame(self.frame_len, |frame| {
             Machine {
                 vars: Vars::Read(vars),
+                reset: None,
                 frame,
                 steps_left: MAX_LOOP_STEPS,
                 at: None,
@@ -185,11 +215,43 @@ impl Call {
         })
     }
 
-    /// Runs the call in an update, writing the state's variables.
+    /// Runs the call in an update, writing the state's variables; the
+    /// clock resets it makes inside its body are dropped (for an analysis
+    /// of the data only: the checker uses [`Call::run_resetting`]).
     pub fn run(&self, vars: &mut [i32]) -> Result<(), EvalError> {
+        self.run_with(vars, None)
+    }
+
+    /// Runs the call in an update, and calls `reset(clock, value)` for each
+    /// clock reset its statements make, in order (a later reset of the same
+    /// clock overrides an earlier one). Nothing is allocated: the caller
+    /// applies each reset as it comes.
+    pub fn run_resetting(
+        &self,
+        vars: &mut [i32],
+        reset: &mut dyn FnMut(ClockId, i32),
+    ) -> Result<(), EvalError> {
+        self.run_with(vars, Some(reset))
+    }
+
+    /// Whether running the call may reset a clock itself (statements in
+    /// its body, rather than hoisted `ResetClock` updates).
+    pub fn resets_dynamically(&self) -> bool {
+        !self.may_reset.is_empty()
+    }
+
+    fn run_with(
+        &self,
+        vars: &mut [i32],
+        mut reset: Option<&mut dyn FnMut(ClockId, i32)>,
+    ) -> Result<(), EvalError> {
         with_frame(self.frame_len, |frame| {
             Machine {
                 vars: Vars::Write(vars),
+                reset: match &mut reset {
+                    Some(r) => Some(&mut **r),
+                    None => None,
+                },
                 frame,
                 steps_left: MAX_LOOP_STEPS,
                 at: None,
@@ -325,6 +387,21 @@ impl Machine<'_> {
                     }
                 }
             }
+            Stmt::ResetClock { clock, value } => {
+                let id = match &clock.index {
+                    None => clock.base,
+                    Some(i) => clock.base + index_in(self.eval(i)?, clock.len)?,
+                };
+                let v = self.eval(value)?;
+                if !(0..=super::MAX_CLOCK_CONSTANT).contains(&v) {
+                    return Err(ErrorKind::ClockValue { value: v }.into());
+                }
+                match (&mut self.reset, &self.vars) {
+                    (Some(reset), _) => reset(id, v),
+                    (None, Vars::Write(_)) => {}
+                    (None, Vars::Read(_)) => return Err(ErrorKind::EffectInCondition.into()),
+                }
+            }
             Stmt::Return { value, lo, hi } => {
                 let v = match value {
                     Some(e) => self.eval(e)?,
@@ -403,6 +480,15 @@ pub fn footprint(stmts: &[Stmt]) -> (Vec<VarId>, Vec<VarId>) {
                     walk(body, reads, writes);
                 }
                 Stmt::ForRange { body, .. } => walk(body, reads, writes),
+                // A clock is not a variable slot: only what it reads counts.
+                Stmt::ResetClock { clock, value } => {
+                    if let Some(i) = &clock.index {
+                        expr(i, reads);
+                        collect_call_writes(i, writes);
+                    }
+                    expr(value, reads);
+                    collect_call_writes(value, writes);
+                }
                 Stmt::At(_) => {}
                 Stmt::Return { value, .. } => {
                     if let Some(e) = value {
@@ -422,6 +508,112 @@ pub fn footprint(stmts: &[Stmt]) -> (Vec<VarId>, Vec<VarId>) {
     (reads, writes)
 }
 
+/// What the statements may and must reset, for [`Call::may_reset`] and
+/// [`Call::must_reset`] (nested calls give theirs).
+pub fn reset_summary(stmts: &[Stmt]) -> (Vec<ClockId>, Vec<(ClockId, Option<i32>)>) {
+    let mut may = Vec::new();
+    may_resets(stmts, &mut may);
+    may.sort_unstable();
+    may.dedup();
+    let mut must = Vec::new();
+    must_resets(stmts, &mut must);
+    must.sort_unstable_by_key(|m| m.0);
+    (may, must)
+}
+
+/// Every clock the statements might reset.
+fn may_resets(stmts: &[Stmt], may: &mut Vec<ClockId>) {
+    stmt_calls(stmts, &mut |c| may.extend(&c.may_reset));
+    for s in stmts {
+        match s {
+            Stmt::ResetClock { clock, .. } => match clock.index {
+                None => may.push(clock.base),
+                Some(_) => may.extend(clock.base..clock.base + clock.len),
+            },
+            Stmt::If { then, els, .. } => {
+                may_resets(then, may);
+                may_resets(els, may);
+            }
+            Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => may_resets(body, may),
+            _ => {}
+        }
+    }
+}
+
+/// Adds to `must` the clocks the statements reset on every path, run after
+/// what `must` holds; a value becomes `None` wherever a path may set
+/// another. Returns whether every path reaches the end (no `return`): after
+/// one that may return, nothing more is certain.
+fn must_resets(stmts: &[Stmt], must: &mut Vec<(ClockId, Option<i32>)>) -> bool {
+    let weaken = |must: &mut Vec<(ClockId, Option<i32>)>, s: &[Stmt]| {
+        let mut may = Vec::new();
+        may_resets(s, &mut may);
+        for m in must.iter_mut() {
+            if may.contains(&m.0) {
+                m.1 = None;
+            }
+        }
+    };
+    let set = |must: &mut Vec<(ClockId, Option<i32>)>, x: ClockId, v: Option<i32>| {
+        must.retain(|m| m.0 != x);
+        must.push((x, v));
+    };
+    let mut live = true;
+    for s in stmts {
+        let one = std::slice::from_ref(s);
+        if !live {
+            weaken(must, one);
+            continue;
+        }
+        match s {
+            Stmt::ResetClock { clock, value } => {
+                weaken(must, one);
+                if clock.index.is_none() {
+                    let v = match value {
+                        Expr::Const(v) => Some(*v),
+                        _ => None,
+                    };
+                    set(must, clock.base, v);
+                }
+            }
+            Stmt::If { then, els, .. } => {
+                weaken(must, one);
+                let (mut a, mut b) = (must.clone(), must.clone());
+                live = must_resets(then, &mut a) & must_resets(els, &mut b);
+                must.clear();
+                for (x, va) in a {
+                    if let Some(&(_, vb)) = b.iter().find(|m| m.0 == x) {
+                        must.push((x, if va == vb { va } else { None }));
+                    }
+                }
+            }
+            Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => {
+                weaken(must, one);
+                live = !returns(body);
+            }
+            Stmt::Eval(Expr::Call(c)) => {
+                weaken(must, one);
+                for &(x, v) in &c.must_reset {
+                    set(must, x, v);
+                }
+            }
+            Stmt::Return { .. } => live = false,
+            _ => weaken(must, one),
+        }
+    }
+    live
+}
+
+/// Whether the statements contain a `return`.
+fn returns(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Return { .. } => true,
+        Stmt::If { then, els, .. } => returns(then) || returns(els),
+        Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => returns(body),
+        _ => false,
+    })
+}
+
 /// The writes of the calls inside an expression.
 fn collect_call_writes(e: &Expr, writes: &mut Vec<VarId>) {
     e.for_each_call(&mut |c| writes.extend(c.writes.iter().copied()));
@@ -432,6 +624,29 @@ impl Call {
     pub fn visit(&self, f: &mut impl FnMut(&Call)) {
         f(self);
         stmt_calls(&self.body, &mut |c| c.visit(f));
+    }
+
+    /// Calls `f` on the value of every constant [`Stmt::ResetClock`] of
+    /// the call and of the calls inside it (for the LU table's check that
+    /// zones hold every constant).
+    pub fn for_each_constant_reset(&self, f: &mut impl FnMut(i32)) {
+        fn walk(stmts: &[Stmt], f: &mut impl FnMut(i32)) {
+            for s in stmts {
+                match s {
+                    Stmt::ResetClock {
+                        value: Expr::Const(v),
+                        ..
+                    } => f(*v),
+                    Stmt::If { then, els, .. } => {
+                        walk(then, f);
+                        walk(els, f);
+                    }
+                    Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => walk(body, f),
+                    _ => {}
+                }
+            }
+        }
+        self.visit(&mut |c| walk(&c.body, f));
     }
 
     /// Whether this call, or one inside it, still has template-relative
@@ -450,6 +665,12 @@ fn stmt_calls(stmts: &[Stmt], f: &mut impl FnMut(&Call)) {
             Stmt::At(_) | Stmt::Return { value: None, .. } => {}
             Stmt::Assign { target, value, .. } => {
                 if let Some(i) = &target.index {
+                    i.for_each_call(f);
+                }
+                value.for_each_call(f);
+            }
+            Stmt::ResetClock { clock, value } => {
+                if let Some(i) = &clock.index {
                     i.for_each_call(f);
                 }
                 value.for_each_call(f);
@@ -520,6 +741,8 @@ mod tests {
             writes,
             result: Some((i32::MIN, i32::MAX)),
             resets: vec![],
+            may_reset: vec![],
+            must_reset: vec![],
             span: Span::default(),
             decl: Span::default(),
             local: false,
@@ -645,5 +868,102 @@ mod tests {
             1,
         );
         assert_eq!(Expr::Call(std::sync::Arc::new(f)).eval(&[]), Ok(6));
+    }
+
+    fn reset(clock: ClockId, len: u32, index: Option<Expr>, value: Expr) -> Stmt {
+        Stmt::ResetClock {
+            clock: LValue {
+                base: clock,
+                len,
+                index,
+            },
+            value,
+        }
+    }
+
+    fn when(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>) -> Stmt {
+        Stmt::If { cond, then, els }
+    }
+
+    #[test]
+    fn may_and_must_resets_follow_every_path() {
+        let x0 = || reset(1, 1, None, Expr::Const(0));
+        let x5 = || reset(1, 1, None, Expr::Const(5));
+        let cond = || Expr::Var(0);
+        // Both branches reset x to 0: must, with its value.
+        let both = reset_summary(&[when(cond(), vec![x0()], vec![x0()])]);
+        assert_eq!(both, (vec![1], vec![(1, Some(0))]));
+        // To different values: must, value unknown.
+        let differ = reset_summary(&[when(cond(), vec![x0()], vec![x5()])]);
+        assert_eq!(differ, (vec![1], vec![(1, None)]));
+        // One branch only: may, not must.
+        let one = reset_summary(&[when(cond(), vec![x0()], vec![])]);
+        assert_eq!(one, (vec![1], vec![]));
+        // Reset, then maybe again to 5: must, value unknown.
+        let again = reset_summary(&[x0(), when(cond(), vec![x5()], vec![])]);
+        assert_eq!(again, (vec![1], vec![(1, None)]));
+        // A value that depends on the state: must, value unknown.
+        assert_eq!(
+            reset_summary(&[reset(1, 1, None, Expr::Var(0))]),
+            (vec![1], vec![(1, None)])
+        );
+        // An element chosen at run time of clocks 2..5: may any of them;
+        // clock 3, reset before, stays must but with its value unknown.
+        let indexed = reset_summary(&[
+            reset(3, 1, None, Expr::Const(0)),
+            reset(2, 3, Some(Expr::Var(0)), Expr::Const(0)),
+        ]);
+        assert_eq!(indexed, (vec![2, 3, 4], vec![(3, None)]));
+        // After a path that may return, nothing more is certain.
+        let ret = Stmt::Return {
+            value: None,
+            lo: 0,
+            hi: 0,
+        };
+        let returns = reset_summary(&[when(cond(), vec![ret], vec![]), x0()]);
+        assert_eq!(returns, (vec![1], vec![]));
+        // A loop body may not run.
+        let looped = reset_summary(&[Stmt::Loop {
+            cond: cond(),
+            body: vec![x0()],
+            test_first: true,
+        }]);
+        assert_eq!(looped, (vec![1], vec![]));
+        // A nested call gives its own summary.
+        let mut inner = call(vec![x5()], 0);
+        (inner.may_reset, inner.must_reset) = reset_summary(&inner.body);
+        let outer = reset_summary(&[Stmt::Eval(Expr::Call(Arc::new(inner)))]);
+        assert_eq!(outer, (vec![1], vec![(1, Some(5))]));
+    }
+
+    #[test]
+    fn resets_are_reported_in_order_and_checked() {
+        // x[v0] = 3; if (v0 == 1) x[0] = v1;  with x at clocks 1..=2.
+        let body = vec![
+            reset(1, 2, Some(Expr::Var(0)), Expr::Const(3)),
+            when(
+                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(Expr::Const(1))),
+                vec![reset(1, 1, None, Expr::Var(1))],
+                vec![],
+            ),
+        ];
+        let f = call(body, 0);
+        let mut seen = Vec::new();
+        let mut vars = vec![1, 7];
+        f.run_resetting(&mut vars, &mut |x, v| seen.push((x, v)))
+            .unwrap();
+        assert_eq!(seen, [(2, 3), (1, 7)]);
+        let mut vars = vec![2, 7];
+        assert_eq!(
+            f.run_resetting(&mut vars, &mut |_, _| {}),
+            Err(ErrorKind::IndexOutOfBounds { index: 2, len: 2 }.into())
+        );
+        let mut vars = vec![1, -4];
+        assert_eq!(
+            f.run_resetting(&mut vars, &mut |_, _| {}),
+            Err(ErrorKind::ClockValue { value: -4 }.into())
+        );
+        // In a condition, a reset is an effect.
+        assert_eq!(f.value(&[1, 7]), Err(ErrorKind::EffectInCondition.into()));
     }
 }

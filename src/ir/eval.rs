@@ -81,6 +81,16 @@ pub enum ErrorKind {
     /// write a variable.
     #[error("a function called in a condition tried to change a variable")]
     EffectInCondition,
+    /// A clock reset to a value it cannot take (negative, or beyond the
+    /// largest clock constant).
+    #[error(
+        "a clock reset to {value}: a clock can be reset to 0..={}",
+        super::MAX_CLOCK_CONSTANT
+    )]
+    ClockValue {
+        /// The value.
+        value: i32,
+    },
 }
 
 pub(super) fn index_in(index: i32, len: u32) -> Result<u32, ErrorKind> {

@@ -26,7 +26,7 @@ mod sites;
 #[cfg(test)]
 mod test_exprs;
 
-pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot};
+pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot, reset_summary};
 pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
 pub use sites::{line_starts, shift_local_calls};
@@ -356,7 +356,11 @@ pub enum Update {
     },
     /// A function called for its effects (`do enqueue(id)`), or updates
     /// that call functions with effects: run by [`Call::run`]. A function's
-    /// clock resets are separate `ResetClock` updates after it.
+    /// constant top-level clock resets are separate `ResetClock` updates
+    /// after it; other resets ([`Stmt::ResetClock`]: under `if`, in a loop,
+    /// at an index or to a value that depends on the state, and an edge's
+    /// `x = d` with `d` not constant) run inside it
+    /// ([`Call::run_resetting`]).
     Call(std::sync::Arc<Call>),
 }
 
@@ -371,6 +375,41 @@ impl Update {
             Update::ResetClock { .. } => {}
             Update::Call(c) => c.writes.iter().copied().for_each(f),
         }
+    }
+
+    /// Calls `f` on every clock the update may reset (an over-approximation
+    /// for a call: see [`Call::may_reset`]).
+    pub fn for_each_may_reset(&self, f: &mut impl FnMut(ClockId)) {
+        match self {
+            Update::Assign { .. } => {}
+            Update::ResetClock { clock, .. } => f(*clock),
+            Update::Call(c) => c.may_reset.iter().copied().for_each(f),
+        }
+    }
+
+    /// Calls `f` on every clock the update resets whenever it runs, with its
+    /// value when that is a known constant (an under-approximation for a
+    /// call: see [`Call::must_reset`]).
+    pub fn for_each_must_reset(&self, f: &mut impl FnMut(ClockId, Option<i32>)) {
+        match self {
+            Update::Assign { .. } => {}
+            Update::ResetClock { clock, value } => f(*clock, Some(*value)),
+            Update::Call(c) => c.must_reset.iter().for_each(|&(x, v)| f(x, v)),
+        }
+    }
+
+    /// Whether the update may reset `clock`.
+    pub fn may_reset(&self, clock: ClockId) -> bool {
+        let mut hit = false;
+        self.for_each_may_reset(&mut |x| hit |= x == clock);
+        hit
+    }
+
+    /// Whether the update resets `clock` whenever it runs.
+    pub fn must_reset(&self, clock: ClockId) -> bool {
+        let mut hit = false;
+        self.for_each_must_reset(&mut |x, _| hit |= x == clock);
+        hit
     }
 
     /// Calls `f` on every variable slot the update may read (the index of

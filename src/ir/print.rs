@@ -31,6 +31,10 @@ pub trait Names {
         let _ = c;
         None
     }
+    /// A clock's name (in a function's [`super::Stmt::ResetClock`]).
+    fn clock(&self, c: super::ClockId) -> String {
+        format!("_c{c}")
+    }
 }
 
 /// The spellings in which the target languages differ.

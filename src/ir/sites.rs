@@ -151,7 +151,11 @@ fn shift_stmts(stmts: &mut [Stmt], offset: u32, own: bool) {
                     *span = span.shifted(offset);
                 }
             }
-            Stmt::Assign { target, value, .. } => {
+            Stmt::Assign { target, value, .. }
+            | Stmt::ResetClock {
+                clock: target,
+                value,
+            } => {
                 if let Some(i) = &mut target.index {
                     shift_calls(i, offset);
                 }

@@ -155,6 +155,15 @@ pub fn update(net: &Network, u: &Update) -> String {
             Some(crate::ir::Stmt::Assign { target, value, .. }) => {
                 format!("{} = {}", lvalue(net, target), expr(net, value))
             }
+            // A clock reset to a value that depends on the state, as written.
+            Some(crate::ir::Stmt::ResetClock { clock, value }) => {
+                let name = clock_name(net, clock.base);
+                let lhs = match &clock.index {
+                    Some(i) => format!("{}[{}]", array_name(&name), expr(net, i)),
+                    None => name,
+                };
+                format!("{lhs} = {}", expr(net, value))
+            }
             _ => String::new(),
         },
         Update::Call(c) => expr(net, &crate::ir::Expr::Call(c.clone())),

@@ -98,7 +98,12 @@ pub fn option(
     // As in the checker, an update that fails is an error once the guards
     // hold, whatever the target's invariants.
     let mut next = key.to_vec();
-    if let Err(e) = model.update(&mut next, edges, None) {
+    let mut resets: Vec<(usize, i32)> = Vec::new();
+    let record = &mut |x, v| {
+        resets.retain(|r: &(usize, i32)| r.0 != x);
+        resets.push((x, v));
+    };
+    if let Err(e) = model.update_with(&mut next, edges, record) {
         return failing(guarded, describe(e));
     }
     let target = match invariants(model, &next, net) {
@@ -110,7 +115,7 @@ pub fn option(
     // are `v + d`.
     let mut after = v.to_vec();
     let mut moving = vec![true; v.len()];
-    for (x, value) in model.final_resets(edges) {
+    for (x, value) in resets {
         after[x] = Q::from_integer(value as i64);
         moving[x] = false;
     }
@@ -138,12 +143,16 @@ pub fn take(
     let Clocks::Values(v) = &state.clocks else {
         return Err(SimError::DelayInSymbolicMode);
     };
-    let mut next = state.key();
+    let key = state.key();
+    let mut next = key.clone();
     model
         .update(&mut next, edges, None)
         .map_err(|e| SimError::Model(crate::report::describe_error(net, &e)))?;
     let mut clocks = v.clone();
-    for (x, value) in model.final_resets(edges) {
+    let resets = model
+        .final_resets(&key, edges)
+        .map_err(|e| SimError::Model(crate::report::describe_error(net, &e)))?;
+    for (x, value) in resets {
         clocks[x] = Q::from_integer(value as i64);
     }
     Ok(State::from_key(&next, model.nproc, Clocks::Values(clocks)))

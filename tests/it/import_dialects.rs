@@ -734,3 +734,56 @@ fn two_clocks_compared_without_a_difference() {
         ]
     );
 }
+
+#[test]
+fn clock_resets_under_if_in_loops_and_to_variable_values() {
+    // The idiom of tests/it/clock_resets.rs as UPPAAL writes it. From `S`
+    // the start picks `active[1]`, `cur` and `d`; `A -> B` at x[0] >= 1
+    // resets x[0] (always active), maybe x[1], then x[cur], then sets x[1]
+    // to d (the last reset wins): at B, x[0] == 0, x[1] == d, y >= 1.
+    // `B -> C` at y >= 1 resets y only when d > 1, and x[1] always.
+    let text = r#"<nta><declaration>const int N = 2;
+typedef int[0, N - 1] id_t;
+clock x[N], y;
+bool active[N] = { true, false };
+int[0, 1] cur;
+int[0, 3] d;
+void reset_active() { for (i : id_t) if (active[i]) x[i] = 0; }
+void start(id_t j) { if (d &gt; 1) y = 0; x[j] = 0; }</declaration>
+<template><name>P</name>
+<location id="s"><name>S</name></location>
+<location id="a"><name>A</name></location>
+<location id="b"><name>B</name></location>
+<location id="c"><name>C</name></location>
+<init ref="s"/>
+<transition><source ref="s"/><target ref="a"/>
+  <label kind="select">p : int[0,1], q : int[0,1], v : int[0,3]</label>
+  <label kind="assignment">active[1] = (p == 1), cur = q, d = v</label></transition>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">x[0] &gt;= 1</label>
+  <label kind="assignment">reset_active(), x[cur] = 0, x[1] = d</label></transition>
+<transition><source ref="b"/><target ref="c"/>
+  <label kind="guard">y &gt;= 1</label>
+  <label kind="assignment">start(1)</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.B &amp;&amp; x[1] == 2 &amp;&amp; x[0] == 0</formula><comment>d_wins</comment></query>
+<query><formula>E&lt;&gt; P.B &amp;&amp; y &lt; 1</formula><comment>y_kept</comment></query>
+<query><formula>E&lt;&gt; P.C &amp;&amp; d == 3 &amp;&amp; y - x[1] &gt; 0</formula><comment>fast</comment></query>
+<query><formula>E&lt;&gt; P.C &amp;&amp; d == 1 &amp;&amp; y - x[1] &gt;= 1</formula><comment>slow</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // fast: y and x[1] reset together, y - x[1] == 0. slow: y >= 1 when
+    // x[1] alone is reset.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("d_wins".to_string(), Verdict::Holds),
+            ("y_kept".to_string(), Verdict::Fails),
+            ("fast".to_string(), Verdict::Fails),
+            ("slow".to_string(), Verdict::Holds),
+        ]
+    );
+}

@@ -16,6 +16,7 @@ mod cli_pictures;
 mod cli_safe;
 mod cli_simulate;
 mod clock_arrays;
+mod clock_resets;
 mod concrete_traces;
 mod data_invariants;
 mod data_types;

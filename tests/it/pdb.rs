@@ -272,3 +272,38 @@ fn a_clock_pattern_proves_correct_fischer_safe_with_fewer_states_than_bfs() {
         assert!(timed.stats.explored < discrete.stats.explored);
     }
 }
+
+/// A clock pattern sees a reset a function makes on some paths: `x` may be
+/// reset by `f` (here it is: `m` is 1), so the abstract zone frees it and
+/// `c` (x <= 2 at b) stays reachable; taking the reset for "never" would
+/// make `c` unreachable in the abstraction.
+#[test]
+fn a_clock_pattern_frees_a_clock_a_function_may_reset() {
+    let text = "clock x;\nint[0, 1] m;\nvoid f() { if (m == 1) x = 0; }\n\
+        template P() { init location a invariant x <= 5; location b invariant x <= 4; location c;\n\
+        a -> b when x >= 3 do m = 1, f();\nb -> c when x <= 2; }\nsystem P;\n\
+        check reach_c: E<> P.c;\n";
+    let bfs = run(text, "reach_c", SearchOrder::Bfs, HeuristicKind::Zero);
+    assert_eq!(bfs.verdict, Verdict::Holds);
+    let timed = run_with(
+        text,
+        "reach_c",
+        SearchOrder::AStar,
+        HeuristicKind::Pdb,
+        true,
+    );
+    assert_eq!(timed.verdict, Verdict::Holds);
+    // The table itself (the search above prunes nothing at an edge that
+    // calls a function anyway): from a with x in [0, 5], c is two moves
+    // away, as the abstract zone at b is x in [0, 4] once x is freed.
+    let net = network(text);
+    let goal = net.checks[0].kind.goal();
+    let options = checker::PdbOptions {
+        selection_time: None,
+        clocks: true,
+        ..checker::PdbOptions::default()
+    };
+    let mut table = heuristics::pdb_database(&net, &goal, &EdgeSet::none(&net), &options);
+    assert!(table.zone_aware());
+    assert_eq!(table.estimate_in_zone(&[0], &[0], &zone(0, 5)), Some(2));
+}

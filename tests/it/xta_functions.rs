@@ -188,3 +188,48 @@ fn a_model_error_inside_a_function_stays_one() {
          system P;\ncheck c: A[] true;\n",
     );
 }
+
+/// Clock resets under `if`, in a loop over the ids, at a variable index and
+/// to a variable value (tests/it/clock_resets.rs works the verdicts out):
+/// the exported functions assign the clocks as the model does (an element
+/// chosen at run time by comparisons after the `_idxN` check), so the
+/// model read back explores the same states. TChecker has no functions.
+const DYNAMIC_RESETS: &str = "const int N = 2;\ntypedef int[0, N - 1] id_t;\n\
+    clock x[N], y;\nbool active[N] = { true, false };\nint[0, 1] cur;\nint[0, 3] d;\nint[0, 3] k;\n\
+    void reset_active() { for (i : id_t) if (active[i]) x[i] = 0; }\n\
+    void start(id_t j) { if (d > 1) y = 0; x[j] = d; }\n\
+    template P() { init location S; location A; location B; location C;\n\
+    S -> A select a : int[0, 1], c : int[0, 1], v : int[0, 3]\n\
+      do active[1] = (a == 1), cur = c, d = v;\n\
+    A -> B when x[0] >= 1 do reset_active(), x[cur] = 0, x[1] = d;\n\
+    B -> C when y >= 1 do start(cur);\n\
+    C -> C when y >= 3 && k < 3 do k = k + 1, x[k] = 0; }\nsystem P;\n\
+    check d_wins: E<> P.B && x[1] == 2 && x[0] == 0;\n\
+    check start: E<> P.C && d == 3 && cur == 1 && y == 0 && x[1] == 3;\n\
+    check bad_index: E<> k == 3;\n";
+
+#[test]
+fn dynamic_clock_resets_round_trip() {
+    let xta = same_outcomes(DYNAMIC_RESETS);
+    assert!(xta.contains("if (_k == 0) x_0 = _v;"), "{xta}");
+    let net = network(DYNAMIC_RESETS);
+    let errs = zeno::import::export_tchecker(&net, "resets").expect_err("no functions");
+    // Located on the edges: `reset_active()` and `x[1] = d` (A -> B, and
+    // `start(cur)` (B -> C); `x[k] = 0` after `k = k + 1` (C -> C).
+    let dynamic: Vec<&str> = errs
+        .iter()
+        .filter(|d| {
+            d.message
+                .contains("TChecker resets clocks to constants only")
+        })
+        .map(|d| &DYNAMIC_RESETS[d.range.start as usize..d.range.end as usize])
+        .collect();
+    assert!(
+        dynamic.iter().any(|at| at.starts_with("A -> B")),
+        "{errs:?}"
+    );
+    assert!(
+        dynamic.iter().any(|at| at.starts_with("C -> C")),
+        "{errs:?}"
+    );
+}

@@ -88,11 +88,14 @@ impl Footprints {
                         }
                         Update::ResetClock { clock, .. } => w.push((nvars as u32) + clock),
                         // A call may write each slot of its footprint, or
-                        // leave it: it reads what it may write too.
+                        // leave it: it reads what it may write too. Every
+                        // clock it may reset counts as written (over-
+                        // approximating writes only adds dependencies).
                         Update::Call(c) => {
                             r.extend(&c.reads);
                             r.extend(&c.writes);
                             w.extend(&c.writes);
+                            w.extend(c.may_reset.iter().map(|x| nvars as u32 + x));
                         }
                     }
                 }

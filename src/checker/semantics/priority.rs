@@ -16,7 +16,7 @@
 //! (Extra+_M, region-equivalent valuations enable the same transitions;
 //! `lu.rs`), as for `deadlock`.
 
-use crate::ir::{EvalError, SyncDir, Update};
+use crate::ir::{EvalError, SyncDir};
 
 use super::super::dbm::{Dbm, bound, subtract_all};
 use super::{Edges, Model, TransitionBuf};
@@ -83,7 +83,13 @@ impl Model<'_> {
         let mut pieces = Vec::new();
         self.split_broadcast(key, edges, &guard, &mut pieces)?;
         let mut next = key.to_vec();
-        if self.update(&mut next, edges, None).is_err() {
+        // The resets this transition makes from `key`: exact, also for a
+        // function's resets that depend on the state.
+        let mut resets: Vec<(usize, i32)> = Vec::new();
+        if self
+            .update_with(&mut next, edges, &mut |x, v| resets.push((x, v)))
+            .is_err()
+        {
             // Its updates fail wherever its guards hold: it is enabled there
             // (a model error, which the search reports when it expands this
             // transition itself), so it blocks there.
@@ -94,14 +100,6 @@ impl Model<'_> {
         if !self.invariants(&next, &mut pre)? {
             return Ok(());
         }
-        let resets: Vec<(usize, i32)> = edges
-            .iter()
-            .flat_map(|&(p, e)| &self.edge(p, e).updates)
-            .filter_map(|u| match u {
-                Update::ResetClock { clock, value } => Some((*clock as usize, *value)),
-                _ => None,
-            })
-            .collect();
         for &(x, c) in resets.iter().rev() {
             if !pre.constrain(x, 0, bound::le(c)) || !pre.constrain(0, x, bound::le(-c)) {
                 return Ok(());

@@ -53,7 +53,7 @@ impl Ctx {
 
     /// Whether `e` indexes a clock array (`x[i]`, `x[i][j]`, `P.x[i]`),
     /// without reporting anything.
-    fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
+    pub(super) fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
         match &e.kind {
             ExprKind::Index(a, _) => self.indexes_clock_array(a),
             ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
@@ -112,9 +112,9 @@ impl Ctx {
             }
             self.error(
                 e.span,
-                "a clock array can only be indexed by a variable in an edge's guard and in its \
-                 resets before any assignment (elsewhere: by a constant, a template parameter, \
-                 a `select` or quantifier binding)",
+                "a clock array can only be indexed by a variable in an edge's guard and in \
+                 clock resets (elsewhere: by a constant, a template parameter, a `select` or \
+                 quantifier binding)",
             );
             return None;
         }

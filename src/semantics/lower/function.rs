@@ -29,11 +29,18 @@ pub(super) struct FnFrame {
     name: String,
     /// The result range; `None` for `void`.
     result: Option<(i32, i32)>,
-    /// Inside an `if` or a loop: clock resets are not allowed there.
+    /// Inside an `if` or a loop: a clock reset there cannot be hoisted.
     conditional: u32,
     /// Clock resets at the top level of the body (and of the calls it makes
-    /// there), hoisted to updates after the call.
+    /// there), constant: hoisted to updates after the call unless `dynamic`.
     resets: Vec<(ir::ClockId, i32)>,
+    /// A reset was lowered that cannot be hoisted (under `if` or in a loop,
+    /// or of a clock or to a value that depends on the state): every reset
+    /// stays a statement of the body, in order.
+    dynamic: bool,
+    /// A `return` was lowered: a reset after it, even at the top level,
+    /// runs only on the paths that did not return (not hoisted).
+    returned: bool,
 }
 
 /// The function-related state of the lowering walker.
@@ -96,7 +103,8 @@ fn call_chain_message(name: &str, inner: &str) -> String {
     }
 }
 
-/// The most values a `for (i : T)` loop that resets clocks is unrolled for.
+/// The most values a `for (i : T)` loop that resets clocks is unrolled for
+/// (a longer one runs its resets as statements).
 const MAX_UNROLLED: i64 = 1024;
 
 fn slot_range(ty: &Ty) -> (i32, i32) {
@@ -316,7 +324,7 @@ impl Ctx {
                 ),
             );
         }
-        if !call.resets.is_empty() && !as_statement {
+        if (!call.resets.is_empty() || call.resets_dynamically()) && !as_statement {
             self.error(
                 span,
                 format!(
@@ -529,10 +537,13 @@ impl Ctx {
             result: result.as_ref().map(slot_range),
             conditional: 0,
             resets: Vec::new(),
+            dynamic: false,
+            returned: false,
         });
         let start = body.len();
         self.block(&f.body, &mut body);
         let frame = self.fns.frames.pop();
+        let result_range = frame.as_ref().and_then(|fr| fr.result);
         self.pop_scope(false);
         self.scopes.extend(saved);
         self.fns.effects_allowed = effects;
@@ -599,6 +610,21 @@ impl Ctx {
                 body.extend(copy_out);
             }
         }
+        // Resets that are all constant and at the top level are hoisted
+        // (the checker's hot path, and the analyses, see them as plain
+        // `ResetClock` updates); they are the only reset statements then.
+        // Clocks are never read inside a function, so moving resets after
+        // its other statements changes nothing.
+        let (resets, may_reset, must_reset) = match frame {
+            Some(fr) if !fr.dynamic => {
+                body.retain(|s| !matches!(s, ir::Stmt::ResetClock { .. }));
+                (fr.resets, Vec::new(), Vec::new())
+            }
+            _ => {
+                let (may, must) = ir::reset_summary(&body);
+                (Vec::new(), may, must)
+            }
+        };
         let (reads, writes) = ir::footprint(&body);
         if self.mode == Mode::Lower {
             for (root, slots, span, param) in copies {
@@ -623,8 +649,10 @@ impl Ctx {
             frame_len,
             reads,
             writes,
-            result: frame.as_ref().and_then(|fr| fr.result),
-            resets: frame.map(|fr| fr.resets).unwrap_or_default(),
+            result: result_range,
+            resets,
+            may_reset,
+            must_reset,
             span: call_span.map(|s| self.abs(s)).unwrap_or_default(),
             decl: self.abs(f.name.span),
             // Declared in a template (scope 1 is the globals'): its spans are
@@ -857,7 +885,8 @@ impl Ctx {
         self.fns.top = top;
     }
 
-    /// A branch or loop body: a scope of its own, and no clock resets.
+    /// A branch or loop body: a scope of its own, where a clock reset is
+    /// conditional (it cannot be hoisted).
     fn nested(&mut self, s: &Stmt) -> Vec<ir::Stmt> {
         let mut out = Vec::new();
         if let Some(fr) = self.fns.frames.last_mut() {
@@ -947,7 +976,7 @@ impl Ctx {
                         self.error(e.span, "a clock reset cannot be used as a value");
                         return None;
                     }
-                    self.push_update(u, &ty, e.span, &mut pre);
+                    self.push_update(u, &ty, &mut pre);
                 }
                 t
             }
@@ -1051,7 +1080,9 @@ impl Ctx {
                 if values <= MAX_UNROLLED && self.resets_a_clock(body) {
                     // `for (i : id_t) x[i] = 0;`: run once per value with
                     // `i` a constant, so that each reset names its clock
-                    // and stands at the function's top level.
+                    // and stands at the function's top level (hoisted, as
+                    // before dynamic resets; a longer loop resets
+                    // `x[i]` as it runs).
                     for v in lo..=hi {
                         let top = self.fns.top;
                         self.push_scope();
@@ -1090,6 +1121,9 @@ impl Ctx {
                 });
             }
             StmtKind::Return(value) => {
+                if let Some(fr) = self.fns.frames.last_mut() {
+                    fr.returned = true;
+                }
                 let result = self.fns.frames.last().map(|fr| fr.result);
                 match (value, result) {
                     (Some(e), Some(Some((lo, hi)))) => {
@@ -1135,17 +1169,28 @@ impl Ctx {
                 let pre = std::mem::replace(&mut self.fns.pre, outer).unwrap_or_default();
                 out.extend(pre);
                 for (u, ty) in updates {
-                    self.push_update(u, &ty, e.span, out);
+                    self.push_update(u, &ty, out);
                 }
             }
             ExprKind::Call(..) => {
                 self.fns.call_statement = true;
                 let t = self.with_effects(e, out);
                 self.fns.call_statement = false;
-                if let ir::Expr::Call(call) = &t.expr {
-                    self.hoist_resets(&call.resets, e.span);
-                }
+                let call = match &t.expr {
+                    ir::Expr::Call(call) => Some(call.clone()),
+                    _ => None,
+                };
                 out.push(ir::Stmt::Eval(t.expr));
+                if let Some(call) = call {
+                    if call.resets_dynamically()
+                        && let Some(fr) = self.fns.frames.last_mut()
+                    {
+                        fr.dynamic = true;
+                    }
+                    for &(clock, value) in &call.resets {
+                        self.reset_statement(clock, value, out);
+                    }
+                }
             }
             ExprKind::Missing => {}
             _ => {
@@ -1196,24 +1241,26 @@ impl Ctx {
             .any(|n| matches!(self.peek(n), Some(Sym::Clock { .. } | Sym::Clocks { .. })))
     }
 
-    /// Records clock resets of the body being lowered (or of a call it
-    /// makes at its top level); elsewhere they are an error.
-    fn hoist_resets(&mut self, resets: &[(ir::ClockId, i32)], span: Span) {
-        if resets.is_empty() {
-            return;
-        }
+    /// A constant clock reset in the body being lowered (or one a call it
+    /// makes hoisted): a statement, and a reset to hoist if it stands at
+    /// the top level.
+    fn reset_statement(&mut self, clock: ir::ClockId, value: i32, out: &mut Vec<ir::Stmt>) {
+        out.push(ir::Stmt::ResetClock {
+            clock: ir::LValue {
+                base: clock,
+                len: 1,
+                index: None,
+            },
+            value: ir::Expr::Const(value),
+        });
         match self.fns.frames.last_mut() {
-            Some(fr) if fr.conditional == 0 => fr.resets.extend_from_slice(resets),
-            Some(_) => self.error(
-                span,
-                "clocks can only be reset at the top level of a function, \
-                 not inside `if` or a loop",
-            ),
+            Some(fr) if fr.conditional == 0 && !fr.returned => fr.resets.push((clock, value)),
+            Some(fr) => fr.dynamic = true,
             None => {}
         }
     }
 
-    fn push_update(&mut self, u: ir::Update, ty: &Ty, span: Span, out: &mut Vec<ir::Stmt>) {
+    fn push_update(&mut self, u: ir::Update, ty: &Ty, out: &mut Vec<ir::Stmt>) {
         match u {
             ir::Update::Assign { target, value } => {
                 let (lo, hi) = slot_range(ty);
@@ -1224,7 +1271,17 @@ impl Ctx {
                     hi,
                 });
             }
-            ir::Update::ResetClock { clock, value } => self.hoist_resets(&[(clock, value)], span),
+            ir::Update::ResetClock { clock, value } => self.reset_statement(clock, value, out),
+            // A reset that runs as a statement (`Ctx::dynamic_reset`).
+            ir::Update::Call(c)
+                if c.name.is_empty()
+                    && matches!(c.body.as_slice(), [ir::Stmt::ResetClock { .. }]) =>
+            {
+                if let Some(fr) = self.fns.frames.last_mut() {
+                    fr.dynamic = true;
+                }
+                out.extend(c.body.iter().cloned());
+            }
             ir::Update::Call(c) => out.push(ir::Stmt::Eval(ir::Expr::Call(c))),
         }
     }

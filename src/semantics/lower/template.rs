@@ -111,7 +111,12 @@ impl Ctx {
     /// plain assignments read-only on the state before them, so an update
     /// with effects inside its expressions needs statements run in order).
     /// Its frame covers `frame_used` and the frames of the calls it makes.
-    fn update_call(&self, body: Vec<ir::Stmt>, frame_used: u32, span: Span) -> ir::Update {
+    pub(super) fn update_call(
+        &self,
+        body: Vec<ir::Stmt>,
+        frame_used: u32,
+        span: Span,
+    ) -> ir::Update {
         let mut frame_len = frame_used;
         for s in &body {
             let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
@@ -120,6 +125,7 @@ impl Ctx {
             }
         }
         let (reads, writes) = ir::footprint(&body);
+        let (may_reset, must_reset) = ir::reset_summary(&body);
         ir::Update::Call(std::sync::Arc::new(ir::Call {
             name: String::new(),
             args: Vec::new(),
@@ -129,6 +135,8 @@ impl Ctx {
             writes,
             result: None,
             resets: Vec::new(),
+            may_reset,
+            must_reset,
             span: self.abs(span),
             // No statement of its own: an error is the edge's, or located
             // in the function it calls.
@@ -201,6 +209,17 @@ impl Ctx {
                 }),
             }
         };
+        if let Some(target) = self.dynamic_clock_target(lhs) {
+            // `x[i] = e` with `i` depending on the state, where the edge
+            // cannot be split per value (inside a function, or after an
+            // update that may change `i`): the reset is run at its place.
+            if op != AssignOp::Assign || !matches!(e.kind, ExprKind::Assign(..)) {
+                self.error(e.span, "a clock can only be reset with `=`");
+                return None;
+            }
+            let value = rhs_value(self, out)?;
+            return self.dynamic_reset(target, value, e.span, out);
+        }
         if let Some((clock, 0)) = self.clock_term(lhs) {
             if op != AssignOp::Assign || !matches!(e.kind, ExprKind::Assign(..)) {
                 self.error(e.span, "a clock can only be reset with `=`");
@@ -214,13 +233,20 @@ impl Ctx {
                 Some(t) if t.is_const => return None,
                 Some(t) if matches!(t.ty, Ty::Error) => return None,
                 None => return None,
-                _ => -1,
+                // A value that depends on the state: checked when it runs.
+                Some(t) => {
+                    let target = ir::LValue {
+                        base: clock,
+                        len: 1,
+                        index: None,
+                    };
+                    return self.dynamic_reset(target, t, e.span, out);
+                }
             };
+            // A constant beyond the zones' range is left to the LU table
+            // (the search stops with `Limit::ClockRange`).
             if value < 0 {
-                self.error(
-                    e.span,
-                    "a clock can only be reset to a non-negative constant",
-                );
+                self.error(e.span, "a clock can only be reset to a non-negative value");
                 return None;
             }
             out.push((
@@ -264,6 +290,73 @@ impl Ctx {
             ty,
             is_const: false,
         })
+    }
+
+    /// A clock reset that runs as a statement ([`ir::Stmt::ResetClock`]):
+    /// one nameless call at an edge, its statement inlined in a function
+    /// ([`Ctx::push_update`]). Returns the value assigned.
+    fn dynamic_reset(
+        &mut self,
+        clock: ir::LValue,
+        value: Typed,
+        span: Span,
+        out: &mut Vec<(ir::Update, Ty)>,
+    ) -> Option<Typed> {
+        if !value.ty.is_data() {
+            if value.ty != Ty::Error {
+                self.error(span, "a clock can only be reset to an integer value");
+            }
+            return None;
+        }
+        if value.expr.has_effects() {
+            self.error(
+                span,
+                "a clock reset's value cannot call a function with effects: assign it to a \
+                 variable first",
+            );
+            return None;
+        }
+        let stmt = ir::Stmt::ResetClock {
+            clock,
+            value: value.expr.clone(),
+        };
+        out.push((self.update_call(vec![stmt], 0, span), Ty::Clock));
+        Some(value)
+    }
+
+    /// The element of a clock array that `e` names, when its index depends
+    /// on the state and the edge cannot be split per value (see
+    /// [`Ctx::clock_element`]): inside a function, or at an edge after an
+    /// update that may change the index. `None` otherwise (without
+    /// reporting anything).
+    fn dynamic_clock_target(&mut self, e: &hir::Expr) -> Option<ir::LValue> {
+        if !matches!(e.kind, ExprKind::Index(..)) || !self.indexes_clock_array(e) {
+            return None;
+        }
+        let splits = self.clock_split.as_ref().is_some_and(|s| s.allowed);
+        if !self.fns.inside_function() && splits {
+            return None;
+        }
+        // Anything else is `clock_term`'s to lower and report, once.
+        let mark = self.diags.len();
+        let dynamic = self.place(e).filter(|p| {
+            !p.ty.is_aggregate()
+                && !p.terms.is_empty()
+                && !p.is_const
+                && !p
+                    .terms
+                    .iter()
+                    .any(|(i, len, _)| *len == UNKNOWN_LEN || i.has_effects())
+        });
+        let (Some(p), true) = (dynamic, self.diags.len() == mark) else {
+            self.diags.truncate(mark);
+            return None;
+        };
+        let data::Store::Clock(base) = p.store else {
+            return None;
+        };
+        let (base, len, index) = p.element(base);
+        Some(ir::LValue { base, len, index })
     }
 
     pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
@@ -516,9 +609,13 @@ impl Ctx {
                     let mut updates = Vec::new();
                     for u in &e.updates {
                         if let Some(split) = self.clock_split.as_mut() {
-                            split.allowed = updates
-                                .iter()
-                                .all(|u| matches!(u, ir::Update::ResetClock { .. }));
+                            // An update that only resets clocks leaves
+                            // the index as the guard saw it.
+                            split.allowed = updates.iter().all(|u| match u {
+                                ir::Update::ResetClock { .. } => true,
+                                ir::Update::Call(c) => c.writes.is_empty(),
+                                ir::Update::Assign { .. } => false,
+                            });
                         }
                         self.update(u, &mut updates);
                     }

@@ -271,7 +271,7 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
 fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
     let mut m = Mem::new(vars.to_vec());
     let v = eval_in(e, &mut m)?;
-    if m.vars != vars {
+    if m.vars != vars || !m.resets.is_empty() {
         return Err(EvalError::from(ErrorKind::EffectInCondition));
     }
     Ok(v)
@@ -286,6 +286,8 @@ struct Mem {
     /// The running calls, innermost last: each function's declaration and
     /// the statement it is at (none before its body starts).
     calls: Vec<(Span, Option<Span>)>,
+    /// The clock resets the calls made, in order: (clock, value).
+    resets: Vec<(u32, i32)>,
 }
 
 /// What running statements did.
@@ -301,6 +303,7 @@ impl Mem {
             frame: std::collections::HashMap::new(),
             steps: 0,
             calls: Vec::new(),
+            resets: Vec::new(),
         }
     }
 
@@ -397,6 +400,20 @@ impl Mem {
                         }));
                     }
                     self.write(k, v)?;
+                }
+                Stmt::ResetClock { clock, value } => {
+                    let x = match &clock.index {
+                        None => clock.base,
+                        Some(i) => {
+                            let i = eval_in(i, self)?;
+                            clock.base + element(i, clock.len)?
+                        }
+                    };
+                    let v = eval_in(value, self)?;
+                    if !(0..=zeno::ir::MAX_CLOCK_CONSTANT).contains(&v) {
+                        return Err(EvalError::from(ErrorKind::ClockValue { value: v }));
+                    }
+                    self.resets.push((x, v));
                 }
                 Stmt::Eval(e) => {
                     eval_in(e, self)?;
@@ -809,6 +826,9 @@ impl Sim<'_> {
                         t.variables = m.vars;
                         if let Err(error) = result {
                             return Ok(Err(error));
+                        }
+                        for (x, v) in m.resets {
+                            t.clocks[x as usize] = q(v);
                         }
                     }
                 }
@@ -1395,6 +1415,10 @@ impl Sim<'_> {
                         vars = m.vars;
                         if result.is_err() {
                             return Ok(true);
+                        }
+                        for (x, v) in m.resets {
+                            base[x as usize] = q(v);
+                            post_moves[x as usize] = false;
                         }
                     }
                 }

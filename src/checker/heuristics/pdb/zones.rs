@@ -74,13 +74,15 @@ impl ClockSet {
             if pattern.has_proc(p as u32) {
                 continue;
             }
+            // Every clock an edge outside the pattern may reset (a
+            // function's may-resets included) is dropped.
             for e in &proc_.edges {
                 for u in &e.updates {
-                    if let Update::ResetClock { clock, .. } = u
-                        && let Some(k) = kept.get_mut(*clock as usize)
-                    {
-                        *k = false;
-                    }
+                    u.for_each_may_reset(&mut |clock| {
+                        if let Some(k) = kept.get_mut(clock as usize) {
+                            *k = false;
+                        }
+                    });
                 }
             }
         }
@@ -327,10 +329,26 @@ impl ZoneSpace {
                     }
                     for &(p, e) in &shape.parts {
                         for u in &net.processes[p as usize].edges[e as usize].updates {
-                            if let Update::ResetClock { clock, value } = u
-                                && clocks.kept.get(*clock as usize).copied().unwrap_or(false)
-                            {
-                                guarded.reset(*clock as usize, *value);
+                            let kept =
+                                |x: u32| clocks.kept.get(x as usize).copied().unwrap_or(false);
+                            match u {
+                                Update::ResetClock { clock, value } if kept(*clock) => {
+                                    guarded.reset(*clock as usize, *value)
+                                }
+                                // The abstract state does not run the
+                                // function: a clock it resets to a known
+                                // value on every path is reset, any other it
+                                // may reset is freed (`x >= 0`), an
+                                // over-approximation of every run.
+                                Update::Call(c) => {
+                                    for &x in c.may_reset.iter().filter(|&&x| kept(x)) {
+                                        match c.must_reset.iter().find(|m| m.0 == x) {
+                                            Some(&(_, Some(v))) => guarded.reset(x as usize, v),
+                                            _ => guarded.free(x as usize),
+                                        }
+                                    }
+                                }
+                                _ => {}
                             }
                         }
                     }
