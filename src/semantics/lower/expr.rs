@@ -28,10 +28,12 @@ impl Ctx {
                 Some(sym) => self.sym_value(sym, n, e.span),
                 None => Typed::error(),
             },
-            ExprKind::Field(base, _) if self.is_record_base(base) => match self.place(e) {
-                Some(p) => self.read(p, e.span),
-                None => Typed::error(),
-            },
+            ExprKind::Field(base, _) if self.is_record_base(base) => {
+                self.with_results(e.span, |this| match this.place(e) {
+                    Some(p) => this.read(p, e.span),
+                    None => Typed::error(),
+                })
+            }
             ExprKind::Field(base, field) => match self.resolve_field(base, field) {
                 FieldRes::Sym(sym) => self.sym_value(sym, &field.text, e.span),
                 FieldRes::Location(..) => {
@@ -40,10 +42,10 @@ impl Ctx {
                 }
                 FieldRes::Error => Typed::error(),
             },
-            ExprKind::Index(..) => match self.place(e) {
-                Some(p) => self.read(p, e.span),
+            ExprKind::Index(..) => self.with_results(e.span, |this| match this.place(e) {
+                Some(p) => this.read(p, e.span),
                 None => Typed::error(),
-            },
+            }),
             ExprKind::List(_) => {
                 self.error(
                     e.span,
@@ -85,7 +87,7 @@ impl Ctx {
                 if op.is_comparison()
                     && (self.is_aggregate_quiet(a) || self.is_aggregate_quiet(b)) =>
             {
-                self.aggregate_equality(*op, a, b, e.span)
+                self.with_results(e.span, |this| this.aggregate_equality(*op, a, b, e.span))
             }
             ExprKind::Binary(op, a, b) => {
                 let a = self.data(a);

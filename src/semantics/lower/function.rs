@@ -29,6 +29,9 @@ pub(super) struct FnFrame {
     name: String,
     /// The result range; `None` for `void`.
     result: Option<(i32, i32)>,
+    /// An array or record result: the frame slots (absolute) it is
+    /// returned in, and its type.
+    aggregate: Option<(u32, Ty)>,
     /// Inside an `if` or a loop: clock resets are not allowed there.
     conditional: u32,
     /// Clock resets at the top level of the body (and of the calls it makes
@@ -55,6 +58,10 @@ pub(super) struct FnState {
     /// Lowering an operand that may not be evaluated (the right side of
     /// `&&`/`||`, a branch of `?:`): nested assignments cannot run first.
     pub(super) lazy_operand: u32,
+    /// Where the calls of functions that return an array or a record go
+    /// (`make(1).a`): each runs before what reads its result from the
+    /// frame. `None` where such a result cannot be used.
+    pub(super) results: Option<Vec<ir::Stmt>>,
 }
 
 impl FnState {
@@ -218,9 +225,27 @@ enum Args<'a> {
 impl Ctx {
     /// Declares a function and checks its body.
     pub(super) fn declare_function(&mut self, f: &Arc<hir::Function>) {
+        let ret = f.ret.as_ref().map(|t| {
+            let ty = self.resolve_type(t);
+            let mut leaves = Vec::new();
+            ty.leaves(&mut String::new(), &mut leaves);
+            if matches!(ty, Ty::Error) || data::has_unknown_len(&ty) {
+                // Reported already, or a length only an instance knows.
+                Ty::Error
+            } else if ty.slots().is_none() || !leaves.iter().all(|(_, t)| t.is_data()) {
+                self.error(
+                    t.span(),
+                    "a function returns an integer, a boolean, or an array or record of them",
+                );
+                Ty::Error
+            } else {
+                ty
+            }
+        });
         let def = Arc::new(FunctionDef {
             hir: f.clone(),
             scope_depth: self.scopes.len() as u32,
+            ret,
         });
         // Defined before its body is checked: a call of itself inside it
         // is then a recursion, not an unknown name.
@@ -238,7 +263,9 @@ impl Ctx {
             );
         }
         let top = self.fns.top;
-        self.inline(&def, Args::Declaration);
+        let results = self.fns.results.take();
+        self.inline(&def, Args::Declaration, None);
+        self.fns.results = results;
         self.fns.top = top;
     }
 
@@ -275,6 +302,134 @@ impl Ctx {
 
     /// `f(args)` in an expression: the inlined call.
     pub(super) fn call(&mut self, name: &hir::Name, args: &[hir::Expr], span: Span) -> Typed {
+        self.call_returning(name, args, span, false).0
+    }
+
+    /// Whether `name` is a function that returns an array or a record.
+    pub(super) fn returns_aggregate(&self, name: &str) -> bool {
+        matches!(self.peek(name), Some(Sym::Function(def))
+            if def.ret.as_ref().is_some_and(Ty::is_aggregate))
+    }
+
+    /// Whether `e` is the result of such a call or a part of one
+    /// (`make(1).a`, `row()[2]`).
+    pub(super) fn rooted_in_call(&self, e: &hir::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            ExprKind::Index(a, _) | ExprKind::Field(a, _) => self.rooted_in_call(a),
+            _ => false,
+        }
+    }
+
+    /// The place of the array or record that the call `e` returns, in the
+    /// frame; the call goes to [`FnState::results`], to run first.
+    pub(super) fn result_place(&mut self, e: &hir::Expr) -> Option<data::Place> {
+        let ExprKind::Call(name, args) = &e.kind else {
+            return None;
+        };
+        if self.fns.results.is_none() {
+            self.error(
+                e.span,
+                format!(
+                    "the array or record that `{}` returns can only be read, compared, \
+                     assigned or passed by value here",
+                    name.text
+                ),
+            );
+            return None;
+        }
+        let (t, base) = self.call_returning(name, args, e.span, true);
+        let base = base?;
+        if let Some(r) = self.fns.results.as_mut() {
+            r.push(ir::Stmt::Eval(t.expr));
+        }
+        Some(data::Place {
+            store: data::Store::Var(base),
+            offset: 0,
+            terms: Vec::new(),
+            root_slots: t.ty.slots().unwrap_or(1),
+            is_const: true,
+            ty: t.ty,
+        })
+    }
+
+    /// Lowers `f` with a sink for the calls that return arrays or records
+    /// in it; when there are some, the value becomes a nameless call that
+    /// runs them and then evaluates it.
+    pub(super) fn with_results(&mut self, span: Span, f: impl FnOnce(&mut Ctx) -> Typed) -> Typed {
+        let outer = self.fns.results.replace(Vec::new());
+        let (top, pre) = (self.fns.top, self.fns.pre.as_ref().map(Vec::len));
+        let t = f(self);
+        let mut body = std::mem::replace(&mut self.fns.results, outer).unwrap_or_default();
+        // The result slots are read inside the nameless call only; slots
+        // of nested assignments that run before the statement are kept.
+        if self.fns.pre.as_ref().map(Vec::len) == pre {
+            self.fns.top = top;
+        }
+        if body.is_empty() || matches!(t.ty, Ty::Error) {
+            return t;
+        }
+        body.push(ir::Stmt::Return {
+            value: Some(t.expr),
+            lo: i32::MIN,
+            hi: i32::MAX,
+        });
+        let call = self.nameless_call(body, self.fns.peak, span, Some((i32::MIN, i32::MAX)));
+        Typed {
+            expr: ir::Expr::Call(Arc::new(call)),
+            ty: t.ty,
+            is_const: false,
+        }
+    }
+
+    /// A call without a function of its own that runs `body`; its frame
+    /// covers `frame_used` and the frames of the calls it makes.
+    pub(super) fn nameless_call(
+        &self,
+        body: Vec<ir::Stmt>,
+        frame_used: u32,
+        span: Span,
+        result: Option<(i32, i32)>,
+    ) -> ir::Call {
+        let mut frame_len = frame_used;
+        for s in &body {
+            let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
+            if let ir::Stmt::Assign { value, .. }
+            | ir::Stmt::Eval(value)
+            | ir::Stmt::Return {
+                value: Some(value), ..
+            } = s
+            {
+                value.for_each_call(&mut each);
+            }
+        }
+        let (reads, writes) = ir::footprint(&body);
+        ir::Call {
+            name: String::new(),
+            args: Vec::new(),
+            body,
+            frame_len,
+            reads,
+            writes,
+            result,
+            resets: Vec::new(),
+            span: self.abs(span),
+            // No statement of its own: an error is the edge's, or located
+            // in the function it calls.
+            decl: Span::default(),
+            local: false,
+        }
+    }
+
+    /// `f(args)`; with `aggregate`, a function that returns an array or a
+    /// record may be called, and the frame slots of its result come back.
+    fn call_returning(
+        &mut self,
+        name: &hir::Name,
+        args: &[hir::Expr],
+        span: Span,
+        aggregate: bool,
+    ) -> (Typed, Option<u32>) {
         let as_statement = std::mem::take(&mut self.fns.call_statement);
         let def = match self.lookup_or_error(&name.text, name.span) {
             Some(Sym::Function(def)) => def,
@@ -283,9 +438,9 @@ impl Ctx {
                     name.span,
                     format!("`{}` is a {}, not a function", name.text, other.kind_name()),
                 );
-                return Typed::error();
+                return (Typed::error(), None);
             }
-            None => return Typed::error(),
+            None => return (Typed::error(), None),
         };
         let params = def.hir.params.len();
         if params != args.len() {
@@ -298,14 +453,36 @@ impl Ctx {
                     args.len()
                 ),
             );
-            return Typed::error();
+            return (Typed::error(), None);
         }
-        let top = self.fns.top;
-        let Some((call, ty)) = self.inline(&def, Args::Call(args, span)) else {
-            self.fns.top = top;
-            return Typed::error();
+        // An array or record result: frame slots below the callee's frame,
+        // which stay allocated for the caller to read.
+        let result_base = match &def.ret {
+            Some(ret) if ret.is_aggregate() => {
+                if !aggregate && !as_statement {
+                    self.error(
+                        span,
+                        format!(
+                            "`{}` returns {}: use a field or an element of it, or assign, \
+                             compare or pass it whole",
+                            name.text,
+                            ret.describe()
+                        ),
+                    );
+                    return (Typed::error(), None);
+                }
+                Some(self.alloc(ret.slots().unwrap_or(1)))
+            }
+            _ => None,
         };
+        let top = self.fns.top;
+        let results = self.fns.results.take();
+        let inlined = self.inline(&def, Args::Call(args, span), result_base);
+        self.fns.results = results;
         self.fns.top = top;
+        let Some((call, ty)) = inlined else {
+            return (Typed::error(), None);
+        };
         if !call.writes.is_empty() && !self.fns.effects_allowed {
             self.error(
                 span,
@@ -335,13 +512,14 @@ impl Ctx {
                     name.text
                 ),
             );
-            return Typed::error();
+            return (Typed::error(), None);
         }
-        Typed {
+        let typed = Typed {
             expr: ir::Expr::Call(Arc::new(call)),
             ty,
             is_const: false,
-        }
+        };
+        (typed, result_base.map(|b| ir::FRAME + b))
     }
 
     fn alloc(&mut self, n: u32) -> u32 {
@@ -353,7 +531,12 @@ impl Ctx {
 
     /// Lowers the function's body with its parameters bound; `None` when
     /// the call cannot be made (reported).
-    fn inline(&mut self, def: &Arc<FunctionDef>, args: Args) -> Option<(ir::Call, Ty)> {
+    fn inline(
+        &mut self,
+        def: &Arc<FunctionDef>,
+        args: Args,
+        result_base: Option<u32>,
+    ) -> Option<(ir::Call, Ty)> {
         let f = &def.hir;
         let name = f.name.text.clone();
         let call_span = match &args {
@@ -388,8 +571,21 @@ impl Ctx {
         // its slots, the argument, the parameter).
         let mut copies: Vec<(u32, u32, Span, &str)> = Vec::new();
         let mut outs: Vec<CopyOut> = Vec::new();
+        // Arguments that are results of calls (`send(make(1))`) run first
+        // (the caller restores its own sink).
+        self.fns.results = Some(Vec::new());
         if let Args::Call(args, _) = &args {
             for (p, a) in f.params.iter().zip(args.iter()) {
+                if p.is_ref && !p.is_const && self.rooted_in_call(a) {
+                    self.error(
+                        a.span,
+                        format!(
+                            "the reference parameter `{}` needs a variable, not the result of a call",
+                            p.name.text
+                        ),
+                    );
+                    return None;
+                }
                 bound.push(
                     if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
                         // A constant reference cannot write its argument: one
@@ -466,6 +662,7 @@ impl Ctx {
                 );
             }
         }
+        body.extend(self.fns.results.take().unwrap_or_default());
 
         // The declaration's scope.
         let depth = (def.scope_depth as usize).clamp(1, self.scopes.len());
@@ -517,16 +714,25 @@ impl Ctx {
             };
             self.define_param(&p.name, sym);
         }
-        let result = f.ret.as_ref().map(|t| {
-            let ty = self.resolve_type(t);
-            if !ty.is_data() {
-                self.error(t.span(), "a function returns an integer or a boolean");
+        let result = def.ret.clone();
+        let aggregate = match &result {
+            Some(ty) if ty.is_aggregate() => {
+                let base = match result_base {
+                    Some(b) => b,
+                    None => self.alloc(ty.slots().unwrap_or(1)),
+                };
+                Some((ir::FRAME + base, ty.clone()))
             }
-            ty
-        });
+            _ => None,
+        };
         self.fns.frames.push(FnFrame {
             name: name.clone(),
-            result: result.as_ref().map(slot_range),
+            // An array or record is returned in the frame; the call's own
+            // value is a 0 that nobody reads.
+            result: result
+                .as_ref()
+                .map(|t| if t.is_aggregate() { (0, 0) } else { slot_range(t) }),
+            aggregate,
             conditional: 0,
             resets: Vec::new(),
         });
@@ -1090,6 +1296,11 @@ impl Ctx {
                 });
             }
             StmtKind::Return(value) => {
+                let aggregate = self.fns.frames.last().and_then(|fr| fr.aggregate.clone());
+                if let Some((base, ty)) = aggregate {
+                    self.return_aggregate(value.as_ref(), s.span, base, &ty, out);
+                    return;
+                }
                 let result = self.fns.frames.last().map(|fr| fr.result);
                 match (value, result) {
                     (Some(e), Some(Some((lo, hi)))) => {
@@ -1123,6 +1334,78 @@ impl Ctx {
                 }
             }
         }
+    }
+
+    /// `return e;` in a function that returns an array or a record: `e`
+    /// is copied, slot by slot, to the result's frame slots from `base`.
+    fn return_aggregate(
+        &mut self,
+        value: Option<&hir::Expr>,
+        span: Span,
+        base: u32,
+        ty: &Ty,
+        out: &mut Vec<ir::Stmt>,
+    ) {
+        let Some(e) = value else {
+            self.error(span, "this function must return a value");
+            return;
+        };
+        let Some((from, reads)) = self.aggregate_value(e, out) else {
+            return;
+        };
+        if !ty.same_shape(&from) {
+            self.error(
+                e.span,
+                format!(
+                    "the function returns {}, not {}",
+                    ty.describe(),
+                    from.describe()
+                ),
+            );
+            return;
+        }
+        let mut leaves = Vec::new();
+        ty.leaves(&mut String::new(), &mut leaves);
+        assign_leaves(base, &leaves, reads, out);
+        out.push(ir::Stmt::Return {
+            value: Some(ir::Expr::Const(0)),
+            lo: 0,
+            hi: 0,
+        });
+    }
+
+    /// An array or record value in a statement: a variable or a part of
+    /// one, or the result of a call. The statements that compute it (the
+    /// calls, the assignments nested in its indices) are appended to `out`;
+    /// returns its type and the reads of its scalars in slot order.
+    pub(super) fn aggregate_value(
+        &mut self,
+        e: &hir::Expr,
+        out: &mut Vec<ir::Stmt>,
+    ) -> Option<(Ty, Vec<ir::Expr>)> {
+        if !self.is_aggregate_quiet(e) {
+            let t = self.data(e);
+            if !matches!(t.ty, Ty::Error) {
+                self.error(e.span, "expected an array or a record");
+            }
+            return None;
+        }
+        let outer_pre = self.fns.pre.replace(Vec::new());
+        let outer_results = self.fns.results.replace(Vec::new());
+        let place = self.place(e);
+        let results = std::mem::replace(&mut self.fns.results, outer_results).unwrap_or_default();
+        let pre = std::mem::replace(&mut self.fns.pre, outer_pre).unwrap_or_default();
+        out.extend(pre);
+        out.extend(results);
+        let place = place?;
+        let mut leaves = Vec::new();
+        place.ty.leaves(&mut String::new(), &mut leaves);
+        let reads = leaves
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, t))| self.read(place.at(k as u32, t), e.span).expr)
+            .collect();
+        Some((place.ty, reads))
     }
 
     /// An expression statement: an assignment, or a call.
@@ -1268,23 +1551,20 @@ impl Ctx {
                 && ty.is_aggregate()
                 && self.is_aggregate_quiet(init);
             if copies_aggregate {
-                // `msg_t m = queue[0];`: a copy, slot by slot, of a record
-                // or array of the same shape, read when the local is
-                // declared (each slot's range checked as it is written).
-                if let Some(source) = self.place(init) {
-                    if ty.same_shape(&source.ty) {
-                        let mut from = Vec::new();
-                        source.ty.leaves(&mut String::new(), &mut from);
-                        for (k, (value, (_, t))) in values.iter_mut().zip(from).enumerate() {
-                            *value = self.read(source.at(k as u32, t), init.span).expr;
-                        }
+                // `msg_t m = queue[0];`, `msg_t m = make(1);`: a copy, slot
+                // by slot, of a record or array of the same shape, read
+                // when the local is declared (each slot's range checked as
+                // it is written).
+                if let Some((from, reads)) = self.aggregate_value(init, out) {
+                    if ty.same_shape(&from) {
+                        values = reads;
                     } else {
                         self.error(
                             init.span,
                             format!(
                                 "{} and {} do not have the same shape",
                                 ty.describe(),
-                                source.ty.describe()
+                                from.describe()
                             ),
                         );
                     }

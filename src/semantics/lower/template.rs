@@ -112,29 +112,9 @@ impl Ctx {
     /// with effects inside its expressions needs statements run in order).
     /// Its frame covers `frame_used` and the frames of the calls it makes.
     fn update_call(&self, body: Vec<ir::Stmt>, frame_used: u32, span: Span) -> ir::Update {
-        let mut frame_len = frame_used;
-        for s in &body {
-            let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
-            if let ir::Stmt::Assign { value, .. } | ir::Stmt::Eval(value) = s {
-                value.for_each_call(&mut each);
-            }
-        }
-        let (reads, writes) = ir::footprint(&body);
-        ir::Update::Call(std::sync::Arc::new(ir::Call {
-            name: String::new(),
-            args: Vec::new(),
-            body,
-            frame_len,
-            reads,
-            writes,
-            result: None,
-            resets: Vec::new(),
-            span: self.abs(span),
-            // No statement of its own: an error is the edge's, or located
-            // in the function it calls.
-            decl: Span::default(),
-            local: false,
-        }))
+        ir::Update::Call(std::sync::Arc::new(
+            self.nameless_call(body, frame_used, span, None),
+        ))
     }
 
     /// Lowers an assignment expression, appending its ir updates with the
@@ -267,6 +247,10 @@ impl Ctx {
     }
 
     pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
+        if self.rooted_in_call(e) {
+            self.error(e.span, "cannot assign to the result of a call");
+            return None;
+        }
         let (name, span) = match &e.kind {
             ExprKind::Name(n) => (n, e.span),
             ExprKind::Index(..) | ExprKind::Field(..) => {
