@@ -729,9 +729,13 @@ impl Ctx {
             name: name.clone(),
             // An array or record is returned in the frame; the call's own
             // value is a 0 that nobody reads.
-            result: result
-                .as_ref()
-                .map(|t| if t.is_aggregate() { (0, 0) } else { slot_range(t) }),
+            result: result.as_ref().map(|t| {
+                if t.is_aggregate() {
+                    (0, 0)
+                } else {
+                    slot_range(t)
+                }
+            }),
             aggregate,
             conditional: 0,
             resets: Vec::new(),
