@@ -337,6 +337,7 @@ impl<'n> Printer<'n> {
                         | BinOp::Shr
                         | BinOp::Min
                         | BinOp::Max
+                        | BinOp::Pow
                 ) {
                     errors.push(Diagnostic::error(
                         span,

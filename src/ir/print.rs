@@ -78,7 +78,7 @@ fn binop_prec(op: BinOp, style: Style) -> u8 {
         BinOp::Min | BinOp::Max => ATOM,
         BinOp::Shl | BinOp::Shr => 11,
         BinOp::Add | BinOp::Sub => 12,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
+        BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => 13,
     }
 }
 
@@ -107,6 +107,7 @@ pub fn binop_text(op: BinOp, style: Style) -> &'static str {
         BinOp::Max if style.infix_min_max => ">?",
         BinOp::Min => "min",
         BinOp::Max => "max",
+        BinOp::Pow => "**",
     }
 }
 

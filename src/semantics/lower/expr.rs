@@ -201,6 +201,9 @@ impl Ctx {
             ir::Expr::Binary(op, a, b) => match (&**a, &**b) {
                 (ir::Expr::Const(x), ir::Expr::Const(y)) => match ir::apply_binary(*op, *x, *y) {
                     Err(ir::ErrorKind::Overflow) => overflow_message(*op, *x, *y),
+                    Err(ir::ErrorKind::NegativeExponent { exponent }) => {
+                        format!("negative exponent {exponent} in `**`: the value is not an integer")
+                    }
                     _ => return,
                 },
                 _ => return,
@@ -369,6 +372,8 @@ fn overflow_message(op: BinOp, a: i32, b: i32) -> String {
             return format!("integer overflow: {a} % {b} is undefined in 32-bit integers");
         }
         BinOp::Shl if (0..32).contains(&b) => Some(("<<", x << b)),
+        // Past i128 too: no exact value to show.
+        BinOp::Pow => x.checked_pow(b as u32).map(|v| ("**", v)),
         BinOp::Shl | BinOp::Shr => {
             return format!("shift by {b}: the amount must be between 0 and 31");
         }
