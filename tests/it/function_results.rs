@@ -247,3 +247,34 @@ fn value_parameters_passed_on_by_reference() {
         "{errs:?}"
     );
 }
+
+/// A local array or record initialised from a list of expressions, read
+/// when the declaration runs (a nested record from a call). By hand:
+/// mk(2) = {2, {2, 3}}, so `s -> t` sets g = 2 + 2 + 3 = 7; the same
+/// model with the values assigned one by one explores the same states.
+#[test]
+fn local_lists_of_expressions() {
+    let decls = "typedef struct { int[0,9] a; int[0,9] b[2]; } rec_t;\n\
+                 typedef struct { rec_t r; bool f; } outer_t;\nint[0,30] g;\n";
+    let checks = "check set: E<> P.t && g == 7;\ncheck other: E<> P.t && g != 7;\n";
+    let with = format!(
+        "{decls}rec_t mk(int k) {{ rec_t r = {{ k, {{ k, k + 1 }} }}; return r; }}\n\
+         int total(int k) {{ outer_t o = {{ mk(k), true }}; \
+         return o.f ? o.r.a + o.r.b[0] + o.r.b[1] : 0; }}\n\
+         template P() {{ init location s; location t; s -> t do g = total(2); }}\n\
+         system P;\n{checks}"
+    );
+    let without = format!(
+        "{decls}template P() {{ init location s; location t; s -> t do g = 7; }}\n\
+         system P;\n{checks}"
+    );
+    let expected = [Verdict::Holds, Verdict::Fails];
+    assert_eq!(explored(&with, &expected), explored(&without, &expected));
+    let errs = errors("int f(int k) { int a[2] = { k }; return a[0]; }\n");
+    assert!(
+        errs.iter().any(
+            |(m, a)| m == "expected 2 value(s) for int[-32768, 32767][2], found 1" && a == "{ k }"
+        ),
+        "{errs:?}"
+    );
+}

@@ -1573,6 +1573,13 @@ impl Ctx {
                         );
                     }
                 }
+            } else if ty.is_aggregate() && matches!(init.kind, ExprKind::List(_)) {
+                // `row_t r = { a, a + 1 };`: a list of expressions, evaluated
+                // in order when the declaration runs, as UPPAAL does.
+                let mut listed = Vec::new();
+                if self.local_list(init, &ty, out, &mut listed) {
+                    values = listed;
+                }
             } else if ty.is_aggregate() {
                 let mut consts = Vec::new();
                 self.init_values(init, &ty, &mut consts);
@@ -1598,6 +1605,80 @@ impl Ctx {
                 ty,
             },
         );
+    }
+
+    /// The values of a local's list initialiser `{ … }` of type `ty`, in
+    /// slot order, appended to `values` (their effects to `out`); false
+    /// after an error (reported).
+    fn local_list(
+        &mut self,
+        init: &hir::Expr,
+        ty: &Ty,
+        out: &mut Vec<ir::Stmt>,
+        values: &mut Vec<ir::Expr>,
+    ) -> bool {
+        let parts: Vec<Ty> = match ty {
+            Ty::Array { elem, len, .. } => vec![(**elem).clone(); *len as usize],
+            Ty::Record(fields) => fields.iter().map(|(_, t)| t.clone()).collect(),
+            _ => Vec::new(),
+        };
+        match &init.kind {
+            ExprKind::List(items) if ty.is_aggregate() => {
+                if items.len() != parts.len() {
+                    self.error(
+                        init.span,
+                        format!(
+                            "expected {} value(s) for {}, found {}",
+                            parts.len(),
+                            ty.describe(),
+                            items.len()
+                        ),
+                    );
+                    return false;
+                }
+                items
+                    .iter()
+                    .zip(&parts)
+                    .all(|(item, t)| self.local_list(item, t, out, values))
+            }
+            ExprKind::List(_) => {
+                self.error(
+                    init.span,
+                    format!(
+                        "a list `{{ … }}` initialises an array or a record, not {}",
+                        ty.describe()
+                    ),
+                );
+                false
+            }
+            _ if ty.is_aggregate() => {
+                // `{ make(1), m }`: a whole record or array of the same shape.
+                let Some((from, reads)) = self.aggregate_value(init, out) else {
+                    return false;
+                };
+                if !ty.same_shape(&from) {
+                    self.error(
+                        init.span,
+                        format!(
+                            "{} and {} do not have the same shape",
+                            ty.describe(),
+                            from.describe()
+                        ),
+                    );
+                    return false;
+                }
+                values.extend(reads);
+                true
+            }
+            _ => {
+                let t = self.with_effects(init, out);
+                if let ir::Expr::Const(c) = t.expr {
+                    self.check_range(c as i64, ty, init.span, "initial value");
+                }
+                values.push(t.expr);
+                true
+            }
+        }
     }
 
     /// Whether a parameter's type names an array or record type.
