@@ -278,3 +278,24 @@ fn local_lists_of_expressions() {
         "{errs:?}"
     );
 }
+
+/// A constant reference parameter bound to a value (a constant, an
+/// expression, a template's value parameter): the parameter is that value.
+/// By hand: peek(K) + peek(g + 1) + peek(k) = 4 + 1 + 3 = 8 with g = 0 and
+/// the instance's k = 3, the same as the model that adds the values itself.
+#[test]
+fn constant_references_bound_to_values() {
+    let checks = "check set: E<> P.t && g == 8;\ncheck other: E<> P.t && g != 8;\n";
+    let with = format!(
+        "const int K = 4;\nint[0,9] g;\nint peek(const int &x) {{ return x; }}\n\
+         template T(const int k) {{ init location s; location t;\n\
+         s -> t do g = peek(K) + peek(g + 1) + peek(k); }}\nP = T(3);\nsystem P;\n{checks}"
+    );
+    let without = format!(
+        "const int K = 4;\nint[0,9] g;\n\
+         template T(const int k) {{ init location s; location t;\n\
+         s -> t do g = K + (g + 1) + k; }}\nP = T(3);\nsystem P;\n{checks}"
+    );
+    let expected = [Verdict::Holds, Verdict::Fails];
+    assert_eq!(explored(&with, &expected), explored(&without, &expected));
+}

@@ -772,3 +772,45 @@ int[0,99] sq;
         ]
     );
 }
+
+#[test]
+fn value_parameters_passed_to_reference_parameters_are_process_variables() {
+    // `v` is passed to `bump(int &x)`, which writes it: like `v++`, it makes
+    // `v` a variable of the process, starting at the argument 6. `w` only
+    // goes to a `const` reference and stays a constant. By hand: `bump`
+    // runs while v < 2 ** 3 = 8, so v goes 6 -> 7 -> 8 (two steps) and
+    // stops: 8 is reached, 9 is not, v stays in [6, 8].
+    let text = r#"<nta><declaration>const int K = 2 ** 3;
+void bump(int &amp;x) { x++; }
+int peek(const int &amp;x) { return x; }
+</declaration>
+<template><name>T</name><parameter>int v, int w</parameter>
+<location id="a"><name>count</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; K &amp;&amp; peek(w) == 1</label><label kind="assignment">bump(v)</label></transition>
+</template>
+<system>P1 = T(6, 1);
+system P1;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.v == 8</formula><comment>reaches_eight</comment></query>
+<query><formula>E&lt;&gt; P1.v == 9</formula><comment>passes</comment></query>
+<query><formula>A[] P1.v &gt;= 6 &amp;&amp; P1.v &lt;= 8</formula><comment>bounds</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .zeno
+            .contains("template T(const int v_arg, const int w)"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_eight".to_string(), Verdict::Holds),
+            ("passes".to_string(), Verdict::Fails),
+            ("bounds".to_string(), Verdict::Holds),
+        ]
+    );
+}

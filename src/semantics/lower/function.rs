@@ -586,80 +586,81 @@ impl Ctx {
                     );
                     return None;
                 }
-                bound.push(
-                    if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
-                        // A constant reference cannot write its argument: one
-                        // at an index that depends on the state reads a copy,
-                        // unless the function writes the variable (below).
-                        let place = self.place(a)?;
-                        match place.store {
-                            data::Store::Var(base)
-                                if !place.terms.is_empty() && !place.is_const =>
-                            {
-                                if base != UNKNOWN {
-                                    copies.push((base, place.root_slots, a.span, &p.name.text));
-                                }
-                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
-                                Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
+                let scalar = p.array.is_empty() && !self.names_aggregate_type(&p.ty);
+                bound.push(if p.is_ref && p.is_const && scalar && self.is_a_value(a) {
+                    // `peek(K)`, `peek(n + 1)`: nothing to refer to, and
+                    // nothing can change it during the call, so the
+                    // parameter is the value, as UPPAAL binds it.
+                    self.value_argument(a, false)
+                } else if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
+                    // A constant reference cannot write its argument: one
+                    // at an index that depends on the state reads a copy,
+                    // unless the function writes the variable (below).
+                    let place = self.place(a)?;
+                    match place.store {
+                        data::Store::Var(base) if !place.terms.is_empty() && !place.is_const => {
+                            if base != UNKNOWN {
+                                copies.push((base, place.root_slots, a.span, &p.name.text));
                             }
-                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                            let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                            Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
                         }
-                    } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
-                        // An element at an index that depends on the state:
-                        // copied in and out, unless the function reads or
-                        // writes the variable otherwise (below).
-                        let place = self.place(a)?;
-                        match (&place.store, place.dynamic(false)) {
-                            // A reference parameter of a template checked on
-                            // its own: any element.
-                            (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
-                                Bound::Reference(Sym::Var {
-                                    base: UNKNOWN,
-                                    ty: place.ty.clone(),
+                        _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                    }
+                } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
+                    // An element at an index that depends on the state:
+                    // copied in and out, unless the function reads or
+                    // writes the variable otherwise (below).
+                    let place = self.place(a)?;
+                    match (&place.store, place.dynamic(false)) {
+                        // A reference parameter of a template checked on
+                        // its own: any element.
+                        (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
+                            Bound::Reference(Sym::Var {
+                                base: UNKNOWN,
+                                ty: place.ty.clone(),
+                            })
+                        }
+                        (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
+                            let at = self.alloc(1);
+                            let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                            let mut leaves = Vec::new();
+                            place.ty.leaves(&mut String::new(), &mut leaves);
+                            let targets: Vec<(ir::LValue, (i32, i32))> = leaves
+                                .iter()
+                                .enumerate()
+                                .map(|(k, (_, t))| {
+                                    let (b, len, _) = place.at(k as u32, t.clone()).element(base);
+                                    let index = Some(ir::Expr::Var(ir::FRAME + at));
+                                    (
+                                        ir::LValue {
+                                            base: b,
+                                            len,
+                                            index,
+                                        },
+                                        slot_range(t),
+                                    )
                                 })
-                            }
-                            (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
-                                let at = self.alloc(1);
-                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
-                                let mut leaves = Vec::new();
-                                place.ty.leaves(&mut String::new(), &mut leaves);
-                                let targets: Vec<(ir::LValue, (i32, i32))> = leaves
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(k, (_, t))| {
-                                        let (b, len, _) =
-                                            place.at(k as u32, t.clone()).element(base);
-                                        let index = Some(ir::Expr::Var(ir::FRAME + at));
-                                        (
-                                            ir::LValue {
-                                                base: b,
-                                                len,
-                                                index,
-                                            },
-                                            slot_range(t),
-                                        )
-                                    })
-                                    .collect();
-                                let reads = targets.iter().map(|(t, _)| t.read()).collect();
-                                outs.push(CopyOut {
-                                    root: base,
-                                    slots: place.root_slots,
-                                    span: a.span,
-                                    param: &p.name.text,
-                                    slot,
-                                    targets,
-                                });
-                                Bound::InOut(at, index, slot, place.ty.clone(), reads)
-                            }
-                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                                .collect();
+                            let reads = targets.iter().map(|(t, _)| t.read()).collect();
+                            outs.push(CopyOut {
+                                root: base,
+                                slots: place.root_slots,
+                                span: a.span,
+                                param: &p.name.text,
+                                slot,
+                                targets,
+                            });
+                            Bound::InOut(at, index, slot, place.ty.clone(), reads)
                         }
-                    } else if p.is_ref {
-                        Bound::Reference(self.reference_argument(a, &p.name.text)?)
-                    } else {
-                        let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
-                        self.value_argument(a, aggregate)
-                    },
-                );
+                        _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                    }
+                } else if p.is_ref {
+                    Bound::Reference(self.reference_argument(a, &p.name.text)?)
+                } else {
+                    let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
+                    self.value_argument(a, aggregate)
+                });
             }
         }
         body.extend(self.fns.results.take().unwrap_or_default());
@@ -1678,6 +1679,24 @@ impl Ctx {
                 values.push(t.expr);
                 true
             }
+        }
+    }
+
+    /// Whether the argument `a` is a value rather than a variable or a part
+    /// of one: a constant, a literal, arithmetic, a call's scalar result.
+    fn is_a_value(&self, a: &hir::Expr) -> bool {
+        match &a.kind {
+            ExprKind::Name(n) => {
+                matches!(
+                    self.peek(n),
+                    Some(Sym::Const { .. } | Sym::ConstData { .. })
+                )
+            }
+            ExprKind::Index(b, _) => self.is_a_value(b),
+            ExprKind::Field(b, _) => self.is_record_base(b) && self.is_a_value(b),
+            ExprKind::Call(n, _) => !self.returns_aggregate(&n.text),
+            ExprKind::Missing => false,
+            _ => true,
         }
     }
 
