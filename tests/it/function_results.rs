@@ -299,3 +299,63 @@ fn constant_references_bound_to_values() {
     let expected = [Verdict::Holds, Verdict::Fails];
     assert_eq!(explored(&with, &expected), explored(&without, &expected));
 }
+
+/// Results in every place a UPPAAL model puts them: an array of records
+/// (`queue_t`), a record with a record inside, an array passed to a
+/// constant reference, a template's function, a quantifier, a `select`,
+/// a clock bound in a guard and in an invariant (`x <= make(3).a`, whose
+/// bound is the field's range [0, 9], so the zone stays exact), a check.
+/// By hand: `a -> b` (k = 0 or 1, once 1 <= x <= 3) stores qs = {k + 2,
+/// k + 3}, o = {{4, true}, 2}, mine = make(0 + 1) and resets x; `b -> c`
+/// passes every comparison and sets cnt = 1, mine = make(1). So `one` (k
+/// = 1) and `two` (k = 0) hold in 2 steps, `never` fails, `inv` holds,
+/// and `q` holds in 1 step.
+#[test]
+fn results_in_uppaal_places() {
+    let text = "typedef struct { int[0,9] a; bool f; } msg_t;\ntypedef msg_t queue_t[2];\n\
+        typedef struct { msg_t inner; int[0,3] n; } outer_t;\n\
+        queue_t qs;\nouter_t o;\nint[0,9] cnt;\nclock x;\n\
+        msg_t make(int a) { msg_t r; r.a = a; r.f = true; return r; }\n\
+        queue_t both(int a) { queue_t q; q[0] = make(a); q[1] = make(a + 1); return q; }\n\
+        outer_t wrap(int a) { outer_t w; w.inner = make(a); w.n = 2; return w; }\n\
+        int sum4(const int &v[4]) { return v[0] + v[1] + v[2] + v[3]; }\n\
+        typedef int[0,3] row_t[4];\n\
+        row_t ones() { row_t r = {1, 1, 1, 1}; return r; }\n\
+        msg_t bump() { cnt++; return make(cnt); }\n\
+        template P() { msg_t mine;\n\
+          msg_t loc() { return make(mine.a + 1); }\n\
+          init location a invariant x <= make(3).a; location b; location c;\n\
+          a -> b select k : int[0, 1] when forall (i : int[0,2]) make(i).a == i \
+            && x >= make(1).a do qs = both(k + 2), o = wrap(4), mine = loc(), x = 0;\n\
+          b -> c when o.inner == make(4) && wrap(4) == o && sum4(ones()) == 4 \
+            && qs[1] == make(qs[0].a + 1) do mine = bump(); }\n\
+        system P;\n\
+        check one: E<> P.c && qs[0].a == 3 && qs[1].a == 4 && P.mine.a == 1 && cnt == 1;\n\
+        check two: E<> P.c && qs[0].a == 2;\n\
+        check never: E<> P.c && cnt != 1;\n\
+        check inv: A[] P.a imply x <= 3;\n\
+        check q: E<> make(4) == o.inner;\n";
+    let expected = [
+        Verdict::Holds,
+        Verdict::Holds,
+        Verdict::Fails,
+        Verdict::Holds,
+        Verdict::Holds,
+    ];
+    let bfs = every_order(text, &expected);
+    let steps: Vec<Option<usize>> = bfs
+        .iter()
+        .map(|r| r.trace.as_ref().map(|t| t.steps.len()))
+        .collect();
+    assert_eq!(steps, [Some(2), Some(2), None, None, Some(1)]);
+    let errs = errors(
+        "typedef struct { int[0,9] a; } msg_t;\nint[0,9] cnt;\n\
+         msg_t bump() { cnt++; msg_t r; r.a = cnt; return r; }\n\
+         template P() { init location a; a -> a when bump().a == 1; }\nsystem P;\n",
+    );
+    assert!(
+        errs.iter()
+            .any(|(m, a)| m.starts_with("`bump` changes variables") && a == "bump()"),
+        "{errs:?}"
+    );
+}

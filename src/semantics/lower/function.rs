@@ -369,12 +369,18 @@ impl Ctx {
         if body.is_empty() || matches!(t.ty, Ty::Error) {
             return t;
         }
+        // The value's own range (a field's, a comparison's 0 or 1), which
+        // the range analysis of clock bounds reads from the call.
+        let (lo, hi) = match t.ty {
+            Ty::Bool => (0, 1),
+            _ => slot_range(&t.ty),
+        };
         body.push(ir::Stmt::Return {
             value: Some(t.expr),
-            lo: i32::MIN,
-            hi: i32::MAX,
+            lo,
+            hi,
         });
-        let call = self.nameless_call(body, self.fns.peak, span, Some((i32::MIN, i32::MAX)));
+        let call = self.nameless_call(body, self.fns.peak, span, Some((lo, hi)));
         Typed {
             expr: ir::Expr::Call(Arc::new(call)),
             ty: t.ty,
