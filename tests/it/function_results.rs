@@ -359,3 +359,35 @@ fn results_in_uppaal_places() {
         "{errs:?}"
     );
 }
+
+/// Returns inside branches and loops, a result passed on to a function
+/// that returns one in turn, nested three deep. By hand: q[1] = make(3) =
+/// {3, true}; pick(0) finds q[1] (q[0].f is false) so g = {3, true};
+/// chain() = via(via(make(1))): via adds 2 to `a` (1 -> 3 -> 5), pick(2)
+/// is make(2), so r = 5 + 2 = 7; q[0] = pick(0) = {3, true}.
+#[test]
+fn returns_in_branches_and_chained_results() {
+    let text = "typedef struct { int[0,9] a; bool f; } msg_t;\nmsg_t q[2];\nmsg_t g;\nint[0,9] r;\n\
+        msg_t make(int a) { msg_t m; m.a = a; m.f = a > 2; return m; }\n\
+        msg_t pick(int k) { if (k > 0) return make(k); else { int j = 0; \
+          while (j < 2) { if (q[j].f) return q[j]; j++; } } return make(9); }\n\
+        msg_t via(msg_t m) { msg_t t = make(m.a + 1); return make(t.a + 1); }\n\
+        msg_t chain() { return via(via(make(1))); }\n\
+        template P() { init location a; location b;\n\
+          a -> b do q[1] = make(3), g = pick(0), r = chain().a + pick(2).a, q[0] = pick(0); }\n\
+        system P;\n\
+        check c1: E<> P.b && g.a == 3 && g.f && r == 7 && q[0].a == 3 && q[0].f;\n\
+        check c2: E<> P.b && r != 7;\n";
+    every_order(text, &[Verdict::Holds, Verdict::Fails]);
+    let errs = errors(
+        "typedef struct { int a; } msg_t;\nmsg_t make(int a) { msg_t m; m.a = a; return m; }\n\
+         msg_t g = make(1);\n",
+    );
+    assert!(
+        errs.iter().any(|(m, a)| m
+            == "the initial value of a variable is a constant, not a call of `make`: \
+                assign the call's result in an update"
+            && a == "make(1)"),
+        "{errs:?}"
+    );
+}

@@ -340,6 +340,18 @@ impl Ctx {
                 if self.init_from_constant(init, ty, out) {
                     return;
                 }
+                if let ExprKind::Call(name, _) = &init.kind {
+                    self.error(
+                        init.span,
+                        format!(
+                            "the initial value of a variable is a constant, not a call of `{}`: \
+                             assign the call's result in an update",
+                            name.text
+                        ),
+                    );
+                    out.extend(std::iter::repeat_n(None, n));
+                    return;
+                }
                 self.error(
                     init.span,
                     format!(
