@@ -198,7 +198,7 @@ fn check_uniform<K: PartialEq>(
     message: &str,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let first = key(&slots[0]);
+    let first = key(slots[0]);
     if slots.iter().any(|s| key(s) != first) {
         errors.push(Diagnostic::error(slots[0].span, message));
     }

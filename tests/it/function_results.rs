@@ -11,7 +11,7 @@ use zeno::ir::ErrorKind;
 fn explored(text: &str, expected: &[Verdict]) -> Vec<u64> {
     every_order(text, expected)
         .iter()
-        .map(|r| r.stats.explored as u64)
+        .map(|r| r.stats.explored)
         .collect()
 }
 
