@@ -200,6 +200,18 @@ fn misused_results_are_located_errors() {
             && a == "z"),
         "{errs:?}"
     );
+    let errs = errors(
+        "typedef struct { int[0,9] a; } msg_t;\nmsg_t q[3];\nint[0,3] len = 2;\n\
+         msg_t pop() { len--; return q[len]; }\n\
+         template P() { init location a; a -> a when len > 0 do q[len] = pop(); }\nsystem P;\n",
+    );
+    assert!(
+        errs.iter().any(|(m, a)| m
+            == "the call on the right changes a variable that an index on the left reads; \
+                copy the result to a local or a variable first"
+            && a == "q[len] = pop()"),
+        "{errs:?}"
+    );
     let errs = errors(&format!("{head}msg_t g() {{ return 3; }}\n"));
     assert!(
         errs.iter()

@@ -866,6 +866,26 @@ impl Ctx {
         let (Some(target), Some(source)) = (target, source) else {
             return;
         };
+        // `q[len] = pop()` with `pop` changing `len`: which `len` the
+        // target means depends on an order C leaves open; an error.
+        if self.mode == Mode::Lower
+            && let Some(calls) = self.fns.results.as_ref()
+            && !calls.is_empty()
+        {
+            let (_, writes) = ir::footprint(calls);
+            let mut reads_written = false;
+            for (index, _, _) in &target.terms {
+                index.for_each_read(&mut |v| reads_written |= writes.contains(&v));
+            }
+            if reads_written {
+                self.error(
+                    e.span,
+                    "the call on the right changes a variable that an index on the left reads; \
+                     copy the result to a local or a variable first",
+                );
+                return;
+            }
+        }
         if !source.ty.is_aggregate() {
             self.error(
                 rhs.span,
