@@ -212,6 +212,18 @@ fn misused_results_are_located_errors() {
             && a == "q[len] = pop()"),
         "{errs:?}"
     );
+    // The same for a scalar: `a[len] = popi()`, in an update and in a body.
+    let errs = errors(
+        "int a[3];\nint[0,3] len = 2;\nint popi() { len--; return a[len]; }\n\
+         void f() { a[len] = popi(); }\n\
+         template P() { init location s; s -> s when len > 0 do a[len] = popi(); }\nsystem P;\n",
+    );
+    let clashes: Vec<&str> = errs
+        .iter()
+        .filter(|(m, _)| m.starts_with("the call on the right changes a variable"))
+        .map(|(_, a)| a.as_str())
+        .collect();
+    assert_eq!(clashes, ["a[len] = popi()", "a[len] = popi()"], "{errs:?}");
     let errs = errors(&format!("{head}msg_t g() {{ return 3; }}\n"));
     assert!(
         errs.iter()

@@ -218,6 +218,26 @@ impl Ctx {
         }
         let value = rhs_value(self, out)?;
         let (target, ty) = self.lvalue(lhs)?;
+        // `a[n] = f()` with `f` changing `n`: which element is meant depends
+        // on an order C leaves open; an error.
+        if self.mode == Mode::Lower
+            && let Some(index) = &target.index
+        {
+            let mut writes = Vec::new();
+            value
+                .expr
+                .for_each_call(&mut |c| writes.extend_from_slice(&c.writes));
+            let mut clash = false;
+            index.for_each_read(&mut |v| clash |= writes.contains(&v));
+            if clash {
+                self.error(
+                    e.span,
+                    "the call on the right changes a variable that an index on the left reads; \
+                     copy the result to a local or a variable first",
+                );
+                return None;
+            }
+        }
         let read = target.read();
         let bin = |op: BinOp, read: ir::Expr, value: ir::Expr| ty::binary(op, read, value);
         let value = match op {
