@@ -415,3 +415,22 @@ fn returns_in_branches_and_chained_results() {
         "{errs:?}"
     );
 }
+
+/// A result type whose length is a template parameter is a located error
+/// (and is never expanded while the template is checked on its own, where
+/// the length is unknown: this once enumerated 2^32 elements).
+#[test]
+fn a_result_length_from_a_template_parameter_is_a_located_error() {
+    let errs = errors(
+        "template T(const int[1,3] n) {\n  typedef int[0,5] row_t[n];\n  row_t rows;\n\
+         row_t fill(int v) { return rows; }\n  init location s; location t;\n\
+         s -> t when fill(2)[0] == 2 do rows = fill(3);\n}\nP = T(2);\nsystem P;\n",
+    );
+    assert!(
+        errs.iter().any(|(m, a)| m
+            == "a function's result cannot have a length that depends on a template \
+                parameter: return it through a reference parameter"
+            && a == "row_t"),
+        "{errs:?}"
+    );
+}

@@ -227,12 +227,24 @@ impl Ctx {
     pub(super) fn declare_function(&mut self, f: &Arc<hir::Function>) {
         let ret = f.ret.as_ref().map(|t| {
             let ty = self.resolve_type(t);
+            if matches!(ty, Ty::Error) {
+                return Ty::Error;
+            }
+            if data::has_unknown_len(&ty) {
+                // A length only an instance knows (its leaves are not
+                // enumerated: there may be 2^32).
+                self.error(
+                    t.span(),
+                    "a function's result cannot have a length that depends on a template \
+                     parameter: return it through a reference parameter",
+                );
+                return Ty::Error;
+            }
             let mut leaves = Vec::new();
-            ty.leaves(&mut String::new(), &mut leaves);
-            if matches!(ty, Ty::Error) || data::has_unknown_len(&ty) {
-                // Reported already, or a length only an instance knows.
-                Ty::Error
-            } else if ty.slots().is_none() || !leaves.iter().all(|(_, t)| t.is_data()) {
+            if ty.slots().is_some() {
+                ty.leaves(&mut String::new(), &mut leaves);
+            }
+            if ty.slots().is_none() || !leaves.iter().all(|(_, t)| t.is_data()) {
                 self.error(
                     t.span(),
                     "a function returns an integer, a boolean, or an array or record of them",
