@@ -1421,6 +1421,11 @@ impl Ctx {
         out.extend(pre);
         out.extend(results);
         let place = place?;
+        if place.ty.slots().is_none() {
+            // A length unknown while a template is checked on its own:
+            // no scalars to read (the callers' shape checks fail first).
+            return Some((place.ty, Vec::new()));
+        }
         let mut leaves = Vec::new();
         place.ty.leaves(&mut String::new(), &mut leaves);
         let reads = leaves
