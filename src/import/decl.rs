@@ -19,6 +19,9 @@ pub(crate) struct Env {
     /// How deeply `struct`s being read are nested (bounded, so that a
     /// hostile input cannot exhaust the stack).
     struct_depth: std::cell::Cell<u32>,
+    /// For each function read so far (its zeno name), which parameters are
+    /// references that may be written (`int &v`, not `const int &v`).
+    pub(crate) ref_params: HashMap<String, Vec<bool>>,
 }
 
 impl Env {
@@ -488,13 +491,16 @@ fn function(
     name: &str,
 ) -> PResult<String> {
     c.expect("(")?;
+    let mut writable = Vec::new();
     let params = c.list_until(")", |c| {
         let t = parse_type(c, env)?;
         let r = if c.eat("&") { "&" } else { "" };
+        writable.push(!r.is_empty() && !t.is_const);
         let p = c.ident()?;
         let d = dims(c)?;
         Ok(format!("{} {r}{}{d}", t.text, sanitize(&p)))
     })?;
+    env.ref_params.insert(sanitize(name), writable);
     let open = c.pos();
     c.expect("{")?;
     let mut body = Body {

@@ -67,20 +67,69 @@ fn array_name(first_slot: &str) -> String {
     clean(name)
 }
 
+/// An indexed access: its first slot and extent (as [`Expr::Index`] has
+/// them), and the elements it reaches: their number and the slots between
+/// two of them (1, or more for a field of an array of records, `q[i].id`,
+/// whose index is `i * stride`).
+pub(super) type Access = (u32, u32, u32, u32);
+
+/// The access `base[index]` of `len` slots.
+pub(super) fn access(base: u32, len: u32, index: &Expr) -> Access {
+    match index {
+        Expr::Binary(BinOp::Mul, i, k) => match (&**i, &**k) {
+            (Expr::Checked { len: n, .. }, Expr::Const(s)) if *s > 1 => (base, len, *n, *s as u32),
+            _ => (base, len, len, 1),
+        },
+        _ => (base, len, len, 1),
+    }
+}
+
 /// For each slot, the array `(base, len)` it belongs to, from the indexed
-/// accesses found in the network.
+/// accesses found in the network; or the strided array `(first slot,
+/// elements, stride)`: a field of an array of records whose fields differ
+/// in range, which is written as an array of its own (`q[i].id` as
+/// `q_id[i]`).
 struct Arrays {
     of: Vec<Option<(u32, u32)>>,
+    strided: Vec<Option<(u32, u32, u32)>>,
 }
 
 impl Arrays {
+    /// `uniform` tells whether slots `a..b` share one type (an array of
+    /// records with fields of different ranges does not: its fields'
+    /// accesses become strided arrays).
     fn new(
         slots: usize,
-        groups: &BTreeSet<(u32, u32)>,
+        accesses: &BTreeSet<Access>,
+        uniform: &dyn Fn(std::ops::Range<usize>) -> bool,
+        span: &dyn Fn(u32) -> Span,
         errors: &mut Vec<Diagnostic>,
         what: &str,
     ) -> Arrays {
         let mut of = vec![None; slots];
+        let mut strided = vec![None; slots];
+        // A strided access (`q[i].id`, `g[i][2]`) reads the array an access
+        // by consecutive slots declares, if one contains it (`g[i][j]`);
+        // otherwise it is an array of its own, so that the fields of an
+        // array of records need neither one range nor consecutive slots.
+        let flat: Vec<(u32, u32)> = accesses
+            .iter()
+            .filter(|a| a.3 == 1)
+            .map(|a| (a.0, a.1))
+            .collect();
+        let (mut groups, mut fields) = (BTreeSet::new(), Vec::new());
+        for &(base, len, n, s) in accesses {
+            let end = base.saturating_add(len);
+            let contained = flat
+                .iter()
+                .any(|&(b, l)| b <= base && end <= b.saturating_add(l));
+            let extent = base as usize..(end as usize).min(slots);
+            if s > 1 && !(contained && uniform(extent)) {
+                fields.push((base, n, s));
+            } else {
+                groups.insert((base, len));
+            }
+        }
         // Largest first, so a sub-range access reuses the enclosing array.
         let mut sorted: Vec<_> = groups.iter().copied().collect();
         sorted.sort_by_key(|&(b, l)| (std::cmp::Reverse(l), b));
@@ -103,12 +152,40 @@ impl Arrays {
                 }
             } else if !covered {
                 errors.push(Diagnostic::error(
-                    Span::default(),
-                    format!("overlapping {what} arrays cannot be exported"),
+                    span(base),
+                    format!(
+                        "overlapping {what} arrays cannot be exported (indexed accesses reach \
+                         parts of this array that overlap without one containing the other)"
+                    ),
                 ));
             }
         }
-        Arrays { of }
+        for (start, n, s) in fields {
+            let reached: Vec<usize> = (0..n)
+                .map(|k| (start as usize).saturating_add((k as usize).saturating_mul(s as usize)))
+                .collect();
+            if reached.iter().any(|&v| v >= slots) {
+                continue;
+            }
+            let group = Some((start, n, s));
+            if reached
+                .iter()
+                .all(|&v| of[v].is_none() && (strided[v].is_none() || strided[v] == group))
+            {
+                for &v in &reached {
+                    strided[v] = group;
+                }
+            } else {
+                errors.push(Diagnostic::error(
+                    span(start),
+                    format!(
+                        "overlapping {what} arrays cannot be exported (a field of an array of \
+                         records is also reached by another indexed access)"
+                    ),
+                ));
+            }
+        }
+        Arrays { of, strided }
     }
 }
 
@@ -116,12 +193,12 @@ impl Arrays {
 /// `key`: both formats declare one type (TChecker also one initial value)
 /// for a whole array.
 fn check_uniform<K: PartialEq>(
-    slots: &[crate::ir::Variable],
+    slots: &[&crate::ir::Variable],
     key: impl Fn(&crate::ir::Variable) -> K,
     message: &str,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let first = key(&slots[0]);
+    let first = key(slots[0]);
     if slots.iter().any(|s| key(s) != first) {
         errors.push(Diagnostic::error(slots[0].span, message));
     }
@@ -131,14 +208,14 @@ fn check_uniform<K: PartialEq>(
 /// and the dimensions that indices are checked against.
 #[derive(Default)]
 struct Uses {
-    arrays: BTreeSet<(u32, u32)>,
+    arrays: BTreeSet<Access>,
     checks: BTreeSet<u32>,
 }
 
 fn collect_expr(e: &Expr, uses: &mut Uses) {
     for_each_node(e, &mut |n| match n {
-        Expr::Index { base, len, .. } => {
-            uses.arrays.insert((*base, *len));
+        Expr::Index { base, len, index } => {
+            uses.arrays.insert(access(*base, *len, index));
         }
         Expr::Checked { len, .. } => {
             uses.checks.insert(*len);
@@ -197,7 +274,7 @@ impl<'n> Printer<'n> {
                 for u in &e.updates {
                     if let Update::Assign { target, value } = u {
                         if let Some(i) = &target.index {
-                            uses.arrays.insert((target.base, target.len));
+                            uses.arrays.insert(access(target.base, target.len, i));
                             collect_expr(i, &mut uses);
                         }
                         collect_expr(value, &mut uses);
@@ -220,7 +297,25 @@ impl<'n> Printer<'n> {
             Dialect::TChecker => Functions::default(),
         };
         fns.state_arrays(&mut uses.arrays);
-        let vars = Arrays::new(net.variables.len(), &uses.arrays, errors, "variable");
+        let uniform = |r: std::ops::Range<usize>| {
+            let slots = &net.variables[r];
+            slots
+                .iter()
+                .all(|s| (s.lo, s.hi, s.is_bool) == (slots[0].lo, slots[0].hi, slots[0].is_bool))
+        };
+        let span = |v: u32| {
+            net.variables
+                .get(v as usize)
+                .map_or_else(Span::default, |x| x.span)
+        };
+        let vars = Arrays::new(
+            net.variables.len(),
+            &uses.arrays,
+            &uniform,
+            &span,
+            errors,
+            "variable",
+        );
         Printer {
             net,
             vars,
@@ -230,21 +325,30 @@ impl<'n> Printer<'n> {
         }
     }
 
-    /// The variables in declaration order: each array (its base and its
+    /// The variables in declaration order: each array (its name and its
     /// slots) once, and each scalar (`None`, one slot).
-    fn declared_vars(&self) -> Vec<(Option<u32>, &'n [crate::ir::Variable])> {
+    fn declared_vars(&self) -> Vec<(Option<String>, Vec<&'n crate::ir::Variable>)> {
         let all = &self.net.variables;
         let mut out = Vec::new();
         let mut v = 0usize;
         while v < all.len() {
+            if let Some((start, n, s)) = self.vars.strided[v] {
+                if start as usize == v {
+                    let slots = (0..n).map(|k| &all[(start + k * s) as usize]).collect();
+                    out.push((Some(self.strided_ident(start)), slots));
+                }
+                v += 1;
+                continue;
+            }
             match self.vars.of[v] {
                 Some((base, len)) if base as usize == v => {
-                    out.push((Some(base), &all[v..v + len as usize]));
+                    let slots = all[v..v + len as usize].iter().collect();
+                    out.push((Some(self.array_ident(base)), slots));
                     v += len as usize;
                 }
                 Some(_) => v += 1,
                 None => {
-                    out.push((None, &all[v..=v]));
+                    out.push((None, vec![&all[v]]));
                     v += 1;
                 }
             }
@@ -252,7 +356,20 @@ impl<'n> Printer<'n> {
         out
     }
 
+    /// `q[0].id` → `q_id`: the name of the strided array from `start`.
+    fn strided_ident(&self, start: u32) -> String {
+        self.net
+            .variables
+            .get(start as usize)
+            .map_or(format!("_v{start}"), |x| {
+                clean(&x.name.replacen("[0]", "", 1))
+            })
+    }
+
     fn var(&self, v: u32) -> String {
+        if let Some((start, _, s)) = self.vars.strided.get(v as usize).copied().flatten() {
+            return format!("{}[{}]", self.strided_ident(start), (v - start) / s);
+        }
         match self.vars.of.get(v as usize).copied().flatten() {
             Some((base, _)) => format!("{}[{}]", self.array_ident(base), v - base),
             None => self
@@ -337,6 +454,7 @@ impl<'n> Printer<'n> {
                         | BinOp::Shr
                         | BinOp::Min
                         | BinOp::Max
+                        | BinOp::Pow
                 ) {
                     errors.push(Diagnostic::error(
                         span,
@@ -501,6 +619,9 @@ impl Names for Printer<'_> {
     }
 
     fn array(&self, base: VarId) -> (String, u32) {
+        if let Some((start, _, s)) = self.vars.strided.get(base as usize).copied().flatten() {
+            return (self.strided_ident(start), (base - start) / s);
+        }
         match self.vars.of.get(base as usize).copied().flatten() {
             // A sub-range of a bigger array is read with a shifted index.
             Some((b, _)) => (self.array_ident(b), base - b),
@@ -511,6 +632,15 @@ impl Names for Printer<'_> {
     /// XTA: `_idxN`, declared `const int _idxN[N] = { 0, …, N - 1 };`, so
     /// that UPPAAL reports an index outside its own dimension as zeno
     /// does. TChecker has no constant arrays: such an index is rejected.
+    fn stride(&self, base: VarId) -> u32 {
+        self.vars
+            .strided
+            .get(base as usize)
+            .copied()
+            .flatten()
+            .map_or(1, |(_, _, s)| s)
+    }
+
     fn checked(&self, len: u32) -> Option<String> {
         (self.dialect == Dialect::Xta).then(|| checked_table(len))
     }
@@ -721,12 +851,12 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
     for (array, slots) in pr.declared_vars() {
         let x = &slots[0];
         check_uniform(
-            slots,
+            &slots,
             |s| (s.lo, s.hi, s.init),
             "TChecker arrays need one range and initial value for all elements",
             &mut errors,
         );
-        let name = array.map_or_else(|| clean(&x.name), |base| pr.array_ident(base));
+        let name = array.unwrap_or_else(|| clean(&x.name));
         out.push_str(&format!(
             "int:{}:{}:{}:{}:{name}\n",
             slots.len(),
@@ -900,24 +1030,20 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             }
         };
         match array {
-            Some(base) => {
+            Some(name) => {
                 let len = slots.len();
-                let inits: Vec<String> = slots.iter().map(val).collect();
+                let inits: Vec<String> = slots.iter().map(|s| val(s)).collect();
                 check_uniform(
-                    slots,
+                    &slots,
                     |s| (s.lo, s.hi, s.is_bool),
                     "array elements with different ranges cannot be exported",
                     &mut errors,
                 );
                 // All-zero arrays need no initialiser.
                 if slots.iter().all(|s| s.init == 0) {
-                    out.push_str(&format!("{ty} {}[{len}];\n", pr.array_ident(base)));
+                    out.push_str(&format!("{ty} {name}[{len}];\n"));
                 } else {
-                    out.push_str(&format!(
-                        "{ty} {}[{len}] = {{{}}};\n",
-                        pr.array_ident(base),
-                        inits.join(", ")
-                    ));
+                    out.push_str(&format!("{ty} {name}[{len}] = {{{}}};\n", inits.join(", ")));
                 }
             }
             None => out.push_str(&format!("{ty} {} = {};\n", clean(&x.name), val(x))),
@@ -941,11 +1067,23 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
             if let Some(s) = &e.sync
                 && s.channel.index.is_some()
             {
-                chan_groups.insert((s.channel.base, s.channel.len));
+                chan_groups.insert((s.channel.base, s.channel.len, s.channel.len, 1));
             }
         }
     }
-    let chans = Arrays::new(net.channels.len(), &chan_groups, &mut errors, "channel");
+    // Channel indices are never strided (a channel array has no records).
+    let chans = Arrays::new(
+        net.channels.len(),
+        &chan_groups,
+        &|_| true,
+        &|c| {
+            net.channels
+                .get(c as usize)
+                .map_or_else(Span::default, |x| x.span)
+        },
+        &mut errors,
+        "channel",
+    );
     let chan_array = |b: u32| {
         net.channels
             .get(b as usize)

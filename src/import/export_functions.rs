@@ -96,12 +96,14 @@ impl Functions {
 
     /// The arrays the calls' statements index, for the exporter to declare
     /// as arrays: `(base, len)` of state variables.
-    pub(super) fn state_arrays(&self, out: &mut std::collections::BTreeSet<(u32, u32)>) {
+    pub(super) fn state_arrays(&self, out: &mut std::collections::BTreeSet<super::export::Access>) {
         for c in &self.calls {
             let mut targets = Vec::new();
             each_expr(&c.body, &mut |e| state_indices(e, out), &mut |l| {
-                if l.index.is_some() && !is_frame_slot(l.base) {
-                    targets.push((l.base, l.len));
+                if let Some(i) = &l.index
+                    && !is_frame_slot(l.base)
+                {
+                    targets.push(super::export::access(l.base, l.len, i));
                 }
             });
             out.extend(targets);
@@ -136,6 +138,8 @@ impl Functions {
         let frame = self.frame.max(1);
         for c in &self.calls {
             let ty = match c.result {
+                // A nameless call's result has no range of its own.
+                Some((i32::MIN, i32::MAX)) => "int32_t".to_string(),
                 Some((lo, hi)) => format!("int[{lo}, {hi}]"),
                 None => "void".to_string(),
             };
@@ -179,6 +183,14 @@ impl Names for Body<'_> {
             ("_fr".to_string(), base - FRAME)
         } else {
             self.names.array(base)
+        }
+    }
+
+    fn stride(&self, base: VarId) -> u32 {
+        if is_frame_slot(base) {
+            1
+        } else {
+            self.names.stride(base)
         }
     }
 
@@ -387,12 +399,12 @@ fn local_arrays(stmts: &[Stmt], checks: &mut std::collections::BTreeSet<u32>) {
 }
 
 /// The state arrays an expression indexes.
-fn state_indices(e: &Expr, out: &mut std::collections::BTreeSet<(u32, u32)>) {
+fn state_indices(e: &Expr, out: &mut std::collections::BTreeSet<super::export::Access>) {
     for_each_node(e, &mut |n| {
-        if let Expr::Index { base, len, .. } = n
+        if let Expr::Index { base, len, index } = n
             && !is_frame_slot(*base)
         {
-            out.insert((*base, *len));
+            out.insert(super::export::access(*base, *len, index));
         }
     });
 }

@@ -52,6 +52,8 @@ const BINARY: &[(&str, &str, u8)] = &[
     ("*", "*", 18),
     ("/", "/", 18),
     ("%", "%", 18),
+    // UPPAAL's parser puts `**` with `*`, left-associative.
+    ("**", "**", 18),
 ];
 
 const ASSIGN_BP: u8 = 6;
@@ -486,6 +488,9 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
                 "+" => l.checked_add(r),
                 "-" => l.checked_sub(r),
                 "*" => l.checked_mul(r),
+                // A negative exponent has no integer value; an overflow is
+                // left to zeno, which reports it.
+                "**" => u32::try_from(r).ok().and_then(|r| l.checked_pow(r)),
                 "/" if r != 0 => Some(l / r),
                 "%" if r != 0 => Some(l % r),
                 "<?" => Some(l.min(r)),

@@ -105,7 +105,11 @@ impl Template {
     /// variable, so that the template, the queries (`P.v`) and the instances
     /// read the same. A parameter only read stays a constant, as zeno may
     /// need it in a type or an array size.
-    pub(crate) fn copy_written_value_params(&mut self, value: &[Option<super::decl::ValueParam>]) {
+    pub(crate) fn copy_written_value_params(
+        &mut self,
+        value: &[Option<super::decl::ValueParam>],
+        ref_params: &std::collections::HashMap<String, Vec<bool>>,
+    ) {
         let mut copies = Vec::new();
         for (k, v) in value.iter().enumerate() {
             let Some((ty, name)) = v else { continue };
@@ -114,7 +118,7 @@ impl Template {
                 .iter()
                 .flat_map(|e| &e.updates)
                 .chain(&self.locals)
-                .any(|text| writes(text, name));
+                .any(|text| writes(text, name) || passed_by_reference(text, name, ref_params));
             if !written {
                 continue;
             }
@@ -233,6 +237,54 @@ fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
             }
         }
         None
+    })
+}
+
+/// Whether the zeno text `text` passes the variable `name` itself as an
+/// argument of a call to a reference parameter that may write it
+/// (`bump(v)` with `void bump(int &x)`); `ref_params` gives, for each
+/// function, which parameters are such references.
+fn passed_by_reference(
+    text: &str,
+    name: &str,
+    ref_params: &std::collections::HashMap<String, Vec<bool>>,
+) -> bool {
+    words(text).any(|(at, w)| {
+        if w != name {
+            return false;
+        }
+        let before = text[..at].trim_end();
+        let after = text[at + w.len()..].trim_start();
+        if !(before.ends_with('(') || before.ends_with(','))
+            || !(after.starts_with(')') || after.starts_with(','))
+        {
+            return false;
+        }
+        // Back to the `(` that opens the argument list, counting the
+        // arguments before this one at its depth.
+        let (mut depth, mut position) = (0i32, 0usize);
+        for (i, ch) in before.char_indices().rev() {
+            match ch {
+                ')' | ']' | '}' => depth += 1,
+                '[' | '{' if depth > 0 => depth -= 1,
+                '(' if depth > 0 => depth -= 1,
+                ',' if depth == 0 => position += 1,
+                '(' => {
+                    let callee = before[..i].trim_end();
+                    let start = callee
+                        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .map_or(0, |k| k + 1);
+                    return ref_params
+                        .get(&callee[start..])
+                        .and_then(|flags| flags.get(position))
+                        .copied()
+                        .unwrap_or(false);
+                }
+                '[' | '{' => return false,
+                _ => {}
+            }
+        }
+        false
     })
 }
 

@@ -821,6 +821,6 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         }
         out.edges.push(e);
     }
-    out.copy_written_value_params(&value_params);
+    out.copy_written_value_params(&value_params, &env.ref_params);
     Some(out)
 }

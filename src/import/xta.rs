@@ -182,7 +182,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     if !has_init {
         return Err((name_span, format!("process `{name}` has no `init` state")));
     }
-    t.copy_written_value_params(&value);
+    t.copy_written_value_params(&value, &env.ref_params);
     Ok(t)
 }
 

@@ -48,6 +48,12 @@ pub enum ErrorKind {
     /// An integer result outside the range of `i32`.
     #[error("integer overflow")]
     Overflow,
+    /// `a ** b` with `b < 0` (its value is not an integer).
+    #[error("negative exponent {exponent} in `**`")]
+    NegativeExponent {
+        /// The exponent.
+        exponent: i32,
+    },
     /// An assignment of a value outside the variable's range.
     #[error("value {value} is outside the range [{lo}, {hi}] of variable #{var}")]
     OutOfRange {
@@ -295,6 +301,10 @@ pub fn apply_binary(op: BinOp, a: i32, b: i32) -> Result<i32, ErrorKind> {
             .ok_or(overflow)?,
         BinOp::Min => a.min(b),
         BinOp::Max => a.max(b),
+        BinOp::Pow => match u32::try_from(b) {
+            Ok(b) => a.checked_pow(b).ok_or(overflow)?,
+            Err(_) => return Err(ErrorKind::NegativeExponent { exponent: b }),
+        },
     })
 }
 

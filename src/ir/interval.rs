@@ -209,6 +209,21 @@ fn binary(op: BinOp, x: Interval, y: Interval) -> Range {
         }
         BinOp::Min => Range::exact(x.0.min(y.0), x.1.min(y.1)),
         BinOp::Max => Range::exact(x.0.max(y.0), x.1.max(y.1)),
+        // |x ** e| <= m ** e for m the largest |x|, and e at most y.1; a
+        // negative exponent fails. Past 64 any m >= 2 saturates already.
+        BinOp::Pow => {
+            if y.1 < 0 {
+                return always_fails();
+            }
+            let m = x.0.abs().max(x.1.abs());
+            let top = if m <= 1 {
+                1
+            } else {
+                m.saturating_pow(y.1.min(64) as u32)
+            };
+            let lo = if x.0 >= 0 { 0 } else { -top };
+            in_i32((lo, top)).failing_if(y.0 < 0)
+        }
     }
 }
 

@@ -486,6 +486,9 @@ pub enum BinOp {
     Min,
     /// `>?`: the larger operand
     Max,
+    /// `**`: integer power; a negative exponent or a result outside `i32`
+    /// is a model error
+    Pow,
 }
 
 /// An integer expression over variable slots. Booleans are 0 and 1.

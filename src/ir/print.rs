@@ -16,6 +16,13 @@ pub trait Names {
     /// position of `base` in it (not 0 when the read covers only part of a
     /// bigger array; the printer then adds it to the index).
     fn array(&self, base: VarId) -> (String, u32);
+    /// The slots one step of the named array skips (more than 1 for the
+    /// fields of an array of records written as an array of their own:
+    /// `q[i].id` as `q_id[i]`); the index `i * stride` is then written `i`.
+    fn stride(&self, base: VarId) -> u32 {
+        let _ = base;
+        1
+    }
     /// A constant table `t` with `t[k] == k` for `k` in `0..len`, through
     /// which an index checked against a dimension of `len` is written
     /// (`t[i]`, an error where `i` is outside the table, as the check is);
@@ -82,7 +89,7 @@ fn binop_prec(op: BinOp, style: Style) -> u8 {
         BinOp::Min | BinOp::Max => ATOM,
         BinOp::Shl | BinOp::Shr => 11,
         BinOp::Add | BinOp::Sub => 12,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
+        BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => 13,
     }
 }
 
@@ -111,6 +118,7 @@ pub fn binop_text(op: BinOp, style: Style) -> &'static str {
         BinOp::Max if style.infix_min_max => ">?",
         BinOp::Min => "min",
         BinOp::Max => "max",
+        BinOp::Pow => "**",
     }
 }
 
@@ -204,6 +212,15 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
             Expr::Var(v) => out.push_str(&self.names.var(*v)),
             Expr::Index { base, index, .. } => {
                 let (array, offset) = self.names.array(*base);
+                let stride = self.names.stride(*base);
+                let index = match &**index {
+                    Expr::Binary(BinOp::Mul, i, k)
+                        if stride > 1 && **k == Expr::Const(stride as i32) =>
+                    {
+                        i
+                    }
+                    _ => index,
+                };
                 out.push_str(&array);
                 out.push('[');
                 self.write(out, index, 0);

@@ -288,6 +288,9 @@ pub struct FunctionDef {
     /// How many scopes were open where it was declared (1: global, 2: a
     /// template's): its body sees those and nothing of the caller's.
     pub scope_depth: u32,
+    /// The result type (`None` for `void`); an array or a record is
+    /// returned in frame slots the caller provides.
+    pub ret: Option<Ty>,
 }
 
 impl Sym {

@@ -1178,6 +1178,8 @@ pub enum BinOp {
     Min,
     /// `>?`: the larger operand
     Max,
+    /// `**`: integer power
+    Pow,
 }
 
 impl BinOp {
@@ -1187,6 +1189,7 @@ impl BinOp {
             PLUS => BinOp::Add,
             MINUS => BinOp::Sub,
             STAR => BinOp::Mul,
+            STAR2 => BinOp::Pow,
             SLASH => BinOp::Div,
             PERCENT => BinOp::Rem,
             LT => BinOp::Lt,

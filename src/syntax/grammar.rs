@@ -920,7 +920,8 @@ fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
         LT_QUESTION | GT_QUESTION => (23, 24, BIN_EXPR),
         SHL | SHR => (25, 26, BIN_EXPR),
         PLUS | MINUS => (27, 28, BIN_EXPR),
-        STAR | SLASH | PERCENT => (29, 30, BIN_EXPR),
+        // `**` as UPPAAL's parser has it: with `*`, left-associative.
+        STAR | SLASH | PERCENT | STAR2 => (29, 30, BIN_EXPR),
         _ => return None,
     })
 }

@@ -165,6 +165,8 @@ enum RawToken {
     Minus,
     #[token("*")]
     Star,
+    #[token("**")]
+    Star2,
     #[token("/")]
     Slash,
     #[token("%")]
@@ -306,6 +308,7 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::Plus => PLUS,
         RawToken::Minus => MINUS,
         RawToken::Star => STAR,
+        RawToken::Star2 => STAR2,
         RawToken::Slash => SLASH,
         RawToken::Percent => PERCENT,
         RawToken::Lt => LT,

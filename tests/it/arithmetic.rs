@@ -76,6 +76,16 @@ fn reference(e: &Expr, vars: &[i32]) -> Option<i32> {
                 BinOp::BitXor => x ^ y,
                 BinOp::Min => x.min(y),
                 BinOp::Max => x.max(y),
+                BinOp::Pow if y < 0 => return None,
+                // |x| >= 2 leaves i32 before the 32nd factor (and i128
+                // past 40 factors of up to 2^31: then it is outside too).
+                BinOp::Pow => match x {
+                    0 => (y == 0) as i32,
+                    1 => 1,
+                    -1 => 1 - 2 * (y % 2),
+                    _ if y > 40 => return None,
+                    _ => fit(bx.checked_pow(y as u32)?)?,
+                },
                 BinOp::And | BinOp::Or => unreachable!("short-circuit above"),
             }
         }
@@ -138,7 +148,7 @@ fn expr(ops: Vec<BinOp>, unops: Vec<UnOp>, lazy: bool) -> impl Strategy<Value = 
     })
 }
 
-const ALL_BINARY: [BinOp; 20] = [
+const ALL_BINARY: [BinOp; 21] = [
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,
@@ -159,12 +169,14 @@ const ALL_BINARY: [BinOp; 20] = [
     BinOp::Shr,
     BinOp::Min,
     BinOp::Max,
+    BinOp::Pow,
 ];
 
 /// The operators zeno's syntax writes today, without the lazy ones: in a
 /// constant, a subexpression that fails is an error even where `&&`, `||`
 /// or `?:` would skip it (tested by hand below).
-const STRICT_SYNTAX: [BinOp; 11] = [
+const STRICT_SYNTAX: [BinOp; 12] = [
+    BinOp::Pow,
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,
@@ -200,6 +212,7 @@ fn zeno_text(e: &Expr) -> String {
                 BinOp::Ne => "!=",
                 BinOp::Ge => ">=",
                 BinOp::Gt => ">",
+                BinOp::Pow => "**",
                 other => unreachable!("{other:?} is not generated for the text route"),
             };
             format!("({} {sym} {})", zeno_text(a), zeno_text(b))
@@ -410,5 +423,64 @@ fn clock_constants_beyond_a_zone_are_unknown_never_a_wrong_verdict() {
         clock_verdicts(reset)
             .iter()
             .all(|v| *v == Verdict::Unknown(Limit::ClockRange))
+    );
+}
+
+/// `**` in a model, as UPPAAL's parser reads it (with `*`,
+/// left-associative: utap's test model `powers.xml` has `A * B ** C`).
+/// By hand: 1 + 2 ** 3 = 9, (1 * 2) ** 3 = 8, (2 ** 3) ** 2 = 64,
+/// 3 ** 3 = 27. `a -> b` sets r = 2 ** 3 = 8 and e = 5; `b -> c` sets
+/// r = (-2) ** 5 = -32 and e = -1; then `c -> c` computes 2 ** -1, a model
+/// error two steps from the start.
+#[test]
+fn power_in_a_model() {
+    let text = "const int A = 1;\nconst int B = 2;\nconst int C = A + B;\n\
+                const int PREC1 = A + B ** C;\nconst int PREC2 = A * B ** C;\n\
+                const int LEFT = 2 ** 3 ** 2;\nint[0, 31] ii = 3 ** 3;\n\
+                int[-3, 40] e = 3;\nint[-8, 8] base = 2;\nint r;\n\
+                template P() { init location a; location b; location c;\n\
+                a -> b do r = base ** e, e = e + 2;\n\
+                b -> c when e > 0 do r = (-base) ** e, e = -1;\n\
+                c -> c do r = base ** e; }\nsystem P;\n\
+                check consts: E<> PREC1 == 9 && PREC2 == 8 && LEFT == 64 && ii == 27;\n\
+                check b: E<> P.b && r == 8;\ncheck c: E<> P.c && r == -32;\n";
+    crate::support::every_order(
+        text,
+        &[
+            zeno::checker::Verdict::Holds,
+            zeno::checker::Verdict::Holds,
+            zeno::checker::Verdict::Holds,
+        ],
+    );
+    let a = semantics::analyze(&format!("{text}check err: A[] true;\n"));
+    let net = a.network.expect("lowers");
+    let r = zeno::checker::check(
+        &net,
+        net.check_at(3).unwrap(),
+        &zeno::checker::Options::default(),
+        &zeno::checker::Cancel::default(),
+        &mut |_| {},
+    );
+    assert!(
+        matches!(&r.verdict, zeno::checker::Verdict::ModelError(e)
+            if e.kind == zeno::ir::ErrorKind::NegativeExponent { exponent: -1 }),
+        "{:?}",
+        r.verdict
+    );
+    assert_eq!(r.trace.map(|t| t.steps.len()), Some(2));
+    let errs = crate::support::errors("const int X = 2 ** 31;\nconst int Y = 2 ** -1;\n");
+    assert_eq!(
+        errs,
+        [
+            (
+                "integer overflow: 2 ** 31 = 2147483648 is outside the 32-bit integers [-2147483648, 2147483647]"
+                    .to_string(),
+                "2 ** 31".to_string()
+            ),
+            (
+                "negative exponent -1 in `**`: the value is not an integer".to_string(),
+                "2 ** -1".to_string()
+            )
+        ]
     );
 }

@@ -787,3 +787,83 @@ void start(id_t j) { if (d &gt; 1) y = 0; x[j] = 0; }</declaration>
         ]
     );
 }
+
+#[test]
+fn functions_returning_records_and_arrays_and_powers() {
+    // `make` returns a record, `pair` an array initialised from a list of
+    // expressions; `**` appears in a constant and in an update. By hand:
+    // the guard holds (make(2).ok, pair(1) = {1, 2}); the update stores
+    // make(2 ** 3 - 1) = {7, true} at q[0], sets len = 1 and
+    // sq = pair(2)[1] ** 2 = 3 ** 2 = 9. q[1] is never written.
+    let text = r#"<nta><declaration>const int K = 2 ** 3;
+typedef struct { int[0,9] id; bool ok; } msg_t;
+typedef int[0,3] row_t[2];
+msg_t q[2];
+int[0,2] len;
+msg_t make(int id) { msg_t m; m.id = id; m.ok = true; return m; }
+row_t pair(int a) { row_t r = {a, a + 1}; return r; }
+int[0,99] sq;
+</declaration>
+<template><name>T</name>
+<location id="a"><name>s</name></location>
+<location id="b"><name>t</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="guard">make(2).ok &amp;&amp; pair(1)[1] == 2</label>
+  <label kind="assignment">q[len] = make(K - 1), len++, sq = pair(2)[1] ** 2</label></transition>
+</template>
+<system>system T;</system>
+<queries>
+<query><formula>E&lt;&gt; T.t and q[0].id == 7 and q[0].ok and len == 1 and sq == 9</formula><comment>pushed</comment></query>
+<query><formula>E&lt;&gt; q[1].ok</formula><comment>second</comment></query>
+</queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![
+            ("pushed".to_string(), Verdict::Holds),
+            ("second".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn value_parameters_passed_to_reference_parameters_are_process_variables() {
+    // `v` is passed to `bump(int &x)`, which writes it: like `v++`, it makes
+    // `v` a variable of the process, starting at the argument 6. `w` only
+    // goes to a `const` reference and stays a constant. By hand: `bump`
+    // runs while v < 2 ** 3 = 8, so v goes 6 -> 7 -> 8 (two steps) and
+    // stops: 8 is reached, 9 is not, v stays in [6, 8].
+    let text = r#"<nta><declaration>const int K = 2 ** 3;
+void bump(int &amp;x) { x++; }
+int peek(const int &amp;x) { return x; }
+</declaration>
+<template><name>T</name><parameter>int v, int w</parameter>
+<location id="a"><name>count</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="a"/>
+  <label kind="guard">v &lt; K &amp;&amp; peek(w) == 1</label><label kind="assignment">bump(v)</label></transition>
+</template>
+<system>P1 = T(6, 1);
+system P1;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.v == 8</formula><comment>reaches_eight</comment></query>
+<query><formula>E&lt;&gt; P1.v == 9</formula><comment>passes</comment></query>
+<query><formula>A[] P1.v &gt;= 6 &amp;&amp; P1.v &lt;= 8</formula><comment>bounds</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .zeno
+            .contains("template T(const int v_arg, const int w)"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reaches_eight".to_string(), Verdict::Holds),
+            ("passes".to_string(), Verdict::Fails),
+            ("bounds".to_string(), Verdict::Holds),
+        ]
+    );
+}

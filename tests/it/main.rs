@@ -28,6 +28,7 @@ mod enhance;
 mod enhance_random;
 mod fmt;
 mod function_errors;
+mod function_results;
 mod functions;
 mod heuristics;
 mod import_dialects;

@@ -233,3 +233,76 @@ fn dynamic_clock_resets_round_trip() {
         "{errs:?}"
     );
 }
+
+/// An array of records whose fields differ in range, indexed by a
+/// variable (`q[len].id = 3`, `m = q[i]`): each field is written as an
+/// array of its own (`q_id[len]`). By hand: every push writes {3, true} at
+/// `len`, every pop copies `q[i]` to `m` and moves `i` on, so `m` is
+/// {3, true} after a push and a pop, `m.id` is only ever 0 or 3, and after
+/// two pushes and a pop (i = 1) m equals q[0].
+#[test]
+fn arrays_of_records_indexed_by_a_variable_round_trip() {
+    let text = "typedef struct { int[0,5] id; bool ok; } msg_t;\n\
+                msg_t q[3];\nint[0,3] len;\nint[0,2] i;\nmsg_t m;\n\
+                template P() { init location a;\n\
+                a -> a when len < 3 do q[len].id = 3, q[len].ok = true, len++;\n\
+                a -> a when len > 0 do m = q[i], i = (i + 1) % 3; }\n\
+                system P;\n\
+                check got: E<> m.id == 3 && m.ok;\n\
+                check only: A[] m.id == 0 || m.id == 3;\n\
+                check copy: E<> m == q[0] && len == 2 && i == 1;\n\
+                check never: E<> m.id == 3 && !m.ok;\n";
+    let net = network(text);
+    let verdicts: Vec<_> = (0..4).map(|k| bfs(&net, k).verdict).collect();
+    use zeno::checker::Verdict::{Fails, Holds};
+    assert_eq!(verdicts, [Holds, Holds, Holds, Fails]);
+    let xta = same_outcomes(text);
+    assert!(
+        xta.contains("int[0, 5] q_id[3];") && xta.contains("bool q_ok[3];"),
+        "{xta}"
+    );
+}
+
+/// Functions that return records and take them by reference, and `**`,
+/// through the export. By hand: `a -> b` stores q[0] = {2, true},
+/// m = {3, true}, i = 1, p = 8; `b -> c` sets g = 4 + 1 = 5, q[1] = {5,
+/// true} and p = 8 ** 2 = 64: `reached` holds, `flag` fails.
+#[test]
+fn record_results_and_powers_round_trip() {
+    let text = "typedef struct { int[0,9] a; bool f; } msg_t;\nmsg_t q[3];\nmsg_t m;\nint[0,3] i;\n\
+         int[0,9] g;\nint[0,64] p;\n\
+         msg_t make(int a) { msg_t r; r.a = a; r.f = a > 1; return r; }\n\
+         void push(msg_t &dst[3], msg_t v) { dst[i] = v; }\n\
+         template P() { init location a; location b; location c;\n\
+         a -> b when make(1).a == 1 do q[i] = make(2), m = make(3), i++, p = 2 ** 3;\n\
+         b -> c when make(3) == m do g = make(4).a + 1, push(q, make(5)), p = p ** 2; }\n\
+         system P;\n\
+         check reached: E<> P.c && g == 5 && q[0].a == 2 && q[1].a == 5 && p == 64;\n\
+         check flag: E<> P.c && !q[1].f;\n";
+    let net = network(text);
+    use zeno::checker::Verdict::{Fails, Holds};
+    assert_eq!([bfs(&net, 0).verdict, bfs(&net, 1).verdict], [Holds, Fails]);
+    same_outcomes(text);
+}
+
+/// Strided accesses whose elements share one range: the two fields of an
+/// array of records of `int`s (`r[i].a`, `r[i].b`) and a column of a
+/// two-dimensional array (`g[i][2]`, no other access). By hand: `i` takes
+/// 0 and 1 (each step sets r[i] = {1, 2} and g[i][2] = 3), so r[1] and
+/// g[1][2] are written only after r[0]; `g[2][2]` never is.
+#[test]
+fn strided_accesses_of_one_range_round_trip() {
+    let text = "typedef struct { int[0,3] a; int[0,3] b; } pair_t;\npair_t r[2];\n\
+                int[0,3] g[3][4];\nint[0,2] i;\n\
+                template P() { init location s;\n\
+                s -> s when i < 2 do r[i].a = 1, r[i].b = r[i].a + 2, g[i][2] = 3, i++; }\n\
+                system P;\n\
+                check both: E<> r[1].a == 1 && r[1].b == 3 && g[1][2] == 3;\n\
+                check order: A[] r[1].a == 0 || r[0].b == 3;\n\
+                check last: E<> g[2][2] == 3;\n";
+    let net = network(text);
+    use zeno::checker::Verdict::{Fails, Holds};
+    let verdicts: Vec<_> = (0..3).map(|k| bfs(&net, k).verdict).collect();
+    assert_eq!(verdicts, [Holds, Holds, Fails]);
+    same_outcomes(text);
+}

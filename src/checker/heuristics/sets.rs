@@ -583,7 +583,7 @@ fn binary(op: BinOp, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
             (0, top)
         }
         BinOp::Shr if a.0 >= 0 && b.0 >= 0 => (0, a.1),
-        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr | BinOp::Pow => {
             if single {
                 let r = crate::ir::Expr::Binary(
                     op,

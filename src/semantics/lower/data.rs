@@ -340,6 +340,18 @@ impl Ctx {
                 if self.init_from_constant(init, ty, out) {
                     return;
                 }
+                if let ExprKind::Call(name, _) = &init.kind {
+                    self.error(
+                        init.span,
+                        format!(
+                            "the initial value of a variable is a constant, not a call of `{}`: \
+                             assign the call's result in an update",
+                            name.text
+                        ),
+                    );
+                    out.extend(std::iter::repeat_n(None, n));
+                    return;
+                }
                 self.error(
                     init.span,
                     format!(
@@ -415,7 +427,8 @@ impl Ctx {
                 self.peek(n),
                 Some(Sym::Var { .. } | Sym::ConstData { .. } | Sym::Const { .. })
             ),
-            ExprKind::Call(..) => false,
+            // `make(1).a`: a field of the record a function returns.
+            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
             _ => true,
         }
     }
@@ -428,13 +441,19 @@ impl Ctx {
                 Some(Sym::Var { ty, .. } | Sym::ConstData { ty, .. }) => ty.is_aggregate(),
                 _ => false,
             },
+            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
             ExprKind::Index(..) | ExprKind::Field(..) => {
                 let reported = self.diags.len();
                 // Nothing of this trial may remain: neither its reports
                 // nor the effects of assignments nested in its indices
-                // (`a[n++] = x` in a function).
+                // (`a[n++] = x` in a function), nor the calls it makes
+                // (`make(1).b`) and their frame slots.
                 let pre = self.fns.pre.as_ref().map(Vec::len);
+                let results = self.fns.results.replace(Vec::new());
+                let top = self.fns.top;
                 let p = self.place(e);
+                self.fns.top = top;
+                self.fns.results = results;
                 self.diags.truncate(reported);
                 if let (Some(n), Some(v)) = (pre, self.fns.pre.as_mut()) {
                     v.truncate(n);
@@ -518,6 +537,7 @@ impl Ctx {
                 }
                 FieldRes::Error => None,
             },
+            ExprKind::Call(n, _) if self.returns_aggregate(&n.text) => self.result_place(e),
             ExprKind::Missing => None,
             _ => {
                 self.error(
@@ -785,9 +805,13 @@ impl Ctx {
             );
             return;
         };
+        if self.rooted_in_call(lhs) {
+            self.error(lhs.span, "cannot assign to the result of a call");
+            return;
+        }
         if !matches!(
             rhs.kind,
-            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Field(..)
+            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Call(..)
         ) {
             // `a = 2`: a scalar was meant for an element or a field.
             let (what, parts) = match self.place(lhs).map(|p| p.ty) {
@@ -802,10 +826,65 @@ impl Ctx {
             self.error(e.span, msg);
             return;
         }
+        // A call's result (`q[i] = make(2)`) is computed first, then
+        // copied: the whole assignment is one nameless call.
+        let outer = self.fns.results.replace(Vec::new());
+        let mut copies = Vec::new();
+        self.copy_aggregate(e, lhs, rhs, &mut copies);
+        let mut body = std::mem::replace(&mut self.fns.results, outer).unwrap_or_default();
+        if body.is_empty() {
+            out.extend(copies);
+            return;
+        }
+        for (u, ty) in copies {
+            if let ir::Update::Assign { target, value } = u {
+                let (lo, hi) = ty
+                    .bounds()
+                    .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
+                body.push(ir::Stmt::Assign {
+                    target,
+                    value,
+                    lo,
+                    hi,
+                });
+            }
+        }
+        let call = self.nameless_call(body, self.fns.peak, e.span, None);
+        out.push((ir::Update::Call(Arc::new(call)), Ty::int()));
+    }
+
+    /// The copies of [`Ctx::aggregate_assign`], one per slot.
+    fn copy_aggregate(
+        &mut self,
+        e: &hir::Expr,
+        lhs: &hir::Expr,
+        rhs: &hir::Expr,
+        out: &mut Vec<(ir::Update, Ty)>,
+    ) {
         let (target, source) = (self.place(lhs), self.place(rhs));
         let (Some(target), Some(source)) = (target, source) else {
             return;
         };
+        // `q[len] = pop()` with `pop` changing `len`: which `len` the
+        // target means depends on an order C leaves open; an error.
+        if self.mode == Mode::Lower
+            && let Some(calls) = self.fns.results.as_ref()
+            && !calls.is_empty()
+        {
+            let (_, writes) = ir::footprint(calls);
+            let mut reads_written = false;
+            for (index, _, _) in &target.terms {
+                index.for_each_read(&mut |v| reads_written |= writes.contains(&v));
+            }
+            if reads_written {
+                self.error(
+                    e.span,
+                    "the call on the right changes a variable that an index on the left reads; \
+                     copy the result to a local or a variable first",
+                );
+                return;
+            }
+        }
         if !source.ty.is_aggregate() {
             self.error(
                 rhs.span,

@@ -28,10 +28,12 @@ impl Ctx {
                 Some(sym) => self.sym_value(sym, n, e.span),
                 None => Typed::error(),
             },
-            ExprKind::Field(base, _) if self.is_record_base(base) => match self.place(e) {
-                Some(p) => self.read(p, e.span),
-                None => Typed::error(),
-            },
+            ExprKind::Field(base, _) if self.is_record_base(base) => {
+                self.with_results(e.span, |this| match this.place(e) {
+                    Some(p) => this.read(p, e.span),
+                    None => Typed::error(),
+                })
+            }
             ExprKind::Field(base, field) => match self.resolve_field(base, field) {
                 FieldRes::Sym(sym) => self.sym_value(sym, &field.text, e.span),
                 FieldRes::Location(..) => {
@@ -40,10 +42,10 @@ impl Ctx {
                 }
                 FieldRes::Error => Typed::error(),
             },
-            ExprKind::Index(..) => match self.place(e) {
-                Some(p) => self.read(p, e.span),
+            ExprKind::Index(..) => self.with_results(e.span, |this| match this.place(e) {
+                Some(p) => this.read(p, e.span),
                 None => Typed::error(),
-            },
+            }),
             ExprKind::List(_) => {
                 self.error(
                     e.span,
@@ -85,7 +87,7 @@ impl Ctx {
                 if op.is_comparison()
                     && (self.is_aggregate_quiet(a) || self.is_aggregate_quiet(b)) =>
             {
-                self.aggregate_equality(*op, a, b, e.span)
+                self.with_results(e.span, |this| this.aggregate_equality(*op, a, b, e.span))
             }
             ExprKind::Binary(op, a, b) => {
                 let a = self.data(a);
@@ -199,6 +201,9 @@ impl Ctx {
             ir::Expr::Binary(op, a, b) => match (&**a, &**b) {
                 (ir::Expr::Const(x), ir::Expr::Const(y)) => match ir::apply_binary(*op, *x, *y) {
                     Err(ir::ErrorKind::Overflow) => overflow_message(*op, *x, *y),
+                    Err(ir::ErrorKind::NegativeExponent { exponent }) => {
+                        format!("negative exponent {exponent} in `**`: the value is not an integer")
+                    }
                     _ => return,
                 },
                 _ => return,
@@ -367,6 +372,8 @@ fn overflow_message(op: BinOp, a: i32, b: i32) -> String {
             return format!("integer overflow: {a} % {b} is undefined in 32-bit integers");
         }
         BinOp::Shl if (0..32).contains(&b) => Some(("<<", x << b)),
+        // Past i128 too: no exact value to show.
+        BinOp::Pow => x.checked_pow(b as u32).map(|v| ("**", v)),
         BinOp::Shl | BinOp::Shr => {
             return format!("shift by {b}: the amount must be between 0 and 31");
         }

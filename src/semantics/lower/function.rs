@@ -29,6 +29,9 @@ pub(super) struct FnFrame {
     name: String,
     /// The result range; `None` for `void`.
     result: Option<(i32, i32)>,
+    /// An array or record result: the frame slots (absolute) it is
+    /// returned in, and its type.
+    aggregate: Option<(u32, Ty)>,
     /// Inside an `if` or a loop: a clock reset there cannot be hoisted.
     conditional: u32,
     /// Clock resets at the top level of the body (and of the calls it makes
@@ -62,6 +65,10 @@ pub(super) struct FnState {
     /// Lowering an operand that may not be evaluated (the right side of
     /// `&&`/`||`, a branch of `?:`): nested assignments cannot run first.
     pub(super) lazy_operand: u32,
+    /// Where the calls of functions that return an array or a record go
+    /// (`make(1).a`): each runs before what reads its result from the
+    /// frame. `None` where such a result cannot be used.
+    pub(super) results: Option<Vec<ir::Stmt>>,
 }
 
 impl FnState {
@@ -226,9 +233,39 @@ enum Args<'a> {
 impl Ctx {
     /// Declares a function and checks its body.
     pub(super) fn declare_function(&mut self, f: &Arc<hir::Function>) {
+        let ret = f.ret.as_ref().map(|t| {
+            let ty = self.resolve_type(t);
+            if matches!(ty, Ty::Error) {
+                return Ty::Error;
+            }
+            if data::has_unknown_len(&ty) {
+                // A length only an instance knows (its leaves are not
+                // enumerated: there may be 2^32).
+                self.error(
+                    t.span(),
+                    "a function's result cannot have a length that depends on a template \
+                     parameter: return it through a reference parameter",
+                );
+                return Ty::Error;
+            }
+            let mut leaves = Vec::new();
+            if ty.slots().is_some() {
+                ty.leaves(&mut String::new(), &mut leaves);
+            }
+            if ty.slots().is_none() || !leaves.iter().all(|(_, t)| t.is_data()) {
+                self.error(
+                    t.span(),
+                    "a function returns an integer, a boolean, or an array or record of them",
+                );
+                Ty::Error
+            } else {
+                ty
+            }
+        });
         let def = Arc::new(FunctionDef {
             hir: f.clone(),
             scope_depth: self.scopes.len() as u32,
+            ret,
         });
         // Defined before its body is checked: a call of itself inside it
         // is then a recursion, not an unknown name.
@@ -246,7 +283,9 @@ impl Ctx {
             );
         }
         let top = self.fns.top;
-        self.inline(&def, Args::Declaration);
+        let results = self.fns.results.take();
+        self.inline(&def, Args::Declaration, None);
+        self.fns.results = results;
         self.fns.top = top;
     }
 
@@ -283,6 +322,148 @@ impl Ctx {
 
     /// `f(args)` in an expression: the inlined call.
     pub(super) fn call(&mut self, name: &hir::Name, args: &[hir::Expr], span: Span) -> Typed {
+        self.call_returning(name, args, span, false).0
+    }
+
+    /// Whether `name` is a function that returns an array or a record.
+    pub(super) fn returns_aggregate(&self, name: &str) -> bool {
+        matches!(self.peek(name), Some(Sym::Function(def))
+            if def.ret.as_ref().is_some_and(Ty::is_aggregate))
+    }
+
+    /// Whether `e` is the result of such a call or a part of one
+    /// (`make(1).a`, `row()[2]`).
+    pub(super) fn rooted_in_call(&self, e: &hir::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            ExprKind::Index(a, _) | ExprKind::Field(a, _) => self.rooted_in_call(a),
+            _ => false,
+        }
+    }
+
+    /// The place of the array or record that the call `e` returns, in the
+    /// frame; the call goes to [`FnState::results`], to run first.
+    pub(super) fn result_place(&mut self, e: &hir::Expr) -> Option<data::Place> {
+        let ExprKind::Call(name, args) = &e.kind else {
+            return None;
+        };
+        if self.fns.results.is_none() {
+            self.error(
+                e.span,
+                format!(
+                    "the array or record that `{}` returns can only be read, compared, \
+                     assigned or passed by value here",
+                    name.text
+                ),
+            );
+            return None;
+        }
+        let (t, base) = self.call_returning(name, args, e.span, true);
+        let base = base?;
+        if let Some(r) = self.fns.results.as_mut() {
+            r.push(ir::Stmt::Eval(t.expr));
+        }
+        Some(data::Place {
+            store: data::Store::Var(base),
+            offset: 0,
+            terms: Vec::new(),
+            root_slots: t.ty.slots().unwrap_or(1),
+            is_const: true,
+            ty: t.ty,
+        })
+    }
+
+    /// Lowers `f` with a sink for the calls that return arrays or records
+    /// in it; when there are some, the value becomes a nameless call that
+    /// runs them and then evaluates it.
+    pub(super) fn with_results(&mut self, span: Span, f: impl FnOnce(&mut Ctx) -> Typed) -> Typed {
+        let outer = self.fns.results.replace(Vec::new());
+        let (top, pre) = (self.fns.top, self.fns.pre.as_ref().map(Vec::len));
+        let t = f(self);
+        let mut body = std::mem::replace(&mut self.fns.results, outer).unwrap_or_default();
+        // The result slots are read inside the nameless call only; slots
+        // of nested assignments that run before the statement are kept.
+        if self.fns.pre.as_ref().map(Vec::len) == pre {
+            self.fns.top = top;
+        }
+        if body.is_empty() || matches!(t.ty, Ty::Error) {
+            return t;
+        }
+        // The value's own range (a field's, a comparison's 0 or 1), which
+        // the range analysis of clock bounds reads from the call.
+        let (lo, hi) = match t.ty {
+            Ty::Bool => (0, 1),
+            _ => slot_range(&t.ty),
+        };
+        body.push(ir::Stmt::Return {
+            value: Some(t.expr),
+            lo,
+            hi,
+        });
+        let call = self.nameless_call(body, self.fns.peak, span, Some((lo, hi)));
+        Typed {
+            expr: ir::Expr::Call(Arc::new(call)),
+            ty: t.ty,
+            is_const: false,
+        }
+    }
+
+    /// A call without a function of its own that runs `body`; its frame
+    /// covers `frame_used` and the frames of the calls it makes.
+    pub(super) fn nameless_call(
+        &self,
+        body: Vec<ir::Stmt>,
+        frame_used: u32,
+        span: Span,
+        result: Option<(i32, i32)>,
+    ) -> ir::Call {
+        let mut frame_len = frame_used;
+        for s in &body {
+            let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
+            match s {
+                ir::Stmt::Assign { value, .. }
+                | ir::Stmt::Eval(value)
+                | ir::Stmt::Return {
+                    value: Some(value), ..
+                } => value.for_each_call(&mut each),
+                ir::Stmt::ResetClock { clock, value } => clock
+                    .index
+                    .iter()
+                    .chain([value])
+                    .for_each(|e| e.for_each_call(&mut each)),
+                _ => {}
+            }
+        }
+        let (reads, writes) = ir::footprint(&body);
+        let (may_reset, must_reset) = ir::reset_summary(&body);
+        ir::Call {
+            name: String::new(),
+            args: Vec::new(),
+            body,
+            frame_len,
+            reads,
+            writes,
+            result,
+            resets: Vec::new(),
+            may_reset,
+            must_reset,
+            span: self.abs(span),
+            // No statement of its own: an error is the edge's, or located
+            // in the function it calls.
+            decl: Span::default(),
+            local: false,
+        }
+    }
+
+    /// `f(args)`; with `aggregate`, a function that returns an array or a
+    /// record may be called, and the frame slots of its result come back.
+    fn call_returning(
+        &mut self,
+        name: &hir::Name,
+        args: &[hir::Expr],
+        span: Span,
+        aggregate: bool,
+    ) -> (Typed, Option<u32>) {
         let as_statement = std::mem::take(&mut self.fns.call_statement);
         let def = match self.lookup_or_error(&name.text, name.span) {
             Some(Sym::Function(def)) => def,
@@ -291,9 +472,9 @@ impl Ctx {
                     name.span,
                     format!("`{}` is a {}, not a function", name.text, other.kind_name()),
                 );
-                return Typed::error();
+                return (Typed::error(), None);
             }
-            None => return Typed::error(),
+            None => return (Typed::error(), None),
         };
         let params = def.hir.params.len();
         if params != args.len() {
@@ -306,14 +487,36 @@ impl Ctx {
                     args.len()
                 ),
             );
-            return Typed::error();
+            return (Typed::error(), None);
         }
-        let top = self.fns.top;
-        let Some((call, ty)) = self.inline(&def, Args::Call(args, span)) else {
-            self.fns.top = top;
-            return Typed::error();
+        // An array or record result: frame slots below the callee's frame,
+        // which stay allocated for the caller to read.
+        let result_base = match &def.ret {
+            Some(ret) if ret.is_aggregate() => {
+                if !aggregate && !as_statement {
+                    self.error(
+                        span,
+                        format!(
+                            "`{}` returns {}: use a field or an element of it, or assign, \
+                             compare or pass it whole",
+                            name.text,
+                            ret.describe()
+                        ),
+                    );
+                    return (Typed::error(), None);
+                }
+                Some(self.alloc(ret.slots().unwrap_or(1)))
+            }
+            _ => None,
         };
+        let top = self.fns.top;
+        let results = self.fns.results.take();
+        let inlined = self.inline(&def, Args::Call(args, span), result_base);
+        self.fns.results = results;
         self.fns.top = top;
+        let Some((call, ty)) = inlined else {
+            return (Typed::error(), None);
+        };
         if !call.writes.is_empty() && !self.fns.effects_allowed {
             self.error(
                 span,
@@ -343,13 +546,14 @@ impl Ctx {
                     name.text
                 ),
             );
-            return Typed::error();
+            return (Typed::error(), None);
         }
-        Typed {
+        let typed = Typed {
             expr: ir::Expr::Call(Arc::new(call)),
             ty,
             is_const: false,
-        }
+        };
+        (typed, result_base.map(|b| ir::FRAME + b))
     }
 
     fn alloc(&mut self, n: u32) -> u32 {
@@ -361,7 +565,12 @@ impl Ctx {
 
     /// Lowers the function's body with its parameters bound; `None` when
     /// the call cannot be made (reported).
-    fn inline(&mut self, def: &Arc<FunctionDef>, args: Args) -> Option<(ir::Call, Ty)> {
+    fn inline(
+        &mut self,
+        def: &Arc<FunctionDef>,
+        args: Args,
+        result_base: Option<u32>,
+    ) -> Option<(ir::Call, Ty)> {
         let f = &def.hir;
         let name = f.name.text.clone();
         let call_span = match &args {
@@ -396,84 +605,99 @@ impl Ctx {
         // its slots, the argument, the parameter).
         let mut copies: Vec<(u32, u32, Span, &str)> = Vec::new();
         let mut outs: Vec<CopyOut> = Vec::new();
+        // Arguments that are results of calls (`send(make(1))`) run first
+        // (the caller restores its own sink).
+        self.fns.results = Some(Vec::new());
         if let Args::Call(args, _) = &args {
             for (p, a) in f.params.iter().zip(args.iter()) {
-                bound.push(
-                    if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
-                        // A constant reference cannot write its argument: one
-                        // at an index that depends on the state reads a copy,
-                        // unless the function writes the variable (below).
-                        let place = self.place(a)?;
-                        match place.store {
-                            data::Store::Var(base)
-                                if !place.terms.is_empty() && !place.is_const =>
-                            {
-                                if base != UNKNOWN {
-                                    copies.push((base, place.root_slots, a.span, &p.name.text));
-                                }
-                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
-                                Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
+                if p.is_ref && !p.is_const && self.rooted_in_call(a) {
+                    self.error(
+                        a.span,
+                        format!(
+                            "the reference parameter `{}` needs a variable, not the result of a call",
+                            p.name.text
+                        ),
+                    );
+                    return None;
+                }
+                let scalar = p.array.is_empty() && !self.names_aggregate_type(&p.ty);
+                bound.push(if p.is_ref && p.is_const && scalar && self.is_a_value(a) {
+                    // `peek(K)`, `peek(n + 1)`: nothing to refer to, and
+                    // nothing can change it during the call, so the
+                    // parameter is the value, as UPPAAL binds it.
+                    self.value_argument(a, false)
+                } else if p.is_ref && p.is_const && !matches!(a.kind, ExprKind::Name(_)) {
+                    // A constant reference cannot write its argument: one
+                    // at an index that depends on the state reads a copy,
+                    // unless the function writes the variable (below).
+                    let place = self.place(a)?;
+                    match place.store {
+                        data::Store::Var(base) if !place.terms.is_empty() && !place.is_const => {
+                            if base != UNKNOWN {
+                                copies.push((base, place.root_slots, a.span, &p.name.text));
                             }
-                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                            let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                            Bound::Copy(slot, place.ty.clone(), leaf_reads(&place, base))
                         }
-                    } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
-                        // An element at an index that depends on the state:
-                        // copied in and out, unless the function reads or
-                        // writes the variable otherwise (below).
-                        let place = self.place(a)?;
-                        match (&place.store, place.dynamic(false)) {
-                            // A reference parameter of a template checked on
-                            // its own: any element.
-                            (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
-                                Bound::Reference(Sym::Var {
-                                    base: UNKNOWN,
-                                    ty: place.ty.clone(),
+                        _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                    }
+                } else if p.is_ref && !matches!(a.kind, ExprKind::Name(_)) {
+                    // An element at an index that depends on the state:
+                    // copied in and out, unless the function reads or
+                    // writes the variable otherwise (below).
+                    let place = self.place(a)?;
+                    match (&place.store, place.dynamic(false)) {
+                        // A reference parameter of a template checked on
+                        // its own: any element.
+                        (&data::Store::Var(UNKNOWN), Some(_)) if !place.is_const => {
+                            Bound::Reference(Sym::Var {
+                                base: UNKNOWN,
+                                ty: place.ty.clone(),
+                            })
+                        }
+                        (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
+                            let at = self.alloc(1);
+                            let slot = self.alloc(place.ty.slots().unwrap_or(1));
+                            let mut leaves = Vec::new();
+                            place.ty.leaves(&mut String::new(), &mut leaves);
+                            let targets: Vec<(ir::LValue, (i32, i32))> = leaves
+                                .iter()
+                                .enumerate()
+                                .map(|(k, (_, t))| {
+                                    let (b, len, _) = place.at(k as u32, t.clone()).element(base);
+                                    let index = Some(ir::Expr::Var(ir::FRAME + at));
+                                    (
+                                        ir::LValue {
+                                            base: b,
+                                            len,
+                                            index,
+                                        },
+                                        slot_range(t),
+                                    )
                                 })
-                            }
-                            (&data::Store::Var(base), Some((index, _))) if !place.is_const => {
-                                let at = self.alloc(1);
-                                let slot = self.alloc(place.ty.slots().unwrap_or(1));
-                                let mut leaves = Vec::new();
-                                place.ty.leaves(&mut String::new(), &mut leaves);
-                                let targets: Vec<(ir::LValue, (i32, i32))> = leaves
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(k, (_, t))| {
-                                        let (b, len, _) =
-                                            place.at(k as u32, t.clone()).element(base);
-                                        let index = Some(ir::Expr::Var(ir::FRAME + at));
-                                        (
-                                            ir::LValue {
-                                                base: b,
-                                                len,
-                                                index,
-                                            },
-                                            slot_range(t),
-                                        )
-                                    })
-                                    .collect();
-                                let reads = targets.iter().map(|(t, _)| t.read()).collect();
-                                outs.push(CopyOut {
-                                    root: base,
-                                    slots: place.root_slots,
-                                    span: a.span,
-                                    param: &p.name.text,
-                                    slot,
-                                    targets,
-                                });
-                                Bound::InOut(at, index, slot, place.ty.clone(), reads)
-                            }
-                            _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                                .collect();
+                            let reads = targets.iter().map(|(t, _)| t.read()).collect();
+                            outs.push(CopyOut {
+                                root: base,
+                                slots: place.root_slots,
+                                span: a.span,
+                                param: &p.name.text,
+                                slot,
+                                targets,
+                            });
+                            Bound::InOut(at, index, slot, place.ty.clone(), reads)
                         }
-                    } else if p.is_ref {
-                        Bound::Reference(self.reference_argument(a, &p.name.text)?)
-                    } else {
-                        let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
-                        self.value_argument(a, aggregate)
-                    },
-                );
+                        _ => Bound::Reference(self.reference_place(place, a, &p.name.text)?),
+                    }
+                } else if p.is_ref {
+                    Bound::Reference(self.reference_argument(a, &p.name.text)?)
+                } else {
+                    let aggregate = !p.array.is_empty() || self.names_aggregate_type(&p.ty);
+                    self.value_argument(a, aggregate)
+                });
             }
         }
+        body.extend(self.fns.results.take().unwrap_or_default());
 
         // The declaration's scope.
         let depth = (def.scope_depth as usize).clamp(1, self.scopes.len());
@@ -525,16 +749,29 @@ impl Ctx {
             };
             self.define_param(&p.name, sym);
         }
-        let result = f.ret.as_ref().map(|t| {
-            let ty = self.resolve_type(t);
-            if !ty.is_data() {
-                self.error(t.span(), "a function returns an integer or a boolean");
+        let result = def.ret.clone();
+        let aggregate = match &result {
+            Some(ty) if ty.is_aggregate() => {
+                let base = match result_base {
+                    Some(b) => b,
+                    None => self.alloc(ty.slots().unwrap_or(1)),
+                };
+                Some((ir::FRAME + base, ty.clone()))
             }
-            ty
-        });
+            _ => None,
+        };
         self.fns.frames.push(FnFrame {
             name: name.clone(),
-            result: result.as_ref().map(slot_range),
+            // An array or record is returned in the frame; the call's own
+            // value is a 0 that nobody reads.
+            result: result.as_ref().map(|t| {
+                if t.is_aggregate() {
+                    (0, 0)
+                } else {
+                    slot_range(t)
+                }
+            }),
+            aggregate,
             conditional: 0,
             resets: Vec::new(),
             dynamic: false,
@@ -1124,6 +1361,11 @@ impl Ctx {
                 if let Some(fr) = self.fns.frames.last_mut() {
                     fr.returned = true;
                 }
+                let aggregate = self.fns.frames.last().and_then(|fr| fr.aggregate.clone());
+                if let Some((base, ty)) = aggregate {
+                    self.return_aggregate(value.as_ref(), s.span, base, &ty, out);
+                    return;
+                }
                 let result = self.fns.frames.last().map(|fr| fr.result);
                 match (value, result) {
                     (Some(e), Some(Some((lo, hi)))) => {
@@ -1157,6 +1399,83 @@ impl Ctx {
                 }
             }
         }
+    }
+
+    /// `return e;` in a function that returns an array or a record: `e`
+    /// is copied, slot by slot, to the result's frame slots from `base`.
+    fn return_aggregate(
+        &mut self,
+        value: Option<&hir::Expr>,
+        span: Span,
+        base: u32,
+        ty: &Ty,
+        out: &mut Vec<ir::Stmt>,
+    ) {
+        let Some(e) = value else {
+            self.error(span, "this function must return a value");
+            return;
+        };
+        let Some((from, reads)) = self.aggregate_value(e, out) else {
+            return;
+        };
+        if !ty.same_shape(&from) {
+            self.error(
+                e.span,
+                format!(
+                    "the function returns {}, not {}",
+                    ty.describe(),
+                    from.describe()
+                ),
+            );
+            return;
+        }
+        let mut leaves = Vec::new();
+        ty.leaves(&mut String::new(), &mut leaves);
+        assign_leaves(base, &leaves, reads, out);
+        out.push(ir::Stmt::Return {
+            value: Some(ir::Expr::Const(0)),
+            lo: 0,
+            hi: 0,
+        });
+    }
+
+    /// An array or record value in a statement: a variable or a part of
+    /// one, or the result of a call. The statements that compute it (the
+    /// calls, the assignments nested in its indices) are appended to `out`;
+    /// returns its type and the reads of its scalars in slot order.
+    pub(super) fn aggregate_value(
+        &mut self,
+        e: &hir::Expr,
+        out: &mut Vec<ir::Stmt>,
+    ) -> Option<(Ty, Vec<ir::Expr>)> {
+        if !self.is_aggregate_quiet(e) {
+            let t = self.data(e);
+            if !matches!(t.ty, Ty::Error) {
+                self.error(e.span, "expected an array or a record");
+            }
+            return None;
+        }
+        let outer_pre = self.fns.pre.replace(Vec::new());
+        let outer_results = self.fns.results.replace(Vec::new());
+        let place = self.place(e);
+        let results = std::mem::replace(&mut self.fns.results, outer_results).unwrap_or_default();
+        let pre = std::mem::replace(&mut self.fns.pre, outer_pre).unwrap_or_default();
+        out.extend(pre);
+        out.extend(results);
+        let place = place?;
+        if place.ty.slots().is_none() {
+            // A length unknown while a template is checked on its own:
+            // no scalars to read (the callers' shape checks fail first).
+            return Some((place.ty, Vec::new()));
+        }
+        let mut leaves = Vec::new();
+        place.ty.leaves(&mut String::new(), &mut leaves);
+        let reads = leaves
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, t))| self.read(place.at(k as u32, t), e.span).expr)
+            .collect();
+        Some((place.ty, reads))
     }
 
     /// An expression statement: an assignment, or a call.
@@ -1325,26 +1644,30 @@ impl Ctx {
                 && ty.is_aggregate()
                 && self.is_aggregate_quiet(init);
             if copies_aggregate {
-                // `msg_t m = queue[0];`: a copy, slot by slot, of a record
-                // or array of the same shape, read when the local is
-                // declared (each slot's range checked as it is written).
-                if let Some(source) = self.place(init) {
-                    if ty.same_shape(&source.ty) {
-                        let mut from = Vec::new();
-                        source.ty.leaves(&mut String::new(), &mut from);
-                        for (k, (value, (_, t))) in values.iter_mut().zip(from).enumerate() {
-                            *value = self.read(source.at(k as u32, t), init.span).expr;
-                        }
+                // `msg_t m = queue[0];`, `msg_t m = make(1);`: a copy, slot
+                // by slot, of a record or array of the same shape, read
+                // when the local is declared (each slot's range checked as
+                // it is written).
+                if let Some((from, reads)) = self.aggregate_value(init, out) {
+                    if ty.same_shape(&from) {
+                        values = reads;
                     } else {
                         self.error(
                             init.span,
                             format!(
                                 "{} and {} do not have the same shape",
                                 ty.describe(),
-                                source.ty.describe()
+                                from.describe()
                             ),
                         );
                     }
+                }
+            } else if ty.is_aggregate() && matches!(init.kind, ExprKind::List(_)) {
+                // `row_t r = { a, a + 1 };`: a list of expressions, evaluated
+                // in order when the declaration runs, as UPPAAL does.
+                let mut listed = Vec::new();
+                if self.local_list(init, &ty, out, &mut listed) {
+                    values = listed;
                 }
             } else if ty.is_aggregate() {
                 let mut consts = Vec::new();
@@ -1371,6 +1694,98 @@ impl Ctx {
                 ty,
             },
         );
+    }
+
+    /// The values of a local's list initialiser `{ … }` of type `ty`, in
+    /// slot order, appended to `values` (their effects to `out`); false
+    /// after an error (reported).
+    fn local_list(
+        &mut self,
+        init: &hir::Expr,
+        ty: &Ty,
+        out: &mut Vec<ir::Stmt>,
+        values: &mut Vec<ir::Expr>,
+    ) -> bool {
+        let parts: Vec<Ty> = match ty {
+            Ty::Array { elem, len, .. } => vec![(**elem).clone(); *len as usize],
+            Ty::Record(fields) => fields.iter().map(|(_, t)| t.clone()).collect(),
+            _ => Vec::new(),
+        };
+        match &init.kind {
+            ExprKind::List(items) if ty.is_aggregate() => {
+                if items.len() != parts.len() {
+                    self.error(
+                        init.span,
+                        format!(
+                            "expected {} value(s) for {}, found {}",
+                            parts.len(),
+                            ty.describe(),
+                            items.len()
+                        ),
+                    );
+                    return false;
+                }
+                items
+                    .iter()
+                    .zip(&parts)
+                    .all(|(item, t)| self.local_list(item, t, out, values))
+            }
+            ExprKind::List(_) => {
+                self.error(
+                    init.span,
+                    format!(
+                        "a list `{{ … }}` initialises an array or a record, not {}",
+                        ty.describe()
+                    ),
+                );
+                false
+            }
+            _ if ty.is_aggregate() => {
+                // `{ make(1), m }`: a whole record or array of the same shape.
+                let Some((from, reads)) = self.aggregate_value(init, out) else {
+                    return false;
+                };
+                if !ty.same_shape(&from) {
+                    self.error(
+                        init.span,
+                        format!(
+                            "{} and {} do not have the same shape",
+                            ty.describe(),
+                            from.describe()
+                        ),
+                    );
+                    return false;
+                }
+                values.extend(reads);
+                true
+            }
+            _ => {
+                let t = self.with_effects(init, out);
+                if let ir::Expr::Const(c) = t.expr {
+                    self.check_range(c as i64, ty, init.span, "initial value");
+                }
+                values.push(t.expr);
+                true
+            }
+        }
+    }
+
+    /// Whether the argument `a` is a value rather than a variable or a part
+    /// of one: a constant, a literal, arithmetic, a call's scalar result.
+    fn is_a_value(&self, a: &hir::Expr) -> bool {
+        match &a.kind {
+            ExprKind::Name(n) => {
+                matches!(
+                    self.peek(n),
+                    Some(Sym::Const { .. } | Sym::ConstData { .. })
+                )
+            }
+            ExprKind::Index(b, _) => self.is_a_value(b),
+            ExprKind::Field(b, _) => self.is_record_base(b) && self.is_a_value(b),
+            ExprKind::Call(n, _) => !self.returns_aggregate(&n.text),
+            ExprKind::Missing => false,
+            _ => true,
+        }
     }
 
     /// Whether a parameter's type names an array or record type.

@@ -779,6 +779,7 @@ fn bin_op(op: BinaryOp) -> BinOp {
         BinaryOp::BitOr => BinOp::BitOr,
         BinaryOp::BitXor => BinOp::BitXor,
         BinaryOp::Shl => BinOp::Shl,
+        BinaryOp::Pow => BinOp::Pow,
         BinaryOp::Shr => BinOp::Shr,
         BinaryOp::Min => BinOp::Min,
         BinaryOp::Max => BinOp::Max,

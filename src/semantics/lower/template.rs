@@ -111,38 +111,10 @@ impl Ctx {
     /// plain assignments read-only on the state before them, so an update
     /// with effects inside its expressions needs statements run in order).
     /// Its frame covers `frame_used` and the frames of the calls it makes.
-    pub(super) fn update_call(
-        &self,
-        body: Vec<ir::Stmt>,
-        frame_used: u32,
-        span: Span,
-    ) -> ir::Update {
-        let mut frame_len = frame_used;
-        for s in &body {
-            let mut each = |c: &ir::Call| frame_len = frame_len.max(c.frame_len);
-            if let ir::Stmt::Assign { value, .. } | ir::Stmt::Eval(value) = s {
-                value.for_each_call(&mut each);
-            }
-        }
-        let (reads, writes) = ir::footprint(&body);
-        let (may_reset, must_reset) = ir::reset_summary(&body);
-        ir::Update::Call(std::sync::Arc::new(ir::Call {
-            name: String::new(),
-            args: Vec::new(),
-            body,
-            frame_len,
-            reads,
-            writes,
-            result: None,
-            resets: Vec::new(),
-            may_reset,
-            must_reset,
-            span: self.abs(span),
-            // No statement of its own: an error is the edge's, or located
-            // in the function it calls.
-            decl: Span::default(),
-            local: false,
-        }))
+    fn update_call(&self, body: Vec<ir::Stmt>, frame_used: u32, span: Span) -> ir::Update {
+        ir::Update::Call(std::sync::Arc::new(
+            self.nameless_call(body, frame_used, span, None),
+        ))
     }
 
     /// Lowers an assignment expression, appending its ir updates with the
@@ -264,6 +236,26 @@ impl Ctx {
         }
         let value = rhs_value(self, out)?;
         let (target, ty) = self.lvalue(lhs)?;
+        // `a[n] = f()` with `f` changing `n`: which element is meant depends
+        // on an order C leaves open; an error.
+        if self.mode == Mode::Lower
+            && let Some(index) = &target.index
+        {
+            let mut writes = Vec::new();
+            value
+                .expr
+                .for_each_call(&mut |c| writes.extend_from_slice(&c.writes));
+            let mut clash = false;
+            index.for_each_read(&mut |v| clash |= writes.contains(&v));
+            if clash {
+                self.error(
+                    e.span,
+                    "the call on the right changes a variable that an index on the left reads; \
+                     copy the result to a local or a variable first",
+                );
+                return None;
+            }
+        }
         let read = target.read();
         let bin = |op: BinOp, read: ir::Expr, value: ir::Expr| ty::binary(op, read, value);
         let value = match op {
@@ -360,6 +352,10 @@ impl Ctx {
     }
 
     pub(super) fn lvalue(&mut self, e: &hir::Expr) -> Option<(ir::LValue, Ty)> {
+        if self.rooted_in_call(e) {
+            self.error(e.span, "cannot assign to the result of a call");
+            return None;
+        }
         let (name, span) = match &e.kind {
             ExprKind::Name(n) => (n, e.span),
             ExprKind::Index(..) | ExprKind::Field(..) => {

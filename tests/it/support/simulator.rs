@@ -252,6 +252,10 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
                 BinOp::Shr => ((x as i64) >> y) as i32,
                 BinOp::Min => x.min(y),
                 BinOp::Max => x.max(y),
+                BinOp::Pow if y < 0 => {
+                    return Err(EvalError::from(ErrorKind::NegativeExponent { exponent: y }));
+                }
+                BinOp::Pow => power(x, y).ok_or(ov)?,
             })
         }
         Expr::Cond(c, a, b) => {
@@ -275,6 +279,25 @@ fn eval(e: &Expr, vars: &[i32]) -> Result<i32, EvalError> {
         return Err(EvalError::from(ErrorKind::EffectInCondition));
     }
     Ok(v)
+}
+
+/// `x ** y` for `y >= 0` by repeated multiplication in i64, `None` once
+/// outside i32; bases 0, 1 and -1 in closed form (any other base leaves i32
+/// within 32 factors).
+fn power(x: i32, y: i32) -> Option<i32> {
+    match x {
+        0 => Some((y == 0) as i32),
+        1 => Some(1),
+        -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+        _ => {
+            let mut r: i64 = 1;
+            for _ in 0..y {
+                r *= x as i64;
+                i32::try_from(r).ok()?;
+            }
+            i32::try_from(r).ok()
+        }
+    }
 }
 
 /// Where function calls run: a copy of the state's variables, and the call
