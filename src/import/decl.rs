@@ -487,6 +487,9 @@ fn function(
     ty: &str,
     name: &str,
 ) -> PResult<String> {
+    if name == "abs" {
+        super::expr::note_user_abs();
+    }
     c.expect("(")?;
     let params = c.list_until(")", |c| {
         let t = parse_type(c, env)?;
@@ -552,6 +555,18 @@ fn at_declaration(c: &Cursor, env: &Env) -> bool {
     }
 }
 
+/// UPPAAL 5's statements that zeno's functions lack, named for the error
+/// (rather than read as an unknown variable or a call).
+fn unsupported_statement(word: &str, next: &Tok) -> Option<&'static str> {
+    match (word, next) {
+        ("break", Tok::Punct(";")) => Some("`break`"),
+        ("continue", Tok::Punct(";")) => Some("`continue`"),
+        ("switch", Tok::Punct("(")) => Some("a `switch` statement"),
+        ("assert", Tok::Punct("(")) => Some("an `assert` statement"),
+        _ => None,
+    }
+}
+
 /// A function body being translated: its local declarations go into `env`,
 /// errors inside them to `sink`, and the zeno text to `out`.
 struct Body<'e, 's, 't> {
@@ -588,6 +603,11 @@ impl Body<'_, '_, '_> {
             c.expect(")")?;
             Ok(print(&e))
         };
+        if let Tok::Ident(w) = c.peek()
+            && let Some(what) = unsupported_statement(w, c.peek_at(1))
+        {
+            return Err((c.span(), format!("{what} is not supported in zeno")));
+        }
         if c.eat(";") {
             self.out.push(';');
         } else if c.eat("{") {

@@ -31,6 +31,7 @@ pub(crate) enum Expr {
 const BINARY: &[(&str, &str, u8)] = &[
     ("imply", "imply", 2),
     ("or", "||", 3),
+    ("xor", "xor", 3),
     ("and", "&&", 4),
     ("||", "||", 8),
     ("&&", "&&", 9),
@@ -58,6 +59,60 @@ const ASSIGN_BP: u8 = 6;
 const COND_BP: u8 = 7;
 const NOT_WORD_BP: u8 = 5;
 const UNARY_BP: u8 = 19;
+
+thread_local! {
+    /// Whether the model being imported defines a function `abs` of its
+    /// own (UPPAAL 4 allowed it; UPPAAL 5 made `abs` a built-in). Set by
+    /// the declaration reader, which sees a function before its calls.
+    static USER_ABS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Forgets the previous model's `abs` (at the start of an import).
+pub(crate) fn reset_user_abs() {
+    USER_ABS.with(|f| f.set(false));
+}
+
+/// Notes that the model defines its own `abs`: its calls stay calls.
+pub(crate) fn note_user_abs() {
+    USER_ABS.with(|f| f.set(true));
+}
+
+fn user_abs() -> bool {
+    USER_ABS.with(|f| f.get())
+}
+
+/// UPPAAL's built-in `abs(e)` as `(e < 0 ? -e : e)`. The operand is
+/// written twice, so it must be free of effects (an assignment, an
+/// increment or a call, which could be a function with effects).
+fn absolute(span: crate::ir::Span, e: &Expr) -> PResult<Expr> {
+    fn pure(e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Ident(_) => true,
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => pure(a) && pure(b),
+            Expr::Field(a, _) => pure(a),
+            Expr::Unary(op, a) => !matches!(*op, "++" | "--") && pure(a),
+            Expr::Cond(a, b, c) => pure(a) && pure(b) && pure(c),
+            Expr::Quant(_, _, _, body) => pure(body),
+            Expr::Call(..) | Expr::Assign(..) | Expr::PostIncr(..) => false,
+        }
+    }
+    if !pure(e) {
+        return Err((
+            span,
+            "`abs` of an expression with a call, an assignment or an increment is not supported"
+                .into(),
+        ));
+    }
+    Ok(Expr::Cond(
+        Box::new(Expr::Binary(
+            "<",
+            Box::new(e.clone()),
+            Box::new(Expr::Int(0)),
+        )),
+        Box::new(Expr::Unary("-", Box::new(e.clone()))),
+        Box::new(e.clone()),
+    ))
+}
 
 /// Operators zeno does not have, with the reason given to the user.
 const UNSUPPORTED: &[(&str, &str)] = &[("'", "clock rate `'`")];
@@ -113,6 +168,7 @@ impl Parser<'_> {
             }
             let op = match self.c.peek() {
                 Tok::Punct(p) => *p,
+                Tok::Ident(s) if s == "xor" => "xor",
                 Tok::Ident(s) if s == "and" => "and",
                 Tok::Ident(s) if s == "or" => "or",
                 Tok::Ident(s) if s == "imply" => "imply",
@@ -124,7 +180,14 @@ impl Parser<'_> {
                 }
                 self.c.bump();
                 let rhs = self.expr_bp(bp + 1)?;
-                lhs = Expr::Binary(norm, Box::new(lhs), Box::new(rhs));
+                lhs = if op == "xor" {
+                    // UPPAAL 5's logical exclusive or: the truth values
+                    // differ (`!a != !b` holds for integer operands too).
+                    let not = |e| Box::new(Expr::Unary("!", Box::new(e)));
+                    Expr::Binary("!=", not(lhs), not(rhs))
+                } else {
+                    Expr::Binary(norm, Box::new(lhs), Box::new(rhs))
+                };
                 continue;
             }
             match op {
@@ -232,6 +295,9 @@ impl Parser<'_> {
                     let args = self
                         .c
                         .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
+                    if s == "abs" && args.len() == 1 && !user_abs() {
+                        return self.postfix(absolute(span, &args[0])?);
+                    }
                     // `Proc(1).cs` in a query, or a function's call (in a
                     // query too, as UPPAAL allows: a function with effects
                     // there is rejected by the analysis, and the query
@@ -478,7 +544,8 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
     match e {
         Expr::Int(n) => Some(*n),
         Expr::Ident(s) => lookup(s),
-        Expr::Unary("-", a) => eval_const(a, lookup).map(|v| -v),
+        // Checked throughout: a constant of a hostile file may overflow.
+        Expr::Unary("-", a) => eval_const(a, lookup)?.checked_neg(),
         Expr::Unary("~", a) => eval_const(a, lookup).map(|v| !v),
         Expr::Binary(op, l, r) => {
             let (l, r) = (eval_const(l, lookup)?, eval_const(r, lookup)?);
@@ -486,8 +553,8 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
                 "+" => l.checked_add(r),
                 "-" => l.checked_sub(r),
                 "*" => l.checked_mul(r),
-                "/" if r != 0 => Some(l / r),
-                "%" if r != 0 => Some(l % r),
+                "/" => l.checked_div(r),
+                "%" => l.checked_rem(r),
                 "<?" => Some(l.min(r)),
                 ">?" => Some(l.max(r)),
                 "&" => Some(l & r),

@@ -306,6 +306,7 @@ pub fn import_as(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<ImportDiagnostic>> {
+    expr::reset_user_abs();
     let mut r = match format {
         Format::UppaalXml => import_uppaal_xml(text),
         Format::UppaalXta => import_xta(text),

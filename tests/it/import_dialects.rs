@@ -734,3 +734,141 @@ fn two_clocks_compared_without_a_difference() {
         ]
     );
 }
+
+/// One template `P` going `A -> B` once, with `labels` on the edge, under
+/// the global `decl`, with the queries `queries` (formula, name).
+fn one_edge(decl: &str, labels: &[(&str, &str)], queries: &[(&str, &str)]) -> String {
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let labels: String = labels
+        .iter()
+        .map(|(k, v)| format!(r#"<label kind="{k}">{}</label>"#, esc(v)))
+        .collect();
+    let queries: String = queries
+        .iter()
+        .map(|(f, n)| {
+            format!(
+                "<query><formula>{}</formula><comment>{n}</comment></query>",
+                esc(f)
+            )
+        })
+        .collect();
+    format!(
+        r#"<nta><declaration>{}</declaration><template><name>P</name>
+<location id="a"><name>A</name></location><location id="b"><name>B</name></location>
+<init ref="a"/><transition><source ref="a"/><target ref="b"/>{labels}</transition></template>
+<system>system P;</system><queries>{queries}</queries></nta>"#,
+        esc(decl)
+    )
+}
+
+#[test]
+fn uppaal5_abs_and_xor() {
+    // UPPAAL 5's built-in `abs` and logical `xor` (same level as `or`).
+    // x = -3: abs(x) == 3 and `a xor b` (true, false) hold, so P takes the
+    // edge and sets x to abs(x - 4) = 7; `x > 0 xor x < 10` is false when
+    // both hold (x == 7), `a xor a` is always false.
+    let text = one_edge(
+        "int x = -3; bool a = true, b = false;",
+        &[
+            ("guard", "abs(x) == 3 && (a xor b)"),
+            ("assignment", "x = abs(x - 4)"),
+        ],
+        &[
+            ("E<> P.B && x == 7", "reach"),
+            ("E<> P.B && (x > 0 xor x < 10)", "both"),
+            ("E<> a xor a", "self"),
+        ],
+    );
+    let imported = import_xml(&text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reach".to_string(), Verdict::Holds),
+            ("both".to_string(), Verdict::Fails),
+            ("self".to_string(), Verdict::Fails),
+        ]
+    );
+    // The operand is written twice: one with effects is refused, located.
+    let text = one_edge("int x;", &[("assignment", "x = abs(x++)")], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("effects");
+    assert!(err[0].message.contains("`abs`"), "{err:?}");
+    assert_eq!(err[0].line, 3, "{err:?}");
+}
+
+#[test]
+fn a_model_defining_abs_keeps_its_own() {
+    // UPPAAL 4 had no built-in `abs`: a model's own function of that name
+    // is the one called (here a deliberately different one, +100).
+    let text = one_edge(
+        "int x; int abs(int v) { return v + 100; }",
+        &[("guard", "abs(2) == 102"), ("assignment", "x = abs(-1)")],
+        &[("E<> P.B && x == 99", "own")],
+    );
+    let imported = import_xml(&text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("own".to_string(), Verdict::Holds)]
+    );
+    // Another import on the same thread has the built-in again.
+    let text = one_edge(
+        "int x = -5;",
+        &[("guard", "abs(x) == 5")],
+        &[("E<> P.B", "b")],
+    );
+    assert_eq!(
+        verdicts(&import_xml(&text)),
+        vec![("b".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn statements_zeno_lacks_are_named() {
+    for (body, what) in [
+        ("for (i = 0; i < 3; i++) { if (i == 1) break; }", "`break`"),
+        ("while (i < 3) { i++; continue; }", "`continue`"),
+        ("switch (i) { case 0: i = 1; }", "`switch`"),
+        ("assert(i == 0);", "`assert`"),
+    ] {
+        let text = one_edge(
+            &format!("int i;\nvoid f() {{ {body} }}"),
+            &[("assignment", "f()")],
+            &[],
+        );
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(body);
+        assert!(
+            err[0].message.contains(what) && err[0].message.contains("not supported"),
+            "{body}: {err:?}"
+        );
+        assert_eq!(err[0].line, 2, "{body}: {err:?}");
+    }
+}
+
+#[test]
+fn constant_overflow_in_an_array_size_is_an_error_not_a_panic() {
+    for size in [
+        "-(-9223372036854775807 - 1)",
+        "(-9223372036854775807 - 1) / -1",
+        "(-9223372036854775807 - 1) % -1",
+    ] {
+        let text = one_edge(&format!("const int K = {size}; int a[K];"), &[], &[]);
+        // Imported or not, the model is refused: by zeno's analysis, as a
+        // constant outside the 32-bit integers.
+        match import("model.xml", &text, &ImportOptions::default()) {
+            Err(err) => assert!(!err.is_empty()),
+            Ok(imported) => {
+                let analysis = zeno::semantics::analyze(&imported.zeno);
+                assert!(
+                    analysis
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.severity == Severity::Error),
+                    "{size}"
+                );
+            }
+        }
+    }
+}
