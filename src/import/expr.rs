@@ -154,9 +154,11 @@ impl Parser<'_> {
 
     /// An expression that stops before `,` (argument lists, updates).
     fn expr_bp(&mut self, min_bp: u8) -> PResult<Expr> {
+        let depth = self.c.depth;
         self.c.enter()?;
         let e = self.expr_bp_here(min_bp);
-        self.c.leave();
+        // Also undoes the levels a chain of operators entered.
+        self.c.depth = depth;
         e
     }
 
@@ -178,6 +180,10 @@ impl Parser<'_> {
                 if *bp < min_bp {
                     break;
                 }
+                // `1 + 1 + … + 1` builds a tree as deep as the chain is
+                // long: it counts against the nesting limit (as in zeno's
+                // parser), so that printing it cannot exhaust the stack.
+                self.c.enter()?;
                 self.c.bump();
                 let rhs = self.expr_bp(bp + 1)?;
                 lhs = if op == "xor" {

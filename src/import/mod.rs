@@ -358,6 +358,16 @@ pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
 /// check of a state carrying all those labels.
 pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<ImportDiagnostic>> {
     let mut sink = Sink::new(text);
+    // A byte order mark is blank, as in the other formats: three spaces of
+    // the same length keep every offset.
+    let unmarked;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            unmarked = format!("   {rest}");
+            &unmarked
+        }
+        None => text,
+    };
     let model = tchecker::read(text, labels, &mut sink);
     let zeno = model.map(|m| m.write()).unwrap_or_default();
     sink.finish(zeno)

@@ -872,3 +872,41 @@ fn constant_overflow_in_an_array_size_is_an_error_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_byte_order_mark_starts_any_format() {
+    let bom = '\u{feff}';
+    let xta = format!(
+        "{bom}int x;\nprocess P() {{ state A, B; init A; trans A -> B {{ assign x = 1; }}; }}\nsystem P;\n"
+    );
+    let tck = format!("{bom}system:s\nprocess:P\nlocation:P:A{{initial:}}\n");
+    let xml = format!("{bom}{}", one_edge("int x;", &[], &[("E<> P.B", "b")]));
+    for (name, text) in [("m.xta", &xta), ("m.tck", &tck), ("m.xml", &xml)] {
+        let imported = import(name, text, &ImportOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(imported.zeno.contains("template P"), "{name}");
+    }
+    assert_eq!(
+        verdicts(&import_xml(&xml)),
+        vec![("b".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn a_long_chain_of_operators_is_an_error_not_a_stack_overflow() {
+    // 100,000 terms build a tree as deep as the chain: refused, located,
+    // like 10,000 parentheses. 150 terms are read (and add up to 150).
+    let sum = |n: usize| vec!["1"; n].join(" + ");
+    let xta = |n: usize| {
+        format!(
+            "int x = {};\nprocess P() {{ state A; init A; }}\nsystem P;\n",
+            sum(n)
+        )
+    };
+    let err = import("m.xta", &xta(100_000), &ImportOptions::default()).expect_err("too deep");
+    assert!(err[0].message.contains("nested more than 200"), "{err:?}");
+    assert_eq!(err[0].line, 1);
+    let imported = import("m.xta", &xta(150), &ImportOptions::default()).expect("150 terms");
+    let text = format!("{}\ncheck total: A[] x == 150;\n", imported.zeno);
+    crate::support::every_order(&text, &[Verdict::Holds]);
+}
