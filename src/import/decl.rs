@@ -205,7 +205,16 @@ fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
         return Err((c.span(), "initialiser lists nested too deeply".into()));
     }
     c.bump();
-    let items = c.list_until("}", |c| initialiser(c, depth + 1))?;
+    let items = c.list_until("}", |c| {
+        // UPPAAL's `{ a: 1, b: true }` names the record's fields.
+        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct(":") {
+            return Err((
+                c.span(),
+                "a field initialised by name (`a: …`) is not supported: list the values in the record's order".into(),
+            ));
+        }
+        initialiser(c, depth + 1)
+    })?;
     Ok(format!("{{ {} }}", items.join(", ")))
 }
 

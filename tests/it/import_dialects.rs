@@ -910,3 +910,16 @@ fn a_long_chain_of_operators_is_an_error_not_a_stack_overflow() {
     let text = format!("{}\ncheck total: A[] x == 150;\n", imported.zeno);
     crate::support::every_order(&text, &[Verdict::Holds]);
 }
+
+#[test]
+fn a_field_initialised_by_name_is_a_located_error() {
+    // UPPAAL's grammar has `{ a: 5, b: true }`; zeno's lists are positional.
+    let text = one_edge(
+        "typedef struct { int a; bool b; } r_t;\nr_t r = { a: 5, b: true };",
+        &[],
+        &[],
+    );
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("named");
+    assert!(err[0].message.contains("by name"), "{err:?}");
+    assert_eq!((err[0].line, err[0].col), (2, 11), "{err:?}");
+}
