@@ -122,6 +122,8 @@ impl XLabel {
 #[derive(Debug, Default)]
 struct XLocation {
     id: String,
+    /// The `<location>` element.
+    span: Span,
     name: Option<Chunk>,
     labels: Vec<XLabel>,
     urgent: bool,
@@ -263,8 +265,15 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                             "declaration" => t.declaration = Some(Chunk::at(end_pos)),
                             "location" => t.locations.push(XLocation {
                                 id: attr(e, "id").unwrap_or_default(),
+                                span,
                                 ..XLocation::default()
                             }),
+                            // UPPAAL reads one `<init>`; a second is an
+                            // error rather than a silent choice.
+                            "init" if t.init.is_some() => sink.error(
+                                span,
+                                "a second `<init>`: a template has one initial location",
+                            ),
                             "init" => t.init = attr(e, "ref").map(|r| (r, span)),
                             "transition" => t.transitions.push(XTransition {
                                 span,
@@ -731,7 +740,12 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                 ),
             })
     };
-    for l in &t.locations {
+    for (k, l) in t.locations.iter().enumerate() {
+        // References by id would be ambiguous (UPPAAL warns, then resolves
+        // them to the last such location): an error here.
+        if t.locations[..k].iter().any(|m| m.id == l.id) {
+            sink.error(l.span, format!("a second location with the id `{}`", l.id));
+        }
         if let Some(n) = &l.name
             && !is_ident(n.text.trim())
         {

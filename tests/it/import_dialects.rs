@@ -923,3 +923,27 @@ fn a_field_initialised_by_name_is_a_located_error() {
     assert!(err[0].message.contains("by name"), "{err:?}");
     assert_eq!((err[0].line, err[0].col), (2, 11), "{err:?}");
 }
+
+#[test]
+fn a_second_init_or_a_repeated_location_id_is_an_error() {
+    // Either would leave zeno to pick one location silently.
+    let locations =
+        r#"<location id="a"><name>A</name></location><location id="b"><name>B</name></location>"#;
+    for (body, message) in [
+        (
+            format!(r#"{locations}<init ref="a"/><init ref="b"/>"#),
+            "second `<init>`",
+        ),
+        (
+            r#"<location id="a"><name>A</name></location><location id="a"><name>B</name></location><init ref="a"/>"#
+                .to_string(),
+            "second location with the id `a`",
+        ),
+    ] {
+        let text = format!(
+            "<nta><declaration>int x;</declaration><template><name>P</name>{body}</template><system>system P;</system></nta>"
+        );
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(message);
+        assert!(err[0].message.contains(message), "{err:?}");
+    }
+}
