@@ -196,6 +196,33 @@ fn dims(c: &mut Cursor) -> PResult<String> {
     Ok(out)
 }
 
+/// The number of items of the list `{ … }` at the cursor (which stays
+/// where it is), counting the commas at its own depth.
+fn list_len(c: &Cursor) -> usize {
+    let (mut depth, mut items, mut k) = (0usize, 0usize, 0usize);
+    loop {
+        match c.peek_at(k) {
+            Tok::Eof => return items,
+            Tok::Punct("{" | "(" | "[") => {
+                if depth == 1 && items == 0 {
+                    items = 1;
+                }
+                depth += 1;
+            }
+            Tok::Punct("}" | ")" | "]") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return items;
+                }
+            }
+            Tok::Punct(",") if depth == 1 => items += 1,
+            _ if depth == 1 && items == 0 => items = 1,
+            _ => {}
+        }
+        k += 1;
+    }
+}
+
 /// An initial value: an expression or a list `{ … }`, possibly nested.
 fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
     if !c.at("{") {
@@ -281,10 +308,27 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
         if c.at("(") {
             return function(c, env, sink, &ty.text, &name).map(|f| vec![f]);
         }
-        let d = dims(c)?;
+        // UPPAAL 5's `int a[] = { 1, 2, 3 };`: the size is the list's length.
+        let open = c.at("[") && c.peek_at(1) == &Tok::Punct("]");
+        let open_at = c.span();
+        if open {
+            c.bump();
+            c.bump();
+        }
+        let mut d = dims(c)?;
         let mut init = None;
+        if open && !(c.at("=") || c.at(":=")) || open && !matches!(c.peek_at(1), Tok::Punct("{")) {
+            return Err((
+                open_at,
+                "an array of unstated size `[]` needs a list `{ … }` of initial values".into(),
+            ));
+        }
         if c.eat("=") || c.eat(":=") {
             if c.at("{") {
+                if open {
+                    let len = list_len(c);
+                    d = format!("[{len}]{d}");
+                }
                 init = Some(initialiser(c, 0)?);
             } else {
                 let e = item(c)?;

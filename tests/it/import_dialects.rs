@@ -947,3 +947,28 @@ fn a_second_init_or_a_repeated_location_id_is_an_error() {
         assert!(err[0].message.contains(message), "{err:?}");
     }
 }
+
+#[test]
+fn an_array_of_unstated_size_takes_its_lists_length() {
+    // UPPAAL 5: `int a[] = { … }`. a has 3 elements and b 2 rows of 2, so
+    // a[2] + b[1][1] == 3 + 4 holds at B; a[3] would be out of range.
+    let text = one_edge(
+        "int a[] = {1, 2, 3};\nconst int b[][2] = {{1, 2}, {3, 4}};",
+        &[("guard", "a[2] + b[1][1] == 7")],
+        &[("E<> P.B", "reach")],
+    );
+    let imported = import_xml(&text);
+    assert!(
+        imported.zeno.contains("int a[3] = { 1, 2, 3 };"),
+        "{}",
+        imported.zeno
+    );
+    assert!(imported.zeno.contains("b[2][2]"), "{}", imported.zeno);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("reach".to_string(), Verdict::Holds)]
+    );
+    let text = one_edge("int a[];", &[], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("no list");
+    assert!(err[0].message.contains("unstated size"), "{err:?}");
+}
