@@ -223,6 +223,17 @@ fn list_len(c: &Cursor) -> usize {
     }
 }
 
+/// Is the cursor at an instantiation, `Q = P(2);` or `Q := P(2);`, or a
+/// partial one, `P(const id_t i) = T(i);`? (A name followed by `(` starts
+/// no declaration: those start with a type and then a name.)
+pub(crate) fn at_instantiation(c: &Cursor) -> bool {
+    matches!(c.peek(), Tok::Ident(_))
+        && (matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
+            && matches!(c.peek_at(2), Tok::Ident(_))
+            && c.peek_at(3) == &Tok::Punct("(")
+            || c.peek_at(1) == &Tok::Punct("("))
+}
+
 /// An initial value: an expression or a list `{ … }`, possibly nested.
 fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
     if !c.at("{") {

@@ -530,17 +530,27 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     let nta = parse_xml(text, sink)?;
     let mut model = Model::default();
     let mut env = Env::default();
+    let mut sys = SystemDecl::default();
     if let Some(d) = &nta.declaration
         && let Some(mut c) = d.cursor(sink)
     {
-        model.globals = declarations(&mut c, &mut env, sink);
+        // UPPAAL's grammar lets instantiations (`Q = P(2);`) stand among
+        // the global declarations too.
+        while !c.at_eof() {
+            if decl::at_instantiation(&c) {
+                decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
+            } else {
+                model
+                    .globals
+                    .extend(decl::declaration(&mut c, &mut env, sink));
+            }
+        }
     }
     for t in &nta.templates {
         if let Some(tm) = template(t, &mut env, sink) {
             model.templates.push(tm);
         }
     }
-    let mut sys = SystemDecl::default();
     if nta.system.is_none() {
         sink.error(Span::new(0, 0), "the model has no `<system>` element");
     }

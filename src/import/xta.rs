@@ -31,15 +31,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
                     skip_process(&mut c);
                 }
             }
-        } else if c.at_kw("system")
-            || matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
-                && matches!(c.peek_at(2), Tok::Ident(_))
-                && c.peek_at(3) == &Tok::Punct("(")
-            // A partial instantiation, `P(const id_t i) = T(i);`: a name
-            // followed by `(` starts no declaration (those start with a type
-            // and then a name).
-            || matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(")
-        {
+        } else if c.at_kw("system") || decl::at_instantiation(&c) {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
             let lines = decl::declaration(&mut c, &mut env, sink);

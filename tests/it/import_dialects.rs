@@ -972,3 +972,17 @@ fn an_array_of_unstated_size_takes_its_lists_length() {
     let err = import("model.xml", &text, &ImportOptions::default()).expect_err("no list");
     assert!(err[0].message.contains("unstated size"), "{err:?}");
 }
+
+#[test]
+fn instantiations_may_stand_among_the_global_declarations() {
+    // UPPAAL's grammar allows `Q = P(2);` in `<declaration>`; Q sets x to 2.
+    let text = r#"<nta><declaration>int x;
+Q = P(2);</declaration><template><name>P</name><parameter>const int k</parameter>
+<location id="a"><name>A</name></location><location id="b"><name>B</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">x = k</label></transition></template>
+<system>system Q;</system><queries><query><formula>E&lt;&gt; Q.B &amp;&amp; x == 2</formula><comment>two</comment></query></queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![("two".to_string(), Verdict::Holds)]
+    );
+}
