@@ -132,7 +132,20 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             c.expect(";")?;
         } else if c.eat_kw("trans") {
             let mut prev_src: Option<String> = None;
+            // UPPAAL TIGA's uncontrollable edge `A -u-> B`: for the
+            // checks zeno decides (no `control:` query) the environment's
+            // edges are edges like any other.
+            let arrow = |c: &mut Cursor| {
+                if c.at("-")
+                    && matches!(c.peek_at(1), Tok::Ident(u) if u == "u")
+                    && c.peek_at(2) == &Tok::Punct("->")
+                {
+                    c.bump();
+                    c.bump();
+                }
+            };
             c.comma_list(|c| {
+                arrow(c);
                 let src = if c.at("->") {
                     prev_src.clone().ok_or((
                         c.span(),
@@ -141,6 +154,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 } else {
                     sanitize(&c.ident()?)
                 };
+                arrow(c);
                 c.expect("->")?;
                 let dst = sanitize(&c.ident()?);
                 for l in [&src, &dst] {

@@ -986,3 +986,19 @@ Q = P(2);</declaration><template><name>P</name><parameter>const int k</parameter
         vec![("two".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn uncontrollable_edges_are_edges() {
+    // UPPAAL TIGA writes the environment's edges `A -u-> B` in XTA (and
+    // `controllable="false"` in XML); reachability does not tell them apart.
+    let xta = "int x;\nprocess P() { state A, B, C; init A;\n\
+               trans A -u-> B { assign x = 1; }, -u-> C { assign x = 2; }, B -> C {}; }\nsystem P;\n";
+    let imported = import("m.xta", xta, &ImportOptions::default()).expect("imported");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // x is 2 only by A -> C; by A -> B -> C it stays 1.
+    let text = format!(
+        "{}\ncheck direct: E<> P.C && x == 2;\ncheck via_b: E<> P.C && x == 1;\ncheck three: E<> x == 3;\n",
+        imported.zeno
+    );
+    crate::support::every_order(&text, &[Verdict::Holds, Verdict::Holds, Verdict::Fails]);
+}
