@@ -269,6 +269,12 @@ impl Parser<'_> {
                 self.c.bump();
                 Ok(Expr::Int(n))
             }
+            // UPPAAL's lexer has decimal integers only (and doubles, which
+            // zeno lacks): `0x1F` is no number there either.
+            Tok::Float(s) if s.starts_with("0x") || s.starts_with("0X") => Err((
+                span,
+                format!("`{s}`: UPPAAL has no hexadecimal literals; write the number in decimal"),
+            )),
             Tok::Float(s) => Err((
                 span,
                 format!("unsupported number `{s}`: only integers are supported"),

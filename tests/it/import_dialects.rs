@@ -1002,3 +1002,12 @@ fn uncontrollable_edges_are_edges() {
     );
     crate::support::every_order(&text, &[Verdict::Holds, Verdict::Holds, Verdict::Fails]);
 }
+
+#[test]
+fn a_hexadecimal_literal_is_named_as_such() {
+    // UPPAAL's lexer reads decimal integers only; say what to write.
+    let text = one_edge("const int K = 0x1F;", &[], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("hex");
+    assert!(err[0].message.contains("hexadecimal"), "{err:?}");
+    assert_eq!((err[0].line, err[0].col), (1, 33), "{err:?}");
+}
