@@ -376,7 +376,8 @@ impl Parser<'_> {
 }
 
 /// Words that are keywords in zeno but may be ordinary names in UPPAAL or
-/// TChecker files; such names get a trailing `_`.
+/// TChecker files; such names get a trailing `_` (more than one where the
+/// file has that name too: see [`prepare_renaming`]).
 const ZENO_KEYWORDS: &[&str] = &[
     "template",
     "location",
@@ -408,11 +409,41 @@ const ZENO_KEYWORDS: &[&str] = &[
     "default",
 ];
 
+thread_local! {
+    /// The file's new name for each keyword it uses as a name.
+    static RENAMED: std::cell::RefCell<std::collections::HashMap<&'static str, String>> =
+        std::cell::RefCell::default();
+}
+
+/// Chooses, before a file is translated, the name each keyword used as a
+/// name gets: the first of `init_`, `init__`, … that no word of the file
+/// spells, so that a renamed name never meets another (a file with both
+/// `init` and `init_` gets `init__` and `init_`). Names without a keyword
+/// stay as they are, so zeno's own exported text imports unchanged.
+pub(crate) fn prepare_renaming(text: &str) {
+    let words: std::collections::HashSet<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let renamed = ZENO_KEYWORDS
+        .iter()
+        .filter(|k| words.contains(**k))
+        .map(|k| {
+            let mut name = format!("{k}_");
+            while words.contains(name.as_str()) {
+                name.push('_');
+            }
+            (*k, name)
+        })
+        .collect();
+    RENAMED.with(|r| *r.borrow_mut() = renamed);
+}
+
 pub(crate) fn sanitize(name: &str) -> String {
-    if ZENO_KEYWORDS.contains(&name) {
-        format!("{name}_")
-    } else {
-        name.to_string()
+    match ZENO_KEYWORDS.iter().find(|k| **k == name) {
+        Some(k) => RENAMED
+            .with(|r| r.borrow().get(k).cloned())
+            .unwrap_or_else(|| format!("{name}_")),
+        None => name.to_string(),
     }
 }
 
@@ -690,6 +721,10 @@ mod tests {
     #[test]
     fn keyword_names_are_renamed() {
         assert_eq!(model("init + location"), "init_ + location_");
+        // The renaming keeps distinct names distinct.
+        prepare_renaming("when + when_ + when__");
+        assert_eq!(model("when + when_ + when__"), "when___ + when_ + when__");
+        prepare_renaming("");
         assert_eq!(model("true && !deadlock"), "true && !deadlock");
     }
 }

@@ -1011,3 +1011,22 @@ fn a_hexadecimal_literal_is_named_as_such() {
     assert!(err[0].message.contains("hexadecimal"), "{err:?}");
     assert_eq!((err[0].line, err[0].col), (1, 33), "{err:?}");
 }
+
+#[test]
+fn renamed_keywords_never_meet_other_names() {
+    // `when` becomes `when_`, which the file also declares: that one
+    // becomes `when__`. Both locations `init` and `init_` stay apart too.
+    let text = r#"<nta><declaration>int when = 1; int when_ = 2;</declaration><template><name>P</name>
+<location id="a"><name>init</name></location><location id="b"><name>init_</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">when == 1 &amp;&amp; when_ == 2</label></transition></template>
+<system>system P;</system><queries>
+<query><formula>E&lt;&gt; P.init_</formula><comment>reach</comment></query>
+<query><formula>A[] P.init</formula><comment>stays</comment></query></queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![
+            ("reach".to_string(), Verdict::Holds),
+            ("stays".to_string(), Verdict::Fails),
+        ]
+    );
+}
