@@ -143,9 +143,19 @@ fn symbolic(
             }
             rest
         }
+        // A part on data and locations decides alone when it can (`&&`
+        // false, `||` true), and the parts after it are not evaluated; a
+        // part with clocks never does (the same rule as the test
+        // simulator's, which evaluates at one valuation of the zone).
         Formula::And(gs) => {
             let mut acc = vec![zone.clone()];
             for g in gs {
+                if !is_symbolic(g) {
+                    if !discrete(model, g, key)? {
+                        return Ok(Vec::new());
+                    }
+                    continue;
+                }
                 let part = symbolic(model, g, key, zone, buf)?;
                 let mut next = Vec::new();
                 for a in &acc {
@@ -157,15 +167,18 @@ fn symbolic(
                     }
                 }
                 acc = next;
-                if acc.is_empty() {
-                    break;
-                }
             }
             acc
         }
         Formula::Or(gs) => {
             let mut all = Vec::new();
             for g in gs {
+                if !is_symbolic(g) {
+                    if discrete(model, g, key)? {
+                        return Ok(vec![zone.clone()]);
+                    }
+                    continue;
+                }
                 all.extend(symbolic(model, g, key, zone, buf)?);
             }
             all

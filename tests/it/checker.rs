@@ -1111,8 +1111,11 @@ fn a_check_formula_undefined_in_a_reachable_state_is_a_model_error() {
     // UPPAAL stops with an error instead, and so does zeno. Parts that
     // decide first keep the rest unevaluated, as in UPPAAL: `i < 3 imply`
     // guards the read, and `i >= 3 ||` is true before a[3] is read.
+    // With a clock, a data part still decides alone (`i >= 3 ||`), and
+    // a part with clocks never stops the evaluation (`x < 0 ||`).
     let text = "int a[3];\n\
                 int[0, 5] i = 0;\n\
+                clock x;\n\
                 template P() {\n\
                     init location A;\n\
                     A -> A when i < 5 do i = i + 1;\n\
@@ -1121,7 +1124,9 @@ fn a_check_formula_undefined_in_a_reachable_state_is_a_model_error() {
                 check read: A[] a[i] == 0;\n\
                 check negated: A[] !(a[i] == 1);\n\
                 check guarded: A[] i < 3 imply a[i] == 0;\n\
-                check lazy: E<> i >= 3 || a[i] == 7;\n";
+                check lazy: E<> i >= 3 || a[i] == 7;\n\
+                check clocked: E<> i >= 3 || (x > 1 && a[i] == 7);\n\
+                check clock_first: A[] x < 0 || a[i] == 0;\n";
     let out = EvalError::from(ErrorKind::IndexOutOfBounds { index: 3, len: 3 });
     let bfs = support::every_order(
         text,
@@ -1130,10 +1135,12 @@ fn a_check_formula_undefined_in_a_reachable_state_is_a_model_error() {
             Verdict::ModelError(out),
             Verdict::Holds,
             Verdict::Holds,
+            Verdict::Holds,
+            Verdict::ModelError(out),
         ],
     );
-    // Breadth-first: the shortest way to i = 3 is 3 steps, for both.
-    for r in [&bfs[0], &bfs[1], &bfs[3]] {
+    // Breadth-first: the shortest way to i = 3 is 3 steps, for all.
+    for r in [&bfs[0], &bfs[1], &bfs[3], &bfs[4], &bfs[5]] {
         assert_eq!(r.trace.as_ref().expect("a trace").steps.len(), 3);
     }
 }

@@ -1019,8 +1019,18 @@ impl Sim<'_> {
     // Formulas.
 
     /// The error evaluating `f` at `s`, if any: its parts are evaluated
-    /// left to right, `&&` and `||` stopping at the part that decides.
+    /// left to right, `&&` and `||` stopping at a part on data and
+    /// locations that decides (a part with clocks never stops them: the
+    /// checker evaluates those on whole zones).
     fn formula_error(&self, f: &Formula, s: &ConcreteState) -> Option<EvalError> {
+        fn timed(f: &Formula) -> bool {
+            match f {
+                Formula::Clock(_) | Formula::Deadlock => true,
+                Formula::Not(g) => timed(g),
+                Formula::And(gs) | Formula::Or(gs) => gs.iter().any(timed),
+                _ => false,
+            }
+        }
         match f {
             Formula::Data(e) => eval(e, &s.variables).err(),
             Formula::Clock(c) => eval(&c.bound, &s.variables).err(),
@@ -1031,7 +1041,7 @@ impl Sim<'_> {
                     if let Some(e) = self.formula_error(g, s) {
                         return Some(e);
                     }
-                    if self.formula(g, s).ok()? == decides {
+                    if !timed(g) && self.formula(g, s).ok()? == decides {
                         return None;
                     }
                 }
