@@ -270,6 +270,19 @@ pub(crate) fn declaration(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec
 }
 
 fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Vec<String>> {
+    // UPPAAL's declarations that zeno has no counterpart for, named (they
+    // would read as an unknown type).
+    if let Tok::Ident(w) = c.peek() {
+        let what = match w.as_str() {
+            "before_update" | "after_update" => Some(format!("the `{w}` block")),
+            "import" => Some("an external library (`import`)".to_string()),
+            "dynamic" => Some("a dynamic template (`dynamic`)".to_string()),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err((c.span(), format!("{what} is not supported in zeno")));
+        }
+    }
     if c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority") {
         return chan_priority(c).map(|line| vec![line]);
     }

@@ -1030,3 +1030,21 @@ fn renamed_keywords_never_meet_other_names() {
         ]
     );
 }
+
+#[test]
+fn declarations_zeno_lacks_are_named() {
+    for (decl, what) in [
+        ("before_update { x = 0 }", "`before_update`"),
+        ("after_update { x = 1 }", "`after_update`"),
+        ("dynamic Child(int a);", "dynamic template"),
+    ] {
+        let text = one_edge(&format!("int x;\n{decl}\nint y;"), &[], &[]);
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(decl);
+        assert_eq!(err.len(), 1, "{decl}: {err:?}");
+        assert!(
+            err[0].message.contains(what) && err[0].message.contains("not supported"),
+            "{decl}: {err:?}"
+        );
+        assert_eq!((err[0].line, err[0].col), (2, 1), "{decl}: {err:?}");
+    }
+}
