@@ -432,6 +432,16 @@ pub fn error_trace(
 ) -> Option<Trace> {
     let run = forward(model, path, stop)?;
     let n = path.len();
+    // No transition: the check's formula fails at the state itself.
+    if edges.is_empty() {
+        let (mut trace, d) = trace_to(model, &run, path, &run.delayed[n], stop)?;
+        trace.end = TraceEnd::ModelError {
+            delay: d,
+            transition: Transition { edges: Vec::new() },
+            error,
+        };
+        return Some(trace);
+    }
     // The failing transition's clock guards, when they evaluate.
     let target: Vec<Dbm> = run.delayed[n]
         .iter()

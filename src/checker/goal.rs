@@ -2,7 +2,7 @@
 //! where it holds, as a union of zones (clock constraints, negation and
 //! `deadlock` cut zones into pieces).
 
-use crate::ir::Formula;
+use crate::ir::{EvalError, Formula};
 
 use super::dbm::{self, Dbm, bound};
 use super::semantics::{Model, TransitionBuf};
@@ -31,7 +31,10 @@ impl Goal {
         }
     }
 
-    /// The pieces of `zone` satisfying the goal (empty when none).
+    /// The pieces of `zone` satisfying the goal (empty when none). Where the
+    /// formula cannot be evaluated (an index out of range, a division by
+    /// zero), the whole zone: the search stops at the state, and
+    /// [`Goal::error`] turns the verdict into that model error.
     pub fn satisfied(
         &self,
         model: &Model,
@@ -39,32 +42,73 @@ impl Goal {
         zone: &Dbm,
         buf: &mut TransitionBuf,
     ) -> Vec<Dbm> {
+        match self.pieces(model, key, zone, buf) {
+            Ok(pieces) => pieces,
+            Err(_) => vec![zone.clone()],
+        }
+    }
+
+    /// The error evaluating the goal at this state, if there is one. A check
+    /// whose formula is undefined in a reachable state has no verdict: the
+    /// state is reported as a model error, never read as `false`.
+    pub fn error(
+        &self,
+        model: &Model,
+        key: &[i32],
+        zone: &Dbm,
+        buf: &mut TransitionBuf,
+    ) -> Option<EvalError> {
+        self.pieces(model, key, zone, buf).err()
+    }
+
+    fn pieces(
+        &self,
+        model: &Model,
+        key: &[i32],
+        zone: &Dbm,
+        buf: &mut TransitionBuf,
+    ) -> Result<Vec<Dbm>, EvalError> {
         if !self.symbolic {
-            return if discrete(model, &self.formula, key) {
+            return Ok(if discrete(model, &self.formula, key)? {
                 vec![zone.clone()]
             } else {
                 Vec::new()
-            };
+            });
         }
         symbolic(model, &self.formula, key, zone, buf)
     }
 }
 
-/// Data and location parts. An evaluation error makes an atom false: goal
-/// formulas are side-effect free and errors there are not model errors.
-pub(super) fn discrete(model: &Model, f: &Formula, key: &[i32]) -> bool {
-    match f {
+/// Data and location parts, evaluated left to right and lazily (`&&` and
+/// `||` stop at the first part that decides), as UPPAAL evaluates them: an
+/// error in a part that is evaluated is the formula's error.
+pub(super) fn discrete(model: &Model, f: &Formula, key: &[i32]) -> Result<bool, EvalError> {
+    Ok(match f {
         Formula::True => true,
         Formula::False => false,
         Formula::At { process, location } => {
             key.get(*process as usize) == Some(&(*location as i32))
         }
-        Formula::Data(e) => e.eval(model.vars(key)).map(|v| v != 0).unwrap_or(false),
+        Formula::Data(e) => e.eval(model.vars(key))? != 0,
         Formula::Clock(_) | Formula::Deadlock => true,
-        Formula::Not(g) => !discrete(model, g, key),
-        Formula::And(gs) => gs.iter().all(|g| discrete(model, g, key)),
-        Formula::Or(gs) => gs.iter().any(|g| discrete(model, g, key)),
-    }
+        Formula::Not(g) => !discrete(model, g, key)?,
+        Formula::And(gs) => {
+            for g in gs {
+                if !discrete(model, g, key)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        Formula::Or(gs) => {
+            for g in gs {
+                if discrete(model, g, key)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
+    })
 }
 
 fn symbolic(
@@ -73,25 +117,25 @@ fn symbolic(
     key: &[i32],
     zone: &Dbm,
     buf: &mut TransitionBuf,
-) -> Vec<Dbm> {
+) -> Result<Vec<Dbm>, EvalError> {
     let whole = |b: bool| if b { vec![zone.clone()] } else { Vec::new() };
-    match f {
+    Ok(match f {
         Formula::True | Formula::False | Formula::At { .. } | Formula::Data(_) => {
-            whole(discrete(model, f, key))
+            whole(discrete(model, f, key)?)
         }
         Formula::Clock(c) => {
             let mut z = zone.clone();
-            match c.bound.eval(model.vars(key)) {
-                Ok(b) if z.constrain(c.i as usize, c.j as usize, bound::raw(b, c.strict)) => {
-                    vec![z]
-                }
-                _ => Vec::new(),
+            let b = c.bound.eval(model.vars(key))?;
+            if z.constrain(c.i as usize, c.j as usize, bound::raw(b, c.strict)) {
+                vec![z]
+            } else {
+                Vec::new()
             }
         }
         Formula::Deadlock => deadlocked(model, key, zone, buf),
         Formula::Not(g) => {
             let mut rest = vec![zone.clone()];
-            for hole in symbolic(model, g, key, zone, buf) {
+            for hole in symbolic(model, g, key, zone, buf)? {
                 rest = dbm::subtract_all(&rest, &hole);
                 if rest.is_empty() {
                     break;
@@ -99,10 +143,20 @@ fn symbolic(
             }
             rest
         }
+        // A part on data and locations decides alone when it can (`&&`
+        // false, `||` true), and the parts after it are not evaluated; a
+        // part with clocks never does (the same rule as the test
+        // simulator's, which evaluates at one valuation of the zone).
         Formula::And(gs) => {
             let mut acc = vec![zone.clone()];
             for g in gs {
-                let part = symbolic(model, g, key, zone, buf);
+                if !is_symbolic(g) {
+                    if !discrete(model, g, key)? {
+                        return Ok(Vec::new());
+                    }
+                    continue;
+                }
+                let part = symbolic(model, g, key, zone, buf)?;
                 let mut next = Vec::new();
                 for a in &acc {
                     for b in &part {
@@ -113,17 +167,23 @@ fn symbolic(
                     }
                 }
                 acc = next;
-                if acc.is_empty() {
-                    break;
-                }
             }
             acc
         }
-        Formula::Or(gs) => gs
-            .iter()
-            .flat_map(|g| symbolic(model, g, key, zone, buf))
-            .collect(),
-    }
+        Formula::Or(gs) => {
+            let mut all = Vec::new();
+            for g in gs {
+                if !is_symbolic(g) {
+                    if discrete(model, g, key)? {
+                        return Ok(vec![zone.clone()]);
+                    }
+                    continue;
+                }
+                all.extend(symbolic(model, g, key, zone, buf)?);
+            }
+            all
+        }
+    })
 }
 
 /// The valuations of `zone` from which no action transition is possible now

@@ -435,7 +435,11 @@ impl Search<'_, '_> {
                 path.reverse();
                 path
             };
-            if goal::discrete(self.model, p, &key) && !goal::discrete(self.model, q, &key) {
+            // A formula undefined at the state is a model error there.
+            let at_p = goal::discrete(self.model, p, &key)
+                .and_then(|at_p| Ok(at_p && !goal::discrete(self.model, q, &key)?))
+                .map_err(|e| Halt::Error(path(), Vec::new(), e))?;
+            if at_p {
                 let prefix = path();
                 if let Some((rest, end)) = self.keeps(&key, zone.clone(), &not_q, &prefix)? {
                     let end = match end {
@@ -577,8 +581,10 @@ impl Search<'_, '_> {
         prefix: &[Edges],
         walk: &mut impl Walk,
     ) -> Outcome {
-        if !goal::discrete(self.model, keep, key) {
-            return Ok(None);
+        match goal::discrete(self.model, keep, key) {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
+            Err(e) => return Err(Halt::Error(prefix.to_vec(), Vec::new(), e)),
         }
         match self.lookup(key, &zone) {
             // Equal to a node: finished, since no search is under way.
@@ -625,8 +631,11 @@ impl Search<'_, '_> {
                     (Box::default(), Dbm::zero(1), Vec::new()),
                 );
                 top.next += 1;
-                if !goal::discrete(self.model, keep, &k2) {
-                    continue;
+                match goal::discrete(self.model, keep, &k2) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    // Undefined at the successor: a model error there.
+                    Err(e) => return Err(error_here(prefix, &stack, &edges, Vec::new(), e)),
                 }
                 match self.lookup(&k2, &z2) {
                     Ok(found) => {

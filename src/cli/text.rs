@@ -90,7 +90,12 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
             error,
             ..
         } => {
-            let _ = writeln!(out, "    then delay {delay}: {} fails: {error}", edges(es));
+            // No edges: the check's own formula cannot be evaluated there.
+            let what = match es.is_empty() {
+                true => "the check's formula".to_string(),
+                false => edges(es),
+            };
+            let _ = writeln!(out, "    then delay {delay}: {what} fails: {error}");
             if full {
                 for e in es {
                     let _ = writeln!(out, "       at {}: {}", location(file, e), e.text);

@@ -199,6 +199,44 @@ fn dims(c: &mut Cursor) -> PResult<String> {
     Ok(out)
 }
 
+/// The number of items of the list `{ … }` at the cursor (which stays
+/// where it is), counting the commas at its own depth.
+fn list_len(c: &Cursor) -> usize {
+    let (mut depth, mut items, mut k) = (0usize, 0usize, 0usize);
+    loop {
+        match c.peek_at(k) {
+            Tok::Eof => return items,
+            Tok::Punct("{" | "(" | "[") => {
+                if depth == 1 && items == 0 {
+                    items = 1;
+                }
+                depth += 1;
+            }
+            Tok::Punct("}" | ")" | "]") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return items;
+                }
+            }
+            Tok::Punct(",") if depth == 1 => items += 1,
+            _ if depth == 1 && items == 0 => items = 1,
+            _ => {}
+        }
+        k += 1;
+    }
+}
+
+/// Is the cursor at an instantiation, `Q = P(2);` or `Q := P(2);`, or a
+/// partial one, `P(const id_t i) = T(i);`? (A name followed by `(` starts
+/// no declaration: those start with a type and then a name.)
+pub(crate) fn at_instantiation(c: &Cursor) -> bool {
+    matches!(c.peek(), Tok::Ident(_))
+        && (matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
+            && matches!(c.peek_at(2), Tok::Ident(_))
+            && c.peek_at(3) == &Tok::Punct("(")
+            || c.peek_at(1) == &Tok::Punct("("))
+}
+
 /// An initial value: an expression or a list `{ … }`, possibly nested.
 fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
     if !c.at("{") {
@@ -208,7 +246,16 @@ fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
         return Err((c.span(), "initialiser lists nested too deeply".into()));
     }
     c.bump();
-    let items = c.list_until("}", |c| initialiser(c, depth + 1))?;
+    let items = c.list_until("}", |c| {
+        // UPPAAL's `{ a: 1, b: true }` names the record's fields.
+        if matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct(":") {
+            return Err((
+                c.span(),
+                "a field initialised by name (`a: …`) is not supported: list the values in the record's order".into(),
+            ));
+        }
+        initialiser(c, depth + 1)
+    })?;
     Ok(format!("{{ {} }}", items.join(", ")))
 }
 
@@ -226,6 +273,19 @@ pub(crate) fn declaration(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec
 }
 
 fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Vec<String>> {
+    // UPPAAL's declarations that zeno has no counterpart for, named (they
+    // would read as an unknown type).
+    if let Tok::Ident(w) = c.peek() {
+        let what = match w.as_str() {
+            "before_update" | "after_update" => Some(format!("the `{w}` block")),
+            "import" => Some("an external library (`import`)".to_string()),
+            "dynamic" => Some("a dynamic template (`dynamic`)".to_string()),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err((c.span(), format!("{what} is not supported in zeno")));
+        }
+    }
     if c.at_kw("chan") && matches!(c.peek_at(1), Tok::Ident(s) if s == "priority") {
         return chan_priority(c).map(|line| vec![line]);
     }
@@ -275,10 +335,27 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
         if c.at("(") {
             return function(c, env, sink, &ty.text, &name).map(|f| vec![f]);
         }
-        let d = dims(c)?;
+        // UPPAAL 5's `int a[] = { 1, 2, 3 };`: the size is the list's length.
+        let open = c.at("[") && c.peek_at(1) == &Tok::Punct("]");
+        let open_at = c.span();
+        if open {
+            c.bump();
+            c.bump();
+        }
+        let mut d = dims(c)?;
         let mut init = None;
+        if open && !(c.at("=") || c.at(":=")) || open && !matches!(c.peek_at(1), Tok::Punct("{")) {
+            return Err((
+                open_at,
+                "an array of unstated size `[]` needs a list `{ … }` of initial values".into(),
+            ));
+        }
         if c.eat("=") || c.eat(":=") {
             if c.at("{") {
+                if open {
+                    let len = list_len(c);
+                    d = format!("[{len}]{d}");
+                }
                 init = Some(initialiser(c, 0)?);
             } else {
                 let e = item(c)?;
@@ -490,6 +567,9 @@ fn function(
     ty: &str,
     name: &str,
 ) -> PResult<String> {
+    if name == "abs" {
+        super::expr::note_user_abs();
+    }
     c.expect("(")?;
     let mut writable = Vec::new();
     let params = c.list_until(")", |c| {
@@ -558,6 +638,18 @@ fn at_declaration(c: &Cursor, env: &Env) -> bool {
     }
 }
 
+/// UPPAAL 5's statements that zeno's functions lack, named for the error
+/// (rather than read as an unknown variable or a call).
+fn unsupported_statement(word: &str, next: &Tok) -> Option<&'static str> {
+    match (word, next) {
+        ("break", Tok::Punct(";")) => Some("`break`"),
+        ("continue", Tok::Punct(";")) => Some("`continue`"),
+        ("switch", Tok::Punct("(")) => Some("a `switch` statement"),
+        ("assert", Tok::Punct("(")) => Some("an `assert` statement"),
+        _ => None,
+    }
+}
+
 /// A function body being translated: its local declarations go into `env`,
 /// errors inside them to `sink`, and the zeno text to `out`.
 struct Body<'e, 's, 't> {
@@ -594,6 +686,11 @@ impl Body<'_, '_, '_> {
             c.expect(")")?;
             Ok(print(&e))
         };
+        if let Tok::Ident(w) = c.peek()
+            && let Some(what) = unsupported_statement(w, c.peek_at(1))
+        {
+            return Err((c.span(), format!("{what} is not supported in zeno")));
+        }
         if c.eat(";") {
             self.out.push(';');
         } else if c.eat("{") {

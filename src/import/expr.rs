@@ -31,6 +31,7 @@ pub(crate) enum Expr {
 const BINARY: &[(&str, &str, u8)] = &[
     ("imply", "imply", 2),
     ("or", "||", 3),
+    ("xor", "xor", 3),
     ("and", "&&", 4),
     ("||", "||", 8),
     ("&&", "&&", 9),
@@ -60,6 +61,60 @@ const ASSIGN_BP: u8 = 6;
 const COND_BP: u8 = 7;
 const NOT_WORD_BP: u8 = 5;
 const UNARY_BP: u8 = 19;
+
+thread_local! {
+    /// Whether the model being imported defines a function `abs` of its
+    /// own (UPPAAL 4 allowed it; UPPAAL 5 made `abs` a built-in). Set by
+    /// the declaration reader, which sees a function before its calls.
+    static USER_ABS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Forgets the previous model's `abs` (at the start of an import).
+pub(crate) fn reset_user_abs() {
+    USER_ABS.with(|f| f.set(false));
+}
+
+/// Notes that the model defines its own `abs`: its calls stay calls.
+pub(crate) fn note_user_abs() {
+    USER_ABS.with(|f| f.set(true));
+}
+
+fn user_abs() -> bool {
+    USER_ABS.with(|f| f.get())
+}
+
+/// UPPAAL's built-in `abs(e)` as `(e < 0 ? -e : e)`. The operand is
+/// written twice, so it must be free of effects (an assignment, an
+/// increment or a call, which could be a function with effects).
+fn absolute(span: crate::ir::Span, e: &Expr) -> PResult<Expr> {
+    fn pure(e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Ident(_) => true,
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => pure(a) && pure(b),
+            Expr::Field(a, _) => pure(a),
+            Expr::Unary(op, a) => !matches!(*op, "++" | "--") && pure(a),
+            Expr::Cond(a, b, c) => pure(a) && pure(b) && pure(c),
+            Expr::Quant(_, _, _, body) => pure(body),
+            Expr::Call(..) | Expr::Assign(..) | Expr::PostIncr(..) => false,
+        }
+    }
+    if !pure(e) {
+        return Err((
+            span,
+            "`abs` of an expression with a call, an assignment or an increment is not supported"
+                .into(),
+        ));
+    }
+    Ok(Expr::Cond(
+        Box::new(Expr::Binary(
+            "<",
+            Box::new(e.clone()),
+            Box::new(Expr::Int(0)),
+        )),
+        Box::new(Expr::Unary("-", Box::new(e.clone()))),
+        Box::new(e.clone()),
+    ))
+}
 
 /// Operators zeno does not have, with the reason given to the user.
 const UNSUPPORTED: &[(&str, &str)] = &[("'", "clock rate `'`")];
@@ -101,9 +156,11 @@ impl Parser<'_> {
 
     /// An expression that stops before `,` (argument lists, updates).
     fn expr_bp(&mut self, min_bp: u8) -> PResult<Expr> {
+        let depth = self.c.depth;
         self.c.enter()?;
         let e = self.expr_bp_here(min_bp);
-        self.c.leave();
+        // Also undoes the levels a chain of operators entered.
+        self.c.depth = depth;
         e
     }
 
@@ -115,6 +172,7 @@ impl Parser<'_> {
             }
             let op = match self.c.peek() {
                 Tok::Punct(p) => *p,
+                Tok::Ident(s) if s == "xor" => "xor",
                 Tok::Ident(s) if s == "and" => "and",
                 Tok::Ident(s) if s == "or" => "or",
                 Tok::Ident(s) if s == "imply" => "imply",
@@ -124,9 +182,20 @@ impl Parser<'_> {
                 if *bp < min_bp {
                     break;
                 }
+                // `1 + 1 + … + 1` builds a tree as deep as the chain is
+                // long: it counts against the nesting limit (as in zeno's
+                // parser), so that printing it cannot exhaust the stack.
+                self.c.enter()?;
                 self.c.bump();
                 let rhs = self.expr_bp(bp + 1)?;
-                lhs = Expr::Binary(norm, Box::new(lhs), Box::new(rhs));
+                lhs = if op == "xor" {
+                    // UPPAAL 5's logical exclusive or: the truth values
+                    // differ (`!a != !b` holds for integer operands too).
+                    let not = |e| Box::new(Expr::Unary("!", Box::new(e)));
+                    Expr::Binary("!=", not(lhs), not(rhs))
+                } else {
+                    Expr::Binary(norm, Box::new(lhs), Box::new(rhs))
+                };
                 continue;
             }
             match op {
@@ -202,6 +271,12 @@ impl Parser<'_> {
                 self.c.bump();
                 Ok(Expr::Int(n))
             }
+            // UPPAAL's lexer has decimal integers only (and doubles, which
+            // zeno lacks): `0x1F` is no number there either.
+            Tok::Float(s) if s.starts_with("0x") || s.starts_with("0X") => Err((
+                span,
+                format!("`{s}`: UPPAAL has no hexadecimal literals; write the number in decimal"),
+            )),
             Tok::Float(s) => Err((
                 span,
                 format!("unsupported number `{s}`: only integers are supported"),
@@ -234,6 +309,9 @@ impl Parser<'_> {
                     let args = self
                         .c
                         .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
+                    if s == "abs" && args.len() == 1 && !user_abs() {
+                        return self.postfix(absolute(span, &args[0])?);
+                    }
                     // `Proc(1).cs` in a query, or a function's call (in a
                     // query too, as UPPAAL allows: a function with effects
                     // there is rejected by the analysis, and the query
@@ -300,7 +378,8 @@ impl Parser<'_> {
 }
 
 /// Words that are keywords in zeno but may be ordinary names in UPPAAL or
-/// TChecker files; such names get a trailing `_`.
+/// TChecker files; such names get a trailing `_` (more than one where the
+/// file has that name too: see [`prepare_renaming`]).
 const ZENO_KEYWORDS: &[&str] = &[
     "template",
     "location",
@@ -332,11 +411,41 @@ const ZENO_KEYWORDS: &[&str] = &[
     "default",
 ];
 
+thread_local! {
+    /// The file's new name for each keyword it uses as a name.
+    static RENAMED: std::cell::RefCell<std::collections::HashMap<&'static str, String>> =
+        std::cell::RefCell::default();
+}
+
+/// Chooses, before a file is translated, the name each keyword used as a
+/// name gets: the first of `init_`, `init__`, … that no word of the file
+/// spells, so that a renamed name never meets another (a file with both
+/// `init` and `init_` gets `init__` and `init_`). Names without a keyword
+/// stay as they are, so zeno's own exported text imports unchanged.
+pub(crate) fn prepare_renaming(text: &str) {
+    let words: std::collections::HashSet<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let renamed = ZENO_KEYWORDS
+        .iter()
+        .filter(|k| words.contains(**k))
+        .map(|k| {
+            let mut name = format!("{k}_");
+            while words.contains(name.as_str()) {
+                name.push('_');
+            }
+            (*k, name)
+        })
+        .collect();
+    RENAMED.with(|r| *r.borrow_mut() = renamed);
+}
+
 pub(crate) fn sanitize(name: &str) -> String {
-    if ZENO_KEYWORDS.contains(&name) {
-        format!("{name}_")
-    } else {
-        name.to_string()
+    match ZENO_KEYWORDS.iter().find(|k| **k == name) {
+        Some(k) => RENAMED
+            .with(|r| r.borrow().get(k).cloned())
+            .unwrap_or_else(|| format!("{name}_")),
+        None => name.to_string(),
     }
 }
 
@@ -480,7 +589,8 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
     match e {
         Expr::Int(n) => Some(*n),
         Expr::Ident(s) => lookup(s),
-        Expr::Unary("-", a) => eval_const(a, lookup).map(|v| -v),
+        // Checked throughout: a constant of a hostile file may overflow.
+        Expr::Unary("-", a) => eval_const(a, lookup)?.checked_neg(),
         Expr::Unary("~", a) => eval_const(a, lookup).map(|v| !v),
         Expr::Binary(op, l, r) => {
             let (l, r) = (eval_const(l, lookup)?, eval_const(r, lookup)?);
@@ -491,8 +601,8 @@ pub(crate) fn eval_const(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Opti
                 // A negative exponent has no integer value; an overflow is
                 // left to zeno, which reports it.
                 "**" => u32::try_from(r).ok().and_then(|r| l.checked_pow(r)),
-                "/" if r != 0 => Some(l / r),
-                "%" if r != 0 => Some(l % r),
+                "/" => l.checked_div(r),
+                "%" => l.checked_rem(r),
                 "<?" => Some(l.min(r)),
                 ">?" => Some(l.max(r)),
                 "&" => Some(l & r),
@@ -616,6 +726,10 @@ mod tests {
     #[test]
     fn keyword_names_are_renamed() {
         assert_eq!(model("init + location"), "init_ + location_");
+        // The renaming keeps distinct names distinct.
+        prepare_renaming("when + when_ + when__");
+        assert_eq!(model("when + when_ + when__"), "when___ + when_ + when__");
+        prepare_renaming("");
         assert_eq!(model("true && !deadlock"), "true && !deadlock");
     }
 }

@@ -44,6 +44,11 @@ pub(crate) fn tokenize(
             i += 1;
             continue;
         }
+        // A UTF-8 byte order mark (editors write one at the file's start).
+        if text[i..].starts_with('\u{feff}') {
+            i += '\u{feff}'.len_utf8();
+            continue;
+        }
         if text[i..].starts_with("//") {
             while i < bytes.len() && bytes[i] != b'\n' {
                 i += 1;

@@ -306,6 +306,8 @@ pub fn import_as(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<ImportDiagnostic>> {
+    expr::reset_user_abs();
+    expr::prepare_renaming(text);
     let mut r = match format {
         Format::UppaalXml => import_uppaal_xml(text),
         Format::UppaalXta => import_xta(text),
@@ -356,7 +358,18 @@ pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
 /// Reads a TChecker model; `labels` (may be empty) becomes a reachability
 /// check of a state carrying all those labels.
 pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<ImportDiagnostic>> {
+    expr::prepare_renaming(text);
     let mut sink = Sink::new(text);
+    // A byte order mark is blank, as in the other formats: three spaces of
+    // the same length keep every offset.
+    let unmarked;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            unmarked = format!("   {rest}");
+            &unmarked
+        }
+        None => text,
+    };
     let model = tchecker::read(text, labels, &mut sink);
     let zeno = model.map(|m| m.write()).unwrap_or_default();
     sink.finish(zeno)

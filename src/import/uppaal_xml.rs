@@ -122,6 +122,8 @@ impl XLabel {
 #[derive(Debug, Default)]
 struct XLocation {
     id: String,
+    /// The `<location>` element.
+    span: Span,
     name: Option<Chunk>,
     labels: Vec<XLabel>,
     urgent: bool,
@@ -263,8 +265,15 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                             "declaration" => t.declaration = Some(Chunk::at(end_pos)),
                             "location" => t.locations.push(XLocation {
                                 id: attr(e, "id").unwrap_or_default(),
+                                span,
                                 ..XLocation::default()
                             }),
+                            // UPPAAL reads one `<init>`; a second is an
+                            // error rather than a silent choice.
+                            "init" if t.init.is_some() => sink.error(
+                                span,
+                                "a second `<init>`: a template has one initial location",
+                            ),
                             "init" => t.init = attr(e, "ref").map(|r| (r, span)),
                             "transition" => t.transitions.push(XTransition {
                                 span,
@@ -521,17 +530,27 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     let nta = parse_xml(text, sink)?;
     let mut model = Model::default();
     let mut env = Env::default();
+    let mut sys = SystemDecl::default();
     if let Some(d) = &nta.declaration
         && let Some(mut c) = d.cursor(sink)
     {
-        model.globals = declarations(&mut c, &mut env, sink);
+        // UPPAAL's grammar lets instantiations (`Q = P(2);`) stand among
+        // the global declarations too.
+        while !c.at_eof() {
+            if decl::at_instantiation(&c) {
+                decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
+            } else {
+                model
+                    .globals
+                    .extend(decl::declaration(&mut c, &mut env, sink));
+            }
+        }
     }
     for t in &nta.templates {
         if let Some(tm) = template(t, &mut env, sink) {
             model.templates.push(tm);
         }
     }
-    let mut sys = SystemDecl::default();
     if nta.system.is_none() {
         sink.error(Span::new(0, 0), "the model has no `<system>` element");
     }
@@ -731,7 +750,12 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                 ),
             })
     };
-    for l in &t.locations {
+    for (k, l) in t.locations.iter().enumerate() {
+        // References by id would be ambiguous (UPPAAL warns, then resolves
+        // them to the last such location): an error here.
+        if t.locations[..k].iter().any(|m| m.id == l.id) {
+            sink.error(l.span, format!("a second location with the id `{}`", l.id));
+        }
         if let Some(n) = &l.name
             && !is_ident(n.text.trim())
         {

@@ -31,15 +31,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
                     skip_process(&mut c);
                 }
             }
-        } else if c.at_kw("system")
-            || matches!(c.peek_at(1), Tok::Punct("=") | Tok::Punct(":="))
-                && matches!(c.peek_at(2), Tok::Ident(_))
-                && c.peek_at(3) == &Tok::Punct("(")
-            // A partial instantiation, `P(const id_t i) = T(i);`: a name
-            // followed by `(` starts no declaration (those start with a type
-            // and then a name).
-            || matches!(c.peek(), Tok::Ident(_)) && c.peek_at(1) == &Tok::Punct("(")
-        {
+        } else if c.at_kw("system") || decl::at_instantiation(&c) {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
             let lines = decl::declaration(&mut c, &mut env, sink);
@@ -140,7 +132,20 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             c.expect(";")?;
         } else if c.eat_kw("trans") {
             let mut prev_src: Option<String> = None;
+            // UPPAAL TIGA's uncontrollable edge `A -u-> B`: for the
+            // checks zeno decides (no `control:` query) the environment's
+            // edges are edges like any other.
+            let arrow = |c: &mut Cursor| {
+                if c.at("-")
+                    && matches!(c.peek_at(1), Tok::Ident(u) if u == "u")
+                    && c.peek_at(2) == &Tok::Punct("->")
+                {
+                    c.bump();
+                    c.bump();
+                }
+            };
             c.comma_list(|c| {
+                arrow(c);
                 let src = if c.at("->") {
                     prev_src.clone().ok_or((
                         c.span(),
@@ -149,6 +154,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 } else {
                     sanitize(&c.ident()?)
                 };
+                arrow(c);
                 c.expect("->")?;
                 let dst = sanitize(&c.ident()?);
                 for l in [&src, &dst] {

@@ -22,7 +22,9 @@ pub struct Token {
 
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 enum RawToken {
-    #[regex(r"[ \t\r\n\x0C]+")]
+    // U+FEFF: the byte order mark some editors write at the start of a
+    // UTF-8 file, read as blank (as C compilers do).
+    #[regex(r"[ \t\r\n\x0C\u{FEFF}]+")]
     Whitespace,
     #[regex(r"//[^\n]*", allow_greedy = true)]
     LineComment,

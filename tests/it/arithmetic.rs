@@ -484,3 +484,39 @@ fn power_in_a_model() {
         ]
     );
 }
+
+#[test]
+fn plain_int_constants_may_be_any_32_bit_integer() {
+    // UPPAAL keeps constants out of the state and checks no range on them:
+    // `const int INF = 1000000;` is common in real models. The constant is
+    // the number itself; a variable stays within its declared range.
+    // `x` starts at INF / 1000 = 1000 and the edge sets it to INF - 999999
+    // = 1, so P reaches B with x == 1 and never with x == 2; the least
+    // 32-bit integer is written as in C.
+    let text = "const int INF = 1000000;\n\
+                const int LOW = -2147483648;\n\
+                int[0, 1000] x = INF / 1000;\n\
+                template P() {\n\
+                    init location A;\n\
+                    location B;\n\
+                    A -> B when INF > 32767 && LOW < -32768 do x = INF - 999999;\n\
+                }\n\
+                system P;\n\
+                check reach: E<> P.B && x == 1;\n\
+                check start: A[] P.A imply x == 1000;\n\
+                check never_two: E<> x == 2;\n";
+    use zeno::checker::Verdict;
+    crate::support::every_order(text, &[Verdict::Holds, Verdict::Holds, Verdict::Fails]);
+    // A variable of plain `int` still has `int`'s range.
+    let analysis = semantics::analyze("int v = 1000000;\n");
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == zeno::diagnostics::Severity::Error
+                && d.message
+                    .contains("1000000 is outside the range [-32768, 32767]")),
+        "{:?}",
+        analysis.diagnostics
+    );
+}

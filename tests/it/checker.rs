@@ -1102,3 +1102,45 @@ fn best_first_gives_way_to_breadth_first_after_its_budget() {
     assert_eq!(r.stats.breadth_first_after, Some(5));
     assert_eq!(r.stats.explored, 3);
 }
+
+#[test]
+fn a_check_formula_undefined_in_a_reachable_state_is_a_model_error() {
+    // `i` counts 0, 1, …, 5; `a` has 3 elements, so `a[i]` is undefined
+    // from i = 3 on, reached after 3 steps. Reading the undefined atom as
+    // false made `A[] a[i] == 0` violated and `A[] !(a[i] == 1)` hold;
+    // UPPAAL stops with an error instead, and so does zeno. Parts that
+    // decide first keep the rest unevaluated, as in UPPAAL: `i < 3 imply`
+    // guards the read, and `i >= 3 ||` is true before a[3] is read.
+    // With a clock, a data part still decides alone (`i >= 3 ||`), and
+    // a part with clocks never stops the evaluation (`x < 0 ||`).
+    let text = "int a[3];\n\
+                int[0, 5] i = 0;\n\
+                clock x;\n\
+                template P() {\n\
+                    init location A;\n\
+                    A -> A when i < 5 do i = i + 1;\n\
+                }\n\
+                system P;\n\
+                check read: A[] a[i] == 0;\n\
+                check negated: A[] !(a[i] == 1);\n\
+                check guarded: A[] i < 3 imply a[i] == 0;\n\
+                check lazy: E<> i >= 3 || a[i] == 7;\n\
+                check clocked: E<> i >= 3 || (x > 1 && a[i] == 7);\n\
+                check clock_first: A[] x < 0 || a[i] == 0;\n";
+    let out = EvalError::from(ErrorKind::IndexOutOfBounds { index: 3, len: 3 });
+    let bfs = support::every_order(
+        text,
+        &[
+            Verdict::ModelError(out),
+            Verdict::ModelError(out),
+            Verdict::Holds,
+            Verdict::Holds,
+            Verdict::Holds,
+            Verdict::ModelError(out),
+        ],
+    );
+    // Breadth-first: the shortest way to i = 3 is 3 steps, for all.
+    for r in [&bfs[0], &bfs[1], &bfs[3], &bfs[4], &bfs[5]] {
+        assert_eq!(r.trace.as_ref().expect("a trace").steps.len(), 3);
+    }
+}

@@ -826,6 +826,96 @@ int[0,99] sq;
     );
 }
 
+/// One template `P` going `A -> B` once, with `labels` on the edge, under
+/// the global `decl`, with the queries `queries` (formula, name).
+fn one_edge(decl: &str, labels: &[(&str, &str)], queries: &[(&str, &str)]) -> String {
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let labels: String = labels
+        .iter()
+        .map(|(k, v)| format!(r#"<label kind="{k}">{}</label>"#, esc(v)))
+        .collect();
+    let queries: String = queries
+        .iter()
+        .map(|(f, n)| {
+            format!(
+                "<query><formula>{}</formula><comment>{n}</comment></query>",
+                esc(f)
+            )
+        })
+        .collect();
+    format!(
+        r#"<nta><declaration>{}</declaration><template><name>P</name>
+<location id="a"><name>A</name></location><location id="b"><name>B</name></location>
+<init ref="a"/><transition><source ref="a"/><target ref="b"/>{labels}</transition></template>
+<system>system P;</system><queries>{queries}</queries></nta>"#,
+        esc(decl)
+    )
+}
+
+#[test]
+fn uppaal5_abs_and_xor() {
+    // UPPAAL 5's built-in `abs` and logical `xor` (same level as `or`).
+    // x = -3: abs(x) == 3 and `a xor b` (true, false) hold, so P takes the
+    // edge and sets x to abs(x - 4) = 7; `x > 0 xor x < 10` is false when
+    // both hold (x == 7), `a xor a` is always false.
+    let text = one_edge(
+        "int x = -3; bool a = true, b = false;",
+        &[
+            ("guard", "abs(x) == 3 && (a xor b)"),
+            ("assignment", "x = abs(x - 4)"),
+        ],
+        &[
+            ("E<> P.B && x == 7", "reach"),
+            ("E<> P.B && (x > 0 xor x < 10)", "both"),
+            ("E<> a xor a", "self"),
+        ],
+    );
+    let imported = import_xml(&text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("reach".to_string(), Verdict::Holds),
+            ("both".to_string(), Verdict::Fails),
+            ("self".to_string(), Verdict::Fails),
+        ]
+    );
+    // The operand is written twice: one with effects is refused, located.
+    let text = one_edge("int x;", &[("assignment", "x = abs(x++)")], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("effects");
+    assert!(err[0].message.contains("`abs`"), "{err:?}");
+    assert_eq!(err[0].line, 3, "{err:?}");
+}
+
+#[test]
+fn a_model_defining_abs_keeps_its_own() {
+    // UPPAAL 4 had no built-in `abs`: a model's own function of that name
+    // is the one called (here a deliberately different one, +100).
+    let text = one_edge(
+        "int x; int abs(int v) { return v + 100; }",
+        &[("guard", "abs(2) == 102"), ("assignment", "x = abs(-1)")],
+        &[("E<> P.B && x == 99", "own")],
+    );
+    let imported = import_xml(&text);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("own".to_string(), Verdict::Holds)]
+    );
+    // Another import on the same thread has the built-in again.
+    let text = one_edge(
+        "int x = -5;",
+        &[("guard", "abs(x) == 5")],
+        &[("E<> P.B", "b")],
+    );
+    assert_eq!(
+        verdicts(&import_xml(&text)),
+        vec![("b".to_string(), Verdict::Holds)]
+    );
+}
+
 #[test]
 fn value_parameters_passed_to_reference_parameters_are_process_variables() {
     // `v` is passed to `bump(int &x)`, which writes it: like `v++`, it makes
@@ -866,4 +956,228 @@ system P1;</system>
             ("bounds".to_string(), Verdict::Holds),
         ]
     );
+}
+
+#[test]
+fn statements_zeno_lacks_are_named() {
+    for (body, what) in [
+        ("for (i = 0; i < 3; i++) { if (i == 1) break; }", "`break`"),
+        ("while (i < 3) { i++; continue; }", "`continue`"),
+        ("switch (i) { case 0: i = 1; }", "`switch`"),
+        ("assert(i == 0);", "`assert`"),
+    ] {
+        let text = one_edge(
+            &format!("int i;\nvoid f() {{ {body} }}"),
+            &[("assignment", "f()")],
+            &[],
+        );
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(body);
+        assert!(
+            err[0].message.contains(what) && err[0].message.contains("not supported"),
+            "{body}: {err:?}"
+        );
+        assert_eq!(err[0].line, 2, "{body}: {err:?}");
+    }
+}
+
+#[test]
+fn constant_overflow_in_an_array_size_is_an_error_not_a_panic() {
+    for size in [
+        "-(-9223372036854775807 - 1)",
+        "(-9223372036854775807 - 1) / -1",
+        "(-9223372036854775807 - 1) % -1",
+    ] {
+        let text = one_edge(&format!("const int K = {size}; int a[K];"), &[], &[]);
+        // Imported or not, the model is refused: by zeno's analysis, as a
+        // constant outside the 32-bit integers.
+        match import("model.xml", &text, &ImportOptions::default()) {
+            Err(err) => assert!(!err.is_empty()),
+            Ok(imported) => {
+                let analysis = zeno::semantics::analyze(&imported.zeno);
+                assert!(
+                    analysis
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.severity == Severity::Error),
+                    "{size}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_byte_order_mark_starts_any_format() {
+    let bom = '\u{feff}';
+    let xta = format!(
+        "{bom}int x;\nprocess P() {{ state A, B; init A; trans A -> B {{ assign x = 1; }}; }}\nsystem P;\n"
+    );
+    let tck = format!("{bom}system:s\nprocess:P\nlocation:P:A{{initial:}}\n");
+    let xml = format!("{bom}{}", one_edge("int x;", &[], &[("E<> P.B", "b")]));
+    for (name, text) in [("m.xta", &xta), ("m.tck", &tck), ("m.xml", &xml)] {
+        let imported = import(name, text, &ImportOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(imported.zeno.contains("template P"), "{name}");
+    }
+    assert_eq!(
+        verdicts(&import_xml(&xml)),
+        vec![("b".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn a_long_chain_of_operators_is_an_error_not_a_stack_overflow() {
+    // 100,000 terms build a tree as deep as the chain: refused, located,
+    // like 10,000 parentheses. 150 terms are read (and add up to 150).
+    let sum = |n: usize| vec!["1"; n].join(" + ");
+    let xta = |n: usize| {
+        format!(
+            "int x = {};\nprocess P() {{ state A; init A; }}\nsystem P;\n",
+            sum(n)
+        )
+    };
+    let err = import("m.xta", &xta(100_000), &ImportOptions::default()).expect_err("too deep");
+    assert!(err[0].message.contains("nested more than 200"), "{err:?}");
+    assert_eq!(err[0].line, 1);
+    let imported = import("m.xta", &xta(150), &ImportOptions::default()).expect("150 terms");
+    let text = format!("{}\ncheck total: A[] x == 150;\n", imported.zeno);
+    crate::support::every_order(&text, &[Verdict::Holds]);
+}
+
+#[test]
+fn a_field_initialised_by_name_is_a_located_error() {
+    // UPPAAL's grammar has `{ a: 5, b: true }`; zeno's lists are positional.
+    let text = one_edge(
+        "typedef struct { int a; bool b; } r_t;\nr_t r = { a: 5, b: true };",
+        &[],
+        &[],
+    );
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("named");
+    assert!(err[0].message.contains("by name"), "{err:?}");
+    assert_eq!((err[0].line, err[0].col), (2, 11), "{err:?}");
+}
+
+#[test]
+fn a_second_init_or_a_repeated_location_id_is_an_error() {
+    // Either would leave zeno to pick one location silently.
+    let locations =
+        r#"<location id="a"><name>A</name></location><location id="b"><name>B</name></location>"#;
+    for (body, message) in [
+        (
+            format!(r#"{locations}<init ref="a"/><init ref="b"/>"#),
+            "second `<init>`",
+        ),
+        (
+            r#"<location id="a"><name>A</name></location><location id="a"><name>B</name></location><init ref="a"/>"#
+                .to_string(),
+            "second location with the id `a`",
+        ),
+    ] {
+        let text = format!(
+            "<nta><declaration>int x;</declaration><template><name>P</name>{body}</template><system>system P;</system></nta>"
+        );
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(message);
+        assert!(err[0].message.contains(message), "{err:?}");
+    }
+}
+
+#[test]
+fn an_array_of_unstated_size_takes_its_lists_length() {
+    // UPPAAL 5: `int a[] = { … }`. a has 3 elements and b 2 rows of 2, so
+    // a[2] + b[1][1] == 3 + 4 holds at B; a[3] would be out of range.
+    let text = one_edge(
+        "int a[] = {1, 2, 3};\nconst int b[][2] = {{1, 2}, {3, 4}};",
+        &[("guard", "a[2] + b[1][1] == 7")],
+        &[("E<> P.B", "reach")],
+    );
+    let imported = import_xml(&text);
+    assert!(
+        imported.zeno.contains("int a[3] = { 1, 2, 3 };"),
+        "{}",
+        imported.zeno
+    );
+    assert!(imported.zeno.contains("b[2][2]"), "{}", imported.zeno);
+    assert_eq!(
+        verdicts(&imported),
+        vec![("reach".to_string(), Verdict::Holds)]
+    );
+    let text = one_edge("int a[];", &[], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("no list");
+    assert!(err[0].message.contains("unstated size"), "{err:?}");
+}
+
+#[test]
+fn instantiations_may_stand_among_the_global_declarations() {
+    // UPPAAL's grammar allows `Q = P(2);` in `<declaration>`; Q sets x to 2.
+    let text = r#"<nta><declaration>int x;
+Q = P(2);</declaration><template><name>P</name><parameter>const int k</parameter>
+<location id="a"><name>A</name></location><location id="b"><name>B</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">x = k</label></transition></template>
+<system>system Q;</system><queries><query><formula>E&lt;&gt; Q.B &amp;&amp; x == 2</formula><comment>two</comment></query></queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![("two".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn uncontrollable_edges_are_edges() {
+    // UPPAAL TIGA writes the environment's edges `A -u-> B` in XTA (and
+    // `controllable="false"` in XML); reachability does not tell them apart.
+    let xta = "int x;\nprocess P() { state A, B, C; init A;\n\
+               trans A -u-> B { assign x = 1; }, -u-> C { assign x = 2; }, B -> C {}; }\nsystem P;\n";
+    let imported = import("m.xta", xta, &ImportOptions::default()).expect("imported");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // x is 2 only by A -> C; by A -> B -> C it stays 1.
+    let text = format!(
+        "{}\ncheck direct: E<> P.C && x == 2;\ncheck via_b: E<> P.C && x == 1;\ncheck three: E<> x == 3;\n",
+        imported.zeno
+    );
+    crate::support::every_order(&text, &[Verdict::Holds, Verdict::Holds, Verdict::Fails]);
+}
+
+#[test]
+fn a_hexadecimal_literal_is_named_as_such() {
+    // UPPAAL's lexer reads decimal integers only; say what to write.
+    let text = one_edge("const int K = 0x1F;", &[], &[]);
+    let err = import("model.xml", &text, &ImportOptions::default()).expect_err("hex");
+    assert!(err[0].message.contains("hexadecimal"), "{err:?}");
+    assert_eq!((err[0].line, err[0].col), (1, 33), "{err:?}");
+}
+
+#[test]
+fn renamed_keywords_never_meet_other_names() {
+    // `when` becomes `when_`, which the file also declares: that one
+    // becomes `when__`. Both locations `init` and `init_` stay apart too.
+    let text = r#"<nta><declaration>int when = 1; int when_ = 2;</declaration><template><name>P</name>
+<location id="a"><name>init</name></location><location id="b"><name>init_</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">when == 1 &amp;&amp; when_ == 2</label></transition></template>
+<system>system P;</system><queries>
+<query><formula>E&lt;&gt; P.init_</formula><comment>reach</comment></query>
+<query><formula>A[] P.init</formula><comment>stays</comment></query></queries></nta>"#;
+    assert_eq!(
+        verdicts(&import_xml(text)),
+        vec![
+            ("reach".to_string(), Verdict::Holds),
+            ("stays".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn declarations_zeno_lacks_are_named() {
+    for (decl, what) in [
+        ("before_update { x = 0 }", "`before_update`"),
+        ("after_update { x = 1 }", "`after_update`"),
+        ("dynamic Child(int a);", "dynamic template"),
+    ] {
+        let text = one_edge(&format!("int x;\n{decl}\nint y;"), &[], &[]);
+        let err = import("model.xml", &text, &ImportOptions::default()).expect_err(decl);
+        assert_eq!(err.len(), 1, "{decl}: {err:?}");
+        assert!(
+            err[0].message.contains(what) && err[0].message.contains("not supported"),
+            "{decl}: {err:?}"
+        );
+        assert_eq!((err[0].line, err[0].col), (2, 1), "{decl}: {err:?}");
+    }
 }

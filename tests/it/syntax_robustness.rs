@@ -421,3 +421,11 @@ fn unclosed_brackets_point_at_their_opening() {
     assert_eq!(e.related[0].range.start, text.find('(').unwrap() as u32);
     assert_eq!(e.related[0].message, "unclosed `(` opened here");
 }
+
+#[test]
+fn a_byte_order_mark_is_blank() {
+    // Editors on some systems start a UTF-8 file with U+FEFF.
+    let text = "\u{feff}int x;\ntemplate P() { init location A; location B; A -> B; }\nsystem P;\ncheck q: E<> P.B;\n";
+    assert!(check_total(text).errors().is_empty());
+    crate::support::every_order(text, &[zeno::checker::Verdict::Holds]);
+}

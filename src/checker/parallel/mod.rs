@@ -427,8 +427,21 @@ fn answer(
         Ok(None) => (none_verdict, None),
         Ok(Some(Found::Goal(g))) => {
             let path = path_to(&stores, &parents, g);
-            let trace = concrete::goal_trace(model, goal, &path, stop);
-            (found_verdict, Some(trace))
+            let store = stores[g.shard as usize];
+            let mut zone = super::dbm::Dbm::zero(model.dim);
+            store.zone_into(g.id, &mut zone);
+            let mut buf = super::semantics::TransitionBuf::default();
+            match goal.error(model, store.key(g.id), &zone, &mut buf) {
+                // The check's formula is undefined at this state.
+                Some(error) => (
+                    Verdict::ModelError(error),
+                    Some(concrete::error_trace(model, &path, &[], error, stop)),
+                ),
+                None => (
+                    found_verdict,
+                    Some(concrete::goal_trace(model, goal, &path, stop)),
+                ),
+            }
         }
         Ok(Some(Found::Error(at, edges, error))) => {
             let path = at.map_or_else(Vec::new, |g| path_to(&stores, &parents, g));

@@ -289,6 +289,17 @@ pub fn run(
         },
         Some(Found::Goal(id, _pieces)) => {
             let path = path_to(&store, id);
+            store.zone_into(id, &mut zone);
+            if let Some(error) = goal.error(&model, store.key(id), &zone, &mut goal_buf) {
+                // The check's formula is undefined at this state.
+                let trace = concrete::error_trace(&model, &path, &[], error, task.stop);
+                stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
+                return CheckResult {
+                    verdict: Verdict::ModelError(error),
+                    stats,
+                    trace,
+                };
+            }
             let trace = concrete::goal_trace(&model, &goal, &path, task.stop);
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             CheckResult {

@@ -67,6 +67,15 @@ impl Ctx {
                     Typed::error()
                 }
             },
+            // The least 32-bit integer, written as in C (and UPPAAL): its
+            // magnitude alone is out of range.
+            ExprKind::Unary(UnaryOp::Neg, a) if matches!(a.kind, ExprKind::Int(v) if v == 1 << 31) => {
+                Typed {
+                    expr: ir::Expr::Const(i32::MIN),
+                    ty: Ty::int(),
+                    is_const: true,
+                }
+            }
             ExprKind::Unary(op, a) => {
                 let a = self.data(a);
                 let (op, ty) = match op {

@@ -744,6 +744,22 @@ impl Ctx {
             }
             _ => self.const_eval(init),
         };
+        // A plain `const int` names a number, not a variable of `int`'s
+        // range: UPPAAL keeps constants out of the state and checks no
+        // range on them (`const int INF = 1000000;`), so it may be any
+        // 32-bit integer, and its type is the 32-bit integers then.
+        let plain_int = matches!(v.ty, hir::TypeRef::Int { range: None, .. }) && v.array.is_empty();
+        let ty = match value {
+            Some(val)
+                if plain_int && !matches!(ty, Ty::Int { lo, hi } if (lo..=hi).contains(&val)) =>
+            {
+                Ty::Int {
+                    lo: i32::MIN as i64,
+                    hi: i32::MAX as i64,
+                }
+            }
+            _ => ty,
+        };
         if let Some(val) = value {
             self.check_range(val, &ty, init.span, "value");
         }

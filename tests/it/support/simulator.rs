@@ -105,6 +105,22 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
             let last = sim
                 .delay(&state, *delay)
                 .map_err(|e| format!("{at}: {e}"))?;
+            // No transition: one of the check's formulas is undefined here.
+            if transition.edges.is_empty() {
+                let actual = check
+                    .kind
+                    .formulas()
+                    .find_map(|f| sim.formula_error(f, &last));
+                return match actual {
+                    Some(actual) if actual == *error => Ok(()),
+                    Some(actual) => Err(format!(
+                        "{at}: the formula fails with `{actual}`, the trace says `{error}`"
+                    )),
+                    None => Err(format!(
+                        "{at}: the check's formulas evaluate, the trace says they fail with `{error}`"
+                    )),
+                };
+            }
             // A guard that cannot be evaluated (a bad index, a division by
             // zero) is a run-time error too, found before any update runs.
             if let Some(actual) = sim.guard_error(&last, transition) {
@@ -1044,6 +1060,39 @@ impl Sim<'_> {
 
     // -----------------------------------------------------------------------
     // Formulas.
+
+    /// The error evaluating `f` at `s`, if any: its parts are evaluated
+    /// left to right, `&&` and `||` stopping at a part on data and
+    /// locations that decides (a part with clocks never stops them: the
+    /// checker evaluates those on whole zones).
+    fn formula_error(&self, f: &Formula, s: &ConcreteState) -> Option<EvalError> {
+        fn timed(f: &Formula) -> bool {
+            match f {
+                Formula::Clock(_) | Formula::Deadlock => true,
+                Formula::Not(g) => timed(g),
+                Formula::And(gs) | Formula::Or(gs) => gs.iter().any(timed),
+                _ => false,
+            }
+        }
+        match f {
+            Formula::Data(e) => eval(e, &s.variables).err(),
+            Formula::Clock(c) => eval(&c.bound, &s.variables).err(),
+            Formula::Not(g) => self.formula_error(g, s),
+            Formula::And(gs) | Formula::Or(gs) => {
+                let decides = matches!(f, Formula::Or(_));
+                for g in gs {
+                    if let Some(e) = self.formula_error(g, s) {
+                        return Some(e);
+                    }
+                    if !timed(g) && self.formula(g, s).ok()? == decides {
+                        return None;
+                    }
+                }
+                None
+            }
+            Formula::True | Formula::False | Formula::At { .. } | Formula::Deadlock => None,
+        }
+    }
 
     fn formula(&self, f: &Formula, s: &ConcreteState) -> Result<bool, String> {
         Ok(match f {
