@@ -546,6 +546,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     model.system = sys.system;
     model.system_levels = sys.system_levels;
     let known = known_names(&nta);
+    // Check names given so far: two queries with the same comment (`ok`,
+    // `holds`), or a comment `q2` on another query than the second, must
+    // not make one check hide the other.
+    let mut taken = std::collections::HashSet::new();
     for (k, q) in nta.queries.iter().enumerate() {
         // An empty formula, or one that is only a comment (`// note`, as
         // in files made from `.q` files), is no query for UPPAAL either.
@@ -554,7 +558,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         if only_comments {
             continue;
         }
-        model.checks.push(query(q, k + 1, &known, sink));
+        model.checks.push(query(q, k + 1, &known, &mut taken, sink));
     }
     Some(model)
 }
@@ -615,15 +619,27 @@ fn query(
     q: &XQuery,
     n: usize,
     known: &std::collections::HashSet<String>,
+    taken: &mut std::collections::HashSet<String>,
     sink: &mut Sink,
 ) -> Check {
     let comment = q.comment.text.trim();
-    let name = if is_ident(comment) {
+    // Named after its comment when that is a plain identifier no earlier
+    // check has; otherwise `qN` (`qN_2`, … when a comment took that), with
+    // the comment printed above it.
+    let named = is_ident(comment) && !taken.contains(&sanitize(comment));
+    let name = if named {
         sanitize(comment)
     } else {
-        format!("q{n}")
+        let mut name = format!("q{n}");
+        let mut k = 1;
+        while taken.contains(&name) {
+            k += 1;
+            name = format!("q{n}_{k}");
+        }
+        name
     };
-    let mut lines: Vec<String> = if is_ident(comment) || comment.is_empty() {
+    taken.insert(name.clone());
+    let mut lines: Vec<String> = if named || comment.is_empty() {
         Vec::new()
     } else {
         comment.lines().map(|l| l.trim().to_string()).collect()

@@ -734,3 +734,43 @@ fn two_clocks_compared_without_a_difference() {
         ]
     );
 }
+
+#[test]
+fn queries_with_the_same_comment_are_all_checked() {
+    // Real files often give several queries the same one-word comment
+    // (`holds`), or a comment that is another query's default name (`q3`
+    // on the first one). Each query stays a check of its own: the first
+    // `holds` keeps the name, the later ones fall back to `qN` with the
+    // comment above them, and a default name a comment took gets a suffix.
+    let text = format!(
+        r#"<nta><declaration>int[0,1] lock;</declaration>{}
+<system>P1 = P();
+P2 = P();
+system P1, P2;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.busy</formula><comment>q3</comment></query>
+<query><formula>A[] not (P1.busy and P2.busy)</formula><comment>holds</comment></query>
+<query><formula>E&lt;&gt; P1.busy and P2.busy</formula><comment>holds</comment></query>
+<query><formula>A[] not P2.busy</formula><comment>holds</comment></query>
+</queries></nta>"#,
+        lock_template()
+    );
+    let imported = import_xml(&text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        imported.zeno.contains("// holds\ncheck q3_2:"),
+        "{}",
+        imported.zeno
+    );
+    // P1 takes the free lock at once; the lock keeps the two apart; P2 can
+    // take it as well as P1.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("q3".to_string(), Verdict::Holds),
+            ("holds".to_string(), Verdict::Holds),
+            ("q3_2".to_string(), Verdict::Fails),
+            ("q4".to_string(), Verdict::Fails),
+        ]
+    );
+}
