@@ -391,6 +391,16 @@ pub(crate) fn declarations(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Ve
 
 /// Parses a whole chunk as one expression (guard, invariant) or a
 /// comma-separated list (assignments); reports errors to `sink`.
+/// Whether a label is empty or holds only comments (`// x > 3`, a guard
+/// the author commented out): UPPAAL reads it as no label at all. A label
+/// that does not lex is not blank, and its error is reported where it is
+/// read.
+fn blank(chunk: &Chunk) -> bool {
+    chunk.text.trim().is_empty()
+        || tokenize(&chunk.text, &|i| chunk.offset(i))
+            .is_ok_and(|tokens| tokens.iter().all(|t| matches!(t.tok, Tok::Eof)))
+}
+
 fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
     let mut p = Parser { c: &mut c };
@@ -766,7 +776,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         for lab in &l.labels {
             match lab.kind.as_str() {
                 "invariant" => {
-                    if lab.text.text.trim().is_empty() {
+                    if blank(&lab.text) {
                         continue;
                     }
                     if let Some(mut es) = label_exprs(&lab.text, false, sink) {
@@ -819,7 +829,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             ..Edge::default()
         };
         for lab in &tr.labels {
-            if lab.text.text.trim().is_empty() {
+            if blank(&lab.text) {
                 continue;
             }
             match lab.kind.as_str() {

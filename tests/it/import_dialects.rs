@@ -774,3 +774,47 @@ system P1, P2;</system>
         ]
     );
 }
+
+#[test]
+fn labels_holding_only_comments_are_no_labels() {
+    // An author who comments a label out (`// lock == 1`) leaves a label
+    // with no expression, which UPPAAL reads as no label at all: the
+    // invariant does not bound `a`, the guard does not block, the update,
+    // the select and the synchronisation do nothing.
+    let text = r#"<nta><declaration>int[0,1] lock; clock x; chan c;</declaration>
+<template><name>P</name>
+<location id="a"><name>a</name><label kind="invariant">/* x &lt;= 2 */</label></location>
+<location id="b"><name>b</name><label kind="invariant">
+  // x &lt;= 1
+</label></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="select">// i : int[0,1]</label>
+  <label kind="guard">// lock == 1</label>
+  <label kind="synchronisation">/* c! */</label>
+  <label kind="assignment">// lock := 1</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.a and x &gt; 5</formula><comment>a_unbounded</comment></query>
+<query><formula>E&lt;&gt; P.b and x &gt; 5</formula><comment>b_unguarded</comment></query>
+<query><formula>A[] lock == 0</formula><comment>no_update</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .all(|w| w.message.contains("never used")),
+        "{:?}",
+        imported.warnings
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("a_unbounded".to_string(), Verdict::Holds),
+            ("b_unguarded".to_string(), Verdict::Holds),
+            ("no_update".to_string(), Verdict::Holds),
+        ]
+    );
+}
