@@ -193,6 +193,22 @@ fn unknown_element(sink: &mut Sink, span: Span, name: &str, inside: &str) {
     );
 }
 
+/// The text an element such as `<declaration>` opens. UPPAAL's format has
+/// one of each; a second one (a file edited by hand) continues the first,
+/// with a warning, rather than replacing it and losing its declarations.
+fn open_chunk(slot: &mut Option<Chunk>, at: u32, span: Span, name: &str, sink: &mut Sink) {
+    match slot {
+        Some(chunk) => {
+            sink.warning(
+                span,
+                format!("a second `<{name}>` element: read as the continuation of the first"),
+            );
+            chunk.push_verbatim("\n", at);
+        }
+        None => *slot = Some(Chunk::at(at)),
+    }
+}
+
 /// How deeply the elements of an XML model may nest.
 const MAX_XML_DEPTH: usize = 64;
 
@@ -233,9 +249,15 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         span,
                         ..XTemplate::default()
                     }),
-                    (["nta"], "declaration") => nta.declaration = Some(Chunk::at(end_pos)),
-                    (["nta"], "system") => nta.system = Some(Chunk::at(end_pos)),
-                    (["nta"], "instantiation") => nta.instantiation = Some(Chunk::at(end_pos)),
+                    (["nta"], "declaration") => {
+                        open_chunk(&mut nta.declaration, end_pos, span, "declaration", sink)
+                    }
+                    (["nta"], "system") => {
+                        open_chunk(&mut nta.system, end_pos, span, "system", sink)
+                    }
+                    (["nta"], "instantiation") => {
+                        open_chunk(&mut nta.instantiation, end_pos, span, "instantiation", sink)
+                    }
                     // A live sequence chart (UPPAAL 4.1 scenarios), often an
                     // empty one the editor added: it takes part only when the
                     // system lists it, and then the name is reported unknown.
@@ -259,8 +281,12 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         };
                         match child {
                             "name" => t.name = Some(Chunk::at(end_pos)),
-                            "parameter" => t.parameter = Some(Chunk::at(end_pos)),
-                            "declaration" => t.declaration = Some(Chunk::at(end_pos)),
+                            "parameter" => {
+                                open_chunk(&mut t.parameter, end_pos, span, "parameter", sink)
+                            }
+                            "declaration" => {
+                                open_chunk(&mut t.declaration, end_pos, span, "declaration", sink)
+                            }
                             "location" => t.locations.push(XLocation {
                                 id: attr(e, "id").unwrap_or_default(),
                                 ..XLocation::default()

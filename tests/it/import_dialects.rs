@@ -818,3 +818,39 @@ fn labels_holding_only_comments_are_no_labels() {
         ]
     );
 }
+
+#[test]
+fn a_second_declaration_element_continues_the_first() {
+    // A file edited by hand with two global `<declaration>` elements, the
+    // template's children in another order than UPPAAL writes them (name
+    // last, `<target>` before `<source>`, `<init>` before the location it
+    // names) and a second template `<declaration>`: nothing is lost, and
+    // each repeated element is warned about. `a + b + P.c` is 1 + 2 + 3.
+    let text = r#"<nta><declaration>int[0,3] a;</declaration><declaration>int[0,3] b;</declaration>
+<template>
+<location id="b"><name>b</name></location>
+<init ref="a"/>
+<transition><target ref="b"/><source ref="a"/><label kind="assignment">a = 1, b = 2, c = 3, d = 1</label></transition>
+<declaration>int[0,3] c;</declaration>
+<location id="a"><name>a</name></location>
+<declaration>int[0,3] d;</declaration>
+<name>P</name>
+</template>
+<system>system P;</system>
+<queries><query><comment>sum6</comment><formula>E&lt;&gt; P.b &amp;&amp; a + b + P.c + P.d == 7</formula></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let lines: Vec<u32> = imported.warnings.iter().map(|w| w.line).collect();
+    assert_eq!(lines, vec![1, 8], "{:?}", imported.warnings);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .all(|w| w.message.contains("continuation of the first")),
+        "{:?}",
+        imported.warnings
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("sum6".to_string(), Verdict::Holds)]
+    );
+}
