@@ -854,3 +854,68 @@ fn a_second_declaration_element_continues_the_first() {
         vec![("sum6".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn a_file_as_the_uppaal_5_gui_saves_it() {
+    // `tests/data/import/gui5.xml`: prolog and DOCTYPE, tab indentation,
+    // coordinates, a comment label, nails, `&#13;` inside an update, a
+    // CDATA label, attributes in another order, `controllable="false"`, and
+    // UPPAAL 5's queries with options, results, plots and empty or
+    // comment-only formulas. Two processes step `Idle -> Busy -> _id2 ->
+    // Idle` (every 2 to 5 time units), each counting its steps in `cnt` and
+    // both in `x`, all modulo 3, so `x == (Process.cnt + Other.cnt) % 3`
+    // always; `done` is set once `x` reaches 2. The same file with Windows
+    // line ends and a byte-order mark reads the same.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/import/gui5.xml");
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let windows = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    let mut translations = Vec::new();
+    for text in [text, windows] {
+        let imported = import_xml(&text);
+        let skipped: Vec<&str> = imported
+            .warnings
+            .iter()
+            .map(|w| {
+                if w.message.contains("not `sup`") {
+                    "sup"
+                } else if w.message.contains("`simulate`") {
+                    "simulate"
+                } else if w.message.contains("`Pr`") {
+                    "Pr"
+                } else {
+                    panic!("unexpected warning {w:?}")
+                }
+            })
+            .collect();
+        assert_eq!(skipped, ["simulate", "Pr", "sup"]);
+        // Every declaration, global and local, is there.
+        for decl in [
+            "const int N = 2;",
+            "typedef int[0, N - 1] id_t;",
+            "chan go[N];",
+            "int[0, 3] x = 0;",
+            "bool done;",
+            "clock c;",
+            "int[0, 3] cnt;",
+        ] {
+            assert!(imported.zeno.contains(decl), "{decl}\n{}", imported.zeno);
+        }
+        assert_eq!(
+            verdicts(&imported),
+            vec![
+                ("reach".to_string(), Verdict::Holds),
+                ("q2".to_string(), Verdict::Holds),
+                // Queries 3 to 5 are empty or only a comment: no checks.
+                ("q6".to_string(), Verdict::Holds),
+                ("busy".to_string(), Verdict::Holds),
+                // `Process.cnt == 2 && Other.cnt == 0` means `x == 2`.
+                ("q10".to_string(), Verdict::Fails),
+                // `Busy` is urgent and `_id2` committed: back to `Idle`.
+                ("q11".to_string(), Verdict::Holds),
+                ("q12".to_string(), Verdict::Fails),
+            ]
+        );
+        translations.push(imported.zeno);
+    }
+    assert_eq!(translations[0], translations[1]);
+}
