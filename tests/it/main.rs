@@ -29,6 +29,7 @@ mod fmt;
 mod function_errors;
 mod functions;
 mod heuristics;
+mod import_case_studies;
 mod import_dialects;
 mod import_export;
 mod import_models;
