@@ -784,7 +784,10 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             })
     };
     for l in &t.locations {
+        // An empty `<name></name>` (a name the author deleted) is no name,
+        // as in UPPAAL: the location gets its id's.
         if let Some(n) = &l.name
+            && !n.text.trim().is_empty()
             && !is_ident(n.text.trim())
         {
             sink.error(

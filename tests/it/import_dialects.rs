@@ -919,3 +919,31 @@ fn a_file_as_the_uppaal_5_gui_saves_it() {
     }
     assert_eq!(translations[0], translations[1]);
 }
+
+#[test]
+fn an_empty_location_name_is_no_name() {
+    // `<name></name>` or a name of blanks, left where the author deleted
+    // it: the location is unnamed, as in UPPAAL, and named after its id.
+    let text = r#"<nta><declaration>int[0,2] n;</declaration>
+<template><name>P</name>
+<location id="id0"><name x="0" y="0"></name></location>
+<location id="id1"><name> </name></location>
+<location id="id2"><name>done</name></location>
+<init ref="id0"/>
+<transition><source ref="id0"/><target ref="id1"/><label kind="assignment">n = 1</label></transition>
+<transition><source ref="id1"/><target ref="id2"/><label kind="guard">n == 1</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.done</formula><comment>reaches</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        imported.zeno.contains("init location _id0;") && imported.zeno.contains("location _id1;"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("reaches".to_string(), Verdict::Holds)]
+    );
+}
