@@ -107,10 +107,64 @@ pub fn read_source(path: &Path) -> Result<Source, ReadError> {
     decode(&shown, path, bytes)
 }
 
+/// The encoding an XML prolog declares (`<?xml version="1.0"
+/// encoding="ISO-8859-1"?>`), lower-cased.
+fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(200)];
+    let head: String = head.iter().map(|&b| b as char).collect();
+    let prolog = head.strip_prefix("\u{ef}\u{bb}\u{bf}").unwrap_or(&head);
+    let prolog = &prolog[..prolog.find("?>")?];
+    if !prolog.trim_start().starts_with("<?xml") {
+        return None;
+    }
+    let rest = &prolog[prolog.find("encoding")? + "encoding".len()..];
+    let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let value = &rest[1..];
+    Some(value[..value.find(quote)?].to_ascii_lowercase())
+}
+
+/// A UPPAAL file that is not UTF-8 (older files, or ones edited on
+/// systems with a single-byte encoding, have `ä` or `µ` in comments):
+/// read as ISO-8859-1, which maps every byte to a character. Silent when
+/// the file declares a single-byte encoding; said on standard error when
+/// an XML or XTA file declares none, or UTF-8, and has such bytes anyway.
+fn single_byte(shown: &str, path: &Path, bytes: &[u8]) -> Option<String> {
+    let declared = declared_encoding(bytes);
+    let single = declared.as_deref().is_some_and(|e| {
+        matches!(
+            e,
+            "iso-8859-1"
+                | "iso8859-1"
+                | "latin1"
+                | "latin-1"
+                | "iso-8859-15"
+                | "windows-1252"
+                | "cp1252"
+        )
+    });
+    let uppaal = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("xml" | "xta" | "q" | "ta")
+    );
+    if !single && !uppaal {
+        return None;
+    }
+    if !single {
+        eprintln!(
+            "warning: `{shown}` is not valid UTF-8; read as ISO-8859-1 (Latin-1), as older UPPAAL files are"
+        );
+    }
+    Some(bytes.iter().map(|&b| b as char).collect())
+}
+
 fn decode(shown: &str, path: &Path, bytes: Vec<u8>) -> Result<Source, ReadError> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source::new(path, text)),
         Err(e) => {
+            if let Some(text) = single_byte(shown, path, e.as_bytes()) {
+                return Ok(Source::new(path, text));
+            }
             let offset = e.utf8_error().valid_up_to();
             let before = &e.as_bytes()[..offset];
             let line_start = before
@@ -165,6 +219,28 @@ mod tests {
             err.to_string(),
             "`m.zeno` is not valid UTF-8: invalid byte at offset 9 (line 2, column 3)"
         );
+    }
+
+    #[test]
+    fn xml_in_a_single_byte_encoding_is_read_as_latin1() {
+        // `ä` is 0xe4 in ISO-8859-1: one character, in a comment.
+        let bytes =
+            b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<nta>// \xe4\n</nta>".to_vec();
+        let s = decode("m.xml", Path::new("m.xml"), bytes.clone()).unwrap();
+        assert!(s.text.contains("// \u{e4}\n</nta>"), "{}", s.text);
+        // Declared by the prolog, whatever the file is called.
+        assert!(decode("m.zeno", Path::new("m.zeno"), bytes).is_ok());
+        // An XML file that declares UTF-8 but is not: read the same way
+        // (with a warning); a zeno file is never guessed at.
+        let bytes = b"<?xml version='1.0' encoding='utf-8'?><nta>\xb5</nta>".to_vec();
+        let s = decode("m.xml", Path::new("m.xml"), bytes.clone()).unwrap();
+        assert!(s.text.contains("<nta>\u{b5}</nta>"), "{}", s.text);
+        assert!(decode("m.zeno", Path::new("m.zeno"), bytes).is_err());
+        assert_eq!(
+            declared_encoding(b"\xef\xbb\xbf<?xml version=\"1.0\" encoding = 'Latin1' ?>"),
+            Some("latin1".to_string())
+        );
+        assert_eq!(declared_encoding(b"<nta>"), None);
     }
 
     #[test]

@@ -195,6 +195,22 @@ fn unknown_element(sink: &mut Sink, span: Span, name: &str, inside: &str) {
     );
 }
 
+/// The text an element such as `<declaration>` opens. UPPAAL's format has
+/// one of each; a second one (a file edited by hand) continues the first,
+/// with a warning, rather than replacing it and losing its declarations.
+fn open_chunk(slot: &mut Option<Chunk>, at: u32, span: Span, name: &str, sink: &mut Sink) {
+    match slot {
+        Some(chunk) => {
+            sink.warning(
+                span,
+                format!("a second `<{name}>` element: read as the continuation of the first"),
+            );
+            chunk.push_verbatim("\n", at);
+        }
+        None => *slot = Some(Chunk::at(at)),
+    }
+}
+
 /// How deeply the elements of an XML model may nest.
 const MAX_XML_DEPTH: usize = 64;
 
@@ -235,9 +251,15 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         span,
                         ..XTemplate::default()
                     }),
-                    (["nta"], "declaration") => nta.declaration = Some(Chunk::at(end_pos)),
-                    (["nta"], "system") => nta.system = Some(Chunk::at(end_pos)),
-                    (["nta"], "instantiation") => nta.instantiation = Some(Chunk::at(end_pos)),
+                    (["nta"], "declaration") => {
+                        open_chunk(&mut nta.declaration, end_pos, span, "declaration", sink)
+                    }
+                    (["nta"], "system") => {
+                        open_chunk(&mut nta.system, end_pos, span, "system", sink)
+                    }
+                    (["nta"], "instantiation") => {
+                        open_chunk(&mut nta.instantiation, end_pos, span, "instantiation", sink)
+                    }
                     // A live sequence chart (UPPAAL 4.1 scenarios), often an
                     // empty one the editor added: it takes part only when the
                     // system lists it, and then the name is reported unknown.
@@ -261,8 +283,12 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                         };
                         match child {
                             "name" => t.name = Some(Chunk::at(end_pos)),
-                            "parameter" => t.parameter = Some(Chunk::at(end_pos)),
-                            "declaration" => t.declaration = Some(Chunk::at(end_pos)),
+                            "parameter" => {
+                                open_chunk(&mut t.parameter, end_pos, span, "parameter", sink)
+                            }
+                            "declaration" => {
+                                open_chunk(&mut t.declaration, end_pos, span, "declaration", sink)
+                            }
                             "location" => t.locations.push(XLocation {
                                 id: attr(e, "id").unwrap_or_default(),
                                 span,
@@ -400,6 +426,16 @@ pub(crate) fn declarations(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Ve
 
 /// Parses a whole chunk as one expression (guard, invariant) or a
 /// comma-separated list (assignments); reports errors to `sink`.
+/// Whether a label is empty or holds only comments (`// x > 3`, a guard
+/// the author commented out): UPPAAL reads it as no label at all. A label
+/// that does not lex is not blank, and its error is reported where it is
+/// read.
+fn blank(chunk: &Chunk) -> bool {
+    chunk.text.trim().is_empty()
+        || tokenize(&chunk.text, &|i| chunk.offset(i))
+            .is_ok_and(|tokens| tokens.iter().all(|t| matches!(t.tok, Tok::Eof)))
+}
+
 fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>> {
     let mut c = chunk.cursor(sink)?;
     let mut p = Parser { c: &mut c };
@@ -565,6 +601,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     model.system = sys.system;
     model.system_levels = sys.system_levels;
     let known = known_names(&nta);
+    // Check names given so far: two queries with the same comment (`ok`,
+    // `holds`), or a comment `q2` on another query than the second, must
+    // not make one check hide the other.
+    let mut taken = std::collections::HashSet::new();
     for (k, q) in nta.queries.iter().enumerate() {
         // An empty formula, or one that is only a comment (`// note`, as
         // in files made from `.q` files), is no query for UPPAAL either.
@@ -573,7 +613,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         if only_comments {
             continue;
         }
-        model.checks.push(query(q, k + 1, &known, sink));
+        model.checks.push(query(q, k + 1, &known, &mut taken, sink));
     }
     Some(model)
 }
@@ -634,15 +674,27 @@ fn query(
     q: &XQuery,
     n: usize,
     known: &std::collections::HashSet<String>,
+    taken: &mut std::collections::HashSet<String>,
     sink: &mut Sink,
 ) -> Check {
     let comment = q.comment.text.trim();
-    let name = if is_ident(comment) {
+    // Named after its comment when that is a plain identifier no earlier
+    // check has; otherwise `qN` (`qN_2`, … when a comment took that), with
+    // the comment printed above it.
+    let named = is_ident(comment) && !taken.contains(&sanitize(comment));
+    let name = if named {
         sanitize(comment)
     } else {
-        format!("q{n}")
+        let mut name = format!("q{n}");
+        let mut k = 1;
+        while taken.contains(&name) {
+            k += 1;
+            name = format!("q{n}_{k}");
+        }
+        name
     };
-    let mut lines: Vec<String> = if is_ident(comment) || comment.is_empty() {
+    taken.insert(name.clone());
+    let mut lines: Vec<String> = if named || comment.is_empty() {
         Vec::new()
     } else {
         comment.lines().map(|l| l.trim().to_string()).collect()
@@ -756,7 +808,10 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         if t.locations[..k].iter().any(|m| m.id == l.id) {
             sink.error(l.span, format!("a second location with the id `{}`", l.id));
         }
+        // An empty `<name></name>` (a name the author deleted) is no name,
+        // as in UPPAAL: the location gets its id's.
         if let Some(n) = &l.name
+            && !n.text.trim().is_empty()
             && !is_ident(n.text.trim())
         {
             sink.error(
@@ -774,7 +829,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         for lab in &l.labels {
             match lab.kind.as_str() {
                 "invariant" => {
-                    if lab.text.text.trim().is_empty() {
+                    if blank(&lab.text) {
                         continue;
                     }
                     if let Some(mut es) = label_exprs(&lab.text, false, sink) {
@@ -827,7 +882,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             ..Edge::default()
         };
         for lab in &tr.labels {
-            if lab.text.text.trim().is_empty() {
+            if blank(&lab.text) {
                 continue;
             }
             match lab.kind.as_str() {

@@ -545,3 +545,41 @@ fn scratch_file(test: &str, name: &str) -> std::path::PathBuf {
         .join(format!("zeno-{test}"))
         .join(name)
 }
+
+#[test]
+fn xml_with_latin1_comments_is_read() {
+    // `ä` and `µ` as single bytes (0xe4, 0xb5) in comments, as files saved
+    // by older tools have them: with `encoding="ISO-8859-1"` declared the
+    // file is read silently; declaring UTF-8 it is read the same way, with
+    // a warning. The lock keeps the two processes apart.
+    let model = |encoding: &str| -> Vec<u8> {
+        let mut b = format!("<?xml version=\"1.0\" encoding=\"{encoding}\"?>\n").into_bytes();
+        b.extend_from_slice(
+            b"<nta><declaration>// Z\xe4hler in \xb5s\nint[0,1] lock;</declaration>\n",
+        );
+        b.extend_from_slice(
+            br#"<template><name>P</name>
+<location id="a"><name>idle</name></location><location id="b"><name>busy</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">lock == 0</label><label kind="assignment">lock = 1</label></transition>
+</template>
+<system>P1 = P(); P2 = P(); system P1, P2;</system>
+<queries><query><formula>A[] not (P1.busy and P2.busy)</formula><comment>mutex</comment></query></queries></nta>"#,
+        );
+        b
+    };
+    let dir = scratch("cli-import-latin1");
+    for (encoding, warns) in [("ISO-8859-1", false), ("utf-8", true)] {
+        let file = dir.join(format!("{encoding}.xml"));
+        std::fs::write(&file, model(encoding)).unwrap();
+        let o = zeno(&["check", path(&file)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("mutex: holds"), "{}", stdout(&o));
+        assert_eq!(
+            stderr(&o).contains("read as ISO-8859-1"),
+            warns,
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -1181,3 +1181,216 @@ fn declarations_zeno_lacks_are_named() {
         assert_eq!((err[0].line, err[0].col), (2, 1), "{decl}: {err:?}");
     }
 }
+
+#[test]
+fn queries_with_the_same_comment_are_all_checked() {
+    // Real files often give several queries the same one-word comment
+    // (`holds`), or a comment that is another query's default name (`q3`
+    // on the first one). Each query stays a check of its own: the first
+    // `holds` keeps the name, the later ones fall back to `qN` with the
+    // comment above them, and a default name a comment took gets a suffix.
+    let text = format!(
+        r#"<nta><declaration>int[0,1] lock;</declaration>{}
+<system>P1 = P();
+P2 = P();
+system P1, P2;</system>
+<queries>
+<query><formula>E&lt;&gt; P1.busy</formula><comment>q3</comment></query>
+<query><formula>A[] not (P1.busy and P2.busy)</formula><comment>holds</comment></query>
+<query><formula>E&lt;&gt; P1.busy and P2.busy</formula><comment>holds</comment></query>
+<query><formula>A[] not P2.busy</formula><comment>holds</comment></query>
+</queries></nta>"#,
+        lock_template()
+    );
+    let imported = import_xml(&text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        imported.zeno.contains("// holds\ncheck q3_2:"),
+        "{}",
+        imported.zeno
+    );
+    // P1 takes the free lock at once; the lock keeps the two apart; P2 can
+    // take it as well as P1.
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("q3".to_string(), Verdict::Holds),
+            ("holds".to_string(), Verdict::Holds),
+            ("q3_2".to_string(), Verdict::Fails),
+            ("q4".to_string(), Verdict::Fails),
+        ]
+    );
+}
+
+#[test]
+fn labels_holding_only_comments_are_no_labels() {
+    // An author who comments a label out (`// lock == 1`) leaves a label
+    // with no expression, which UPPAAL reads as no label at all: the
+    // invariant does not bound `a`, the guard does not block, the update,
+    // the select and the synchronisation do nothing.
+    let text = r#"<nta><declaration>int[0,1] lock; clock x; chan c;</declaration>
+<template><name>P</name>
+<location id="a"><name>a</name><label kind="invariant">/* x &lt;= 2 */</label></location>
+<location id="b"><name>b</name><label kind="invariant">
+  // x &lt;= 1
+</label></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="select">// i : int[0,1]</label>
+  <label kind="guard">// lock == 1</label>
+  <label kind="synchronisation">/* c! */</label>
+  <label kind="assignment">// lock := 1</label></transition>
+</template>
+<system>system P;</system>
+<queries>
+<query><formula>E&lt;&gt; P.a and x &gt; 5</formula><comment>a_unbounded</comment></query>
+<query><formula>E&lt;&gt; P.b and x &gt; 5</formula><comment>b_unguarded</comment></query>
+<query><formula>A[] lock == 0</formula><comment>no_update</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .all(|w| w.message.contains("never used")),
+        "{:?}",
+        imported.warnings
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("a_unbounded".to_string(), Verdict::Holds),
+            ("b_unguarded".to_string(), Verdict::Holds),
+            ("no_update".to_string(), Verdict::Holds),
+        ]
+    );
+}
+
+#[test]
+fn a_second_declaration_element_continues_the_first() {
+    // A file edited by hand with two global `<declaration>` elements, the
+    // template's children in another order than UPPAAL writes them (name
+    // last, `<target>` before `<source>`, `<init>` before the location it
+    // names) and a second template `<declaration>`: nothing is lost, and
+    // each repeated element is warned about. `a + b + P.c` is 1 + 2 + 3.
+    let text = r#"<nta><declaration>int[0,3] a;</declaration><declaration>int[0,3] b;</declaration>
+<template>
+<location id="b"><name>b</name></location>
+<init ref="a"/>
+<transition><target ref="b"/><source ref="a"/><label kind="assignment">a = 1, b = 2, c = 3, d = 1</label></transition>
+<declaration>int[0,3] c;</declaration>
+<location id="a"><name>a</name></location>
+<declaration>int[0,3] d;</declaration>
+<name>P</name>
+</template>
+<system>system P;</system>
+<queries><query><comment>sum6</comment><formula>E&lt;&gt; P.b &amp;&amp; a + b + P.c + P.d == 7</formula></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let lines: Vec<u32> = imported.warnings.iter().map(|w| w.line).collect();
+    assert_eq!(lines, vec![1, 8], "{:?}", imported.warnings);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .all(|w| w.message.contains("continuation of the first")),
+        "{:?}",
+        imported.warnings
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("sum6".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn a_file_as_the_uppaal_5_gui_saves_it() {
+    // `tests/data/import/gui5.xml`: prolog and DOCTYPE, tab indentation,
+    // coordinates, a comment label, nails, `&#13;` inside an update, a
+    // CDATA label, attributes in another order, `controllable="false"`, and
+    // UPPAAL 5's queries with options, results, plots and empty or
+    // comment-only formulas. Two processes step `Idle -> Busy -> _id2 ->
+    // Idle` (every 2 to 5 time units), each counting its steps in `cnt` and
+    // both in `x`, all modulo 3, so `x == (Process.cnt + Other.cnt) % 3`
+    // always; `done` is set once `x` reaches 2. The same file with Windows
+    // line ends and a byte-order mark reads the same.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/import/gui5.xml");
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let windows = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    let mut translations = Vec::new();
+    for text in [text, windows] {
+        let imported = import_xml(&text);
+        let skipped: Vec<&str> = imported
+            .warnings
+            .iter()
+            .map(|w| {
+                if w.message.contains("not `sup`") {
+                    "sup"
+                } else if w.message.contains("`simulate`") {
+                    "simulate"
+                } else if w.message.contains("`Pr`") {
+                    "Pr"
+                } else {
+                    panic!("unexpected warning {w:?}")
+                }
+            })
+            .collect();
+        assert_eq!(skipped, ["simulate", "Pr", "sup"]);
+        // Every declaration, global and local, is there.
+        for decl in [
+            "const int N = 2;",
+            "typedef int[0, N - 1] id_t;",
+            "chan go[N];",
+            "int[0, 3] x = 0;",
+            "bool done;",
+            "clock c;",
+            "int[0, 3] cnt;",
+        ] {
+            assert!(imported.zeno.contains(decl), "{decl}\n{}", imported.zeno);
+        }
+        assert_eq!(
+            verdicts(&imported),
+            vec![
+                ("reach".to_string(), Verdict::Holds),
+                ("q2".to_string(), Verdict::Holds),
+                // Queries 3 to 5 are empty or only a comment: no checks.
+                ("q6".to_string(), Verdict::Holds),
+                ("busy".to_string(), Verdict::Holds),
+                // `Process.cnt == 2 && Other.cnt == 0` means `x == 2`.
+                ("q10".to_string(), Verdict::Fails),
+                // `Busy` is urgent and `_id2` committed: back to `Idle`.
+                ("q11".to_string(), Verdict::Holds),
+                ("q12".to_string(), Verdict::Fails),
+            ]
+        );
+        translations.push(imported.zeno);
+    }
+    assert_eq!(translations[0], translations[1]);
+}
+
+#[test]
+fn an_empty_location_name_is_no_name() {
+    // `<name></name>` or a name of blanks, left where the author deleted
+    // it: the location is unnamed, as in UPPAAL, and named after its id.
+    let text = r#"<nta><declaration>int[0,2] n;</declaration>
+<template><name>P</name>
+<location id="id0"><name x="0" y="0"></name></location>
+<location id="id1"><name> </name></location>
+<location id="id2"><name>done</name></location>
+<init ref="id0"/>
+<transition><source ref="id0"/><target ref="id1"/><label kind="assignment">n = 1</label></transition>
+<transition><source ref="id1"/><target ref="id2"/><label kind="guard">n == 1</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.done</formula><comment>reaches</comment></query></queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        imported.zeno.contains("init location _id0;") && imported.zeno.contains("location _id1;"),
+        "{}",
+        imported.zeno
+    );
+    assert_eq!(
+        verdicts(&imported),
+        vec![("reaches".to_string(), Verdict::Holds)]
+    );
+}

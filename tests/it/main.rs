@@ -31,6 +31,7 @@ mod function_errors;
 mod function_results;
 mod functions;
 mod heuristics;
+mod import_case_studies;
 mod import_dialects;
 mod import_export;
 mod import_models;
