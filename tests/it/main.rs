@@ -28,6 +28,7 @@ mod enhance_random;
 mod fmt;
 mod function_errors;
 mod functions;
+mod functions_random;
 mod heuristics;
 mod import_dialects;
 mod import_export;
