@@ -1,9 +1,11 @@
 //! Random functions in UPPAAL's data language against an independent
 //! interpreter.
 //!
-//! A strategy builds two small functions over the bounded globals `a`, `b`,
-//! `c` and the array `q`: `g(v, &r)`, with a value and a reference
-//! parameter, and `f()`, which has locals and loops and calls `g`. The
+//! A strategy builds three small functions over the bounded globals `a`,
+//! `b`, `c` and the array `q`: `h(w)`, without effects, called inside
+//! expressions (lazy operands included); `g(v, &r)`, with a value and a
+//! reference parameter; and `f()`, which has locals and loops and calls `g`
+//! as a statement, so that no effect's order is in question. The
 //! interpreter below runs them from the tree the strategy built, after
 //! docs/language.md: exact 32-bit arithmetic where overflow is an error,
 //! C's truncating `/` and `%`, a range check on every assignment, argument
@@ -38,11 +40,13 @@ enum Var {
     /// `g`'s value parameter and reference parameter.
     V,
     R,
+    /// `h`'s parameter.
+    W,
 }
 
 impl Var {
     fn name(self) -> &'static str {
-        ["a", "b", "c", "x", "y", "v", "r"][self as usize]
+        ["a", "b", "c", "x", "y", "v", "r", "w"][self as usize]
     }
 
     /// The declared range (`r` is declared `int[0, 3] &r`, and is only
@@ -51,7 +55,7 @@ impl Var {
         match self {
             Var::A | Var::B | Var::R => (0, 3),
             Var::C | Var::V => (-4, 4),
-            Var::X => (-8, 8),
+            Var::X | Var::W => (-8, 8),
             Var::Y => INT,
         }
     }
@@ -63,7 +67,7 @@ const INT: (i32, i32) = (-32768, 32767);
 const Q: (i32, i32) = (0, 3);
 /// `f`'s result type, and `res`'s.
 const F_RESULT: (i32, i32) = (-8, 8);
-/// `g`'s result type.
+/// `g`'s result type, and `h`'s.
 const G_RESULT: (i32, i32) = (-4, 4);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,6 +163,8 @@ enum IExpr {
     Flip(Box<IExpr>),
     Bin(Op, Box<IExpr>, Box<IExpr>),
     Cond(Box<BExpr>, Box<IExpr>, Box<IExpr>),
+    /// `h(e)`
+    H(Box<IExpr>),
 }
 
 #[derive(Clone, Debug)]
@@ -206,6 +212,8 @@ enum Stmt {
 
 #[derive(Clone, Debug)]
 struct Program {
+    /// `h(w)`'s result: a function without effects, called in expressions.
+    h: IExpr,
     g: Vec<Stmt>,
     g_return: IExpr,
     x_init: IExpr,
@@ -221,7 +229,7 @@ struct Program {
 fn int(e: &IExpr, min: u8, loops: &[String], out: &mut String) {
     let prec = match e {
         IExpr::Lit(n) if *n < 0 => PREC_UNARY,
-        IExpr::Lit(_) | IExpr::Var(_) | IExpr::Loop(_) | IExpr::Q(_) => PREC_ATOM,
+        IExpr::Lit(_) | IExpr::Var(_) | IExpr::Loop(_) | IExpr::Q(_) | IExpr::H(_) => PREC_ATOM,
         IExpr::Neg(_) | IExpr::Flip(_) => PREC_UNARY,
         IExpr::Bin(op, ..) => op.prec(),
         IExpr::Cond(..) => PREC_COND,
@@ -237,6 +245,11 @@ fn int(e: &IExpr, min: u8, loops: &[String], out: &mut String) {
             out.push_str("q[");
             int(i, 0, loops, out);
             out.push(']');
+        }
+        IExpr::H(w) => {
+            out.push_str("h(");
+            int(w, 0, loops, out);
+            out.push(')');
         }
         IExpr::Neg(a) | IExpr::Flip(a) => {
             out.push(if matches!(e, IExpr::Neg(_)) { '-' } else { '~' });
@@ -444,6 +457,9 @@ fn model(p: &Program, inputs: Inputs, expected: Outputs) -> String {
         q[0], q[1], q[2], e.a, e.b, e.c, e.q[0], e.q[1], e.q[2], e.res
     )
     .unwrap();
+    let mut h = String::new();
+    int(&p.h, 0, &[], &mut h);
+    writeln!(out, "int[-4, 4] h(int[-8, 8] w) {{\n    return {h};\n}}\n").unwrap();
     out.push_str("int[-4, 4] g(int[-4, 4] v, int[0, 3] &r) {\n");
     declare_counters(&p.g, &mut out);
     stmts(&p.g, 1, &mut Vec::new(), &mut out);
@@ -488,13 +504,16 @@ enum Loc {
     X,
     Y,
     V,
+    W,
 }
 
 /// More iterations than any generated program can make (loops run at most
 /// 3 times and nest twice, in `f` and in `g`): reaching it is a bug here.
 const BUDGET: u32 = 10_000;
 
-struct Machine {
+struct Machine<'p> {
+    /// `h`'s body.
+    h: &'p IExpr,
     a: i32,
     b: i32,
     c: i32,
@@ -509,6 +528,7 @@ struct Frame {
     x: i32,
     y: i32,
     v: i32,
+    w: i32,
     r: Option<Loc>,
     loops: Vec<i32>,
 }
@@ -555,7 +575,7 @@ fn apply(op: Op, x: i32, y: i32) -> Run<i32> {
     }
 }
 
-impl Machine {
+impl Machine<'_> {
     fn int(&self, e: &IExpr, fr: &Frame) -> Run<i32> {
         Ok(match e {
             IExpr::Lit(n) => *n,
@@ -574,6 +594,14 @@ impl Machine {
                 } else {
                     self.int(b, fr)?
                 }
+            }
+            IExpr::H(w) => {
+                let w = in_range(self.int(w, fr)?, Var::W.range(), "argument w")?;
+                let h = Frame {
+                    w,
+                    ..Frame::default()
+                };
+                in_range(self.int(self.h, &h)?, G_RESULT, "h's result")?
             }
         })
     }
@@ -606,6 +634,7 @@ impl Machine {
             Var::X => Loc::X,
             Var::Y => Loc::Y,
             Var::V => Loc::V,
+            Var::W => Loc::W,
             Var::R => fr.r.expect("`r` outside `g`"),
         }
     }
@@ -635,6 +664,7 @@ impl Machine {
             Loc::X => fr.x,
             Loc::Y => fr.y,
             Loc::V => fr.v,
+            Loc::W => fr.w,
         }
     }
 
@@ -648,6 +678,7 @@ impl Machine {
             Loc::X => (&mut fr.x, Var::X.range(), "x"),
             Loc::Y => (&mut fr.y, Var::Y.range(), "y"),
             Loc::V => (&mut fr.v, Var::V.range(), "v"),
+            Loc::W => unreachable!("`h` assigns nothing"),
         };
         *slot = in_range(value, range, name)?;
         Ok(())
@@ -751,6 +782,7 @@ impl Machine {
 /// What `res = f()` does from `inputs`.
 fn interpret(p: &Program, inputs: Inputs) -> Run<Outputs> {
     let mut m = Machine {
+        h: &p.h,
         a: inputs.a,
         b: inputs.b,
         c: inputs.c,
@@ -799,6 +831,8 @@ fn constant(e: &IExpr) -> Result<Option<i32>, ()> {
             None => None,
         },
         IExpr::Flip(a) => constant(a)?.map(|a| !a),
+        IExpr::H(w) if misfit(w, Var::W.range()) => return Err(()),
+        IExpr::H(_) => None,
         IExpr::Bin(op, a, b) => match (constant(a)?, constant(b)?) {
             (Some(a), Some(b)) => Some(apply(*op, a, b).map_err(|_| ())?),
             // zeno also rejects a division by a constant 0 (`b / 0`).
@@ -881,7 +915,8 @@ fn constant_error_in(body: &[Stmt], result: (i32, i32)) -> bool {
 
 /// Whether the analysis must reject `p` for a constant error.
 fn constant_error(p: &Program) -> bool {
-    misfit(&p.g_return, G_RESULT)
+    misfit(&p.h, G_RESULT)
+        || misfit(&p.g_return, G_RESULT)
         || misfit(&p.x_init, Var::X.range())
         || misfit(&p.y_init, Var::Y.range())
         || misfit(&p.f_return, F_RESULT)
@@ -895,6 +930,8 @@ fn constant_error(p: &Program) -> bool {
 /// how many loops enclose it.
 #[derive(Clone, Copy)]
 struct Ctx {
+    /// In `h`, which reads `w` and calls nothing.
+    in_h: bool,
     in_g: bool,
     /// `f`'s locals are declared (not in their own initialisers).
     locals: bool,
@@ -904,7 +941,9 @@ struct Ctx {
 impl Ctx {
     fn readable(self) -> Vec<Var> {
         let mut vars = vec![Var::A, Var::B, Var::C];
-        if self.in_g {
+        if self.in_h {
+            vars.push(Var::W);
+        } else if self.in_g {
             vars.extend([Var::V, Var::R]);
         } else if self.locals {
             vars.extend([Var::X, Var::Y]);
@@ -946,17 +985,36 @@ fn int_expr(ctx: Ctx) -> BoxedStrategy<IExpr> {
     if ctx.loops > 0 {
         leaves.push((3, (0..ctx.loops).prop_map(IExpr::Loop).boxed()));
     }
+    let calls = !ctx.in_h;
     Union::new_weighted(leaves)
-        .prop_recursive(3, 24, 3, |inner| {
-            prop_oneof![
-                8 => (op(), inner.clone(), inner.clone())
-                    .prop_map(|(op, a, b)| IExpr::Bin(op, Box::new(a), Box::new(b))),
-                1 => inner.clone().prop_map(|a| IExpr::Neg(Box::new(a))),
-                1 => inner.clone().prop_map(|a| IExpr::Flip(Box::new(a))),
-                2 => (bool_of(inner.clone()), inner.clone(), inner.clone())
-                    .prop_map(|(c, a, b)| IExpr::Cond(Box::new(c), Box::new(a), Box::new(b))),
-                2 => index(inner).prop_map(|i| IExpr::Q(Box::new(i))),
-            ]
+        .prop_recursive(3, 24, 3, move |inner| {
+            let bin = (op(), inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| IExpr::Bin(op, Box::new(a), Box::new(b)));
+            let cond = (bool_of(inner.clone()), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| IExpr::Cond(Box::new(c), Box::new(a), Box::new(b)));
+            let mut choices = vec![
+                (8, bin.boxed()),
+                (
+                    1,
+                    inner.clone().prop_map(|a| IExpr::Neg(Box::new(a))).boxed(),
+                ),
+                (
+                    1,
+                    inner.clone().prop_map(|a| IExpr::Flip(Box::new(a))).boxed(),
+                ),
+                (2, cond.boxed()),
+                (
+                    2,
+                    index(inner.clone())
+                        .prop_map(|i| IExpr::Q(Box::new(i)))
+                        .boxed(),
+                ),
+            ];
+            if calls {
+                let call = fitting(inner, Var::W.range()).prop_map(|w| IExpr::H(Box::new(w)));
+                choices.push((2, call.boxed()));
+            }
+            Union::new_weighted(choices)
         })
         .boxed()
 }
@@ -1004,13 +1062,18 @@ fn bool_of(int: BoxedStrategy<IExpr>) -> BoxedStrategy<BExpr> {
 /// An expression whose value is often within `var`'s range (`e & 3` for
 /// `[0, 3]`, `e % 5` for `[-4, 4]`, …), so that runs often go on.
 fn value_for(ctx: Ctx, var: Option<Var>) -> BoxedStrategy<IExpr> {
-    let mask = match var.map(Var::range).unwrap_or(Q) {
+    fitting(int_expr(ctx), var.map_or(Q, Var::range))
+}
+
+/// Expressions of `e`, often made to fit in `range`.
+fn fitting(e: BoxedStrategy<IExpr>, range: (i32, i32)) -> BoxedStrategy<IExpr> {
+    let mask = match range {
         (0, 3) => Some((Op::And, 3)),
         (-4, 4) => Some((Op::Rem, 5)),
         (-8, 8) => Some((Op::Rem, 9)),
         _ => None,
     };
-    (int_expr(ctx), any::<bool>())
+    (e, any::<bool>())
         .prop_map(move |(e, masked)| match mask {
             Some((op, n)) if masked => IExpr::Bin(op, Box::new(e), Box::new(IExpr::Lit(n))),
             _ => e,
@@ -1096,19 +1159,26 @@ fn block(ctx: Ctx, depth: u32) -> BoxedStrategy<Vec<Stmt>> {
 }
 
 fn program() -> impl Strategy<Value = Program> {
-    let g = Ctx {
-        in_g: true,
-        locals: true,
+    let h = Ctx {
+        in_h: true,
+        in_g: false,
+        locals: false,
         loops: 0,
     };
+    let g = Ctx {
+        in_h: false,
+        in_g: true,
+        ..h
+    };
     let f = Ctx {
-        in_g: false,
+        in_h: false,
         locals: true,
-        loops: 0,
+        ..h
     };
     let globals = Ctx { locals: false, ..f };
     let q = [0..=3, 0..=3, 0..=3];
     (
+        value_for(h, Some(Var::V)),
         (block(g, 1), value_for(g, Some(Var::V))),
         (value_for(globals, Some(Var::X)), int_expr(globals)),
         (
@@ -1118,7 +1188,8 @@ fn program() -> impl Strategy<Value = Program> {
         [q.clone(), q],
     )
         .prop_map(
-            |((g, g_return), (x_init, y_init), (f, f_return), qs)| Program {
+            |(h, (g, g_return), (x_init, y_init), (f, f_return), qs)| Program {
+                h,
                 g,
                 g_return,
                 x_init,
@@ -1272,6 +1343,7 @@ fn the_interpreter_computes_as_the_docs_say() {
 fn a_program_worked_out_by_hand() {
     let lit = |n| Box::new(IExpr::Lit(n));
     let p = Program {
+        h: IExpr::Lit(0),
         // r = v & 3; return a;
         g: vec![Stmt::Assign(
             Place::Var(Var::R),
