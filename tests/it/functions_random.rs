@@ -207,6 +207,11 @@ enum Stmt {
     /// `g(e, r);` or `p = g(e, r);` (a scalar `p`: no index to evaluate
     /// around the call).
     Call(Option<Var>, IExpr, RefArg),
+    /// `t = g(e, r) op l;`, or `t = l op g(e, r);` when not `call_first`,
+    /// where `t` and `l` are `f`'s locals only, which `g` cannot change: the
+    /// call's effects run before the statement (docs/language.md), and the
+    /// order is then in no question.
+    CallIn(Var, Op, bool, IExpr, IExpr, RefArg),
     Return(IExpr),
 }
 
@@ -396,6 +401,19 @@ fn stmts(body: &[Stmt], indent: usize, loops: &mut Vec<String>, out: &mut String
                     Some(v) => writeln!(out, "{pad}{} = {call};", v.name()).unwrap(),
                     None => writeln!(out, "{pad}{call};").unwrap(),
                 }
+            }
+            Stmt::CallIn(t, op, call_first, l, e, r) => {
+                let call = format!("g({}, {})", expr(e, loops), ref_arg(*r));
+                let mut rhs = String::new();
+                if *call_first {
+                    rhs.push_str(&call);
+                    write!(rhs, " {} ", op.token()).unwrap();
+                    int(l, op.prec() + 1, loops, &mut rhs);
+                } else {
+                    int(l, op.prec(), loops, &mut rhs);
+                    write!(rhs, " {} {call}", op.token()).unwrap();
+                }
+                writeln!(out, "{pad}{} = {rhs};", t.name()).unwrap()
             }
             Stmt::Return(e) => writeln!(out, "{pad}return {};", expr(e, loops)).unwrap(),
         }
@@ -712,6 +730,26 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
+    /// `g(e, r)`'s result.
+    fn call(&mut self, p: &Program, e: &IExpr, r: RefArg, fr: &Frame) -> Run<i32> {
+        let v = in_range(self.int(e, fr)?, Var::V.range(), "argument v")?;
+        let r = match r {
+            RefArg::A => Loc::A,
+            RefArg::B => Loc::B,
+            RefArg::Q(k) => Loc::Q(k as usize),
+        };
+        let mut g = Frame {
+            v,
+            r: Some(r),
+            ..Frame::default()
+        };
+        let result = match self.run(p, &p.g, &mut g)? {
+            Flow::Return(v) => v,
+            Flow::Next => self.int(&p.g_return, &g)?,
+        };
+        in_range(result, G_RESULT, "g's result")
+    }
+
     fn stmt(&mut self, p: &Program, s: &Stmt, fr: &mut Frame) -> Run<Flow> {
         match s {
             Stmt::Assign(place, op, e) => {
@@ -752,26 +790,22 @@ impl Machine<'_> {
             }
             Stmt::Range(body) => return self.repeat(p, 3, body, fr),
             Stmt::Call(target, e, r) => {
-                let v = in_range(self.int(e, fr)?, Var::V.range(), "argument v")?;
-                let r = match r {
-                    RefArg::A => Loc::A,
-                    RefArg::B => Loc::B,
-                    RefArg::Q(k) => Loc::Q(*k as usize),
-                };
-                let mut g = Frame {
-                    v,
-                    r: Some(r),
-                    ..Frame::default()
-                };
-                let result = match self.run(p, &p.g, &mut g)? {
-                    Flow::Return(v) => v,
-                    Flow::Next => self.int(&p.g_return, &g)?,
-                };
-                let result = in_range(result, G_RESULT, "g's result")?;
+                let result = self.call(p, e, *r, fr)?;
                 if let Some(t) = target {
                     let at = self.var(*t, fr);
                     self.write(at, result, fr)?;
                 }
+            }
+            Stmt::CallIn(t, op, call_first, l, e, r) => {
+                let result = self.call(p, e, *r, fr)?;
+                let l = self.int(l, fr)?;
+                let value = if *call_first {
+                    apply(*op, result, l)?
+                } else {
+                    apply(*op, l, result)?
+                };
+                let at = self.var(*t, fr);
+                self.write(at, value, fr)?;
             }
             Stmt::Return(e) => return Ok(Flow::Return(self.int(e, fr)?)),
         }
@@ -909,6 +943,11 @@ fn constant_error_in(body: &[Stmt], result: (i32, i32)) -> bool {
         Stmt::For(_, b) | Stmt::Range(b) => constant_error_in(b, result),
         Stmt::While(_, c, b) => constant_bool(c).is_err() || constant_error_in(b, result),
         Stmt::Call(_, e, _) => misfit(e, Var::V.range()),
+        Stmt::CallIn(_, op, call_first, l, e, _) => {
+            let by_zero =
+                *call_first && matches!(op, Op::Div | Op::Rem) && constant(l) == Ok(Some(0));
+            misfit(e, Var::V.range()) || int(l) || by_zero
+        }
         Stmt::Return(e) => misfit(e, result),
     })
 }
@@ -935,11 +974,16 @@ struct Ctx {
     in_g: bool,
     /// `f`'s locals are declared (not in their own initialisers).
     locals: bool,
+    /// Only `f`'s locals may be read: no globals, no `q`, no `h`.
+    only_locals: bool,
     loops: u8,
 }
 
 impl Ctx {
     fn readable(self) -> Vec<Var> {
+        if self.only_locals {
+            return vec![Var::X, Var::Y];
+        }
         let mut vars = vec![Var::A, Var::B, Var::C];
         if self.in_h {
             vars.push(Var::W);
@@ -975,17 +1019,16 @@ fn int_expr(ctx: Ctx) -> BoxedStrategy<IExpr> {
     let mut leaves = vec![
         (2, literal().prop_map(IExpr::Lit).boxed()),
         (5, select(ctx.readable()).prop_map(IExpr::Var).boxed()),
-        (
-            2,
-            (0..3)
-                .prop_map(|k| IExpr::Q(Box::new(IExpr::Lit(k))))
-                .boxed(),
-        ),
     ];
+    let globals = !ctx.only_locals;
+    if globals {
+        let q = (0..3).prop_map(|k| IExpr::Q(Box::new(IExpr::Lit(k))));
+        leaves.push((2, q.boxed()));
+    }
     if ctx.loops > 0 {
         leaves.push((3, (0..ctx.loops).prop_map(IExpr::Loop).boxed()));
     }
-    let calls = !ctx.in_h;
+    let calls = globals && !ctx.in_h;
     Union::new_weighted(leaves)
         .prop_recursive(3, 24, 3, move |inner| {
             let bin = (op(), inner.clone(), inner.clone())
@@ -1003,13 +1046,11 @@ fn int_expr(ctx: Ctx) -> BoxedStrategy<IExpr> {
                     inner.clone().prop_map(|a| IExpr::Flip(Box::new(a))).boxed(),
                 ),
                 (2, cond.boxed()),
-                (
-                    2,
-                    index(inner.clone())
-                        .prop_map(|i| IExpr::Q(Box::new(i)))
-                        .boxed(),
-                ),
             ];
+            if globals {
+                let q = index(inner.clone()).prop_map(|i| IExpr::Q(Box::new(i)));
+                choices.push((2, q.boxed()));
+            }
             if calls {
                 let call = fitting(inner, Var::W.range()).prop_map(|w| IExpr::H(Box::new(w)));
                 choices.push((2, call.boxed()));
@@ -1129,9 +1170,23 @@ fn simple(ctx: Ctx) -> BoxedStrategy<Stmt> {
             RefArg::Q(1),
             RefArg::Q(2),
         ]);
-        let call =
-            (target, value_for(ctx, Some(Var::V)), arg).prop_map(|(t, e, r)| Stmt::Call(t, e, r));
+        let call = (target, value_for(ctx, Some(Var::V)), arg.clone())
+            .prop_map(|(t, e, r)| Stmt::Call(t, e, r));
         choices.push((3, call.boxed()));
+        let local = Ctx {
+            only_locals: true,
+            ..ctx
+        };
+        let call_in = (
+            select(vec![Var::X, Var::Y]),
+            op(),
+            any::<bool>(),
+            int_expr(local),
+            value_for(ctx, Some(Var::V)),
+            arg,
+        )
+            .prop_map(|(t, op, first, l, e, r)| Stmt::CallIn(t, op, first, l, e, r));
+        choices.push((2, call_in.boxed()));
     }
     Union::new_weighted(choices).boxed()
 }
@@ -1163,6 +1218,7 @@ fn program() -> impl Strategy<Value = Program> {
         in_h: true,
         in_g: false,
         locals: false,
+        only_locals: false,
         loops: 0,
     };
     let g = Ctx {
