@@ -237,6 +237,10 @@ impl Ctx {
             });
         }
         let value = rhs_value(self, out)?;
+        // `v /= 0` is as sure an error as `v / 0`, which `data` reports.
+        if matches!(op, AssignOp::Div | AssignOp::Rem) && matches!(value.expr, ir::Expr::Const(0)) {
+            self.error(e.span, "division by zero");
+        }
         let (target, ty) = self.lvalue(lhs)?;
         let read = target.read();
         let bin = |op: BinOp, read: ir::Expr, value: ir::Expr| ty::binary(op, read, value);
