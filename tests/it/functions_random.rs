@@ -5,7 +5,8 @@
 //! `b`, `c` and the array `q`: `h(w)`, without effects, called inside
 //! expressions (lazy operands included); `g(v, &r)`, with a value and a
 //! reference parameter; and `f()`, which has locals and loops and calls `g`
-//! as a statement, so that no effect's order is in question. The
+//! as a statement or beside operands that read only `f`'s locals, so that
+//! no effect's order is in question. The
 //! interpreter below runs them from the tree the strategy built, after
 //! docs/language.md: exact 32-bit arithmetic where overflow is an error,
 //! C's truncating `/` and `%`, a range check on every assignment, argument
@@ -1305,6 +1306,8 @@ fn placeholder(inputs: Inputs) -> Outputs {
     }
 }
 
+/// The default (breadth-first) search: the model has one transition, so
+/// every search order explores the same two states.
 fn check_bfs(net: &Network) -> CheckResult {
     let k = net.check_at(0).unwrap();
     check(net, k, &Options::default(), &Cancel::new(), &mut |_| {})
