@@ -68,6 +68,8 @@ const INT: (i32, i32) = (-32768, 32767);
 const Q: (i32, i32) = (0, 3);
 /// `f`'s result type, and `res`'s.
 const F_RESULT: (i32, i32) = (-8, 8);
+/// The range of the loops' locals `t`.
+const T: (i32, i32) = (-8, 8);
 /// `g`'s result type, and `h`'s.
 const G_RESULT: (i32, i32) = (-4, 4);
 
@@ -158,6 +160,8 @@ enum IExpr {
     Var(Var),
     /// The variable of the `n`-th enclosing loop, 0 the innermost.
     Loop(u8),
+    /// The local `t` declared first in the `n`-th enclosing loop's body.
+    Temp(u8),
     Q(Box<IExpr>),
     Neg(Box<IExpr>),
     /// `~`
@@ -180,6 +184,7 @@ enum BExpr {
 #[derive(Clone, Debug)]
 enum Place {
     Var(Var),
+    Temp(u8),
     Q(IExpr),
 }
 
@@ -214,6 +219,9 @@ enum Stmt {
     /// order is then in no question.
     CallIn(Var, Op, bool, IExpr, IExpr, RefArg),
     Return(IExpr),
+    /// `int[-8, 8] tN = e;`, the first statement of every loop's body:
+    /// set again on every iteration.
+    Decl(IExpr),
 }
 
 #[derive(Clone, Debug)]
@@ -235,7 +243,8 @@ struct Program {
 fn int(e: &IExpr, min: u8, loops: &[String], out: &mut String) {
     let prec = match e {
         IExpr::Lit(n) if *n < 0 => PREC_UNARY,
-        IExpr::Lit(_) | IExpr::Var(_) | IExpr::Loop(_) | IExpr::Q(_) | IExpr::H(_) => PREC_ATOM,
+        IExpr::Lit(_) | IExpr::Var(_) | IExpr::Loop(_) | IExpr::Temp(_) | IExpr::Q(_) => PREC_ATOM,
+        IExpr::H(_) => PREC_ATOM,
         IExpr::Neg(_) | IExpr::Flip(_) => PREC_UNARY,
         IExpr::Bin(op, ..) => op.prec(),
         IExpr::Cond(..) => PREC_COND,
@@ -247,6 +256,7 @@ fn int(e: &IExpr, min: u8, loops: &[String], out: &mut String) {
         IExpr::Lit(n) => write!(out, "{n}").unwrap(),
         IExpr::Var(v) => out.push_str(v.name()),
         IExpr::Loop(n) => out.push_str(&loops[loops.len() - 1 - *n as usize]),
+        IExpr::Temp(n) => write!(out, "t{}", loops.len() - 1 - *n as usize).unwrap(),
         IExpr::Q(i) => {
             out.push_str("q[");
             int(i, 0, loops, out);
@@ -338,6 +348,7 @@ fn stmts(body: &[Stmt], indent: usize, loops: &mut Vec<String>, out: &mut String
     };
     let place = |p: &Place, loops: &[String]| match p {
         Place::Var(v) => v.name().to_string(),
+        Place::Temp(n) => format!("t{}", loops.len() - 1 - *n as usize),
         Place::Q(i) => format!("q[{}]", expr(i, loops)),
     };
     for s in body {
@@ -417,6 +428,10 @@ fn stmts(body: &[Stmt], indent: usize, loops: &mut Vec<String>, out: &mut String
                 writeln!(out, "{pad}{} = {rhs};", t.name()).unwrap()
             }
             Stmt::Return(e) => writeln!(out, "{pad}return {};", expr(e, loops)).unwrap(),
+            Stmt::Decl(e) => {
+                let t = loops.len() - 1;
+                writeln!(out, "{pad}int[-8, 8] t{t} = {};", expr(e, loops)).unwrap()
+            }
         }
     }
 }
@@ -524,6 +539,8 @@ enum Loc {
     Y,
     V,
     W,
+    /// The local `t` of the loop at this depth.
+    T(usize),
 }
 
 /// More iterations than any generated program can make (loops run at most
@@ -549,7 +566,8 @@ struct Frame {
     v: i32,
     w: i32,
     r: Option<Loc>,
-    loops: Vec<i32>,
+    /// The loop variable and the local `t` of each enclosing loop.
+    loops: Vec<[i32; 2]>,
 }
 
 enum Flow {
@@ -599,7 +617,8 @@ impl Machine<'_> {
         Ok(match e {
             IExpr::Lit(n) => *n,
             IExpr::Var(v) => self.read(self.var(*v, fr), fr),
-            IExpr::Loop(n) => fr.loops[fr.loops.len() - 1 - *n as usize],
+            IExpr::Loop(n) => fr.loops[fr.loops.len() - 1 - *n as usize][0],
+            IExpr::Temp(n) => fr.loops[fr.loops.len() - 1 - *n as usize][1],
             IExpr::Q(i) => self.read(self.element(i, fr)?, fr),
             IExpr::Neg(a) => {
                 let a = self.int(a, fr)?;
@@ -670,6 +689,7 @@ impl Machine<'_> {
     fn place(&self, p: &Place, fr: &Frame) -> Run<Loc> {
         match p {
             Place::Var(v) => Ok(self.var(*v, fr)),
+            Place::Temp(n) => Ok(Loc::T(fr.loops.len() - 1 - *n as usize)),
             Place::Q(i) => self.element(i, fr),
         }
     }
@@ -684,6 +704,7 @@ impl Machine<'_> {
             Loc::Y => fr.y,
             Loc::V => fr.v,
             Loc::W => fr.w,
+            Loc::T(d) => fr.loops[d][1],
         }
     }
 
@@ -698,6 +719,7 @@ impl Machine<'_> {
             Loc::Y => (&mut fr.y, Var::Y.range(), "y"),
             Loc::V => (&mut fr.v, Var::V.range(), "v"),
             Loc::W => unreachable!("`h` assigns nothing"),
+            Loc::T(d) => (&mut fr.loops[d][1], T, "t"),
         };
         *slot = in_range(value, range, name)?;
         Ok(())
@@ -719,9 +741,9 @@ impl Machine<'_> {
 
     /// Runs `body` once per value of the loop variable, `0..n`.
     fn repeat(&mut self, p: &Program, n: i32, body: &[Stmt], fr: &mut Frame) -> Run<Flow> {
-        fr.loops.push(0);
+        fr.loops.push([0, 0]);
         for i in 0..n {
-            *fr.loops.last_mut().unwrap() = i;
+            fr.loops.last_mut().unwrap()[0] = i;
             self.tick();
             if let Flow::Return(v) = self.run(p, body, fr)? {
                 return Ok(Flow::Return(v));
@@ -775,13 +797,13 @@ impl Machine<'_> {
             Stmt::While(n, c, body) => {
                 // The counter is 0 for the first test, and the body sees it
                 // already incremented: `k++` is the body's first statement.
-                fr.loops.push(0);
+                fr.loops.push([0, 0]);
                 for k in 0..*n as i32 {
-                    *fr.loops.last_mut().unwrap() = k;
+                    fr.loops.last_mut().unwrap()[0] = k;
                     if !self.boolean(c, fr)? {
                         break;
                     }
-                    *fr.loops.last_mut().unwrap() = k + 1;
+                    fr.loops.last_mut().unwrap()[0] = k + 1;
                     self.tick();
                     if let Flow::Return(v) = self.run(p, body, fr)? {
                         return Ok(Flow::Return(v));
@@ -809,6 +831,10 @@ impl Machine<'_> {
                 self.write(at, value, fr)?;
             }
             Stmt::Return(e) => return Ok(Flow::Return(self.int(e, fr)?)),
+            Stmt::Decl(e) => {
+                let t = in_range(self.int(e, fr)?, T, "t")?;
+                fr.loops.last_mut().unwrap()[1] = t;
+            }
         }
         Ok(Flow::Next)
     }
@@ -856,7 +882,7 @@ fn interpret(p: &Program, inputs: Inputs) -> Run<Outputs> {
 fn constant(e: &IExpr) -> Result<Option<i32>, ()> {
     Ok(match e {
         IExpr::Lit(n) => Some(*n),
-        IExpr::Var(_) | IExpr::Loop(_) => None,
+        IExpr::Var(_) | IExpr::Loop(_) | IExpr::Temp(_) => None,
         IExpr::Q(i) => match constant(i)? {
             Some(k) if !(0..3).contains(&k) => return Err(()),
             _ => None,
@@ -928,6 +954,7 @@ fn constant_error_in(body: &[Stmt], result: (i32, i32)) -> bool {
     let range = |p: &Place| match p {
         Place::Var(v) => v.range(),
         Place::Q(_) => Q,
+        Place::Temp(_) => T,
     };
     body.iter().any(|s| match s {
         Stmt::Assign(p, None, e) => index(p) || misfit(e, range(p)),
@@ -950,6 +977,7 @@ fn constant_error_in(body: &[Stmt], result: (i32, i32)) -> bool {
             misfit(e, Var::V.range()) || int(l) || by_zero
         }
         Stmt::Return(e) => misfit(e, result),
+        Stmt::Decl(e) => misfit(e, T),
     })
 }
 
@@ -977,6 +1005,8 @@ struct Ctx {
     locals: bool,
     /// Only `f`'s locals may be read: no globals, no `q`, no `h`.
     only_locals: bool,
+    /// The enclosing loops' locals `t` are declared.
+    temps: bool,
     loops: u8,
 }
 
@@ -1028,6 +1058,9 @@ fn int_expr(ctx: Ctx) -> BoxedStrategy<IExpr> {
     }
     if ctx.loops > 0 {
         leaves.push((3, (0..ctx.loops).prop_map(IExpr::Loop).boxed()));
+    }
+    if ctx.loops > 0 && ctx.temps {
+        leaves.push((2, (0..ctx.loops).prop_map(IExpr::Temp).boxed()));
     }
     let calls = globals && !ctx.in_h;
     Union::new_weighted(leaves)
@@ -1129,17 +1162,20 @@ fn place(ctx: Ctx) -> BoxedStrategy<Place> {
     } else {
         vec![Var::A, Var::B, Var::C, Var::X, Var::Y]
     };
-    prop_oneof![
-        3 => select(vars).prop_map(Place::Var),
-        2 => index(int_expr(ctx)).prop_map(Place::Q),
-    ]
-    .boxed()
+    let mut places = vec![
+        (3, select(vars).prop_map(Place::Var).boxed()),
+        (2, index(int_expr(ctx)).prop_map(Place::Q).boxed()),
+    ];
+    if ctx.loops > 0 {
+        places.push((2, (0..ctx.loops).prop_map(Place::Temp).boxed()));
+    }
+    Union::new_weighted(places).boxed()
 }
 
 fn simple(ctx: Ctx) -> BoxedStrategy<Stmt> {
     let scalar = |p: &Place| match p {
         Place::Var(v) => Some(*v),
-        Place::Q(_) => None,
+        Place::Q(_) | Place::Temp(_) => None,
     };
     let assign = place(ctx)
         .prop_flat_map(move |p| {
@@ -1197,15 +1233,27 @@ fn stmt(ctx: Ctx, depth: u32) -> BoxedStrategy<Stmt> {
         return simple(ctx);
     }
     let inner = ctx.inner_loop();
+    // What a loop's condition and its local's initialiser may read: not
+    // the local itself, not yet declared.
+    let before = Ctx {
+        temps: false,
+        ..inner
+    };
+    let body = || {
+        (fitting(int_expr(before), T), block(inner, depth - 1)).prop_map(|(e, mut b)| {
+            b.insert(0, Stmt::Decl(e));
+            b
+        })
+    };
     let cond = || bool_of(int_expr(ctx));
     prop_oneof![
         6 => simple(ctx),
         2 => (cond(), block(ctx, depth - 1), block(ctx, depth - 1))
             .prop_map(|(c, a, b)| Stmt::If(c, a, b)),
-        1 => (1..=3u8, block(inner, depth - 1)).prop_map(|(n, b)| Stmt::For(n, b)),
-        1 => (1..=3u8, bool_of(int_expr(inner)), block(inner, depth - 1))
+        1 => (1..=3u8, body()).prop_map(|(n, b)| Stmt::For(n, b)),
+        1 => (1..=3u8, bool_of(int_expr(before)), body())
             .prop_map(|(n, c, b)| Stmt::While(n, c, b)),
-        1 => block(inner, depth - 1).prop_map(Stmt::Range),
+        1 => body().prop_map(Stmt::Range),
     ]
     .boxed()
 }
@@ -1220,6 +1268,7 @@ fn program() -> impl Strategy<Value = Program> {
         in_g: false,
         locals: false,
         only_locals: false,
+        temps: true,
         loops: 0,
     };
     let g = Ctx {
