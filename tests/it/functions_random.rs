@@ -4,15 +4,15 @@
 //! A strategy builds three small functions over the bounded globals `a`,
 //! `b`, `c` and the array `q`: `h(w)`, without effects, called inside
 //! expressions (lazy operands included); `g(v, &r)`, with a value and a
-//! reference parameter; and `f()`, which has locals and loops and calls `g`
+//! reference parameter; and `f()`, which has locals (one declared first in
+//! every loop's body, set again on each iteration) and loops, and calls `g`
 //! as a statement or beside operands that read only `f`'s locals, so that
-//! no effect's order is in question. The
-//! interpreter below runs them from the tree the strategy built, after
-//! docs/language.md: exact 32-bit arithmetic where overflow is an error,
-//! C's truncating `/` and `%`, a range check on every assignment, argument
-//! and result, short-circuit `&&`, `||` and `?:`. For every valuation of
-//! `a`, `b`, `c` (and two contents of `q`) it predicts the outputs or a
-//! run-time error. zeno then checks the printed model, whose only edge is
+//! no effect's order is in question. The interpreter below runs them from
+//! the tree the strategy built, after docs/language.md: exact 32-bit
+//! arithmetic where overflow is an error, C's truncating `/` and `%`, a
+//! range check on every assignment, argument and result, short-circuit
+//! `&&`, `||` and `?:`. For every valuation of `a`, `b`, `c` (and two
+//! contents of `q`) it predicts the outputs or a run-time error. zeno then checks the printed model, whose only edge is
 //! `A -> B do res = f();`: `E<> P.B` with the predicted outputs must hold,
 //! or be a model error where the interpreter says so, and every trace must
 //! replay in the independent simulator.
