@@ -30,6 +30,7 @@ mod fmt;
 mod function_errors;
 mod function_results;
 mod functions;
+mod functions_random;
 mod heuristics;
 mod import_case_studies;
 mod import_dialects;

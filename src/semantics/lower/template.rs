@@ -235,6 +235,10 @@ impl Ctx {
             });
         }
         let value = rhs_value(self, out)?;
+        // `v /= 0` is as sure an error as `v / 0`, which `data` reports.
+        if matches!(op, AssignOp::Div | AssignOp::Rem) && matches!(value.expr, ir::Expr::Const(0)) {
+            self.error(e.span, "division by zero");
+        }
         let (target, ty) = self.lvalue(lhs)?;
         // `a[n] = f()` with `f` changing `n`: which element is meant depends
         // on an order C leaves open; an error.
