@@ -133,24 +133,121 @@ fn format_is_recognised_by_content() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The 1-based line and column (in characters) where `needle` starts in
+/// `text`, which must hold it exactly once: the place a diagnostic about it
+/// should point at, worked out from the fixture itself.
+fn position_of(text: &str, needle: &str) -> (usize, usize) {
+    assert_eq!(
+        text.matches(needle).count(),
+        1,
+        "`{needle}` once in the fixture"
+    );
+    let at = text.find(needle).expect("found");
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (
+        text[..at].matches('\n').count() + 1,
+        text[line_start..at].chars().count() + 1,
+    )
+}
+
 #[test]
-fn semantic_errors_in_imported_text_say_it_was_imported() {
+fn semantic_errors_in_imported_text_point_into_the_file() {
     let o = zeno(&["check", &data("undeclared.xml")]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("was imported from UPPAAL XML"), "{err}");
     assert!(err.contains("unknown name `lokc`"), "{err}");
-    // The position is in the imported text, as `zeno import` prints it.
-    let imported = stdout(&zeno(&["import", &data("undeclared.xml")]));
-    let line = imported
-        .lines()
-        .position(|l| l.contains("lokc"))
-        .expect("the name is kept")
-        + 1;
     assert!(
-        err.contains(&format!("undeclared.xml (imported):{line}:")),
-        "{err}\n{imported}"
+        err.contains("in the guard of an edge of template P, from idle to busy"),
+        "{err}"
     );
+    // At the name in the XML, not in the imported text: no note needed.
+    let xml = std::fs::read_to_string(data("undeclared.xml")).unwrap();
+    let (line, col) = position_of(&xml, "lokc");
+    assert!(
+        err.contains(&format!("undeclared.xml:{line}:{col}")),
+        "{err}"
+    );
+    assert!(!err.contains("(imported)"), "{err}");
+    assert!(!err.contains("was imported from"), "{err}");
+}
+
+/// `srcmap.xml` and `srcmap.xta` have the same errors: an unknown name on
+/// the 3rd line of the global declarations, an unused variable in the
+/// template's declarations, an unknown name in an assignment and a channel
+/// used as a value in a guard (the XML also a type error in a query).
+fn assert_located_in(file: &str, query: bool) {
+    let o = zeno(&["check", &data(file)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    let text = std::fs::read_to_string(data(file)).unwrap();
+    let at = |needle: &str| {
+        let (line, col) = position_of(&text, needle);
+        format!("{file}:{line}:{col}")
+    };
+    let expect = |message: &str, place: String| {
+        let i = err
+            .find(message)
+            .unwrap_or_else(|| panic!("`{message}` in\n{err}"));
+        // codespan prints the location on the line after the message.
+        let after = &err[i..];
+        let next = after.lines().nth(1).unwrap_or_default();
+        assert!(next.ends_with(&place), "`{message}` at {place}:\n{err}");
+    };
+    expect(
+        "unknown name `nosuch` (in the global declarations)",
+        at("nosuch"),
+    );
+    expect(
+        "variable `spare` is never used (in the declarations of template Train)",
+        at("spare"),
+    );
+    expect(
+        "unknown name `missing` (in the assignment of an edge of template Train, from Far to Appr)",
+        at("missing"),
+    );
+    let guard = if query { "appr &gt; 0" } else { "appr > 0" };
+    expect(
+        "cannot be used as a value (in the guard of an edge of template Train, from Appr to Cross)",
+        at(guard),
+    );
+    if query {
+        expect(
+            "(in the formula of the query checked as `cross`)",
+            at("Train.Cross"),
+        );
+    }
+    assert!(!err.contains("(imported)"), "{err}");
+}
+
+#[test]
+fn xml_diagnostics_are_located_in_the_xml() {
+    assert_located_in("srcmap.xml", true);
+    // The 3rd line of the global declarations is the file's 5th.
+    let err = stderr(&zeno(&["check", &data("srcmap.xml")]));
+    assert!(err.contains("srcmap.xml:5:18"), "{err}");
+}
+
+#[test]
+fn xta_diagnostics_are_located_in_the_xta() {
+    assert_located_in("srcmap.xta", false);
+}
+
+#[test]
+fn json_diagnostics_of_an_imported_file_are_in_its_coordinates() {
+    let o = zeno(&["check", &data("srcmap.xml"), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let diags = v["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    let text = std::fs::read_to_string(data("srcmap.xml")).unwrap();
+    let (line, col) = position_of(&text, "missing");
+    let d = diags
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("`missing`"))
+        .expect("the unknown name is reported");
+    assert_eq!(d["range"]["start"]["line"], line);
+    assert_eq!(d["range"]["start"]["column"], col);
+    assert!(d.get("in_imported_text").is_none(), "{d}");
 }
 
 #[test]
