@@ -307,6 +307,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 result.stats.peak_memory = peak;
             }
             let mut r = report::check_report(source, &network, id, &result);
+            model.relocate_check(&mut r);
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {

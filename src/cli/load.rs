@@ -16,7 +16,9 @@ use zeno::semantics;
 
 use super::diag;
 use super::exit;
+use super::report::{self, CheckReport, EndReport, Range};
 use super::source::{ReadError, Source, read_source};
+use zeno::ir::Span;
 
 /// A model ready for analysis.
 pub struct Model {
@@ -80,6 +82,34 @@ impl Model {
             }
         }
         (mapped, unmapped)
+    }
+
+    /// Moves the ranges of a check's report (the check, its trace's edges,
+    /// a model error's statement) from the imported text into the original
+    /// file: where the source map covers them, else to the file's start,
+    /// rather than leave positions of the imported text beside the file's
+    /// name. Nothing changes for a zeno file.
+    pub fn relocate_check(&self, r: &mut CheckReport) {
+        let (Some((original, _)), Some(map)) = (&self.original, &self.source_map) else {
+            return;
+        };
+        let moved = |at: &mut Range| {
+            let span = Span::new(at.bytes[0], at.bytes[1]);
+            let mapped = map.map(&self.source.text, &original.text, span);
+            *at = report::range(original, mapped.map_or(Span::new(0, 0), |m| m.span));
+        };
+        moved(&mut r.range);
+        let Some(trace) = &mut r.trace else { return };
+        for step in &mut trace.steps {
+            step.edges.iter_mut().for_each(|e| moved(&mut e.range));
+        }
+        if let EndReport::ModelError {
+            edges, statement, ..
+        } = &mut trace.end
+        {
+            edges.iter_mut().for_each(|e| moved(&mut e.range));
+            statement.iter_mut().for_each(moved);
+        }
     }
 
     /// Prints diagnostics on the analysed text: in the original file where

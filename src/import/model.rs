@@ -70,6 +70,8 @@ pub(crate) struct Edge {
 /// The source ranges of an edge's labels.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct EdgeOrigins {
+    /// The whole edge (`<transition>`).
+    pub whole: Option<Span>,
     pub select: Option<Span>,
     pub guard: Option<Span>,
     pub sync: Option<Span>,
@@ -178,11 +180,17 @@ impl Model {
         for c in &self.checks {
             push_lines(&mut w.out, "// ", &c.comment);
             if let Some(f) = &c.formula {
+                let what = || format!("in the formula of the query checked as `{}`", c.name);
+                let start = w.out.len() as u32;
                 w.out.push_str(&format!("check {}: ", c.name));
-                w.traced(f, c.formula_origin, || {
-                    format!("in the formula of the query checked as `{}`", c.name)
-                });
-                w.out.push_str(";\n");
+                w.traced(f, c.formula_origin, what);
+                w.out.push(';');
+                // The whole check (its verdict) is at the formula too.
+                if let Some(source) = c.formula_origin {
+                    let generated = Span::new(start, w.out.len() as u32);
+                    w.map.record(generated, source, what());
+                }
+                w.out.push('\n');
             }
         }
         (w.out, w.map)
@@ -281,7 +289,9 @@ impl Template {
             w.out.push('\n');
         }
         for e in &self.edges {
-            w.out.push_str(&format!("    {} -> {}", e.src, e.dst));
+            w.out.push_str("    ");
+            let start = w.out.len() as u32;
+            w.out.push_str(&format!("{} -> {}", e.src, e.dst));
             let what = |label: &str| {
                 format!(
                     "in the {label} of an edge of template {name}, from {} to {}",
@@ -306,7 +316,13 @@ impl Template {
                     what("assignment")
                 });
             }
-            w.out.push_str(";\n");
+            w.out.push(';');
+            if let Some(source) = e.origins.whole {
+                let generated = Span::new(start, w.out.len() as u32);
+                let what = format!("on an edge of template {name}, from {} to {}", e.src, e.dst);
+                w.map.record(generated, source, what);
+            }
+            w.out.push('\n');
         }
         w.out.push_str("}\n");
     }

@@ -906,6 +906,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             dst,
             ..Edge::default()
         };
+        e.origins.whole = Some(tr.span);
         for lab in &tr.labels {
             if blank(&lab.text) {
                 continue;

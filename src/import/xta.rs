@@ -161,6 +161,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 }
             };
             c.comma_list(|c| {
+                let edge_start = c.span().start;
                 arrow(c);
                 let src = if c.at("->") {
                     prev_src.clone().ok_or((
@@ -186,6 +187,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 c.expect("{")?;
                 labels(c, &mut e, env)?;
                 c.expect("}")?;
+                e.origins.whole = Some(since(c, edge_start));
                 t.edges.push(e);
                 prev_src = Some(src);
                 Ok(())
