@@ -233,6 +233,38 @@ fn xta_diagnostics_are_located_in_the_xta() {
 }
 
 #[test]
+fn a_model_error_in_an_imported_file_is_located_at_its_transition() {
+    let xml = r#"<nta>
+  <declaration>int lock = 0;
+int a[2];</declaration>
+  <template>
+    <name>P</name>
+    <location id="id0"><name>idle</name></location>
+    <location id="id1"><name>busy</name></location>
+    <init ref="id0"/>
+    <transition>
+      <source ref="id0"/><target ref="id1"/>
+      <label kind="assignment">lock := lock + 1, a[lock + 1] := 1</label>
+    </transition>
+  </template>
+  <system>system P;</system>
+  <queries>
+    <query><formula>A[] not P.busy</formula></query>
+  </queries>
+</nta>
+"#;
+    let dir = scratch("cli-import-model-error");
+    let m = dir.join("index.xml");
+    std::fs::write(&m, xml).unwrap();
+    let o = zeno(&["check", path(&m), "--trace", "full"]);
+    let out = stdout(&o);
+    assert!(out.contains("out of bounds"), "{out}");
+    let (line, col) = position_of(xml, "<transition>");
+    assert!(out.contains(&format!("index.xml:{line}:{col}: idle -> busy")), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn json_diagnostics_of_an_imported_file_are_in_its_coordinates() {
     let o = zeno(&["check", &data("srcmap.xml"), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
