@@ -155,7 +155,9 @@ fn occurrences(text: &str, token: &str) -> Vec<usize> {
         .filter(|&at| {
             let before = text[..at].chars().last();
             let after = text[at + token.len()..].chars().next();
-            !(word(first) && word(before)) && !(word(last) && word(after))
+            let cuts_a_name_before = word(first) && word(before);
+            let cuts_a_name_after = word(last) && word(after);
+            !cuts_a_name_before && !cuts_a_name_after
         })
         .collect()
 }

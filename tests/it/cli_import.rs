@@ -260,7 +260,10 @@ int a[2];</declaration>
     let out = stdout(&o);
     assert!(out.contains("out of bounds"), "{out}");
     let (line, col) = position_of(xml, "<transition>");
-    assert!(out.contains(&format!("index.xml:{line}:{col}: idle -> busy")), "{out}");
+    assert!(
+        out.contains(&format!("index.xml:{line}:{col}: idle -> busy")),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
