@@ -698,3 +698,31 @@ fn xml_with_latin1_comments_is_read() {
         );
     }
 }
+
+/// The source map is followed through the formatting of the imported text
+/// (which changes only whitespace) for every bundled UPPAAL model: were it
+/// lost, every diagnostic would fall back to the imported text.
+#[test]
+fn every_bundled_uppaal_model_keeps_its_source_map() {
+    let mut dirs = vec![data("")];
+    dirs.push(data("case"));
+    let mut seen = 0;
+    for dir in dirs {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().path();
+            let name = file.to_string_lossy().into_owned();
+            if !(name.ends_with(".xml") || name.ends_with(".xta")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            // Files the importer rejects have no zeno text to map.
+            let Ok(loaded) = zeno::load::load(&name, &text, &[]) else {
+                continue;
+            };
+            let map = loaded.source_map.expect(&name);
+            assert!(!map.pieces().is_empty(), "{name}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "{seen} models");
+}
