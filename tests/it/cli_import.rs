@@ -726,3 +726,37 @@ fn every_bundled_uppaal_model_keeps_its_source_map() {
     }
     assert!(seen >= 10, "{seen} models");
 }
+
+/// TChecker files have no source map: their diagnostics stay in the
+/// imported text, and the reports say so rather than pairing the file's name
+/// with positions of another text.
+#[test]
+fn unmapped_diagnostics_are_marked_as_in_the_imported_text() {
+    let dir = scratch("cli-import-unmapped");
+    let m = dir.join("u.tck");
+    std::fs::write(
+        &m,
+        "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n",
+    )
+    .unwrap();
+    let o = zeno(&["check", path(&m)]);
+    assert!(stderr(&o).contains("u.tck (imported)"), "{}", stderr(&o));
+    let o = zeno(&["check", path(&m), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let d = &v["files"][0]["diagnostics"][0];
+    assert!(
+        d["message"].as_str().unwrap().contains("unreachable"),
+        "{d}"
+    );
+    assert_eq!(d["in_imported_text"], true, "{d}");
+    let o = zeno(&["check", path(&m), "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    let r = &v["runs"][0]["results"][0];
+    let text = r["message"]["text"].as_str().unwrap();
+    assert!(text.contains("of the imported zeno text"), "{r}");
+    assert!(
+        r["locations"][0]["physicalLocation"]["region"].is_null(),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
