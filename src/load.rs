@@ -5,7 +5,7 @@
 //! means the same thing to each of them.
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::import::{self, Detection, Format, ImportOptions};
+use crate::import::{self, Detection, Format, ImportOptions, SourceMap};
 use crate::ir::Span;
 use crate::semantics::{self, Analysis};
 use crate::syntax::{self, SyntaxKind};
@@ -25,6 +25,10 @@ pub struct Loaded {
     /// that were set aside ([`set_aside_failing_checks`]), located in
     /// [`Loaded::zeno`].
     pub set_aside: Vec<Diagnostic>,
+    /// For an imported input, where the pieces of [`Loaded::zeno`] came
+    /// from in it (see [`map_diagnostic`]); `None` for zeno text, and when
+    /// the text could not be followed through formatting.
+    pub source_map: Option<SourceMap>,
 }
 
 impl Loaded {
@@ -95,6 +99,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             detection,
             import_warnings: Vec::new(),
             set_aside: Vec::new(),
+            source_map: None,
         });
     };
     let opts = ImportOptions {
@@ -102,9 +107,12 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
     };
     match import::import_as(format, text, &opts) {
         Ok(imported) => {
-            let (zeno, set_aside) = set_aside_failing_checks(&formatted(imported.zeno), 0);
+            let written = imported.zeno;
+            let (zeno, set_aside) = set_aside_failing_checks(&formatted(written.clone()), 0);
+            let source_map = imported.source_map.realign(&written, &zeno);
             Ok(Loaded {
                 zeno,
+                source_map,
                 detection,
                 import_warnings: imported
                     .warnings
@@ -180,14 +188,47 @@ pub fn set_aside_failing_checks(text: &str, from: usize) -> (String, Vec<Diagnos
             out.push_str("// ");
             out.push_str(line);
         }
+        // On the check itself, after the first `// `: the text that was
+        // translated, which an imported file's source map covers.
         warnings.push(Diagnostic::warning(
-            Span::new(new_start as u32, out.len() as u32),
+            Span::new(new_start as u32 + 3, out.len() as u32),
             format!("check set aside: {message}; the other checks are decided"),
         ));
         at = end;
     }
     out.push_str(&text[at..]);
     (out, warnings)
+}
+
+/// A diagnostic on the imported text `zeno` located in the `source` text it
+/// was imported from, with where that is in the source's terms added to the
+/// message (`… (in the guard of an edge of template Train, from Appr to
+/// Cross)`). `None` when its range or one of its related ranges lies in
+/// text no piece of `map` covers: it then stays in the imported text,
+/// rather than being shown at a place it does not belong.
+pub fn map_diagnostic(
+    map: &SourceMap,
+    zeno: &str,
+    source: &str,
+    d: &Diagnostic,
+) -> Option<Diagnostic> {
+    let at = map.map(zeno, source, d.range)?;
+    let related = d
+        .related
+        .iter()
+        .map(|r| {
+            Some(crate::diagnostics::Related {
+                range: map.map(zeno, source, r.range)?.span,
+                message: r.message.clone(),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Diagnostic {
+        severity: d.severity,
+        message: format!("{} ({})", d.message, at.what),
+        range: at.span,
+        related,
+    })
 }
 
 /// Adds `warnings` to an analysis' diagnostics, keeping them in text order.

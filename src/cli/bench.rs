@@ -192,8 +192,7 @@ fn prepare_file(path: &Path, labels: &[String]) -> Result<Prepared, BenchError> 
             network,
         }),
         _ => {
-            model.note_imported();
-            diag::emit(&model.source, &analysis.diagnostics);
+            model.emit_analysis(&analysis.diagnostics);
             Err(BenchError::Reported)
         }
     }

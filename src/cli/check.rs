@@ -249,11 +249,13 @@ pub fn run(args: &CheckArgs) -> u8 {
         };
         let source = &model.source;
         let analysis = model.analyze();
-        if !analysis.diagnostics.is_empty() {
-            model.note_imported();
+        model.emit_analysis(&analysis.diagnostics);
+        let (mapped, unmapped) = model.split_diagnostics(&analysis.diagnostics);
+        let mut file = FileReport::new(source, &unmapped);
+        if let Some((original, _)) = &model.original {
+            file.mark_imported();
+            file.add_diagnostics(original, &mapped);
         }
-        diag::emit(source, &analysis.diagnostics);
-        let mut file = FileReport::new(source, &analysis.diagnostics);
         file.path = model.display_path();
         if let Some((original, _)) = &model.original {
             file.set_import_warnings(original, &model.import_warnings);
@@ -305,6 +307,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 result.stats.peak_memory = peak;
             }
             let mut r = report::check_report(source, &network, id, &result);
+            model.relocate_check(&mut r);
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {

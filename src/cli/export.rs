@@ -2,7 +2,6 @@
 //! TChecker or UPPAAL, to run it through those tools.
 
 use super::args::{ExportArgs, ExportFormat};
-use super::diag;
 use super::exit;
 use super::import::write_output;
 use super::load::load_network;
@@ -31,8 +30,7 @@ pub fn run(args: &ExportArgs) -> u8 {
     let (text, queries) = match result {
         Ok(r) => r,
         Err(diags) => {
-            model.note_imported();
-            diag::emit(&model.source, &diags);
+            model.emit_analysis(&diags);
             return exit::ERROR;
         }
     };

@@ -2,8 +2,9 @@
 //! XML/XTA and TChecker files imported first (by extension, else by content).
 //!
 //! The importer's warnings and errors are located in the *original* file and
-//! rendered against it; the semantic diagnostics that follow are located in
-//! the imported zeno text, which is shown under the name `FILE (imported)`
+//! rendered against it; so are the semantic diagnostics that follow, through
+//! the import's source map. Those the map does not cover are located in the
+//! imported zeno text, which is shown under the name `FILE (imported)`
 //! after a note saying so.
 
 use std::path::Path;
@@ -15,7 +16,9 @@ use zeno::semantics;
 
 use super::diag;
 use super::exit;
+use super::report::{self, CheckReport, EndReport, Range};
 use super::source::{ReadError, Source, read_source};
+use zeno::ir::Span;
 
 /// A model ready for analysis.
 pub struct Model {
@@ -29,6 +32,8 @@ pub struct Model {
     /// rejects them (`zeno::load::set_aside_failing_checks`), located in
     /// `source`.
     pub set_aside: Vec<Diagnostic>,
+    /// Where the pieces of `source` came from in `original`.
+    pub source_map: Option<zeno::import::SourceMap>,
 }
 
 impl Model {
@@ -46,6 +51,10 @@ impl Model {
         let text = format!("{}\n{checks}", self.source.text);
         let (text, set_aside) = zeno::load::set_aside_failing_checks(&text, from);
         self.set_aside.extend(set_aside);
+        self.source_map = self
+            .source_map
+            .as_ref()
+            .and_then(|m| m.realign(&self.source.text, &text));
         self.source = Source::new(self.source.path.clone(), text);
     }
 
@@ -55,6 +64,65 @@ impl Model {
             Some((o, _)) => o.display_path(),
             None => self.source.display_path(),
         }
+    }
+
+    /// Splits diagnostics on the analysed text into those located in the
+    /// original file (mapped, see [`zeno::load::map_diagnostic`]) and those
+    /// left in the imported text. All of them are of the second kind for a
+    /// zeno file.
+    pub fn split_diagnostics(&self, diags: &[Diagnostic]) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        let (Some((original, _)), Some(map)) = (&self.original, &self.source_map) else {
+            return (Vec::new(), diags.to_vec());
+        };
+        let (mut mapped, mut unmapped) = (Vec::new(), Vec::new());
+        for d in diags {
+            match zeno::load::map_diagnostic(map, &self.source.text, &original.text, d) {
+                Some(m) => mapped.push(m),
+                None => unmapped.push(d.clone()),
+            }
+        }
+        (mapped, unmapped)
+    }
+
+    /// Moves the ranges of a check's report (the check, its trace's edges,
+    /// a model error's statement) from the imported text into the original
+    /// file: where the source map covers them, else to the file's start,
+    /// rather than leave positions of the imported text beside the file's
+    /// name. Nothing changes for a zeno file.
+    pub fn relocate_check(&self, r: &mut CheckReport) {
+        let (Some((original, _)), Some(map)) = (&self.original, &self.source_map) else {
+            return;
+        };
+        let moved = |at: &mut Range| {
+            let span = Span::new(at.bytes[0], at.bytes[1]);
+            let mapped = map.map(&self.source.text, &original.text, span);
+            *at = report::range(original, mapped.map_or(Span::new(0, 0), |m| m.span));
+        };
+        moved(&mut r.range);
+        let Some(trace) = &mut r.trace else { return };
+        for step in &mut trace.steps {
+            step.edges.iter_mut().for_each(|e| moved(&mut e.range));
+        }
+        if let EndReport::ModelError {
+            edges, statement, ..
+        } = &mut trace.end
+        {
+            edges.iter_mut().for_each(|e| moved(&mut e.range));
+            statement.iter_mut().for_each(moved);
+        }
+    }
+
+    /// Prints diagnostics on the analysed text: in the original file where
+    /// they map to it, else in the imported text after the note saying so.
+    pub fn emit_analysis(&self, diags: &[Diagnostic]) {
+        let (mapped, unmapped) = self.split_diagnostics(diags);
+        if let Some((original, _)) = &self.original {
+            diag::emit(original, &mapped);
+        }
+        if !unmapped.is_empty() {
+            self.note_imported();
+        }
+        diag::emit(&self.source, &unmapped);
     }
 
     /// Says, before diagnostics about the imported text, where that text
@@ -119,6 +187,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                     original: None,
                     import_warnings: Vec::new(),
                     set_aside: Vec::new(),
+                    source_map: None,
                 });
             };
             diag::emit(&original, &loaded.import_warnings);
@@ -128,6 +197,7 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                 original: Some((original, format)),
                 import_warnings: loaded.import_warnings,
                 set_aside: loaded.set_aside,
+                source_map: loaded.source_map,
             })
         }
         Err(zeno::load::LoadError::LabelsForZeno { .. }) => {
@@ -166,10 +236,7 @@ pub fn load_network(path: &Path, labels: &[String]) -> Result<(Model, Network), 
         Err(LoadError::Import { .. } | LoadError::Usage(_)) => return Err(exit::ERROR),
     };
     let analysis = model.analyze();
-    if !analysis.diagnostics.is_empty() {
-        model.note_imported();
-    }
-    diag::emit(&model.source, &analysis.diagnostics);
+    model.emit_analysis(&analysis.diagnostics);
     let has_errors = analysis
         .diagnostics
         .iter()

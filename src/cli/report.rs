@@ -42,6 +42,11 @@ pub struct DiagnosticReport {
     pub message: String,
     pub range: Range,
     pub related: Vec<RelatedReport>,
+    /// Set when the ranges are in the imported zeno text (`zeno import`
+    /// prints it) rather than in the file: a diagnostic on text the import
+    /// wrote itself, which no place in the file corresponds to.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_imported_text: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -225,6 +230,21 @@ impl FileReport {
         }
     }
 
+    /// Marks the diagnostics so far as located in the imported text.
+    pub fn mark_imported(&mut self) {
+        for d in &mut self.diagnostics {
+            d.in_imported_text = true;
+        }
+    }
+
+    /// Adds diagnostics located in `source`, keeping them in order of
+    /// position there.
+    pub fn add_diagnostics(&mut self, source: &Source, diagnostics: &[Diagnostic]) {
+        let mut added: Vec<_> = diagnostics.iter().map(|d| diagnostic(source, d)).collect();
+        added.sort_by_key(|d| d.range.bytes);
+        self.diagnostics.splice(0..0, added);
+    }
+
     /// Records the importer's warnings, located in `original`.
     pub fn set_import_warnings(&mut self, original: &Source, warnings: &[Diagnostic]) {
         self.import_warnings = warnings.iter().map(|d| diagnostic(original, d)).collect();
@@ -265,6 +285,7 @@ fn diagnostic(source: &Source, d: &Diagnostic) -> DiagnosticReport {
                 range: range(source, r.range),
             })
             .collect(),
+        in_imported_text: false,
     }
 }
 

@@ -50,6 +50,22 @@ pub fn document(files: &[FileReport]) -> Value {
                     l
                 })
                 .collect();
+            // A diagnostic located in an imported file's zeno text has no
+            // region in the file: it names the file alone, and says where
+            // in the imported text it is.
+            if d.in_imported_text {
+                let at = d.range.start;
+                results.push(json!({
+                    "ruleId": "diagnostic",
+                    "level": level,
+                    "message": { "text": format!(
+                        "{} (at {}:{} of the imported zeno text, which `zeno import` prints)",
+                        d.message, at.line, at.column
+                    ) },
+                    "locations": [{ "physicalLocation": { "artifactLocation": { "uri": f.path } } }],
+                }));
+                continue;
+            }
             results.push(json!({
                 "ruleId": "diagnostic",
                 "level": level,

@@ -17,11 +17,13 @@ mod expr;
 mod lex;
 mod model;
 mod queries;
+mod source_map;
 mod tchecker;
 mod uppaal_xml;
 mod xta;
 
 pub use export::{export_tchecker, export_xta};
+pub use source_map::{Mapped, Piece, SourceMap};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::Span;
@@ -41,6 +43,8 @@ pub struct ImportOptions {
 pub struct Imported {
     /// The model in zeno syntax.
     pub zeno: String,
+    /// Where the pieces of `zeno` came from in the source file.
+    pub source_map: SourceMap,
     /// What was translated approximately or left out.
     pub warnings: Vec<ImportDiagnostic>,
 }
@@ -140,13 +144,17 @@ impl<'a> Sink<'a> {
     }
 
     /// `Ok` with the warnings when no error was reported, else all diagnostics.
-    pub(crate) fn finish(mut self, zeno: String) -> Result<Imported, Vec<ImportDiagnostic>> {
+    pub(crate) fn finish(
+        mut self,
+        (zeno, source_map): (String, SourceMap),
+    ) -> Result<Imported, Vec<ImportDiagnostic>> {
         self.diags.sort_by_key(|d| (d.span.start, d.span.end));
         if self.has_errors() {
             Err(self.diags)
         } else {
             Ok(Imported {
                 zeno,
+                source_map,
                 warnings: self.diags,
             })
         }
@@ -343,16 +351,16 @@ pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnosti
 pub fn import_uppaal_xml(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
     let mut sink = Sink::new(text);
     let model = uppaal_xml::read(text, &mut sink);
-    let zeno = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(zeno)
+    let written = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(written)
 }
 
 /// Reads a UPPAAL XTA (4.x textual) model.
 pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
     let mut sink = Sink::new(text);
     let model = xta::read(text, &mut sink);
-    let zeno = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(zeno)
+    let written = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(written)
 }
 
 /// Reads a TChecker model; `labels` (may be empty) becomes a reachability
@@ -371,6 +379,6 @@ pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<Im
         None => text,
     };
     let model = tchecker::read(text, labels, &mut sink);
-    let zeno = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(zeno)
+    let written = model.map(|m| m.write()).unwrap_or_default();
+    sink.finish(written)
 }

@@ -1,4 +1,8 @@
-//! The translated model, already in zeno terms, and its formatting.
+//! The translated model, already in zeno terms, and its formatting, with
+//! a [`SourceMap`] from the written text back to the source file.
+
+use super::source_map::SourceMap;
+use crate::ir::Span;
 
 /// A zeno model under construction. Declarations, guards and updates are
 /// zeno text produced by the expression printer.
@@ -8,6 +12,8 @@ pub(crate) struct Model {
     pub header: Vec<String>,
     /// Global declarations, one per line, with their `;`.
     pub globals: Vec<String>,
+    /// Where each of `globals` came from, where known (may be shorter).
+    pub global_origins: Vec<Option<Span>>,
     pub templates: Vec<Template>,
     /// `P1 = P(1);` lines.
     pub instances: Vec<String>,
@@ -26,6 +32,12 @@ pub(crate) struct Template {
     /// Parameters as zeno text, e.g. `const pid_t pid`.
     pub params: Vec<String>,
     pub locals: Vec<String>,
+    /// The whole template in the source.
+    pub origin: Option<Span>,
+    /// The parameter list in the source.
+    pub params_origin: Option<Span>,
+    /// Where each of `locals` came from, where known (may be shorter).
+    pub local_origins: Vec<Option<Span>>,
     pub locations: Vec<Location>,
     pub edges: Vec<Edge>,
 }
@@ -37,6 +49,8 @@ pub(crate) struct Location {
     pub urgent: bool,
     pub committed: bool,
     pub invariant: Option<String>,
+    /// The invariant's label in the source.
+    pub invariant_origin: Option<Span>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -49,6 +63,19 @@ pub(crate) struct Edge {
     /// `c!`, `c[i]?`.
     pub sync: Option<String>,
     pub updates: Vec<String>,
+    /// Where its labels are in the source.
+    pub origins: EdgeOrigins,
+}
+
+/// The source ranges of an edge's labels.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct EdgeOrigins {
+    /// The whole edge (`<transition>`).
+    pub whole: Option<Span>,
+    pub select: Option<Span>,
+    pub guard: Option<Span>,
+    pub sync: Option<Span>,
+    pub updates: Option<Span>,
 }
 
 #[derive(Debug)]
@@ -58,18 +85,83 @@ pub(crate) struct Check {
     pub name: String,
     /// `A[] ...` / `E<> ...`, or `None` for a query kept only as a comment.
     pub formula: Option<String>,
+    /// The formula in the source.
+    pub formula_origin: Option<Span>,
+}
+
+/// Appends `new` lines to `lines`, each recorded in `origins` as coming
+/// from `origin` (lines appended before without an origin get `None`).
+pub(crate) fn extend_traced(
+    lines: &mut Vec<String>,
+    origins: &mut Vec<Option<Span>>,
+    new: Vec<String>,
+    origin: Span,
+) {
+    origins.resize(lines.len(), None);
+    origins.extend(new.iter().map(|_| Some(origin)));
+    lines.extend(new);
+}
+
+/// The text being written and the map of where its pieces came from.
+struct Writer {
+    out: String,
+    map: SourceMap,
+}
+
+impl Writer {
+    /// Appends `text`, recorded as coming from `origin` (when known).
+    fn traced(&mut self, text: &str, origin: Option<Span>, what: impl FnOnce() -> String) {
+        let start = self.out.len() as u32;
+        self.out.push_str(text);
+        if let Some(source) = origin {
+            let generated = Span::new(start, self.out.len() as u32);
+            self.map.record(generated, source, what());
+        }
+    }
+
+    /// `lines`, each on a line of its own after `prefix` and traced to its
+    /// origin; then a blank line when there was any.
+    fn paragraph(
+        &mut self,
+        prefix: &str,
+        lines: &[String],
+        origins: &[Option<Span>],
+        what: &dyn Fn() -> String,
+    ) {
+        for (k, line) in lines.iter().enumerate() {
+            self.out.push_str(prefix);
+            self.traced(line, origins.get(k).copied().flatten(), what);
+            self.out.push('\n');
+        }
+        if !lines.is_empty() {
+            self.out.push('\n');
+        }
+    }
 }
 
 impl Model {
-    pub(crate) fn write(&self) -> String {
-        let mut out = String::new();
-        push_paragraph(&mut out, "// ", &self.header);
-        push_paragraph(&mut out, "", &self.globals);
+    /// The zeno text, and where its pieces came from in the source.
+    pub(crate) fn write(&self) -> (String, SourceMap) {
+        let mut w = Writer {
+            out: String::new(),
+            map: SourceMap::default(),
+        };
+        push_paragraph(&mut w.out, "// ", &self.header);
+        w.paragraph("", &self.globals, &self.global_origins, &|| {
+            "in the global declarations".to_string()
+        });
         for t in &self.templates {
-            t.write(&mut out);
-            out.push('\n');
+            let start = w.out.len() as u32;
+            t.write(&mut w);
+            if let Some(source) = t.origin {
+                let generated = Span::new(start, w.out.len() as u32);
+                w.map
+                    .record(generated, source, format!("in template {}", t.name));
+            }
+            w.out.push('\n');
         }
-        push_lines(&mut out, "", &self.instances);
+        let out = &mut w.out;
+        push_lines(out, "", &self.instances);
         if !self.system.is_empty() {
             let level = |k: usize| self.system_levels.get(k).copied().unwrap_or(0);
             out.push_str("system ");
@@ -81,17 +173,27 @@ impl Model {
             }
             out.push_str(";\n");
         }
-        push_lines(&mut out, "", &self.vectors);
+        push_lines(out, "", &self.vectors);
         if !self.checks.is_empty() {
             out.push('\n');
         }
         for c in &self.checks {
-            push_lines(&mut out, "// ", &c.comment);
+            push_lines(&mut w.out, "// ", &c.comment);
             if let Some(f) = &c.formula {
-                out.push_str(&format!("check {}: {f};\n", c.name));
+                let what = || format!("in the formula of the query checked as `{}`", c.name);
+                let start = w.out.len() as u32;
+                w.out.push_str(&format!("check {}: ", c.name));
+                w.traced(f, c.formula_origin, what);
+                w.out.push(';');
+                // The whole check (its verdict) is at the formula too.
+                if let Some(source) = c.formula_origin {
+                    let generated = Span::new(start, w.out.len() as u32);
+                    w.map.record(generated, source, what());
+                }
+                w.out.push('\n');
             }
         }
-        out
+        (w.out, w.map)
     }
 }
 
@@ -129,6 +231,8 @@ impl Template {
             self.params[k] = format!("const {ty} {arg}");
             copies.push(format!("{ty} {name} = {arg};"));
         }
+        self.local_origins
+            .splice(0..0, copies.iter().map(|_| None::<Span>));
         self.locals.splice(0..0, copies);
     }
 
@@ -150,54 +254,77 @@ impl Template {
             .any(|t| words(t).any(|(_, w)| w == name))
     }
 
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!(
-            "template {}({}) {{\n",
-            self.name,
-            self.params.join(", ")
-        ));
-        push_paragraph(out, "    ", &self.locals);
+    fn write(&self, w: &mut Writer) {
+        let name = &self.name;
+        w.out.push_str(&format!("template {name}("));
+        w.traced(&self.params.join(", "), self.params_origin, || {
+            format!("in the parameters of template {name}")
+        });
+        w.out.push_str(") {\n");
+        w.paragraph("    ", &self.locals, &self.local_origins, &|| {
+            format!("in the declarations of template {name}")
+        });
         for l in &self.locations {
-            let mut s = String::from("    ");
+            w.out.push_str("    ");
             if l.init {
-                s.push_str("init ");
+                w.out.push_str("init ");
             }
             if l.urgent {
-                s.push_str("urgent ");
+                w.out.push_str("urgent ");
             }
             if l.committed {
-                s.push_str("committed ");
+                w.out.push_str("committed ");
             }
-            s.push_str("location ");
-            s.push_str(&l.name);
+            w.out.push_str("location ");
+            w.out.push_str(&l.name);
             if let Some(inv) = &l.invariant {
-                s.push_str(" invariant ");
-                s.push_str(inv);
+                w.out.push_str(" invariant ");
+                w.traced(inv, l.invariant_origin, || {
+                    format!("in the invariant of location {} of template {name}", l.name)
+                });
             }
-            s.push_str(";\n");
-            out.push_str(&s);
+            w.out.push_str(";\n");
         }
         if !self.edges.is_empty() {
-            out.push('\n');
+            w.out.push('\n');
         }
         for e in &self.edges {
-            let mut s = format!("    {} -> {}", e.src, e.dst);
+            w.out.push_str("    ");
+            let start = w.out.len() as u32;
+            w.out.push_str(&format!("{} -> {}", e.src, e.dst));
+            let what = |label: &str| {
+                format!(
+                    "in the {label} of an edge of template {name}, from {} to {}",
+                    e.src, e.dst
+                )
+            };
             if !e.select.is_empty() {
-                s.push_str(&format!(" select {}", e.select.join(", ")));
+                w.out.push_str(" select ");
+                w.traced(&e.select.join(", "), e.origins.select, || what("select"));
             }
             if let Some(g) = &e.guard {
-                s.push_str(&format!(" when {g}"));
+                w.out.push_str(" when ");
+                w.traced(g, e.origins.guard, || what("guard"));
             }
             if let Some(c) = &e.sync {
-                s.push_str(&format!(" sync {c}"));
+                w.out.push_str(" sync ");
+                w.traced(c, e.origins.sync, || what("synchronisation"));
             }
             if !e.updates.is_empty() {
-                s.push_str(&format!(" do {}", e.updates.join(", ")));
+                w.out.push_str(" do ");
+                w.traced(&e.updates.join(", "), e.origins.updates, || {
+                    what("assignment")
+                });
             }
-            s.push_str(";\n");
-            out.push_str(&s);
+            w.out.push(';');
+            if let Some(source) = e.origins.whole {
+                let generated = Span::new(start, w.out.len() as u32);
+                let what = format!("on an edge of template {name}, from {} to {}", e.src, e.dst);
+                w.map.record(generated, source, what);
+            }
+            w.out.push('\n');
         }
-        out.push_str("}\n");
+        w.out.push_str("}\n");
     }
 }
 

@@ -169,6 +169,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 urgent: l.loc.urgent,
                 committed: l.loc.committed,
                 invariant: l.loc.invariant.clone(),
+                invariant_origin: None,
             });
         }
         for e in &p.edges {
@@ -259,6 +260,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
             comment: vec![format!("reachability of the labels {}", labels.join(", "))],
             name: "labels".into(),
             formula: Some(format!("E<> {}", conj.join(" && "))),
+            formula_origin: None,
         });
     }
     Some(model)

@@ -5,7 +5,7 @@ use super::Sink;
 use super::decl::{self, Env, SystemDecl};
 use super::expr::{Expr, Parser, print, sanitize};
 use super::lex::{Cursor, Tok, tokenize};
-use super::model::{Check, Edge, Location, Model, Template};
+use super::model::{Check, Edge, Location, Model, Template, extend_traced};
 use super::queries;
 use crate::ir::Span;
 use quick_xml::Reader;
@@ -82,6 +82,14 @@ impl Chunk {
 
     fn span(&self) -> Span {
         Span::new(self.offset(0), self.offset(self.text.len()))
+    }
+
+    /// The span of the text without its leading and trailing whitespace:
+    /// where a label's content is in the file.
+    fn trimmed_span(&self) -> Span {
+        let start = self.text.len() - self.text.trim_start().len();
+        let end = self.text.trim_end().len().max(start);
+        Span::new(self.offset(start), self.offset(end).max(self.offset(start)))
     }
 
     /// Tokens of the text, or the lexical error reported to `sink`.
@@ -416,12 +424,21 @@ fn text_target<'a>(nta: &'a mut Nta, path: &[&str]) -> Option<&'a mut Chunk> {
 }
 
 /// Translates every declaration statement of a chunk.
-pub(crate) fn declarations(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> Vec<String> {
-    let mut out = Vec::new();
+/// Translates every declaration statement of a chunk; the lines, and for
+/// each the source range of the statement it came from.
+pub(crate) fn declarations(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+) -> (Vec<String>, Vec<Option<Span>>) {
+    let (mut out, mut origins) = (Vec::new(), Vec::new());
     while !c.at_eof() {
-        out.extend(decl::declaration(c, env, sink));
+        let start = c.span().start;
+        let lines = decl::declaration(c, env, sink);
+        let origin = Span::new(start, c.prev_span().end);
+        extend_traced(&mut out, &mut origins, lines, origin);
     }
-    out
+    (out, origins)
 }
 
 /// Parses a whole chunk as one expression (guard, invariant) or a
@@ -576,9 +593,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
             if decl::at_instantiation(&c) {
                 decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
             } else {
-                model
-                    .globals
-                    .extend(decl::declaration(&mut c, &mut env, sink));
+                let start = c.span().start;
+                let lines = decl::declaration(&mut c, &mut env, sink);
+                let origin = Span::new(start, c.prev_span().end);
+                extend_traced(&mut model.globals, &mut model.global_origins, lines, origin);
             }
         }
     }
@@ -733,6 +751,7 @@ fn query(
     Check {
         comment: lines,
         name,
+        formula_origin: Some(q.formula.trimmed_span()),
         formula,
     }
 }
@@ -764,6 +783,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
     }
     let mut out = Template {
         name: sanitize(&name),
+        origin: Some(t.span),
         ..Template::default()
     };
     let mut value_params = Vec::new();
@@ -777,14 +797,17 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                 Err((c.span(), "expected `,` between parameters".to_string()))
             }
         }) {
-            Ok(ps) => (out.params, value_params) = ps.into_iter().unzip(),
+            Ok(ps) => {
+                (out.params, value_params) = ps.into_iter().unzip();
+                out.params_origin = Some(p.trimmed_span());
+            }
             Err((span, msg)) => sink.error(span, msg),
         }
     }
     if let Some(d) = &t.declaration
         && let Some(mut c) = d.cursor(sink)
     {
-        out.locals = declarations(&mut c, env, sink);
+        (out.locals, out.local_origins) = declarations(&mut c, env, sink);
     }
     // Location ids are file-wide; names are what zeno uses.
     let loc_name = |id: &str| -> Option<String> {
@@ -825,6 +848,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             urgent: l.urgent,
             committed: l.committed,
             invariant: None,
+            invariant_origin: None,
         };
         for lab in &l.labels {
             match lab.kind.as_str() {
@@ -834,6 +858,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                     }
                     if let Some(mut es) = label_exprs(&lab.text, false, sink) {
                         loc.invariant = es.pop();
+                        loc.invariant_origin = Some(lab.text.trimmed_span());
                     }
                 }
                 "comments" => {}
@@ -881,17 +906,29 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             dst,
             ..Edge::default()
         };
+        e.origins.whole = Some(tr.span);
         for lab in &tr.labels {
             if blank(&lab.text) {
                 continue;
             }
+            let origin = Some(lab.text.trimmed_span());
             match lab.kind.as_str() {
-                "guard" => e.guard = label_exprs(&lab.text, false, sink).and_then(|mut v| v.pop()),
-                "assignment" => {
-                    e.updates = assignment_label(&lab.text, env, sink).unwrap_or_default()
+                "guard" => {
+                    e.guard = label_exprs(&lab.text, false, sink).and_then(|mut v| v.pop());
+                    e.origins.guard = origin;
                 }
-                "synchronisation" => e.sync = sync_label(&lab.text, sink),
-                "select" => e.select = select_label(&lab.text, sink).unwrap_or_default(),
+                "assignment" => {
+                    e.updates = assignment_label(&lab.text, env, sink).unwrap_or_default();
+                    e.origins.updates = origin;
+                }
+                "synchronisation" => {
+                    e.sync = sync_label(&lab.text, sink);
+                    e.origins.sync = origin;
+                }
+                "select" => {
+                    e.select = select_label(&lab.text, sink).unwrap_or_default();
+                    e.origins.select = origin;
+                }
                 "comments" => {}
                 "testcode" => sink.warning(lab.span, "test code label ignored"),
                 "probability" => sink.error(lab.span, "probabilities are not supported"),

@@ -6,7 +6,8 @@ use super::Sink;
 use super::decl::{self, Env, SystemDecl};
 use super::expr::{Parser, print, sanitize};
 use super::lex::{Cursor, PResult, Tok, describe, split_direction, tokenize};
-use super::model::{Edge, Location, Model, Template};
+use super::model::{Edge, Location, Model, Template, extend_traced};
+use crate::ir::Span;
 
 pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
     let toks = match tokenize(text, &|i| i as u32) {
@@ -34,8 +35,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         } else if c.at_kw("system") || decl::at_instantiation(&c) {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
+            let start = c.span().start;
             let lines = decl::declaration(&mut c, &mut env, sink);
-            model.globals.extend(lines);
+            let origin = Span::new(start, c.prev_span().end);
+            extend_traced(&mut model.globals, &mut model.global_origins, lines, origin);
         }
     }
     model.instances = sys.instances;
@@ -64,7 +67,14 @@ fn skip_process(c: &mut Cursor) {
     }
 }
 
+/// The source range of the tokens `c` passed since `start` (a label's
+/// text, after `take_until`).
+fn since(c: &Cursor, start: u32) -> Span {
+    Span::new(start, c.prev_span().end.max(start))
+}
+
 fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> {
+    let process_start = c.span().start;
     c.bump();
     let name_span = c.span();
     let name = c.ident()?;
@@ -73,7 +83,9 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
         ..Template::default()
     };
     c.expect("(")?;
+    let params_start = c.span().start;
     let mut params = c.take_until(&[")"]);
+    t.params_origin = Some(since(c, params_start));
     let value: Vec<_>;
     (t.params, value) = decl::parameters(&mut params, env)?.into_iter().unzip();
     params.expect_eof("in the parameters")?;
@@ -81,7 +93,9 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     c.expect("{")?;
     // Local declarations come first, up to `state`.
     while !c.at_kw("state") && !c.at("}") && !c.at_eof() {
-        t.locals.extend(decl::declaration(c, env, sink));
+        let start = c.span().start;
+        let lines = decl::declaration(c, env, sink);
+        extend_traced(&mut t.locals, &mut t.local_origins, lines, since(c, start));
     }
     if !c.eat_kw("state") {
         return Err((
@@ -96,10 +110,12 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             ..Location::default()
         };
         if c.eat("{") {
+            let start = c.span().start;
             let mut inv = c.take_until(&["}"]);
             let e = Parser { c: &mut inv }.expr()?;
             inv.expect_eof("in the invariant")?;
             loc.invariant = Some(print(&e));
+            loc.invariant_origin = Some(since(c, start));
             c.expect("}")?;
         }
         Ok(loc)
@@ -145,6 +161,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 }
             };
             c.comma_list(|c| {
+                let edge_start = c.span().start;
                 arrow(c);
                 let src = if c.at("->") {
                     prev_src.clone().ok_or((
@@ -170,6 +187,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                 c.expect("{")?;
                 labels(c, &mut e, env)?;
                 c.expect("}")?;
+                e.origins.whole = Some(since(c, edge_start));
                 t.edges.push(e);
                 prev_src = Some(src);
                 Ok(())
@@ -185,6 +203,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
         }
     }
     c.expect("}")?;
+    t.origin = Some(since(c, process_start));
     if !has_init {
         return Err((name_span, format!("process `{name}` has no `init` state")));
     }
@@ -197,13 +216,16 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
     while !c.at("}") && !c.at_eof() {
         let span = c.span();
         let kw = c.ident()?;
+        let start = c.span().start;
         let mut part = c.take_until(&[";"]);
+        let origin = Some(since(c, start));
         match kw.as_str() {
             "select" => loop {
                 let v = part.ident()?;
                 part.expect(":")?;
                 let ty = Parser { c: &mut part }.bounded_type()?;
                 e.select.push(format!("{} : {ty}", sanitize(&v)));
+                e.origins.select = origin;
                 if !part.eat(",") {
                     break;
                 }
@@ -211,16 +233,19 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
             "guard" => {
                 let g = Parser { c: &mut part }.expr()?;
                 e.guard = Some(print(&g));
+                e.origins.guard = origin;
             }
             "sync" => {
                 let (toks, dir) = split_direction(part.into_tokens())?;
                 part = Cursor::new(toks);
                 let ch = Parser { c: &mut part }.expr()?;
                 e.sync = Some(format!("{}{dir}", print(&ch)));
+                e.origins.sync = origin;
             }
             "assign" => {
                 let us = decl::updates(&mut part, env)?;
                 e.updates = us.iter().map(print).collect();
+                e.origins.updates = origin;
             }
             "probability" => return Err((span, "probabilities are not supported".into())),
             other => return Err((span, format!("unknown transition label `{other}`"))),

@@ -3,10 +3,11 @@
 //! The server reads them as `zeno check` does ([`crate::load`]): it imports
 //! the file, analyses and checks the zeno translation, and reports against
 //! the file the user has open. The importer's errors and warnings are
-//! located in that file. What is located in the translation (its semantic
-//! diagnostics and the checks' verdicts) is shown at the top of the file,
-//! its message naming the translation's line, because the translation's
-//! positions have no counterpart in the file. Requests that need positions
+//! located in that file; so are the semantic diagnostics of the
+//! translation, through the import's source map, at the label or
+//! declaration they are about. What the map does not cover (the checks'
+//! verdicts, text the import wrote itself) is shown at the top of the file,
+//! its message naming the translation's line. Requests that need positions
 //! in zeno text (hover, definition, trace stepping, the simulator,
 //! pictures) answer nothing or say why; `zeno import FILE` gives the text
 //! they work on.
@@ -22,7 +23,8 @@ use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
 
 use super::line_index::LineIndex;
-use crate::import::Format;
+use crate::diagnostics::Diagnostic;
+use crate::import::{Format, SourceMap};
 
 /// How the server reads an open document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,9 +61,19 @@ pub struct Translation {
     pub format: Format,
     /// The line index of the translation, for diagnostics located in it.
     pub index: Arc<LineIndex>,
+    /// The translation itself.
+    pub zeno: String,
+    /// Where its pieces came from in the document.
+    pub source_map: Option<SourceMap>,
 }
 
 impl Translation {
+    /// A diagnostic of the analysis located in the document `text` it was
+    /// imported from, when the source map covers it.
+    pub fn map(&self, text: &str, d: &Diagnostic) -> Option<Diagnostic> {
+        crate::load::map_diagnostic(self.source_map.as_ref()?, &self.zeno, text, d)
+    }
+
     /// Moves a diagnostic located in the translation to the top of the
     /// imported file, naming the translation's line; so are its related
     /// locations.
@@ -130,6 +142,8 @@ mod tests {
         let t = Translation {
             format: Format::UppaalXta,
             index: Arc::new(LineIndex::new("a\nb\nc\n")),
+            zeno: "a\nb\nc\n".to_string(),
+            source_map: None,
         };
         let d = lsp::Diagnostic {
             range: Range::new(Position::new(2, 4), Position::new(2, 9)),

@@ -314,6 +314,8 @@ impl Doc {
                                 &loaded.zeno,
                                 self.doc.encoding,
                             )),
+                            zeno: loaded.zeno.clone(),
+                            source_map: loaded.source_map,
                         });
                         loaded.zeno
                     }
@@ -342,14 +344,24 @@ impl Doc {
         match analysis {
             Ok((diagnostics, network)) => {
                 let ours = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS);
-                self.diagnostics =
-                    input_diagnostics
-                        .iter()
-                        .map(|d| results::frontend_diagnostic(uri, &index, d))
-                        .chain(ours.iter().map(|d| {
-                            self.located(results::frontend_diagnostic(uri, &model_index, d))
-                        }))
-                        .collect();
+                self.diagnostics = input_diagnostics
+                    .iter()
+                    .map(|d| results::frontend_diagnostic(uri, &index, d))
+                    .chain(ours.iter().map(|d| {
+                        // Mapped into the imported document where the
+                        // source map covers it; else at its top.
+                        let mapped = self
+                            .translation
+                            .as_ref()
+                            .and_then(|t| t.map(&self.doc.text, d));
+                        match mapped {
+                            Some(m) => results::frontend_diagnostic(uri, &index, &m),
+                            None => {
+                                self.located(results::frontend_diagnostic(uri, &model_index, d))
+                            }
+                        }
+                    }))
+                    .collect();
                 self.network = network;
             }
             Err(msg) => {

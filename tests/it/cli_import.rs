@@ -133,24 +133,156 @@ fn format_is_recognised_by_content() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The 1-based line and column (in characters) where `needle` starts in
+/// `text`, which must hold it exactly once: the place a diagnostic about it
+/// should point at, worked out from the fixture itself.
+fn position_of(text: &str, needle: &str) -> (usize, usize) {
+    assert_eq!(
+        text.matches(needle).count(),
+        1,
+        "`{needle}` once in the fixture"
+    );
+    let at = text.find(needle).expect("found");
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (
+        text[..at].matches('\n').count() + 1,
+        text[line_start..at].chars().count() + 1,
+    )
+}
+
 #[test]
-fn semantic_errors_in_imported_text_say_it_was_imported() {
+fn semantic_errors_in_imported_text_point_into_the_file() {
     let o = zeno(&["check", &data("undeclared.xml")]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("was imported from UPPAAL XML"), "{err}");
     assert!(err.contains("unknown name `lokc`"), "{err}");
-    // The position is in the imported text, as `zeno import` prints it.
-    let imported = stdout(&zeno(&["import", &data("undeclared.xml")]));
-    let line = imported
-        .lines()
-        .position(|l| l.contains("lokc"))
-        .expect("the name is kept")
-        + 1;
     assert!(
-        err.contains(&format!("undeclared.xml (imported):{line}:")),
-        "{err}\n{imported}"
+        err.contains("in the guard of an edge of template P, from idle to busy"),
+        "{err}"
     );
+    // At the name in the XML, not in the imported text: no note needed.
+    let xml = std::fs::read_to_string(data("undeclared.xml")).unwrap();
+    let (line, col) = position_of(&xml, "lokc");
+    assert!(
+        err.contains(&format!("undeclared.xml:{line}:{col}")),
+        "{err}"
+    );
+    assert!(!err.contains("(imported)"), "{err}");
+    assert!(!err.contains("was imported from"), "{err}");
+}
+
+/// `srcmap.xml` and `srcmap.xta` have the same errors: an unknown name on
+/// the 3rd line of the global declarations, an unused variable in the
+/// template's declarations, an unknown name in an assignment and a channel
+/// used as a value in a guard (the XML also a type error in a query).
+fn assert_located_in(file: &str, query: bool) {
+    let o = zeno(&["check", &data(file)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    let text = std::fs::read_to_string(data(file)).unwrap();
+    let at = |needle: &str| {
+        let (line, col) = position_of(&text, needle);
+        format!("{file}:{line}:{col}")
+    };
+    let expect = |message: &str, place: String| {
+        let i = err
+            .find(message)
+            .unwrap_or_else(|| panic!("`{message}` in\n{err}"));
+        // codespan prints the location on the line after the message.
+        let after = &err[i..];
+        let next = after.lines().nth(1).unwrap_or_default();
+        assert!(next.ends_with(&place), "`{message}` at {place}:\n{err}");
+    };
+    expect(
+        "unknown name `nosuch` (in the global declarations)",
+        at("nosuch"),
+    );
+    expect(
+        "variable `spare` is never used (in the declarations of template Train)",
+        at("spare"),
+    );
+    expect(
+        "unknown name `missing` (in the assignment of an edge of template Train, from Far to Appr)",
+        at("missing"),
+    );
+    let guard = if query { "appr &gt; 0" } else { "appr > 0" };
+    expect(
+        "cannot be used as a value (in the guard of an edge of template Train, from Appr to Cross)",
+        at(guard),
+    );
+    if query {
+        expect(
+            "(in the formula of the query checked as `cross`)",
+            at("Train.Cross"),
+        );
+    }
+    assert!(!err.contains("(imported)"), "{err}");
+}
+
+#[test]
+fn xml_diagnostics_are_located_in_the_xml() {
+    assert_located_in("srcmap.xml", true);
+    // The 3rd line of the global declarations is the file's 5th.
+    let err = stderr(&zeno(&["check", &data("srcmap.xml")]));
+    assert!(err.contains("srcmap.xml:5:18"), "{err}");
+}
+
+#[test]
+fn xta_diagnostics_are_located_in_the_xta() {
+    assert_located_in("srcmap.xta", false);
+}
+
+#[test]
+fn a_model_error_in_an_imported_file_is_located_at_its_transition() {
+    let xml = r#"<nta>
+  <declaration>int lock = 0;
+int a[2];</declaration>
+  <template>
+    <name>P</name>
+    <location id="id0"><name>idle</name></location>
+    <location id="id1"><name>busy</name></location>
+    <init ref="id0"/>
+    <transition>
+      <source ref="id0"/><target ref="id1"/>
+      <label kind="assignment">lock := lock + 1, a[lock + 1] := 1</label>
+    </transition>
+  </template>
+  <system>system P;</system>
+  <queries>
+    <query><formula>A[] not P.busy</formula></query>
+  </queries>
+</nta>
+"#;
+    let dir = scratch("cli-import-model-error");
+    let m = dir.join("index.xml");
+    std::fs::write(&m, xml).unwrap();
+    let o = zeno(&["check", path(&m), "--trace", "full"]);
+    let out = stdout(&o);
+    assert!(out.contains("out of bounds"), "{out}");
+    let (line, col) = position_of(xml, "<transition>");
+    assert!(
+        out.contains(&format!("index.xml:{line}:{col}: idle -> busy")),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_diagnostics_of_an_imported_file_are_in_its_coordinates() {
+    let o = zeno(&["check", &data("srcmap.xml"), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let diags = v["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    let text = std::fs::read_to_string(data("srcmap.xml")).unwrap();
+    let (line, col) = position_of(&text, "missing");
+    let d = diags
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("`missing`"))
+        .expect("the unknown name is reported");
+    assert_eq!(d["range"]["start"]["line"], line);
+    assert_eq!(d["range"]["start"]["column"], col);
+    assert!(d.get("in_imported_text").is_none(), "{d}");
 }
 
 #[test]
@@ -479,21 +611,10 @@ fn one_query_zeno_rejects_is_set_aside_and_the_others_are_decided() {
         err.contains("warning: check set aside: `bump` changes variables"),
         "{err}"
     );
-    // The warning is located on the commented-out check, in the imported
-    // text, whose other lines keep their positions.
-    let imported = stdout(&zeno(&[
-        "import",
-        path(&scratch_file("cli-set-aside", "calls.xml")),
-    ]));
-    let line = imported
-        .lines()
-        .position(|l| l.contains("bump() < 100"))
-        .expect("the query is translated")
-        + 1;
-    assert!(
-        err.contains(&format!("calls.xml (imported):{line}:1")),
-        "{err}\n{imported}"
-    );
+    // The warning is located on the query's formula in the XML.
+    let (line, col) = position_of(CALLS_IN_QUERIES, "A[] bump() &lt; 100");
+    assert!(err.contains(&format!("calls.xml:{line}:{col}")), "{err}");
+    assert!(!err.contains("(imported)"), "{err}");
 }
 
 #[test]
@@ -540,12 +661,6 @@ fn an_imported_error_outside_the_queries_still_stops_the_model() {
     assert!(!err.contains("set aside"), "{err}");
 }
 
-fn scratch_file(test: &str, name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("zeno-{test}"))
-        .join(name)
-}
-
 #[test]
 fn xml_with_latin1_comments_is_read() {
     // `ä` and `µ` as single bytes (0xe4, 0xb5) in comments, as files saved
@@ -582,4 +697,66 @@ fn xml_with_latin1_comments_is_read() {
             stderr(&o)
         );
     }
+}
+
+/// The source map is followed through the formatting of the imported text
+/// (which changes only whitespace) for every bundled UPPAAL model: were it
+/// lost, every diagnostic would fall back to the imported text.
+#[test]
+fn every_bundled_uppaal_model_keeps_its_source_map() {
+    let mut dirs = vec![data("")];
+    dirs.push(data("case"));
+    let mut seen = 0;
+    for dir in dirs {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().path();
+            let name = file.to_string_lossy().into_owned();
+            if !(name.ends_with(".xml") || name.ends_with(".xta")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            // Files the importer rejects have no zeno text to map.
+            let Ok(loaded) = zeno::load::load(&name, &text, &[]) else {
+                continue;
+            };
+            let map = loaded.source_map.expect(&name);
+            assert!(!map.pieces().is_empty(), "{name}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "{seen} models");
+}
+
+/// TChecker files have no source map: their diagnostics stay in the
+/// imported text, and the reports say so rather than pairing the file's name
+/// with positions of another text.
+#[test]
+fn unmapped_diagnostics_are_marked_as_in_the_imported_text() {
+    let dir = scratch("cli-import-unmapped");
+    let m = dir.join("u.tck");
+    std::fs::write(
+        &m,
+        "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n",
+    )
+    .unwrap();
+    let o = zeno(&["check", path(&m)]);
+    assert!(stderr(&o).contains("u.tck (imported)"), "{}", stderr(&o));
+    let o = zeno(&["check", path(&m), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let d = &v["files"][0]["diagnostics"][0];
+    assert!(
+        d["message"].as_str().unwrap().contains("unreachable"),
+        "{d}"
+    );
+    assert_eq!(d["in_imported_text"], true, "{d}");
+    let o = zeno(&["check", path(&m), "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    let r = &v["runs"][0]["results"][0];
+    let text = r["message"]["text"].as_str().unwrap();
+    assert!(text.contains("of the imported zeno text"), "{r}");
+    assert!(
+        r["locations"][0]["physicalLocation"]["region"].is_null(),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,9 @@
 //! UPPAAL XML/XTA and TChecker files opened in the language server: imported
 //! as `zeno check` imports them, with the importer's messages where they are
-//! in the file and everything located in the translation at the top of the
-//! file, naming the translation's line.
+//! in the file, the translation's diagnostics at the UPPAAL label or
+//! declaration they are about, and what has no place in the file (verdicts,
+//! TChecker's translation) at the top of the file, naming the translation's
+//! line.
 
 use crate::support;
 
@@ -118,7 +120,7 @@ async fn an_uppaal_model_is_checked_with_verdicts_at_the_top() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn import_errors_are_located_in_the_file_and_translation_errors_at_the_top() {
+async fn import_errors_and_translation_errors_are_located_in_the_file() {
     let mut c = started().await;
     // Cut inside a guard: the importer's error is at the end of the file.
     let cut = &LOCK[..LOCK.find("&gt;= 1").unwrap() + 2];
@@ -134,7 +136,8 @@ async fn import_errors_are_located_in_the_file_and_translation_errors_at_the_top
     );
     assert!(messages(&done)[0].contains("is not closed"), "{done}");
 
-    // A name the model does not declare: found in the translation.
+    // A name the model does not declare: found in the translation, shown
+    // at the name in the guard label.
     let typo = LOCK.replacen("lock == 0", "lokc == 0", 1);
     let uri = "file:///models/typo.xml";
     c.open(uri, &typo).await;
@@ -142,8 +145,28 @@ async fn import_errors_are_located_in_the_file_and_translation_errors_at_the_top
     let all = messages(&done);
     assert_eq!(all.len(), 1, "{all:?}");
     assert!(
-        all[0].contains(PREFIX) && all[0].contains("unknown name `lokc`"),
+        all[0].contains("unknown name `lokc`")
+            && all[0].contains("in the guard of an edge of template P, from idle to busy")
+            && !all[0].contains(PREFIX),
         "{all:?}"
+    );
+    let at = typo.find("lokc").unwrap();
+    let range = &done["diagnostics"][0]["range"];
+    assert_eq!(range["start"], position(&typo, at), "{done}");
+    assert_eq!(range["end"], position(&typo, at + "lokc".len()), "{done}");
+
+    // The same in an XTA file, in an assignment.
+    let xta =
+        "int n;\nprocess P() { state a, b; init a; trans a -> b { assign n = m; }; }\nsystem P;\n";
+    let uri = "file:///models/typo.xta";
+    c.open(uri, xta).await;
+    let done = c.diagnostics_when_quiescent(uri).await;
+    assert_eq!(messages(&done).len(), 1, "{done}");
+    let at = xta.find("m;").unwrap();
+    assert_eq!(
+        done["diagnostics"][0]["range"]["start"],
+        position(xta, at),
+        "{done}"
     );
 }
 
