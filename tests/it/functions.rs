@@ -36,6 +36,26 @@ fn recursion_is_a_located_error() {
     );
 }
 
+/// Functions that call each other are named as a cycle, at the call that
+/// closes it (checking `g`'s body: `g` calls `f`, whose body calls `g`).
+#[test]
+fn mutual_recursion_names_the_cycle() {
+    let text = "int n;\nint f(int k) { return g(k); }\nint g(int k) { return f(k); }\n\
+                template P() { init location a; a -> a do n = g(1); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter().any(|(m, at)| m
+            == "in this call of `f`: `g` and `f` call each other (`g` → `f` → `g`): \
+                recursive functions are not supported"
+            && at == "f(k)"),
+        "{errs:?}"
+    );
+    assert!(
+        !errs.iter().any(|(m, _)| m.contains("calls itself")),
+        "{errs:?}"
+    );
+}
+
 #[test]
 fn a_missing_return_is_reported_at_the_closing_brace() {
     let errs = errors("int f(int x) { if (x > 0) return 1; }\n");

@@ -107,6 +107,24 @@ fn call_chain_message(name: &str, inner: &str) -> String {
     }
 }
 
+/// The error for a call that closes a cycle of calls: `cycle` is the
+/// functions being inlined from the called one on, in call order.
+fn recursion_message(cycle: &[&str]) -> String {
+    const UNSUPPORTED: &str = "recursive functions are not supported";
+    let quoted: Vec<String> = cycle.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [one] => format!("{one} calls itself: {UNSUPPORTED}"),
+        [init @ .., last] => {
+            let path = format!("{} → {}", quoted.join(" → "), quoted[0]);
+            format!(
+                "{} and {last} call each other ({path}): {UNSUPPORTED}",
+                init.join(", ")
+            )
+        }
+        [] => UNSUPPORTED.to_string(),
+    }
+}
+
 /// The most values a `for (i : T)` loop that resets clocks is unrolled for
 /// (a longer one runs its resets as statements).
 const MAX_UNROLLED: i64 = 1024;
@@ -574,12 +592,13 @@ impl Ctx {
             Args::Call(_, span) => Some(*span),
             Args::Declaration => None,
         };
-        if self.fns.frames.iter().any(|fr| fr.name == name) {
+        if let Some(first) = self.fns.frames.iter().position(|fr| fr.name == name) {
             let at = call_span.unwrap_or(f.name.span);
-            self.error(
-                at,
-                format!("`{name}` calls itself: recursive functions are not supported"),
-            );
+            let cycle: Vec<&str> = self.fns.frames[first..]
+                .iter()
+                .map(|fr| fr.name.as_str())
+                .collect();
+            self.error(at, recursion_message(&cycle));
             return None;
         }
         if self.fns.frames.len() >= MAX_CALL_DEPTH {
