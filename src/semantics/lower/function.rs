@@ -1797,6 +1797,22 @@ impl Ctx {
         }
         let elem = self.resolve_type(&v.ty);
         let ty = self.with_dims(elem, &v.array);
+        if data::has_unknown_len(&ty) {
+            // A size that is a template's parameter (`int tmp[N];`), known
+            // per instance, where the function is lowered again: while the
+            // template is checked on its own, one slot stands for the
+            // whole array, as for the template's own variables, and the
+            // initial value is checked per instance.
+            let slot = self.alloc(1);
+            self.define(
+                &v.name,
+                Sym::Var {
+                    base: ir::FRAME + slot,
+                    ty,
+                },
+            );
+            return;
+        }
         let Some(n) = ty.slots() else {
             if !matches!(ty, Ty::Error) {
                 self.error(v.span, "the size of a local array must be known");
