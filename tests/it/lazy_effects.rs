@@ -112,3 +112,71 @@ fn a_lazy_update_without_effects_is_a_located_error() {
         "{errs:?}"
     );
 }
+
+const AGG_DECLS: &str = "typedef struct { int[0,9] a; int[0,9] c; } R;\n\
+R q[2] = {{1, 2}, {3, 4}}; R m; R h; R l; bool b; bool same;\n\
+int[0,9] row_a[2] = {5, 6}; int[0,9] row_b[2] = {7, 8}; int[0,9] r[2];\n\
+int[0,9] got; int[0,9] got2; int[0,9] made;\n\
+R make(int[0,9] v) { R x; made++; x.a = v; x.c = v + 1; return x; }\n\
+int[0,9] first(R x) { return x.a; }\n";
+
+/// The checks of the models with record and array ternaries. By hand,
+/// with `b`: h = make(1) = {1, 2} (one call: made = 1), m = q[0] = {1, 2},
+/// r = row_a = {5, 6}, got = q[0].a = 1, `q[0] == q[0]` so `same`, got2 =
+/// q[0].c = 2 and l = q[0]. Without `b`: h = {2, 3}, m = q[1] = {3, 4}, r
+/// = {7, 8}, got = 3, not `same`, got2 = 4, l = make(3) = {3, 4} (made =
+/// 2). The guard `(b ? q[0] : q[1]).a < 9` always holds. Five states.
+const AGG_CHECKS: &str = "\
+check with_b: E<> P.t && b && h.a == 1 && h.c == 2 && made == 1 && m.a == 1 && m.c == 2 \
+&& r[0] == 5 && r[1] == 6 && got == 1 && same && got2 == 2 && l.a == 1 && l.c == 2;
+check without_b: E<> P.t && !b && h.a == 2 && h.c == 3 && made == 2 && m.a == 3 \
+&& m.c == 4 && r[0] == 7 && r[1] == 8 && got == 3 && !same && got2 == 4 && l == q[1];
+check wrong: E<> made > 2 || (P.t && same != b) || (P.t && l != m);
+";
+
+#[test]
+fn ternaries_between_records_and_arrays() {
+    use Verdict::{Fails, Holds};
+    let template = |pick: &str, f: &str, edges: &str| {
+        format!(
+            "{AGG_DECLS}{pick}{f}template P() {{\ninit location s; location m; location t;\n\
+             s -> m do b = true;\ns -> m do b = false;\n{edges}}}\nsystem P;\n{AGG_CHECKS}"
+        )
+    };
+    let lazy = template(
+        "R pick(bool w) { return w ? q[0] : q[1]; }\n",
+        "void f() { R x = b ? q[0] : make(3); l = x; got2 = pick(b).c; }\n",
+        "m -> t when (b ? q[0] : q[1]).a < 9 do h = b ? make(1) : make(2), \
+         m = b ? q[0] : q[1], r = b ? row_a : row_b, got = first(b ? q[0] : q[1]), \
+         same = (b ? q[0] : q[1]) == q[0], f();\n",
+    );
+    let plain = template(
+        "R pick(bool w) { if (w) return q[0]; else return q[1]; }\n",
+        "void f() { if (b) l = q[0]; else l = make(3); got2 = pick(b).c; }\n",
+        "m -> t when b && q[0].a < 9 do h = make(1), m = q[0], r = row_a, got = first(q[0]), \
+         same = q[0] == q[0], f();\n\
+         m -> t when !b && q[1].a < 9 do h = make(2), m = q[1], r = row_b, got = first(q[1]), \
+         same = q[1] == q[0], f();\n",
+    );
+    let explored = same_as_plain(&lazy, &plain, &[Holds, Holds, Fails]);
+    assert_eq!(explored[2], 5);
+}
+
+/// Branches of different shapes, or not both aggregates, are reported.
+#[test]
+fn ternaries_between_different_shapes_are_located_errors() {
+    let errs = errors(&format!(
+        "{AGG_DECLS}template P() {{ init location s;\n\
+         s -> s do m = b ? q[0] : row_a;\ns -> s do r = b ? row_a : 1; }}\nsystem P;\n"
+    ));
+    assert!(
+        errs.iter().any(|(msg, at)| msg.contains("do not have the same shape")
+            && at == "b ? q[0] : row_a"),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter()
+            .any(|(msg, at)| msg == "expected an array or a record" && at == "1"),
+        "{errs:?}"
+    );
+}

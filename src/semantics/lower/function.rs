@@ -388,6 +388,75 @@ impl Ctx {
         })
     }
 
+    /// `c ? a : b` whose branches are arrays or records (`b ? q[0] : q[1]`,
+    /// `b ? make(1) : make(2)`): `if (c) t = a; else t = b;`, copied slot
+    /// by slot into frame slots `t`, runs with the calls whose results are
+    /// read (only the branch taken is evaluated), and the place is `t`.
+    pub(super) fn cond_place(
+        &mut self,
+        e: &hir::Expr,
+        c: &hir::Expr,
+        a: &hir::Expr,
+        b: &hir::Expr,
+    ) -> Option<data::Place> {
+        if self.fns.results.is_none() {
+            self.error(
+                e.span,
+                "a choice between arrays or records can only be read, compared, assigned or \
+                 passed by value here",
+            );
+            return None;
+        }
+        let cond = self.data(c);
+        let (mut then, mut els) = (Vec::new(), Vec::new());
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional += 1;
+        }
+        let from_a = self.aggregate_value(a, &mut then);
+        let from_b = self.aggregate_value(b, &mut els);
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional -= 1;
+        }
+        let ((ty, reads_a), (ty_b, reads_b)) = (from_a?, from_b?);
+        if !ty.same_shape(&ty_b) {
+            self.error(
+                e.span,
+                format!(
+                    "{} and {} do not have the same shape",
+                    ty.describe(),
+                    ty_b.describe()
+                ),
+            );
+            return None;
+        }
+        // A length unknown while a template is checked on its own: one
+        // slot stands for the whole value, and nothing is copied.
+        let n = ty.slots().unwrap_or(1);
+        let base = ir::FRAME + self.alloc(n);
+        if ty.slots().is_some() {
+            let mut leaves = Vec::new();
+            ty.leaves(&mut String::new(), &mut leaves);
+            assign_leaves(base, &leaves, reads_a, &mut then);
+            assign_leaves(base, &leaves, reads_b, &mut els);
+            let run = match cond.expr {
+                ir::Expr::Const(v) if v != 0 => then,
+                ir::Expr::Const(_) => els,
+                cond => vec![ir::Stmt::If { cond, then, els }],
+            };
+            if let Some(r) = self.fns.results.as_mut() {
+                r.extend(run);
+            }
+        }
+        Some(data::Place {
+            store: data::Store::Var(base),
+            offset: 0,
+            terms: Vec::new(),
+            root_slots: n,
+            is_const: true,
+            ty,
+        })
+    }
+
     /// Lowers `f` with a sink for the calls that return arrays or records
     /// in it; when there are some, the value becomes a nameless call that
     /// runs them and then evaluates it.
