@@ -521,10 +521,18 @@ fn a_local_array_sized_by_a_template_parameter() {
     assert_eq!(a[1].stats.explored, 4);
     assert_eq!(b[1].stats.explored, 4);
     assert_eq!(a[0].stats.explored, b[0].stats.explored);
-    // The initial value is checked per instance.
+    // The initial value, and the shape of a whole copy, are checked per
+    // instance.
     let errs = errors(
-        "template T(const int N) {\n  void g() { int[0,9] acc[N] = {1, 2, 3}; }\n  \
-         init location a; a -> a do g();\n}\nQ = T(2);\nsystem Q;\n",
+        "int[0,9] row[2];\ntemplate T(const int N) {\n  void g() { int[0,9] acc[N] = {1, 2, 3}; \
+         int[0,9] cp[N]; cp = row; }\n  init location a; a -> a do g();\n}\nQ = T(2);\nR = T(3);\n\
+         system Q, R;\n",
+    );
+    assert!(
+        errs.iter().any(|(m, at)| m
+            == "in this call of `g`: int[0, 9][3] and int[0, 9][2] do not have the same shape"
+            && at == "g()"),
+        "{errs:?}"
     );
     assert!(
         errs.iter().any(

@@ -25,13 +25,14 @@ fn same_as_plain(lazy: &str, plain: &str, expected: &[Verdict]) -> Vec<u64> {
 
 /// The checks of the edge models. By hand: `b` is chosen first; with `b`,
 /// `m -> t` sets x = 1 and resets c, and `t -> u` sets y = x + 1 = 2 and,
-/// `!b` being false, evaluates `err++ > 0` (err becomes 1); without `b`,
-/// x = 2, d is reset, y stays 0 and `err++` is skipped. Time may pass in
-/// `m`, so the clock reset there is the younger one. Seven states in all
-/// (s, two m, two t, two u): a failing check explores all of them.
+/// `!b` being false, evaluates `err++ > 0` (err becomes 1), so v = 1, and
+/// skips `bump()`; without `b`, x = 2, d is reset, y stays 0, `err++` is
+/// skipped, v = 0 and `bump()` is called (calls = 1). Time may pass in `m`,
+/// so the clock reset there is the younger one. Seven states in all (s,
+/// two m, two t, two u): a failing check explores all of them.
 const EDGE_CHECKS: &str = "\
-check taken: E<> P.u && x == 1 && y == 2 && err == 1 && v == 1;
-check skipped: E<> P.u && x == 2 && y == 0 && err == 0 && v == 0;
+check taken: E<> P.u && x == 1 && y == 2 && err == 1 && v == 1 && calls == 0;
+check skipped: E<> P.u && x == 2 && y == 0 && err == 0 && v == 0 && calls == 1;
 check mixed: E<> P.u && x == 2 && err == 1;
 check c_reset: E<> P.t && b && c < d;
 check c_not_reset: E<> P.t && b && d < c;
@@ -39,6 +40,7 @@ check d_reset: E<> P.t && !b && d < c;
 ";
 
 const EDGE_DECLS: &str = "int[0,3] x; int[0,3] y; int[0,3] err; int[0,3] v; bool b;\n\
+int[0,3] calls;\nbool bump() { calls++; return true; }\n\
 clock c; clock d;\ntemplate P() {\ninit location s; location m; location t; location u;\n\
 s -> m do b = true;\ns -> m do b = false;\n";
 
@@ -47,12 +49,12 @@ fn effects_in_lazy_operands_of_an_edge_update() {
     use Verdict::{Fails, Holds};
     let lazy = format!(
         "{EDGE_DECLS}m -> t do b ? (x = 1) : (x = 2), b ? (c = 0) : (d = 0);\n\
-         t -> u do b && (y = x + 1), !b || (err++ > 0), v = b ? (err > 0) : 0;\n}}\n\
+         t -> u do b && (y = x + 1), !b || (err++ > 0), v = b ? (err > 0) : 0, !b && bump();\n}}\n\
          system P;\n{EDGE_CHECKS}"
     );
     let plain = format!(
         "{EDGE_DECLS}m -> t when b do x = 1, c = 0;\nm -> t when !b do x = 2, d = 0;\n\
-         t -> u when b do y = x + 1, err++, v = 1;\nt -> u when !b;\n}}\n\
+         t -> u when b do y = x + 1, err++, v = 1;\nt -> u when !b do bump();\n}}\n\
          system P;\n{EDGE_CHECKS}"
     );
     let explored = same_as_plain(&lazy, &plain, &[Holds, Holds, Fails, Holds, Fails, Holds]);

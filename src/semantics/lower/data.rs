@@ -727,6 +727,11 @@ impl Ctx {
 
     /// The scalar parts of two places of the same shape, side by side.
     fn leaf_pairs(&mut self, a: &Place, b: &Place, span: Span) -> Option<Vec<(Place, Place)>> {
+        // Unknown lengths (a template checked on its own): nothing to pair,
+        // and the shapes are compared per instance.
+        if has_unknown_len(&a.ty) || has_unknown_len(&b.ty) {
+            return None;
+        }
         if !a.ty.same_shape(&b.ty) {
             self.error(
                 span,
@@ -738,7 +743,6 @@ impl Ctx {
             );
             return None;
         }
-        // Unknown lengths (a template checked on its own): nothing to pair.
         a.ty.slots()?;
         let (mut la, mut lb) = (Vec::new(), Vec::new());
         a.ty.leaves(&mut String::new(), &mut la);

@@ -418,7 +418,10 @@ impl Ctx {
             fr.conditional -= 1;
         }
         let ((ty, reads_a), (ty_b, reads_b)) = (from_a?, from_b?);
-        if !ty.same_shape(&ty_b) {
+        // Unknown lengths (a template checked on its own) are compared per
+        // instance.
+        let unknown = data::has_unknown_len(&ty) || data::has_unknown_len(&ty_b);
+        if !unknown && !ty.same_shape(&ty_b) {
             self.error(
                 e.span,
                 format!(
@@ -431,9 +434,9 @@ impl Ctx {
         }
         // A length unknown while a template is checked on its own: one
         // slot stands for the whole value, and nothing is copied.
-        let n = ty.slots().unwrap_or(1);
+        let n = ty.slots().filter(|_| !unknown).unwrap_or(1);
         let base = ir::FRAME + self.alloc(n);
-        if ty.slots().is_some() {
+        if !unknown && ty.slots().is_some() {
             let mut leaves = Vec::new();
             ty.leaves(&mut String::new(), &mut leaves);
             assign_leaves(base, &leaves, reads_a, &mut then);
