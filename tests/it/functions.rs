@@ -36,6 +36,26 @@ fn recursion_is_a_located_error() {
     );
 }
 
+/// Functions that call each other are named as a cycle, at the call that
+/// closes it (checking `g`'s body: `g` calls `f`, whose body calls `g`).
+#[test]
+fn mutual_recursion_names_the_cycle() {
+    let text = "int n;\nint f(int k) { return g(k); }\nint g(int k) { return f(k); }\n\
+                template P() { init location a; a -> a do n = g(1); }\nsystem P;\n";
+    let errs = errors(text);
+    assert!(
+        errs.iter().any(|(m, at)| m
+            == "in this call of `f`: `g` and `f` call each other (`g` → `f` → `g`): \
+                recursive functions are not supported"
+            && at == "f(k)"),
+        "{errs:?}"
+    );
+    assert!(
+        !errs.iter().any(|(m, _)| m.contains("calls itself")),
+        "{errs:?}"
+    );
+}
+
 #[test]
 fn a_missing_return_is_reported_at_the_closing_brace() {
     let errs = errors("int f(int x) { if (x > 0) return 1; }\n");
@@ -464,6 +484,60 @@ fn assignments_nested_in_an_edge_update_run_first() {
     assert!(
         errs.iter()
             .any(|(m, at)| m == "a clock reset cannot be used as a value" && at == "x = 0"),
+        "{errs:?}"
+    );
+}
+
+/// A function's local array sized by a constant parameter of its template
+/// (`int tmp[N];`) has that size per instance. By hand: with N = 2, tmp =
+/// {1, 2} and out[0] = 3; with N = 3, tmp = {1, 0, 3} and out[1] = 4. Four
+/// states (each process in `a` or `b`), all explored when a check fails;
+/// the same model with the sizes written out explores as many.
+#[test]
+fn a_local_array_sized_by_a_template_parameter() {
+    use Verdict::{Fails, Holds};
+    let body = |n: &str| {
+        format!(
+            "  int[0,9] buf[{n}];\n  void f() {{ int[0,9] tmp[{n}]; tmp[{n}-1] = {n}; \
+             tmp[0] = tmp[0] + 1; buf[{n}-1] = tmp[0]; out[id] = tmp[0] + tmp[{n}-1]; }}\n  \
+             init location a; location b;\n  a -> b do f();\n"
+        )
+    };
+    let checks = "check both: E<> Q1.b && Q2.b && out[0] == 3 && out[1] == 4 && Q2.buf[2] == 1;\n\
+                  check swapped: E<> out[0] == 4;\n";
+    let sized = format!(
+        "int[0,9] out[2];\ntemplate T(const int id, const int N) {{\n{}}}\n\
+         Q1 = T(0, 2);\nQ2 = T(1, 3);\nsystem Q1, Q2;\n{checks}",
+        body("N")
+    );
+    let plain = format!(
+        "int[0,9] out[2];\ntemplate T2(const int id) {{\n{}}}\ntemplate T3(const int id) {{\n{}}}\n\
+         Q1 = T2(0);\nQ2 = T3(1);\nsystem Q1, Q2;\n{checks}",
+        body("2"),
+        body("3")
+    );
+    let a = crate::support::every_order(&sized, &[Holds, Fails]);
+    let b = crate::support::every_order(&plain, &[Holds, Fails]);
+    assert_eq!(a[1].stats.explored, 4);
+    assert_eq!(b[1].stats.explored, 4);
+    assert_eq!(a[0].stats.explored, b[0].stats.explored);
+    // The initial value, and the shape of a whole copy, are checked per
+    // instance.
+    let errs = errors(
+        "int[0,9] row[2];\ntemplate T(const int N) {\n  void g() { int[0,9] acc[N] = {1, 2, 3}; \
+         int[0,9] cp[N]; cp = row; }\n  init location a; a -> a do g();\n}\nQ = T(2);\nR = T(3);\n\
+         system Q, R;\n",
+    );
+    assert!(
+        errs.iter().any(|(m, at)| m
+            == "in this call of `g`: int[0, 9][3] and int[0, 9][2] do not have the same shape"
+            && at == "g()"),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter().any(
+            |(m, at)| m == "expected 2 value(s) for int[0, 9][2], found 3" && at == "{1, 2, 3}"
+        ),
         "{errs:?}"
     );
 }

@@ -1394,3 +1394,43 @@ fn an_empty_location_name_is_no_name() {
         vec![("reaches".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn assignments_under_conditional_operators_are_imported() {
+    // `b` is chosen on the first edge. The second runs `x = 1` or `x = 2`
+    // by `b`, and `err++` only when `ok` is false (it never is, so err
+    // stays 0); `f` copies row[0] or row[1] by `b` into a local array
+    // whose size is the template's parameter (N = 2) and sums it: 1 + 2
+    // with `b`, 3 + 4 without.
+    let text = r#"<nta><declaration>int[0,3] x; int[0,3] err; int[0,9] s; bool b; bool ok = true;
+typedef int[0,4] row_t[2];
+row_t row[2] = {{1, 2}, {3, 4}};</declaration>
+<template><name>P</name><parameter>const int N</parameter>
+<declaration>void f() { int[0,4] tmp[N]; tmp = b ? row[0] : row[1]; s = tmp[0] + tmp[N - 1]; }</declaration>
+<location id="a"><name>start</name></location>
+<location id="m"><name>chosen</name></location>
+<location id="b"><name>done</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="m"/>
+  <label kind="select">v : int[0,1]</label><label kind="assignment">b := v == 1</label></transition>
+<transition><source ref="m"/><target ref="b"/>
+  <label kind="assignment">b ? (x := 1) : (x := 2), ok || (err++ &gt; 0), f()</label></transition>
+</template>
+<system>Q = P(2);
+system Q;</system>
+<queries>
+<query><formula>E&lt;&gt; Q.done and b and x == 1 and s == 3</formula><comment>with_b</comment></query>
+<query><formula>E&lt;&gt; Q.done and not b and x == 2 and s == 7</formula><comment>without_b</comment></query>
+<query><formula>E&lt;&gt; err &gt; 0 or (Q.done and x == 2 and b)</formula><comment>never</comment></query>
+</queries></nta>"#;
+    let imported = import_xml(text);
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        verdicts(&imported),
+        vec![
+            ("with_b".to_string(), Verdict::Holds),
+            ("without_b".to_string(), Verdict::Holds),
+            ("never".to_string(), Verdict::Fails),
+        ]
+    );
+}

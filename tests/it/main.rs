@@ -39,6 +39,7 @@ mod import_models;
 mod import_roundtrip;
 mod import_snapshots;
 mod import_verdicts;
+mod lazy_effects;
 mod liveness;
 mod liveness_views;
 mod lsp;

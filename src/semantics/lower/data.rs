@@ -442,6 +442,9 @@ impl Ctx {
                 _ => false,
             },
             ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            // A choice between two (of the same shape, checked where it is
+            // used).
+            ExprKind::Cond(_, a, b) => self.is_aggregate_quiet(a) || self.is_aggregate_quiet(b),
             ExprKind::Index(..) | ExprKind::Field(..) => {
                 let reported = self.diags.len();
                 // Nothing of this trial may remain: neither its reports
@@ -538,6 +541,7 @@ impl Ctx {
                 FieldRes::Error => None,
             },
             ExprKind::Call(n, _) if self.returns_aggregate(&n.text) => self.result_place(e),
+            ExprKind::Cond(c, a, b) => self.cond_place(e, c, a, b),
             ExprKind::Missing => None,
             _ => {
                 self.error(
@@ -723,6 +727,11 @@ impl Ctx {
 
     /// The scalar parts of two places of the same shape, side by side.
     fn leaf_pairs(&mut self, a: &Place, b: &Place, span: Span) -> Option<Vec<(Place, Place)>> {
+        // Unknown lengths (a template checked on its own): nothing to pair,
+        // and the shapes are compared per instance.
+        if has_unknown_len(&a.ty) || has_unknown_len(&b.ty) {
+            return None;
+        }
         if !a.ty.same_shape(&b.ty) {
             self.error(
                 span,
@@ -734,7 +743,6 @@ impl Ctx {
             );
             return None;
         }
-        // Unknown lengths (a template checked on its own): nothing to pair.
         a.ty.slots()?;
         let (mut la, mut lb) = (Vec::new(), Vec::new());
         a.ty.leaves(&mut String::new(), &mut la);
@@ -811,7 +819,11 @@ impl Ctx {
         }
         if !matches!(
             rhs.kind,
-            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Call(..)
+            ExprKind::Name(_)
+                | ExprKind::Index(..)
+                | ExprKind::Field(..)
+                | ExprKind::Call(..)
+                | ExprKind::Cond(..)
         ) {
             // `a = 2`: a scalar was meant for an element or a field.
             let (what, parts) = match self.place(lhs).map(|p| p.ty) {

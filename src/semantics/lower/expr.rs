@@ -101,10 +101,15 @@ impl Ctx {
             ExprKind::Binary(op, a, b) => {
                 let a = self.data(a);
                 // The right operand of `&&` and `||` may not run at all.
-                let lazy = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Imply);
-                self.fns.lazy_operand += lazy as u32;
-                let b = self.data(b);
-                self.fns.lazy_operand -= lazy as u32;
+                let b = if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Imply) {
+                    let (b, effects) = self.lazy_operand(b);
+                    if !effects.is_empty() {
+                        return self.short_circuit_with_effects(*op, a, b, effects);
+                    }
+                    b
+                } else {
+                    self.data(b)
+                };
                 let is_const = a.is_const && b.is_const;
                 let (expr, ty) = match op {
                     BinaryOp::Imply => (
@@ -132,9 +137,11 @@ impl Ctx {
             }
             ExprKind::Cond(c, a, b) => {
                 let c = self.data(c);
-                self.fns.lazy_operand += 1;
-                let (a, b) = (self.data(a), self.data(b));
-                self.fns.lazy_operand -= 1;
+                let (a, a_effects) = self.lazy_operand(a);
+                let (b, b_effects) = self.lazy_operand(b);
+                if !a_effects.is_empty() || !b_effects.is_empty() {
+                    return self.cond_with_effects(c, (a, a_effects), (b, b_effects));
+                }
                 let is_const = c.is_const && a.is_const && b.is_const;
                 let expr = match c.expr {
                     ir::Expr::Const(v) => {

@@ -62,9 +62,6 @@ pub(super) struct FnState {
     /// Inside a function's statement: the effects of assignments nested in
     /// its expressions (`a[n++] = x`), run before it, in order.
     pub(super) pre: Option<Vec<ir::Stmt>>,
-    /// Lowering an operand that may not be evaluated (the right side of
-    /// `&&`/`||`, a branch of `?:`): nested assignments cannot run first.
-    pub(super) lazy_operand: u32,
     /// Where the calls of functions that return an array or a record go
     /// (`make(1).a`): each runs before what reads its result from the
     /// frame. `None` where such a result cannot be used.
@@ -107,6 +104,24 @@ fn call_chain_message(name: &str, inner: &str) -> String {
         format!("{PREFIX}{name}`: {inner}")
     } else {
         format!("{PREFIX}{name}` (through {nested} nested calls): {rest}")
+    }
+}
+
+/// The error for a call that closes a cycle of calls: `cycle` is the
+/// functions being inlined from the called one on, in call order.
+fn recursion_message(cycle: &[&str]) -> String {
+    const UNSUPPORTED: &str = "recursive functions are not supported";
+    let quoted: Vec<String> = cycle.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [one] => format!("{one} calls itself: {UNSUPPORTED}"),
+        [init @ .., last] => {
+            let path = format!("{} → {}", quoted.join(" → "), quoted[0]);
+            format!(
+                "{} and {last} call each other ({path}): {UNSUPPORTED}",
+                init.join(", ")
+            )
+        }
+        [] => UNSUPPORTED.to_string(),
     }
 }
 
@@ -373,6 +388,78 @@ impl Ctx {
         })
     }
 
+    /// `c ? a : b` whose branches are arrays or records (`b ? q[0] : q[1]`,
+    /// `b ? make(1) : make(2)`): `if (c) t = a; else t = b;`, copied slot
+    /// by slot into frame slots `t`, runs with the calls whose results are
+    /// read (only the branch taken is evaluated), and the place is `t`.
+    pub(super) fn cond_place(
+        &mut self,
+        e: &hir::Expr,
+        c: &hir::Expr,
+        a: &hir::Expr,
+        b: &hir::Expr,
+    ) -> Option<data::Place> {
+        if self.fns.results.is_none() {
+            self.error(
+                e.span,
+                "a choice between arrays or records can only be read, compared, assigned or \
+                 passed by value here",
+            );
+            return None;
+        }
+        let cond = self.data(c);
+        let (mut then, mut els) = (Vec::new(), Vec::new());
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional += 1;
+        }
+        let from_a = self.aggregate_value(a, &mut then);
+        let from_b = self.aggregate_value(b, &mut els);
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional -= 1;
+        }
+        let ((ty, reads_a), (ty_b, reads_b)) = (from_a?, from_b?);
+        // Unknown lengths (a template checked on its own) are compared per
+        // instance.
+        let unknown = data::has_unknown_len(&ty) || data::has_unknown_len(&ty_b);
+        if !unknown && !ty.same_shape(&ty_b) {
+            self.error(
+                e.span,
+                format!(
+                    "{} and {} do not have the same shape",
+                    ty.describe(),
+                    ty_b.describe()
+                ),
+            );
+            return None;
+        }
+        // A length unknown while a template is checked on its own: one
+        // slot stands for the whole value, and nothing is copied.
+        let n = ty.slots().filter(|_| !unknown).unwrap_or(1);
+        let base = ir::FRAME + self.alloc(n);
+        if !unknown && ty.slots().is_some() {
+            let mut leaves = Vec::new();
+            ty.leaves(&mut String::new(), &mut leaves);
+            assign_leaves(base, &leaves, reads_a, &mut then);
+            assign_leaves(base, &leaves, reads_b, &mut els);
+            let run = match cond.expr {
+                ir::Expr::Const(v) if v != 0 => then,
+                ir::Expr::Const(_) => els,
+                cond => vec![ir::Stmt::If { cond, then, els }],
+            };
+            if let Some(r) = self.fns.results.as_mut() {
+                r.extend(run);
+            }
+        }
+        Some(data::Place {
+            store: data::Store::Var(base),
+            offset: 0,
+            terms: Vec::new(),
+            root_slots: n,
+            is_const: true,
+            ty,
+        })
+    }
+
     /// Lowers `f` with a sink for the calls that return arrays or records
     /// in it; when there are some, the value becomes a nameless call that
     /// runs them and then evaluates it.
@@ -577,12 +664,13 @@ impl Ctx {
             Args::Call(_, span) => Some(*span),
             Args::Declaration => None,
         };
-        if self.fns.frames.iter().any(|fr| fr.name == name) {
+        if let Some(first) = self.fns.frames.iter().position(|fr| fr.name == name) {
             let at = call_span.unwrap_or(f.name.span);
-            self.error(
-                at,
-                format!("`{name}` calls itself: recursive functions are not supported"),
-            );
+            let cycle: Vec<&str> = self.fns.frames[first..]
+                .iter()
+                .map(|fr| fr.name.as_str())
+                .collect();
+            self.error(at, recursion_message(&cycle));
             return None;
         }
         if self.fns.frames.len() >= MAX_CALL_DEPTH {
@@ -1166,14 +1254,6 @@ impl Ctx {
     /// the old value (`v++`) or the new one. `None` outside functions.
     pub(super) fn nested_assignment(&mut self, e: &hir::Expr) -> Option<Typed> {
         self.fns.pre.as_ref()?;
-        if self.fns.lazy_operand > 0 {
-            self.error(
-                e.span,
-                "an assignment inside the right operand of `&&` or `||`, or a branch of \
-                 `?:`, is not supported: write it as a statement of its own",
-            );
-            return None;
-        }
         let mut pre = Vec::new();
         let value = match &e.kind {
             ExprKind::Incr(l, up) => {
@@ -1222,6 +1302,145 @@ impl Ctx {
             p.extend(pre);
         }
         Some(value)
+    }
+
+    /// Lowers an operand that may not be evaluated (a branch of `?:`, the
+    /// right side of `&&`/`||`), returning with it the effects nested in it
+    /// (assignments, calls whose results are read from the frame), which
+    /// must run only where it is evaluated, before its value is read.
+    pub(super) fn lazy_operand(&mut self, e: &hir::Expr) -> (Typed, Vec<ir::Stmt>) {
+        let outer_pre = self.fns.pre.as_ref().map(|_| Vec::new());
+        let outer_pre = std::mem::replace(&mut self.fns.pre, outer_pre);
+        let outer_results = self.fns.results.as_ref().map(|_| Vec::new());
+        let outer_results = std::mem::replace(&mut self.fns.results, outer_results);
+        // A clock reset in it is conditional: it cannot be hoisted.
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional += 1;
+        }
+        let t = self.data(e);
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional -= 1;
+        }
+        let mut effects = std::mem::replace(&mut self.fns.pre, outer_pre).unwrap_or_default();
+        effects.extend(std::mem::replace(&mut self.fns.results, outer_results).unwrap_or_default());
+        (t, effects)
+    }
+
+    /// Runs `stmts` before the expression being lowered reads its value:
+    /// with the nested assignments where there are some (a statement, an
+    /// update), else with the calls whose results it reads. One of them
+    /// collects whenever [`Ctx::lazy_operand`] returned effects.
+    fn run_first(&mut self, stmts: Vec<ir::Stmt>) {
+        if let Some(pre) = self.fns.pre.as_mut() {
+            pre.extend(stmts);
+        } else if let Some(results) = self.fns.results.as_mut() {
+            results.extend(stmts);
+        }
+    }
+
+    /// A frame slot that keeps the value of a lazy operation, computed by
+    /// statements that run first.
+    fn lazy_slot(&mut self) -> ir::LValue {
+        ir::LValue {
+            base: ir::FRAME + self.alloc(1),
+            len: 1,
+            index: None,
+        }
+    }
+
+    /// `c ? a : b` whose branches have effects: `if (c) { a's effects;
+    /// t = a } else { b's effects; t = b }` runs first, and the value is `t`.
+    pub(super) fn cond_with_effects(
+        &mut self,
+        c: Typed,
+        (a, a_effects): (Typed, Vec<ir::Stmt>),
+        (b, b_effects): (Typed, Vec<ir::Stmt>),
+    ) -> Typed {
+        if let ir::Expr::Const(v) = c.expr {
+            let (taken, effects) = if v != 0 {
+                (a, a_effects)
+            } else {
+                (b, b_effects)
+            };
+            self.run_first(effects);
+            return Typed {
+                is_const: false,
+                ..taken
+            };
+        }
+        let ty = a.ty.clone();
+        let slot = self.lazy_slot();
+        let branch = |value: ir::Expr, mut effects: Vec<ir::Stmt>| {
+            effects.push(ir::Stmt::Assign {
+                target: slot.clone(),
+                value,
+                lo: i32::MIN,
+                hi: i32::MAX,
+            });
+            effects
+        };
+        let then = branch(a.expr, a_effects);
+        let els = branch(b.expr, b_effects);
+        let read = slot.read();
+        self.run_first(vec![ir::Stmt::If {
+            cond: c.expr,
+            then,
+            els,
+        }]);
+        Typed {
+            expr: read,
+            ty,
+            is_const: false,
+        }
+    }
+
+    /// `a && b`, `a || b`, `a imply b` whose right operand has effects:
+    /// `t = a != 0; if (t) { b's effects; t = b != 0 }` (for `&&`; `||`
+    /// tests `!t`, and `imply` starts from `a == 0`) runs first, and the
+    /// value is `t`.
+    pub(super) fn short_circuit_with_effects(
+        &mut self,
+        op: BinaryOp,
+        a: Typed,
+        b: Typed,
+        effects: Vec<ir::Stmt>,
+    ) -> Typed {
+        let slot = self.lazy_slot();
+        let truth = |e: ir::Expr, test: BinOp| ty::binary(test, e, ir::Expr::Const(0));
+        let first = truth(
+            a.expr,
+            if op == BinaryOp::Imply {
+                BinOp::Eq
+            } else {
+                BinOp::Ne
+            },
+        );
+        let assign = |value| ir::Stmt::Assign {
+            target: slot.clone(),
+            value,
+            lo: 0,
+            hi: 1,
+        };
+        let mut then = effects;
+        then.push(assign(truth(b.expr, BinOp::Ne)));
+        let read = slot.read();
+        let cond = match op {
+            BinaryOp::And => read.clone(),
+            _ => ty::unary(UnOp::Not, read.clone()),
+        };
+        self.run_first(vec![
+            assign(first),
+            ir::Stmt::If {
+                cond,
+                then,
+                els: Vec::new(),
+            },
+        ]);
+        Typed {
+            expr: read,
+            ty: Ty::Bool,
+            is_const: false,
+        }
     }
 
     fn statement(&mut self, s: &Stmt, out: &mut Vec<ir::Stmt>) {
@@ -1479,7 +1698,7 @@ impl Ctx {
     }
 
     /// An expression statement: an assignment, or a call.
-    fn expr_statement(&mut self, e: &hir::Expr, out: &mut Vec<ir::Stmt>) {
+    pub(super) fn expr_statement(&mut self, e: &hir::Expr, out: &mut Vec<ir::Stmt>) {
         match &e.kind {
             ExprKind::Assign(..) | ExprKind::Incr(..) => {
                 let outer = self.fns.pre.replace(Vec::new());
@@ -1511,6 +1730,27 @@ impl Ctx {
                     }
                 }
             }
+            // `c ? a : b` as a statement is `if (c) a; else b;`, `a && b` is
+            // `if (a) b;` and `a || b` is `if (!a) b;`.
+            ExprKind::Cond(c, a, b) => {
+                let cond = self.condition(c, out);
+                let then = self.lazy_statement(a);
+                let els = self.lazy_statement(b);
+                out.push(ir::Stmt::If { cond, then, els });
+            }
+            ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or | BinaryOp::Imply), a, b) => {
+                let a = self.condition(a, out);
+                let cond = match op {
+                    BinaryOp::Or => ty::unary(UnOp::Not, a),
+                    _ => a,
+                };
+                let then = self.lazy_statement(b);
+                out.push(ir::Stmt::If {
+                    cond,
+                    then,
+                    els: Vec::new(),
+                });
+            }
             ExprKind::Missing => {}
             _ => {
                 // Evaluated for its errors only, as C would.
@@ -1518,6 +1758,20 @@ impl Ctx {
                 out.push(ir::Stmt::Eval(t.expr));
             }
         }
+    }
+
+    /// An operand of `?:`, `&&` or `||` standing as a statement, run only
+    /// when the operator evaluates it.
+    fn lazy_statement(&mut self, e: &hir::Expr) -> Vec<ir::Stmt> {
+        let mut out = Vec::new();
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional += 1;
+        }
+        self.expr_statement(e, &mut out);
+        if let Some(fr) = self.fns.frames.last_mut() {
+            fr.conditional -= 1;
+        }
+        out
     }
 
     /// Whether `s` assigns a clock directly (a loop with such a body is
@@ -1615,6 +1869,22 @@ impl Ctx {
         }
         let elem = self.resolve_type(&v.ty);
         let ty = self.with_dims(elem, &v.array);
+        if data::has_unknown_len(&ty) {
+            // A size that is a template's parameter (`int tmp[N];`), known
+            // per instance, where the function is lowered again: while the
+            // template is checked on its own, one slot stands for the
+            // whole array, as for the template's own variables, and the
+            // initial value is checked per instance.
+            let slot = self.alloc(1);
+            self.define(
+                &v.name,
+                Sym::Var {
+                    base: ir::FRAME + slot,
+                    ty,
+                },
+            );
+            return;
+        }
         let Some(n) = ty.slots() else {
             if !matches!(ty, Ty::Error) {
                 self.error(v.span, "the size of a local array must be known");

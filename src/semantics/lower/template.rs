@@ -37,6 +37,15 @@ impl Ctx {
             self.fns.effects_allowed = effects;
             return;
         }
+        if matches!(
+            e.kind,
+            ExprKind::Cond(..)
+                | ExprKind::Binary(BinaryOp::And | BinaryOp::Or | BinaryOp::Imply, ..)
+        ) {
+            self.lazy_update(e, out);
+            self.fns.effects_allowed = effects;
+            return;
+        }
         // Assignments nested in the update's expressions (`b = (a = 1) + 2`,
         // `q[len++] = x`) run first, in order, as in a function body.
         let outer_pre = self.fns.pre.replace(Vec::new());
@@ -71,6 +80,29 @@ impl Ctx {
                 u => out.push(u),
             }
         }
+    }
+
+    /// An update `c ? a : b`, `a && b` or `a || b`, whose operands assign
+    /// (`ok || (err++ > 0)`): one call that runs it as a statement of a
+    /// function would (`if (!ok) err++;`).
+    fn lazy_update(&mut self, e: &hir::Expr, out: &mut Vec<ir::Update>) {
+        let outer_pre = self.fns.pre.replace(Vec::new());
+        let (top, peak) = (self.fns.top, self.fns.peak);
+        let mut body = Vec::new();
+        let reported = self.diags.len();
+        self.expr_statement(e, &mut body);
+        self.fns.pre = outer_pre;
+        let frame_used = self.fns.peak;
+        (self.fns.top, self.fns.peak) = (top, peak);
+        let call = self.nameless_call(body, frame_used, e.span, None);
+        if call.writes.is_empty() && call.may_reset.is_empty() && self.diags.len() == reported {
+            self.error(
+                e.span,
+                "this update changes nothing: expected an assignment in an operand",
+            );
+            return;
+        }
+        out.push(ir::Update::Call(std::sync::Arc::new(call)));
     }
 
     /// An update whose expressions assign (`b = (a = 1) + 2`): one call that
