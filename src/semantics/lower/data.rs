@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use super::function::checked_assign;
 use super::*;
 
 /// Where an accessed value is stored.
@@ -850,15 +851,7 @@ impl Ctx {
         }
         for (u, ty) in copies {
             if let ir::Update::Assign { target, value } = u {
-                let (lo, hi) = ty
-                    .bounds()
-                    .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
-                body.push(ir::Stmt::Assign {
-                    target,
-                    value,
-                    lo,
-                    hi,
-                });
+                body.push(checked_assign(target, value, &ty));
             }
         }
         let call = self.nameless_call(body, self.fns.peak, e.span, None);

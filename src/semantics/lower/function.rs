@@ -136,6 +136,19 @@ fn slot_range(ty: &Ty) -> (i32, i32) {
     }
 }
 
+/// The statement `target = value`, checked against the range of `ty` (the
+/// target's type) when it runs: how an update's assignment becomes a
+/// statement of a call's body.
+pub(super) fn checked_assign(target: ir::LValue, value: ir::Expr, ty: &Ty) -> ir::Stmt {
+    let (lo, hi) = slot_range(ty);
+    ir::Stmt::Assign {
+        target,
+        value,
+        lo,
+        hi,
+    }
+}
+
 /// Assigns `values` to the frame slots from `base` on, one per leaf of a
 /// value in slot order, each checked against its leaf's range when written.
 fn assign_leaves(
@@ -1835,15 +1848,7 @@ impl Ctx {
 
     fn push_update(&mut self, u: ir::Update, ty: &Ty, out: &mut Vec<ir::Stmt>) {
         match u {
-            ir::Update::Assign { target, value } => {
-                let (lo, hi) = slot_range(ty);
-                out.push(ir::Stmt::Assign {
-                    target,
-                    value,
-                    lo,
-                    hi,
-                });
-            }
+            ir::Update::Assign { target, value } => out.push(checked_assign(target, value, ty)),
             ir::Update::ResetClock { clock, value } => self.reset_statement(clock, value, out),
             // A reset that runs as a statement (`Ctx::dynamic_reset`).
             ir::Update::Call(c)

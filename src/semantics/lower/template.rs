@@ -2,6 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::function::checked_assign;
 use super::*;
 
 impl Ctx {
@@ -66,15 +67,7 @@ impl Ctx {
                     if value.has_effects()
                         || target.index.as_ref().is_some_and(ir::Expr::has_effects) =>
                 {
-                    let (lo, hi) = ty
-                        .bounds()
-                        .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
-                    let body = vec![ir::Stmt::Assign {
-                        target,
-                        value,
-                        lo,
-                        hi,
-                    }];
+                    let body = vec![checked_assign(target, value, &ty)];
                     out.push(self.update_call(body, 0, e.span));
                 }
                 u => out.push(u),
@@ -121,15 +114,7 @@ impl Ctx {
         for (u, ty) in typed {
             match u {
                 ir::Update::Assign { target, value } => {
-                    let (lo, hi) = ty
-                        .bounds()
-                        .map_or((i32::MIN, i32::MAX), |(lo, hi)| (clamp32(lo), clamp32(hi)));
-                    body.push(ir::Stmt::Assign {
-                        target,
-                        value,
-                        lo,
-                        hi,
-                    });
+                    body.push(checked_assign(target, value, &ty))
                 }
                 ir::Update::ResetClock { .. } => resets.push(u),
                 ir::Update::Call(c) => body.push(ir::Stmt::Eval(ir::Expr::Call(c))),
