@@ -1429,3 +1429,32 @@ fn an_empty_location_name_is_no_name() {
         vec![("reaches".to_string(), Verdict::Holds)]
     );
 }
+
+#[test]
+fn location_named_as_a_local_variable_is_an_error() {
+    // UPPAAL refuses a location with the name of a local variable of its
+    // template (`P.busy` in a query would be ambiguous); so does zeno.
+    let text = r#"<nta><declaration></declaration>
+<template><name>P</name><declaration>bool busy;</declaration>
+<location id="a"><name>idle</name></location>
+<location id="b"><name>busy</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="assignment">busy = true</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.busy</formula></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let errors: Vec<String> = zeno::semantics::analyze(&imported.zeno)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        errors,
+        ["location `busy` has the name of a parameter or variable of `P`"],
+        "{}",
+        imported.zeno
+    );
+}
