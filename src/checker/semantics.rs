@@ -405,11 +405,11 @@ impl<'a> Model<'a> {
                     let mut built = 0usize;
                     while let Some(idx) = choices.next_choice() {
                         built += 1;
-                        if built % POLL_EVERY == 0 {
-                            if let Some(limit) = buf.watch.as_ref().and_then(Watch::reason) {
-                                buf.stopped = Some(limit);
-                                return Ok(());
-                            }
+                        if built.is_multiple_of(POLL_EVERY)
+                            && let Some(limit) = buf.watch.as_ref().and_then(Watch::reason)
+                        {
+                            buf.stopped = Some(limit);
+                            return Ok(());
                         }
                         tmp.clear();
                         tmp.push((p, e));
