@@ -26,12 +26,48 @@ pub struct ErrorAt {
     pub error: EvalError,
 }
 
+/// The stop conditions a long enumeration of transitions polls: a broadcast
+/// with many receivers, each with several enabled receiving edges, has
+/// exponentially many combinations, so one state's transitions can take
+/// longer than the time limit, or more memory than the budget.
+#[derive(Debug, Clone)]
+pub struct Watch {
+    pub cancel: super::Cancel,
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl Watch {
+    fn reason(&self) -> Option<super::Limit> {
+        if self.cancel.is_cancelled() {
+            Some(super::Limit::Cancelled)
+        } else if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            Some(super::Limit::Time)
+        } else if crate::memory::over_budget() {
+            Some(super::Limit::Memory)
+        } else {
+            None
+        }
+    }
+}
+
+/// How many broadcast combinations are built between two polls of the
+/// [`Watch`]: rare enough to cost nothing, often enough to stop in time.
+const POLL_EVERY: usize = 1 << 10;
+
 /// Transitions of one discrete state, stored flat to avoid an allocation per
 /// transition.
 #[derive(Default)]
 pub struct TransitionBuf {
     pub edges: Vec<(ProcId, EdgeId)>,
     pub ends: Vec<usize>,
+    /// Polled while broadcast combinations are built (none: never stops).
+    pub watch: Option<Watch>,
+    /// Set when the watch stopped the enumeration: the transitions are
+    /// incomplete and the search must stop with this limit.
+    pub stopped: Option<super::Limit>,
     senders: Vec<(ProcId, EdgeId, ChanId)>,
     receivers: Vec<(ProcId, EdgeId, ChanId)>,
     /// Per receiving process: its slice of `receivers` and how many options it has.
@@ -53,6 +89,7 @@ impl TransitionBuf {
         self.ends.clear();
         self.senders.clear();
         self.receivers.clear();
+        self.stopped = None;
     }
 
     fn push(&mut self, edges: &[(ProcId, EdgeId)]) {
@@ -365,7 +402,15 @@ impl<'a> Model<'a> {
                     // Every product of the choices; a digit past the
                     // receiving edges is staying out.
                     let mut choices = Choices::new(buf.choice.iter().map(|g| g.2));
+                    let mut built = 0usize;
                     while let Some(idx) = choices.next_choice() {
+                        built += 1;
+                        if built.is_multiple_of(POLL_EVERY)
+                            && let Some(limit) = buf.watch.as_ref().and_then(Watch::reason)
+                        {
+                            buf.stopped = Some(limit);
+                            return Ok(());
+                        }
                         tmp.clear();
                         tmp.push((p, e));
                         let mut any_committed = is_committed(p);

@@ -47,6 +47,14 @@ impl<'a> Stop<'a> {
         }
     }
 
+    /// What an enumeration of transitions polls (see [`super::semantics::Watch`]).
+    pub(crate) fn watch(&self) -> super::semantics::Watch {
+        super::semantics::Watch {
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+        }
+    }
+
     pub(crate) fn requested(&self) -> bool {
         self.reason().is_some()
     }

@@ -25,14 +25,16 @@ pub(crate) enum Expr {
 }
 
 /// Binary operators: (token, normalised zeno operator, binding power).
-/// Textual `and`/`or`/`imply` bind weaker than everything symbolic, as in
-/// UPPAAL; the symbolic ones follow C, with `<?`/`>?` between the shifts and
-/// the comparisons (UPPAAL's table, which zeno shares).
+/// As in the current UPPAAL parser (libutap, UPPAAL 4.1 and 5): `or`, `xor`
+/// and `imply` bind as `||` (left-associative: `a imply b || c` is
+/// `(a imply b) || c`), `and` as `&&`; UPPAAL 4.0 put the words below `?:`.
+/// The symbolic ones follow C, with `<?`/`>?` between the shifts and the
+/// comparisons (UPPAAL's table, which zeno shares).
 const BINARY: &[(&str, &str, u8)] = &[
-    ("imply", "imply", 2),
-    ("or", "||", 3),
-    ("xor", "xor", 3),
-    ("and", "&&", 4),
+    ("imply", "imply", 8),
+    ("or", "||", 8),
+    ("xor", "xor", 8),
+    ("and", "&&", 9),
     ("||", "||", 8),
     ("&&", "&&", 9),
     ("|", "|", 10),
@@ -53,14 +55,14 @@ const BINARY: &[(&str, &str, u8)] = &[
     ("*", "*", 18),
     ("/", "/", 18),
     ("%", "%", 18),
-    // UPPAAL's parser puts `**` with `*`, left-associative.
-    ("**", "**", 18),
+    // UPPAAL's current parser puts `**` above `*` (and below the prefix
+    // operators), left-associative.
+    ("**", "**", 19),
 ];
 
 const ASSIGN_BP: u8 = 6;
 const COND_BP: u8 = 7;
-const NOT_WORD_BP: u8 = 5;
-const UNARY_BP: u8 = 19;
+const UNARY_BP: u8 = 20;
 
 thread_local! {
     /// Whether the model being imported defines a function `abs` of its
@@ -281,9 +283,11 @@ impl Parser<'_> {
                 span,
                 format!("unsupported number `{s}`: only integers are supported"),
             )),
+            // `not` is `!` in the current UPPAAL parser: `not a == b` is
+            // `(not a) == b` (UPPAAL 4.0 read it as `not (a == b)`).
             Tok::Ident(s) if s == "not" => {
                 self.c.bump();
-                Ok(Expr::Unary("!", Box::new(self.expr_bp(NOT_WORD_BP)?)))
+                Ok(Expr::Unary("!", Box::new(self.expr_bp(UNARY_BP)?)))
             }
             // Quantifiers are expressions everywhere, as in UPPAAL (guards,
             // updates, function bodies), with the body as far right as it goes.
@@ -466,6 +470,7 @@ fn prec(e: &Expr) -> u8 {
             "<?" | ">?" => 10,
             "<<" | ">>" => 11,
             "+" | "-" => 12,
+            "**" => 14,
             _ => 13,
         },
         Expr::Unary(..) => UNARY_PREC,
@@ -474,8 +479,8 @@ fn prec(e: &Expr) -> u8 {
     }
 }
 
-const UNARY_PREC: u8 = 14;
-const ATOM_PREC: u8 = 15;
+const UNARY_PREC: u8 = 15;
+const ATOM_PREC: u8 = 16;
 
 fn child(out: &mut String, e: &Expr, min: u8) {
     if prec(e) < min {
@@ -651,8 +656,15 @@ mod tests {
             ("a - (b - c)", "a - (b - c)"),
             ("(a - b) - c", "a - b - c"),
             ("not (a and b) or c", "!(a && b) || c"),
-            // `not` binds weaker than `==` in UPPAAL: not a == b is !(a == b).
-            ("not a == b", "!(a == b)"),
+            // `not` is `!` in UPPAAL 5: not a == b is (!a) == b.
+            ("not a == b", "!a == b"),
+            ("not a && b", "!a && b"),
+            // `and`/`or`/`imply` bind as `&&`/`||`, left-associative.
+            ("a and b || c", "a && b || c"),
+            ("a or b and c", "a || b && c"),
+            ("a imply b || c", "(a imply b) || c"),
+            ("a || b imply c", "a || b imply c"),
+            ("c ? a : b or d", "c ? a : b || d"),
             ("a || b && c", "a || b && c"),
             ("(a || b) && c", "(a || b) && c"),
             ("x := y + 1", "x = y + 1"),

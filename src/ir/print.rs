@@ -72,8 +72,8 @@ impl Style {
 const COND: u8 = 2;
 const EQUALITY: u8 = 8;
 const RELATION: u8 = 9;
-const UNARY: u8 = 14;
-const ATOM: u8 = 15;
+const UNARY: u8 = 15;
+const ATOM: u8 = 16;
 
 fn binop_prec(op: BinOp, style: Style) -> u8 {
     match op {
@@ -89,7 +89,8 @@ fn binop_prec(op: BinOp, style: Style) -> u8 {
         BinOp::Min | BinOp::Max => ATOM,
         BinOp::Shl | BinOp::Shr => 11,
         BinOp::Add | BinOp::Sub => 12,
-        BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => 13,
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
+        BinOp::Pow => 14,
     }
 }
 

@@ -894,7 +894,7 @@ fn delimited(
 
 /// Binding powers of prefix operators' operands.
 const NOT_OPERAND_BP: u8 = 11;
-const UNARY_OPERAND_BP: u8 = 31;
+const UNARY_OPERAND_BP: u8 = 33;
 /// A quantifier's body extends as far as possible (down to `?:`).
 const QUANTIFIER_BODY_BP: u8 = 3;
 
@@ -920,8 +920,10 @@ fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
         LT_QUESTION | GT_QUESTION => (23, 24, BIN_EXPR),
         SHL | SHR => (25, 26, BIN_EXPR),
         PLUS | MINUS => (27, 28, BIN_EXPR),
-        // `**` as UPPAAL's parser has it: with `*`, left-associative.
-        STAR | SLASH | PERCENT | STAR2 => (29, 30, BIN_EXPR),
+        STAR | SLASH | PERCENT => (29, 30, BIN_EXPR),
+        // `**` as UPPAAL's current parser has it: tighter than `*`,
+        // looser than a prefix operator (`-2 ** 2` is 4), left-associative.
+        STAR2 => (31, 32, BIN_EXPR),
         _ => return None,
     })
 }

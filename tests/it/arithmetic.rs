@@ -426,23 +426,25 @@ fn clock_constants_beyond_a_zone_are_unknown_never_a_wrong_verdict() {
     );
 }
 
-/// `**` in a model, as UPPAAL's parser reads it (with `*`,
-/// left-associative: utap's test model `powers.xml` has `A * B ** C`).
-/// By hand: 1 + 2 ** 3 = 9, (1 * 2) ** 3 = 8, (2 ** 3) ** 2 = 64,
-/// 3 ** 3 = 27. `a -> b` sets r = 2 ** 3 = 8 and e = 5; `b -> c` sets
+/// `**` in a model, as UPPAAL's current parser reads it (tighter than
+/// `*`, looser than a prefix `-`, left-associative; utap's test model
+/// `powers.xml` has `A * B ** C`). By hand: 1 + 2 ** 3 = 9,
+/// 1 * (2 ** 3) = 8, 2 * (3 ** 2) = 18 (not (2 * 3) ** 2 = 36),
+/// (-2) ** 2 = 4 (not -(2 ** 2) = -4), (2 ** 3) ** 2 = 64, 3 ** 3 = 27. `a -> b` sets r = 2 ** 3 = 8 and e = 5; `b -> c` sets
 /// r = (-2) ** 5 = -32 and e = -1; then `c -> c` computes 2 ** -1, a model
 /// error two steps from the start.
 #[test]
 fn power_in_a_model() {
     let text = "const int A = 1;\nconst int B = 2;\nconst int C = A + B;\n\
                 const int PREC1 = A + B ** C;\nconst int PREC2 = A * B ** C;\n\
+                const int PREC3 = 2 * 3 ** 2;\nconst int NEG = -2 ** 2;\n\
                 const int LEFT = 2 ** 3 ** 2;\nint[0, 31] ii = 3 ** 3;\n\
                 int[-3, 40] e = 3;\nint[-8, 8] base = 2;\nint r;\n\
                 template P() { init location a; location b; location c;\n\
                 a -> b do r = base ** e, e = e + 2;\n\
                 b -> c when e > 0 do r = (-base) ** e, e = -1;\n\
                 c -> c do r = base ** e; }\nsystem P;\n\
-                check consts: E<> PREC1 == 9 && PREC2 == 8 && LEFT == 64 && ii == 27;\n\
+                check consts: E<> PREC1 == 9 && PREC2 == 8 && PREC3 == 18 && NEG == 4 && LEFT == 64 && ii == 27;\n\
                 check b: E<> P.b && r == 8;\ncheck c: E<> P.c && r == -32;\n";
     crate::support::every_order(
         text,

@@ -1144,3 +1144,76 @@ fn a_check_formula_undefined_in_a_reachable_state_is_a_model_error() {
         assert_eq!(r.trace.as_ref().expect("a trace").steps.len(), 3);
     }
 }
+
+/// A sender `S: s0 --b!--> s1` and `receivers` processes, each with two
+/// receiving edges `r0 --b?--> a` and `r0 --b?--> b` (locations 1 and 2).
+fn two_way_broadcast(receivers: usize) -> (Net, ProcId, Vec<ProcId>) {
+    let mut n = Net::new();
+    let b = n.chan("b", ChannelKind::Broadcast, false);
+    let s = n.normal("S", &["s0", "s1"]);
+    n.edge(s, 0, 1).send(b);
+    let rs: Vec<ProcId> = (0..receivers)
+        .map(|i| {
+            let r = n.normal(&format!("R{i}"), &["r0", "a", "b"]);
+            n.edge(r, 0, 1).recv(b);
+            n.edge(r, 0, 2).recv(b);
+            r
+        })
+        .collect();
+    (n, s, rs)
+}
+
+#[test]
+fn broadcast_builds_every_combination_of_receiving_edges() {
+    // 3 receivers with 2 edges each: the one broadcast has 2^3 = 8
+    // combinations, every one a transition to its own state (each receiver
+    // in a or b), after which nothing moves. BFS explores the initial state
+    // and the 8 successors: 9 states, all 9 generated (the initial state
+    // counts as generated) and stored.
+    let (mut n, s, rs) = two_way_broadcast(3);
+    let mixed = n.reach(and(vec![at(rs[0], 1), at(rs[1], 2), at(rs[2], 1)]));
+    let one_left_behind = n.reach(and(vec![at(s, 1), at(rs[0], 0)]));
+    let t = all_orders(&n.n, mixed, Verdict::Holds).trace.unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        t.steps[0].transition.edges,
+        vec![(s, 0), (rs[0], 0), (rs[1], 1), (rs[2], 0)]
+    );
+    let r = all_orders(&n.n, one_left_behind, Verdict::Fails);
+    assert_eq!(r.stats.explored, 9);
+    assert_eq!(r.stats.generated, 9);
+    assert_eq!(r.stats.stored, 9);
+}
+
+#[test]
+fn broadcast_with_exponentially_many_combinations_stops_at_the_time_limit() {
+    // 24 receivers with 2 edges each: 2^24 combinations in the initial
+    // state. Building them all takes far longer (and more memory) than the
+    // limit; the enumeration polls the deadline, so the check returns
+    // unknown instead of running on.
+    let (mut n, s, rs) = two_way_broadcast(24);
+    let k = n.reach(and(vec![at(s, 1), at(rs[0], 0)]));
+    for threads in [1, 2] {
+        let options = Options {
+            config: zeno::checker::config::Config {
+                search: SearchOrder::Bfs,
+                ..Default::default()
+            },
+            threads,
+            timeout: Some(std::time::Duration::from_secs(2)),
+            ..Options::default()
+        };
+        let r = check(
+            &n.n,
+            n.n.check_at(k).unwrap(),
+            &options,
+            &Cancel::new(),
+            &mut |_| {},
+        );
+        assert_eq!(
+            r.verdict,
+            Verdict::Unknown(Limit::Time),
+            "threads {threads}"
+        );
+    }
+}

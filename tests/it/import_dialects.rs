@@ -466,9 +466,9 @@ fn clock_comparisons_under_or_and_not_in_guards() {
 
 #[test]
 fn negated_data_and_clock_guard_as_uppaal_reads_not() {
-    // UPPAAL's `not` binds looser than `&&`: `not open && x == 8` is
-    // `not (open && x == 8)`, so with `open` false the edge is enabled at
-    // any time before 8 (the invariant), not only at 8.
+    // UPPAAL 5's `not` is `!`: `not open && x == 8` is `(not open) && x == 8`,
+    // so with `open` false the edge is enabled at 8 only, never before
+    // (UPPAAL 4.0 read `not (open && x == 8)`, enabled at any time).
     let text = r#"<nta><declaration>bool open = false; clock x;</declaration>
 <template><name>W</name>
 <location id="a"><name>work</name><label kind="invariant">x &lt;= 8</label></location>
@@ -480,11 +480,46 @@ fn negated_data_and_clock_guard_as_uppaal_reads_not() {
 <system>system W;</system>
 <queries>
 <query><formula>E&lt;&gt; W.left and x &lt; 8</formula><comment>leaves_early</comment></query>
+<query><formula>E&lt;&gt; W.left and x == 8</formula><comment>leaves_at_8</comment></query>
 </queries></nta>"#;
     assert_eq!(
         verdicts(&import_xml(text)),
-        vec![("leaves_early".to_string(), Verdict::Holds)]
+        vec![
+            ("leaves_early".to_string(), Verdict::Fails),
+            ("leaves_at_8".to_string(), Verdict::Holds),
+        ]
     );
+}
+
+#[test]
+fn word_operators_bind_as_uppaal_5_reads_them() {
+    // UPPAAL 5: `not` binds as `!`, `and` as `&&`, `or` and `imply` as `||`
+    // (all tighter than `?:`). Each guard is worked out both ways with
+    // a = 0, b = 2, t = true, f = false; the edge is taken iff it holds.
+    let cases = [
+        // (!a) == b: 1 == 2, false (4.0: !(a == b), true)
+        ("not a == b", Verdict::Fails),
+        // (!t) && f: false (4.0: !(t && f), true)
+        ("not t && f", Verdict::Fails),
+        // (f && t) || t: true (4.0: f and (t || t), false)
+        ("f and t || t", Verdict::Holds),
+        // t ? f : (f || t): f, false (4.0: (t ? f : f) or t, true)
+        ("t ? f : f or t", Verdict::Fails),
+        // (f imply t) ? f : t: f, false (4.0: f imply (t ? f : t), true)
+        ("f imply t ? f : t", Verdict::Fails),
+    ];
+    for (guard, expected) in cases {
+        let text = one_edge(
+            "int a = 0, b = 2; bool t = true, f = false;",
+            &[("guard", guard)],
+            &[("E<> P.B", "taken")],
+        );
+        assert_eq!(
+            verdicts(&import_xml(&text)),
+            vec![("taken".to_string(), expected)],
+            "{guard}"
+        );
+    }
 }
 
 #[test]
@@ -1392,6 +1427,35 @@ fn an_empty_location_name_is_no_name() {
     assert_eq!(
         verdicts(&imported),
         vec![("reaches".to_string(), Verdict::Holds)]
+    );
+}
+
+#[test]
+fn location_named_as_a_local_variable_is_an_error() {
+    // UPPAAL refuses a location with the name of a local variable of its
+    // template (`P.busy` in a query would be ambiguous); so does zeno.
+    let text = r#"<nta><declaration></declaration>
+<template><name>P</name><declaration>bool busy;</declaration>
+<location id="a"><name>idle</name></location>
+<location id="b"><name>busy</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/>
+  <label kind="assignment">busy = true</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>E&lt;&gt; P.busy</formula></query></queries></nta>"#;
+    let imported = import_xml(text);
+    let errors: Vec<String> = zeno::semantics::analyze(&imported.zeno)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        errors,
+        ["location `busy` has the name of a parameter or variable of `P`"],
+        "{}",
+        imported.zeno
     );
 }
 

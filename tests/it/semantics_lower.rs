@@ -379,3 +379,30 @@ fn parameter_sized_local_arrays() {
     let msgs: Vec<_> = bad.diagnostics.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(msgs, ["index 2 is out of range [0, 1]"]);
 }
+
+#[test]
+fn location_named_as_a_local_variable_or_parameter_is_located() {
+    // `busy` is both a local variable and a location of P: `P.busy` in a
+    // query could mean either, so (as UPPAAL) the model is refused, at the
+    // location's name. Same for a parameter `k`.
+    let text = "template P(const int[0, 1] k) { bool busy; init location idle; location busy; \
+                location k; idle -> busy do busy = true; } system P;";
+    assert_eq!(
+        crate::support::errors(text),
+        [
+            (
+                "location `busy` has the name of a parameter or variable of `P`".to_string(),
+                "busy".to_string()
+            ),
+            (
+                "location `k` has the name of a parameter or variable of `P`".to_string(),
+                "k".to_string()
+            ),
+        ]
+    );
+    // The same names in different templates are fine.
+    lower(
+        "template P() { bool busy; init location idle; } \
+         template Q() { init location busy; } system P, Q; check q: E<> Q.busy and not P.busy;",
+    );
+}

@@ -347,6 +347,9 @@ pub(super) fn expand(
         store.zone_into(gid.id, &mut s.zone);
         let g = store.state(gid.id).g + 1;
         out.explored += 1;
+        if s.buf.watch.is_none() {
+            s.buf.watch = Some(ctx.stop.watch());
+        }
         if let Err(e) = model.transitions(&s.key, &mut s.buf) {
             out.error = Some(ErrorAt {
                 pos: (p, 0, 0),
@@ -354,6 +357,10 @@ pub(super) fn expand(
                 edges: e.edges,
                 error: e.error,
             });
+            break;
+        }
+        if let Some(limit) = s.buf.stopped {
+            out.stopped = Some(limit);
             break;
         }
         for t in 0..s.buf.len() {

@@ -92,6 +92,14 @@ impl<'a> SharedStop<'a> {
         }
     }
 
+    /// What an enumeration of transitions polls (as [`Stop::watch`]).
+    pub(super) fn watch(&self) -> super::semantics::Watch {
+        super::semantics::Watch {
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+        }
+    }
+
     pub(super) fn memory_refused(&self) {
         self.memory_refused.store(true, Ordering::Relaxed);
     }

@@ -143,6 +143,7 @@ pub fn run(
     };
     let mut active_buf = Vec::new();
     let mut buf = TransitionBuf::default();
+    buf.watch = Some(task.stop.watch());
     let mut goal_buf = TransitionBuf::default();
     let mut lower = Vec::new();
     let mut upper = Vec::new();
@@ -228,6 +229,9 @@ pub fn run(
             }
             if let Err(e) = model.transitions(&key, &mut buf) {
                 break 'search Some(Found::Error(id, e.edges, e.error));
+            }
+            if buf.stopped.is_some() {
+                break 'search Some(Found::Stopped);
             }
             order_buf.clear();
             order_buf.extend(0..buf.len());

@@ -338,6 +338,12 @@ impl Ctx {
         }
     }
 
+    /// Where `name` is defined in the innermost scope (absolute), if it is.
+    fn defined_here(&self, name: &str) -> Option<Span> {
+        let entry = self.scopes.last()?.map.get(name)?;
+        Some(entry.span.shifted(self.offset))
+    }
+
     fn define(&mut self, name: &hir::Name, sym: Sym) {
         let offset = self.offset;
         let Some(scope) = self.scopes.last_mut() else {

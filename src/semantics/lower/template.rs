@@ -505,6 +505,20 @@ impl Ctx {
                 self.diags.push(d);
                 continue;
             }
+            // UPPAAL rejects a location named as a parameter or local
+            // variable of its template (one scope holds both); zeno would
+            // otherwise accept it, and a query's `P.name` would be ambiguous.
+            if let Some(var) = self.defined_here(&l.name.text) {
+                let d = Diagnostic::error(
+                    self.abs(l.name.span),
+                    format!(
+                        "location `{}` has the name of a parameter or variable of `{}`",
+                        l.name.text, t.name.text
+                    ),
+                )
+                .with_related(var, "defined here");
+                self.diags.push(d);
+            }
             loc_ids.insert(l.name.text.clone(), (id, l.name.span));
             if l.init {
                 if let Some((_, first)) = initial {
