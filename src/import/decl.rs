@@ -462,6 +462,26 @@ fn skip_braced(c: &mut Cursor) -> bool {
     false
 }
 
+/// One item of the global declarations: an instantiation (`Q = P(2);`,
+/// which UPPAAL's grammar lets stand there too) or a declaration, whose
+/// lines go to the model's globals with the source span they came from.
+pub(crate) fn global_item(
+    c: &mut Cursor,
+    env: &mut Env,
+    sink: &mut Sink,
+    sys: &mut SystemDecl,
+    model: &mut super::model::Model,
+) {
+    if at_instantiation(c) {
+        system_statement(c, env, sink, sys, &mut model.globals);
+    } else {
+        let start = c.span().start;
+        let lines = declaration(c, env, sink);
+        let origin = Span::new(start, c.prev_span().end);
+        super::model::extend_traced(&mut model.globals, &mut model.global_origins, lines, origin);
+    }
+}
+
 /// One statement of the system section: an instance, the `system` line, or a
 /// declaration (returned in `globals`).
 pub(crate) fn system_statement(

@@ -590,14 +590,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         // UPPAAL's grammar lets instantiations (`Q = P(2);`) stand among
         // the global declarations too.
         while !c.at_eof() {
-            if decl::at_instantiation(&c) {
-                decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
-            } else {
-                let start = c.span().start;
-                let lines = decl::declaration(&mut c, &mut env, sink);
-                let origin = Span::new(start, c.prev_span().end);
-                extend_traced(&mut model.globals, &mut model.global_origins, lines, origin);
-            }
+            decl::global_item(&mut c, &mut env, sink, &mut sys, &mut model);
         }
     }
     for t in &nta.templates {

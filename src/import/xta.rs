@@ -32,13 +32,10 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
                     skip_process(&mut c);
                 }
             }
-        } else if c.at_kw("system") || decl::at_instantiation(&c) {
+        } else if c.at_kw("system") {
             decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
         } else {
-            let start = c.span().start;
-            let lines = decl::declaration(&mut c, &mut env, sink);
-            let origin = Span::new(start, c.prev_span().end);
-            extend_traced(&mut model.globals, &mut model.global_origins, lines, origin);
+            decl::global_item(&mut c, &mut env, sink, &mut sys, &mut model);
         }
     }
     model.instances = sys.instances;

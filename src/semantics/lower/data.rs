@@ -858,6 +858,29 @@ impl Ctx {
         out.push((ir::Update::Call(Arc::new(call)), Ty::int()));
     }
 
+    /// `q[len] = pop()` with `pop` changing `len`: which element the target
+    /// means depends on an order C leaves open, so it is an error, reported
+    /// at `span` when one of `indices` reads a slot in `writes`.
+    pub(super) fn index_changed_by_call<'e>(
+        &mut self,
+        indices: impl IntoIterator<Item = &'e ir::Expr>,
+        writes: &[ir::VarId],
+        span: Span,
+    ) -> bool {
+        let mut clash = false;
+        for index in indices {
+            index.for_each_read(&mut |v| clash |= writes.contains(&v));
+        }
+        if clash {
+            self.error(
+                span,
+                "the call on the right changes a variable that an index on the left reads; \
+                 copy the result to a local or a variable first",
+            );
+        }
+        clash
+    }
+
     /// The copies of [`Ctx::aggregate_assign`], one per slot.
     fn copy_aggregate(
         &mut self,
@@ -870,23 +893,13 @@ impl Ctx {
         let (Some(target), Some(source)) = (target, source) else {
             return;
         };
-        // `q[len] = pop()` with `pop` changing `len`: which `len` the
-        // target means depends on an order C leaves open; an error.
         if self.mode == Mode::Lower
             && let Some(calls) = self.fns.results.as_ref()
             && !calls.is_empty()
         {
             let (_, writes) = ir::footprint(calls);
-            let mut reads_written = false;
-            for (index, _, _) in &target.terms {
-                index.for_each_read(&mut |v| reads_written |= writes.contains(&v));
-            }
-            if reads_written {
-                self.error(
-                    e.span,
-                    "the call on the right changes a variable that an index on the left reads; \
-                     copy the result to a local or a variable first",
-                );
+            let indices = target.terms.iter().map(|(index, _, _)| index);
+            if self.index_changed_by_call(indices, &writes, e.span) {
                 return;
             }
         }

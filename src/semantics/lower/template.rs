@@ -257,8 +257,6 @@ impl Ctx {
             self.error(e.span, "division by zero");
         }
         let (target, ty) = self.lvalue(lhs)?;
-        // `a[n] = f()` with `f` changing `n`: which element is meant depends
-        // on an order C leaves open; an error.
         if self.mode == Mode::Lower
             && let Some(index) = &target.index
         {
@@ -266,14 +264,7 @@ impl Ctx {
             value
                 .expr
                 .for_each_call(&mut |c| writes.extend_from_slice(&c.writes));
-            let mut clash = false;
-            index.for_each_read(&mut |v| clash |= writes.contains(&v));
-            if clash {
-                self.error(
-                    e.span,
-                    "the call on the right changes a variable that an index on the left reads; \
-                     copy the result to a local or a variable first",
-                );
+            if self.index_changed_by_call([index], &writes, e.span) {
                 return None;
             }
         }
