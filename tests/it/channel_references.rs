@@ -94,7 +94,7 @@ fn uppaal_channel_parameters_are_imported() {
 /// and `R.r2` needs P(0)'s then P(2)'s send (2 steps, the shortest).
 #[test]
 fn an_element_picked_by_a_parameter_is_each_instances_own() {
-    use zeno::checker::{Cancel, Options, SearchOrder, Verdict, check};
+    use zeno::checker::{SearchOrder, Verdict};
     let one_dimension = "const int N = 3;\ntypedef int[0, N - 1] id_t;\nchan c[N];\n\
          template T(chan &out) { init location a; location b; a -> b sync out!; }\n\
          P(const id_t i) = T(c[i]);\n";
@@ -125,20 +125,7 @@ fn an_element_picked_by_a_parameter_is_each_instances_own() {
         ];
         for (k, (verdict, shortest)) in expected.into_iter().enumerate() {
             for order in SearchOrder::ALL {
-                let options = Options {
-                    config: zeno::checker::config::Config {
-                        search: order,
-                        ..Default::default()
-                    },
-                    ..Options::default()
-                };
-                let r = check(
-                    &net,
-                    net.check_at(k).unwrap(),
-                    &options,
-                    &Cancel::new(),
-                    &mut |_| {},
-                );
+                let r = support::check_in_order(&net, k, order);
                 assert_eq!(r.verdict, verdict, "check {k}, {order:?}\n{text}");
                 if let Some(t) = &r.trace {
                     support::simulator::replay(&net, k, t)

@@ -6,7 +6,7 @@
 
 use crate::support;
 use crate::support::errors;
-use zeno::checker::{Cancel, Options, SearchOrder, Verdict, check};
+use zeno::checker::{SearchOrder, Verdict};
 use zeno::diagnostics::Severity;
 
 /// Checks every check of `text` under every search order against
@@ -206,20 +206,7 @@ fn an_index_of_the_state_splits_the_edge() {
     let text = model("");
     let net = zeno::semantics::analyze(&text).network.unwrap();
     for order in SearchOrder::ALL {
-        let options = Options {
-            config: zeno::checker::config::Config {
-                search: order,
-                ..Default::default()
-            },
-            ..Options::default()
-        };
-        let r = check(
-            &net,
-            net.check_at(4).unwrap(),
-            &options,
-            &Cancel::new(),
-            &mut |_| {},
-        );
+        let r = support::check_in_order(&net, 4, order);
         assert!(
             matches!(&r.verdict, Verdict::ModelError(e) if e.to_string().contains("index 3")),
             "{order:?}: {:?}",

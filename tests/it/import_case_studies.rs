@@ -2,8 +2,7 @@
 //! exercises, as XML files the GUI would save (`tests/data/import/case`).
 //! Every verdict is worked out by hand from the model, as said next to it.
 
-use zeno::checker::{self, Cancel, Options, Verdict};
-use zeno::diagnostics::Severity;
+use zeno::checker::Verdict;
 use zeno::import::{ImportOptions, import};
 
 use Verdict::{Fails, Holds};
@@ -18,27 +17,7 @@ fn verdicts(name: &str) -> Vec<(String, Verdict)> {
     let imported = import(&path, &text, &ImportOptions::default())
         .unwrap_or_else(|d| panic!("import failed: {d:?}"));
     assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
-    let analysis = zeno::semantics::analyze(&imported.zeno);
-    let errors: Vec<_> = analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{}", imported.zeno);
-    let network = analysis.network.expect("a network");
-    network
-        .check_ids()
-        .map(|id| {
-            let r = checker::check(
-                &network,
-                id,
-                &Options::default(),
-                &Cancel::new(),
-                &mut |_| {},
-            );
-            (network.check(id).name.clone(), r.verdict)
-        })
-        .collect()
+    crate::support::imported_verdicts(&imported)
 }
 
 fn expect(name: &str, expected: &[(&str, Verdict)]) {

@@ -2,7 +2,7 @@
 //! leftovers that UPPAAL itself tolerates. Each model is written for these
 //! tests; its verdicts are explained next to it.
 
-use zeno::checker::{self, Cancel, Options, Verdict};
+use zeno::checker::Verdict;
 use zeno::diagnostics::Severity;
 use zeno::import::{ImportOptions, Imported, import};
 
@@ -13,30 +13,7 @@ fn import_xml(text: &str) -> Imported {
     }
 }
 
-/// The verdict of every check of the imported model, by name.
-fn verdicts(imported: &Imported) -> Vec<(String, Verdict)> {
-    let analysis = zeno::semantics::analyze(&imported.zeno);
-    let errors: Vec<_> = analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{}", imported.zeno);
-    let network = analysis.network.expect("a network");
-    network
-        .check_ids()
-        .map(|id| {
-            let r = checker::check(
-                &network,
-                id,
-                &Options::default(),
-                &Cancel::new(),
-                &mut |_| {},
-            );
-            (network.check(id).name.clone(), r.verdict)
-        })
-        .collect()
-}
+use crate::support::imported_verdicts as verdicts;
 
 /// Two processes of one template taking a lock in turn: `P` goes
 /// `idle -> busy` when `lock == 0` (taking it) and back (releasing it).

@@ -3,7 +3,7 @@
 //! and, by breadth-first search, explore and store the same states (a
 //! function's frame is local, never part of a state).
 
-use zeno::checker::{Cancel, CheckResult, Options, SearchOrder, check};
+use zeno::checker::{CheckResult, SearchOrder};
 use zeno::import::{export_xta, import, import_query_file};
 use zeno::ir::Network;
 use zeno::report::Outcome;
@@ -60,20 +60,7 @@ fn network(text: &str) -> Network {
 }
 
 fn bfs(net: &Network, k: usize) -> CheckResult {
-    let options = Options {
-        config: zeno::checker::config::Config {
-            search: SearchOrder::Bfs,
-            ..Default::default()
-        },
-        ..Options::default()
-    };
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        &options,
-        &Cancel::new(),
-        &mut |_| {},
-    )
+    crate::support::check_in_order(net, k, SearchOrder::Bfs)
 }
 
 /// The exported model read back, its queries as checks.

@@ -22,6 +22,58 @@ pub fn errors(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The verdict of every check of an imported model, by name, under the
+/// default options; the model must analyse without errors.
+pub fn imported_verdicts(
+    imported: &zeno::import::Imported,
+) -> Vec<(String, zeno::checker::Verdict)> {
+    use zeno::checker::{Cancel, Options, check};
+    let analysis = zeno::semantics::analyze(&imported.zeno);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", imported.zeno);
+    let network = analysis.network.expect("a network");
+    network
+        .check_ids()
+        .map(|id| {
+            let r = check(
+                &network,
+                id,
+                &Options::default(),
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            (network.check(id).name.clone(), r.verdict)
+        })
+        .collect()
+}
+
+/// Check `k` of `net` under `order`, otherwise the default options.
+pub fn check_in_order(
+    net: &zeno::ir::Network,
+    k: usize,
+    order: zeno::checker::SearchOrder,
+) -> zeno::checker::CheckResult {
+    use zeno::checker::{Cancel, Options, check};
+    let options = Options {
+        config: zeno::checker::config::Config {
+            search: order,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    check(
+        net,
+        net.check_at(k).unwrap(),
+        &options,
+        &Cancel::new(),
+        &mut |_| {},
+    )
+}
+
 /// Checks every check of `text` under every search order: each gives its
 /// expected verdict, and each trace replays in the independent simulator.
 /// Returns breadth-first search's result per check (its trace, when there
@@ -30,27 +82,14 @@ pub fn every_order(
     text: &str,
     expected: &[zeno::checker::Verdict],
 ) -> Vec<zeno::checker::CheckResult> {
-    use zeno::checker::{Cancel, Options, SearchOrder, check};
+    use zeno::checker::SearchOrder;
     let net = zeno::semantics::analyze(text)
         .network
         .unwrap_or_else(|| panic!("{text}"));
     let mut bfs = Vec::new();
     for (k, verdict) in expected.iter().enumerate() {
         for order in SearchOrder::ALL {
-            let options = Options {
-                config: zeno::checker::config::Config {
-                    search: order,
-                    ..Default::default()
-                },
-                ..Options::default()
-            };
-            let r = check(
-                &net,
-                net.check_at(k).unwrap(),
-                &options,
-                &Cancel::new(),
-                &mut |_| {},
-            );
+            let r = check_in_order(&net, k, order);
             assert_eq!(r.verdict, *verdict, "check {k}, {order:?}\n{text}");
             if let Some(t) = &r.trace {
                 simulator::replay(&net, k, t)
