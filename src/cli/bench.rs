@@ -6,7 +6,6 @@
 //! anything runs, with exit code 2; the table itself always exits 0, since
 //! finding a bug is what a benchmark run is for.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use zeno::bench::{self, Config, Limits, families};
@@ -17,7 +16,7 @@ use zeno::semantics;
 
 use super::args::{BenchArgs, BenchFormat};
 use super::check::{FlagError, seconds};
-use super::diag;
+use super::{diag, out};
 use super::exit;
 use super::load::{LoadError, load};
 use super::source::ReadError;
@@ -131,9 +130,8 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), BenchError> {
         let _ = ctrlc::set_handler(move || cancel.cancel());
     }
     let mut rows = Vec::new();
-    let mut out = std::io::stdout().lock();
     if args.format == BenchFormat::Markdown {
-        let _ = writeln!(out, "{}", bench::table::HEADER);
+        out::println(bench::table::HEADER);
     }
     'models: for m in &models {
         for id in m.network.check_ids() {
@@ -145,8 +143,7 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), BenchError> {
                 let row = bench::run(&m.name, &m.network, id, config, &limits, &cancel);
                 if args.format == BenchFormat::Markdown {
                     // Printed as it comes, so a long table shows progress.
-                    let _ = writeln!(out, "{}", bench::table::markdown_row(&row));
-                    let _ = out.flush();
+                    out::println(bench::table::markdown_row(&row));
                 }
                 rows.push(row);
                 if cancel.is_cancelled() {
@@ -158,11 +155,11 @@ fn prepare_and_run(args: &BenchArgs) -> Result<(), BenchError> {
     let summary = args.summary.then(|| bench::summary::summarise(&rows));
     match args.format {
         BenchFormat::Json => {
-            let _ = writeln!(out, "{}", bench::table::json(&rows, summary.as_ref()));
+            out::println(bench::table::json(&rows, summary.as_ref()));
         }
         BenchFormat::Markdown => {
             if let Some(summary) = &summary {
-                let _ = writeln!(out, "\n{}", bench::summary::markdown(summary));
+                out::println(format_args!("\n{}", bench::summary::markdown(summary)));
             }
         }
     }

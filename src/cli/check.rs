@@ -1,6 +1,6 @@
 //! `zeno check`: analyze each file, decide its checks, report.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -12,7 +12,7 @@ use super::exit::{self, Outcome};
 use super::load::{LoadError, load};
 use super::report::{self, FileReport};
 use super::source::ReadError;
-use super::{diag, json, sarif, text};
+use super::{diag, json, out, sarif, text};
 
 /// A search flag, or a combination of them, the checker cannot take.
 #[derive(Debug, thiserror::Error)]
@@ -216,7 +216,6 @@ pub fn run(args: &CheckArgs) -> u8 {
     };
     let mut reports = Vec::new();
     let mut matched = vec![false; args.checks.len()];
-    let stdout = std::io::stdout();
 
     for path in &args.files {
         let model = match load(path, &args.labels) {
@@ -271,11 +270,10 @@ pub fn run(args: &CheckArgs) -> u8 {
         if network.checks.is_empty() && args.format == Format::Text {
             // Say so rather than print nothing: an empty output reads as a
             // crash or a filter that matched nothing.
-            let _ = writeln!(
-                stdout.lock(),
+            out::println(format_args!(
                 "{}\n  no checks to decide (declare one: `check NAME: A[] ...;`)",
                 file.path
-            );
+            ));
         }
         for id in network.check_ids() {
             let c = network.check(id);
@@ -286,7 +284,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 }
             }
             if args.format == Format::Text && file.checks.is_empty() {
-                let _ = writeln!(stdout.lock(), "{}", file.path);
+                out::println(&file.path);
             }
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
@@ -311,7 +309,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
-                let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));
+                out::print(text::check(&file, &r, args.trace));
             }
             file.checks.push(r);
             if cancel.is_cancelled() {
@@ -335,16 +333,12 @@ pub fn run(args: &CheckArgs) -> u8 {
     let code = outcome.code();
     match args.format {
         Format::Text => {}
-        Format::Json => print(&json::document(&reports, code)),
+        Format::Json => out::println(json::document(&reports, code)),
         Format::Sarif => {
-            print(&serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default())
+            out::println(serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default())
         }
     }
     code
-}
-
-fn print(text: &str) {
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 /// A spinner with the explored-state count, shown only on a terminal and

@@ -1,12 +1,11 @@
 //! `zeno fmt`: format model files in place, or list the unformatted ones.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use zeno::diagnostics::Diagnostic;
 
 use super::args::FmtArgs;
-use super::diag;
+use super::{diag, out};
 use super::exit::{self, Outcome};
 use super::source::{ReadError, read_source};
 
@@ -44,11 +43,11 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             // does), or with `--check` only the verdict.
             if args.check {
                 if formatted != source.text {
-                    let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
+                    out::println(source.display_path());
                     outcome.add(exit::FAILS);
                 }
             } else {
-                let _ = write!(std::io::stdout().lock(), "{formatted}");
+                out::print(formatted);
             }
             continue;
         }
@@ -56,11 +55,9 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             continue;
         }
         if args.check {
-            // A closed stdout (`| head`) must not panic.
-            let _ = writeln!(std::io::stdout().lock(), "{}", source.display_path());
+            out::println(source.display_path());
             outcome.add(exit::FAILS);
-        } else if let Err(e) = std::fs::write(path, formatted) {
-            diag::error(format!("cannot write `{}`: {e}", source.display_path()));
+        } else if !out::write_file(path, &formatted) {
             outcome.add(exit::ERROR);
         }
     }

@@ -2,12 +2,10 @@
 //! and man pages generated from the clap definition of the command line,
 //! so they never drift from it.
 
-use std::io::Write;
-
 use clap::CommandFactory;
 
 use super::args::{Cli, CompletionsArgs, ManArgs, Shell};
-use super::{diag, exit};
+use super::{diag, exit, out};
 
 pub fn completions(args: &CompletionsArgs) -> u8 {
     let shell = match args.shell {
@@ -15,9 +13,11 @@ pub fn completions(args: &CompletionsArgs) -> u8 {
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
     };
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(shell, &mut Cli::command(), "zeno", &mut out);
-    finish(out.flush())
+    // Into a buffer first: `generate` panics when its writer fails.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "zeno", &mut script);
+    out::print(String::from_utf8_lossy(&script));
+    exit::OK
 }
 
 pub fn man(args: &ManArgs) -> u8 {
@@ -38,17 +38,6 @@ pub fn man(args: &ManArgs) -> u8 {
             }
         },
     };
-    let mut out = std::io::stdout().lock();
-    let written = page.render(&mut out);
-    finish(written.and_then(|_| out.flush()))
-}
-
-fn finish(result: std::io::Result<()>) -> u8 {
-    match result {
-        Ok(()) => exit::OK,
-        Err(e) => {
-            diag::error(format!("writing the output: {e}"));
-            exit::ERROR
-        }
-    }
+    out::with_stdout(|w| page.render(w));
+    exit::OK
 }

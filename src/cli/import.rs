@@ -1,6 +1,5 @@
 //! `zeno import`: translate a UPPAAL or TChecker model into zeno text.
 
-use std::io::Write;
 use std::path::Path;
 
 use zeno::diagnostics::Diagnostic;
@@ -9,6 +8,7 @@ use zeno::import::{self, ImportOptions};
 use super::args::ImportArgs;
 use super::diag;
 use super::exit;
+use super::out;
 use super::load::formatted;
 use super::source::read_source;
 
@@ -44,16 +44,11 @@ pub fn run(args: &ImportArgs) -> u8 {
 /// Writes `text` to `out`, or to stdout without it; returns the exit code.
 pub fn write_output(out: Option<&Path>, text: &str) -> u8 {
     match out {
-        Some(path) => match std::fs::write(path, text) {
-            Ok(()) => exit::OK,
-            Err(e) => {
-                diag::error(format!("cannot write `{}`: {e}", path.display()));
-                exit::ERROR
-            }
-        },
+        Some(path) if out::write_file(path, text) => exit::OK,
+        Some(_) => exit::ERROR,
         None => {
-            // A closed stdout (`| head`) must not panic.
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            // A failed write makes the run's exit code 2 (`out::finish`).
+            out::print(text);
             exit::OK
         }
     }

@@ -12,6 +12,7 @@ pub mod generate;
 pub mod import;
 pub mod json;
 pub mod load;
+pub mod out;
 pub mod picture;
 pub mod report;
 pub mod sarif;
@@ -31,7 +32,7 @@ pub fn run(cli: Cli) -> u8 {
     if let Some(bytes) = cli.memory {
         zeno::memory::set_budget(Some(bytes));
     }
-    match cli.command {
+    let code = match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Fmt(a) => fmt::run(&a, zeno::fmt::format),
         Command::Import(a) => import::run(&a),
@@ -49,5 +50,6 @@ pub fn run(cli: Cli) -> u8 {
                 exit::ERROR
             }
         },
-    }
+    };
+    out::finish(code)
 }

@@ -12,6 +12,7 @@ mod checker_random;
 mod cli;
 mod cli_completions;
 mod cli_import;
+mod cli_output;
 mod cli_pictures;
 mod cli_safe;
 mod cli_simulate;

@@ -8,7 +8,7 @@ mod command;
 mod render;
 mod session;
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
@@ -20,7 +20,7 @@ use zeno::simulate::{Mode, Simulator};
 use super::args::{SimFormat, SimMode, SimulateArgs};
 use super::check::options;
 use super::load::load_network;
-use super::{diag, exit};
+use super::{diag, exit, out};
 use session::{Outcome, Session, SessionError};
 
 pub fn run(args: &SimulateArgs) -> u8 {
@@ -71,11 +71,10 @@ pub fn run(args: &SimulateArgs) -> u8 {
             }
         }))
     };
-    let mut out = std::io::stdout().lock();
     if args.format == SimFormat::Text {
-        let _ = write!(out, "{}", render::text(&render::view(source, &session)));
+        out::print(render::text(&render::view(source, &session)));
         if interactive {
-            let _ = writeln!(out, "(`help` lists the commands)");
+            out::println("(`help` lists the commands)");
         }
     }
     for line in &mut lines {
@@ -86,12 +85,11 @@ pub fn run(args: &SimulateArgs) -> u8 {
         }
         let result = session.execute(line);
         let quit = matches!(result, Ok(Outcome::Quit));
-        let written = match args.format {
-            SimFormat::Json => writeln!(out, "{}", json_line(source, &session, line, result)),
-            SimFormat::Text => write!(out, "{}", text_reply(source, &session, result)),
-        };
-        let _ = out.flush();
-        if quit || written.is_err() {
+        match args.format {
+            SimFormat::Json => out::println(json_line(source, &session, line, result)),
+            SimFormat::Text => out::print(text_reply(source, &session, result)),
+        }
+        if quit || !out::open() {
             break;
         }
     }
