@@ -31,7 +31,7 @@ pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
-pub use parallel::{runs_parallel, shares_heuristic, threads_used};
+pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, SearchOrder};
 pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
@@ -78,6 +78,17 @@ fn timed(
 ) -> CheckResult {
     let started = Instant::now();
     let stop = Stop::new(cancel, options.timeout);
+    let capped;
+    let options = if options.threads.max(options.fallback_threads) > parallel::max_threads() {
+        capped = Options {
+            threads: options.threads.min(parallel::max_threads()),
+            fallback_threads: options.fallback_threads.min(parallel::max_threads()),
+            ..options.clone()
+        };
+        &capped
+    } else {
+        options
+    };
     let mut result = decide(Task {
         net: network,
         check,

@@ -188,6 +188,14 @@ pub fn run(args: &CheckArgs) -> u8 {
     let Some(configs) = diag::ok(portfolio(args, &options)) else {
         return exit::ERROR;
     };
+    if let Some(n) = args.search.threads
+        && n > checker::max_threads()
+    {
+        diag::note(&format!(
+            "--threads {n}: searches run on at most {} threads (four per core)",
+            checker::max_threads()
+        ));
+    }
     let cancel = Cancel::new();
     {
         let cancel = cancel.clone();

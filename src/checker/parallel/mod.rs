@@ -65,6 +65,16 @@ pub fn shares_heuristic(kind: HeuristicKind) -> bool {
     }
 }
 
+/// The most threads a search runs on: four per core (at least four).
+/// More only add overhead to every round, each costs a stack and store
+/// shards, and the system starts threads slowly (thousands took minutes,
+/// before the search could poll its limits); [`super::check`] caps
+/// `Options::threads` here, and the CLI says so.
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(4).max(4)
+}
+
 /// The threads a reachability search with `options` uses (liveness checks
 /// always use one).
 pub fn threads_used(options: &Options) -> usize {
