@@ -117,3 +117,92 @@ fn a_limited_address_space_never_aborts() {
         assert!(out.contains("explored "), "{extra}: {out}");
     }
 }
+
+/// `n` processes of one clock each, moving on their own: one zone has
+/// `n + 1` clocks, and a state has `n` successors.
+fn many_clocks(test: &str, n: u32) -> PathBuf {
+    let dir = scratch(test);
+    let file = dir.join("clocks.zeno");
+    let text = format!(
+        "const int N = {n};\n\
+         typedef int[0, N - 1] id_t;\n\
+         template P(const id_t i) {{\n\
+             clock x;\n\
+             init location a invariant x <= 5;\n\
+             location b;\n\
+             a -> b when x >= 1 do x = 0;\n\
+             b -> a when x > 3 do x = 0;\n\
+         }}\n\
+         system P;\n\
+         check c: A[] !(P(0).b && P(1).b && P(2).b && P(3).b && P(4).b && P(5).b);\n"
+    );
+    std::fs::write(&file, text).expect("write model");
+    file
+}
+
+/// Capacity reserved but never touched is not memory held: the parallel
+/// search's shards each reserved room for 1,024 zones of 61 clocks (15 KB
+/// each), 120 MB counted at 18 MB resident, and the search stopped after
+/// one state with "memory limit reached".
+#[test]
+fn untouched_capacity_is_not_a_memory_limit() {
+    let model = many_clocks("memory-untouched", 60);
+    let o = zeno(&[
+        "check",
+        path(&model),
+        "--search",
+        "bfs",
+        "--threads",
+        "2",
+        "--memory",
+        "80M",
+        "--max-states",
+        "3",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}{}", stderr(&o));
+    assert!(out.contains("c: unknown: state limit reached"), "{out}");
+    assert!(out.contains("explored 3 states"), "{out}");
+}
+
+/// The peak memory a check reports is the process's peak resident set, as
+/// the system measures it for the child (`wait4`'s `ru_maxrss`, what
+/// `/usr/bin/time -f %M` prints), within 10%.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_reported_peak_is_the_peak_resident_set() {
+    use std::io::Read;
+    let fischer = fischer_correct("memory-peak", 7);
+    let clocks = many_clocks("memory-peak-clocks", 20);
+    for (file, extra) in [(&fischer, "1"), (&fischer, "2"), (&clocks, "1")] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeno"))
+            .args(["check", path(file), "--search", "bfs", "--threads", extra])
+            .args(["--max-states", "500", "--format", "json"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn zeno");
+        let mut json = String::new();
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut json)
+            .expect("read stdout");
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: an all-zero `rusage` is valid; `wait4` fills it and reaps
+        // the child, which `child` then never waits for.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(reaped, pid);
+        let max_rss = usage.ru_maxrss as f64 * 1024.0;
+        let json: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        let peak = json["files"][0]["checks"][0]["stats"]["peak_memory_bytes"]
+            .as_f64()
+            .expect("a peak");
+        assert!(
+            (peak - max_rss).abs() <= 0.1 * max_rss,
+            "{file:?} --threads {extra}: reported {peak} bytes, peak resident set {max_rss}"
+        );
+    }
+}

@@ -239,6 +239,11 @@ pub fn run(
                 order_buf.shuffle(&mut rng);
             }
             for &k in &order_buf {
+                // Polled per transition too: with many clocks one state's
+                // successors can take seconds (a closure is cubic in them).
+                if task.stop.requested() {
+                    break 'search Some(Found::Stopped);
+                }
                 let edges = buf.get(k);
                 // Queue for successors by this transition, decided once.
                 let mut queue = enhancer.transition_queue(edges, popped_from);
