@@ -444,6 +444,20 @@ impl<'n> Printer<'n> {
                 }
                 self.check_dialect(a, span, errors);
             }
+            Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                errors.push(Diagnostic::error(
+                    span,
+                    if *op == BinOp::Or {
+                        "TChecker has no `||`".to_string()
+                    } else {
+                        "TChecker reads `&&` only between the conjuncts of a guard or an \
+                         invariant, not inside an expression"
+                            .to_string()
+                    },
+                ));
+                self.check_dialect(a, span, errors);
+                self.check_dialect(b, span, errors);
+            }
             Expr::Binary(op, a, b) => {
                 if matches!(
                     op,
@@ -499,12 +513,80 @@ impl<'n> Printer<'n> {
         span: Span,
         errors: &mut Vec<Diagnostic>,
     ) -> Vec<String> {
-        let mut parts: Vec<String> = data
-            .map(|d| self.operand(d, BinOp::And, span, errors))
-            .into_iter()
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        match data {
+            Some(d) if self.dialect == Dialect::TChecker => {
+                self.tchecker_atoms(d, span, errors, &mut parts)
+            }
+            Some(d) => parts.push(self.operand(d, BinOp::And, span, errors)),
+            None => {}
+        }
         parts.extend(clocks.iter().map(|c| self.constraint(c, span, errors)));
         parts
+    }
+
+    /// A data condition as TChecker's conjuncts. TChecker reads `&&` only
+    /// between the atoms of the one top-level conjunction (`(a && b) && c`
+    /// and `!(a && b)` are syntax errors), has no `||`, and tests only
+    /// truth values (`v` alone "is not bool valued"): conjunctions are
+    /// flattened, an integer `e` tested is written `e != 0` (`!e`: `e ==
+    /// 0`), and what is left (a disjunction, a negated conjunction, truth
+    /// values compared) is reported.
+    fn tchecker_atoms(
+        &self,
+        e: &Expr,
+        span: Span,
+        errors: &mut Vec<Diagnostic>,
+        out: &mut Vec<String>,
+    ) {
+        let truth = |e: &Expr| {
+            matches!(
+                e,
+                Expr::Unary(UnOp::Not, _)
+                    | Expr::Binary(
+                        BinOp::Lt
+                            | BinOp::Le
+                            | BinOp::Eq
+                            | BinOp::Ne
+                            | BinOp::Ge
+                            | BinOp::Gt
+                            | BinOp::And
+                            | BinOp::Or,
+                        _,
+                        _
+                    )
+            )
+        };
+        let comparison = |e: &Expr| match e {
+            Expr::Binary(
+                BinOp::Lt | BinOp::Le | BinOp::Eq | BinOp::Ne | BinOp::Ge | BinOp::Gt,
+                a,
+                b,
+            ) => !truth(a) && !truth(b),
+            _ => false,
+        };
+        match e {
+            Expr::Binary(BinOp::And, a, b) => {
+                self.tchecker_atoms(a, span, errors, out);
+                self.tchecker_atoms(b, span, errors, out);
+            }
+            e if comparison(e) => out.push(self.expr(e, span, errors)),
+            Expr::Unary(UnOp::Not, a) if comparison(a) => {
+                out.push(format!("!({})", self.expr(a, span, errors)));
+            }
+            Expr::Unary(UnOp::Not, a) if !truth(a) => {
+                out.push(format!("{} == 0", self.operand(a, BinOp::Eq, span, errors)));
+            }
+            e if !truth(e) => {
+                out.push(format!("{} != 0", self.operand(e, BinOp::Ne, span, errors)));
+            }
+            _ => errors.push(Diagnostic::error(
+                span,
+                "TChecker cannot express this condition: its guards and invariants are \
+                 conjunctions of comparisons (no `||`, no `!` of a conjunction, no \
+                 comparison of truth values)",
+            )),
+        }
     }
 
     fn constraint(&self, c: &ClockConstraint, span: Span, errors: &mut Vec<Diagnostic>) -> String {
@@ -660,7 +742,7 @@ fn checked_table(len: u32) -> String {
 
 /// Locations whose joint occupation a check asks about, when the check is a
 /// plain conjunction of locations (`E<> P1.cs && P2.cs` or `A[] !(...)`).
-fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
+fn location_atoms(kind: &CheckKind) -> Option<Vec<Vec<(u32, u32)>>> {
     let f = match kind {
         CheckKind::Reachable(f) => f,
         CheckKind::Invariant(Formula::Not(f)) => f,
@@ -670,16 +752,22 @@ fn location_atoms(kind: &CheckKind) -> Option<Vec<(u32, u32)>> {
             return None;
         }
     };
-    match f {
+    // One conjunct: a location, or a disjunction of locations (one label
+    // on each of them: a state carries the labels of all its locations).
+    let conjunct = |g: &Formula| match g {
         Formula::At { process, location } => Some(vec![(*process, *location)]),
-        Formula::And(fs) => fs
+        Formula::Or(gs) if !gs.is_empty() => gs
             .iter()
-            .map(|g| match g {
+            .map(|h| match h {
                 Formula::At { process, location } => Some((*process, *location)),
                 _ => None,
             })
             .collect(),
         _ => None,
+    };
+    match f {
+        Formula::And(fs) => fs.iter().map(conjunct).collect(),
+        f => Some(vec![conjunct(f)?]),
     }
 }
 
@@ -784,8 +872,13 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                 let names: Vec<String> = (1..=atoms.len())
                     .map(|k| format!("{}_{k}", clean(&c.name)))
                     .collect();
-                for (a, n) in atoms.iter().zip(&names) {
-                    labels.entry(*a).or_default().push(n.clone());
+                for (locations, n) in atoms.iter().zip(&names) {
+                    for a in locations {
+                        let on = labels.entry(*a).or_default();
+                        if !on.contains(n) {
+                            on.push(n.clone());
+                        }
+                    }
                 }
                 let meaning = if matches!(c.kind, CheckKind::Reachable(_)) {
                     "holds iff reachable"
@@ -798,7 +891,12 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                     names.join(",")
                 ));
             }
-            None => notes.push(format!("# check {}: not expressible with labels", c.name)),
+            None => notes.push(format!(
+                "# check {}: not expressible with labels (TChecker's labels ask whether a \
+                 state is reachable whose locations carry them all: only `E<>` and \
+                 `A[] !` of a conjunction of locations or of disjunctions of locations)",
+                c.name
+            )),
         }
     }
     for n in &notes {

@@ -75,12 +75,20 @@ impl Ctx {
             .filter(|e| e.label.as_deref() == Some(p.label.text.as_str()))
             .collect();
         if labelled.is_empty() {
+            // Legal, as in TChecker: a strong participant without the label
+            // keeps the vector from ever firing (and the others' edges
+            // labelled so from moving alone); a weak one never takes part.
+            let effect = if p.weak {
+                format!("`{}` never takes part in this vector", proc_.name)
+            } else {
+                "this vector never fires".to_string()
+            };
             let msg = format!(
-                "process `{}` has no edge labelled `{}` (`sync {}` on an edge)",
+                "process `{}` has no edge labelled `{}` (`sync {}` on an edge): {effect}",
                 proc_.name, p.label.text, p.label.text
             );
-            self.diags.push(Diagnostic::error(p.label.span, msg));
-            return false;
+            self.diags.push(Diagnostic::warning(p.label.span, msg));
+            return true;
         }
         if p.weak
             && let Some(e) = labelled.iter().find(|e| !e.clock_guard.is_empty())
