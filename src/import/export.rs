@@ -940,7 +940,21 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
         edge_events.push(evs);
     }
     out.push_str("\nevent:tau\n");
-    let all_events: BTreeSet<&String> = edge_events.iter().flatten().flatten().collect();
+    // A vector may name a label no edge of its process carries (the
+    // vector then never fires, or that weak participant stays out); the
+    // event must be declared all the same.
+    let vector_events: Vec<String> = net
+        .vectors
+        .iter()
+        .flat_map(|v| &v.participants)
+        .map(|p| clean(&p.label))
+        .collect();
+    let all_events: BTreeSet<&String> = edge_events
+        .iter()
+        .flatten()
+        .flatten()
+        .chain(&vector_events)
+        .collect();
     for e in &all_events {
         out.push_str(&format!("event:{e}\n"));
     }

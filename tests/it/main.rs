@@ -76,5 +76,6 @@ mod syntax_operators;
 mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;
+mod tchecker_diff;
 mod vectors;
 mod xta_functions;
