@@ -449,9 +449,12 @@ pub enum SizeError {
     /// The number does not parse.
     #[error("`{0}` is not a size (e.g. 512M, 1.5G, 2GiB)")]
     NotANumber(String),
-    /// Zero, or more bytes than there are.
+    /// Zero (or less than a byte).
     #[error("`{0}`: a size must be at least 1 byte")]
-    OutOfRange(String),
+    TooSmall(String),
+    /// More bytes than a 64-bit count holds (16 EiB).
+    #[error("`{0}` is too large: a size is at most 16777215T")]
+    TooLarge(String),
 }
 
 /// Parses a size: bytes, or a number with `K`, `M`, `G` or `T` (powers of
@@ -481,8 +484,11 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
         .parse()
         .map_err(|_| SizeError::NotANumber(text.to_string()))?;
     let bytes = value * scale as f64;
-    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
-        return Err(SizeError::OutOfRange(text.to_string()));
+    if bytes >= u64::MAX as f64 {
+        return Err(SizeError::TooLarge(text.to_string()));
+    }
+    if !(bytes >= 1.0) {
+        return Err(SizeError::TooSmall(text.to_string()));
     }
     Ok(bytes as u64)
 }
@@ -582,6 +588,13 @@ mod tests {
         assert!(parse_size("12 parsecs").is_err());
         assert!(parse_size("-1G").is_err());
         assert!(parse_size("").is_err());
+        // The limits say which side was crossed.
+        assert_eq!(
+            parse_size("99999999T"),
+            Err(SizeError::TooLarge("99999999T".into()))
+        );
+        assert_eq!(parse_size("0.1"), Err(SizeError::TooSmall("0.1".into())));
+        assert_eq!(parse_size("16777215T"), Ok(16_777_215 << 40));
     }
 
     #[test]

@@ -22,8 +22,8 @@ pub enum FlagError {
     Seconds {
         /// The flag, without its dashes.
         flag: &'static str,
-        /// The value given.
-        value: f64,
+        /// The value given, written short (`-1e300`, not 301 digits).
+        value: String,
     },
     /// A count flag given 0.
     #[error("invalid --{0} `0`: expected at least 1")]
@@ -69,7 +69,18 @@ fn list_or_none(names: &[String]) -> String {
 
 /// `seconds` as a duration, or the error of `--flag`.
 pub fn seconds(flag: &'static str, value: f64) -> Result<Duration, FlagError> {
-    Duration::try_from_secs_f64(value).map_err(|_| FlagError::Seconds { flag, value })
+    if value.is_finite() && value > u64::MAX as f64 {
+        // Longer than any run (5.8e11 years): no limit in effect.
+        return Ok(Duration::MAX);
+    }
+    Duration::try_from_secs_f64(value).map_err(|_| FlagError::Seconds {
+        flag,
+        value: if value.is_finite() && value.abs() >= 1e15 {
+            format!("{value:e}")
+        } else {
+            value.to_string()
+        },
+    })
 }
 
 /// The checker options the search flags ask for.
@@ -182,6 +193,10 @@ fn query_checks(path: &std::path::Path) -> Result<(String, bool), ReadError> {
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
+    if args.files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        diag::error("`-` (standard input) is given twice: it can be read only once");
+        return exit::ERROR;
+    }
     let Some(options) = diag::ok(options(&args.search)) else {
         return exit::ERROR;
     };

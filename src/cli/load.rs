@@ -177,6 +177,16 @@ pub fn note_detection(path: &Path, detection: &import::Detection) {
 /// to stderr against the file.
 pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
     let original = read_source(path).map_err(LoadError::Unreadable)?;
+    if original.text.trim().is_empty() {
+        // In every format: an empty zeno file would otherwise pass as a
+        // model without checks, an empty XTA or XML file fail to import.
+        let message = format!(
+            "`{}` is empty: there is no model in it",
+            original.display_path()
+        );
+        diag::error(&message);
+        return Err(LoadError::Usage(message));
+    }
     let name = path.to_string_lossy();
     match zeno::load::load(&name, &original.text, labels) {
         Ok(loaded) => {

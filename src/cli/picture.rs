@@ -84,18 +84,17 @@ fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<
     })?;
     let options = options.for_goal(&network.check(check).kind.goal());
     let result = checker::check(network, check, &options, &Cancel::new(), &mut |_| {});
+    // In the words `zeno check` uses: `holds`, `fails — no reachable state
+    // satisfies it`, `unknown: time limit reached`, `violated — no trace: …`.
+    let summary = zeno::report::summary(network, network.check(check), &result);
     match (result.trace, &result.verdict) {
         (Some(trace), _) => Ok(trace),
-        (None, checker::Verdict::Unknown(limit)) => {
-            diag::error(format!(
-                "check `{name}`: no verdict ({limit:?} limit reached), so no trace to draw"
-            ));
+        (None, checker::Verdict::Unknown(_)) => {
+            diag::error(format!("check `{name}`: {summary}, so no trace to draw"));
             Err(exit::LIMIT)
         }
-        (None, verdict) => {
-            diag::error(format!(
-                "check `{name}` has no trace to draw: its verdict is {verdict:?} (an `A[]` check that holds or an `E<>` check without a witness)"
-            ));
+        (None, _) => {
+            diag::error(format!("check `{name}` has no trace to draw: {summary}"));
             Err(exit::FAILS)
         }
     }

@@ -15,7 +15,19 @@ impl Ctx {
                     is_const: true,
                 },
                 Err(_) => {
-                    self.error(e.span, format!("the integer {v} is too large"));
+                    // `i64::MAX` also stands for a literal too long for
+                    // i64 (from_ast), whose value is not known: the snippet
+                    // shows it as written.
+                    let what = if *v == i64::MAX {
+                        "this integer literal".to_string()
+                    } else {
+                        format!("the integer {v}")
+                    };
+                    let (lo, hi) = (i32::MIN, i32::MAX);
+                    self.error(
+                        e.span,
+                        format!("{what} is too large: integers are in [{lo}, {hi}]"),
+                    );
                     Typed::error()
                 }
             },
