@@ -19,7 +19,63 @@ pub fn stderr_color() -> termcolor::ColorChoice {
     }
 }
 
-fn snippet(source: &Source, d: &Diagnostic) -> Snippet<()> {
+/// Whether the character `c` at `i` in `text` is a control character a
+/// diagnostic must not print raw (it could drive the terminal): all but
+/// tab, line feed, and a carriage return before a line feed.
+fn raw_control(text: &str, i: usize, c: char) -> bool {
+    c.is_control() && c != '\t' && c != '\n' && !(c == '\r' && text[i + 1..].starts_with('\n'))
+}
+
+/// `c` as an escape: `\x1b`, `\u{85}`.
+fn escaped(c: char) -> String {
+    if (c as u32) < 0x80 {
+        format!("\\x{:02x}", c as u32)
+    } else {
+        format!("\\u{{{:x}}}", c as u32)
+    }
+}
+
+/// `text` with its raw control characters ([`raw_control`]) escaped.
+fn escape_controls(text: &str) -> String {
+    Shown::new(text).text
+}
+
+/// A source as a snippet shows it: its text with control characters
+/// escaped, and where offsets into the original moved to.
+struct Shown {
+    text: String,
+    /// `(offset in the original, bytes added up to it)` after every escape.
+    shifts: Vec<(usize, usize)>,
+}
+
+impl Shown {
+    fn new(text: &str) -> Shown {
+        let mut shown = Shown {
+            text: String::with_capacity(text.len()),
+            shifts: Vec::new(),
+        };
+        let mut added = 0;
+        for (i, c) in text.char_indices() {
+            if raw_control(text, i, c) {
+                let e = escaped(c);
+                added += e.len() - c.len_utf8();
+                shown.text.push_str(&e);
+                shown.shifts.push((i + c.len_utf8(), added));
+            } else {
+                shown.text.push(c);
+            }
+        }
+        shown
+    }
+
+    /// Where the original's offset `o` (on a character boundary) is.
+    fn map(&self, o: usize) -> usize {
+        let k = self.shifts.partition_point(|&(at, _)| at <= o);
+        o + if k == 0 { 0 } else { self.shifts[k - 1].1 }
+    }
+}
+
+fn snippet(source: &Source, shown: &Shown, d: &Diagnostic) -> Snippet<()> {
     let severity = match d.severity {
         Severity::Error => SnippetSeverity::Error,
         Severity::Warning => SnippetSeverity::Warning,
@@ -35,29 +91,28 @@ fn snippet(source: &Source, d: &Diagnostic) -> Snippet<()> {
     };
     let range = |s: zeno::ir::Span| {
         let start = clamp(s.start);
-        start..clamp(s.end).max(start)
+        shown.map(start)..shown.map(clamp(s.end).max(start))
     };
     let mut labels = vec![Label::primary((), range(d.range))];
-    labels.extend(
-        d.related
-            .iter()
-            .map(|r| Label::secondary((), range(r.range)).with_message(r.message.clone())),
-    );
+    labels.extend(d.related.iter().map(|r| {
+        Label::secondary((), range(r.range)).with_message(escape_controls(&r.message))
+    }));
     Snippet::new(severity)
-        .with_message(d.message.clone())
+        .with_message(escape_controls(&d.message))
         .with_labels(labels)
 }
 
 /// The diagnostics as plain text (what stderr shows without colors).
 #[cfg(test)]
 pub fn render_to_string(source: &Source, diagnostics: &[Diagnostic]) -> String {
-    let file = SimpleFile::new(source.display_path(), source.text.as_str());
+    let text = Shown::new(&source.text);
+    let file = SimpleFile::new(escape_controls(&source.display_path()), text.text.as_str());
     let config = term::Config::default();
     let mut out = String::new();
     let (shown, note) = capped(source, diagnostics);
     for d in shown {
         // Spans are clamped above, so rendering cannot fail on a bad range.
-        let _ = term::emit_to_string(&mut out, &config, &file, &snippet(source, d));
+        let _ = term::emit_to_string(&mut out, &config, &file, &snippet(source, &text, d));
     }
     if let Some(note) = note {
         out.push_str(&format!("note: {note}\n"));
@@ -93,13 +148,14 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
     if diagnostics.is_empty() {
         return;
     }
-    let file = SimpleFile::new(source.display_path(), source.text.as_str());
+    let text = Shown::new(&source.text);
+    let file = SimpleFile::new(escape_controls(&source.display_path()), text.text.as_str());
     let config = term::Config::default();
     // Buffered: one write per snippet line costs seconds on long outputs.
     let mut out = termcolor::BufferedStandardStream::stderr(stderr_color());
     let (shown, note) = capped(source, diagnostics);
     for d in shown {
-        let _ = term::emit_to_write_style(&mut out, &config, &file, &snippet(source, d));
+        let _ = term::emit_to_write_style(&mut out, &config, &file, &snippet(source, &text, d));
     }
     let _ = out.flush();
     if let Some(note) = note {
@@ -110,7 +166,11 @@ pub fn emit(source: &Source, diagnostics: &[Diagnostic]) {
 /// A one-line error not tied to a model text (unreadable file, bad flag value).
 pub fn error(message: impl std::fmt::Display) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "error: {}",
+        escape_controls(&message.to_string())
+    );
 }
 
 /// The value of `result`, or nothing once its error is printed as
@@ -122,7 +182,7 @@ pub fn ok<T>(result: Result<T, impl std::fmt::Display>) -> Option<T> {
 /// A one-line note (context for the diagnostics that follow).
 pub fn note(message: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "note: {message}");
+    let _ = writeln!(std::io::stderr().lock(), "note: {}", escape_controls(message));
 }
 
 #[cfg(test)]
@@ -141,6 +201,33 @@ mod tests {
         assert!(out.contains("m.zeno:2:5"), "{out}");
         assert!(out.contains("first defined here"), "{out}");
         assert!(out.contains("int x = 2;"), "{out}");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_labels_stay_on_their_text() {
+        // An escape sequence before the error and one inside the message.
+        let text = "int \u{1b}[2J a = 1;\r\nint b = \u{7}c;\r\n";
+        let source = Source::new("m.zeno", text.to_string());
+        let c = text.find("c;").unwrap() as u32;
+        let d = Diagnostic::error(Span::new(c, c + 1), "unknown name `c\u{1b}]0;x\u{7}`")
+            .with_related(Span::new(4, 5), "an \u{9b} here");
+        let out = render_to_string(&source, &[d]);
+        assert!(
+            !out.chars().any(|ch| ch.is_control() && ch != '\n' && ch != '\r'),
+            "{out:?}"
+        );
+        assert!(out.contains("error: unknown name `c\\x1b]0;x\\x07`"), "{out}");
+        assert!(out.contains("int \\x1b[2J a = 1;"), "{out}");
+        assert!(out.contains("int b = \\x07c;"), "{out}");
+        assert!(out.contains("an \\u{9b} here"), "{out}");
+        // The primary label is under `c`, past the escape's four characters.
+        let line = out.lines().find(|l| l.contains("int b = ")).unwrap();
+        let marks = out.lines().skip_while(|l| !l.contains("int b = ")).nth(1).unwrap();
+        let col = line.find('c').unwrap();
+        assert_eq!(marks.find('^'), Some(col), "{out}");
+        // The column counts the characters as shown (JSON and SARIF carry
+        // the original's, 10).
+        assert!(out.contains("m.zeno:2:13"), "{out}");
     }
 
     #[test]
