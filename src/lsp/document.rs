@@ -4,7 +4,11 @@
 //! The server runs notification handlers concurrently, so `didChange` for
 //! version 3 may be handled before the one for version 2. Incremental edits
 //! only make sense in order, so an edit whose predecessor has not been applied
-//! yet waits in `pending`; an edit for a version already applied is dropped.
+//! yet waits in `pending`. An edit whose version is not above the last one
+//! applied (a client that numbers a reopened document afresh, or an edit
+//! that came after its gap was given up on) is the client's latest word:
+//! it is applied to the current text and its version adopted
+//! ([`ChangeOutcome::Resynced`]; the server logs it).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -31,8 +35,10 @@ pub enum ChangeOutcome {
     Applied,
     /// The edit waits for an earlier version.
     Queued,
-    /// The version was already applied or superseded.
-    Stale,
+    /// The version was not above the last one applied (`last`): the edit
+    /// was applied to the current text all the same and its version
+    /// adopted; edits waiting for a predecessor were dropped.
+    Resynced { last: i32 },
 }
 
 impl Document {
@@ -62,7 +68,11 @@ impl Document {
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> ChangeOutcome {
         if version <= self.version {
-            return ChangeOutcome::Stale;
+            let last = self.version;
+            // What waited belongs to the numbering given up.
+            self.pending.clear();
+            self.apply(version, changes);
+            return ChangeOutcome::Resynced { last };
         }
         self.pending.insert(version, changes);
         if self.apply_ready() {
@@ -193,8 +203,36 @@ mod tests {
         assert_eq!(d.text, "aXYb");
         assert_eq!(d.version, 3);
         assert!(!d.has_pending());
-        assert_eq!(d.change(3, vec![full("late")]), ChangeOutcome::Stale);
-        assert_eq!(d.text, "aXYb");
+    }
+
+    #[test]
+    fn a_version_not_above_the_last_is_applied_and_adopted() {
+        let mut d = Document::new(5, "ab".to_string());
+        // A client that numbers a reopened document from 1 again: full text,
+        // then an incremental edit on it, then the next in its numbering.
+        assert_eq!(
+            d.change(1, vec![full("xyz")]),
+            ChangeOutcome::Resynced { last: 5 }
+        );
+        assert_eq!((d.version, d.text.as_str()), (1, "xyz"));
+        assert_eq!(
+            d.change(1, vec![edit(0, 0, 0, 1, "X")]),
+            ChangeOutcome::Resynced { last: 1 }
+        );
+        assert_eq!((d.version, d.text.as_str()), (1, "Xyz"));
+        assert_eq!(
+            d.change(2, vec![edit(0, 3, 0, 3, "!")]),
+            ChangeOutcome::Applied
+        );
+        assert_eq!((d.version, d.text.as_str()), (2, "Xyz!"));
+        // Edits waiting under the old numbering are dropped.
+        assert_eq!(d.change(9, vec![edit(0, 0, 0, 0, "?")]), ChangeOutcome::Queued);
+        assert_eq!(
+            d.change(2, vec![full("new")]),
+            ChangeOutcome::Resynced { last: 2 }
+        );
+        assert!(!d.has_pending());
+        assert_eq!(d.text, "new");
     }
 
     #[test]

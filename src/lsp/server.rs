@@ -730,7 +730,14 @@ impl LanguageServer for Backend {
             match d.doc.change(version, params.content_changes) {
                 ChangeOutcome::Applied => st.text_changed(&uri, Trigger::Change, out),
                 ChangeOutcome::Queued => queued = true,
-                ChangeOutcome::Stale => {}
+                ChangeOutcome::Resynced { last } => {
+                    out.log.push(format!(
+                        "didChange for {} has version {version}, not above the last applied \
+                         ({last}): applied to the current text, and version {version} adopted",
+                        uri.as_str()
+                    ));
+                    st.text_changed(&uri, Trigger::Change, out);
+                }
             }
         })
         .await;

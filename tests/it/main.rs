@@ -49,6 +49,7 @@ mod lsp_framing;
 mod lsp_fuzz;
 mod lsp_pictures;
 mod lsp_recheck;
+mod lsp_resync;
 mod lsp_simulate;
 mod lsp_stdio;
 mod memory;
