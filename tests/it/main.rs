@@ -14,6 +14,7 @@ mod cli_completions;
 mod cli_import;
 mod cli_output;
 mod cli_pictures;
+mod cli_robust;
 mod cli_safe;
 mod cli_simulate;
 mod clock_arrays;
