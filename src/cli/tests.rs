@@ -234,4 +234,10 @@ fn a_verdict_whose_trace_a_limit_stopped_says_so() {
     assert_eq!(f.checks[0].verdict, VerdictKind::Fails);
     assert_eq!(f.checks[0].verdict.exit_code(), 1);
     assert_eq!(f.checks[0].limit, Some("time"));
+    // With `--trace none` no trace was asked for: the verdict alone.
+    let none = text::file(&f, TraceDetail::None);
+    assert!(none.contains("  mutex: violated\n"), "{none}");
+    assert!(!none.contains("no trace"), "{none}");
+    let short = text::file(&f, TraceDetail::Short);
+    assert!(short.contains("no trace: time limit reached while building it"), "{short}");
 }

@@ -27,7 +27,13 @@ pub fn file(report: &FileReport, detail: TraceDetail) -> String {
 /// One check: verdict line, statistics, trace.
 pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "  {}: {}", c.name, c.summary);
+    // `--trace none` asked for no trace: that a limit kept one from being
+    // built is no news (JSON still names the limit).
+    let summary = match c.summary.split_once(" — no trace: ") {
+        Some((verdict, _)) if detail == TraceDetail::None => verdict,
+        _ => c.summary.as_str(),
+    };
+    let _ = writeln!(out, "  {}: {summary}", c.name);
     if let Some(w) = &c.portfolio_winner {
         let _ = writeln!(out, "    portfolio winner: {w}");
     }
