@@ -50,6 +50,7 @@ mod lsp_pictures;
 mod lsp_recheck;
 mod lsp_simulate;
 mod lsp_stdio;
+mod lsp_transport;
 mod memory;
 mod models;
 mod parallel;
