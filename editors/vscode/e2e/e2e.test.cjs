@@ -61,8 +61,24 @@ async function open(file) {
   await input.fill(file);
   await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor({ timeout: UI });
   await input.press("Enter");
-  await page.locator(`.tab.active[aria-label^="${file}"]`).waitFor({ timeout: UI });
+  await page.locator(`.tab.active[aria-label^="${file}"]`).first().waitFor({ timeout: UI });
   await page.locator(".monaco-editor .view-lines").first().waitFor({ timeout: UI });
+}
+
+/** Hides the bottom panel (Problems, Test Results), making room for the editor. */
+async function hidePanel() {
+  if (await page.locator(".part.panel").isVisible()) await command("View: Hide Panel");
+}
+
+/** Moves the cursor to a line (Go to Line), which also scrolls it into view. */
+async function goToLine(line) {
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: UI });
+  await input.fill(`:${line}`);
+  await input.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: UI });
+  await expectCursorOn(line, "Go to Line");
 }
 
 /** The cursor's line, from the status bar ("Ln 12, Col 5"). */
@@ -185,6 +201,8 @@ after(async () => {
   await browser?.close();
 });
 
+const mutexLine = () => lineOf("fischer-buggy.zeno", /^check mutex:/);
+
 // The steps build on each other (the server's first verdict above all):
 // after a failure the rest are skipped, so a broken server fails fast.
 let broken;
@@ -206,10 +224,14 @@ step("the violation of mutex is in the Problems panel", async () => {
   // With zeno.search = bfs the trace is the shortest, 6 steps (the model's comment).
   const text = await waitForProblems((t) => /violated: trace of 6 steps/.test(t), "no violation of mutex");
   assert.match(text, /fischer-buggy\.zeno/);
+  // Every step of the trace is related information of the diagnostic.
+  assert.match(text, /step 6 of 6: Proc\(\d\) wait → cs/);
   await shot("problems");
+  await hidePanel();
 });
 
 step("code lenses over the checks say their verdicts", async () => {
+  await goToLine(mutexLine());
   await waitForLens("mutex", /violated — trace of 6 steps/);
   const mutex = await waitForLens("mutex", /Step through/, UI);
   assert.match(mutex, /Show trace/);
@@ -233,8 +255,11 @@ step("Step through moves the cursor along the trace", async () => {
 });
 
 step("the zeno Trace view lists the steps", async () => {
-  const view = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /zeno Trace/i }) });
-  await view.waitFor({ timeout: UI });
+  await command("View: Show Explorer");
+  const header = page.locator(".pane-header", { hasText: /zeno Trace/i });
+  await header.waitFor({ timeout: UI });
+  if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+  const view = page.locator(".pane", { has: header });
   const rows = view.locator(".monaco-list-row");
   const deadline = Date.now() + UI;
   while ((await rows.count()) < 6 && Date.now() < deadline) await page.waitForTimeout(200);
@@ -242,7 +267,7 @@ step("the zeno Trace view lists the steps", async () => {
   for (let i = 1; i <= 6; i++) {
     assert.ok(labels.some((l) => l.startsWith(`${i}. `)), `no step ${i} in the trace view: ${labels.join(" | ")}`);
   }
-  assert.ok(labels.some((l) => /idle -> req/.test(l)), labels.join(" | "));
+  assert.ok(labels.some((l) => /idle → req/.test(l)), labels.join(" | "));
   await shot("trace-view");
 });
 
@@ -256,9 +281,7 @@ step("Show Timeline draws the trace", async () => {
 
 step("Show Automaton draws the template under the cursor", async () => {
   await open("fischer-buggy.zeno");
-  await page.keyboard.press("Control+G");
-  await page.keyboard.type(String(lineOf("fischer-buggy.zeno", /^\s*clock x;/)));
-  await page.keyboard.press("Enter");
+  await goToLine(lineOf("fischer-buggy.zeno", /^\s*clock x;/));
   await command("zeno: Show Automaton");
   await page.locator(".tab", { hasText: "zeno automaton: Proc" }).waitFor({ timeout: UI });
   await webview("svg text", "wait");
@@ -298,51 +321,97 @@ step("the Testing view lists each check", async () => {
     await page.waitForTimeout(250);
   }
   for (const c of ["mutex", "can_enter", "no_deadlock"]) assert.ok(text.includes(c), `no ${c} in the Testing view:\n${text}`);
+  // Running them: mutex fails, the other two pass (the model's comment).
+  await command("Test: Run All Tests");
+  // Each row's label and the classes of its state icon.
+  const states = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll(".test-explorer .monaco-list-row")].map((r) => ({
+        label: r.querySelector(".label, .monaco-icon-label")?.textContent?.trim() ?? r.textContent,
+        icon: [...r.querySelectorAll("[class*='codicon-testing-']")].map((e) => e.className).join(" "),
+      })),
+    );
+  const expected = { mutex: "failed", can_enter: "passed", no_deadlock: "passed" };
+  const shown = async () => {
+    const rows = await states();
+    return Object.entries(expected).every(([name, state]) =>
+      rows.some((r) => r.label.startsWith(name) && r.icon.includes(`testing-${state}-icon`)),
+    );
+  };
+  const until = Date.now() + SERVER;
+  while (!(await shown()) && Date.now() < until) await page.waitForTimeout(250);
+  assert.ok(await shown(), `the Testing view shows: ${JSON.stringify(await states())}`);
   await shot("testing");
 });
 
 step("each lens of lamp.zeno shows its own check's trace or witness", async () => {
+  await command("View: Close All Editor Groups");
+  await hidePanel();
   await open("lamp.zeno");
   // By hand (the model's comment): too_bright off -> low, low -> bright;
   // door_opens closed -> open.
   const offLow = lineOf("lamp.zeno", /^\s*off -> low/);
   const lowBright = lineOf("lamp.zeno", /^\s*low -> bright/);
   const closedOpen = lineOf("lamp.zeno", /^\s*closed -> open/);
+  await goToLine(lineOf("lamp.zeno", /^check door_opens:/));
   await waitForLens("too_bright", /violated — trace of 2 steps/);
   await waitForLens("door_opens", /holds — witness of 1 steps?/, UI);
-  await clickLens("door_opens", "Show trace");
+  const brightCheck = lineOf("lamp.zeno", /^check too_bright:/);
+  const doorCheck = lineOf("lamp.zeno", /^check door_opens:/);
+  // Before each click the cursor is on the other check: the lens, not the
+  // cursor, says which check to trace.
+  const click = async (check, title) => {
+    await goToLine(check === "door_opens" ? brightCheck : doorCheck);
+    await clickLens(check, title);
+  };
+  await click("door_opens", "Show trace");
   await expectCursorOn(closedOpen, "door_opens: Show trace");
-  await clickLens("too_bright", "Step through");
+  await click("too_bright", "Step through");
   await expectCursorOn(offLow, "too_bright: Step through");
-  await clickLens("too_bright", "Step through");
+  await click("too_bright", "Step through");
   await expectCursorOn(lowBright, "too_bright: Step through again");
-  await clickLens("door_opens", "Step through");
+  await click("door_opens", "Step through");
   await expectCursorOn(closedOpen, "door_opens: Step through");
-  await clickLens("too_bright", "Show trace");
+  await click("too_bright", "Show trace");
   await expectCursorOn(offLow, "too_bright: Show trace");
   await shot("lamp-lenses");
 });
 
 step("fixing the model by an edit turns mutex to holds", async () => {
+  await command("View: Close All Editor Groups");
+  await hidePanel();
   await open("fischer-buggy.zeno");
-  await page.keyboard.press("Control+H");
-  const find = page.locator(".find-widget textarea, .find-widget input").first();
+  await goToLine(lineOf("fischer-buggy.zeno", /^\s*wait -> cs/));
+  // Find the buggy guard (the find selects it), close the find widget and
+  // type the correct one over the selection.
+  await page.keyboard.press("Control+F");
+  const find = page.locator(".find-widget .find-part textarea, .find-widget .find-part input").first();
   await find.waitFor({ timeout: UI });
   await find.fill("x >= K && id == pid");
-  const replace = page.locator(".find-widget .replace-input textarea, .find-widget .replace-input input").first();
-  await replace.fill("x > K && id == pid");
-  await page.keyboard.press("Control+Alt+Enter");
+  await page.locator(".find-widget .matchesCount", { hasText: "1 of 1" }).waitFor({ timeout: UI });
+  await find.press("Enter");
   await page.keyboard.press("Escape");
+  await page.keyboard.type("x > K && id == pid");
+  const fixed = lineOf("fischer-buggy.zeno", /^\s*wait -> cs/);
+  const text = await page.locator(".monaco-editor .view-line", { hasText: "wait -> cs" }).first().innerText();
+  assert.match(text.replace(/\u00a0/g, " "), /when x > K && id == pid;/, `line ${fixed} reads: ${text}`);
+  await goToLine(mutexLine());
   await waitForLens("mutex", /✓ holds/);
-  await waitForProblems((t) => !/violated/.test(t), "mutex is still violated after the fix");
   await shot("fixed");
+  await waitForProblems((t) => !/violated/.test(t), "mutex is still violated after the fix");
+  await shot("fixed-problems");
 });
 
 step("an imported UPPAAL model gets its queries' verdicts", async () => {
   await open("coffee.xml");
   // coffee.xml's comments: `fails_user_may_think_forever` and `no` fail,
   // the other four hold (tests/it/import_case_studies.rs).
-  const text = await waitForProblems((t) => /coffee\.xml/.test(t), "no entries for coffee.xml");
-  assert.match(text, /fails_user_may_think_forever/);
+  const verdicts = (t) => ({
+    hold: (t.match(/\bholds: /g) ?? []).length,
+    fail: (t.match(/\b(violated|fails): /g) ?? []).length,
+  });
+  const text = await waitForProblems((t) => /coffee\.xml/.test(t) && verdicts(t).hold + verdicts(t).fail === 6,
+    "not six verdicts for coffee.xml");
+  assert.deepEqual(verdicts(text), { hold: 4, fail: 2 }, text);
   await shot("uppaal-xml");
 });

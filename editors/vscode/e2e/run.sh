@@ -3,7 +3,7 @@
 # (VS Code 1.100) with the platform package installed, opened in Debian's
 # Chromium driven by playwright-core; e2e.test.cjs says what it checks.
 #
-#   editors/vscode/e2e/run.sh [ZENO_BINARY]
+#   editors/vscode/e2e/run.sh [ZENO_BINARY [NODE_TEST_ARGS...]]
 #
 # ZENO_BINARY (default target/release/zeno) goes into the .vsix that
 # `npm run package` builds. Needs Node 20, npm, `chromium`, `rg` (Debian's
@@ -11,7 +11,8 @@
 # C++ compiler, python3); .ci/run installs them. code-server and
 # playwright-core, pinned by package-lock.json here, are installed once into
 # $XDG_CACHE_HOME/zeno-vscode-e2e/KEY (KEY: a hash of the lockfile) and
-# reused. Screenshots go to target/e2e/. Every wait is bounded; code-server
+# reused. NODE_TEST_ARGS go to `node --test` (`--test-name-pattern=lamp`
+# runs only the steps that match). Screenshots go to target/e2e/. Every wait is bounded; code-server
 # and everything it started are stopped at the end.
 set -eu
 
@@ -19,6 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 vscode=$(dirname "$here")
 repo=$(cd "$vscode/../.." && pwd)
 zeno=${1:-$repo/target/release/zeno}
+[ $# -gt 0 ] && shift
 case "$zeno" in /*) ;; *) zeno=$(pwd)/$zeno ;; esac
 
 say() { printf 'e2e: %s\n' "$*"; }
@@ -137,7 +139,7 @@ mkdir -p "$shots"
 status=0
 ZENO_E2E_URL="http://127.0.0.1:$port/?folder=$ws" ZENO_E2E_WORKSPACE=$ws ZENO_E2E_SHOTS=$shots \
   ZENO_E2E_MODULES=$modules/node_modules ZENO_E2E_CHROMIUM=$chromium \
-  timeout 360 node --test --test-concurrency=1 "$here/e2e.test.cjs" || status=$?
+  timeout 360 node --test --test-concurrency=1 "$@" "$here/e2e.test.cjs" || status=$?
 if [ "$status" -ne 0 ]; then
   # What the extension and its server said: the first place to look.
   for log in $(find "$data/logs" -name '*zeno*' -type f 2>/dev/null); do
