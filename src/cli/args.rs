@@ -44,11 +44,40 @@ pub enum Command {
     /// step through a check's trace (interactive, or JSON lines).
     Simulate(SimulateArgs),
     /// Run the language server on stdin/stdout.
-    Lsp,
+    Lsp(LspArgs),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) of zeno, or of one command, on stdout.
     Man(ManArgs),
+}
+
+/// `zeno lsp`: the language server speaks over stdin/stdout. Language
+/// clients name the transport they want; `--stdio` is the one zeno has
+/// (and the default). The others are accepted as arguments only so that
+/// asking for them gets a clear error instead of clap's "unexpected
+/// argument", which an editor shows as a crash.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Speak the protocol over stdin/stdout (the default; language clients
+    /// such as vscode-languageclient pass it).
+    #[arg(long)]
+    pub stdio: bool,
+    /// The client's process id, as vscode-languageclient passes it to a
+    /// Node server; not used (the server ends when its input ends).
+    #[arg(long = "clientProcessId", value_name = "PID", hide = true)]
+    pub client_process_id: Option<u32>,
+    /// Not supported: the socket transport.
+    #[arg(long, value_name = "PORT", hide = true)]
+    pub socket: Option<String>,
+    /// Not supported: the socket transport.
+    #[arg(long, value_name = "PORT", hide = true)]
+    pub port: Option<String>,
+    /// Not supported: the named-pipe transport.
+    #[arg(long, value_name = "NAME", hide = true)]
+    pub pipe: Option<String>,
+    /// Not supported: Node's IPC channel.
+    #[arg(long = "node-ipc", hide = true)]
+    pub node_ipc: bool,
 }
 
 #[derive(Debug, Args)]

@@ -12,6 +12,7 @@ pub mod generate;
 pub mod import;
 pub mod json;
 pub mod load;
+pub mod lsp;
 pub mod out;
 pub mod picture;
 pub mod report;
@@ -43,13 +44,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Simulate(a) => simulate::run(&a),
         Command::Completions(a) => generate::completions(&a),
         Command::Man(a) => generate::man(&a),
-        Command::Lsp => match zeno::lsp::run_stdio() {
-            Ok(code) => code,
-            Err(e) => {
-                diag::error(format!("language server: {e}"));
-                exit::ERROR
-            }
-        },
+        Command::Lsp(a) => lsp::run(&a),
     };
     out::finish(code)
 }

@@ -45,4 +45,6 @@ fn editor_integrations_work_against_zeno_lsp() {
     // Neovim test included (it is skipped, with another line, without nvim).
     assert!(log.contains("editors: all passed"), "{log}");
     assert!(log.contains("Neovim headless test (server:"), "{log}");
+    // With the real server the lens and key-mapping test runs too.
+    assert!(log.contains("ok: lenses and mappings"), "{log}");
 }

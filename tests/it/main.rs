@@ -53,6 +53,7 @@ mod lsp_recheck;
 mod lsp_resync;
 mod lsp_simulate;
 mod lsp_stdio;
+mod lsp_transport;
 mod memory;
 mod models;
 mod parallel;

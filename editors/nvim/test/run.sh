@@ -8,8 +8,11 @@
 # the first step's edge as given by zeno/errorTrace; then :ZenoTraceNext,
 # :ZenoTracePrev and :ZenoTrace; then a simulation (:ZenoSimulate,
 # :ZenoSimFire, :ZenoSimBack, a refused :ZenoSimDelay; skipped against the
-# stand-in server). Exits non-zero on failure. Runs the trace
-# model's unit tests (test/trace_spec.lua) first.
+# stand-in server). Then, against the real server only, the code lenses of
+# editors/test/models/lamp.zeno (one violated, one holding check: each lens
+# shows its own check's trace or witness) and the default key mappings
+# (test/lenses.lua). Exits non-zero on failure. Runs the trace model's unit
+# tests (test/trace_spec.lua) first.
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -37,3 +40,13 @@ ZENO_BIN=$zeno ZENO_MODEL=$work/fischer-buggy.zeno ZENO_PLUGIN=$plugin \
   timeout 120 nvim --headless -u NONE -i NONE -n \
   --cmd "set rtp^=$plugin" \
   -c "luafile $here/headless.lua"
+
+if [ "$(basename "$zeno")" = fake-zeno ]; then
+  echo "lens and mapping test skipped: the stand-in server has no hover, definition, references, rename or formatting"
+else
+  cp "$repo/editors/test/models/lamp.zeno" "$work/lamp.zeno"
+  ZENO_BIN=$zeno ZENO_MODEL=$work/lamp.zeno \
+    timeout 120 nvim --headless -u NONE -i NONE -n \
+    --cmd "set rtp^=$plugin" \
+    -c "luafile $here/lenses.lua"
+fi

@@ -17,6 +17,21 @@ import {
 
 export type FetchTrace = (uri: string, check: string) => Promise<unknown>;
 
+/**
+ * The check a command names: `(uri, check)` as the extension's own commands
+ * pass them, or one `{ uri, check }` object as the server's code lenses send
+ * their arguments (`zeno.trace.*`); undefined when the arguments name none.
+ */
+export function traceTarget(args: unknown[]): { uri: string; check: string } | undefined {
+  const [first, second] = args;
+  if (typeof first === "string" && typeof second === "string") return { uri: first, check: second };
+  if (typeof first === "object" && first !== null) {
+    const { uri, check } = first as { uri?: unknown; check?: unknown };
+    if (typeof uri === "string" && typeof check === "string") return { uri, check };
+  }
+  return undefined;
+}
+
 function toRange(r: Range): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }
@@ -126,10 +141,8 @@ export class TraceUi implements vscode.Disposable {
 
   /** The check to step through when none is given: the active trace, else the check at the cursor. */
   private async resolve(args: unknown[]): Promise<TraceCursor | undefined> {
-    const [uri, check] = args;
-    if (typeof uri === "string" && typeof check === "string") {
-      return this.store.activate(uri, check) ?? this.load(uri, check);
-    }
+    const named = traceTarget(args);
+    if (named) return this.store.activate(named.uri, named.check) ?? this.load(named.uri, named.check);
     if (this.store.active) return this.store.active;
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.document.languageId !== "zeno") return undefined;
@@ -176,11 +189,8 @@ export class TraceUi implements vscode.Disposable {
 
   /** Loads a trace afresh (the server may have re-checked) and shows its first step. */
   async show(args: unknown[] = []): Promise<unknown> {
-    const [uri, check] = args;
-    const cursor =
-      typeof uri === "string" && typeof check === "string"
-        ? await this.load(uri, check)
-        : await this.resolve(args);
+    const named = traceTarget(args);
+    const cursor = named ? await this.load(named.uri, named.check) : await this.resolve(args);
     if (!cursor) return undefined;
     cursor.goTo(0);
     return this.answer(cursor, await this.reveal(cursor));
@@ -198,8 +208,8 @@ export class TraceUi implements vscode.Disposable {
    * check given or at the cursor.
    */
   async timeline(args: unknown[], pictures: { showTimeline(uri: string, check: string): Promise<void> }): Promise<void> {
-    const [uri, check] = args;
-    if (typeof uri === "string" && typeof check === "string") return pictures.showTimeline(uri, check);
+    const named = traceTarget(args);
+    if (named) return pictures.showTimeline(named.uri, named.check);
     const trace = this.tree.trace ?? (await this.resolve(args))?.trace;
     if (!trace) {
       void vscode.window.showInformationMessage("zeno: no trace to draw; show a check's trace first.");

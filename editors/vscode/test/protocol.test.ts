@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as rpc from "vscode-jsonrpc/node";
 import { findChecks } from "../src/checks";
+import { serverCommand } from "../src/settings";
 import { parseSvgAnswer } from "../src/svgPage";
 import { parseTrace } from "../src/trace";
 
@@ -32,7 +33,11 @@ interface Diagnostic {
 test("zeno lsp reports the violation of mutex and its trace", { timeout: 90_000 }, async () => {
   const text = fs.readFileSync(modelPath, "utf8");
   const uri = pathToFileURL(modelPath).toString();
-  const child = cp.spawn(server, ["lsp"], { stdio: ["pipe", "pipe", "inherit"] });
+  // Started as the extension starts it: the command line of serverCommand,
+  // to which vscode-languageclient's stdio transport (the one client.ts
+  // asks for) appends `--stdio`.
+  const { command, args } = serverCommand((key) => (key === "path" ? server : undefined));
+  const child = cp.spawn(command, [...args, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   const conn = rpc.createMessageConnection(
     new rpc.StreamMessageReader(child.stdout),
     new rpc.StreamMessageWriter(child.stdin),

@@ -2,7 +2,7 @@
 import { state, FakeEditor } from "./mock-vscode";
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { TraceUi } from "../src/traceUi";
+import { TraceUi, traceTarget } from "../src/traceUi";
 import { response } from "./fixtures";
 
 const URI = "file:///models/fischer-buggy.zeno";
@@ -87,4 +87,34 @@ test("editing the document drops its trace", async () => {
   await ui.next([URI, "mutex"]);
   assert.equal(asked.length, 2, "fetched again after the edit");
   assert.deepEqual(at(state.editor), [10, 4], "and started from the first step");
+});
+
+test("a code lens's argument { uri, check } traces that check, not the one at the cursor", async () => {
+  // The server's lenses send `arguments: [{ uri, check }]` (src/lsp/lenses.rs).
+  const { asked } = setup();
+  // The server answers with the check asked for.
+  const ui = new TraceUi(async (uri, check) => {
+    asked.push([uri, check]);
+    return { ...response, check };
+  });
+  await ui.next([{ uri: URI, check: "reach" }]);
+  assert.deepEqual(asked, [[URI, "reach"]]);
+  assert.deepEqual(at(state.editor), [10, 4]);
+  await ui.show([{ uri: URI, check: "mutex" }]);
+  assert.deepEqual(asked, [
+    [URI, "reach"],
+    [URI, "mutex"],
+  ]);
+  // Stepping the first check again goes on from where it was.
+  await ui.next([{ uri: URI, check: "reach" }]);
+  assert.deepEqual(at(state.editor), [11, 4]);
+  assert.equal(asked.length, 2);
+});
+
+test("traceTarget reads both argument shapes and nothing else", () => {
+  assert.deepEqual(traceTarget([URI, "mutex"]), { uri: URI, check: "mutex" });
+  assert.deepEqual(traceTarget([{ uri: URI, check: "mutex" }]), { uri: URI, check: "mutex" });
+  assert.equal(traceTarget([{ uri: URI }]), undefined);
+  assert.equal(traceTarget([null]), undefined);
+  assert.equal(traceTarget([]), undefined);
 });

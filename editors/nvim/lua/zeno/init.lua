@@ -30,6 +30,19 @@ M.config = {
   highlight = 'IncSearch',
   -- Wait this long (ms) for `zeno/errorTrace`.
   request_timeout = 10000,
+  -- Buffer-local key mappings (normal mode) in the buffers the server is
+  -- attached to. `mappings = false` sets none; a key set to false leaves
+  -- that one out; any other string maps that key instead.
+  mappings = {
+    hover = 'K',
+    definition = 'gd',
+    references = 'gr',
+    rename = '<leader>rn',
+    format = '<leader>f',
+    codelens = '<leader>l',
+    trace_next = ']t',
+    trace_prev = '[t',
+  },
 }
 
 M.quiescent = true
@@ -76,7 +89,61 @@ local handlers = {
   end,
 }
 
+-- What each mapping does; `vim.lsp.buf.format` is Neovim 0.8's name for
+-- 0.7's `formatting`.
+local mapping_actions = {
+  hover = { 'hover', function()
+    vim.lsp.buf.hover()
+  end },
+  definition = { 'go to definition', function()
+    vim.lsp.buf.definition()
+  end },
+  references = { 'references', function()
+    vim.lsp.buf.references()
+  end },
+  rename = { 'rename', function()
+    vim.lsp.buf.rename()
+  end },
+  format = { 'format the model', function()
+    if vim.lsp.buf.format then
+      vim.lsp.buf.format({ name = 'zeno' })
+    else
+      vim.lsp.buf.formatting()
+    end
+  end },
+  codelens = { 'run the code lens on this line', function()
+    vim.lsp.codelens.run()
+  end },
+  trace_next = { 'next step of the error trace', function()
+    M.next()
+  end },
+  trace_prev = { 'previous step of the error trace', function()
+    M.prev()
+  end },
+}
+
+--- Sets the buffer-local mappings of `M.config.mappings`; returns the
+--- keys mapped, by action.
+function M.set_mappings(bufnr)
+  local mapped = {}
+  local keys = M.config.mappings
+  if type(keys) ~= 'table' then
+    return mapped
+  end
+  for action, key in pairs(keys) do
+    local what = mapping_actions[action]
+    if not what then
+      notify(string.format('mappings.%s: not a zeno mapping', action), vim.log.levels.WARN)
+    elseif type(key) == 'string' and key ~= '' then
+      vim.keymap.set('n', key, what[2], { buffer = bufnr, silent = true, desc = 'zeno: ' .. what[1] })
+      mapped[action] = key
+    end
+  end
+  return mapped
+end
+
 local function on_attach(client, bufnr)
+  M.set_mappings(bufnr)
   vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
     buffer = bufnr,
     callback = refresh_codelens,
@@ -363,9 +430,11 @@ local function register_lsp_commands()
   if not vim.lsp.commands then
     return
   end
+  -- The server's lenses send one argument, `{ uri, check }`
+  -- (src/lsp/lenses.rs): the check is that of the lens.
   local function args_of(command)
-    local args = command.arguments or {}
-    return args[2]
+    local arg = (command.arguments or {})[1]
+    return type(arg) == 'table' and arg.check or nil
   end
   vim.lsp.commands['zeno.trace.show'] = function(command)
     local bufnr = vim.api.nvim_get_current_buf()
