@@ -23,6 +23,12 @@ pub enum Limit {
     /// a zone cannot hold: nothing is searched rather than a wrong bound
     /// used.
     ClockRange,
+    /// A stopwatch model's search met a goal along a path whose exact
+    /// delays do not confirm it (the zone graph over-approximates): no
+    /// verdict is drawn from it.
+    Unconfirmed,
+    /// A liveness check of a stopwatch model, which is not decided.
+    StopwatchLiveness,
 }
 
 /// The answer to a check, in the checker's terms (`report::Outcome` words it
