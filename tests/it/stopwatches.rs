@@ -238,3 +238,14 @@ fn bad_rates_are_located_errors() {
     let errors = support::errors("clock x;\ntemplate P() { init location a; }\nsystem P;\ncheck c: E<> x' == 0;\n");
     assert!(errors.iter().any(|(_, at)| at == "x'"), "{errors:?}");
 }
+
+/// The formatter writes a rate tight to its clock, as the docs do.
+#[test]
+fn the_formatter_keeps_a_rate_on_its_clock() {
+    let text = "clock x;\ntemplate P() {\n    init location a invariant x ' == 0 && x<=3;\n}\nsystem P;\n";
+    let formatted = zeno::fmt::format(text).unwrap();
+    assert!(
+        formatted.contains("invariant x' == 0 && x <= 3;"),
+        "{formatted}"
+    );
+}
