@@ -249,3 +249,100 @@ fn the_formatter_keeps_a_rate_on_its_clock() {
         "{formatted}"
     );
 }
+
+/// The preemptive schedule above as UPPAAL writes it (`eL' == 0` in the
+/// invariants of `H`'s running locations), with `RATE` for the second one.
+fn schedule_xml(rate: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<nta>
+<declaration>clock t, eL;</declaration>
+<template><name>H</name>
+<location id="a"><name>run</name><label kind="invariant">t &lt;= 2 &amp;&amp; eL' == 0</label></location>
+<location id="b"><name>idle</name><label kind="invariant">t &lt;= 5</label></location>
+<location id="c"><name>run2</name><label kind="invariant">t &lt;= 7 &amp;&amp; {rate}</label></location>
+<location id="d"><name>rest</name></location>
+<init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="guard">t == 2</label></transition>
+<transition><source ref="b"/><target ref="c"/><label kind="guard">t == 5</label></transition>
+<transition><source ref="c"/><target ref="d"/><label kind="guard">t == 7</label></transition>
+</template>
+<template><name>L</name>
+<location id="r"><name>ready</name><label kind="invariant">eL &lt;= 4</label></location>
+<location id="f"><name>done</name></location>
+<init ref="r"/>
+<transition><source ref="r"/><target ref="f"/><label kind="guard">eL &gt;= 3</label></transition>
+</template>
+<system>system H, L;</system>
+<queries>
+<query><formula>A[] (L.ready imply t &lt;= 8)</formula><comment>wcrt</comment></query>
+<query><formula>A[] (L.ready imply t &lt;= 7)</formula><comment>below_wcrt</comment></query>
+</queries>
+</nta>
+"#
+    )
+}
+
+/// Imported from UPPAAL's XML and XTA, the schedule gives the answers
+/// worked out above, and the violation's trace replays with the rates.
+#[test]
+fn imported_stopwatches_keep_their_answers() {
+    let xml = zeno::import::import_uppaal_xml(&schedule_xml("eL' == 0")).unwrap();
+    assert!(xml.zeno.contains("eL' == 0"), "{}", xml.zeno);
+    let xta_text = "clock t, eL;\n\
+        process H() { state run { t <= 2 && eL' == 0 }, idle { t <= 5 },\n\
+          run2 { t <= 7 && eL' == 0 }, rest;\n\
+          init run;\n\
+          trans run -> idle { guard t == 2; }, idle -> run2 { guard t == 5; },\n\
+            run2 -> rest { guard t == 7; }; }\n\
+        process L() { state ready { eL <= 4 }, done; init ready;\n\
+          trans ready -> done { guard eL >= 3; }; }\n\
+        system H, L;\n";
+    let xta = zeno::import::import_xta(xta_text).unwrap();
+    let xta_zeno = format!(
+        "{}\ncheck wcrt: A[] (L.ready imply t <= 8);\ncheck below_wcrt: A[] (L.ready imply t <= 7);\n",
+        xta.zeno
+    );
+    for text in [xml.zeno, xta_zeno] {
+        let bfs = support::every_order(&text, &[Holds, Fails]);
+        assert!(bfs[1].trace.is_some());
+    }
+}
+
+/// A bad rate in an imported file is an error located in that file: on
+/// the rate's value, or (where the label's text is escaped, `&lt;`) on the
+/// whole invariant label, as the source map follows it.
+#[test]
+fn a_bad_imported_rate_is_located_in_the_xml() {
+    for (rate, message, at) in [
+        ("eL' == 2", "a clock rate must be 0 or 1 (stopwatches), not 2", "2"),
+        (
+            "eL' &lt; 1",
+            "a clock rate is set with `==`: `x' == 0` stops the clock, `x' == 1` lets it run",
+            "t &lt;= 7 &amp;&amp; eL' &lt; 1",
+        ),
+    ] {
+        let source = schedule_xml(rate);
+        let loaded = zeno::load::load("schedule.xml", &source, &[]).unwrap();
+        let map = loaded.source_map.as_ref().expect("a source map");
+        let errors: Vec<(String, String)> = loaded
+            .analyze()
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+            .map(|d| {
+                let m = zeno::load::map_diagnostic(map, &loaded.zeno, &source, d)
+                    .unwrap_or_else(|| panic!("not located in the XML: {d:?}"));
+                (
+                    m.message,
+                    source[m.range.start as usize..m.range.end as usize].to_string(),
+                )
+            })
+            .collect();
+        let expected = (
+            format!("{message} (in the invariant of location run2 of template H)"),
+            at.to_string(),
+        );
+        assert_eq!(errors, [expected], "{rate}");
+    }
+}
