@@ -346,3 +346,30 @@ fn a_bad_imported_rate_is_located_in_the_xml() {
         assert_eq!(errors, [expected], "{rate}");
     }
 }
+
+/// The search passes a refuted goal by and goes on: the corner of
+/// `SPURIOUS` (no run reaches it in `l1`, see there) is reached for real in
+/// `l2`, where `x` and `y` are reset and stopped at 0 while `z` runs on
+/// past 5. Every order answers `violated`, with a trace through `l2`
+/// (edge 1), whichever of `l1` and `l2` it meets first.
+#[test]
+fn the_search_goes_on_past_a_refuted_goal() {
+    let text = "template P() {\n\
+          clock x, y, z;\n\
+          init location l0 invariant x <= 2;\n\
+          location l1 invariant x' == 0;\n\
+          location l2 invariant x' == 0 && y' == 0;\n\
+          l0 -> l1 when x >= 1 do y = 0;\n\
+          l0 -> l2 when x >= 1 do x = 0, y = 0;\n\
+        }\n\
+        system P;\n\
+        check corner: A[] !(P.x <= 1 && P.y <= 3 && P.z >= 5);\n";
+    let net = zeno::semantics::analyze(text).network.unwrap();
+    for order in SearchOrder::ALL {
+        let r = support::check_in_order(&net, 0, order);
+        assert_eq!(r.verdict, Fails, "{order:?}");
+        let t = r.trace.expect("a confirmed trace");
+        support::simulator::replay(&net, 0, &t).unwrap();
+        assert_eq!(t.steps[0].transition.edges, [(0, 1)], "{order:?}");
+    }
+}
