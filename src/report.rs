@@ -71,9 +71,9 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
             "unconfirmed",
             "the stopwatch over-approximation found only traces that exact delays do not confirm",
         ),
-        Limit::StopwatchLiveness => (
-            "stopwatch-liveness",
-            "liveness is not decided on models with stopwatches (`x' == 0`)",
+        Limit::Stopwatches => (
+            "stopwatches",
+            "not decided on models with stopwatches (`x' == 0`): liveness, and deadlock beside diagonal clock constraints",
         ),
     }
 }

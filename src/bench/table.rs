@@ -87,7 +87,7 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Unknown(Limit::Memory) => "unknown (memory)",
         Verdict::Unknown(Limit::ClockRange) => "unknown (clock range)",
         Verdict::Unknown(Limit::Unconfirmed) => "unknown (unconfirmed)",
-        Verdict::Unknown(Limit::StopwatchLiveness) => "unknown (stopwatch liveness)",
+        Verdict::Unknown(Limit::Stopwatches) => "unknown (stopwatches)",
     }
 }
 

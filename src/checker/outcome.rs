@@ -27,8 +27,9 @@ pub enum Limit {
     /// delays do not confirm it (the zone graph over-approximates): no
     /// verdict is drawn from it.
     Unconfirmed,
-    /// A liveness check of a stopwatch model, which is not decided.
-    StopwatchLiveness,
+    /// A check of a stopwatch model that is not decided: liveness, and
+    /// `deadlock` beside diagonal clock constraints.
+    Stopwatches,
 }
 
 /// The answer to a check, in the checker's terms (`report::Outcome` words it

@@ -5,7 +5,8 @@
 //! A trace that is not confirmed never becomes a verdict: the sequential
 //! search passes a refuted goal by and goes on (another path may reach the
 //! goal for real), and the check ends `unknown` when none is confirmed.
-//! Liveness checks are not decided on such models.
+//! Liveness checks are not decided on such models, nor `deadlock` beside
+//! diagonal clock constraints.
 
 use super::goal::Goal;
 use super::semantics::Model;
@@ -52,12 +53,25 @@ impl Refutations {
     }
 }
 
+/// Whether a guard or an invariant compares two clocks (`x - y < 3`).
+fn has_diagonal(net: &crate::ir::Network) -> bool {
+    let diagonal = |cs: &[crate::ir::ClockConstraint]| cs.iter().any(|c| c.i != 0 && c.j != 0);
+    net.processes.iter().any(|p| {
+        p.locations.iter().any(|l| diagonal(&l.invariant))
+            || p.edges.iter().any(|e| diagonal(&e.clock_guard))
+    })
+}
+
 /// Decides the task's check of a network with stopwatches.
 pub(super) fn check(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let kind = &task.net.check(task.check).kind;
-    if kind.is_liveness() {
+    // Deadlocks are found by letting time pass backwards from the guards
+    // (`Dbm::down_with_rates`), exact only where guards and invariants
+    // bound single clocks: beside a diagonal constraint it could miss one.
+    let deadlock_beside_diagonal = kind.goal().mentions_deadlock() && has_diagonal(task.net);
+    if kind.is_liveness() || deadlock_beside_diagonal {
         return CheckResult {
-            verdict: Verdict::Unknown(Limit::StopwatchLiveness),
+            verdict: Verdict::Unknown(Limit::Stopwatches),
             stats: Stats::default(),
             trace: None,
         };
