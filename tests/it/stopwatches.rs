@@ -235,14 +235,17 @@ fn bad_rates_are_located_errors() {
     let errors = support::errors(&model("x' == y", "true"));
     assert!(errors.iter().any(|(_, at)| at == "y"), "{errors:?}");
     // In a check.
-    let errors = support::errors("clock x;\ntemplate P() { init location a; }\nsystem P;\ncheck c: E<> x' == 0;\n");
+    let errors = support::errors(
+        "clock x;\ntemplate P() { init location a; }\nsystem P;\ncheck c: E<> x' == 0;\n",
+    );
     assert!(errors.iter().any(|(_, at)| at == "x'"), "{errors:?}");
 }
 
 /// The formatter writes a rate tight to its clock, as the docs do.
 #[test]
 fn the_formatter_keeps_a_rate_on_its_clock() {
-    let text = "clock x;\ntemplate P() {\n    init location a invariant x ' == 0 && x<=3;\n}\nsystem P;\n";
+    let text =
+        "clock x;\ntemplate P() {\n    init location a invariant x ' == 0 && x<=3;\n}\nsystem P;\n";
     let formatted = zeno::fmt::format(text).unwrap();
     assert!(
         formatted.contains("invariant x' == 0 && x <= 3;"),
@@ -315,7 +318,11 @@ fn imported_stopwatches_keep_their_answers() {
 #[test]
 fn a_bad_imported_rate_is_located_in_the_xml() {
     for (rate, message, at) in [
-        ("eL' == 2", "a clock rate must be 0 or 1 (stopwatches), not 2", "2"),
+        (
+            "eL' == 2",
+            "a clock rate must be 0 or 1 (stopwatches), not 2",
+            "2",
+        ),
         (
             "eL' &lt; 1",
             "a clock rate is set with `==`: `x' == 0` stops the clock, `x' == 1` lets it run",

@@ -191,7 +191,9 @@ fn trace(
         }
         (l / a).checked_mul(*q.denom())
     })?;
-    let total = d.iter().try_fold(Q::from_integer(0), |s, q| s.checked_add(q))?;
+    let total = d
+        .iter()
+        .try_fold(Q::from_integer(0), |s, q| s.checked_add(q))?;
     let total_over_den = total.numer().checked_mul(&(den / total.denom()))?;
     if den > (i64::MAX / 4) as i128 || total_over_den > (i64::MAX / 4) as i128 {
         return None;
@@ -256,9 +258,7 @@ pub(super) fn trace_to(
         }
         let mut k = 0;
         loop {
-            let Some(p) = pick.get_mut(k) else {
-                return None;
-            };
+            let p = pick.get_mut(k)?;
             *p += 1;
             if *p < sys.choices[k].len() {
                 break;

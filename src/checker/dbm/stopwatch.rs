@@ -13,6 +13,8 @@
 //! `x_0` is stopped, so with every clock running this is the usual `up`.
 //! `down` is the same construction backwards.
 
+#![allow(clippy::needless_range_loop)] // index loops over the matrix read best
+
 use super::Dbm;
 use super::bound::{INF, LE_ZERO};
 

@@ -1270,8 +1270,12 @@ impl Sim<'_> {
     /// (`x' == 1`): the invariants together then allow no delay.
     fn rates_conflict(&self, s: &ConcreteState) -> bool {
         let moves = self.moving(s);
-        (0..self.net.processes.len())
-            .any(|p| self.location(p, s).running.iter().any(|&x| !moves[x as usize]))
+        (0..self.net.processes.len()).any(|p| {
+            self.location(p, s)
+                .running
+                .iter()
+                .any(|&x| !moves[x as usize])
+        })
     }
 
     /// Delays allowed in `s` by urgency and the invariants.
