@@ -398,3 +398,21 @@ fn deadlock_beside_a_diagonal_is_not_decided() {
         check leaves: E<> P.l1;\n";
     support::every_order(text, &[Unknown(Limit::Stopwatches), Holds]);
 }
+
+/// `forall` over a clock array stops every element (a conjunction, as for
+/// bounds): while `P` waits 3 in `a` both stay 0, and they run again in `b`.
+#[test]
+fn forall_stops_a_clock_array() {
+    let text = "typedef int[0, 1] id_t;\n\
+        clock x[2], t;\n\
+        template P() {\n\
+          init location a invariant t <= 3 && forall (i : id_t) x[i]' == 0;\n\
+          location b;\n\
+          a -> b when t == 3;\n\
+        }\n\
+        system P;\n\
+        check moved_in_a: E<> (P.a && x[1] > 0);\n\
+        check left_at_zero: E<> (P.b && x[0] == 0 && x[1] == 0 && t == 3);\n\
+        check run_in_b: E<> (P.b && x[1] == 1 && t == 4);\n";
+    support::every_order(text, &[Fails, Holds, Holds]);
+}
