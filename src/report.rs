@@ -67,6 +67,14 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
             "clock-range",
             "a clock constant beyond ±268435455, more than a zone holds",
         ),
+        Limit::Unconfirmed => (
+            "unconfirmed",
+            "the stopwatch over-approximation found only traces that exact delays do not confirm",
+        ),
+        Limit::Stopwatches => (
+            "stopwatches",
+            "not decided on models with stopwatches (`x' == 0`): liveness, and deadlock beside diagonal clock constraints",
+        ),
     }
 }
 

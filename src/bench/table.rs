@@ -86,6 +86,8 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Unknown(Limit::Cancelled) => "unknown (cancelled)",
         Verdict::Unknown(Limit::Memory) => "unknown (memory)",
         Verdict::Unknown(Limit::ClockRange) => "unknown (clock range)",
+        Verdict::Unknown(Limit::Unconfirmed) => "unknown (unconfirmed)",
+        Verdict::Unknown(Limit::Stopwatches) => "unknown (stopwatches)",
     }
 }
 

@@ -8,6 +8,8 @@
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
 mod eps;
+mod lp;
+mod stopwatch;
 
 use num_rational::Rational64;
 
@@ -398,6 +400,11 @@ fn trace_to(
     target: &[Dbm],
     stop: &Stop,
 ) -> Option<(Trace, Rational64)> {
+    // With stopped clocks the zones over-approximate: the delays are
+    // solved for exactly instead (`stopwatch.rs`).
+    if model.has_stopwatches() {
+        return stopwatch::trace_to(model, &run.keys, path, target, stop);
+    }
     let sets = backward(model, run, path, target, stop)?;
     let r = pick(model, run, path, &sets, stop)?;
     realize(model, run, path, target, &r)

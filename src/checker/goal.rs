@@ -253,7 +253,7 @@ pub fn deadlocked(model: &Model, key: &[i32], zone: &Dbm, buf: &mut TransitionBu
                 if !matches!(model.invariants(key, &mut piece), Ok(true)) {
                     continue;
                 }
-                piece.down();
+                model.down(key, &mut piece);
             }
             rest = dbm::subtract_all(&rest, &piece);
         }
@@ -296,6 +296,8 @@ mod tests {
                     kind: LocationKind::Normal,
                     invariant: vec![cc(1, 0, 2)],
                     data_invariant: None,
+                    stopped: Vec::new(),
+                    running: Vec::new(),
                     span: Span::default(),
                 }],
                 edges: vec![Edge {

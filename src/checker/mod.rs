@@ -23,6 +23,7 @@ mod safe;
 mod search;
 pub(crate) mod semantics;
 mod stop;
+mod stopwatches;
 mod store;
 pub mod trace;
 mod zone_table;
@@ -115,6 +116,9 @@ pub(crate) struct Task<'a> {
 /// phase (heuristic construction, the search, safe abstraction's rounds and
 /// the concrete trace) shares one deadline.
 pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
+    if task.net.has_stopwatches() {
+        return stopwatches::check(task, progress);
+    }
     // Liveness checks have their own search; orders, heuristics and
     // enhancements are about reaching a state and do not apply.
     if task.net.check(task.check).kind.is_liveness() {

@@ -23,6 +23,13 @@ pub enum Limit {
     /// a zone cannot hold: nothing is searched rather than a wrong bound
     /// used.
     ClockRange,
+    /// A stopwatch model's search met a goal along a path whose exact
+    /// delays do not confirm it (the zone graph over-approximates): no
+    /// verdict is drawn from it.
+    Unconfirmed,
+    /// A check of a stopwatch model that is not decided: liveness, and
+    /// `deadlock` beside diagonal clock constraints.
+    Stopwatches,
 }
 
 /// The answer to a check, in the checker's terms (`report::Outcome` words it

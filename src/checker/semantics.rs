@@ -109,6 +109,8 @@ pub struct Model<'a> {
     has_urgent_channel: bool,
     /// Some edge receiving on a broadcast channel has a clock guard.
     clocked_broadcast: bool,
+    /// Some location stops a clock (`x' == 0`).
+    stopwatches: bool,
     /// The network has channel or process priorities (`priority.rs`).
     has_priorities: bool,
     /// `in_vector[p][e]`: the edge's label is named by some synchronisation
@@ -207,6 +209,46 @@ impl<'a> Model<'a> {
             has_urgent_channel: net.channels.iter().any(|c| c.urgent),
             has_priorities: !net.priorities.is_empty(),
             clocked_broadcast: net.has_clocked_broadcast_receiver(),
+            stopwatches: net.has_stopwatches(),
+        }
+    }
+
+    /// Whether some location stops a clock (`x' == 0`).
+    pub fn has_stopwatches(&self) -> bool {
+        self.stopwatches
+    }
+
+    /// The rate of every clock in the discrete state `key` (`true`: it
+    /// runs; index 0, the reference clock, is `false`), or `None` when one
+    /// location stops a clock that another says runs (`x' == 1`): the
+    /// invariants then allow no delay.
+    pub fn rates(&self, key: &[i32]) -> Option<Vec<bool>> {
+        let mut running = vec![true; self.dim];
+        running[0] = false;
+        if !self.stopwatches {
+            return Some(running);
+        }
+        for p in 0..self.nproc {
+            let loc = &self.net.processes[p].locations[key[p] as usize];
+            for &x in &loc.stopped {
+                running[x as usize] = false;
+            }
+        }
+        for p in 0..self.nproc {
+            let loc = &self.net.processes[p].locations[key[p] as usize];
+            if loc.running.iter().any(|&x| !running[x as usize]) {
+                return None;
+            }
+        }
+        Some(running)
+    }
+
+    /// The valuations of `zone` from which some delay in the discrete state
+    /// `key` leads into it (`Dbm::down`, with the state's rates).
+    pub fn down(&self, key: &[i32], zone: &mut Dbm) {
+        match self.stopwatches.then(|| self.rates(key)).flatten() {
+            Some(running) => zone.down_with_rates(&running),
+            None => zone.down(),
         }
     }
 
@@ -488,6 +530,9 @@ impl<'a> Model<'a> {
         if (0..self.nproc).any(|p| self.kind(p, key[p]) != LocationKind::Normal) {
             return false;
         }
+        if self.stopwatches && self.rates(key).is_none() {
+            return false;
+        }
         if !self.has_urgent_channel {
             return true;
         }
@@ -645,7 +690,10 @@ impl<'a> Model<'a> {
     /// invariants again.
     pub fn delay(&self, key: &[i32], zone: &mut Dbm) -> Result<bool, EvalError> {
         if self.can_delay(key) {
-            zone.up();
+            match self.stopwatches.then(|| self.rates(key)).flatten() {
+                Some(running) => zone.up_with_rates(&running),
+                None => zone.up(),
+            }
             self.invariants(key, zone)
         } else {
             Ok(!zone.is_empty())

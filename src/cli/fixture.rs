@@ -46,6 +46,8 @@ fn loc(name: &str) -> Location {
         kind: LocationKind::Normal,
         invariant: Vec::new(),
         data_invariant: None,
+        stopped: Vec::new(),
+        running: Vec::new(),
         span: span(&format!("location {name}")),
     }
 }

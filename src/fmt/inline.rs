@@ -97,6 +97,8 @@ pub fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
         // Postfix `v++` is written tight; a prefix `++v` is spaced like any
         // operand (`a + ++v`, never `a +++v`).
         PLUS2 | MINUS2 if parent_kind(next) == Some(POSTFIX_EXPR) => return false,
+        // A clock's rate `x'` too.
+        PRIME => return false,
         BANG | QUESTION if matches!(parent_kind(next), Some(SYNC | SYNC_PARTICIPANT)) => {
             return false;
         }

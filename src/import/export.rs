@@ -496,8 +496,20 @@ impl<'n> Printer<'n> {
     /// The conjuncts of a location's invariant: its data condition first,
     /// then its clock bounds (XTA and TChecker both take integer conditions
     /// in invariants, with UPPAAL's meaning).
+    /// Clock rates (stopwatches) come last, as UPPAAL writes them; TChecker
+    /// has none.
     fn invariant(&self, l: &crate::ir::Location, errors: &mut Vec<Diagnostic>) -> Vec<String> {
-        self.conjuncts(l.data_invariant.as_ref(), &l.invariant, l.span, errors)
+        let mut parts = self.conjuncts(l.data_invariant.as_ref(), &l.invariant, l.span, errors);
+        if self.dialect == Dialect::TChecker && !(l.stopped.is_empty() && l.running.is_empty()) {
+            errors.push(Diagnostic::error(
+                l.span,
+                "TChecker has no clock rates (stopwatches, `x' == 0`)",
+            ));
+        }
+        let rate = |x: &u32, r: u8| format!("{}' == {r}", self.clock(*x));
+        parts.extend(l.stopped.iter().map(|x| rate(x, 0)));
+        parts.extend(l.running.iter().map(|x| rate(x, 1)));
+        parts
     }
 
     /// The conjuncts of an edge's guard, in the same order.

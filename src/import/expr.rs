@@ -2,7 +2,7 @@
 //!
 //! Re-printing (rather than copying text) normalises `:=` to `=`, `and` to
 //! `&&` and so on, and lets the parser reject what zeno has no equivalent
-//! for (bitwise operators, function calls, clock rates) with a located error.
+//! for (decimal literals, an assignment inside a value) with a located error.
 
 use super::lex::{Cursor, PResult, Tok, describe};
 
@@ -19,6 +19,8 @@ pub(crate) enum Expr {
     Binary(&'static str, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Assign(&'static str, Box<Expr>, Box<Expr>),
+    /// A postfix operator: `v++`, `v--`, and a clock's rate `x'`
+    /// (stopwatches; zeno checks where it may stand).
     PostIncr(&'static str, Box<Expr>),
     /// `forall (i : T) body`, `exists`, `sum`; the type is already zeno text.
     Quant(&'static str, String, String, Box<Expr>),
@@ -118,9 +120,6 @@ fn absolute(span: crate::ir::Span, e: &Expr) -> PResult<Expr> {
     ))
 }
 
-/// Operators zeno does not have, with the reason given to the user.
-const UNSUPPORTED: &[(&str, &str)] = &[("'", "clock rate `'`")];
-
 /// UPPAAL's assignment operators and their zeno spelling.
 const ASSIGN: &[(&str, &str)] = &[
     ("=", "="),
@@ -136,16 +135,6 @@ const ASSIGN: &[(&str, &str)] = &[
     ("<<=", "<<="),
     (">>=", ">>="),
 ];
-
-fn unsupported(c: &Cursor) -> Option<&'static str> {
-    match c.peek() {
-        Tok::Punct(p) => UNSUPPORTED
-            .iter()
-            .find(|(q, _)| q == p)
-            .map(|(_, why)| *why),
-        _ => None,
-    }
-}
 
 pub(crate) struct Parser<'c> {
     pub c: &'c mut Cursor,
@@ -169,9 +158,6 @@ impl Parser<'_> {
     fn expr_bp_here(&mut self, min_bp: u8) -> PResult<Expr> {
         let mut lhs = self.prefix()?;
         loop {
-            if let Some(why) = unsupported(self.c) {
-                return Err((self.c.span(), format!("{why} is not supported in zeno")));
-            }
             let op = match self.c.peek() {
                 Tok::Punct(p) => *p,
                 Tok::Ident(s) if s == "xor" => "xor",
@@ -234,9 +220,6 @@ impl Parser<'_> {
 
     fn prefix(&mut self) -> PResult<Expr> {
         let span = self.c.span();
-        if let Some(why) = unsupported(self.c) {
-            return Err((span, format!("{why} is not supported in zeno")));
-        }
         match self.c.peek().clone() {
             Tok::Punct("!") => {
                 self.c.bump();
@@ -347,11 +330,8 @@ impl Parser<'_> {
                 let op = if self.c.at("++") { "++" } else { "--" };
                 self.c.bump();
                 e = Expr::PostIncr(op, Box::new(e));
-            } else if self.c.at("'") {
-                return Err((
-                    self.c.span(),
-                    "clock rate `'` is not supported in zeno".into(),
-                ));
+            } else if self.c.eat("'") {
+                e = Expr::PostIncr("'", Box::new(e));
             } else {
                 return Ok(e);
             }
@@ -722,7 +702,6 @@ mod tests {
         // A call is a function's (zeno has them too).
         assert_eq!(round("f(1, x)"), Ok("f(1, x)".to_string()));
         for (text, word) in [
-            ("x' == 0", "clock rate"),
             ("1.5", "integers"),
             ("a[i = 1]", "assignment inside"),
             ("c ? x = 1 : 2", "assignment inside"),

@@ -237,6 +237,14 @@ pub struct Location {
     /// state where it is false does not exist: a transition into it is not
     /// enabled.
     pub data_invariant: Option<Expr>,
+    /// Clocks stopped here (`x' == 0` in the invariant: a stopwatch); every
+    /// other clock runs at rate 1. A clock is stopped in a state when one
+    /// process's location stops it.
+    pub stopped: Vec<ClockId>,
+    /// Clocks the invariant says run (`x' == 1`, the default, written
+    /// out): where another process's location stops one of them, the two
+    /// invariants together allow no delay.
+    pub running: Vec<ClockId>,
     /// The declaration.
     pub span: Span,
 }
@@ -650,6 +658,15 @@ impl Formula {
 }
 
 impl Network {
+    /// Whether some location stops a clock (`x' == 0`): the zone graph
+    /// then over-approximates (docs/checker.md, "Stopwatches").
+    pub fn has_stopwatches(&self) -> bool {
+        self.processes
+            .iter()
+            .flat_map(|p| &p.locations)
+            .any(|l| !l.stopped.is_empty())
+    }
+
     /// Whether some edge receiving on a broadcast channel has a clock guard:
     /// whether such a receiver takes part then depends on the clocks, so a
     /// broadcast splits zones (docs/checker.md, "Semantics").

@@ -150,7 +150,7 @@ impl Shift for Expr {
                 n.shift(d);
                 args.shift(d);
             }
-            ExprKind::Unary(_, a) | ExprKind::Incr(a, _) => a.shift(d),
+            ExprKind::Unary(_, a) | ExprKind::Incr(a, _) | ExprKind::Rate(a) => a.shift(d),
             ExprKind::Cond(a, b, c) => {
                 a.shift(d);
                 b.shift(d);

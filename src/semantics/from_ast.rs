@@ -767,6 +767,9 @@ impl Lowerer {
                     .unwrap_or_default();
                 ExprKind::Call(name, args)
             }
+            POSTFIX_EXPR if tokens(node).any(|t| t.kind() == PRIME) => {
+                ExprKind::Rate(Box::new(sub(0)))
+            }
             POSTFIX_EXPR => {
                 let up = tokens(node).any(|t| t.kind() == PLUS2);
                 ExprKind::Incr(Box::new(sub(0)), up)

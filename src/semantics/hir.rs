@@ -486,6 +486,9 @@ pub enum ExprKind {
     Assign(AssignOp, Box<Expr>, Box<Expr>),
     /// `v++` (true) or `v--` (false).
     Incr(Box<Expr>, bool),
+    /// `x'`: a clock's rate (stopwatches), meaningful only in `x' == 0`
+    /// or `x' == 1` in a location's invariant.
+    Rate(Box<Expr>),
     /// `forall`, `exists` or `sum` over the values of a bounded type: the
     /// binder, the bound name, its type and the body.
     Quant(QuantKind, Name, TypeRef, Box<Expr>),

@@ -606,7 +606,10 @@ fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
             f(a);
             f(b);
         }
-        ExprKind::Field(a, _) | ExprKind::Unary(_, a) | ExprKind::Incr(a, _) => f(a),
+        ExprKind::Field(a, _)
+        | ExprKind::Unary(_, a)
+        | ExprKind::Incr(a, _)
+        | ExprKind::Rate(a) => f(a),
         ExprKind::Call(_, args) => args.iter().for_each(f),
         ExprKind::Cond(a, b, c) => {
             f(a);

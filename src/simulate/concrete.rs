@@ -42,7 +42,13 @@ pub fn allowed(model: &Model, key: &[i32], v: &[Q]) -> Result<Window, SimError> 
         return Ok(Window::zero());
     }
     let inv = invariants(model, key, model.net)?;
-    Ok(window::along(&inv, v, &vec![true; v.len()])?)
+    Ok(window::along(&inv, v, &running(model, key))?)
+}
+
+/// Which clocks advance with time in `key` (stopped clocks, `x' == 0`, do
+/// not; when the rates conflict no delay is allowed and none matters).
+fn running(model: &Model, key: &[i32]) -> Vec<bool> {
+    model.rates(key).unwrap_or_else(|| vec![true; model.dim])
 }
 
 /// Transition `edges` (enabled on the data part) from valuation `v`, with
@@ -72,6 +78,7 @@ pub fn option(
             error: Some(error),
         }))
     };
+    let rates = running(model, key);
     let mut guard = Dbm::universe(model.dim);
     match model.guards(key, edges, &mut guard) {
         Err(e) => return failing(vec![allowed.clone()], describe(e)),
@@ -87,7 +94,7 @@ pub fn option(
     // disabled.
     let mut guarded = Vec::new();
     for piece in &pieces {
-        let w = window::along(piece, v, &vec![true; v.len()])?.meet(&allowed);
+        let w = window::along(piece, v, &rates)?.meet(&allowed);
         if !w.is_empty() {
             guarded.push(w);
         }
@@ -112,9 +119,9 @@ pub fn option(
         Err(e) => return Err(e),
     };
     // After the resets: reset clocks hold still at their values, the others
-    // are `v + d`.
+    // are `v + d` (`v` for a stopped clock).
     let mut after = v.to_vec();
-    let mut moving = vec![true; v.len()];
+    let mut moving = rates.clone();
     for (x, value) in resets {
         after[x] = Q::from_integer(value as i64);
         moving[x] = false;
@@ -171,10 +178,11 @@ pub fn delay(model: &Model, state: &State, v: &[Q], d: Q) -> Result<State, SimEr
     if !allowed.contains(d) {
         return Err(SimError::DelayForbidden { delay: d, allowed });
     }
+    let rates = running(model, &key);
     let clocks = v
         .iter()
-        .enumerate()
-        .map(|(i, &x)| if i == 0 { Ok(x) } else { window::add(x, d) })
+        .zip(&rates)
+        .map(|(&x, &runs)| if runs { window::add(x, d) } else { Ok(x) })
         .collect::<Result<Vec<Q>, _>>()?;
     Ok(State {
         clocks: Clocks::Values(clocks),
@@ -183,7 +191,8 @@ pub fn delay(model: &Model, state: &State, v: &[Q], d: Q) -> Result<State, SimEr
 }
 
 /// Why `can_delay` says no, in words: the first urgent or committed
-/// location, else an urgent channel.
+/// location, clock rates that invariants set differently, else an urgent
+/// channel.
 fn why_stopped(model: &Model, key: &[i32]) -> String {
     use crate::ir::LocationKind;
     for (p, proc_) in model.net.processes.iter().enumerate() {
@@ -194,6 +203,10 @@ fn why_stopped(model: &Model, key: &[i32]) -> String {
             LocationKind::Normal => continue,
         };
         return format!("{} is in the {kind} location `{}`", proc_.name, loc.name);
+    }
+    if model.rates(key).is_none() {
+        return "one location stops a clock (`x' == 0`) that another says runs (`x' == 1`)"
+            .to_string();
     }
     "a synchronisation on an urgent channel is enabled".to_string()
 }

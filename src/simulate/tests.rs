@@ -207,3 +207,39 @@ fn a_concrete_run_becomes_a_trace_with_summed_delays() {
     let sym = Simulator::new(&net, Mode::Symbolic).unwrap();
     assert_eq!(sym.run_as_trace().unwrap(), None);
 }
+
+/// Stopwatches: in `b` the clock `x` is stopped (`x' == 0`) while `y`
+/// runs. From `x = y = 1` (entering `b` after 1), `y <= 4` allows a delay
+/// of 3, after which `x` is still 1 and `y` is 4; the guard `x >= 2` of
+/// `b -> c` is never met there, so no window opens; the `y >= 3` of
+/// `b -> a` opens after 2. With `x` running the first would open at once.
+#[test]
+fn a_stopped_clock_keeps_its_value_in_the_simulator() {
+    let net = test_network(
+        "template T() {
+    clock x;
+    clock y;
+    init location a;
+    location b invariant y <= 4 && x' == 0;
+    location c;
+    a -> b when x == 1;
+    b -> c when x >= 2;
+    b -> a when y >= 3;
+}
+system T;
+",
+    );
+    let mut sim = Simulator::new(&net, Mode::Concrete).unwrap();
+    sim.delay(q(1, 1)).unwrap();
+    sim.fire(1).unwrap();
+    let enabled = sim.enabled().unwrap();
+    assert_eq!(enabled.len(), 1, "{enabled:?}");
+    assert_eq!(enabled[0].windows[0].to_string(), "[2, 3]");
+    assert_eq!(sim.allowed_delays().unwrap().unwrap().to_string(), "[0, 3]");
+    sim.delay(q(3, 1)).unwrap();
+    assert_eq!(values(&sim), vec![q(0, 1), q(1, 1), q(4, 1)]);
+    assert!(matches!(
+        sim.delay(q(1, 2)),
+        Err(SimError::DelayForbidden { .. })
+    ));
+}

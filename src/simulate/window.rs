@@ -2,7 +2,7 @@
 //! a point moving along a line inside a zone.
 //!
 //! In the concrete simulator the clocks hold one valuation `v`; after a
-//! delay `d` they hold `v + d` (every clock moves at rate 1). A zone is a
+//! delay `d` they hold `v + d·r` (`r` the clocks' rates, 1 or 0 for a stopped clock). A zone is a
 //! conjunction of constraints `x_i - x_j ≺ c`, so the delays keeping the
 //! moving point inside it form one interval, found constraint by
 //! constraint. All arithmetic is checked: a value that does not fit in

@@ -1357,10 +1357,12 @@ pub enum PostfixOp {
     Incr,
     /// `e--`
     Decr,
+    /// `x'`: a clock's rate (stopwatches)
+    Rate,
 }
 
 ast_node!(
-    /// `v++`, `v--`
+    /// `v++`, `v--`, `x'`
     PostfixExpr,
     POSTFIX_EXPR
 );
@@ -1379,6 +1381,7 @@ impl PostfixExpr {
         Some(match self.op_token()?.kind() {
             PLUS2 => PostfixOp::Incr,
             MINUS2 => PostfixOp::Decr,
+            PRIME => PostfixOp::Rate,
             _ => return None,
         })
     }

@@ -1028,7 +1028,8 @@ fn lhs(p: &mut Parser) -> Option<CompletedMarker> {
     Some(postfix(p, done, true))
 }
 
-/// `e[i]`, `e.name`, `e(args)` (when `allow_call`), `e++`, `e--`.
+/// `e[i]`, `e.name`, `e(args)` (when `allow_call`), `e++`, `e--`, and a
+/// clock's rate `x'`.
 fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> CompletedMarker {
     let mut chain = 0;
     loop {
@@ -1037,6 +1038,7 @@ fn postfix(p: &mut Parser, mut lhs: CompletedMarker, allow_call: bool) -> Comple
             DOT => FIELD_EXPR,
             L_PAREN if allow_call => CALL_EXPR,
             PLUS2 | MINUS2 if allow_call => POSTFIX_EXPR,
+            PRIME => POSTFIX_EXPR,
             _ => break,
         };
         if !deepen_chain(p, &mut chain) {

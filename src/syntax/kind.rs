@@ -130,6 +130,8 @@ syntax_kinds! {
     // `<?` (minimum) and `>?` (maximum), as UPPAAL writes them.
     LT_QUESTION,
     GT_QUESTION,
+    // `'`: a clock's rate, `x'` (stopwatches).
+    PRIME,
     // End of input; only the parser sees it, never the tree.
     EOF,
 
@@ -342,6 +344,7 @@ impl SyntaxKind {
             SHR_EQ => "`>>=`",
             LT_QUESTION => "`<?`",
             GT_QUESTION => "`>?`",
+            PRIME => "`'`",
             EOF => "end of file",
             _ => "a syntax node",
         }

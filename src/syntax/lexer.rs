@@ -221,6 +221,8 @@ enum RawToken {
     LtQuestion,
     #[token(">?")]
     GtQuestion,
+    #[token("'")]
+    Prime,
 }
 
 fn block_comment(lex: &mut logos::Lexer<RawToken>) -> bool {
@@ -337,6 +339,7 @@ fn kind_of(raw: RawToken) -> SyntaxKind {
         RawToken::ShrEq => SHR_EQ,
         RawToken::LtQuestion => LT_QUESTION,
         RawToken::GtQuestion => GT_QUESTION,
+        RawToken::Prime => PRIME,
     }
 }
 

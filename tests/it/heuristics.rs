@@ -10,6 +10,8 @@ fn location(name: &str) -> Location {
         kind: LocationKind::Normal,
         invariant: vec![],
         data_invariant: None,
+        stopped: Vec::new(),
+        running: Vec::new(),
         span: Span::default(),
     }
 }

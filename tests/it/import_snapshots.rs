@@ -241,13 +241,13 @@ fn broken_unknown_label_kind() {
 
 #[test]
 fn broken_bad_expression() {
-    let text = "<nta><declaration>int x;</declaration><template><name>P</name>\n<location id=\"a\"/><init ref=\"a\"/>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x' &amp; 3 == 1</label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x == </label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"assignment\">x := f(1)</label></transition>\n</template><system>system P;</system></nta>";
+    let text = "<nta><declaration>int x;</declaration><template><name>P</name>\n<location id=\"a\"/><init ref=\"a\"/>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x + 1.5 &amp; 3 == 1</label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"guard\">x == </label></transition>\n<transition><source ref=\"a\"/><target ref=\"a\"/><label kind=\"assignment\">x := f(1)</label></transition>\n</template><system>system P;</system></nta>";
     show(
         "e.xml",
         text,
         &[],
         expect![[r#"
-            3:68: error: clock rate `'` is not supported in zeno
+            3:71: error: unsupported number `1.5`: only integers are supported
             4:72: error: expected an expression, found the end of the text
         "#]],
     );
@@ -363,15 +363,15 @@ fn uppaal_xta_small() {
 
 #[test]
 fn broken_xta() {
-    let text = "int x;\nprocess P() {\n  state a, b;\n  init c;\n  trans a -> b { guard x > 1; };\n}\nprocess Q() {\n  state a;\n  init a;\n  trans a -> a { guard x' >> 1; };\n}\nsystem P, Q;\n";
+    let text = "int x;\nprocess P() {\n  state a, b;\n  init c;\n  trans a -> b { guard x > 1; };\n}\nprocess Q() {\n  state a;\n  init a;\n  trans a -> a { guard x + 1.5 >> 1; };\n}\nsystem P, Q;\n";
     show(
         "bad.xta",
         text,
         &[],
         expect![[r#"
-        4:8: error: `c` is not a state of `P`
-        10:25: error: clock rate `'` is not supported in zeno
-    "#]],
+            4:8: error: `c` is not a state of `P`
+            10:28: error: unsupported number `1.5`: only integers are supported
+        "#]],
     );
 }
 

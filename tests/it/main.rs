@@ -72,6 +72,7 @@ mod semantics_lower;
 mod semantics_props;
 mod simulate;
 mod simulator;
+mod stopwatches;
 mod syntax_ast;
 mod syntax_corpus;
 mod syntax_docs;

@@ -41,6 +41,8 @@ fn loc(name: &str, kind: LocationKind, invariant: Vec<ClockConstraint>) -> Locat
         kind,
         invariant,
         data_invariant: None,
+        stopped: Vec::new(),
+        running: Vec::new(),
         span: span(),
     }
 }

@@ -26,6 +26,8 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             },
             invariant: vec![],
             data_invariant: None,
+            stopped: Vec::new(),
+            running: Vec::new(),
             span: span(),
         })
         .collect();

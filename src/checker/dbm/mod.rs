@@ -5,6 +5,7 @@
 pub mod bound;
 mod extrapolate;
 mod federation;
+mod stopwatch;
 
 pub use bound::Raw;
 pub use federation::{subtract, subtract_all};

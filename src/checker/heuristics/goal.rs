@@ -206,6 +206,8 @@ mod tests {
                         kind: crate::ir::LocationKind::Normal,
                         invariant: vec![],
                         data_invariant: None,
+                        stopped: Vec::new(),
+                        running: Vec::new(),
                         span: Default::default(),
                     })
                     .collect(),

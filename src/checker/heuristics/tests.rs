@@ -55,6 +55,8 @@ pub(super) fn process(n: &mut Network, locations: usize) -> ProcId {
                 kind: LocationKind::Normal,
                 invariant: vec![],
                 data_invariant: None,
+                stopped: Vec::new(),
+                running: Vec::new(),
                 span: Span::default(),
             })
             .collect(),

@@ -25,6 +25,7 @@ use super::frontier::{MultiQueue, Queue};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
+use super::stopwatches::Refutations;
 use super::store::{Inserted, NO_PARENT, Store};
 use super::{CheckResult, Limit, Stats, Task, Verdict};
 use enhancement::Enhancer;
@@ -153,6 +154,9 @@ pub fn run(
     let mut zone = Dbm::zero(model.dim);
     let mut key = Vec::new();
     let mut peak = 0u64;
+    // Stopwatch models: goals whose paths the exact delays refute are
+    // passed by (`stopwatches.rs`).
+    let mut refutations = Refutations::default();
 
     let found = 'search: {
         let init = match model.initial() {
@@ -174,7 +178,7 @@ pub fn run(
         };
         if !policy.goal_at_pop {
             let pieces = goal.satisfied(&model, &ikey, &izone, &mut goal_buf);
-            if !pieces.is_empty() {
+            if !pieces.is_empty() && !refutations.refuted(&model, &goal, &[], task.stop) {
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
@@ -223,7 +227,9 @@ pub fn run(
             enhancer.expanding(&store, id, &model, &key);
             if policy.goal_at_pop {
                 let pieces = goal.satisfied(&model, &key, &zone, &mut goal_buf);
-                if !pieces.is_empty() {
+                if !pieces.is_empty()
+                    && !refutations.refuted(&model, &goal, &path_to(&store, id), task.stop)
+                {
                     break 'search Some(Found::Goal(id, pieces));
                 }
             }
@@ -263,7 +269,9 @@ pub fn run(
                     };
                     if !policy.goal_at_pop {
                         let pieces = goal.satisfied(&model, &new_key, new_zone, &mut goal_buf);
-                        if !pieces.is_empty() {
+                        if !pieces.is_empty()
+                            && !refutations.refuted(&model, &goal, &path_to(&store, sid), task.stop)
+                        {
                             break 'search Some(Found::Goal(sid, pieces));
                         }
                     }
@@ -292,7 +300,7 @@ pub fn run(
     finish(&mut stats, &store, &frontier, peak, start);
     match found {
         None => CheckResult {
-            verdict: none_verdict,
+            verdict: refutations.verdict(none_verdict),
             stats,
             trace: None,
         },

@@ -253,6 +253,9 @@ impl Ctx {
             }
             return;
         }
+        if self.clock_rate(e, ctx) {
+            return;
+        }
         if let Some(cs) = self.clock_cmp(e) {
             if ctx == ClockCtx::Invariant && cs.iter().any(|c| c.i == 0) {
                 self.error(e.span, "an invariant can only bound clocks from above");

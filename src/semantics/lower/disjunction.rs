@@ -77,7 +77,7 @@ impl Ctx {
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
                 self.mentions_clock(a) || self.mentions_clock(b)
             }
-            ExprKind::Unary(_, a) => self.mentions_clock(a),
+            ExprKind::Unary(_, a) | ExprKind::Rate(a) => self.mentions_clock(a),
             ExprKind::Cond(a, b, c) => {
                 self.mentions_clock(a) || self.mentions_clock(b) || self.mentions_clock(c)
             }

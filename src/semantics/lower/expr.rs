@@ -216,6 +216,13 @@ impl Ctx {
                 self.error(e.span, "`deadlock` can only be used in a check");
                 Typed::error()
             }
+            ExprKind::Rate(_) => {
+                self.error(
+                    e.span,
+                    "a clock rate `x'` can only be set as `x' == 0` or `x' == 1`, a conjunct of a location's invariant",
+                );
+                Typed::error()
+            }
         }
     }
 

@@ -27,6 +27,7 @@ mod disjunction;
 mod expr;
 mod function;
 mod priorities;
+mod rates;
 mod template;
 mod vectors;
 
@@ -147,6 +148,8 @@ pub struct Ctx {
     /// indices that depend on the state, and the value each copy of the
     /// edge gives them.
     clock_split: Option<clocks::ClockSplit>,
+    /// While a location's invariant is lowered: the clock rates it sets.
+    rates: Option<rates::Rates>,
 }
 
 impl Ctx {
@@ -170,6 +173,7 @@ impl Ctx {
             bases: (0, 0, 0),
             fns: function::FnState::default(),
             clock_split: None,
+            rates: None,
         }
     }
 

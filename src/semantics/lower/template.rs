@@ -528,15 +528,19 @@ impl Ctx {
                 }
             }
             let (mut data, mut invariant) = (Vec::new(), Vec::new());
+            self.rates = None;
             if let Some(inv) = &l.invariant {
                 self.conjunction(inv, ClockCtx::Invariant, &mut data, &mut invariant);
             }
+            let rates = self.rates.take().unwrap_or_default();
             let data_invariant = data.into_iter().reduce(|a, b| ty::binary(BinOp::And, a, b));
             locations.push(ir::Location {
                 name: l.name.text.clone(),
                 kind: l.kind,
                 invariant,
                 data_invariant,
+                stopped: rates.stopped,
+                running: rates.running,
                 span: self.abs(l.span),
             });
         }

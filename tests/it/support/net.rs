@@ -125,6 +125,8 @@ impl Net {
                     kind: *k,
                     invariant: Vec::new(),
                     data_invariant: None,
+                    stopped: Vec::new(),
+                    running: Vec::new(),
                     span: Span::default(),
                 })
                 .collect(),

@@ -645,13 +645,17 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// Whether time may not pass in `s`: an urgent or committed location, or
-    /// a synchronisation on an urgent channel enabled by its data guards.
+    /// Whether time may not pass in `s`: an urgent or committed location, a
+    /// synchronisation on an urgent channel enabled by its data guards, or
+    /// clock rates that two invariants set differently.
     fn urgent(&self, s: &ConcreteState) -> Result<bool, String> {
         for p in 0..self.net.processes.len() {
             if self.location(p, s).kind != LocationKind::Normal {
                 return Ok(true);
             }
+        }
+        if self.rates_conflict(s) {
+            return Ok(true);
         }
         for (p, proc_) in self.net.processes.iter().enumerate() {
             for e in &proc_.edges {
@@ -706,9 +710,13 @@ impl Sim<'_> {
         // delays satisfying them is convex: the two ends suffice.
         self.check_invariants(s)
             .map_err(|e| format!("before the delay: {e}"))?;
+        // Stopped clocks (stopwatches) keep their values.
+        let moves = self.moving(s);
         let mut t = s.clone();
-        for x in t.clocks.iter_mut().skip(1) {
-            *x += d;
+        for (x, m) in t.clocks.iter_mut().zip(&moves) {
+            if *m {
+                *x += d;
+            }
         }
         self.check_invariants(&t)
             .map_err(|e| format!("after the delay {d}: {e}"))?;
@@ -1246,8 +1254,28 @@ impl Affine<'_> {
 }
 
 impl Sim<'_> {
+    /// Which clocks run in `s`: all but the reference clock and those a
+    /// current location stops (`x' == 0`, a stopwatch).
     fn moving(&self, s: &ConcreteState) -> Vec<bool> {
-        (0..s.clocks.len()).map(|k| k != 0).collect()
+        let mut moves: Vec<bool> = (0..s.clocks.len()).map(|k| k != 0).collect();
+        for p in 0..self.net.processes.len() {
+            for &x in &self.location(p, s).stopped {
+                moves[x as usize] = false;
+            }
+        }
+        moves
+    }
+
+    /// Whether one location stops a clock that another says runs
+    /// (`x' == 1`): the invariants together then allow no delay.
+    fn rates_conflict(&self, s: &ConcreteState) -> bool {
+        let moves = self.moving(s);
+        (0..self.net.processes.len()).any(|p| {
+            self.location(p, s)
+                .running
+                .iter()
+                .any(|&x| !moves[x as usize])
+        })
     }
 
     /// Delays allowed in `s` by urgency and the invariants.
