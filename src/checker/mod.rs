@@ -9,6 +9,7 @@ mod choices;
 mod concrete;
 pub mod config;
 pub mod dbm;
+mod diagonal;
 pub mod enhance;
 mod frontier;
 mod goal;

@@ -88,6 +88,11 @@ pub struct Options {
     /// one: after `breadth_first_after`, and for a goal that mentions
     /// `deadlock` ([`Options::for_goal`]).
     pub fallback_threads: usize,
+    /// Extrapolation of zones in the sequential reachability search
+    /// (`semantics::Model::extrapolate`, and the split along diagonal
+    /// constraints that goes with it). Off only to compare: the search is
+    /// then exact but need not end.
+    pub extrapolate: bool,
 }
 
 impl Default for Options {
@@ -104,6 +109,7 @@ impl Default for Options {
             threads: 1,
             breadth_first_after: None,
             fallback_threads: 1,
+            extrapolate: true,
         }
     }
 }

@@ -20,6 +20,7 @@ mod clock_resets;
 mod concrete_traces;
 mod data_invariants;
 mod data_types;
+mod diagonals;
 mod docs_samples;
 mod editors;
 mod editors_keywords;

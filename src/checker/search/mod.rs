@@ -111,7 +111,8 @@ pub fn run(
     let mut stats = Stats::default();
     let chk = task.net.check(task.check);
     let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(task.net, &goal.formula);
+    let mut model = Model::new(task.net, &goal.formula);
+    model.extrapolate &= task.options.extrapolate;
     if model.beyond_zones().is_some() {
         return unknown(Limit::ClockRange, stats);
     }
