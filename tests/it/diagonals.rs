@@ -7,8 +7,7 @@
 use proptest::prelude::*;
 
 use crate::support;
-use crate::support::net::{and, c};
-use crate::support::random_net::{build, spec};
+use crate::support::net::{EdgeExt, Net, and, at, c, ge, le, not};
 use zeno::checker::dbm::{Dbm, bound};
 use zeno::checker::{Cancel, CheckResult, Options, SearchOrder, Verdict, check};
 use zeno::ir::{ClockConstraint, Formula, Network};
@@ -153,57 +152,95 @@ fn a_diagonal_guard_is_reached_only_through_its_interleaving() {
     assert_eq!(bfs[1].trace.as_ref().map(|t| t.len()), Some(3));
 }
 
-/// A diagonal guard `x_i - x_j ≺ c` over the random networks' clocks.
-fn diagonal(i: u32, j: u32, strict: bool, bound: i32) -> ClockConstraint {
-    ClockConstraint {
-        i,
-        j,
-        strict,
-        bound: c(bound),
-    }
-}
+/// One random edge: process, source, target, a clock guard `(clock,
+/// upper?, c)`, a diagonal guard `(x1 - x2 or x2 - x1, strict?, c)`, and
+/// the clocks it resets (bit 0: `x1`, bit 1: `x2`).
+type EdgeSpec = (
+    u32,
+    u32,
+    u32,
+    Option<(u32, bool, i32)>,
+    Option<(bool, bool, i32)>,
+    u8,
+);
 
-/// Adds diagonal guards to edges that may carry clock guards (no channel,
-/// no label), and one to the reachability goal.
-fn with_diagonals(
-    mut net: Network,
-    guards: &[(usize, bool, bool, i32)],
-    goal: (bool, i32),
+/// Two processes of three locations over two shared clocks, with random
+/// guards, diagonal guards, invariants and resets; the checks: reach a pair
+/// of locations where a diagonal constraint holds, and a pair of
+/// locations never together.
+fn diagonal_network(
+    invariants: &[Option<(u32, i32)>],
+    edges: &[EdgeSpec],
+    goal: (u32, u32, bool, bool, i32),
 ) -> Network {
-    for &(e, flip, strict, b) in guards {
-        let edges: Vec<(usize, usize)> = (0..net.processes.len())
-            .flat_map(|p| (0..net.processes[p].edges.len()).map(move |k| (p, k)))
-            .collect();
-        let (p, k) = edges[e % edges.len()];
-        let edge = &mut net.processes[p].edges[k];
-        if edge.sync.is_none() && edge.label.is_none() {
-            let (i, j) = if flip { (2, 1) } else { (1, 2) };
-            edge.clock_guard.push(diagonal(i, j, strict, b));
+    let mut n = Net::new();
+    let x = [n.clock("x1"), n.clock("x2")];
+    for p in 0..2 {
+        n.normal(&format!("P{p}"), &["l0", "l1", "l2"]);
+        for l in 0..3 {
+            if let Some((clock, bound)) = invariants[p * 3 + l] {
+                n.inv(p as u32, l as u32, le(x[clock as usize], bound));
+            }
         }
     }
-    let reach = &mut net.checks[0].kind;
-    if let zeno::ir::CheckKind::Reachable(f) = reach {
-        *f = and(vec![
-            f.clone(),
-            Formula::Clock(diagonal(1, 2, goal.0, goal.1)),
-        ]);
+    let diagonal = |flip: bool, strict: bool, bound: i32| {
+        let (i, j) = if flip { (x[1], x[0]) } else { (x[0], x[1]) };
+        ClockConstraint {
+            i,
+            j,
+            strict,
+            bound: c(bound),
+        }
+    };
+    for &(p, from, to, guard, diag, resets) in edges {
+        let edge = n.edge(p, from, to);
+        if let Some((clock, upper, bound)) = guard {
+            let x = x[clock as usize];
+            edge.when(if upper { le(x, bound) } else { ge(x, bound) });
+        }
+        if let Some((flip, strict, bound)) = diag {
+            edge.when(diagonal(flip, strict, bound));
+        }
+        for (k, &clock) in x.iter().enumerate() {
+            if resets & (1 << k) != 0 {
+                edge.reset(clock);
+            }
+        }
     }
-    net
+    let (l0, l1, flip, strict, bound) = goal;
+    n.reach(and(vec![
+        at(0, l0),
+        at(1, l1),
+        Formula::Clock(diagonal(flip, strict, bound)),
+    ]));
+    n.always(not(and(vec![at(0, l1), at(1, l0)])));
+    n.n
+}
+
+fn edge_spec() -> impl Strategy<Value = EdgeSpec> {
+    (
+        0u32..2,
+        0u32..3,
+        0u32..3,
+        proptest::option::weighted(0.5, (0u32..2, any::<bool>(), 0i32..4)),
+        proptest::option::weighted(0.6, (any::<bool>(), any::<bool>(), -2i32..3)),
+        0u8..4,
+    )
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     /// Every order ends with one verdict, which the exact search (without
     /// extrapolation) confirms whenever it ends within its limit; traces
     /// replay.
     #[test]
     fn random_networks_with_diagonals_agree_with_the_exact_search(
-        s in spec(),
-        guards in proptest::collection::vec((0usize..12, any::<bool>(), any::<bool>(), -2i32..3), 1..4),
-        goal in (any::<bool>(), -2i32..3),
+        invariants in proptest::collection::vec(proptest::option::weighted(0.3, (0u32..2, 1i32..4)), 6),
+        edges in proptest::collection::vec(edge_spec(), 4..12),
+        goal in (0u32..3, 0u32..3, any::<bool>(), any::<bool>(), -3i32..4),
     ) {
-        let net = with_diagonals(build(&s), &guards, goal);
+        let net = diagonal_network(&invariants, &edges, goal);
         for k in 0..net.checks.len() {
             let mut verdicts = Vec::new();
             for order in SearchOrder::ALL {
