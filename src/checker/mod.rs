@@ -5,6 +5,7 @@
 //! to decide a property.
 
 mod active;
+mod alu;
 mod choices;
 mod concrete;
 pub mod config;
@@ -34,7 +35,7 @@ pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 pub use parallel::{runs_parallel, shares_heuristic, threads_used};
 
-pub use options::{Cancel, HeuristicKind, Options, SearchOrder};
+pub use options::{Cancel, HeuristicKind, Options, SearchOrder, Subsume};
 pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};

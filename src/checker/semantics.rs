@@ -221,6 +221,12 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// The LU bounds for aLU subsumption (`alu.rs`), where the LU
+    /// simulation is one: not with diagonal constraints.
+    pub fn alu_bounds(&self) -> Option<&LuTable> {
+        (!self.lu.has_diagonal).then_some(&self.lu)
+    }
+
     /// The initial discrete state.
     pub fn initial_key(&self) -> Vec<i32> {
         let mut k: Vec<i32> = self

@@ -109,6 +109,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
             .then_some(super::args::BREADTH_FIRST_AFTER),
         fallback_threads: args.threads.unwrap_or_else(available_cores),
         extrapolate: true,
+        subsume: args.subsume,
     })
 }
 

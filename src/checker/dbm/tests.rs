@@ -124,7 +124,7 @@ fn extrapolation_forgets_large_values() {
     assert_eq!(e, before);
 }
 
-fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
+pub(crate) fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
     let n = dim * dim;
     proptest::collection::vec((0usize..dim, 0usize..dim, -6i32..8, any::<bool>()), 0..n).prop_map(
         move |cs| {

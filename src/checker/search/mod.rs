@@ -26,7 +26,7 @@ use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Store};
-use super::{CheckResult, Limit, Stats, Task, Verdict};
+use super::{CheckResult, Limit, Stats, Subsume, Task, Verdict};
 use enhancement::Enhancer;
 use policy::OrderPolicy;
 
@@ -142,6 +142,11 @@ pub fn run(
         Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
         None => Store::new(nkey, model.dim),
     };
+    if task.options.subsume == Subsume::Alu
+        && let Some(lu) = model.alu_bounds()
+    {
+        store.subsume_alu(lu.clone(), model.nproc);
+    }
     let mut active_buf = Vec::new();
     let mut buf = TransitionBuf::default();
     buf.watch = Some(task.stop.watch());
