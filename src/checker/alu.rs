@@ -101,13 +101,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn alu(z: &Dbm, zp: &Dbm, lower: &[i32], upper: &[i32]) -> bool {
-        included(
-            |k| z.raw()[k],
-            |k| zp.raw()[k],
-            z.dim(),
-            lower,
-            upper,
-        )
+        included(|k| z.raw()[k], |k| zp.raw()[k], z.dim(), lower, upper)
     }
 
     /// `zone` with every bound multiplied by `k` (points scaled by `k`).

@@ -17,9 +17,9 @@ use crate::ir::{EdgeId, ProcId};
 
 use super::active::ActiveClocks;
 use super::alu;
-use super::lu::LuTable;
 use super::dbm::Dbm;
 use super::dbm::bound::{INF, LE_ZERO, Raw};
+use super::lu::LuTable;
 use super::zone_table::{Inclusion, ZoneTable};
 
 pub const NO_PARENT: u32 = u32::MAX;
@@ -167,7 +167,10 @@ impl Store {
     /// the first insertion, and only where `lu`'s bounds make the LU
     /// simulation one (`semantics::Model::alu_bounds`).
     pub fn subsume_alu(&mut self, lu: LuTable, nproc: usize) {
-        assert!(self.discs.is_empty(), "aLU subsumption is set before the first state");
+        assert!(
+            self.discs.is_empty(),
+            "aLU subsumption is set before the first state"
+        );
         self.nproc = nproc;
         self.alu = Some(AluBounds {
             table: lu,
@@ -323,7 +326,11 @@ impl Store {
         let alu_bounds = self.alu.as_ref().map(|a| {
             let start = self.discs[disc as usize].lu_start as usize;
             let (lower, upper) = a.bounds[start..start + 2 * table].split_at(table);
-            let probe: &[Raw] = if table == self.dim { zone.raw() } else { &self.probe };
+            let probe: &[Raw] = if table == self.dim {
+                zone.raw()
+            } else {
+                &self.probe
+            };
             (lower, upper, probe)
         });
         let mut k = 0;

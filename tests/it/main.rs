@@ -4,6 +4,7 @@
 mod support;
 
 mod active_clocks;
+mod alu_subsumption;
 mod arithmetic;
 mod bench;
 mod channel_references;
