@@ -10,6 +10,7 @@ use crate::ir::{ChannelKind, ClockConstraint, Expr, Formula, Interval, Network, 
 use super::dbm::bound::MAX_CONST;
 
 /// Per process, per location, per clock: (lower, upper); `-1` = never compared.
+#[derive(Clone)]
 pub struct LuTable {
     bounds: Vec<Vec<Vec<(i32, i32)>>>,
     global: Vec<(i32, i32)>,

@@ -5,10 +5,12 @@
 //! to decide a property.
 
 mod active;
+mod alu;
 mod choices;
 mod concrete;
 pub mod config;
 pub mod dbm;
+mod diagonal;
 pub mod enhance;
 mod frontier;
 mod goal;
@@ -34,7 +36,7 @@ pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
-pub use options::{Cancel, HeuristicKind, Options, SearchOrder};
+pub use options::{Cancel, HeuristicKind, Options, SearchOrder, Subsume};
 pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};

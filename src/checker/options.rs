@@ -44,6 +44,47 @@ pub enum HeuristicKind {
     Pdb,
 }
 
+/// Which stored zone subsumes a new zone of the same discrete state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Subsume {
+    /// The new zone is included in the stored one.
+    #[default]
+    Inclusion,
+    /// The new zone is included in the stored one's aLU abstraction
+    /// (`alu.rs`): more subsumed, never fewer; plain inclusion where the
+    /// network has diagonal constraints.
+    Alu,
+}
+
+impl Subsume {
+    /// Every value, in the order the CLI and the editors list them.
+    pub const ALL: [Subsume; 2] = [Subsume::Inclusion, Subsume::Alu];
+
+    /// The spelling of the CLI and the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Subsume::Inclusion => "inclusion",
+            Subsume::Alu => "alu",
+        }
+    }
+}
+
+impl std::fmt::Display for Subsume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Subsume {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Subsume, String> {
+        Subsume::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| format!("unknown subsumption `{s}` (expected inclusion or alu)"))
+    }
+}
+
 /// How to decide a check: the search configuration (order, heuristic,
 /// enhancement, safe abstraction, ties: the part a user names, see
 /// [`Config`]), the limits, and the tuning that no configuration spells.
@@ -88,6 +129,14 @@ pub struct Options {
     /// one: after `breadth_first_after`, and for a goal that mentions
     /// `deadlock` ([`Options::for_goal`]).
     pub fallback_threads: usize,
+    /// Extrapolation of zones in the sequential reachability search
+    /// (`semantics::Model::extrapolate`, and the split along diagonal
+    /// constraints that goes with it). Off only to compare: the search is
+    /// then exact but need not end.
+    pub extrapolate: bool,
+    /// How stored zones subsume new ones in reachability searches
+    /// (sequential and parallel); liveness checks use inclusion.
+    pub subsume: Subsume,
 }
 
 impl Default for Options {
@@ -104,6 +153,8 @@ impl Default for Options {
             threads: 1,
             breadth_first_after: None,
             fallback_threads: 1,
+            extrapolate: true,
+            subsume: Subsume::default(),
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::ir::{
 
 use super::choices::Choices;
 use super::dbm::{Dbm, bound};
+use super::diagonal::Diagonals;
 use super::lu::LuTable;
 
 mod priority;
@@ -105,7 +106,13 @@ pub struct Model<'a> {
     /// `out[p][l]`: edges of process `p` leaving location `l`.
     out: Vec<Vec<Vec<EdgeId>>>,
     lu: LuTable,
+    /// Whether successors are split and extrapolated for a search (off in
+    /// the simulator, which shows exact zones).
     pub extrapolate: bool,
+    /// The diagonal constraints' hyperplanes, when the network has any:
+    /// successors are split along them and extrapolated with Extra_M
+    /// (`diagonal.rs`) instead of Extra+_LU.
+    diagonals: Option<Diagonals>,
     has_urgent_channel: bool,
     /// Some edge receiving on a broadcast channel has a clock guard.
     clocked_broadcast: bool,
@@ -196,6 +203,9 @@ impl<'a> Model<'a> {
             })
             .collect();
         let lu = LuTable::new(net, goal);
+        // Too many hyperplanes: no extrapolation at all (exact, but only
+        // the limits end the search).
+        let diagonals = lu.has_diagonal.then(|| Diagonals::new(net, goal)).flatten();
         let (in_vector, vectors) = prepare_vectors(net);
         Model {
             in_vector,
@@ -204,7 +214,8 @@ impl<'a> Model<'a> {
             nproc: net.processes.len(),
             dim: net.dbm_dim(),
             out,
-            extrapolate: !lu.has_diagonal,
+            extrapolate: !lu.has_diagonal || diagonals.is_some(),
+            diagonals,
             lu,
             has_urgent_channel: net.channels.iter().any(|c| c.urgent),
             has_priorities: !net.priorities.is_empty(),
@@ -250,6 +261,12 @@ impl<'a> Model<'a> {
             Some(running) => zone.down_with_rates(&running),
             None => zone.down(),
         }
+    }
+
+    /// The LU bounds for aLU subsumption (`alu.rs`), where the LU
+    /// simulation is one: not with diagonal constraints.
+    pub fn alu_bounds(&self) -> Option<&LuTable> {
+        (!self.lu.has_diagonal).then_some(&self.lu)
     }
 
     /// The initial discrete state.
@@ -704,8 +721,27 @@ impl<'a> Model<'a> {
     /// state goes to `new_key`, the zones to `out[..n]` (its elements are
     /// reused), and `n` is returned (0 when disabled). There is more than one
     /// zone only for a broadcast whose left-out receivers have clock guards,
-    /// or where transitions of a higher priority are enabled in part of it.
+    /// or where transitions of a higher priority are enabled in part of it,
+    /// and, when the search extrapolates a network with diagonal
+    /// constraints, where a zone lies on both sides of one of their
+    /// hyperplanes (`diagonal.rs`: each piece is then extrapolated apart).
     pub fn successor(
+        &self,
+        key: &[i32],
+        zone: &Dbm,
+        edges: &Edges,
+        new_key: &mut Vec<i32>,
+        out: &mut Vec<Dbm>,
+    ) -> Result<usize, EvalError> {
+        let n = self.exact_successor(key, zone, edges, new_key, out)?;
+        Ok(match &self.diagonals {
+            Some(d) if self.extrapolate => d.split(out, n),
+            _ => n,
+        })
+    }
+
+    /// [`Model::successor`] without the split along diagonal constraints.
+    fn exact_successor(
         &self,
         key: &[i32],
         zone: &Dbm,
@@ -756,7 +792,9 @@ impl<'a> Model<'a> {
         Ok(1)
     }
 
-    /// Extra+_LU with the bounds of the state's locations.
+    /// Extra+_LU with the bounds of the state's locations; with diagonal
+    /// constraints, Extra_M and the zone's side of each of their
+    /// hyperplanes (`diagonal.rs`).
     pub fn extrapolate(
         &self,
         key: &[i32],
@@ -765,6 +803,10 @@ impl<'a> Model<'a> {
         upper: &mut Vec<i32>,
     ) {
         if !self.extrapolate {
+            return;
+        }
+        if let Some(d) = &self.diagonals {
+            d.extrapolate(zone);
             return;
         }
         lower.resize(self.dim, 0);

@@ -16,9 +16,11 @@ use rustc_hash::FxHashMap;
 use crate::ir::{EdgeId, ProcId};
 
 use super::active::ActiveClocks;
+use super::alu;
 use super::dbm::Dbm;
 use super::dbm::bound::{INF, LE_ZERO, Raw};
-use super::zone_table::ZoneTable;
+use super::lu::LuTable;
+use super::zone_table::{Inclusion, ZoneTable};
 
 pub const NO_PARENT: u32 = u32::MAX;
 
@@ -47,6 +49,17 @@ struct Disc {
     states: Vec<u32>,
     /// Cached heuristic value (`None` = not computed yet).
     pub h: Option<Option<u32>>,
+    /// With aLU subsumption, where its bounds start in `AluBounds::bounds`.
+    lu_start: u32,
+}
+
+/// aLU subsumption (`alu.rs`): the LU bounds of each discrete part, on
+/// its active clocks (in the order of its active set, L then U).
+struct AluBounds {
+    table: LuTable,
+    bounds: Vec<i32>,
+    lower: Vec<i32>,
+    upper: Vec<i32>,
 }
 
 pub struct Store {
@@ -74,6 +87,9 @@ pub struct Store {
     states: Vec<StateRec>,
     trans: Vec<(ProcId, EdgeId)>,
     live: u64,
+    /// Set: a zone subsumes another when it is included in its aLU
+    /// abstraction, rather than in the zone itself.
+    alu: Option<AluBounds>,
 }
 
 /// Which stored zones a new zone may replace, and which may replace it.
@@ -137,12 +153,31 @@ impl Store {
             states: Vec::new(),
             trans: Vec::new(),
             live: 0,
+            alu: None,
         };
         // The full set first, so that a store without the reduction has
         // its one table from the start (and `reserve` reserves in it).
         store.set_buf = (0..dim.max(1) as u16).collect();
         store.intern_set();
         store
+    }
+
+    /// Subsumes by aLU simulation (`alu.rs`) with the bounds of `lu`
+    /// rather than by inclusion; `nproc` locations head a key. Only before
+    /// the first insertion, and only where `lu`'s bounds make the LU
+    /// simulation one (`semantics::Model::alu_bounds`).
+    pub fn subsume_alu(&mut self, lu: LuTable, nproc: usize) {
+        assert!(
+            self.discs.is_empty(),
+            "aLU subsumption is set before the first state"
+        );
+        self.nproc = nproc;
+        self.alu = Some(AluBounds {
+            table: lu,
+            bounds: Vec::new(),
+            lower: vec![0; self.dim],
+            upper: vec![0; self.dim],
+        });
     }
 
     /// The id of the set in `set_buf`, interning it (and creating the zone
@@ -243,11 +278,23 @@ impl Store {
                 let d = self.discs.len() as u32;
                 let key_start = self.keys.len() as u32;
                 self.keys.extend_from_slice(key);
+                let lu_start = match &mut self.alu {
+                    Some(a) => {
+                        let start = a.bounds.len() as u32;
+                        a.table.fill(&key[..self.nproc], &mut a.lower, &mut a.upper);
+                        let set = &self.sets[set as usize];
+                        a.bounds.extend(set.iter().map(|&x| a.lower[x as usize]));
+                        a.bounds.extend(set.iter().map(|&x| a.upper[x as usize]));
+                        start
+                    }
+                    None => 0,
+                };
                 self.discs.push(Disc {
                     key_start,
                     set,
                     states: Vec::new(),
                     h: None,
+                    lu_start,
                 });
                 self.map.insert(key.into(), d);
                 d
@@ -275,13 +322,33 @@ impl Store {
             self.zones[table].load_probe(&self.probe);
         }
         let zones = &mut self.zones[table];
+        // The aLU bounds of this discrete part, and the probe's entries.
+        let alu_bounds = self.alu.as_ref().map(|a| {
+            let start = self.discs[disc as usize].lu_start as usize;
+            let (lower, upper) = a.bounds[start..start + 2 * table].split_at(table);
+            let probe: &[Raw] = if table == self.dim {
+                zone.raw()
+            } else {
+                &self.probe
+            };
+            (lower, upper, probe)
+        });
         let mut k = 0;
         let mut live = std::mem::take(&mut self.discs[disc as usize].states);
         while k < live.len() {
             let s = live[k];
             let slot = self.states[s as usize].zone_slot;
             let sg = self.states[s as usize].g;
-            let inclusion = zones.compare_probe(slot);
+            let inclusion = match alu_bounds {
+                None => zones.compare_probe(slot),
+                Some((lower, upper, probe)) => {
+                    let stored = |i| zones.entry(slot, i);
+                    Inclusion {
+                        within: alu::included(|i| probe[i], stored, table, lower, upper),
+                        covers: alu::included(stored, |i| probe[i], table, lower, upper),
+                    }
+                }
+            };
             if inclusion.within && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use zeno::checker::{Enhance, HeuristicKind, SearchOrder, Ties};
+use zeno::checker::{Enhance, HeuristicKind, SearchOrder, Subsume, Ties};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -314,6 +314,12 @@ pub struct SearchArgs {
     /// compare with it).
     #[arg(long)]
     pub no_active_clocks: bool,
+    /// How a stored zone subsumes a new zone of the same discrete state in
+    /// reachability checks: `alu`, by inclusion in its aLU abstraction
+    /// (never more states than `inclusion`; networks with diagonal
+    /// constraints keep inclusion), or `inclusion`.
+    #[arg(long, value_parser = subsume(), default_value = "inclusion")]
+    pub subsume: Subsume,
 }
 
 impl SearchArgs {
@@ -436,6 +442,16 @@ fn enhancement() -> PossibleValuesParser {
 }
 
 /// `--ties`: how the best-first orders break ties.
+fn subsume() -> impl TypedValueParser<Value = Subsume> {
+    PossibleValuesParser::new(Subsume::ALL.map(|s| {
+        PossibleValue::new(s.name()).help(match s {
+            Subsume::Inclusion => "the new zone is included in the stored one",
+            Subsume::Alu => "the new zone is included in the stored one's aLU abstraction",
+        })
+    }))
+    .map(|s| s.parse().expect("a listed value"))
+}
+
 fn ties() -> impl TypedValueParser<Value = Ties> {
     PossibleValuesParser::new([
         PossibleValue::new("fifo").help("the state pushed first"),

@@ -119,6 +119,8 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
             .is_default()
             .then_some(super::args::BREADTH_FIRST_AFTER),
         fallback_threads: args.threads.unwrap_or_else(available_cores),
+        extrapolate: true,
+        subsume: args.subsume,
     })
 }
 

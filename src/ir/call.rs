@@ -649,6 +649,26 @@ impl Call {
         self.visit(&mut |c| walk(&c.body, f));
     }
 
+    /// Calls `f` on the value of every [`Stmt::ResetClock`] of the call and
+    /// of the calls inside it, constant or not (for the largest value a
+    /// clock may be reset to, `checker/diagonal.rs`).
+    pub fn for_each_reset_value(&self, f: &mut impl FnMut(&Expr)) {
+        fn walk(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
+            for s in stmts {
+                match s {
+                    Stmt::ResetClock { value, .. } => f(value),
+                    Stmt::If { then, els, .. } => {
+                        walk(then, f);
+                        walk(els, f);
+                    }
+                    Stmt::Loop { body, .. } | Stmt::ForRange { body, .. } => walk(body, f),
+                    _ => {}
+                }
+            }
+        }
+        self.visit(&mut |c| walk(&c.body, f));
+    }
+
     /// Whether this call, or one inside it, still has template-relative
     /// spans ([`Call::local`]).
     pub(super) fn has_local(&self) -> bool {

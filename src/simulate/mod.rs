@@ -228,8 +228,10 @@ impl<'a> Simulator<'a> {
     /// A simulation in the network's initial state.
     pub fn new(net: &'a Network, mode: Mode) -> Result<Simulator<'a>, SimError> {
         // No goal: the simulator never extrapolates, so the LU bounds the
-        // goal feeds are not used.
-        let model = Model::new(net, &Formula::True);
+        // goal feeds are not used, and it splits no zone along diagonal
+        // constraints (it shows exact zones).
+        let mut model = Model::new(net, &Formula::True);
+        model.extrapolate = false;
         if let Some(value) = model.beyond_zones() {
             return Err(SimError::ClockRange(value));
         }

@@ -4,6 +4,7 @@
 mod support;
 
 mod active_clocks;
+mod alu_subsumption;
 mod arithmetic;
 mod bench;
 mod channel_references;
@@ -22,6 +23,7 @@ mod clock_resets;
 mod concrete_traces;
 mod data_invariants;
 mod data_types;
+mod diagonals;
 mod docs_samples;
 mod editors;
 mod editors_keywords;

@@ -47,3 +47,42 @@ pub(super) fn extra_lu_plus(d: &mut Dbm, lower: &[i32], upper: &[i32]) {
         d.close();
     }
 }
+
+/// Classical Extra_M (k-normalisation; Bengtsson & Yi 2004, Section 4.3;
+/// Bouyer 2004, "Forward analysis of updatable timed automata"): a bound
+/// above `M(x_i)` on `x_i - x_j` is dropped, a bound below `-M(x_j)` becomes
+/// `< -M(x_j)`. Every valuation of the result is M-region equivalent to one
+/// of the zone (`Extra_M(Z) ⊆ Closure_M(Z)`), which is what the diagonal
+/// constraints' splitting (`checker/diagonal.rs`) relies on; `max[0]` must
+/// be 0 and every `max[x] >= 0`.
+pub(super) fn extra_m(d: &mut Dbm, max: &[i32]) {
+    if d.is_empty() {
+        return;
+    }
+    let n = d.dim;
+    let mut changed = false;
+    for i in 0..n {
+        let above = bound::le(max[i]);
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let c = d.get(i, j);
+            let below = bound::lt(-max[j]);
+            let new = if c != INF && c > above {
+                INF
+            } else if c < below {
+                below
+            } else {
+                c
+            };
+            if new != c {
+                d.m[i * n + j] = new;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        d.close();
+    }
+}

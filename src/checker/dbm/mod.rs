@@ -337,7 +337,13 @@ impl Dbm {
     pub fn extrapolate_lu(&mut self, lower: &[i32], upper: &[i32]) {
         extrapolate::extra_lu_plus(self, lower, upper);
     }
+
+    /// Classical Extra_M extrapolation with one bound per clock; see
+    /// [`extrapolate`].
+    pub fn extrapolate_m(&mut self, max: &[i32]) {
+        extrapolate::extra_m(self, max);
+    }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

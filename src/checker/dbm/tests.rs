@@ -124,7 +124,7 @@ fn extrapolation_forgets_large_values() {
     assert_eq!(e, before);
 }
 
-fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
+pub(crate) fn arb_zone(dim: usize) -> impl Strategy<Value = Dbm> {
     let n = dim * dim;
     proptest::collection::vec((0usize..dim, 0usize..dim, -6i32..8, any::<bool>()), 0..n).prop_map(
         move |cs| {
@@ -279,5 +279,103 @@ proptest! {
         e.up();
         let later: Vec<i64> = u.iter().enumerate().map(|(i, &x)| if i == 0 { 0 } else { x + 3 * den }).collect();
         prop_assert!(e.contains_point(&later, den));
+    }
+}
+
+/// The region of the point `num / den` for the bounds `max` (Alur and
+/// Dill's, per-clock constants), refined by the diagonal constraints
+/// `diagonals` (`(i, j, b)`: `x_i - x_j ≺ b`; the point's side of each), as
+/// a zone: an independent description of the equivalence classes that
+/// extrapolation may merge.
+pub(crate) fn region_of(
+    num: &[i64],
+    den: i64,
+    max: &[i32],
+    diagonals: &[(usize, usize, Raw)],
+) -> Dbm {
+    let n = num.len();
+    let mut r = Dbm::universe(n);
+    let small = |x: usize| num[x] <= max[x] as i64 * den;
+    for x in 1..n {
+        if !small(x) {
+            r.constrain(0, x, lt(-max[x]));
+            continue;
+        }
+        let fl = num[x].div_euclid(den) as i32;
+        if num[x] % den == 0 {
+            r.constrain(x, 0, le(fl));
+            r.constrain(0, x, le(-fl));
+        } else {
+            r.constrain(x, 0, lt(fl + 1));
+            r.constrain(0, x, lt(-fl));
+        }
+    }
+    for x in 1..n {
+        for y in 1..n {
+            if x == y || !small(x) || !small(y) {
+                continue;
+            }
+            let (fx, fy) = (num[x].rem_euclid(den), num[y].rem_euclid(den));
+            let d = (num[x].div_euclid(den) - num[y].div_euclid(den)) as i32;
+            match fx.cmp(&fy) {
+                std::cmp::Ordering::Equal => r.constrain(x, y, le(d)),
+                std::cmp::Ordering::Less => r.constrain(x, y, lt(d)),
+                std::cmp::Ordering::Greater => r.constrain(x, y, lt(d + 1)),
+            };
+        }
+    }
+    for &(i, j, b) in diagonals {
+        let diff = num[i] - num[j];
+        let c = bound::value(b) as i64 * den;
+        let holds = if bound::is_strict(b) {
+            diff < c
+        } else {
+            diff <= c
+        };
+        if holds {
+            r.constrain(i, j, b);
+        } else {
+            r.constrain(j, i, bound::negate(b));
+        }
+    }
+    assert!(r.contains_point(num, den), "a point lies in its own region");
+    r
+}
+
+/// Every point with denominator `den` in `[0, top]^(dim-1)`.
+pub(crate) fn fine_grid(dim: usize, den: i64, top: i64) -> Vec<Vec<i64>> {
+    let mut pts = vec![vec![0i64]];
+    for _ in 1..dim {
+        pts = pts
+            .iter()
+            .flat_map(|p| {
+                (0..=top * den).map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v);
+                    q
+                })
+            })
+            .collect();
+    }
+    pts
+}
+
+proptest! {
+    /// `Extra_M(Z) ⊆ Closure_M(Z)`: every point of the extrapolated zone
+    /// (on a grid fine enough to meet every region of two clocks) lies in a
+    /// region that meets the zone.
+    #[test]
+    fn extra_m_stays_within_the_region_closure(d in arb_zone(3), m1 in 0i32..5, m2 in 0i32..5) {
+        prop_assume!(!d.is_empty());
+        let max = [0, m1, m2];
+        let mut e = d.clone();
+        e.extrapolate_m(&max);
+        prop_assert!(d.is_subset_of(&e));
+        for p in fine_grid(3, 3, 10) {
+            if e.contains_point(&p, 3) {
+                let mut r = region_of(&p, 3, &max, &[]);
+                prop_assert!(r.intersect(&d), "{:?}/3 in {:?} but its region misses {:?}", p, e, d);
+            }
+        }
     }
 }

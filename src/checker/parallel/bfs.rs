@@ -24,6 +24,7 @@ use super::super::active::ActiveClocks;
 use super::super::dbm::Dbm;
 use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
+use super::super::lu::LuTable;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::super::{CheckResult, Limit, Stats, Task};
@@ -54,13 +55,23 @@ pub(super) struct Shard {
 
 impl Shard {
     /// An empty shard for discrete parts of `nkey` slots, its store keeping
-    /// only the active clocks' entries when `active` is given.
-    pub(super) fn new(nkey: usize, model: &Model, active: Option<&ActiveClocks>) -> Shard {
+    /// only the active clocks' entries when `active` is given, and
+    /// subsuming by aLU simulation with the bounds `alu` when given.
+    pub(super) fn new(
+        nkey: usize,
+        model: &Model,
+        active: Option<&ActiveClocks>,
+        alu: Option<&LuTable>,
+    ) -> Shard {
+        let mut store = match active {
+            Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
+            None => Store::new(nkey, model.dim),
+        };
+        if let Some(lu) = alu {
+            store.subsume_alu(lu.clone(), model.nproc);
+        }
         Shard {
-            store: match active {
-                Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
-                None => Store::new(nkey, model.dim),
-            },
+            store,
             parents: Vec::new(),
         }
     }

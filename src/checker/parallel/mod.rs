@@ -267,7 +267,12 @@ fn search(
     };
     let sharded = Sharded {
         shards: (0..shard_count(task.options.threads))
-            .map(|_| Shard::new(nkey, &model, active.as_ref()))
+            .map(|_| {
+                let alu = (task.options.subsume == super::Subsume::Alu)
+                    .then(|| model.alu_bounds())
+                    .flatten();
+                Shard::new(nkey, &model, active.as_ref(), alu)
+            })
             .collect(),
         stats: Stats {
             threads,

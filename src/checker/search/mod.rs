@@ -27,7 +27,7 @@ use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
 use super::stopwatches::Refutations;
 use super::store::{Inserted, NO_PARENT, Store};
-use super::{CheckResult, Limit, Stats, Task, Verdict};
+use super::{CheckResult, Limit, Stats, Subsume, Task, Verdict};
 use enhancement::Enhancer;
 use policy::OrderPolicy;
 
@@ -112,7 +112,8 @@ pub fn run(
     let mut stats = Stats::default();
     let chk = task.net.check(task.check);
     let goal = Goal::new(chk.kind.goal());
-    let model = Model::new(task.net, &goal.formula);
+    let mut model = Model::new(task.net, &goal.formula);
+    model.extrapolate &= task.options.extrapolate;
     if model.beyond_zones().is_some() {
         return unknown(Limit::ClockRange, stats);
     }
@@ -142,6 +143,11 @@ pub fn run(
         Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
         None => Store::new(nkey, model.dim),
     };
+    if task.options.subsume == Subsume::Alu
+        && let Some(lu) = model.alu_bounds()
+    {
+        store.subsume_alu(lu.clone(), model.nproc);
+    }
     let mut active_buf = Vec::new();
     let mut buf = TransitionBuf::default();
     buf.watch = Some(task.stop.watch());
