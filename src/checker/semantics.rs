@@ -665,6 +665,33 @@ impl<'a> Model<'a> {
         new_key: &mut Vec<i32>,
         out: &mut Vec<Dbm>,
     ) -> Result<usize, EvalError> {
+        self.successor_with(key, zone, edges, new_key, out, true)
+    }
+
+    /// [`Model::successor`] without the final delay: the valuations right
+    /// after the transition (guards, resets, target invariants). The
+    /// liveness search lets time pass itself where a formula on clocks
+    /// must hold all along.
+    pub fn entry_successor(
+        &self,
+        key: &[i32],
+        zone: &Dbm,
+        edges: &Edges,
+        new_key: &mut Vec<i32>,
+        out: &mut Vec<Dbm>,
+    ) -> Result<usize, EvalError> {
+        self.successor_with(key, zone, edges, new_key, out, false)
+    }
+
+    fn successor_with(
+        &self,
+        key: &[i32],
+        zone: &Dbm,
+        edges: &Edges,
+        new_key: &mut Vec<i32>,
+        out: &mut Vec<Dbm>,
+        delay: bool,
+    ) -> Result<usize, EvalError> {
         if out.is_empty() {
             out.push(zone.clone());
         }
@@ -690,7 +717,7 @@ impl<'a> Model<'a> {
                 for &(x, v) in &resets {
                     z.reset(x, v);
                 }
-                if self.invariants(new_key, &mut z)? && self.delay(new_key, &mut z)? {
+                if self.invariants(new_key, &mut z)? && (!delay || self.delay(new_key, &mut z)?) {
                     if n < out.len() {
                         out[n] = z;
                     } else {
@@ -702,7 +729,9 @@ impl<'a> Model<'a> {
             return Ok(n);
         }
         self.update(new_key, edges, Some(&mut out[0]))?;
-        if !self.invariants(new_key, &mut out[0])? || !self.delay(new_key, &mut out[0])? {
+        if !self.invariants(new_key, &mut out[0])?
+            || (delay && !self.delay(new_key, &mut out[0])?)
+        {
             return Ok(0);
         }
         Ok(1)
