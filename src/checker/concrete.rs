@@ -63,13 +63,11 @@ fn forward_in(model: &Model, path: &[Edges], within: &[Confine], stop: &Stop) ->
     let bounds = |i: usize| within.get(i).cloned().unwrap_or_default();
     let key = model.initial_key();
     let mut entry = Dbm::zero(model.dim);
-    if !model.invariants(&key, &mut entry).ok()? || !confine(&mut entry, bounds(0).entry.as_ref())
-    {
+    if !model.invariants(&key, &mut entry).ok()? || !confine(&mut entry, bounds(0).entry.as_ref()) {
         return None;
     }
     let mut delayed = entry.clone();
-    if !model.delay(&key, &mut delayed).ok()? || !confine(&mut delayed, bounds(0).leave.as_ref())
-    {
+    if !model.delay(&key, &mut delayed).ok()? || !confine(&mut delayed, bounds(0).leave.as_ref()) {
         return None;
     }
     let mut run = Run {
@@ -112,8 +110,7 @@ fn forward_in(model: &Model, path: &[Edges], within: &[Confine], stop: &Stop) ->
                 && confine(&mut z, bounds(i + 1).entry.as_ref())
             {
                 let mut d = z.clone();
-                if model.delay(&next, &mut d).ok()?
-                    && confine(&mut d, bounds(i + 1).leave.as_ref())
+                if model.delay(&next, &mut d).ok()? && confine(&mut d, bounds(i + 1).leave.as_ref())
                 {
                     delayed.push(d);
                 }

@@ -73,6 +73,7 @@ use super::dbm::Dbm;
 use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
+use super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::trace::{TraceEnd, ZoneBound};
 use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 
@@ -103,17 +104,6 @@ struct Node {
     zone: Dbm,
     /// On the stack (with its depth); black otherwise.
     grey: Option<u32>,
-}
-
-/// A node of the outer search of `-->` (every reachable state).
-struct Outer {
-    key: Box<[i32]>,
-    zone: Dbm,
-    /// A later state of the same discrete part includes this one: its
-    /// maximal runs are runs of that one, so it is not expanded.
-    covered: bool,
-    parent: u32,
-    via: Edges,
 }
 
 /// One level of the depth-first stack.
@@ -153,7 +143,11 @@ impl Walk for Plain {
         let depth = s.nodes[node as usize].grey?;
         let zone = s.nodes[node as usize].zone.clone();
         let zones = s.zones_here(stack, node);
-        Some((path_here(stack, &by), zones, End::Loop(depth as usize, zone)))
+        Some((
+            path_here(stack, &by),
+            zones,
+            End::Loop(depth as usize, zone),
+        ))
     }
 }
 
@@ -502,37 +496,40 @@ impl Search<'_, '_> {
         let Some((key, zone)) = self.initial()? else {
             return Ok(None);
         };
-        let mut outer: Vec<Outer> = vec![Outer {
-            key: key.clone(),
-            zone,
-            covered: false,
-            parent: u32::MAX,
-            via: Vec::new(),
-        }];
-        let mut seen: FxHashMap<Box<[i32]>, Vec<u32>> = FxHashMap::default();
+        // The outer search's states live in the reachability search's
+        // store: one compact zone table per discrete part, inclusion both
+        // ways in one pass, parents and transitions for the path.
+        let mut store = Store::new(key.len(), self.model.dim);
+        let Inserted::New(first) = store.insert(&key, &zone, NO_PARENT, &[], 0, Subsumption::Any)
+        else {
+            unreachable!("the first state is new");
+        };
         let mut queue = directed::OuterQueue::new(self.guided);
         queue.push(
-            0,
+            first,
             self.model,
             self.heuristic.as_deref_mut(),
             &key,
-            &outer[0].zone,
+            &zone,
         );
-        seen.insert(key, vec![0]);
         self.outer_stored = 1;
+        let mut zone = Dbm::zero(self.model.dim);
         while let Some(id) = queue.pop() {
-            if outer[id as usize].covered {
+            // A larger zone of the same discrete part replaced it: its
+            // maximal runs are runs of that one.
+            if store.state(id).removed {
                 continue;
             }
             self.tick()?;
-            let key = outer[id as usize].key.clone();
-            let zone = outer[id as usize].zone.clone();
+            let key: Box<[i32]> = store.key(id).into();
+            store.zone_into(id, &mut zone);
+            store.mark_expanded(id);
             let path = || {
                 let mut path = Vec::new();
                 let mut k = id;
-                while outer[k as usize].parent != u32::MAX {
-                    path.push(outer[k as usize].via.clone());
-                    k = outer[k as usize].parent;
+                while store.state(k).parent != NO_PARENT {
+                    path.push(store.transition(k).to_vec());
+                    k = store.state(k).parent;
                 }
                 path.reverse();
                 path
@@ -558,32 +555,13 @@ impl Search<'_, '_> {
             let succ = self
                 .successors(&key, &zone)
                 .map_err(|(edges, e)| Halt::Error(path(), edges, e))?;
+            let g = store.state(id).g.saturating_add(1);
             for (k2, z2, edges) in succ {
-                let ids = seen.entry(k2.clone()).or_default();
-                if ids
-                    .iter()
-                    .any(|&o| z2.is_subset_of(&outer[o as usize].zone))
+                if let Inserted::New(new) = store.insert(&k2, &z2, id, &edges, g, Subsumption::Any)
                 {
-                    continue;
+                    queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
+                    self.outer_stored = store.live();
                 }
-                let new = outer.len() as u32;
-                // Stored states the new one includes leave the index (and
-                // the queue), which keeps the lists scanned here short.
-                ids.retain(|&o| {
-                    let covered = outer[o as usize].zone.is_subset_of(&z2);
-                    outer[o as usize].covered |= covered;
-                    !covered
-                });
-                ids.push(new);
-                queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
-                outer.push(Outer {
-                    key: k2,
-                    zone: z2,
-                    covered: false,
-                    parent: id,
-                    via: edges,
-                });
-                self.outer_stored += 1;
             }
         }
         Ok(None)
@@ -735,7 +713,9 @@ impl Search<'_, '_> {
         model
             .transitions(key, &mut self.buf)
             .map_err(|e| (e.edges, e.error))?;
-        let all: Vec<Edges> = (0..self.buf.len()).map(|k| self.buf.get(k).to_vec()).collect();
+        let all: Vec<Edges> = (0..self.buf.len())
+            .map(|k| self.buf.get(k).to_vec())
+            .collect();
         let mut out = Vec::new();
         let mut new_key = Vec::new();
         let mut entry = vec![Dbm::zero(model.dim)];
@@ -751,8 +731,15 @@ impl Search<'_, '_> {
                 .map_err(|e| (edges.clone(), e))?;
             for z in &entry[..n] {
                 self.stats.generated += 1;
-                let nodes = timed::enter(model, &new_key, z, &pieces, &mut self.lower, &mut self.upper)
-                    .map_err(|e| (edges.clone(), e))?;
+                let nodes = timed::enter(
+                    model,
+                    &new_key,
+                    z,
+                    &pieces,
+                    &mut self.lower,
+                    &mut self.upper,
+                )
+                .map_err(|e| (edges.clone(), e))?;
                 for node in nodes {
                     out.push((new_key.clone().into_boxed_slice(), node, edges.clone()));
                 }

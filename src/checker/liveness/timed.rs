@@ -234,7 +234,15 @@ pub(super) fn crossings(
         // Kind A: the last point in `own` is on the closure of `q`.
         let mut a = zone.clone();
         if a.intersect(&closure(q))
-            && let Some(z) = close_in(model, key, &{ a.up(); a }, q)?
+            && let Some(z) = close_in(
+                model,
+                key,
+                &{
+                    a.up();
+                    a
+                },
+                q,
+            )?
             && let Some(z) = settle(model, key, z, q, lower, upper)?
         {
             out.push((CROSS_A, z));

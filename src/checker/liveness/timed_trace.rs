@@ -11,14 +11,14 @@
 //! delay-only step at a point of the zone. The root of an inner search of
 //! `-->` that is only part of its state's zone comes after such a step too
 //! (the run waits until `p && !q` holds). A lasso that returns to a state
-//! entered by a delay alone (the middle of a delay) has no trace in this
-//! form, and none is given.
+//! entered by a delay alone, or whose cycle is closed by one (the middle of
+//! a delay), has no trace in this form, and none is given.
 
+use super::super::Stop;
 use super::super::concrete::{self, Confine};
 use super::super::dbm::Dbm;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::trace::{Trace, TraceEnd};
-use super::super::Stop;
 use super::timed::{self, CROSS_A, CROSS_B, closure};
 use super::{Edges, End, zone_bounds};
 
@@ -33,6 +33,10 @@ pub(super) fn lasso(
     stop: &Stop,
 ) -> Option<Trace> {
     let n = path.len();
+    // A cycle closed by a crossing returns in the middle of a delay too.
+    if matches!(end, End::Loop(..)) && path.last().is_some_and(|e| timed::is_crossing(e)) {
+        return None;
+    }
     let is = |k: usize, mark| path.get(k).is_some_and(|e| e.first() == Some(&mark));
     let mut steps: Vec<Edges> = Vec::new();
     let mut within: Vec<Confine> = Vec::new();
