@@ -69,6 +69,147 @@ fn tasks(n: usize, lazy: bool) -> String {
     )
 }
 
+/// Fischer's protocol as in UPPAAL's demo (K = 2), `n` processes, with the
+/// demo's leads-to `Proc(1).req --> Proc(1).wait` (it holds: `req` has the
+/// invariant `x <= K` and its one edge leads to `wait`). With `one_shot`,
+/// Proc(1) requests once (no `wait -> req`, and `cs -> done`), so that
+/// "an infinite run on which Proc(1) stays in req" is also TChecker's
+/// question: an accepting cycle through Proc(1)'s `req`.
+fn fischer_leads_to(n: usize, one_shot: bool) -> String {
+    format!(
+        "const int N = {n};\nconst int K = 2;\nconst int ONE_SHOT = {};\n\
+         typedef int[1, N] pid_t;\nint[0, N] id = 0;\n\
+         template Proc(const pid_t pid) {{\n    clock x;\n    init location idle;\n\
+             location req invariant x <= K;\n    location wait;\n    location cs;\n    location done;\n\
+             idle -> req when id == 0 do x = 0;\n\
+             req -> wait when x <= K do x = 0, id = pid;\n\
+             wait -> req when id == 0 && (pid != 1 || ONE_SHOT == 0) do x = 0;\n\
+             wait -> cs when x > K && id == pid;\n\
+             cs -> idle when pid != 1 || ONE_SHOT == 0 do id = 0;\n\
+             cs -> done when pid == 1 && ONE_SHOT == 1 do id = 0;\n}}\n\
+         system Proc;\ncheck req_wait: Proc(1).req --> Proc(1).wait;\n",
+        u8::from(one_shot)
+    )
+}
+
+/// UPPAAL's train-gate demo with `n` trains (the queue written with the
+/// demo's functions), with its leads-to `Train(0).Appr --> Train(0).Cross`
+/// (it holds). With `one_shot`, Train(0) leaves the bridge for a sink
+/// `Gone` instead of `Safe`: "an infinite run on which Train(0) stays
+/// in Appr, Stop or Start" is TChecker's accepting cycle through those.
+fn train_gate_leads_to(n: usize, one_shot: bool) -> String {
+    format!(
+        "const int N = {n};\nconst int ONE_SHOT = {};\ntypedef int[0, N - 1] id_t;\n\
+         chan appr[N];\nchan stop[N];\nchan leave[N];\nurgent chan go[N];\n\
+         template Train(const id_t id) {{\n    clock x;\n    init location Safe;\n\
+             location Appr invariant x <= 20;\n    location Stop;\n\
+             location Start invariant x <= 15;\n    location Cross invariant x <= 5;\n    location Gone;\n\
+             Safe -> Appr sync appr[id]! do x = 0;\n\
+             Appr -> Stop when x <= 10 sync stop[id]?;\n\
+             Appr -> Cross when x >= 10 do x = 0;\n\
+             Stop -> Start sync go[id]? do x = 0;\n\
+             Start -> Cross when x >= 7 do x = 0;\n\
+             Cross -> Safe when x >= 3 && (id != 0 || ONE_SHOT == 0) sync leave[id]!;\n\
+             Cross -> Gone when x >= 3 && id == 0 && ONE_SHOT == 1 sync leave[id]!;\n}}\n\
+         template Gate() {{\n    id_t list[N + 1];\n    int[0, N] len;\n\
+             void enqueue(id_t element) {{ list[len++] = element; }}\n\
+             void dequeue() {{ int i = 0; len -= 1; while (i < len) {{ list[i] = list[i + 1]; i++; }} list[i] = 0; }}\n\
+             id_t front() {{ return list[0]; }}\n    id_t tail() {{ return list[len - 1]; }}\n\
+             init location Free;\n    location Occ;\n    committed location Enq;\n\
+             Free -> Occ when len > 0 sync go[front()]!;\n\
+             Free -> Occ select e : id_t when len == 0 sync appr[e]? do enqueue(e);\n\
+             Occ -> Enq select e : id_t sync appr[e]? do enqueue(e);\n\
+             Enq -> Occ sync stop[tail()]!;\n\
+             Occ -> Free select e : id_t when e == front() sync leave[e]? do dequeue();\n}}\n\
+         system Train, Gate;\ncheck appr_cross: Train(0).Appr --> Train(0).Cross;\n",
+        u8::from(one_shot)
+    )
+}
+
+/// Leads-to at scale: zeno's `-->` on the full demo models and on the
+/// one-shot variants, then `tck-liveness` on the one-shot variants (the
+/// same question, see above), back to back. Explored states, time and
+/// memory (zeno: the stores' estimate; TChecker: its max RSS).
+fn scale(full: &[(&str, usize)], tck: bool) {
+    println!("\n| model | tool | answer | explored | stored | time (ms) | memory (KiB) |");
+    println!("|---|---|---|---:|---:|---:|---:|");
+    let run = tchecker().filter(|_| tck);
+    for &(family, n) in full {
+        for one_shot in [false, true] {
+            let text = match family {
+                "fischer" => fischer_leads_to(n, one_shot),
+                _ => train_gate_leads_to(n, one_shot),
+            };
+            let net = with_checks(text, "");
+            let model = format!(
+                "{family}{} N = {n}",
+                if one_shot { " one-shot" } else { "" }
+            );
+            let options = Options {
+                config: zeno::checker::config::Config {
+                    search: SearchOrder::Bfs,
+                    ..Default::default()
+                },
+                ..Options::default()
+            };
+            let r = zeno::checker::check(
+                &net,
+                net.check_at(0).expect("a check"),
+                &options,
+                &Cancel::new(),
+                &mut |_| {},
+            );
+            println!(
+                "| {model} | zeno | --> {:?} | {} | {} | {:.1} | {} (store) |",
+                r.verdict,
+                r.stats.explored,
+                r.stats.stored,
+                r.stats.elapsed.as_secs_f64() * 1000.0,
+                r.stats.peak_memory / 1024,
+            );
+            // TChecker has no urgent channels nor channel indices computed
+            // from variables: the train-gate does not export.
+            if let (Some(run), true, "fischer") = (&run, one_shot, family) {
+                let file = tck_labelled(&net, &format!("{family}_{n}"), "Proc_1", &["req"]);
+                for algo in ["ndfs", "couvscc"] {
+                    println!(
+                        "| {model} | tck-liveness {algo} | {} |",
+                        run_tck(run, algo, &file)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The network as a TChecker file whose `process`'s `locations` are
+/// labelled `acc`.
+fn tck_labelled(net: &zeno::ir::Network, name: &str, process: &str, locations: &[&str]) -> PathBuf {
+    let text = zeno::import::export_tchecker(net, name).expect("exports");
+    let mut labelled = String::new();
+    let mut done = 0;
+    for line in text.lines() {
+        let hit = locations
+            .iter()
+            .any(|l| line.starts_with(&format!("location:{process}:{l}{{")));
+        if hit {
+            labelled.push_str(&line.replacen('}', " : labels:acc}", 1));
+            done += 1;
+        } else {
+            labelled.push_str(line);
+        }
+        labelled.push('\n');
+    }
+    assert_eq!(
+        done,
+        locations.len(),
+        "labels not placed in {process}: {text}"
+    );
+    let path = std::env::temp_dir().join(format!("zeno-leads-to-{name}.tck"));
+    std::fs::write(&path, labelled).unwrap();
+    path
+}
+
 fn tchecker() -> Option<PathBuf> {
     let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer/tchecker/run.sh");
     run.is_file().then_some(run)
@@ -187,6 +328,21 @@ fn shape(t: &Trace) -> String {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    // `-- scale`: leads-to on the demo models at 10^4..10^6 states.
+    if std::env::args().any(|a| a == "scale") {
+        let sizes: &[(&str, usize)] = if quick {
+            &[("fischer", 5), ("train-gate", 5)]
+        } else {
+            &[
+                ("fischer", 6),
+                ("fischer", 7),
+                ("train-gate", 6),
+                ("train-gate", 7),
+            ]
+        };
+        scale(sizes, true);
+        return;
+    }
     let sizes: &[usize] = if quick { &[3, 4] } else { &[3, 4, 5, 6, 7] };
     let configs: [(&str, SearchOrder, HeuristicKind); 3] = [
         ("blind", SearchOrder::Bfs, HeuristicKind::Zero),

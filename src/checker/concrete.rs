@@ -37,14 +37,39 @@ struct Run {
     guarded: Vec<Vec<Dbm>>,
 }
 
+/// Where the valuations of one state of a path must lie (the liveness
+/// checks of formulas with clocks, whose runs keep to zones): on entering
+/// the state, and on leaving it after its delay. A zone is convex, so the
+/// delay between two points of it stays in it.
+#[derive(Debug, Clone, Default)]
+pub struct Confine {
+    pub entry: Option<Dbm>,
+    pub leave: Option<Dbm>,
+}
+
+/// `zone ∩ bound` when there is a bound; `false` when empty.
+fn confine(zone: &mut Dbm, bound: Option<&Dbm>) -> bool {
+    match bound {
+        Some(b) => zone.intersect(b),
+        None => !zone.is_empty(),
+    }
+}
+
 fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
+    forward_in(model, path, &[], stop)
+}
+
+/// [`forward`] with each state's valuations kept to `within` (none where it
+/// is shorter). A step without edges is a delay only: the state goes on.
+fn forward_in(model: &Model, path: &[Edges], within: &[Confine], stop: &Stop) -> Option<Run> {
+    let bounds = |i: usize| within.get(i).cloned().unwrap_or_default();
     let key = model.initial_key();
     let mut entry = Dbm::zero(model.dim);
-    if !model.invariants(&key, &mut entry).ok()? {
+    if !model.invariants(&key, &mut entry).ok()? || !confine(&mut entry, bounds(0).entry.as_ref()) {
         return None;
     }
     let mut delayed = entry.clone();
-    if !model.delay(&key, &mut delayed).ok()? {
+    if !model.delay(&key, &mut delayed).ok()? || !confine(&mut delayed, bounds(0).leave.as_ref()) {
         return None;
     }
     let mut run = Run {
@@ -53,13 +78,17 @@ fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
         delayed: vec![vec![delayed]],
         guarded: Vec::new(),
     };
-    for edges in path {
+    for (i, edges) in path.iter().enumerate() {
         if stop.requested() {
             return None;
         }
         let key = run.keys.last()?.clone();
         let mut guarded = Vec::new();
         for z in run.delayed.last()? {
+            if edges.is_empty() {
+                guarded.push(z.clone());
+                continue;
+            }
             let mut g = z.clone();
             if model.guards(&key, edges, &mut g).ok()? {
                 let mut pieces = Vec::new();
@@ -79,9 +108,12 @@ fn forward(model: &Model, path: &[Edges], stop: &Stop) -> Option<Run> {
             for &(x, v) in &resets {
                 z.reset(x, v);
             }
-            if model.invariants(&next, &mut z).ok()? {
+            if model.invariants(&next, &mut z).ok()?
+                && confine(&mut z, bounds(i + 1).entry.as_ref())
+            {
                 let mut d = z.clone();
-                if model.delay(&next, &mut d).ok()? {
+                if model.delay(&next, &mut d).ok()? && confine(&mut d, bounds(i + 1).leave.as_ref())
+                {
                     delayed.push(d);
                 }
                 entry.push(z);
@@ -427,6 +459,56 @@ pub fn goal_trace(model: &Model, goal: &Goal, path: &[Edges], stop: &Stop) -> Op
         }
     }
     None
+}
+
+/// A trace along `path` whose states keep to `within` (see [`Confine`]),
+/// ending after a delay in one of the zones `target` picks from the last
+/// state's (exact, confined) zones. A step without edges is a delay only:
+/// it is merged into the next step's delay (or the final one). Also
+/// returns, for each state of `path`, its index in the trace, `None` for a
+/// state entered by such a delay.
+pub fn confined_trace(
+    model: &Model,
+    path: &[Edges],
+    within: &[Confine],
+    target: &mut dyn FnMut(&[i32], &Dbm) -> Vec<Dbm>,
+    stop: &Stop,
+) -> Option<(Trace, Vec<Option<usize>>)> {
+    let run = forward_in(model, path, within, stop)?;
+    let n = path.len();
+    let pieces: Vec<Dbm> = run.delayed[n]
+        .iter()
+        .flat_map(|z| target(&run.keys[n], z))
+        .filter(|z| !z.is_empty())
+        .collect();
+    let (trace, last) = trace_to(model, &run, path, &pieces, stop)?;
+    // Merge the delay-only steps.
+    let mut index = vec![Some(0)];
+    let mut steps: Vec<Step> = Vec::new();
+    let mut carried = Rational64::from_integer(0);
+    for step in trace.steps {
+        if step.transition.edges.is_empty() {
+            carried += step.delay;
+            index.push(None);
+            continue;
+        }
+        steps.push(Step {
+            delay: step.delay + carried,
+            ..step
+        });
+        carried = Rational64::from_integer(0);
+        index.push(Some(steps.len()));
+    }
+    Some((
+        Trace {
+            initial: trace.initial,
+            steps,
+            end: TraceEnd::Goal {
+                delay: last + carried,
+            },
+        },
+        index,
+    ))
 }
 
 /// A trace to a state where `edges` are enabled and fail with `error`.

@@ -14,7 +14,7 @@ pub struct Goal {
     symbolic: bool,
 }
 
-fn is_symbolic(f: &Formula) -> bool {
+pub(super) fn is_symbolic(f: &Formula) -> bool {
     match f {
         Formula::Clock(_) | Formula::Deadlock => true,
         Formula::Not(g) => is_symbolic(g),
@@ -111,7 +111,7 @@ pub(super) fn discrete(model: &Model, f: &Formula, key: &[i32]) -> Result<bool, 
     })
 }
 
-fn symbolic(
+pub(super) fn symbolic(
     model: &Model,
     f: &Formula,
     key: &[i32],

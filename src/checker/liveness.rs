@@ -59,6 +59,8 @@
 mod buchi;
 mod directed;
 mod non_zeno;
+mod timed;
+mod timed_trace;
 
 use std::time::Instant;
 
@@ -71,6 +73,7 @@ use super::dbm::Dbm;
 use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
+use super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::trace::{TraceEnd, ZoneBound};
 use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 
@@ -103,17 +106,11 @@ struct Node {
     grey: Option<u32>,
 }
 
-/// A node of the outer search of `-->` (every reachable state).
-struct Outer {
-    key: Box<[i32]>,
-    zone: Dbm,
-    parent: u32,
-    via: Edges,
-}
-
 /// One level of the depth-first stack.
 struct Frame {
     node: u32,
+    /// The node's discrete part.
+    key: Box<[i32]>,
     /// The transitions that entered the node (empty for the root).
     via: Edges,
     succ: Vec<(Box<[i32]>, Dbm, Edges)>,
@@ -127,7 +124,7 @@ trait Walk {
     /// Node `id`, with discrete part `key`, was entered by `via`.
     fn entered(&mut self, _id: u32, _key: &[i32], _via: &Edges) {}
     /// Every successor of `node` was explored, and it left the stack.
-    fn finished(&mut self, s: &mut Search, node: u32);
+    fn finished(&mut self, s: &mut Search, node: u32, key: &[i32]);
     /// A successor of the top of `stack`, by transitions `by`, equals
     /// `node`: the run, when this closes one.
     fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run>;
@@ -138,14 +135,19 @@ trait Walk {
 struct Plain;
 
 impl Walk for Plain {
-    fn finished(&mut self, s: &mut Search, node: u32) {
-        s.nodes[node as usize].grey = None;
+    fn finished(&mut self, s: &mut Search, node: u32, key: &[i32]) {
+        s.blacken(node, key);
     }
 
     fn reached(&mut self, s: &mut Search, stack: &[Frame], node: u32, by: Edges) -> Option<Run> {
         let depth = s.nodes[node as usize].grey?;
         let zone = s.nodes[node as usize].zone.clone();
-        Some((path_here(stack, &by), End::Loop(depth as usize, zone)))
+        let zones = s.zones_here(stack, node);
+        Some((
+            path_here(stack, &by),
+            zones,
+            End::Loop(depth as usize, zone),
+        ))
     }
 }
 
@@ -157,6 +159,32 @@ fn path_here(stack: &[Frame], via: &Edges) -> Vec<Edges> {
         path.push(via.clone());
     }
     path
+}
+
+/// The run of `-->`: `prefix` to the root state, then (with `split`) a
+/// step without transition into the part of its zone where the inner
+/// search starts, then the inner run.
+fn prefixed(
+    prefix: Vec<Edges>,
+    split: Option<Dbm>,
+    rest: Vec<Edges>,
+    zones: Vec<Option<Dbm>>,
+    end: End,
+) -> Run {
+    let before = prefix.len() + usize::from(split.is_some());
+    let mut all_zones: Vec<Option<Dbm>> = vec![None; prefix.len()];
+    let mut full = prefix;
+    if let Some(part) = split {
+        all_zones.push(Some(part));
+        full.push(Vec::new());
+    }
+    all_zones.extend(zones);
+    full.extend(rest);
+    let end = match end {
+        End::Loop(start, z) => End::Loop(before + start, z),
+        other => other,
+    };
+    (full, all_zones, end)
 }
 
 /// A model error met by transitions `edges` from the node entered by `via`
@@ -189,6 +217,10 @@ struct Search<'a, 'm> {
     /// best-first on `heuristic` (toward `p && !q`).
     guided: bool,
     heuristic: Option<Box<dyn Heuristic>>,
+    /// The formula the current depth-first search keeps, when it has
+    /// clocks (`timed.rs`): nodes are then pieces of it, and delays stay
+    /// inside it.
+    timed: Option<timed::Keep>,
 }
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); [`super::check_until`]
@@ -251,6 +283,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         non_zeno: task.options.non_zeno,
         guided,
         heuristic,
+        timed: None,
     };
     // A trace is found for: `E[]` its witness, `A<>` and `-->` their
     // counterexample.
@@ -288,8 +321,13 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     };
     match found {
         Ok(None) => result(none_verdict, stats, None),
-        Ok(Some((path, end))) => {
-            let trace = lasso_trace(&model, &path, end, task.stop);
+        Ok(Some((path, zones, end))) => {
+            let trace = match search.timed.take() {
+                Some(mut keep) => {
+                    timed_trace::lasso(&model, &mut keep, &path, &zones, end, task.stop)
+                }
+                None => lasso_trace(&model, &path, end, task.stop),
+            };
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(found_verdict, stats, trace)
         }
@@ -342,8 +380,12 @@ fn zone_bounds(zone: &Dbm) -> Vec<ZoneBound> {
         .collect()
 }
 
-/// A maximal run: its transitions and how it ends.
-type Run = (Vec<Edges>, End);
+/// A maximal run: its transitions, the zones of the nodes it goes through
+/// from the root of its depth-first search on (the traces of formulas with
+/// clocks keep to them; a run of `-->` has a `None` for each state before
+/// that root and, when its root is only part of that state's zone, the
+/// part first, see `timed_trace.rs`), and how it ends.
+type Run = (Vec<Edges>, Vec<Option<Dbm>>, End);
 
 type Outcome = Result<Option<Run>, Halt>;
 /// A symbolic state: its discrete part and zone.
@@ -389,10 +431,58 @@ impl Search<'_, '_> {
 
     /// `E[] keep` from the initial state.
     fn initially_keeps(&mut self, keep: &Formula) -> Outcome {
+        if goal::is_symbolic(keep) {
+            return self.initially_keeps_timed(keep);
+        }
         let Some((key, zone)) = self.initial()? else {
             return Ok(None);
         };
         self.keeps(&key, zone, keep, &[])
+    }
+
+    /// `E[] keep` for a formula with clocks: from the initial valuation
+    /// (all clocks 0), which must satisfy it, delays stay inside it.
+    fn initially_keeps_timed(&mut self, keep: &Formula) -> Outcome {
+        let key = self.model.initial_key();
+        let mut entry = Dbm::zero(self.model.dim);
+        match self.model.invariants(&key, &mut entry) {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
+            Err(e) => return Err(Halt::Error(Vec::new(), Vec::new(), e)),
+        }
+        self.stats.generated += 1;
+        let roots = self.timed_entry(keep, &key, &entry, &[])?;
+        for root in roots {
+            if let Some(run) = self.keeps(&key, root, keep, &[])? {
+                return Ok(Some(run));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The nodes of the search of `E[] keep` (`keep` with clocks) for the
+    /// entry points `entry` at `key`; `prefix` leads there (for the path of
+    /// a model error).
+    fn timed_entry(
+        &mut self,
+        keep: &Formula,
+        key: &[i32],
+        entry: &Dbm,
+        prefix: &[Edges],
+    ) -> Result<Vec<Dbm>, Halt> {
+        let mut timed = match self.timed.take() {
+            Some(t) if t.formula == *keep => t,
+            _ => timed::Keep::new(keep.clone()),
+        };
+        let model = self.model;
+        let out = timed
+            .at(model, key, &mut self.buf)
+            .and_then(|pieces| {
+                timed::enter(model, key, entry, &pieces, &mut self.lower, &mut self.upper)
+            })
+            .map_err(|e| Halt::Error(prefix.to_vec(), Vec::new(), e));
+        self.timed = Some(timed);
+        out
     }
 
     /// `p --> q`: every reachable state (breadth-first, a state included in
@@ -401,77 +491,108 @@ impl Search<'_, '_> {
     /// root of a search for a maximal run that never satisfies `q`.
     fn leads_to(&mut self, p: &Formula, q: &Formula) -> Outcome {
         let not_q = Formula::Not(Box::new(q.clone()));
+        let p_not_q = Formula::And(vec![p.clone(), not_q.clone()]);
+        let timed = goal::is_symbolic(&p_not_q);
         let Some((key, zone)) = self.initial()? else {
             return Ok(None);
         };
-        let mut outer: Vec<Outer> = vec![Outer {
-            key: key.clone(),
-            zone,
-            parent: u32::MAX,
-            via: Vec::new(),
-        }];
-        let mut seen: FxHashMap<Box<[i32]>, Vec<u32>> = FxHashMap::default();
+        // The outer search's states live in the reachability search's
+        // store: one compact zone table per discrete part, inclusion both
+        // ways in one pass, parents and transitions for the path.
+        let mut store = Store::new(key.len(), self.model.dim);
+        let Inserted::New(first) = store.insert(&key, &zone, NO_PARENT, &[], 0, Subsumption::Any)
+        else {
+            unreachable!("the first state is new");
+        };
         let mut queue = directed::OuterQueue::new(self.guided);
         queue.push(
-            0,
+            first,
             self.model,
             self.heuristic.as_deref_mut(),
             &key,
-            &outer[0].zone,
+            &zone,
         );
-        seen.insert(key, vec![0]);
         self.outer_stored = 1;
+        let mut zone = Dbm::zero(self.model.dim);
         while let Some(id) = queue.pop() {
+            // A larger zone of the same discrete part replaced it: its
+            // maximal runs are runs of that one.
+            if store.state(id).removed {
+                continue;
+            }
             self.tick()?;
-            let key = outer[id as usize].key.clone();
-            let zone = outer[id as usize].zone.clone();
+            let key: Box<[i32]> = store.key(id).into();
+            store.zone_into(id, &mut zone);
+            store.mark_expanded(id);
             let path = || {
                 let mut path = Vec::new();
                 let mut k = id;
-                while outer[k as usize].parent != u32::MAX {
-                    path.push(outer[k as usize].via.clone());
-                    k = outer[k as usize].parent;
+                while store.state(k).parent != NO_PARENT {
+                    path.push(store.transition(k).to_vec());
+                    k = store.state(k).parent;
                 }
                 path.reverse();
                 path
             };
-            // A formula undefined at the state is a model error there.
-            let at_p = goal::discrete(self.model, p, &key)
-                .and_then(|at_p| Ok(at_p && !goal::discrete(self.model, q, &key)?))
-                .map_err(|e| Halt::Error(path(), Vec::new(), e))?;
-            if at_p {
-                let prefix = path();
-                if let Some((rest, end)) = self.keeps(&key, zone.clone(), &not_q, &prefix)? {
-                    let end = match end {
-                        End::Loop(start, z) => End::Loop(prefix.len() + start, z),
-                        other => other,
-                    };
-                    let mut full = prefix;
-                    full.extend(rest);
-                    return Ok(Some((full, end)));
+            if timed {
+                if let Some(run) = self.leads_to_timed(&p_not_q, &not_q, &key, &zone, path)? {
+                    return Ok(Some(run));
+                }
+            } else {
+                // A formula undefined at the state is a model error there.
+                let at_p = goal::discrete(self.model, p, &key)
+                    .and_then(|at_p| Ok(at_p && !goal::discrete(self.model, q, &key)?))
+                    .map_err(|e| Halt::Error(path(), Vec::new(), e))?;
+                if at_p {
+                    let prefix = path();
+                    if let Some((rest, zones, end)) =
+                        self.keeps(&key, zone.clone(), &not_q, &prefix)?
+                    {
+                        return Ok(Some(prefixed(prefix, None, rest, zones, end)));
+                    }
                 }
             }
             let succ = self
                 .successors(&key, &zone)
                 .map_err(|(edges, e)| Halt::Error(path(), edges, e))?;
+            let g = store.state(id).g.saturating_add(1);
             for (k2, z2, edges) in succ {
-                let ids = seen.entry(k2.clone()).or_default();
-                if ids
-                    .iter()
-                    .any(|&o| z2.is_subset_of(&outer[o as usize].zone))
+                if let Inserted::New(new) = store.insert(&k2, &z2, id, &edges, g, Subsumption::Any)
                 {
-                    continue;
+                    queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
+                    self.outer_stored = store.live();
                 }
-                let new = outer.len() as u32;
-                ids.push(new);
-                queue.push(new, self.model, self.heuristic.as_deref_mut(), &k2, &z2);
-                outer.push(Outer {
-                    key: k2,
-                    zone: z2,
-                    parent: id,
-                    via: edges,
-                });
-                self.outer_stored += 1;
+            }
+        }
+        Ok(None)
+    }
+
+    /// The inner searches of `p --> q` from one state of the outer search
+    /// when `p` or `q` has clocks: each part of the zone where `p && !q`
+    /// holds is the root of a search for a maximal run that never satisfies
+    /// `q`, delays included. Where that part is not the whole zone, the run
+    /// reaches it by a delay: an extra step without transition (`[]`) with
+    /// the part as its zone (`timed_trace.rs`).
+    fn leads_to_timed(
+        &mut self,
+        p_not_q: &Formula,
+        not_q: &Formula,
+        key: &[i32],
+        zone: &Dbm,
+        path: impl Fn() -> Vec<Edges>,
+    ) -> Outcome {
+        let model = self.model;
+        let roots = goal::symbolic(model, p_not_q, key, zone, &mut self.buf)
+            .map_err(|e| Halt::Error(path(), Vec::new(), e))?;
+        for part in roots {
+            let prefix = path();
+            let nodes = self.timed_entry(not_q, key, &part, &prefix)?;
+            let whole = zone.is_subset_of(&part);
+            for node in nodes {
+                if let Some((rest, zones, end)) = self.keeps(key, node, not_q, &prefix)? {
+                    let split = (!whole).then(|| part.clone());
+                    return Ok(Some(prefixed(prefix, split, rest, zones, end)));
+                }
             }
         }
         Ok(None)
@@ -531,6 +652,119 @@ impl Search<'_, '_> {
         None
     }
 
+    /// The zones of the nodes on the depth-first `stack`, then `last`'s.
+    fn zones_here(&self, stack: &[Frame], last: u32) -> Vec<Option<Dbm>> {
+        stack
+            .iter()
+            .map(|f| f.node)
+            .chain(std::iter::once(last))
+            .map(|n| Some(self.nodes[n as usize].zone.clone()))
+            .collect()
+    }
+
+    /// [`Search::ends_here`] for a formula with clocks (`timed.rs`): time
+    /// diverges inside the node, or a deadlock from which every allowed
+    /// delay stays inside the formula.
+    fn ends_here_timed(&mut self, key: &[i32], zone: &Dbm) -> Result<Option<End>, EvalError> {
+        if timed::diverges(self.model, key, zone) {
+            return Ok(Some(End::TimeDiverges));
+        }
+        let mut keep = self.timed.take().expect("a search with clocks");
+        let pieces = keep.at(self.model, key, &mut self.buf);
+        self.timed = Some(keep);
+        let ends = timed::deadlock_ends(self.model, key, zone, &*pieces?, &mut self.buf);
+        Ok((!ends.is_empty()).then_some(End::Deadlock))
+    }
+
+    /// The successors of a node of a search with clocks (`timed.rs`): for
+    /// each transition, the nodes its entry points make in the formula's
+    /// pieces at the target; then the crossings into the other pieces here.
+    #[allow(clippy::type_complexity)]
+    fn successors_timed(
+        &mut self,
+        key: &[i32],
+        zone: &Dbm,
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+        let model = self.model;
+        let mut keep = self.timed.take().expect("a search with clocks");
+        let out = self.successors_in(&mut keep, key, zone);
+        self.timed = Some(keep);
+        let mut out = out?;
+        let mut keep = self.timed.take().expect("a search with clocks");
+        let crossed = keep.at(model, key, &mut self.buf).and_then(|pieces| {
+            timed::crossings(model, key, zone, &pieces, &mut self.lower, &mut self.upper)
+        });
+        self.timed = Some(keep);
+        for (mark, z) in crossed.map_err(|e| (Vec::new(), e))? {
+            self.stats.generated += 1;
+            out.push((key.into(), z, vec![mark]));
+        }
+        Ok(out)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn successors_in(
+        &mut self,
+        keep: &mut timed::Keep,
+        key: &[i32],
+        zone: &Dbm,
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+        let model = self.model;
+        model
+            .transitions(key, &mut self.buf)
+            .map_err(|e| (e.edges, e.error))?;
+        let all: Vec<Edges> = (0..self.buf.len())
+            .map(|k| self.buf.get(k).to_vec())
+            .collect();
+        let mut out = Vec::new();
+        let mut new_key = Vec::new();
+        let mut entry = vec![Dbm::zero(model.dim)];
+        for edges in all {
+            let n = model
+                .entry_successor(key, zone, &edges, &mut new_key, &mut entry)
+                .map_err(|e| (edges.clone(), e))?;
+            if n == 0 {
+                continue;
+            }
+            let pieces = keep
+                .at(model, &new_key, &mut self.buf)
+                .map_err(|e| (edges.clone(), e))?;
+            for z in &entry[..n] {
+                self.stats.generated += 1;
+                let nodes = timed::enter(
+                    model,
+                    &new_key,
+                    z,
+                    &pieces,
+                    &mut self.lower,
+                    &mut self.upper,
+                )
+                .map_err(|e| (edges.clone(), e))?;
+                for node in nodes {
+                    out.push((new_key.clone().into_boxed_slice(), node, edges.clone()));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Node `node` (of discrete part `key`) turns black; the black nodes
+    /// its zone includes leave the index, as everything they tell (no
+    /// maximal run from their valuations) it tells too. This keeps the
+    /// lists that [`Search::lookup`] scans short where zones grow.
+    fn blacken(&mut self, node: u32, key: &[i32]) {
+        self.nodes[node as usize].grey = None;
+        let nodes = &self.nodes;
+        let zone = &nodes[node as usize].zone;
+        if let Some(ids) = self.index.get_mut(key) {
+            ids.retain(|&o| {
+                o == node
+                    || nodes[o as usize].grey.is_some()
+                    || !nodes[o as usize].zone.is_subset_of(zone)
+            });
+        }
+    }
+
     /// A new grey node at this stack depth.
     fn add(&mut self, key: &[i32], zone: Dbm, depth: usize) -> u32 {
         let id = self.nodes.len() as u32;
@@ -548,15 +782,22 @@ impl Search<'_, '_> {
         let Some(ids) = self.index.get(key) else {
             return Err(false);
         };
-        let mut covered = false;
         for &id in ids {
             let n = &self.nodes[id as usize];
-            if n.zone == *zone {
+            if !zone.is_subset_of(&n.zone) {
+                continue;
+            }
+            // Included in a black node: nothing to explore. (A grey node
+            // that such a black node includes has no maximal run either, so
+            // no cycle through it is missed.)
+            if n.grey.is_none() {
+                return Err(true);
+            }
+            if n.zone.is_subset_of(zone) {
                 return Ok(id);
             }
-            covered |= n.grey.is_none() && zone.is_subset_of(&n.zone);
         }
-        Err(covered)
+        Err(false)
     }
 
     /// A maximal run from (`key`, `zone`) along which `keep` holds in every
@@ -581,10 +822,14 @@ impl Search<'_, '_> {
         prefix: &[Edges],
         walk: &mut impl Walk,
     ) -> Outcome {
-        match goal::discrete(self.model, keep, key) {
-            Ok(true) => {}
-            Ok(false) => return Ok(None),
-            Err(e) => return Err(Halt::Error(prefix.to_vec(), Vec::new(), e)),
+        // A root of a search with clocks is a node inside the formula.
+        let timed = self.timed.as_ref().is_some_and(|t| t.formula == *keep);
+        if !timed {
+            match goal::discrete(self.model, keep, key) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(e) => return Err(Halt::Error(prefix.to_vec(), Vec::new(), e)),
+            }
         }
         match self.lookup(key, &zone) {
             // Equal to a node: finished, since no search is under way.
@@ -599,18 +844,27 @@ impl Search<'_, '_> {
             // Enter (`next_key`, `next_zone`) by `via`.
             self.tick()?;
             let id = self.add(&next_key, next_zone.clone(), stack.len());
-            if let Some(end) = self.ends_here(&next_key, &next_zone) {
-                return Ok(Some((path_here(&stack, &via), end)));
+            let end = match timed {
+                true => self.ends_here_timed(&next_key, &next_zone),
+                false => Ok(self.ends_here(&next_key, &next_zone)),
+            };
+            let end = end.map_err(|e| error_here(prefix, &stack, &via, Vec::new(), e))?;
+            if let Some(end) = end {
+                let zones = self.zones_here(&stack, id);
+                return Ok(Some((path_here(&stack, &via), zones, end)));
             }
-            let mut succ = self
-                .successors(&next_key, &next_zone)
-                .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
+            let mut succ = match timed {
+                true => self.successors_timed(&next_key, &next_zone),
+                false => self.successors(&next_key, &next_zone),
+            }
+            .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
             // Before the successors are ordered, so that one equal to the
             // node itself closes a cycle.
             walk.entered(id, &next_key, &via);
             self.order_successors(&mut succ);
             stack.push(Frame {
                 node: id,
+                key: next_key.clone(),
                 via: std::mem::take(&mut via),
                 succ,
                 next: 0,
@@ -621,9 +875,8 @@ impl Search<'_, '_> {
                     return Ok(None);
                 };
                 if top.next == top.succ.len() {
-                    let node = top.node;
-                    stack.pop();
-                    walk.finished(self, node);
+                    let Some(done) = stack.pop() else { continue };
+                    walk.finished(self, done.node, &done.key);
                     continue;
                 }
                 let (k2, z2, edges) = std::mem::replace(
@@ -631,11 +884,15 @@ impl Search<'_, '_> {
                     (Box::default(), Dbm::zero(1), Vec::new()),
                 );
                 top.next += 1;
-                match goal::discrete(self.model, keep, &k2) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    // Undefined at the successor: a model error there.
-                    Err(e) => return Err(error_here(prefix, &stack, &edges, Vec::new(), e)),
+                // The successors of a search with clocks are inside the
+                // formula already.
+                if !timed {
+                    match goal::discrete(self.model, keep, &k2) {
+                        Ok(true) => {}
+                        Ok(false) => continue,
+                        // Undefined at the successor: a model error there.
+                        Err(e) => return Err(error_here(prefix, &stack, &edges, Vec::new(), e)),
+                    }
                 }
                 match self.lookup(&k2, &z2) {
                     Ok(found) => {

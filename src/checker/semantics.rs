@@ -733,21 +733,38 @@ impl<'a> Model<'a> {
         new_key: &mut Vec<i32>,
         out: &mut Vec<Dbm>,
     ) -> Result<usize, EvalError> {
-        let n = self.exact_successor(key, zone, edges, new_key, out)?;
+        let n = self.successor_with(key, zone, edges, new_key, out, true)?;
         Ok(match &self.diagonals {
             Some(d) if self.extrapolate => d.split(out, n),
             _ => n,
         })
     }
 
-    /// [`Model::successor`] without the split along diagonal constraints.
-    fn exact_successor(
+    /// [`Model::successor`] without the final delay: the valuations right
+    /// after the transition (guards, resets, target invariants). The
+    /// liveness search lets time pass itself where a formula on clocks
+    /// must hold all along.
+    pub fn entry_successor(
         &self,
         key: &[i32],
         zone: &Dbm,
         edges: &Edges,
         new_key: &mut Vec<i32>,
         out: &mut Vec<Dbm>,
+    ) -> Result<usize, EvalError> {
+        self.successor_with(key, zone, edges, new_key, out, false)
+    }
+
+    /// [`Model::successor`] without the split along diagonal constraints,
+    /// with or without the final delay.
+    fn successor_with(
+        &self,
+        key: &[i32],
+        zone: &Dbm,
+        edges: &Edges,
+        new_key: &mut Vec<i32>,
+        out: &mut Vec<Dbm>,
+        delay: bool,
     ) -> Result<usize, EvalError> {
         if out.is_empty() {
             out.push(zone.clone());
@@ -774,7 +791,7 @@ impl<'a> Model<'a> {
                 for &(x, v) in &resets {
                     z.reset(x, v);
                 }
-                if self.invariants(new_key, &mut z)? && self.delay(new_key, &mut z)? {
+                if self.invariants(new_key, &mut z)? && (!delay || self.delay(new_key, &mut z)?) {
                     if n < out.len() {
                         out[n] = z;
                     } else {
@@ -786,7 +803,9 @@ impl<'a> Model<'a> {
             return Ok(n);
         }
         self.update(new_key, edges, Some(&mut out[0]))?;
-        if !self.invariants(new_key, &mut out[0])? || !self.delay(new_key, &mut out[0])? {
+        if !self.invariants(new_key, &mut out[0])?
+            || (delay && !self.delay(new_key, &mut out[0])?)
+        {
             return Ok(0);
         }
         Ok(1)

@@ -216,15 +216,13 @@ pub fn lower_network_with(
     (ctx.net, ctx.diags)
 }
 
-/// The operands of `A<>`, `E[]` and `-->` are decided on the discrete part
-/// of a state (locations and variables): the liveness search in
-/// `checker::liveness` relies on a formula that time alone cannot change.
-/// Clock constraints and `deadlock` there get a located error rather than a
-/// verdict that could be wrong.
+/// The operands of `A<>`, `E[]` and `-->` may test locations, variables
+/// and clocks (`checker::liveness` splits zones along the clock
+/// constraints); `deadlock` there gets a located error rather than a verdict
+/// that could be wrong.
 fn run_formula_supported(diags: &mut Vec<Diagnostic>, f: &ir::Formula, e: &hir::Expr) {
     fn find(f: &ir::Formula) -> Option<&'static str> {
         match f {
-            ir::Formula::Clock(_) => Some("clock constraints are"),
             ir::Formula::Deadlock => Some("`deadlock` is"),
             ir::Formula::Not(g) => find(g),
             ir::Formula::And(gs) | ir::Formula::Or(gs) => gs.iter().find_map(find),
@@ -236,7 +234,7 @@ fn run_formula_supported(diags: &mut Vec<Diagnostic>, f: &ir::Formula, e: &hir::
             e.span,
             format!(
                 "{what} not supported in `A<>`, `E[]` and `-->` checks yet: \
-                 their formulas may test locations and variables only"
+                 their formulas may test locations, variables and clocks"
             ),
         ));
     }

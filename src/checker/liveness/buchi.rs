@@ -81,15 +81,20 @@ impl Walk for Components {
         self.live.push((id, key.into()));
     }
 
-    fn finished(&mut self, s: &mut Search, node: u32) {
+    fn finished(&mut self, s: &mut Search, node: u32, _key: &[i32]) {
         if self.roots.last().is_some_and(|r| r.node == node) {
             // The component rooted here is complete: it dies.
             self.roots.pop();
-            while let Some((n, _)) = self.live.pop() {
+            let mut dead = Vec::new();
+            while let Some((n, key)) = self.live.pop() {
                 s.nodes[n as usize].grey = None;
+                dead.push((n, key));
                 if n == node {
                     break;
                 }
+            }
+            for (n, key) in dead {
+                s.blacken(n, &key);
             }
         }
     }
@@ -151,9 +156,11 @@ impl Search<'_, '_> {
         'bfs: while let Some((n, ticked)) = queue.pop_front() {
             let key = members[&n];
             let zone = zone_of(self, n);
-            let succ = self
-                .successors(key, &zone)
-                .expect("successors of an explored node evaluate");
+            let succ = match self.timed.is_some() {
+                true => self.successors_timed(key, &zone),
+                false => self.successors(key, &zone),
+            }
+            .expect("successors of an explored node evaluate");
             for (k2, z2, edges) in succ {
                 let Ok(m) = self.lookup(&k2, &z2) else {
                     continue;
@@ -173,16 +180,24 @@ impl Search<'_, '_> {
             }
         }
         let mut cycle = Vec::new();
+        let mut cycle_zones = Vec::new();
         let mut at = goal;
         while at != (root, false) {
             let (prev, edges) = parent
                 .remove(&at)
                 .expect("an accepting component has a ticking cycle through its root");
             cycle.push(edges);
+            cycle_zones.push(Some(zone_of(self, at.0)));
             at = prev;
         }
         cycle.reverse();
+        cycle_zones.reverse();
         path.extend(cycle);
-        (path, End::Loop(depth, zone_of(self, root)))
+        let mut zones: Vec<Option<Dbm>> = stack[..=depth]
+            .iter()
+            .map(|f| Some(zone_of(self, f.node)))
+            .collect();
+        zones.extend(cycle_zones);
+        (path, zones, End::Loop(depth, zone_of(self, root)))
     }
 }

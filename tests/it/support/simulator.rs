@@ -74,7 +74,12 @@ pub fn replay(network: &Network, check: usize, trace: &Trace) -> Result<(), Stri
 
     let at = format!("end of the trace (after {} steps)", trace.steps.len());
     if check.kind.is_liveness() && !matches!(trace.end, TraceEnd::ModelError { .. }) {
-        sim.run_keeps_formula(&check.kind, &states)
+        // Every instant of the run, delays included: a formula on clocks
+        // must hold while time passes too.
+        let instants = sim
+            .instants(&check.kind, &states, trace)
+            .map_err(|e| format!("{at}: {e}"))?;
+        sim.run_keeps_formula(&check.kind, &instants)
             .map_err(|e| format!("{at}: {e}"))?;
     }
     match &trace.end {
@@ -577,8 +582,8 @@ impl Sim<'_> {
 
     /// The formula a liveness check's run keeps: `p` in every state for
     /// `E[] p`, `!p` in every state for `A<> p`, and for `p --> q` a state
-    /// with `p && !q` from which `!q` holds to the end. The formulas are
-    /// discrete, so the states after each step stand for the delays too.
+    /// with `p && !q` from which `!q` holds to the end. `states` are the
+    /// run's instants (`Sim::instants`), delays included.
     fn run_keeps_formula(
         &self,
         kind: &zeno::ir::CheckKind,
@@ -619,6 +624,108 @@ impl Sim<'_> {
             }
             CheckKind::Invariant(_) | CheckKind::Reachable(_) => Ok(()),
         }
+    }
+
+    /// The clock constraints of a formula.
+    fn clock_constraints<'f>(f: &'f Formula, out: &mut Vec<&'f ClockConstraint>) {
+        match f {
+            Formula::Clock(c) => out.push(c),
+            Formula::Not(g) => Self::clock_constraints(g, out),
+            Formula::And(gs) | Formula::Or(gs) => {
+                gs.iter().for_each(|g| Self::clock_constraints(g, out))
+            }
+            _ => {}
+        }
+    }
+
+    /// The delays from `s`, up to `d` (`None`: without end), that stand for
+    /// every instant of that delay as far as the constraints `cs` go: 0, `d`,
+    /// each delay at which one of them changes its value, and one delay
+    /// inside each interval between those (a constraint `x - y ≺ c` changes
+    /// its value at most once while time passes, when `x` or `y` is the
+    /// reference clock; after the last such instant nothing changes).
+    fn sample_delays(
+        &self,
+        cs: &[&ClockConstraint],
+        s: &ConcreteState,
+        d: Option<Q>,
+    ) -> Result<Vec<Q>, String> {
+        let mut cuts: Vec<Q> = Vec::new();
+        for c in cs {
+            let b = eval(&c.bound, &s.variables).map_err(|e| e.to_string())?;
+            let b = Q::from_integer(b as i64);
+            let t = match (c.i, c.j) {
+                (i, 0) if i != 0 => b - s.clocks[i as usize],
+                (0, j) if j != 0 => -b - s.clocks[j as usize],
+                _ => continue,
+            };
+            if t > Q::from_integer(0) && d.is_none_or(|d| t < d) {
+                cuts.push(t);
+            }
+        }
+        cuts.sort();
+        cuts.dedup();
+        let mut out = vec![Q::from_integer(0)];
+        let mut last = Q::from_integer(0);
+        for t in cuts {
+            out.push((last + t) / 2);
+            out.push(t);
+            last = t;
+        }
+        match d {
+            Some(d) if d > last => {
+                out.push((last + d) / 2);
+                out.push(d);
+            }
+            Some(_) => {}
+            None => out.push(last + 1),
+        }
+        Ok(out)
+    }
+
+    /// The states of a run at the instants that decide a liveness check's
+    /// formulas: in each state of `states`, its delay sampled (see
+    /// `Sim::sample_delays`); after a run that lets time diverge, the wait
+    /// without end; after a deadlock, every delay the invariants still allow.
+    fn instants(
+        &self,
+        kind: &zeno::ir::CheckKind,
+        states: &[ConcreteState],
+        trace: &Trace,
+    ) -> Result<Vec<ConcreteState>, String> {
+        let mut cs = Vec::new();
+        for f in kind.formulas() {
+            Self::clock_constraints(f, &mut cs);
+        }
+        let delays: Vec<Option<Q>> = trace
+            .steps
+            .iter()
+            .map(|s| Some(s.delay))
+            .chain(std::iter::once(match &trace.end {
+                TraceEnd::TimeDiverges => None,
+                end => Some(end.delay()),
+            }))
+            .collect();
+        let mut out = Vec::new();
+        for (s, d) in states.iter().zip(&delays) {
+            for t in self.sample_delays(&cs, s, *d)? {
+                out.push(self.delay(s, t)?);
+            }
+        }
+        if let TraceEnd::Deadlock { delay } = &trace.end {
+            let stuck = self.delay(states.last().expect("a state"), *delay)?;
+            let mut bounds = cs.clone();
+            for p in 0..self.net.processes.len() {
+                bounds.extend(self.location(p, &stuck).invariant.iter());
+            }
+            for t in self.sample_delays(&bounds, &stuck, None)? {
+                // Only the delays the invariants allow.
+                if let Ok(later) = self.delay(&stuck, t) {
+                    out.push(later);
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Every process's invariant holds in `s`.
