@@ -85,9 +85,15 @@ pub struct Options {
     /// fallback; `zeno check` sets it for its default configuration.
     pub breadth_first_after: Option<u64>,
     /// Threads of a breadth-first search that stands in for a best-first
-    /// one: after `breadth_first_after`, and for a goal that mentions
-    /// `deadlock` ([`Options::for_goal`]).
+    /// one: after `breadth_first_after`, alongside it (`take_turns`), and
+    /// for a goal that mentions `deadlock` ([`Options::for_goal`]).
     pub fallback_threads: usize,
+    /// A greedy or A* reachability search without an enhancement takes
+    /// turns on one core with breadth-first search (on
+    /// [`Options::fallback_threads`]) and random depth-first restarts; the
+    /// first verdict decides (see `alongside.rs`). `zeno check` sets it for
+    /// its default configuration; `false` in the library.
+    pub take_turns: bool,
 }
 
 impl Default for Options {
@@ -104,6 +110,7 @@ impl Default for Options {
             threads: 1,
             breadth_first_after: None,
             fallback_threads: 1,
+            take_turns: false,
         }
     }
 }
