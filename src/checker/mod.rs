@@ -5,6 +5,7 @@
 //! to decide a property.
 
 mod active;
+mod alongside;
 mod alu;
 mod choices;
 mod concrete;
@@ -21,6 +22,7 @@ mod options;
 mod outcome;
 mod parallel;
 pub mod portfolio;
+mod restarts;
 mod safe;
 mod search;
 pub(crate) mod semantics;
@@ -28,6 +30,7 @@ mod stop;
 mod stopwatches;
 mod store;
 pub mod trace;
+mod turns;
 mod zone_table;
 
 pub use enhance::Enhance;
@@ -37,7 +40,7 @@ pub use heuristics::pdb::PdbOptions;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, SearchOrder, Subsume};
-pub use outcome::{CheckResult, Limit, SafeStats, Stats, Verdict};
+pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 
@@ -129,9 +132,13 @@ pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> Check
     if task.options.config.safe_abstraction {
         return safe::check(task, progress);
     }
+    let plain_guided =
+        task.options.config.search.is_guided() && task.options.config.enhance == Enhance::None;
+    if task.options.take_turns && plain_guided {
+        return alongside::run(task, progress);
+    }
     if let Some(budget) = task.options.breadth_first_after
-        && task.options.config.search.is_guided()
-        && task.options.config.enhance == Enhance::None
+        && plain_guided
     {
         return best_first_then_breadth_first(task, budget, progress);
     }

@@ -84,6 +84,20 @@ pub struct Stats {
     /// best-first search explored before it gave way to breadth-first
     /// search, whose figures the others are.
     pub breadth_first_after: Option<u64>,
+    /// With [`Options::take_turns`](super::Options): which of the searches
+    /// taking turns decided (these are its figures) and the states the
+    /// others explored meanwhile.
+    pub alongside: Option<Alongside>,
+}
+
+/// What the searches taking turns in the default search did besides the
+/// one whose figures are reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alongside {
+    /// `best-first search`, `random restarts` or `breadth-first search`.
+    pub decided_by: &'static str,
+    /// States the other two explored.
+    pub others_explored: u64,
 }
 
 /// The figures of safe abstraction (thesis Table 5.3: #s and `x + y`),

@@ -15,6 +15,9 @@ pub(crate) struct Stop<'a> {
     pub(super) deadline: Option<Instant>,
     /// Set when a table could not grow within the memory budget.
     pub(super) memory_refused: std::cell::Cell<bool>,
+    /// When the run takes turns with others on one core (`turns.rs`): the
+    /// gate it waits at while another holds the turn.
+    pub(super) gate: Option<super::turns::Gate<'a>>,
 }
 
 impl<'a> Stop<'a> {
@@ -24,6 +27,22 @@ impl<'a> Stop<'a> {
             // A timeout too large to add is no limit.
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
             memory_refused: std::cell::Cell::new(false),
+            gate: None,
+        }
+    }
+
+    /// The stop condition of a run that takes turns at `gate`, stopped by
+    /// `cancel` or at `deadline`.
+    pub(crate) fn taking_turns(
+        cancel: &'a Cancel,
+        deadline: Option<Instant>,
+        gate: super::turns::Gate<'a>,
+    ) -> Stop<'a> {
+        Stop {
+            cancel,
+            deadline,
+            memory_refused: std::cell::Cell::new(false),
+            gate: Some(gate),
         }
     }
 
@@ -34,8 +53,12 @@ impl<'a> Stop<'a> {
     }
 
     /// Why the run must stop now, if it must: one atomic load, plus a clock
-    /// read when there is a time limit.
+    /// read when there is a time limit or the run takes turns (then it
+    /// waits here while another run holds the turn).
     pub(crate) fn reason(&self) -> Option<Limit> {
+        if let Some(gate) = &self.gate {
+            gate.poll();
+        }
         if self.cancel.is_cancelled() {
             Some(Limit::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {

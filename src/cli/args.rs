@@ -334,18 +334,14 @@ impl SearchArgs {
     }
 
     /// No order, heuristic or enhancement named: zeno's default
-    /// configuration, which gives way to breadth-first search when it has
-    /// no verdict after [`BREADTH_FIRST_AFTER`] states.
+    /// configuration, which takes turns with breadth-first search and
+    /// random restarts (`checker::Options::take_turns`).
     pub fn is_default(&self) -> bool {
         self.search.is_none()
             && self.heuristic.is_none()
             && self.enhance.iter().all(|e| e == "none")
     }
 }
-
-/// The states the default configuration explores before it gives way to
-/// breadth-first search (`checker::Options::breadth_first_after`).
-pub const BREADTH_FIRST_AFTER: u64 = 50_000;
 
 /// What `zeno graph` and `zeno trace` share after what they draw: where
 /// the picture goes, a TChecker model's labels, how a trace is found.

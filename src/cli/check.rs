@@ -115,12 +115,11 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         non_zeno: args.non_zeno,
         threads,
         active_clocks: !args.no_active_clocks,
-        breadth_first_after: args
-            .is_default()
-            .then_some(super::args::BREADTH_FIRST_AFTER),
+        breadth_first_after: None,
         fallback_threads: args.threads.unwrap_or_else(available_cores),
         extrapolate: true,
         subsume: args.subsume,
+        take_turns: args.is_default(),
     })
 }
 
@@ -159,10 +158,11 @@ fn portfolio(
     args: &CheckArgs,
     base: &Options,
 ) -> Result<Option<Vec<portfolio::Config>>, FlagError> {
-    // A portfolio runs each configuration as named: no fallback.
+    // A portfolio runs each configuration as named: nothing alongside.
     let base = &Options {
         threads: args.search.threads.unwrap_or_else(available_cores),
         breadth_first_after: None,
+        take_turns: false,
         ..base.clone()
     };
     if args.portfolio_configs.is_empty() {

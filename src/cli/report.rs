@@ -104,6 +104,13 @@ pub struct StatsReport {
     /// breadth-first search (whose figures these are).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breadth_first_after: Option<u64>,
+    /// In the default search, which of the searches taking turns decided
+    /// (`best-first search`, `random restarts`, `breadth-first search`: its
+    /// figures) and the states the other two explored meanwhile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explored_alongside: Option<u64>,
     /// Number of action transitions of the trace, when there is one.
     pub trace_length: Option<usize>,
     /// With safe abstraction (`--enhance safe`).
@@ -347,6 +354,8 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         bytes_per_state: s.bytes_per_state,
         threads: s.threads.max(1),
         breadth_first_after: s.breadth_first_after,
+        decided_by: s.alongside.as_ref().map(|a| a.decided_by),
+        explored_alongside: s.alongside.as_ref().map(|a| a.others_explored),
         trace_length,
         safe: s.safe.clone(),
     }

@@ -127,9 +127,12 @@ pub fn stats(s: &StatsReport) -> String {
     } else {
         String::new()
     };
-    let after = match s.breadth_first_after {
-        Some(n) => format!(" (breadth-first, after {n} states of best-first search)"),
-        None => String::new(),
+    let after = match (s.breadth_first_after, s.decided_by, s.explored_alongside) {
+        (Some(n), _, _) => format!(" (breadth-first, after {n} states of best-first search)"),
+        (None, Some(by), Some(n)) => {
+            format!(" (decided by {by}; {n} more states explored alongside)")
+        }
+        _ => String::new(),
     };
     format!(
         "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}{after}",

@@ -4,14 +4,18 @@
 //!
 //! A family is asked for as `NAME:SIZES`, sizes a comma-separated list of
 //! numbers and inclusive ranges: `fischer:5,10,15`, `hanoi:3..6`,
-//! `arbiter:2..4`, `fischer-atg:5,10,15`.
+//! `arbiter:2..4`, `fischer-atg:5,10,15`, `gossip:5..8`, `chain:5000`.
 
 mod arbiter;
+mod chain;
 mod fischer;
+mod gossip;
 mod hanoi;
 
 pub use arbiter::arbiter;
+pub use chain::chain;
 pub use fischer::{fischer, fischer_atg};
+pub use gossip::gossip;
 pub use hanoi::hanoi;
 
 /// One generated model.
@@ -43,6 +47,18 @@ const FAMILIES: &[(&str, usize, usize, &str)] = &[
     ),
     ("hanoi", 1, 20, "Towers of Hanoi, N disks"),
     ("arbiter", 2, 12, "faulty arbiter tree of depth N"),
+    (
+        "gossip",
+        2,
+        16,
+        "gossiping girls, N girls, goals: girl 0 knows all secrets, everyone knows all",
+    ),
+    (
+        "chain",
+        2,
+        100_000,
+        "a chain of N locations whose last is never reached late (holds)",
+    ),
 ];
 
 /// The instances of one `NAME:SIZES` request.
@@ -97,6 +113,8 @@ fn generate(family: &str, n: usize) -> Instance {
         "fischer-correct" => (format!("F{n}ok"), fischer(n, false)),
         "fischer-atg" => (format!("F{n}B"), fischer_atg(n)),
         "hanoi" => (format!("H{n}"), hanoi(n)),
+        "gossip" => (format!("G{n}"), gossip(n)),
+        "chain" => (format!("C{n}"), chain(n)),
         // `parse` bounds the depth far below u32::MAX.
         _ => (format!("A{n}"), arbiter(n as u32)),
     };
@@ -129,6 +147,8 @@ mod tests {
         assert_eq!(names("Arbiter:2, 4..5"), ["A2", "A4", "A5"]);
         assert_eq!(names("fischer-correct:3"), ["F3ok"]);
         assert_eq!(names("fischer-atg:5,10"), ["F5B", "F10B"]);
+        assert_eq!(names("gossip:5..6,8"), ["G5", "G6", "G8"]);
+        assert_eq!(names("chain:5000"), ["C5000"]);
     }
 
     #[test]
@@ -145,7 +165,7 @@ mod tests {
     }
 
     /// Every family's smallest and a middle instance analyse without any
-    /// diagnostic and have exactly one check.
+    /// diagnostic and have exactly one check (gossip: two).
     #[test]
     fn generated_text_is_clean_zeno() {
         for spec in [
@@ -154,12 +174,15 @@ mod tests {
             "fischer-atg:2,5",
             "hanoi:1,3",
             "arbiter:2,3",
+            "gossip:2,5",
+            "chain:2,10",
         ] {
             for i in parse(spec).unwrap() {
                 let a = crate::semantics::analyze(&i.text);
                 assert!(a.diagnostics.is_empty(), "{}: {:?}", i.name, a.diagnostics);
                 let net = a.network.expect("lowers");
-                assert_eq!(net.checks.len(), 1, "{}", i.name);
+                let checks = if spec.starts_with("gossip") { 2 } else { 1 };
+                assert_eq!(net.checks.len(), checks, "{}", i.name);
             }
         }
     }

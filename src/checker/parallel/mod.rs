@@ -91,6 +91,7 @@ pub(super) struct SharedStop<'a> {
     cancel: &'a Cancel,
     deadline: Option<Instant>,
     memory_refused: AtomicBool,
+    gate: Option<super::turns::Gate<'a>>,
 }
 
 impl<'a> SharedStop<'a> {
@@ -99,6 +100,7 @@ impl<'a> SharedStop<'a> {
             cancel: stop.cancel,
             deadline: stop.deadline,
             memory_refused: AtomicBool::new(stop.memory_refused.get()),
+            gate: stop.gate,
         }
     }
 
@@ -116,6 +118,9 @@ impl<'a> SharedStop<'a> {
 
     /// Why the search must stop now, if it must (as [`Stop::reason`]).
     pub(super) fn reason(&self) -> Option<Limit> {
+        if let Some(gate) = &self.gate {
+            gate.poll();
+        }
         if self.cancel.is_cancelled() {
             Some(Limit::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {

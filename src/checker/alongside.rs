@@ -1,0 +1,166 @@
+//! The default search ([`Options::take_turns`]): the configured best-first
+//! search takes turns on one core with breadth-first search and random
+//! depth-first restarts (`restarts.rs`), and the first verdict of any of
+//! them decides the check.
+//!
+//! Best-first search finds a reachable goal after few states where its
+//! heuristic leads there, but a property that holds needs the whole zone
+//! graph, which breadth-first search covers with fewer states and no
+//! heuristic to compute; where the heuristic misleads, random dives with
+//! restarts find long traces that neither finds soon. So the best-first
+//! search starts alone for [`HEAD`], then the three share the time by
+//! [`SHARES`]: when the property holds, breadth-first search decides in at
+//! most `sum / bfs share` of its own time plus the head start; when the
+//! heuristic leads to the goal, best-first search finds it as before, in
+//! at most `sum / its share` of its own time after the head start.
+//! Random restarts only find goals (or exhaust the graph in one run), and
+//! each search's verdict is exact, so whichever decides, the verdict and
+//! its trace are what that search alone gives.
+
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::config::Config;
+use super::turns::Turns;
+use super::{Alongside, Cancel, CheckResult, Limit, Options, Stats, Stop, Task, Verdict};
+
+/// The searches, in the order of [`SHARES`].
+const NAMES: [&str; 3] = [
+    "best-first search",
+    "random restarts",
+    "breadth-first search",
+];
+const BEST_FIRST: usize = 0;
+const RESTARTS: usize = 1;
+const BREADTH_FIRST: usize = 2;
+/// Time shares: best-first search 2, random restarts 1, breadth-first
+/// search 20 (so a full exploration costs at most 23/20 = 1.15× its own
+/// time, plus the head start; best-first search runs at 2/23 of its own
+/// speed after the head start, random restarts at 1/23).
+const SHARES: [u32; 3] = [2, 1, 20];
+/// The best-first search's start alone: where its heuristic leads to the
+/// goal at once (the papers' families need milliseconds), it decides
+/// before the others start. Short, because a full exploration pays it
+/// too: on small models it is most of the overhead.
+pub(crate) const HEAD: Duration = Duration::from_millis(20);
+
+/// Decides the `task`'s reachability check with the three searches taking
+/// turns. The result is the deciding search's, with the states the others
+/// explored meanwhile in [`Stats::alongside`]. Each search stops at
+/// `options.max_states` on its own; the deadline is the check's.
+pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
+    let started = Instant::now();
+    let turns = Turns::new(&SHARES, HEAD);
+    let race = Cancel::new();
+    let winner: Mutex<Option<usize>> = Mutex::new(None);
+    let base = Options {
+        take_turns: false,
+        breadth_first_after: None,
+        ..task.options.clone()
+    };
+    let breadth_first = Options {
+        config: Config::default(),
+        threads: task.options.fallback_threads,
+        ..base.clone()
+    };
+    // A search is done: a verdict ends the race (the first one wins).
+    let done = |me: usize, result: &CheckResult| {
+        if !matches!(result.verdict, Verdict::Unknown(_)) {
+            let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
+            w.get_or_insert(me);
+            race.cancel();
+            turns.release();
+        }
+    };
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    // What the threads need of the task (its stop condition stays here).
+    let (net, check, deadline, cancel) =
+        (task.net, task.check, task.stop.deadline, task.stop.cancel);
+    let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
+    let mut results: [Option<CheckResult>; 3] = [None, None, None];
+    thread::scope(|s| {
+        let best = s.spawn(|| {
+            let _turn = Finish(&turns, BEST_FIRST);
+            let stop = stop_at(BEST_FIRST);
+            let task = Task {
+                net,
+                check,
+                options: &base,
+                stop: &stop,
+            };
+            let r = super::reach_until(task, &mut |_| {});
+            done(BEST_FIRST, &r);
+            r
+        });
+        let restarts = s.spawn(|| {
+            let _turn = Finish(&turns, RESTARTS);
+            let stop = stop_at(RESTARTS);
+            let task = Task {
+                net,
+                check,
+                options: &base,
+                stop: &stop,
+            };
+            let r = super::restarts::run(task, &mut |_| {});
+            done(RESTARTS, &r);
+            r
+        });
+        // The caller's cancel flag stops the race too.
+        s.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Acquire) {
+                if cancel.is_cancelled() {
+                    race.cancel();
+                    turns.release();
+                    return;
+                }
+                thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let turn = Finish(&turns, BREADTH_FIRST);
+        let stop = stop_at(BREADTH_FIRST);
+        let r = super::reach_until(
+            Task {
+                options: &breadth_first,
+                stop: &stop,
+                ..task
+            },
+            progress,
+        );
+        done(BREADTH_FIRST, &r);
+        drop(turn);
+        results[BREADTH_FIRST] = Some(r);
+        results[BEST_FIRST] = best.join().ok();
+        results[RESTARTS] = restarts.join().ok();
+        finished.store(true, std::sync::atomic::Ordering::Release);
+    });
+    let winner = *winner.lock().unwrap_or_else(|e| e.into_inner());
+    let decided_by = winner.unwrap_or(BREADTH_FIRST);
+    let explored = |i: usize| results[i].as_ref().map_or(0, |r| r.stats.explored);
+    let others_explored = (0..3).filter(|&i| i != decided_by).map(explored).sum();
+    let mut result = results[decided_by].take().unwrap_or_else(|| CheckResult {
+        // The search panicked: nothing to report but that it stopped.
+        verdict: Verdict::Unknown(Limit::Cancelled),
+        stats: Stats::default(),
+        trace: None,
+    });
+    if winner.is_none() && task.stop.cancel.is_cancelled() {
+        result.verdict = Verdict::Unknown(Limit::Cancelled);
+    }
+    result.stats.elapsed = started.elapsed();
+    result.stats.alongside = Some(Alongside {
+        decided_by: NAMES[decided_by],
+        others_explored,
+    });
+    result
+}
+
+/// Takes a search out of the turns when it ends, also by a panic (the
+/// others would wait for a turn it never hands on).
+struct Finish<'t>(&'t Turns, usize);
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.0.finish(self.1);
+    }
+}

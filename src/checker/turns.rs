@@ -1,0 +1,239 @@
+//! Searches taking turns on one core: each holds the turn for a short
+//! slice, and the next turn goes to the one furthest below its share of the
+//! time used so far. A search notices that its slice is over where it polls
+//! its stop condition ([`super::Stop::reason`], at every explored state),
+//! so the searches themselves need no change: a search waiting for its turn
+//! is blocked in that poll and uses no CPU time.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How long a search holds the turn before the shares are consulted again:
+/// long against a hand-over (a lock, a wake-up: microseconds), short against
+/// a check a user waits for.
+const SLICE: Duration = Duration::from_millis(10);
+
+/// The turn and the time each search has used.
+pub(crate) struct Turns {
+    state: Mutex<Ledger>,
+    changed: Condvar,
+    epoch: Instant,
+    /// The search holding the turn and when its slice ends (nanoseconds
+    /// since `epoch`), read without the lock at every poll.
+    holder: AtomicUsize,
+    slice_end: AtomicU64,
+    /// Set once the race is decided: from then on nobody waits.
+    released: AtomicBool,
+}
+
+struct Ledger {
+    /// Time used with the turn, per search.
+    used: Vec<Duration>,
+    /// Each search's weight: a search gets `share / sum of shares` of the
+    /// time while all run.
+    shares: Vec<u32>,
+    finished: Vec<bool>,
+    /// When the holder's slice began.
+    since: Instant,
+}
+
+impl Turns {
+    /// Searches with these shares; search 0 holds the first turn, for
+    /// `head` (not counted against its share), then every one takes turns.
+    pub(crate) fn new(shares: &[u32], head: Duration) -> Turns {
+        let epoch = Instant::now();
+        Turns {
+            state: Mutex::new(Ledger {
+                used: vec![Duration::ZERO; shares.len()],
+                shares: shares.to_vec(),
+                finished: vec![false; shares.len()],
+                since: epoch + head,
+            }),
+            changed: Condvar::new(),
+            epoch,
+            holder: AtomicUsize::new(0),
+            slice_end: AtomicU64::new(nanos(head.max(SLICE))),
+            released: AtomicBool::new(false),
+        }
+    }
+
+    /// The gate search `me` polls.
+    pub(crate) fn gate(&self, me: usize) -> Gate<'_> {
+        Gate { turns: self, me }
+    }
+
+    /// Ends the turns: every search runs freely from now on (the race is
+    /// decided or cancelled, and the others only have to notice it).
+    pub(crate) fn release(&self) {
+        let _ledger = self.lock();
+        self.released.store(true, Ordering::Release);
+        self.changed.notify_all();
+    }
+
+    /// Search `me` is done: it takes no more turns, and hands on the turn
+    /// if it held it.
+    pub(crate) fn finish(&self, me: usize) {
+        let mut ledger = self.lock();
+        ledger.finished[me] = true;
+        if self.holder.load(Ordering::Acquire) == me {
+            self.hand_on(&mut ledger, me);
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Ledger> {
+        // A search that panicked while holding the lock left the ledger
+        // consistent (every update is one assignment).
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn now(&self) -> u64 {
+        nanos(self.epoch.elapsed())
+    }
+
+    /// Blocks search `me` until it holds the turn (handing the turn on
+    /// first if its slice is over).
+    fn wait_for_turn(&self, me: usize) {
+        let mut ledger = self.lock();
+        if self.holder.load(Ordering::Acquire) == me {
+            self.hand_on(&mut ledger, me);
+        }
+        while !self.released.load(Ordering::Acquire) && self.holder.load(Ordering::Acquire) != me {
+            ledger = self.changed.wait(ledger).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Charges the holder `me` for its slice and gives the next one to the
+    /// unfinished search furthest below its share (`me` again if that is
+    /// still `me`).
+    fn hand_on(&self, ledger: &mut Ledger, me: usize) {
+        let now = Instant::now();
+        let spent = now.saturating_duration_since(ledger.since);
+        ledger.used[me] += spent;
+        let next = (0..ledger.used.len())
+            .filter(|&i| !ledger.finished[i])
+            .min_by(|&a, &b| {
+                let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(ledger.shares[i]);
+                share(a).total_cmp(&share(b))
+            });
+        let Some(next) = next else {
+            return;
+        };
+        ledger.since = now;
+        self.slice_end
+            .store(self.now() + nanos(SLICE), Ordering::Release);
+        self.holder.store(next, Ordering::Release);
+        if next != me {
+            self.changed.notify_all();
+        }
+    }
+
+    /// The time each search has used with the turn so far.
+    #[cfg(test)]
+    fn used(&self) -> Vec<Duration> {
+        self.lock().used.clone()
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// What one search polls: returns at once while it holds the turn and its
+/// slice lasts (an atomic load and a clock read), else waits for its turn.
+#[derive(Clone, Copy)]
+pub(crate) struct Gate<'a> {
+    turns: &'a Turns,
+    me: usize,
+}
+
+impl Gate<'_> {
+    pub(crate) fn poll(&self) {
+        let t = self.turns;
+        if t.released.load(Ordering::Acquire)
+            || (t.holder.load(Ordering::Acquire) == self.me
+                && t.now() < t.slice_end.load(Ordering::Acquire))
+        {
+            return;
+        }
+        t.wait_for_turn(self.me);
+    }
+}
+
+impl std::fmt::Debug for Gate<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gate({})", self.me)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Busy work of `d` with the gate polled all along.
+    fn work(gate: Gate, d: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < d {
+            gate.poll();
+        }
+    }
+
+    /// Two searches with shares 1 and 3, each polling until it has worked
+    /// a while: one runs at a time, and the time they used splits as the
+    /// shares say (within a slice or two: each finishes at its own pace).
+    #[test]
+    fn searches_take_turns_by_their_shares() {
+        let turns = Turns::new(&[1, 3], Duration::ZERO);
+        let running = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for me in 0..2 {
+                let (turns, running, most) = (&turns, &running, &most);
+                s.spawn(move || {
+                    let gate = turns.gate(me);
+                    gate.poll();
+                    for _ in 0..20 {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        let start = Instant::now();
+                        while start.elapsed() < Duration::from_millis(2) {}
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        gate.poll();
+                    }
+                    turns.finish(me);
+                });
+            }
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 1, "two searches ran at once");
+        let used = turns.used();
+        // 40 ms of work each: while both run, search 1 gets three slices for
+        // one of search 0, so search 0 cannot be done first.
+        assert!(used[0] >= Duration::from_millis(35), "{used:?}");
+        assert!(used[1] >= Duration::from_millis(35), "{used:?}");
+    }
+
+    /// The head start goes to search 0; after `release` nobody waits.
+    #[test]
+    fn the_first_search_starts_and_release_frees_all() {
+        let turns = Turns::new(&[1, 1], Duration::from_millis(50));
+        let gate0 = turns.gate(0);
+        let start = Instant::now();
+        work(gate0, Duration::from_millis(20));
+        assert!(start.elapsed() < Duration::from_millis(45));
+        turns.release();
+        // Search 1 never held the turn, and does not wait for it.
+        work(turns.gate(1), Duration::from_millis(1));
+        work(gate0, Duration::from_millis(1));
+    }
+
+    /// A finished search hands the turn on at once.
+    #[test]
+    fn finishing_hands_on_the_turn() {
+        let turns = Turns::new(&[1, 1], Duration::from_secs(3600));
+        std::thread::scope(|s| {
+            s.spawn(|| work(turns.gate(1), Duration::from_millis(5)));
+            std::thread::sleep(Duration::from_millis(5));
+            turns.finish(0);
+        });
+    }
+}
