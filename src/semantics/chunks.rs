@@ -150,6 +150,11 @@ impl Shift for Expr {
                 n.shift(d);
                 args.shift(d);
             }
+            ExprKind::ProcessCall(p, n, args) => {
+                p.shift(d);
+                n.shift(d);
+                args.shift(d);
+            }
             ExprKind::Unary(_, a) | ExprKind::Incr(a, _) => a.shift(d),
             ExprKind::Cond(a, b, c) => {
                 a.shift(d);

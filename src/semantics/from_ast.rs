@@ -758,14 +758,21 @@ impl Lowerer {
             }
             CALL_EXPR => {
                 let callee = exprs(node).next();
-                let name = match callee {
-                    Some(c) if c.kind() == NAME_REF => self.name(&c),
-                    _ => return Expr::new(ExprKind::Missing, span),
-                };
                 let args = child(node, ARG_LIST)
                     .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
                     .unwrap_or_default();
-                ExprKind::Call(name, args)
+                match callee {
+                    Some(c) if c.kind() == NAME_REF => ExprKind::Call(self.name(&c), args),
+                    // `P(1).f()`: the field expression names the process and
+                    // the function.
+                    Some(c) if c.kind() == FIELD_EXPR => match self.expr(&c).kind {
+                        ExprKind::Field(process, function) if !function.text.is_empty() => {
+                            ExprKind::ProcessCall(process, function, args)
+                        }
+                        _ => ExprKind::Missing,
+                    },
+                    _ => ExprKind::Missing,
+                }
             }
             POSTFIX_EXPR => {
                 let up = tokens(node).any(|t| t.kind() == PLUS2);

@@ -475,6 +475,10 @@ pub enum ExprKind {
     Field(Box<Expr>, Name),
     /// `Proc(1)` (an instance made by `system Proc;`), or `min`/`max` calls.
     Call(Name, Vec<Expr>),
+    /// `Proc(1).f(args)`, `P1.f()`: a function of a process's template called
+    /// through the process (in checks only): the process, the function and
+    /// the arguments.
+    ProcessCall(Box<Expr>, Name, Vec<Expr>),
     /// A prefix operator and its operand.
     Unary(UnaryOp, Box<Expr>),
     /// An infix operator and its operands.

@@ -689,7 +689,10 @@ fn instantiate(
     }
     ir::shift_local_calls(&mut process, d);
     ctx.net.processes.push(process);
-    ctx.procs.push(lowered.info.clone());
+    ctx.procs.push(ProcInfo {
+        offset: d,
+        ..lowered.info.clone()
+    });
     ctx.used_globals
         .extend(lowered.used_globals.iter().cloned());
     ctx.diags.extend(lowered.diagnostics.iter().map(|x| {
