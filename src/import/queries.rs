@@ -90,20 +90,28 @@ fn side(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<St
     }
 }
 
+/// The name of the process `base` (before a `.`) when it is not in
+/// `known`, or the first such name in it.
+fn unknown_process<'e>(base: &'e Expr, known: &HashSet<String>) -> Option<&'e str> {
+    match base {
+        Expr::Ident(n) if !known.contains(n) => Some(n),
+        Expr::Call(n, _) if !known.contains(n) => Some(n),
+        Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+        other => unknown_owner(other, known),
+    }
+}
+
 /// The first name before a `.` in `e` that is not in `known`.
 fn unknown_owner<'e>(e: &'e Expr, known: &HashSet<String>) -> Option<&'e str> {
     match e {
-        Expr::Field(base, _) => match base.as_ref() {
-            Expr::Ident(n) if !known.contains(n) => Some(n),
-            Expr::Call(n, _) if !known.contains(n) => Some(n),
-            Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
-            other => unknown_owner(other, known),
-        },
+        Expr::Field(base, _) => unknown_process(base, known),
         Expr::Int(_) | Expr::Ident(_) => None,
         Expr::Index(a, b) | Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => {
             unknown_owner(a, known).or_else(|| unknown_owner(b, known))
         }
         Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+        Expr::ProcessCall(base, _, args) => unknown_process(base, known)
+            .or_else(|| args.iter().find_map(|a| unknown_owner(a, known))),
         Expr::Unary(_, a) | Expr::PostIncr(_, a) | Expr::Quant(_, _, _, a) => {
             unknown_owner(a, known)
         }
