@@ -325,6 +325,10 @@ pub fn check_report(
             CheckKind::Inevitable(_) => "inevitable",
             CheckKind::Potentially(_) => "potentially_always",
             CheckKind::LeadsTo(..) => "leads_to",
+            CheckKind::Bound(ref b) => match b.extremum {
+                zeno::ir::Extremum::Sup => "sup",
+                zeno::ir::Extremum::Inf => "inf",
+            },
         },
         range: range(source, c.span),
         verdict,

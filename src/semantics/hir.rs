@@ -339,6 +339,11 @@ pub enum Quantifier {
     Potentially,
     /// `p --> q` (the formula is `p`, the target `q`).
     LeadsTo,
+    /// `sup{pred}: e, …` (the formula is `pred`, `true` without one; the
+    /// expressions are the check's terms).
+    Sup,
+    /// `inf{pred}: e, …`, as [`Quantifier::Sup`].
+    Inf,
 }
 
 /// A property to check, declared in the model.
@@ -353,6 +358,8 @@ pub struct CheckDecl {
     pub formula: Expr,
     /// `q` in `p --> q`; `None` for the other forms.
     pub target: Option<Expr>,
+    /// The expressions of `sup`/`inf`; empty for the other forms.
+    pub terms: Vec<Expr>,
     /// The whole check.
     pub span: Span,
 }

@@ -43,6 +43,10 @@ impl Backend {
             ir::CheckKind::Inevitable(_) => "inevitability (A<>)",
             ir::CheckKind::Potentially(_) => "potentially always (E[])",
             ir::CheckKind::LeadsTo(..) => "leads to (-->)",
+            ir::CheckKind::Bound(ref b) => match b.extremum {
+                ir::Extremum::Sup => "supremum (sup:)",
+                ir::Extremum::Inf => "infimum (inf:)",
+            },
         };
         Ok(Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
