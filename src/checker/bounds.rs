@@ -33,9 +33,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use crate::ir::{
-    self, BoundQuery, BoundValue, ClockConstraint, Expr, Extremum, Formula,
-};
+use crate::ir::{self, BoundQuery, BoundValue, ClockConstraint, Expr, Extremum, Formula};
 
 use super::dbm::Dbm;
 use super::dbm::bound::{self, INF, MAX_CONST, Raw};
@@ -136,7 +134,9 @@ fn model_constant(net: &ir::Network, pred: &Formula) -> i32 {
     let ranges = net.declared_ranges();
     let magnitude = |c: &ClockConstraint| {
         let (lo, hi) = super::lu::bound_range(&ranges, &c.bound);
-        lo.unsigned_abs().max(hi.unsigned_abs()).min(MAX_CONST as u64) as i32
+        lo.unsigned_abs()
+            .max(hi.unsigned_abs())
+            .min(MAX_CONST as u64) as i32
     };
     let mut m = 0;
     for p in &net.processes {
@@ -309,7 +309,9 @@ fn explore(
             round.any = true;
             for (k, term) in query.terms.iter().enumerate() {
                 let v = match &term.value {
-                    BoundValue::Data(e) => e.eval(model.vars(&key)).map_err(Verdict::ModelError)? as i64,
+                    BoundValue::Data(e) => {
+                        e.eval(model.vars(&key)).map_err(Verdict::ModelError)? as i64
+                    }
                     BoundValue::Clock(x) => {
                         let x = *x as usize;
                         match query.extremum {

@@ -100,9 +100,7 @@ fn absolute(span: crate::ir::Span, e: &Expr) -> PResult<Expr> {
             Expr::Unary(op, a) => !matches!(*op, "++" | "--") && pure(a),
             Expr::Cond(a, b, c) => pure(a) && pure(b) && pure(c),
             Expr::Quant(_, _, _, body) => pure(body),
-            Expr::Call(..) | Expr::ProcessCall(..) | Expr::Assign(..) | Expr::PostIncr(..) => {
-                false
-            }
+            Expr::Call(..) | Expr::ProcessCall(..) | Expr::Assign(..) | Expr::PostIncr(..) => false,
         }
     }
     if !pure(e) {

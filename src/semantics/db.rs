@@ -220,8 +220,7 @@ fn members_named_by_checks(tree: &ItemTree) -> FxHashSet<String> {
 fn unused_but_named(d: &Diagnostic, named: &FxHashSet<String>) -> bool {
     d.severity == Severity::Warning
         && d.message.ends_with("` is never used")
-        && d
-            .message
+        && d.message
             .split('`')
             .nth(1)
             .is_some_and(|name| named.contains(name))

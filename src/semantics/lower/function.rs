@@ -621,7 +621,10 @@ impl Ctx {
                         sym.kind_name(),
                         info.name
                     ),
-                    None => format!("process `{}` has no function `{}`", info.name, function.text),
+                    None => format!(
+                        "process `{}` has no function `{}`",
+                        info.name, function.text
+                    ),
                 };
                 self.error(function.span, message);
                 return Typed::error();
