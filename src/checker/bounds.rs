@@ -23,8 +23,8 @@
 //! - An abstract supremum above `T` (or unbounded) proves only that
 //!   `pred && x > T` is reachable. If such a state's zone lets `x` grow
 //!   without bound where time may pass for ever (no invariant bounds a clock
-//!   from above, no urgency) and the predicate has no upper bound on a clock
-//!   nor `deadlock`, the supremum is `∞`: the real state waits as long as it
+//!   from above, no urgency) and the predicate stays true while time passes
+//!   (no upper bound on a clock, no negated `deadlock`), the supremum is `∞`: the real state waits as long as it
 //!   likes and keeps the predicate. Otherwise `T` is doubled and the graph
 //!   explored again, up to [`MAX_ROUNDS`] times; what is still undecided then
 //!   is answered as "above T", never as a guess.
@@ -162,8 +162,10 @@ fn clock_constraints<'f>(f: &'f Formula, out: &mut Vec<&'f ClockConstraint>) {
 }
 
 /// Whether every state that satisfies `f` still does after any delay: no
-/// clock is bounded from above in it (under its negations too), and it has
-/// no `deadlock` (which a delay may change).
+/// clock is bounded from above in it (under its negations too), and
+/// `deadlock` only where it is not negated (a deadlocked state stays
+/// deadlocked after a delay: no action is possible after any delay; a state
+/// that is not may become one).
 fn kept_by_delays(f: &Formula, negated: bool) -> bool {
     match f {
         Formula::Clock(c) => {
@@ -172,7 +174,7 @@ fn kept_by_delays(f: &Formula, negated: bool) -> bool {
             let (upper, lower) = if negated { (c.j, c.i) } else { (c.i, c.j) };
             upper == 0 || lower != 0
         }
-        Formula::Deadlock => false,
+        Formula::Deadlock => !negated,
         Formula::Not(g) => kept_by_delays(g, !negated),
         Formula::And(gs) | Formula::Or(gs) => gs.iter().all(|g| kept_by_delays(g, negated)),
         _ => true,
