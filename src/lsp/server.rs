@@ -291,6 +291,12 @@ impl Doc {
             && !self.results.is_empty()
         {
             self.stale = results::stale_verdicts(network, &self.results);
+            // A value query's last answer, rather than its bare verdict.
+            for (s, answer) in self.stale.iter_mut().zip(&self.answers) {
+                if let Some(answer) = answer {
+                    s.message = answer.clone();
+                }
+            }
         }
         self.results.clear();
         self.answers.clear();

@@ -347,3 +347,36 @@ fn imported_uppaal_value_queries() {
     assert!(text.contains("sup: P.y <= 10"), "{text}");
     assert!(text.contains("inf: n = 0"), "{text}");
 }
+
+/// The language server shows a value query's answer as information on the
+/// check's name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_language_server_shows_the_answer() {
+    use crate::support::lsp_client::{TestClient, position};
+    let uri = "file:///models/timelock.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(serde_json::json!({"debounceMs": 0})).await;
+    c.open(uri, TIMELOCK).await;
+    let published = loop {
+        let d = c.diagnostics_when_quiescent(uri).await;
+        if d["version"] == 1 {
+            break d;
+        }
+    };
+    let at = position(
+        TIMELOCK,
+        TIMELOCK.find("check both:").unwrap() + "check ".len(),
+    );
+    let diagnostics = published["diagnostics"].as_array().unwrap();
+    let both = diagnostics
+        .iter()
+        .find(|d| d["code"] == "check" && d["range"]["start"] == at)
+        .unwrap_or_else(|| panic!("{published}"));
+    // Information (3), with the values.
+    assert_eq!(both["severity"], 3, "{both}");
+    let message = both["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("sup: P.x <= 13, P.y <= 10, "),
+        "{message}"
+    );
+}
