@@ -8,8 +8,9 @@
 use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 
+use crate::checker::bounds::Value as BoundValueAnswer;
 use crate::checker::{CheckResult, Limit, TraceEnd, Verdict};
-use crate::ir::{Check, ErrorKind, EvalError, Network, is_frame_slot};
+use crate::ir::{Check, ErrorKind, EvalError, Extremum, Network, is_frame_slot};
 
 /// A check's result read with its kind: `A[]`, `A<>` and `-->` checks hold
 /// or are violated, `E<>` and `E[]` checks are witnessed or have no witness.
@@ -155,6 +156,50 @@ pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String
         }
         Outcome::Unknown(limit) => format!("unknown: {}", limit_words(limit).1),
     }
+}
+
+/// One answer of a `sup:`/`inf:` query in words, the expression written as
+/// `term`: `x <= 5` (reached), `x < 5` (approached), `x = ∞`, `x >= 3` and
+/// `x > 3` for an infimum, `n = 3` for an integer expression.
+pub fn bound_words(extremum: Extremum, term: &str, value: &BoundValueAnswer) -> String {
+    let sup = extremum == Extremum::Sup;
+    match value {
+        BoundValueAnswer::Int(v) => format!("{term} = {v}"),
+        BoundValueAnswer::Clock { bound, strict } => {
+            let op = match (sup, strict) {
+                (true, false) => "<=",
+                (true, true) => "<",
+                (false, false) => ">=",
+                (false, true) => ">",
+            };
+            format!("{term} {op} {bound}")
+        }
+        BoundValueAnswer::Infinite => format!("{term} = ∞"),
+        BoundValueAnswer::Above(t) => format!(
+            "{term} > {t} (not decided whether it is finite: the {} lies beyond the bound \
+             explored)",
+            if sup { "supremum" } else { "infimum" }
+        ),
+        BoundValueAnswer::NoState => format!("{term}: no reachable state satisfies the predicate"),
+    }
+}
+
+/// A `sup:`/`inf:` query's answer as one line: `sup: x <= 5, n = 3`.
+/// `terms` are the expressions' texts, in order.
+pub fn bound_summary(extremum: Extremum, terms: &[String], values: &[BoundValueAnswer]) -> String {
+    let word = match extremum {
+        Extremum::Sup => "sup",
+        Extremum::Inf => "inf",
+    };
+    if values.iter().all(|v| *v == BoundValueAnswer::NoState) {
+        return format!("{word}: no reachable state satisfies the predicate");
+    }
+    let parts: Vec<String> = terms
+        .iter()
+        .zip(values)
+        .map(|(t, v)| bound_words(extremum, t, v))
+        .collect();
+    format!("{word}: {}", parts.join(", "))
 }
 
 /// How a maximal run of a liveness check goes on after its last step, as

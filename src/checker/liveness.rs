@@ -300,7 +300,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             )
         }
         ir::CheckKind::LeadsTo(p, q) => (search.leads_to(p, q), Verdict::Fails, Verdict::Holds),
-        ir::CheckKind::Invariant(_) | ir::CheckKind::Reachable(_) => {
+        ir::CheckKind::Invariant(_) | ir::CheckKind::Reachable(_) | ir::CheckKind::Bound(_) => {
             return unknown(Limit::Cancelled);
         }
     };

@@ -7,6 +7,7 @@
 mod active;
 mod alongside;
 mod alu;
+pub mod bounds;
 mod choices;
 mod concrete;
 pub mod config;
@@ -72,6 +73,32 @@ pub fn check(
     result
 }
 
+/// Answers a `sup:`/`inf:` query (`check` must be one): the values, with
+/// the verdict `Holds` when they are exact (docs/checker.md, "Value
+/// queries").
+pub fn check_bounds(
+    network: &ir::Network,
+    check: ir::CheckId,
+    options: &Options,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(&Stats),
+) -> bounds::BoundsResult {
+    let started = Instant::now();
+    let stop = Stop::new(cancel, options.timeout);
+    let mut answer = bounds::run(
+        Task {
+            net: network,
+            check,
+            options,
+            stop: &stop,
+        },
+        progress,
+    );
+    answer.result.stats.elapsed = started.elapsed();
+    answer.result.stats.threads = 1;
+    answer
+}
+
 /// What `decide` answers on the task of deciding `check` of `network`
 /// under a stop condition of its own (`cancel` and `options.timeout`),
 /// timed as a whole.
@@ -128,6 +155,11 @@ pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> Check
     // enhancements are about reaching a state and do not apply.
     if task.net.check(task.check).kind.is_liveness() {
         return liveness::run(task, progress);
+    }
+    // A value query explores everything; its values come with
+    // [`check_bounds`].
+    if matches!(task.net.check(task.check).kind, ir::CheckKind::Bound(_)) {
+        return bounds::run(task, progress).result;
     }
     if task.options.config.safe_abstraction {
         return safe::check(task, progress);

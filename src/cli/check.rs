@@ -313,6 +313,28 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
+            if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
+                // A value query: an answer, not a verdict (docs/cli.md, "Exit
+                // codes"); the portfolio races for verdicts only.
+                let mut answer = checker::check_bounds(&network, id, &options, &cancel, &mut |s| {
+                    progress.update(s)
+                });
+                progress.finish();
+                if let Some(peak) = zeno::memory::peak() {
+                    answer.result.stats.peak_memory = peak;
+                }
+                let mut r = report::bounds_report(source, &network, id, &answer);
+                model.relocate_check(&mut r);
+                outcome.add(r.verdict.exit_code());
+                if args.format == Format::Text {
+                    let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));
+                }
+                file.checks.push(r);
+                if cancel.is_cancelled() {
+                    break;
+                }
+                continue;
+            }
             let (mut result, winner) = if let Some(configs) = &configs {
                 let race = portfolio::race(&network, id, configs, &cancel);
                 let winner = race.winner.map(|w| configs[w].name.clone());

@@ -88,6 +88,31 @@ pub struct CheckReport {
     /// With `--portfolio`: the configuration whose verdict this is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub portfolio_winner: Option<String>,
+    /// A `sup:`/`inf:` query's answers, one per expression.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<ValueReport>>,
+}
+
+/// One answer of a `sup:`/`inf:` query.
+#[derive(Debug, Clone, Serialize)]
+pub struct ValueReport {
+    /// The expression as written.
+    pub term: String,
+    /// Where it is written.
+    pub range: Range,
+    /// The answer in words (`x <= 5`, `x = ∞`, `n = 3`).
+    pub text: String,
+    /// The bound or value; `null` when unbounded, undecided or when no
+    /// state satisfies the predicate.
+    pub bound: Option<i64>,
+    /// For a clock: whether the bound is approached but never reached.
+    pub strict: bool,
+    /// A clock whose supremum is infinite.
+    pub infinite: bool,
+    /// `false` when zeno did not decide the value (`text` says beyond what).
+    pub decided: bool,
+    /// `false` when no reachable state satisfies the predicate.
+    pub reached: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -270,6 +295,59 @@ pub fn range(source: &Source, span: Span) -> Range {
     }
 }
 
+/// The report of a `sup:`/`inf:` query: the check's report with its
+/// answers; when they were decided, the summary is the answer line
+/// (`sup: x <= 5, n = 3`).
+pub fn bounds_report(
+    source: &Source,
+    net: &Network,
+    check: CheckId,
+    answer: &zeno::checker::bounds::BoundsResult,
+) -> CheckReport {
+    use zeno::checker::bounds::Value;
+    let mut report = check_report(source, net, check, &answer.result);
+    let CheckKind::Bound(query) = &net.check(check).kind else {
+        return report;
+    };
+    if answer.values.len() != query.terms.len() {
+        return report;
+    }
+    let texts: Vec<String> = query
+        .terms
+        .iter()
+        .map(|t| source.slice(t.span).to_string())
+        .collect();
+    report.summary = zeno::report::bound_summary(query.extremum, &texts, &answer.values);
+    if answer.values.iter().any(|v| matches!(v, Value::Above(_))) {
+        // A value not decided is no answer: `unknown`, never a pass.
+        report.verdict = VerdictKind::Unknown;
+        report.limit = Some("bound");
+    }
+    report.values = Some(
+        query
+            .terms
+            .iter()
+            .zip(&texts)
+            .zip(&answer.values)
+            .map(|((t, text), v)| ValueReport {
+                term: text.clone(),
+                range: range(source, t.span),
+                text: zeno::report::bound_words(query.extremum, text, v),
+                bound: match v {
+                    Value::Int(n) => Some(i64::from(*n)),
+                    Value::Clock { bound, .. } => Some(i64::from(*bound)),
+                    _ => None,
+                },
+                strict: matches!(v, Value::Clock { strict: true, .. }),
+                infinite: *v == Value::Infinite,
+                decided: !matches!(v, Value::Above(_)),
+                reached: *v != Value::NoState,
+            })
+            .collect(),
+    );
+    report
+}
+
 pub fn severity_name(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -332,12 +410,17 @@ pub fn check_report(
             CheckKind::Inevitable(_) => "inevitable",
             CheckKind::Potentially(_) => "potentially_always",
             CheckKind::LeadsTo(..) => "leads_to",
+            CheckKind::Bound(ref b) => match b.extremum {
+                zeno::ir::Extremum::Sup => "sup",
+                zeno::ir::Extremum::Inf => "inf",
+            },
         },
         range: range(source, c.span),
         verdict,
         summary,
         limit,
         error,
+        values: None,
         stats: stats(&result.stats, len),
         trace: result.trace.as_ref().map(|t| trace(source, net, t)),
         portfolio_winner: None,

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::report::{CheckReport, EdgeReport, EndReport, FileReport, Range, VerdictKind};
 use super::text;
 
-const RULES: [(&str, &str); 5] = [
+const RULES: [(&str, &str); 6] = [
     ("violated", "An invariant (A[]) check is violated"),
     (
         "no-witness",
@@ -17,6 +17,7 @@ const RULES: [(&str, &str); 5] = [
     ),
     ("model-error", "A run-time error of the model is reachable"),
     ("unknown", "The search stopped at a limit before a verdict"),
+    ("value", "The answer of a sup: or inf: query"),
     (
         "diagnostic",
         "A syntax or semantic error or warning in the model",
@@ -101,6 +102,8 @@ pub fn document(files: &[FileReport]) -> Value {
 
 fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
     let (rule, level) = match c.verdict {
+        // A value query's answer is information, not a finding.
+        VerdictKind::Holds if c.values.is_some() => ("value", "note"),
         VerdictKind::Holds => return None,
         VerdictKind::Fails if matches!(c.kind, "invariant" | "inevitable" | "leads_to") => {
             ("violated", "error")

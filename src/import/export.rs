@@ -760,7 +760,10 @@ fn location_atoms(kind: &CheckKind) -> Option<Vec<Vec<(u32, u32)>>> {
         CheckKind::Invariant(Formula::Not(f)) => f,
         CheckKind::Invariant(_) => return None,
         // TChecker's reachability labels cannot say anything about runs.
-        CheckKind::Inevitable(_) | CheckKind::Potentially(_) | CheckKind::LeadsTo(..) => {
+        CheckKind::Inevitable(_)
+        | CheckKind::Potentially(_)
+        | CheckKind::LeadsTo(..)
+        | CheckKind::Bound(_) => {
             return None;
         }
     };
@@ -1338,6 +1341,27 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                 pr.formula(p, c.span, &mut errors),
                 pr.formula(q, c.span, &mut errors)
             ),
+            CheckKind::Bound(b) => {
+                let terms: Vec<String> = b
+                    .terms
+                    .iter()
+                    .map(|t| match &t.value {
+                        crate::ir::BoundValue::Clock(x) => net.clocks[*x as usize].name.clone(),
+                        crate::ir::BoundValue::Data(e) => {
+                            pr.formula(&Formula::Data(e.clone()), c.span, &mut errors)
+                        }
+                    })
+                    .collect();
+                let word = match b.extremum {
+                    crate::ir::Extremum::Sup => "sup",
+                    crate::ir::Extremum::Inf => "inf",
+                };
+                format!(
+                    "{word}{{{}}}: {}",
+                    pr.formula(&b.pred, c.span, &mut errors),
+                    terms.join(", ")
+                )
+            }
         };
         queries.push_str(&format!("/* {} */\n{query}\n", c.name));
     }

@@ -15,6 +15,9 @@ pub(crate) enum Expr {
     Field(Box<Expr>, String),
     /// `P(1)` before a `.` in a query: an instance of a parameterised template.
     Call(String, Vec<Expr>),
+    /// `P(1).f(args)`: a function of a process's template called through
+    /// the process (queries only).
+    ProcessCall(Box<Expr>, String, Vec<Expr>),
     Unary(&'static str, Box<Expr>),
     Binary(&'static str, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -99,7 +102,7 @@ fn absolute(span: crate::ir::Span, e: &Expr) -> PResult<Expr> {
             Expr::Unary(op, a) => !matches!(*op, "++" | "--") && pure(a),
             Expr::Cond(a, b, c) => pure(a) && pure(b) && pure(c),
             Expr::Quant(_, _, _, body) => pure(body),
-            Expr::Call(..) | Expr::Assign(..) | Expr::PostIncr(..) => false,
+            Expr::Call(..) | Expr::ProcessCall(..) | Expr::Assign(..) | Expr::PostIncr(..) => false,
         }
     }
     if !pure(e) {
@@ -325,7 +328,14 @@ impl Parser<'_> {
             } else if self.c.at(".") {
                 self.c.bump();
                 let f = self.c.ident()?;
-                e = Expr::Field(Box::new(e), f);
+                e = if self.c.eat("(") {
+                    let args = self
+                        .c
+                        .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
+                    Expr::ProcessCall(Box::new(e), f, args)
+                } else {
+                    Expr::Field(Box::new(e), f)
+                };
             } else if self.c.at("++") || self.c.at("--") {
                 let op = if self.c.at("++") { "++" } else { "--" };
                 self.c.bump();
@@ -472,6 +482,18 @@ fn child(out: &mut String, e: &Expr, min: u8) {
     }
 }
 
+/// `(a, b)`: a call's arguments.
+fn write_args(out: &mut String, args: &[Expr]) {
+    out.push('(');
+    for (k, a) in args.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        child(out, a, 1);
+    }
+    out.push(')');
+}
+
 fn write(out: &mut String, e: &Expr) {
     match e {
         Expr::Int(n) => out.push_str(&n.to_string()),
@@ -495,14 +517,13 @@ fn write(out: &mut String, e: &Expr) {
         }
         Expr::Call(f, args) => {
             out.push_str(&sanitize(f));
-            out.push('(');
-            for (k, a) in args.iter().enumerate() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                child(out, a, 1);
-            }
-            out.push(')');
+            write_args(out, args);
+        }
+        Expr::ProcessCall(p, f, args) => {
+            child(out, p, ATOM_PREC);
+            out.push('.');
+            out.push_str(&sanitize(f));
+            write_args(out, args);
         }
         Expr::Unary(op, a) => {
             out.push_str(op);

@@ -1,6 +1,7 @@
-//! UPPAAL queries → zeno checks: `A[] phi`, `E<> phi`, `A<> phi`, `E[] phi`
-//! and `p --> q`; others (`sup`, `inf`, statistical queries) are reported
-//! (as warnings: the model itself is unaffected).
+//! UPPAAL queries → zeno checks: `A[] phi`, `E<> phi`, `A<> phi`, `E[] phi`,
+//! `p --> q` and the value queries `sup{pred}: e, …` / `inf{pred}: e, …`;
+//! others (statistical queries) are reported (as warnings: the model itself
+//! is unaffected).
 
 use super::Sink;
 use super::expr::{Expr, Parser, print};
@@ -26,6 +27,9 @@ pub(crate) fn formula(
         (Tok::Ident(e), Tok::Punct("<"), Tok::Punct(">")) if e == "E" => "E<>",
         (Tok::Ident(a), Tok::Punct("<"), Tok::Punct(">")) if a == "A" => "A<>",
         (Tok::Ident(e), Tok::Punct("["), Tok::Punct("]")) if e == "E" => "E[]",
+        (Tok::Ident(w), Tok::Punct(":" | "{"), _) if w == "sup" || w == "inf" => {
+            return bound_query(c, whole, known, sink);
+        }
         // `p --> q` has no quantifier in front.
         _ => return leads_to(c, whole, known, sink),
     };
@@ -42,7 +46,7 @@ fn leads_to(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Optio
     if !(c.at("--") && matches!(c.peek_at(1), Tok::Punct(">"))) {
         sink.warning(
             whole,
-            "only `A[]`, `E<>`, `A<>`, `E[]` and `-->` queries are supported (not `sup`, `inf`, `Pr`, ...); query left as a comment",
+            "only `A[]`, `E<>`, `A<>`, `E[]`, `-->`, `sup:` and `inf:` queries are supported (not `Pr`, `simulate`, ...); query left as a comment",
         );
         return None;
     }
@@ -51,6 +55,44 @@ fn leads_to(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Optio
     let p = side(&mut premise, whole, known, sink)?;
     let q = side(c, whole, known, sink)?;
     Some(format!("{p} --> {q}"))
+}
+
+/// `sup: e, …` or `sup{pred}: e, …` (and `inf`), printed as zeno text,
+/// which writes them the same way.
+fn bound_query(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<String> {
+    let Tok::Ident(word) = c.bump() else {
+        return None;
+    };
+    let pred = if c.eat("{") {
+        let mut inner = c.take_until(&["}"]);
+        if !c.eat("}") {
+            sink.warning(
+                c.span(),
+                "expected `}` after the predicate; query left as a comment",
+            );
+            return None;
+        }
+        Some(side(&mut inner, whole, known, sink)?)
+    } else {
+        None
+    };
+    if !c.eat(":") {
+        sink.warning(
+            c.span(),
+            format!("expected `:` after `{word}`; query left as a comment"),
+        );
+        return None;
+    }
+    let mut terms = Vec::new();
+    loop {
+        let mut term = c.take_until(&[","]);
+        terms.push(side(&mut term, whole, known, sink)?);
+        if !c.eat(",") {
+            break;
+        }
+    }
+    let pred = pred.map_or(String::new(), |p| format!("{{{p}}}"));
+    Some(format!("{word}{pred}: {}", terms.join(", ")))
 }
 
 /// A whole state formula, printed as zeno text.
@@ -90,20 +132,28 @@ fn side(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<St
     }
 }
 
+/// The name of the process `base` (before a `.`) when it is not in
+/// `known`, or the first such name in it.
+fn unknown_process<'e>(base: &'e Expr, known: &HashSet<String>) -> Option<&'e str> {
+    match base {
+        Expr::Ident(n) if !known.contains(n) => Some(n),
+        Expr::Call(n, _) if !known.contains(n) => Some(n),
+        Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+        other => unknown_owner(other, known),
+    }
+}
+
 /// The first name before a `.` in `e` that is not in `known`.
 fn unknown_owner<'e>(e: &'e Expr, known: &HashSet<String>) -> Option<&'e str> {
     match e {
-        Expr::Field(base, _) => match base.as_ref() {
-            Expr::Ident(n) if !known.contains(n) => Some(n),
-            Expr::Call(n, _) if !known.contains(n) => Some(n),
-            Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
-            other => unknown_owner(other, known),
-        },
+        Expr::Field(base, _) => unknown_process(base, known),
         Expr::Int(_) | Expr::Ident(_) => None,
         Expr::Index(a, b) | Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => {
             unknown_owner(a, known).or_else(|| unknown_owner(b, known))
         }
         Expr::Call(_, args) => args.iter().find_map(|a| unknown_owner(a, known)),
+        Expr::ProcessCall(base, _, args) => unknown_process(base, known)
+            .or_else(|| args.iter().find_map(|a| unknown_owner(a, known))),
         Expr::Unary(_, a) | Expr::PostIncr(_, a) | Expr::Quant(_, _, _, a) => {
             unknown_owner(a, known)
         }

@@ -29,7 +29,7 @@ mod test_exprs;
 pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot, reset_summary};
 pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
-pub use sites::{line_starts, shift_local_calls};
+pub use sites::{line_starts, shift_local_calls, shift_local_calls_in};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;
@@ -567,6 +567,48 @@ pub enum CheckKind {
     /// `p --> q`: from every reachable state satisfying `p`, every maximal
     /// run reaches `q` (`A[] (p imply A<> q)`).
     LeadsTo(Formula, Formula),
+    /// `sup{pred}: e1, e2` / `inf{pred}: …`: not a property but a question
+    /// about values, answered over the reachable states satisfying `pred`
+    /// (`checker::bounds`).
+    Bound(BoundQuery),
+}
+
+/// A `sup:` or `inf:` query (UPPAAL's symbolic value queries).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundQuery {
+    /// Which extremum is asked for.
+    pub extremum: Extremum,
+    /// The states it is taken over (`True` without `{pred}`).
+    pub pred: Formula,
+    /// The expressions whose extremum is asked for, in text order.
+    pub terms: Vec<BoundTerm>,
+}
+
+/// `sup` or `inf`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extremum {
+    /// The least upper bound.
+    Sup,
+    /// The greatest lower bound.
+    Inf,
+}
+
+/// One expression of a [`BoundQuery`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundTerm {
+    /// Where it is written (front ends show its text).
+    pub span: Span,
+    /// What it reads.
+    pub value: BoundValue,
+}
+
+/// What a [`BoundTerm`] reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoundValue {
+    /// A clock: its bound in the zones.
+    Clock(ClockId),
+    /// An integer expression over the discrete state.
+    Data(Expr),
 }
 
 impl CheckKind {
@@ -578,19 +620,22 @@ impl CheckKind {
             | CheckKind::Inevitable(f)
             | CheckKind::Potentially(f) => (f, None),
             CheckKind::LeadsTo(p, q) => (p, Some(q)),
+            CheckKind::Bound(b) => (&b.pred, None),
         };
         std::iter::once(first).chain(second)
     }
 
     /// The states the search looks for: `!phi` for `A[]`, `phi` for `E<>`;
     /// for the liveness forms, the states a counterexample or witness runs
-    /// through: `!phi` for `A<>`, `phi` for `E[]`, `p && !q` for `-->`.
+    /// through: `!phi` for `A<>`, `phi` for `E[]`, `p && !q` for `-->`; for
+    /// `sup`/`inf`, the states the values are taken over.
     pub fn goal(&self) -> Formula {
         match self {
             CheckKind::Invariant(phi) | CheckKind::Inevitable(phi) => {
                 Formula::Not(Box::new(phi.clone()))
             }
             CheckKind::Reachable(phi) | CheckKind::Potentially(phi) => phi.clone(),
+            CheckKind::Bound(b) => b.pred.clone(),
             CheckKind::LeadsTo(p, q) => {
                 Formula::And(vec![p.clone(), Formula::Not(Box::new(q.clone()))])
             }

@@ -121,6 +121,13 @@ pub fn shift_local_calls(p: &mut Process, offset: u32) {
     }
 }
 
+/// Makes the spans of the template-local function calls in `e` absolute,
+/// `offset` being their template's place in the text (a check's
+/// `P(1).f()`).
+pub fn shift_local_calls_in(e: &mut Expr, offset: u32) {
+    shift_calls(e, offset);
+}
+
 fn shift_calls(e: &mut Expr, offset: u32) {
     e.for_each_call_mut(&mut |c| shift_call(c, offset));
 }

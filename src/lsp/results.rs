@@ -312,6 +312,48 @@ pub fn check_diagnostics(
     std::iter::once(main).chain(hints).collect()
 }
 
+/// The answer of a `sup:`/`inf:` query as the editors show it on the
+/// check's name (`sup: x <= 5, n = 3, 12 states explored`), or `None` for
+/// another check or when no values came back (a limit or a model error:
+/// the verdict says so).
+pub fn bound_answer(
+    text: &str,
+    network: &ir::Network,
+    check: usize,
+    answer: &crate::checker::bounds::BoundsResult,
+) -> Option<String> {
+    let c = network.checks.get(check)?;
+    let ir::CheckKind::Bound(query) = &c.kind else {
+        return None;
+    };
+    if answer.values.len() != query.terms.len() {
+        return None;
+    }
+    let terms: Vec<String> = query
+        .terms
+        .iter()
+        .map(|t| {
+            text.get(t.span.start as usize..t.span.end as usize)
+                .unwrap_or("?")
+                .to_string()
+        })
+        .collect();
+    Some(format!(
+        "{}, {} states explored",
+        report::bound_summary(query.extremum, &terms, &answer.values),
+        answer.result.stats.explored
+    ))
+}
+
+/// Puts a value query's answer in its verdict diagnostic (the first of
+/// [`check_diagnostics`]), as information.
+pub fn show_answer(diagnostics: &mut [lsp::Diagnostic], answer: Option<&String>) {
+    if let (Some(first), Some(answer)) = (diagnostics.first_mut(), answer) {
+        first.message = answer.clone();
+        first.severity = Some(DiagnosticSeverity::INFORMATION);
+    }
+}
+
 /// Parameters of `zeno/errorTrace`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorTraceParams {

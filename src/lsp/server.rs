@@ -88,6 +88,9 @@ struct Doc {
     network: Option<Arc<ir::Network>>,
     /// Results of the current version's checks, by check index.
     results: Vec<CheckResult>,
+    /// The answers of its `sup:`/`inf:` queries in words, by check index
+    /// (`None` for the other checks).
+    answers: Vec<Option<String>>,
     /// The last verdicts of an earlier version, shown marked until the
     /// current version's results replace them (empty once they have).
     stale: Vec<StaleVerdict>,
@@ -150,13 +153,9 @@ impl State {
         }
         if let Some(network) = &d.network {
             for (i, r) in d.results.iter().enumerate() {
-                checks.extend(results::check_diagnostics(
-                    uri,
-                    d.model_index(),
-                    network,
-                    i,
-                    r,
-                ));
+                let mut found = results::check_diagnostics(uri, d.model_index(), network, i, r);
+                results::show_answer(&mut found, d.answers.get(i).and_then(Option::as_ref));
+                checks.extend(found);
             }
         }
         all.extend(checks.into_iter().map(|c| d.located(c)));
@@ -219,6 +218,7 @@ impl Doc {
             diagnostics: Vec::new(),
             network: None,
             results: Vec::new(),
+            answers: Vec::new(),
             stale: Vec::new(),
             job: None,
             cursor: None,
@@ -291,8 +291,15 @@ impl Doc {
             && !self.results.is_empty()
         {
             self.stale = results::stale_verdicts(network, &self.results);
+            // A value query's last answer, rather than its bare verdict.
+            for (s, answer) in self.stale.iter_mut().zip(&self.answers) {
+                if let Some(answer) = answer {
+                    s.message = answer.clone();
+                }
+            }
         }
         self.results.clear();
+        self.answers.clear();
         self.cursor = None;
         self.translation = None;
         self.ignored = false;

@@ -23,6 +23,9 @@ pub(crate) fn check_role(
         CheckKind::Inevitable(_) => (c.name.clone(), "A<>", "counterexample"),
         CheckKind::Potentially(_) => (c.name.clone(), "E[]", "witness"),
         CheckKind::LeadsTo(..) => (c.name.clone(), "-->", "counterexample"),
+        // A value query has no trace; a state where its predicate holds
+        // would be a witness.
+        CheckKind::Bound(_) => (c.name.clone(), "sup/inf", "witness"),
     }
 }
 

@@ -124,7 +124,7 @@ shift_fields! {
     Function { name, ret, params, body, end, span }
     VarDecl { ty, name, array, init, span }
     InstanceDecl { name, params, template, args, span }
-    CheckDecl { name, formula, target, span }
+    CheckDecl { name, formula, target, terms, span }
     ParticipantDecl { process, label, span }
     VectorDecl { participants, span }
 }
@@ -147,6 +147,11 @@ impl Shift for Expr {
                 n.shift(d);
             }
             ExprKind::Call(n, args) => {
+                n.shift(d);
+                args.shift(d);
+            }
+            ExprKind::ProcessCall(p, n, args) => {
+                p.shift(d);
                 n.shift(d);
                 args.shift(d);
             }

@@ -174,16 +174,56 @@ pub fn template_checks(db: &dyn salsa::Database, file: SourceFile) -> TemplateCh
     let scope = global_scope(db, file).clone();
     let mut all = TemplateCheck::default();
     let mut used = FxHashSet::default();
+    let named_by_checks = members_named_by_checks(&tree);
     for t in &tree.templates {
         let key = TemplateKey::new(db, t.data.clone(), scope.clone());
         let check = check_template(db, key);
-        all.diagnostics
-            .extend(check.diagnostics.iter().map(|d| shift(d, t.offset)));
+        all.diagnostics.extend(
+            check
+                .diagnostics
+                .iter()
+                .filter(|d| !unused_but_named(d, &named_by_checks))
+                .map(|d| shift(d, t.offset)),
+        );
         used.extend(check.used_globals.iter().cloned());
     }
     all.used_globals = used.into_iter().collect();
     all.used_globals.sort();
     all
+}
+
+/// The names that checks read through a process (`P.k`, `P(1).f()`): a
+/// template's variable or function used only there is used all the same.
+fn members_named_by_checks(tree: &ItemTree) -> FxHashSet<String> {
+    fn walk(e: &super::hir::Expr, out: &mut FxHashSet<String>) {
+        use super::hir::ExprKind;
+        match &e.kind {
+            ExprKind::Field(_, n) | ExprKind::ProcessCall(_, n, _) => {
+                out.insert(n.text.clone());
+            }
+            _ => {}
+        }
+        super::resolve::for_each_child(e, |c| walk(c, out));
+    }
+    let mut out = FxHashSet::default();
+    for c in &tree.checks {
+        walk(&c.formula, &mut out);
+        if let Some(t) = &c.target {
+            walk(t, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether `d` is the warning that a template's `name` is never used, for a
+/// name that a check reads through a process.
+fn unused_but_named(d: &Diagnostic, named: &FxHashSet<String>) -> bool {
+    d.severity == Severity::Warning
+        && d.message.ends_with("` is never used")
+        && d.message
+            .split('`')
+            .nth(1)
+            .is_some_and(|name| named.contains(name))
 }
 
 fn shift(d: &Diagnostic, offset: u32) -> Diagnostic {

@@ -176,6 +176,14 @@ impl Lowerer {
         )
     }
 
+    fn token_span(&self, token: &SyntaxToken) -> Span {
+        let r = token.text_range();
+        Span::new(
+            u32::from(r.start()) - self.offset,
+            u32::from(r.end()) - self.offset,
+        )
+    }
+
     /// A `NAME` or `NAME_REF` node.
     fn name(&self, node: &SyntaxNode) -> Name {
         let text = tokens(node)
@@ -652,6 +660,29 @@ impl Lowerer {
             // Unnamed checks are numbered when the network is built.
             None => Name::new("", span),
         };
+        // `sup{pred}: e, …`: the word is the check's one identifier token
+        // of its own (a name sits in its `NAME` node).
+        let extremum = tokens(node)
+            .find(|t| t.kind() == IDENT)
+            .and_then(|t| match t.text() {
+                "sup" => Some((Quantifier::Sup, t)),
+                "inf" => Some((Quantifier::Inf, t)),
+                _ => None,
+            });
+        if let Some((quantifier, word)) = extremum {
+            let formula = match child(node, BOUND_PREDICATE) {
+                Some(pred) => self.opt_expr(exprs(&pred).next(), &pred),
+                None => Expr::new(ExprKind::Bool(true), self.token_span(&word)),
+            };
+            return Some(CheckDecl {
+                name,
+                quantifier,
+                formula,
+                target: None,
+                terms: exprs(node).map(|e| self.expr(&e)).collect(),
+                span,
+            });
+        }
         let quantifier = quantifier?;
         let mut formulas = exprs(node);
         let formula = self.opt_expr(formulas.next(), node);
@@ -662,6 +693,7 @@ impl Lowerer {
             quantifier,
             formula,
             target,
+            terms: Vec::new(),
             span,
         })
     }
@@ -758,14 +790,21 @@ impl Lowerer {
             }
             CALL_EXPR => {
                 let callee = exprs(node).next();
-                let name = match callee {
-                    Some(c) if c.kind() == NAME_REF => self.name(&c),
-                    _ => return Expr::new(ExprKind::Missing, span),
-                };
                 let args = child(node, ARG_LIST)
                     .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
                     .unwrap_or_default();
-                ExprKind::Call(name, args)
+                match callee {
+                    Some(c) if c.kind() == NAME_REF => ExprKind::Call(self.name(&c), args),
+                    // `P(1).f()`: the field expression names the process and
+                    // the function.
+                    Some(c) if c.kind() == FIELD_EXPR => match self.expr(&c).kind {
+                        ExprKind::Field(process, function) if !function.text.is_empty() => {
+                            ExprKind::ProcessCall(process, function, args)
+                        }
+                        _ => ExprKind::Missing,
+                    },
+                    _ => ExprKind::Missing,
+                }
             }
             POSTFIX_EXPR if tokens(node).any(|t| t.kind() == PRIME) => {
                 ExprKind::Rate(Box::new(sub(0)))

@@ -339,6 +339,11 @@ pub enum Quantifier {
     Potentially,
     /// `p --> q` (the formula is `p`, the target `q`).
     LeadsTo,
+    /// `sup{pred}: e, …` (the formula is `pred`, `true` without one; the
+    /// expressions are the check's terms).
+    Sup,
+    /// `inf{pred}: e, …`, as [`Quantifier::Sup`].
+    Inf,
 }
 
 /// A property to check, declared in the model.
@@ -353,6 +358,8 @@ pub struct CheckDecl {
     pub formula: Expr,
     /// `q` in `p --> q`; `None` for the other forms.
     pub target: Option<Expr>,
+    /// The expressions of `sup`/`inf`; empty for the other forms.
+    pub terms: Vec<Expr>,
     /// The whole check.
     pub span: Span,
 }
@@ -475,6 +482,10 @@ pub enum ExprKind {
     Field(Box<Expr>, Name),
     /// `Proc(1)` (an instance made by `system Proc;`), or `min`/`max` calls.
     Call(Name, Vec<Expr>),
+    /// `Proc(1).f(args)`, `P1.f()`: a function of a process's template called
+    /// through the process (in checks only): the process, the function and
+    /// the arguments.
+    ProcessCall(Box<Expr>, Name, Vec<Expr>),
     /// A prefix operator and its operand.
     Unary(UnaryOp, Box<Expr>),
     /// An infix operator and its operands.

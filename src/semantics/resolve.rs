@@ -600,7 +600,7 @@ impl TemplateWalk {
 
 /// Calls `f` on the direct subexpressions of `e` (a quantifier's body
 /// included; its binding is the caller's business).
-fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
+pub(crate) fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
             f(a);
@@ -611,6 +611,10 @@ fn for_each_child(e: &Expr, mut f: impl FnMut(&Expr)) {
         | ExprKind::Incr(a, _)
         | ExprKind::Rate(a) => f(a),
         ExprKind::Call(_, args) => args.iter().for_each(f),
+        ExprKind::ProcessCall(a, _, args) => {
+            f(a);
+            args.iter().for_each(f);
+        }
         ExprKind::Cond(a, b, c) => {
             f(a);
             f(b);
@@ -1073,6 +1077,16 @@ impl<'a> FileWalk<'a> {
                     )
                 });
                 self.refer(field.span, member);
+            }
+            ExprKind::ProcessCall(base, function, args) => {
+                // `P(1).f()`: the process, then its template's function.
+                let member = self
+                    .process(base)
+                    .and_then(|k| self.member(k, &function.text, &[DefKind::Function]));
+                self.refer(function.span, member);
+                for a in args {
+                    self.expr(a);
+                }
             }
             ExprKind::Call(name, args) => {
                 // `Proc(1)` alone is a process, `f(x)` a global function's

@@ -192,6 +192,15 @@ pub fn lower_network_with(
                 });
                 ir::CheckKind::LeadsTo(phi, target)
             }
+            Quantifier::Sup | Quantifier::Inf => ir::CheckKind::Bound(ir::BoundQuery {
+                extremum: if c.quantifier == Quantifier::Sup {
+                    ir::Extremum::Sup
+                } else {
+                    ir::Extremum::Inf
+                },
+                pred: phi,
+                terms: c.terms.iter().filter_map(|t| ctx.bound_term(t)).collect(),
+            }),
         };
         ctx.net.checks.push(ir::Check {
             name: if c.name.text.is_empty() {
@@ -687,7 +696,10 @@ fn instantiate(
     }
     ir::shift_local_calls(&mut process, d);
     ctx.net.processes.push(process);
-    ctx.procs.push(lowered.info.clone());
+    ctx.procs.push(ProcInfo {
+        offset: d,
+        ..lowered.info.clone()
+    });
     ctx.used_globals
         .extend(lowered.used_globals.iter().cloned());
     ctx.diags.extend(lowered.diagnostics.iter().map(|x| {

@@ -832,17 +832,45 @@ fn sync_vector(p: &mut Parser, ctx: Context) {
     });
 }
 
-/// `check name: A[] phi;` or `check name: p --> q;` (the name is optional).
+/// Whether a value query (`sup: …`, `inf{pred}: …`) starts `n` tokens
+/// ahead; `sup:` before a path quantifier or another value query names a
+/// check instead (`check sup: A[] …`, `check inf: sup: …`).
+fn at_bound_query(p: &Parser, n: usize) -> bool {
+    p.nth_is_bound_word(n)
+        && (p.nth(n + 1) == L_CURLY
+            || (p.nth(n + 1) == COLON
+                && !PATH_QUANTIFIERS.contains(p.nth(n + 2))
+                && !(p.nth_is_bound_word(n + 2) && matches!(p.nth(n + 3), COLON | L_CURLY))))
+}
+
+/// `check name: A[] phi;`, `check name: p --> q;` or a value query
+/// `check name: sup{pred}: e1, e2;` (the name is optional).
 fn check(p: &mut Parser) {
     bump_node(p, CHECK, |p| {
-        if p.at(IDENT) && p.nth(1) == COLON {
+        if p.at(IDENT) && p.nth(1) == COLON && !at_bound_query(p, 0) {
             name(p);
             p.bump();
         } else if p.at(IDENT) && PATH_QUANTIFIERS.contains(p.nth(1)) {
             name(p);
             p.error_expected("`:`");
         }
-        if p.at_set(PATH_QUANTIFIERS) {
+        if at_bound_query(p, 0) {
+            // `sup` / `inf`, then `{pred}`, then the expressions.
+            p.bump();
+            if p.at(L_CURLY) {
+                let pred = p.start();
+                p.bump();
+                let opened = p.previous_span();
+                expr(p);
+                p.expect_closing(R_CURLY, opened);
+                pred.complete(p, BOUND_PREDICATE);
+            }
+            p.expect(COLON);
+            expr(p);
+            while p.eat(COMMA) {
+                expr(p);
+            }
+        } else if p.at_set(PATH_QUANTIFIERS) {
             p.bump();
             expr(p);
         } else {

@@ -169,6 +169,7 @@ syntax_kinds! {
     SYNC_PARTICIPANT,
     PRIORITY_DECL,
     CHECK,
+    BOUND_PREDICATE,
     NAME,
     NAME_REF,
     LITERAL,

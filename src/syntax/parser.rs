@@ -76,16 +76,30 @@ pub struct Parser {
     pub(super) tree_depth: u32,
     error_count: usize,
     end: u32,
+    /// Per significant token: whether it is the word `sup` or `inf`, which
+    /// start a value query in a check (names everywhere else).
+    bound_words: Vec<bool>,
 }
 
 impl Parser {
     pub fn new(text: &str, all_tokens: &[Token]) -> Parser {
-        let tokens = all_tokens
+        let tokens: Vec<Token> = all_tokens
             .iter()
             .filter(|t| !t.kind.is_trivia() && t.kind != ERROR)
             .copied()
             .collect();
+        let bound_words = tokens
+            .iter()
+            .map(|t| {
+                t.kind == IDENT
+                    && matches!(
+                        text.get(usize::from(t.range.start())..usize::from(t.range.end())),
+                        Some("sup" | "inf")
+                    )
+            })
+            .collect();
         Parser {
+            bound_words,
             tokens,
             pos: 0,
             events: Vec::new(),
@@ -102,6 +116,11 @@ impl Parser {
 
     pub fn nth(&self, n: usize) -> SyntaxKind {
         self.tokens.get(self.pos + n).map_or(EOF, |t| t.kind)
+    }
+
+    /// Whether the `n`th token ahead is the word `sup` or `inf`.
+    pub fn nth_is_bound_word(&self, n: usize) -> bool {
+        self.bound_words.get(self.pos + n).copied().unwrap_or(false)
     }
 
     pub fn current(&self) -> SyntaxKind {

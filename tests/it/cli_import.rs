@@ -403,7 +403,8 @@ fn export_to_stdout_and_errors() {
 
 #[test]
 fn import_warnings_are_in_json_and_sarif() {
-    // The query `sup: 1` is kept as a comment with a warning, at the
+    // The statistical query `Pr[<=1](<> true)` is kept as a comment with a
+    // warning, at the
     // formula: line 19, column 21 of the XML (after `    <query><formula>`,
     // 20 characters).
     let o = zeno(&["check", &data("indexed.xml"), "--format", "json"]);
@@ -414,7 +415,7 @@ fn import_warnings_are_in_json_and_sarif() {
     assert!(
         w["message"]
             .as_str()
-            .is_some_and(|m| m.contains("query left as a comment")),
+            .is_some_and(|m| m.contains("left as a comment")),
         "{v}"
     );
     assert_eq!(w["range"]["start"]["line"], 19, "{v}");
@@ -428,7 +429,7 @@ fn import_warnings_are_in_json_and_sarif() {
         results.iter().any(|r| r["level"] == "warning"
             && r["message"]["text"]
                 .as_str()
-                .is_some_and(|m| m.contains("query left as a comment"))),
+                .is_some_and(|m| m.contains("left as a comment"))),
         "{v}"
     );
 }

@@ -67,6 +67,9 @@ fn cancelled() -> CheckResult {
 /// What a job needs, copied out of the state when it starts.
 struct JobInput {
     network: Arc<ir::Network>,
+    /// The text the network was lowered from (a foreign document's
+    /// translation), where a value query's expressions are written.
+    text: Arc<str>,
     settings: Settings,
     cancel: Cancel,
     checks: Vec<Cancel>,
@@ -97,6 +100,11 @@ impl Backend {
             d.network.clone().map(|network| {
                 job.checks = network.checks.iter().map(|_| Cancel::new()).collect();
                 JobInput {
+                    text: d
+                        .translation
+                        .as_ref()
+                        .map_or(d.doc.text.as_str(), |t| t.zeno.as_str())
+                        .into(),
                     network,
                     settings: st.settings.clone(),
                     cancel: job.cancel.clone(),
@@ -105,9 +113,9 @@ impl Backend {
                 }
             })
         };
-        let results = match input {
+        let (results, answers) = match input {
             Some(input) => self.check_all(input, id).await,
-            None => Vec::new(),
+            None => (Vec::new(), Vec::new()),
         };
         self.update(|st, out| {
             let Some(d) = st.docs.get_mut(&uri) else {
@@ -120,6 +128,7 @@ impl Backend {
             }
             d.job = None;
             d.results = results;
+            d.answers = answers;
             // The earlier verdicts give way to this version's, unless this
             // version could not be checked at all (the model has errors).
             if d.network.is_some() {
@@ -135,13 +144,15 @@ impl Backend {
 
     /// Runs the checks in order. Once the job is stopped, the remaining
     /// checks are reported as cancelled without running.
-    async fn check_all(&self, input: JobInput, id: u64) -> Vec<CheckResult> {
+    async fn check_all(&self, input: JobInput, id: u64) -> (Vec<CheckResult>, Vec<Option<String>>) {
         let mut work_done_progress = input.work_done_progress;
         let mut out = Vec::new();
+        let mut answers = Vec::new();
         for check_id in input.network.check_ids() {
             let (i, check) = (check_id.index(), input.network.check(check_id));
             if input.cancel.is_cancelled() {
                 out.push(cancelled());
+                answers.push(None);
                 continue;
             }
             let progress = if work_done_progress {
@@ -158,13 +169,28 @@ impl Backend {
             let cancel = input.checks.get(i).cloned().unwrap_or_default();
             let options = input.settings.options(&check.kind.goal());
             let network = input.network.clone();
+            let text = input.text.clone();
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
             let worker = tokio::task::spawn_blocking(move || {
                 let _ = tx.send(0);
                 guarded(|| {
-                    checker::check(&network, check_id, &options, &cancel, &mut |stats| {
+                    let mut report = |stats: &checker::Stats| {
                         let _ = tx.send(stats.explored);
-                    })
+                    };
+                    if matches!(network.check(check_id).kind, ir::CheckKind::Bound(_)) {
+                        // A value query: its answer is shown as information.
+                        let answer = checker::check_bounds(
+                            &network,
+                            check_id,
+                            &options,
+                            &cancel,
+                            &mut report,
+                        );
+                        let words = results::bound_answer(&text, &network, i, &answer);
+                        return (answer.result, words);
+                    }
+                    let result = checker::check(&network, check_id, &options, &cancel, &mut report);
+                    (result, None)
                 })
             });
             tokio::pin!(worker);
@@ -183,17 +209,19 @@ impl Backend {
                 }
             };
             // A panic is reported as "unknown"; its message went to stderr.
-            let result = match result {
+            let (result, answer) = match result {
                 Ok(Ok(r)) => r,
-                _ => cancelled(),
+                _ => (cancelled(), None),
             };
             if let Some(p) = progress {
                 let (_, message) = results::verdict_message(&input.network, check, &result);
-                p.finish_with_message(message).await;
+                p.finish_with_message(answer.clone().unwrap_or(message))
+                    .await;
             }
             out.push(result);
+            answers.push(answer);
         }
-        out
+        (out, answers)
     }
 
     /// Creates a progress token and begins it (titled with the check's

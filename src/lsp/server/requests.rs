@@ -30,10 +30,14 @@ impl Backend {
             return Ok(None);
         };
         let status = match d.results.get(i) {
-            Some(r) => results::check_diagnostics(uri, &d.doc.line_index, network, i, r)
-                .into_iter()
-                .next()
-                .map_or_else(String::new, |diag| diag.message),
+            Some(r) => {
+                let mut found = results::check_diagnostics(uri, &d.doc.line_index, network, i, r);
+                results::show_answer(&mut found, d.answers.get(i).and_then(Option::as_ref));
+                found
+                    .into_iter()
+                    .next()
+                    .map_or_else(String::new, |diag| diag.message)
+            }
             None if d.job.is_some() => "checking…".to_string(),
             None => "not checked yet".to_string(),
         };
@@ -43,6 +47,10 @@ impl Backend {
             ir::CheckKind::Inevitable(_) => "inevitability (A<>)",
             ir::CheckKind::Potentially(_) => "potentially always (E[])",
             ir::CheckKind::LeadsTo(..) => "leads to (-->)",
+            ir::CheckKind::Bound(ref b) => match b.extremum {
+                ir::Extremum::Sup => "supremum (sup:)",
+                ir::Extremum::Inf => "infimum (inf:)",
+            },
         };
         Ok(Some(Hover {
             contents: HoverContents::Markup(MarkupContent {

@@ -284,6 +284,51 @@ impl Ctx {
 
     // ---- formulas ----
 
+    /// An expression of a `sup`/`inf` query: a clock, or an integer
+    /// expression (UPPAAL: "must evaluate to either an integer or a
+    /// clock"); `None` after a reported error.
+    pub fn bound_term(&mut self, e: &hir::Expr) -> Option<ir::BoundTerm> {
+        let value = match self.clock_term(e) {
+            Some((x, 0)) if x != UNKNOWN => ir::BoundValue::Clock(x),
+            Some(_) => {
+                self.error(
+                    e.span,
+                    "`sup` and `inf` take a clock or an integer expression, not a difference of clocks",
+                );
+                return None;
+            }
+            None if self.mentions_clock(e) => {
+                self.error(
+                    e.span,
+                    "`sup` and `inf` take a clock or an integer expression, not a clock constraint \
+                     or an expression over clocks",
+                );
+                return None;
+            }
+            None => {
+                let t = self.data(e);
+                match t.ty {
+                    Ty::Error => return None,
+                    Ty::Int { .. } => ir::BoundValue::Data(t.expr),
+                    other => {
+                        self.error(
+                            e.span,
+                            format!(
+                                "`sup` and `inf` take a clock or an integer expression, not {}",
+                                other.describe()
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(ir::BoundTerm {
+            span: self.abs(e.span),
+            value,
+        })
+    }
+
     /// Lowers a check formula (`A[]`, `E<>` … operand) to an [`ir::Formula`].
     pub fn formula(&mut self, e: &hir::Expr) -> ir::Formula {
         use ir::Formula as F;

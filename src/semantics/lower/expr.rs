@@ -79,6 +79,9 @@ impl Ctx {
                     Typed::error()
                 }
             },
+            ExprKind::ProcessCall(process, function, args) => {
+                self.process_call(process, function, args, e.span)
+            }
             // The least 32-bit integer, written as in C (and UPPAAL): its
             // magnitude alone is out of range.
             ExprKind::Unary(UnaryOp::Neg, a) if matches!(a.kind, ExprKind::Int(v) if v == 1 << 31) => {

@@ -66,6 +66,10 @@ pub(super) struct FnState {
     /// (`make(1).a`): each runs before what reads its result from the
     /// frame. `None` where such a result cannot be used.
     pub(super) results: Option<Vec<ir::Stmt>>,
+    /// A call made through a process (`P(1).f()` in a check): the next
+    /// inlined function's body sees that process's variables as its
+    /// template's scope.
+    process_scope: Option<FxHashMap<String, Sym>>,
 }
 
 impl FnState {
@@ -564,18 +568,87 @@ impl Ctx {
         span: Span,
         aggregate: bool,
     ) -> (Typed, Option<u32>) {
-        let as_statement = std::mem::take(&mut self.fns.call_statement);
         let def = match self.lookup_or_error(&name.text, name.span) {
             Some(Sym::Function(def)) => def,
             Some(other) => {
+                self.fns.call_statement = false;
                 self.error(
                     name.span,
                     format!("`{}` is a {}, not a function", name.text, other.kind_name()),
                 );
                 return (Typed::error(), None);
             }
-            None => return (Typed::error(), None),
+            None => {
+                self.fns.call_statement = false;
+                return (Typed::error(), None);
+            }
         };
+        self.call_def(def, name, args, span, aggregate)
+    }
+
+    /// `P(1).f(args)` in a check: `f`, a function of the process's
+    /// template, inlined with the process's own variables and parameters
+    /// (as UPPAAL evaluates it). Its template-relative spans are made
+    /// absolute with the template's place in the text.
+    pub(super) fn process_call(
+        &mut self,
+        process: &hir::Expr,
+        function: &hir::Name,
+        args: &[hir::Expr],
+        span: Span,
+    ) -> Typed {
+        if self.procs.is_empty() {
+            self.error(
+                span,
+                format!(
+                    "`.{}(…)` calls a function of a process: only a check can do that",
+                    function.text
+                ),
+            );
+            return Typed::error();
+        }
+        let Some(pid) = self.resolve_process(process) else {
+            return Typed::error();
+        };
+        let info = &self.procs[pid];
+        let def = match info.locals.get(&function.text) {
+            Some(Sym::Function(def)) => def.clone(),
+            other => {
+                let message = match other {
+                    Some(sym) => format!(
+                        "`{}` is a {} of process `{}`, not a function",
+                        function.text,
+                        sym.kind_name(),
+                        info.name
+                    ),
+                    None => format!(
+                        "process `{}` has no function `{}`",
+                        info.name, function.text
+                    ),
+                };
+                self.error(function.span, message);
+                return Typed::error();
+            }
+        };
+        let (locals, offset) = (info.locals.clone(), info.offset);
+        self.fns.process_scope = Some(locals);
+        let (mut t, _) = self.call_def(def, function, args, span, false);
+        // Only a call that was made consumed it.
+        self.fns.process_scope = None;
+        ir::shift_local_calls_in(&mut t.expr, offset);
+        t
+    }
+
+    /// The call of `def` (named `name` at the call).
+    fn call_def(
+        &mut self,
+        def: Arc<FunctionDef>,
+        name: &hir::Name,
+        args: &[hir::Expr],
+        span: Span,
+        aggregate: bool,
+    ) -> (Typed, Option<u32>) {
+        let as_statement = std::mem::take(&mut self.fns.call_statement);
         let params = def.hir.params.len();
         if params != args.len() {
             self.error(
@@ -697,6 +770,8 @@ impl Ctx {
         let mark = self.diags.len();
         let peak = std::mem::replace(&mut self.fns.peak, self.fns.top);
         let effects = std::mem::replace(&mut self.fns.effects_allowed, true);
+        // Taken before the arguments, whose own calls must not see it.
+        let process_scope = self.fns.process_scope.take();
 
         // Parameter slots first, then the arguments (whose calls use the
         // frame above them), in the caller's scope.
@@ -800,9 +875,20 @@ impl Ctx {
         }
         body.extend(self.fns.results.take().unwrap_or_default());
 
-        // The declaration's scope.
+        // The declaration's scope: the globals, and for a function of a
+        // template the variables of the process it is called for.
         let depth = (def.scope_depth as usize).clamp(1, self.scopes.len());
-        let saved = self.scopes.split_off(depth);
+        let saved = match &process_scope {
+            Some(locals) => {
+                let saved = self.scopes.split_off(1);
+                self.push_scope();
+                for (name, sym) in locals {
+                    self.bind(name, sym.clone());
+                }
+                saved
+            }
+            None => self.scopes.split_off(depth),
+        };
         self.push_scope();
         let mut bound = bound.into_iter();
         for p in &f.params {
@@ -883,6 +969,9 @@ impl Ctx {
         let frame = self.fns.frames.pop();
         let result_range = frame.as_ref().and_then(|fr| fr.result);
         self.pop_scope(false);
+        if process_scope.is_some() {
+            self.pop_scope(false);
+        }
         self.scopes.extend(saved);
         self.fns.effects_allowed = effects;
         let frame_len = self.fns.peak;

@@ -103,6 +103,9 @@ pub struct ProcInfo {
     pub locals: FxHashMap<String, Sym>,
     /// Its locations, by name.
     pub locations: FxHashMap<String, ir::LocId>,
+    /// Where its template starts in the text (the spans of the template's
+    /// functions are relative to it); 0 until the instance is placed.
+    pub offset: u32,
 }
 
 enum FieldRes {

@@ -755,6 +755,7 @@ impl Ctx {
             args: Vec::new(),
             locals,
             locations: loc_ids.into_iter().map(|(k, (id, _))| (k, id)).collect(),
+            offset: 0,
         };
         (process, info)
     }

@@ -622,7 +622,7 @@ impl Sim<'_> {
                         .into(),
                 )
             }
-            CheckKind::Invariant(_) | CheckKind::Reachable(_) => Ok(()),
+            CheckKind::Invariant(_) | CheckKind::Reachable(_) | CheckKind::Bound(_) => Ok(()),
         }
     }
 
