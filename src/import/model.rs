@@ -24,6 +24,8 @@ pub(crate) struct Model {
     /// Synchronisation vectors, `sync P.a, Q.b?;` lines with their `;`.
     pub vectors: Vec<String>,
     pub checks: Vec<Check>,
+    /// Every query of the source, with what became of it.
+    pub queries: Vec<super::Query>,
 }
 
 #[derive(Debug, Default)]
@@ -140,8 +142,9 @@ impl Writer {
 }
 
 impl Model {
-    /// The zeno text, and where its pieces came from in the source.
-    pub(crate) fn write(&self) -> (String, SourceMap) {
+    /// The zeno text, where its pieces came from in the source, and the
+    /// source's queries.
+    pub(crate) fn write(&self) -> (String, SourceMap, Vec<super::Query>) {
         let mut w = Writer {
             out: String::new(),
             map: SourceMap::default(),
@@ -193,7 +196,7 @@ impl Model {
                 w.out.push('\n');
             }
         }
-        (w.out, w.map)
+        (w.out, w.map, self.queries.clone())
     }
 }
 
