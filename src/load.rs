@@ -5,7 +5,7 @@
 //! means the same thing to each of them.
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::import::{self, Detection, Format, ImportOptions, SourceMap};
+use crate::import::{self, Detection, Format, ImportOptions, Query, QueryOutcome, SourceMap};
 use crate::ir::Span;
 use crate::semantics::{self, Analysis};
 use crate::syntax::{self, SyntaxKind};
@@ -29,6 +29,10 @@ pub struct Loaded {
     /// from in it (see [`map_diagnostic`]); `None` for zeno text, and when
     /// the text could not be followed through formatting.
     pub source_map: Option<SourceMap>,
+    /// The input's queries (UPPAAL XML's `<query>` elements) and what
+    /// became of each, a check set aside included (see
+    /// [`refuse_set_aside`]); empty for the other formats.
+    pub queries: Vec<Query>,
 }
 
 impl Loaded {
@@ -100,6 +104,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             import_warnings: Vec::new(),
             set_aside: Vec::new(),
             source_map: None,
+            queries: Vec::new(),
         });
     };
     let opts = ImportOptions {
@@ -110,7 +115,10 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             let written = imported.zeno;
             let (zeno, set_aside) = set_aside_failing_checks(&formatted(written.clone()), 0);
             let source_map = imported.source_map.realign(&written, &zeno);
+            let mut queries = imported.queries;
+            refuse_set_aside(&mut queries, &zeno, &set_aside);
             Ok(Loaded {
+                queries,
                 zeno,
                 source_map,
                 detection,
@@ -198,6 +206,49 @@ pub fn set_aside_failing_checks(text: &str, from: usize) -> (String, Vec<Diagnos
     }
     out.push_str(&text[at..]);
     (out, warnings)
+}
+
+/// Marks the queries whose checks [`set_aside_failing_checks`] set aside
+/// in `zeno` (its warnings are `set_aside`) as refused, with the analysis'
+/// message, at the whole query: the query zeno cannot decide is then
+/// reported where the user wrote it.
+pub fn refuse_set_aside(queries: &mut [Query], zeno: &str, set_aside: &[Diagnostic]) {
+    for d in set_aside {
+        // The warning covers `check NAME: ...;` (after the `// `).
+        let Some(name) = zeno
+            .get(d.range.start as usize..d.range.end as usize)
+            .and_then(|t| t.strip_prefix("check "))
+            .and_then(|t| t.split(':').next())
+            .map(str::trim)
+        else {
+            continue;
+        };
+        let message = d
+            .message
+            .strip_prefix("check set aside: ")
+            .and_then(|m| m.strip_suffix("; the other checks are decided"))
+            .unwrap_or(&d.message);
+        for q in queries.iter_mut().filter(|q| q.name == name) {
+            if matches!(q.outcome, QueryOutcome::Check(_)) {
+                q.outcome = QueryOutcome::Refused {
+                    message: message.to_string(),
+                    span: q.span,
+                };
+            }
+        }
+    }
+}
+
+/// The names of the checks declared in zeno `text`, in text order.
+pub fn check_names(text: &str) -> Vec<String> {
+    syntax::parse(text)
+        .tree()
+        .items()
+        .filter_map(|item| match item {
+            syntax::ast::Item::Check(c) => c.name().map(|n| n.text()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A diagnostic on the imported text `zeno` located in the `source` text it
