@@ -422,7 +422,9 @@ fn import_warnings_and_refused_queries_are_in_json_and_sarif() {
     let w = &v["files"][0]["import_warnings"][0];
     assert_eq!(w["severity"], "warning", "{v}");
     assert!(
-        w["message"].as_str().is_some_and(|m| m.contains("test code")),
+        w["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("test code")),
         "{v}"
     );
     let (line, col) = position_of(&xml, "<label kind=\"testcode\">");
@@ -531,7 +533,9 @@ gantt {
     assert!(err.contains("warning: exponential rate ignored"), "{err}");
     let out = stdout(&o);
     assert!(
-        out.contains("  q1: not checked: statistical query (`simulate`)\n    simulate [<=100] {x}   at "),
+        out.contains(
+            "  q1: not checked: statistical query (`simulate`)\n    simulate [<=100] {x}   at "
+        ),
         "{out}"
     );
     assert!(
@@ -650,7 +654,8 @@ fn one_query_zeno_rejects_is_set_aside_and_the_others_are_decided() {
         "{out}"
     );
     assert!(
-        err.contains("error: `bump` changes variables") && err.contains("this query is not checked"),
+        err.contains("error: `bump` changes variables")
+            && err.contains("this query is not checked"),
         "{err}"
     );
     // The error is located on the query's formula in the XML.
