@@ -75,6 +75,7 @@ mod syntax_operators;
 mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;
+mod uppaal_acceptance;
 mod uppaal_projects;
 mod vectors;
 mod xta_functions;
