@@ -36,6 +36,7 @@ mod import_case_studies;
 mod import_dialects;
 mod import_export;
 mod import_models;
+mod import_positions;
 mod import_roundtrip;
 mod import_snapshots;
 mod import_verdicts;
