@@ -53,6 +53,9 @@ pub(crate) struct Location {
     pub invariant: Option<String>,
     /// The invariant's label in the source.
     pub invariant_origin: Option<Span>,
+    /// The whole location in the source (`<location>`, a TChecker
+    /// `location:` line).
+    pub origin: Option<Span>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -269,6 +272,7 @@ impl Template {
         });
         for l in &self.locations {
             w.out.push_str("    ");
+            let start = w.out.len() as u32;
             if l.init {
                 w.out.push_str("init ");
             }
@@ -286,7 +290,16 @@ impl Template {
                     format!("in the invariant of location {} of template {name}", l.name)
                 });
             }
-            w.out.push_str(";\n");
+            w.out.push(';');
+            if let Some(source) = l.origin {
+                let generated = Span::new(start, w.out.len() as u32);
+                w.map.record(
+                    generated,
+                    source,
+                    format!("in location {} of template {name}", l.name),
+                );
+            }
+            w.out.push('\n');
         }
         if !self.edges.is_empty() {
             w.out.push('\n');

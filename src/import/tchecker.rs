@@ -174,6 +174,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 committed: l.loc.committed,
                 invariant: l.loc.invariant.clone(),
                 invariant_origin: l.loc.invariant_origin,
+                origin: l.loc.origin,
             });
         }
         for e in &p.edges {
@@ -490,6 +491,7 @@ fn statement(
                 name: fields[2].text.to_string(),
                 loc: Location {
                     name: sanitize(fields[2].text),
+                    origin: Some(line.span()),
                     ..Location::default()
                 },
                 labels: Vec::new(),

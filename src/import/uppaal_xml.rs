@@ -834,6 +834,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             committed: l.committed,
             invariant: None,
             invariant_origin: None,
+            origin: Some(l.span),
         };
         for lab in &l.labels {
             match lab.kind.as_str() {

@@ -779,25 +779,32 @@ fn every_bundled_uppaal_model_keeps_its_source_map() {
     assert!(seen >= 10, "{seen} models");
 }
 
-/// TChecker files have no source map: their diagnostics stay in the
-/// imported text, and the reports say so rather than pairing the file's name
-/// with positions of another text.
+/// A diagnostic about text the import wrote itself (the `system` line,
+/// assembled from the XML's system section) stays in the imported text,
+/// and the reports say so rather than pairing the file's name with
+/// positions of another text.
 #[test]
 fn unmapped_diagnostics_are_marked_as_in_the_imported_text() {
     let dir = scratch("cli-import-unmapped");
-    let m = dir.join("u.tck");
+    let m = dir.join("dup.xml");
     std::fs::write(
         &m,
-        "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n",
+        r#"<nta><template><name>P</name>
+<location id="a"><name>a</name></location><init ref="a"/>
+</template>
+<system>A = P(); system A, A;</system></nta>"#,
     )
     .unwrap();
     let o = zeno(&["check", path(&m)]);
-    assert!(stderr(&o).contains("u.tck (imported)"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("dup.xml (imported)"), "{}", stderr(&o));
     let o = zeno(&["check", path(&m), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     let d = &v["files"][0]["diagnostics"][0];
     assert!(
-        d["message"].as_str().unwrap().contains("unreachable"),
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("already in the system"),
         "{d}"
     );
     assert_eq!(d["in_imported_text"], true, "{d}");

@@ -201,14 +201,20 @@ async fn xta_and_tchecker_files_are_read_and_other_xml_is_left_alone() {
     );
 
     // A TChecker model (no labels asked for, so no checks): no errors. Its
-    // warnings are the translation's: without the edge, `b` is unreachable.
+    // warnings are the translation's: without the edge, `b` is unreachable,
+    // shown at `b` on its `location:` line.
     let tck = "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n";
     let uri = "file:///models/unreachable.tck";
     c.open(uri, tck).await;
     let done = c.diagnostics_when_quiescent(uri).await;
     assert_eq!(
         messages(&done),
-        [format!("line 5 {PREFIX}location `b` is unreachable")]
+        ["location `b` is unreachable (in location b of template P)"]
+    );
+    assert_eq!(
+        done["diagnostics"][0]["range"]["start"],
+        position(tck, tck.find("b{labels").unwrap()),
+        "{done}"
     );
     let tck = format!("{tck}edge:P:a:b:e\n");
     let uri = "file:///models/s.tck";
