@@ -239,6 +239,76 @@ pub fn refuse_set_aside(queries: &mut [Query], zeno: &str, set_aside: &[Diagnost
     }
 }
 
+/// A model's zeno text with a query file's queries added.
+#[derive(Debug, Clone)]
+pub struct WithQueries {
+    /// The text, each translated query a check at its end (those the
+    /// analysis rejects commented out, see [`set_aside_failing_checks`]).
+    pub zeno: String,
+    /// The file's queries, renamed apart from the model's checks, with what
+    /// became of each (a check set aside is refused).
+    pub queries: Vec<Query>,
+    /// The warnings on the checks set aside, located in `zeno`.
+    pub set_aside: Vec<Diagnostic>,
+    /// For each query that is a check in `zeno`: its name and the check's
+    /// range there.
+    pub checks: Vec<(String, Span)>,
+}
+
+/// Adds the queries of the query file `queries_text` to the zeno text
+/// `zeno` as checks: each translated query as `check NAME: …;` (renamed
+/// `NAME_2`, … where `zeno` has a check of its name or `taken` holds it),
+/// and those the analysis rejects set aside as refused.
+pub fn add_query_file(zeno: &str, queries_text: &str, taken: &[String]) -> WithQueries {
+    let read = import::read_query_file(queries_text);
+    let mut taken: std::collections::HashSet<String> = check_names(zeno)
+        .into_iter()
+        .chain(taken.iter().cloned())
+        .collect();
+    let mut queries = read.queries;
+    let mut text = format!("{zeno}\n");
+    let from = text.len();
+    let mut checks = Vec::new();
+    for q in &mut queries {
+        let base = q.name.clone();
+        let mut k = 1;
+        while taken.contains(&q.name) {
+            k += 1;
+            q.name = format!("{base}_{k}");
+        }
+        taken.insert(q.name.clone());
+        if let QueryOutcome::Check(f) = &q.outcome {
+            let start = text.len() as u32;
+            text.push_str(&format!("check {}: {f};", q.name));
+            checks.push((q.name.clone(), Span::new(start, text.len() as u32)));
+            text.push('\n');
+        }
+    }
+    // Setting aside puts `// ` before a failing check (one line each):
+    // the later checks move by 3 bytes per check set aside before them.
+    let (set_aside_text, set_aside) = set_aside_failing_checks(&text, from);
+    let mut shift = 0u32;
+    checks.retain_mut(|(_, span)| {
+        let start = span.start + shift;
+        let commented = set_aside_text
+            .get(start as usize..)
+            .is_some_and(|t| t.starts_with("// check "));
+        if commented {
+            shift += 3;
+            return false;
+        }
+        *span = Span::new(start, span.end + shift);
+        true
+    });
+    refuse_set_aside(&mut queries, &set_aside_text, &set_aside);
+    WithQueries {
+        zeno: set_aside_text,
+        queries,
+        set_aside,
+        checks,
+    }
+}
+
 /// The names of the checks declared in zeno `text`, in text order.
 pub fn check_names(text: &str) -> Vec<String> {
     syntax::parse(text)
@@ -329,5 +399,30 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_query_file_adds_checks_at_known_ranges() {
+        let model = "int a;\nint bump() { a++; return a; }\ntemplate P() { init location l; }\nsystem P;\ncheck ok: A[] a == 0;\n";
+        // Line 1 is set aside (a call with an effect), line 2 takes a name
+        // the model has (`ok_2`), line 3 is statistical.
+        let q = "A[] bump() < 9\n// ok\nE<> a == 0\nPr[<=1](<> a == 1)\nA[] a < 1\n";
+        let added = add_query_file(model, q, &[]);
+        let names: Vec<&str> = added.queries.iter().map(|q| q.name.as_str()).collect();
+        assert_eq!(names, ["line1", "ok_2", "line4", "line5"]);
+        assert!(matches!(
+            added.queries[0].outcome,
+            QueryOutcome::Refused { .. }
+        ));
+        let at = |k: usize| {
+            let (name, span) = &added.checks[k];
+            (
+                name.as_str(),
+                &added.zeno[span.start as usize..span.end as usize],
+            )
+        };
+        assert_eq!(added.checks.len(), 2);
+        assert_eq!(at(0), ("ok_2", "check ok_2: E<> a == 0;"));
+        assert_eq!(at(1), ("line5", "check line5: A[] a < 1;"));
     }
 }

@@ -7,7 +7,6 @@
 //! imported zeno text, which is shown under the name `FILE (imported)`
 //! after a note saying so.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -75,37 +74,16 @@ impl Model {
     /// check (renamed `NAME_2`, … where the model has a check of its name),
     /// and those zeno's analysis rejects set aside as refused.
     pub fn add_query_file(&mut self, file: Rc<Source>, beside: bool) {
-        let read = zeno::import::read_query_file(&file.text);
-        let mut taken: HashSet<String> = zeno::load::check_names(&self.source.text)
-            .into_iter()
-            .chain(self.queries.iter().map(|e| e.query.name.clone()))
-            .collect();
-        let mut queries = read.queries;
-        let mut checks = String::new();
-        for q in &mut queries {
-            let base = q.name.clone();
-            let mut k = 1;
-            while taken.contains(&q.name) {
-                k += 1;
-                q.name = format!("{base}_{k}");
-            }
-            taken.insert(q.name.clone());
-            if let QueryOutcome::Check(f) = &q.outcome {
-                checks.push_str(&format!("check {}: {f};\n", q.name));
-            }
-        }
-        let from = self.source.text.len() + 1;
-        let text = format!("{}\n{checks}", self.source.text);
-        let (text, set_aside) = zeno::load::set_aside_failing_checks(&text, from);
-        zeno::load::refuse_set_aside(&mut queries, &text, &set_aside);
-        self.set_aside.extend(set_aside);
+        let taken: Vec<String> = self.queries.iter().map(|e| e.query.name.clone()).collect();
+        let added = zeno::load::add_query_file(&self.source.text, &file.text, &taken);
+        self.set_aside.extend(added.set_aside);
         self.source_map = self
             .source_map
             .as_ref()
-            .and_then(|m| m.realign(&self.source.text, &text));
-        self.source = Source::new(self.source.path.clone(), text);
+            .and_then(|m| m.realign(&self.source.text, &added.zeno));
+        self.source = Source::new(self.source.path.clone(), added.zeno);
         self.queries
-            .extend(queries.into_iter().map(|query| QueryEntry {
+            .extend(added.queries.into_iter().map(|query| QueryEntry {
                 query,
                 file: Some(Rc::clone(&file)),
             }));
