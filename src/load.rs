@@ -5,7 +5,7 @@
 //! means the same thing to each of them.
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::import::{self, Detection, Format, ImportOptions, SourceMap};
+use crate::import::{self, Detection, Format, ImportOptions, Query, QueryOutcome, SourceMap};
 use crate::ir::Span;
 use crate::semantics::{self, Analysis};
 use crate::syntax::{self, SyntaxKind};
@@ -29,6 +29,10 @@ pub struct Loaded {
     /// from in it (see [`map_diagnostic`]); `None` for zeno text, and when
     /// the text could not be followed through formatting.
     pub source_map: Option<SourceMap>,
+    /// The input's queries (UPPAAL XML's `<query>` elements) and what
+    /// became of each, a check set aside included (see
+    /// [`refuse_set_aside`]); empty for the other formats.
+    pub queries: Vec<Query>,
 }
 
 impl Loaded {
@@ -100,6 +104,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             import_warnings: Vec::new(),
             set_aside: Vec::new(),
             source_map: None,
+            queries: Vec::new(),
         });
     };
     let opts = ImportOptions {
@@ -110,7 +115,10 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             let written = imported.zeno;
             let (zeno, set_aside) = set_aside_failing_checks(&formatted(written.clone()), 0);
             let source_map = imported.source_map.realign(&written, &zeno);
+            let mut queries = imported.queries;
+            refuse_set_aside(&mut queries, &zeno, &set_aside);
             Ok(Loaded {
+                queries,
                 zeno,
                 source_map,
                 detection,
@@ -200,6 +208,119 @@ pub fn set_aside_failing_checks(text: &str, from: usize) -> (String, Vec<Diagnos
     (out, warnings)
 }
 
+/// Marks the queries whose checks [`set_aside_failing_checks`] set aside
+/// in `zeno` (its warnings are `set_aside`) as refused, with the analysis'
+/// message, at the whole query: the query zeno cannot decide is then
+/// reported where the user wrote it.
+pub fn refuse_set_aside(queries: &mut [Query], zeno: &str, set_aside: &[Diagnostic]) {
+    for d in set_aside {
+        // The warning covers `check NAME: ...;` (after the `// `).
+        let Some(name) = zeno
+            .get(d.range.start as usize..d.range.end as usize)
+            .and_then(|t| t.strip_prefix("check "))
+            .and_then(|t| t.split(':').next())
+            .map(str::trim)
+        else {
+            continue;
+        };
+        let message = d
+            .message
+            .strip_prefix("check set aside: ")
+            .and_then(|m| m.strip_suffix("; the other checks are decided"))
+            .unwrap_or(&d.message);
+        for q in queries.iter_mut().filter(|q| q.name == name) {
+            if matches!(q.outcome, QueryOutcome::Check(_)) {
+                q.outcome = QueryOutcome::Refused {
+                    message: message.to_string(),
+                    span: q.span,
+                };
+            }
+        }
+    }
+}
+
+/// A model's zeno text with a query file's queries added.
+#[derive(Debug, Clone)]
+pub struct WithQueries {
+    /// The text, each translated query a check at its end (those the
+    /// analysis rejects commented out, see [`set_aside_failing_checks`]).
+    pub zeno: String,
+    /// The file's queries, renamed apart from the model's checks, with what
+    /// became of each (a check set aside is refused).
+    pub queries: Vec<Query>,
+    /// The warnings on the checks set aside, located in `zeno`.
+    pub set_aside: Vec<Diagnostic>,
+    /// For each query that is a check in `zeno`: its name and the check's
+    /// range there.
+    pub checks: Vec<(String, Span)>,
+}
+
+/// Adds the queries of the query file `queries_text` to the zeno text
+/// `zeno` as checks: each translated query as `check NAME: …;` (renamed
+/// `NAME_2`, … where `zeno` has a check of its name or `taken` holds it),
+/// and those the analysis rejects set aside as refused.
+pub fn add_query_file(zeno: &str, queries_text: &str, taken: &[String]) -> WithQueries {
+    let read = import::read_query_file(queries_text);
+    let mut taken: std::collections::HashSet<String> = check_names(zeno)
+        .into_iter()
+        .chain(taken.iter().cloned())
+        .collect();
+    let mut queries = read.queries;
+    let mut text = format!("{zeno}\n");
+    let from = text.len();
+    let mut checks = Vec::new();
+    for q in &mut queries {
+        let base = q.name.clone();
+        let mut k = 1;
+        while taken.contains(&q.name) {
+            k += 1;
+            q.name = format!("{base}_{k}");
+        }
+        taken.insert(q.name.clone());
+        if let QueryOutcome::Check(f) = &q.outcome {
+            let start = text.len() as u32;
+            text.push_str(&format!("check {}: {f};", q.name));
+            checks.push((q.name.clone(), Span::new(start, text.len() as u32)));
+            text.push('\n');
+        }
+    }
+    // Setting aside puts `// ` before a failing check (one line each):
+    // the later checks move by 3 bytes per check set aside before them.
+    let (set_aside_text, set_aside) = set_aside_failing_checks(&text, from);
+    let mut shift = 0u32;
+    checks.retain_mut(|(_, span)| {
+        let start = span.start + shift;
+        let commented = set_aside_text
+            .get(start as usize..)
+            .is_some_and(|t| t.starts_with("// check "));
+        if commented {
+            shift += 3;
+            return false;
+        }
+        *span = Span::new(start, span.end + shift);
+        true
+    });
+    refuse_set_aside(&mut queries, &set_aside_text, &set_aside);
+    WithQueries {
+        zeno: set_aside_text,
+        queries,
+        set_aside,
+        checks,
+    }
+}
+
+/// The names of the checks declared in zeno `text`, in text order.
+pub fn check_names(text: &str) -> Vec<String> {
+    syntax::parse(text)
+        .tree()
+        .items()
+        .filter_map(|item| match item {
+            syntax::ast::Item::Check(c) => c.name().map(|n| n.text()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A diagnostic on the imported text `zeno` located in the `source` text it
 /// was imported from, with where that is in the source's terms added to the
 /// message (`… (in the guard of an edge of template Train, from Appr to
@@ -278,5 +399,30 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_query_file_adds_checks_at_known_ranges() {
+        let model = "int a;\nint bump() { a++; return a; }\ntemplate P() { init location l; }\nsystem P;\ncheck ok: A[] a == 0;\n";
+        // Line 1 is set aside (a call with an effect), line 2 takes a name
+        // the model has (`ok_2`), line 3 is statistical.
+        let q = "A[] bump() < 9\n// ok\nE<> a == 0\nPr[<=1](<> a == 1)\nA[] a < 1\n";
+        let added = add_query_file(model, q, &[]);
+        let names: Vec<&str> = added.queries.iter().map(|q| q.name.as_str()).collect();
+        assert_eq!(names, ["line1", "ok_2", "line4", "line5"]);
+        assert!(matches!(
+            added.queries[0].outcome,
+            QueryOutcome::Refused { .. }
+        ));
+        let at = |k: usize| {
+            let (name, span) = &added.checks[k];
+            (
+                name.as_str(),
+                &added.zeno[span.start as usize..span.end as usize],
+            )
+        };
+        assert_eq!(added.checks.len(), 2);
+        assert_eq!(at(0), ("ok_2", "check ok_2: E<> a == 0;"));
+        assert_eq!(at(1), ("line5", "check line5: A[] a < 1;"));
     }
 }

@@ -234,9 +234,14 @@ pub struct CheckArgs {
     #[arg(long = "check", value_name = "NAME")]
     pub checks: Vec<String>,
     /// A UPPAAL query file (`.q`): its queries are added to every model's
-    /// checks, named `line3` after their line.
+    /// checks, named after the one-word comment above them, else `line3`
+    /// after their line (repeatable).
     #[arg(long, value_name = "FILE.q")]
-    pub queries: Option<PathBuf>,
+    pub queries: Vec<PathBuf>,
+    /// Do not read `MODEL.q` beside a UPPAAL model `MODEL.xml`/`.xta`
+    /// (read by default, as UPPAAL keeps queries there).
+    #[arg(long)]
+    pub no_queries_file: bool,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Output format on stdout.

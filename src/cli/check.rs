@@ -9,9 +9,16 @@ use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
 
 use super::args::{CheckArgs, Format, SearchArgs};
 use super::exit::{self, Outcome};
-use super::load::{LoadError, load};
-use super::report::{self, FileReport};
-use super::source::ReadError;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use zeno::diagnostics::Diagnostic;
+use zeno::import::QueryOutcome;
+
+use super::load::{LoadError, Model, load_reporting_queries};
+use super::report::{self, CheckReport, FileReport, NotCheckedReport, QueryFileReport};
+use super::source::{ReadError, Source};
 use super::{diag, json, out, sarif, text};
 
 /// A search flag, or a combination of them, the checker cannot take.
@@ -176,22 +183,117 @@ fn portfolio(
     Ok(Some(portfolio::entries(&configs, base)))
 }
 
-/// The checks of a UPPAAL query file as zeno text, one per translated
-/// query (named `lineN` after its line), and whether every query was
-/// translated; the errors of the others are printed against the file.
-fn query_checks(path: &std::path::Path) -> Result<(String, bool), ReadError> {
-    let source = super::source::read_source(path)?;
-    let (checks, diagnostics) = zeno::import::import_query_file(&source.text);
-    let diagnostics: Vec<_> = diagnostics.iter().map(|d| d.to_diagnostic()).collect();
-    diag::emit(&source, &diagnostics);
-    let text = checks
-        .iter()
-        .map(|(line, f)| format!("check line{line}: {f};\n"))
-        .collect();
-    let ok = !diagnostics
-        .iter()
-        .any(|d| d.severity == zeno::diagnostics::Severity::Error);
-    Ok((text, ok))
+/// The query files of the model at `path`: `MODEL.q` beside a UPPAAL model
+/// (`.xml`, `.xta`, `.ta`) unless `--no-queries-file`, then each
+/// `--queries` file; each file once. `true` marks the one found beside.
+fn query_files_for(path: &Path, args: &CheckArgs) -> Vec<(PathBuf, bool)> {
+    let mut files = Vec::new();
+    let uppaal = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["xml", "xta", "ta"].contains(&e.to_ascii_lowercase().as_str()));
+    if uppaal && !args.no_queries_file {
+        let beside = path.with_extension("q");
+        if beside.is_file() {
+            files.push((beside, true));
+        }
+    }
+    for q in &args.queries {
+        let same = |p: &PathBuf| match (p.canonicalize(), q.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => p == q,
+        };
+        if !files.iter().any(|(p, _)| same(p)) {
+            files.push((q.clone(), false));
+        }
+    }
+    files
+}
+
+/// Query files read so far, by path (a `--queries` file serves every model).
+#[derive(Default)]
+struct QueryFiles(HashMap<PathBuf, Rc<Source>>);
+
+impl QueryFiles {
+    fn get(&mut self, path: &Path) -> Result<Rc<Source>, ReadError> {
+        if let Some(s) = self.0.get(path) {
+            return Ok(Rc::clone(s));
+        }
+        let source = Rc::new(super::source::read_source(path)?);
+        self.0.insert(path.to_path_buf(), Rc::clone(&source));
+        Ok(source)
+    }
+}
+
+/// Lists the model's queries that are not checked in its report, and
+/// prints each refused one as an error located in its file. Returns
+/// whether any was refused (an input error). With `--check`, only the
+/// queries named are listed (and count as found).
+fn report_unchecked(
+    model: &Model,
+    file: &mut FileReport,
+    wanted: &[String],
+    matched: &mut [bool],
+) -> bool {
+    let mut refused = false;
+    for e in &model.queries {
+        let q = &e.query;
+        if matches!(q.outcome, QueryOutcome::Check(_)) {
+            continue;
+        }
+        if !wanted.is_empty() {
+            match wanted.iter().position(|n| *n == q.name) {
+                Some(k) => matched[k] = true,
+                None => continue,
+            }
+        }
+        let Some(source) = e
+            .file
+            .as_deref()
+            .or(model.original.as_ref().map(|(o, _)| o))
+        else {
+            continue;
+        };
+        let (span, reason, construct, error) = match &q.outcome {
+            QueryOutcome::OtherEngine(o) => (q.span, o.kind, Some(o.construct), None),
+            QueryOutcome::Refused { message, span } => {
+                refused = true;
+                let d = Diagnostic::error(*span, format!("{message}; this query is not checked"));
+                diag::emit(source, &[d]);
+                (*span, "error", None, Some(message.clone()))
+            }
+            QueryOutcome::Check(_) => continue,
+        };
+        file.not_checked.push(NotCheckedReport {
+            name: q.name.clone(),
+            formula: q.formula.clone(),
+            comment: q.comment.clone(),
+            path: source.display_path(),
+            range: report::range(source, span),
+            reason,
+            construct,
+            error,
+        });
+    }
+    refused
+}
+
+/// Gives a check that was a UPPAAL query its formula as written, its
+/// comment, and its place in the file that holds it.
+fn describe_query(model: &Model, r: &mut CheckReport) {
+    let Some(e) = model.query_of(&r.name) else {
+        return;
+    };
+    r.formula = e.query.formula.clone();
+    r.comment = e.query.comment.clone();
+    match (&e.file, &model.original) {
+        (Some(f), _) => {
+            r.range = report::range(f, e.query.span);
+            r.path = Some(f.display_path());
+        }
+        (None, Some((original, _))) => r.range = report::range(original, e.query.span),
+        (None, None) => {}
+    }
 }
 
 pub fn run(args: &CheckArgs) -> u8 {
@@ -227,29 +329,20 @@ pub fn run(args: &CheckArgs) -> u8 {
         });
     }
     let mut outcome = Outcome::default();
-    let queries = match &args.queries {
-        Some(path) => {
-            let Some((checks, ok)) = diag::ok(query_checks(path)) else {
-                return exit::ERROR;
-            };
-            if !ok {
-                outcome.add(exit::ERROR);
-            }
-            Some(checks)
+    let mut query_sources = QueryFiles::default();
+    // A `--queries` file that cannot be read is a usage error before anything runs.
+    for q in &args.queries {
+        if let Err(e) = query_sources.get(q) {
+            diag::error(&e);
+            return exit::ERROR;
         }
-        None => None,
-    };
+    }
     let mut reports = Vec::new();
     let mut matched = vec![false; args.checks.len()];
 
     for path in &args.files {
-        let model = match load(path, &args.labels) {
-            Ok(mut m) => {
-                if let Some(checks) = &queries {
-                    m.add_translated_checks(checks);
-                }
-                m
-            }
+        let mut model = match load_reporting_queries(path, &args.labels) {
+            Ok(m) => m,
             Err(e) => {
                 outcome.add(exit::ERROR);
                 reports.push(match e {
@@ -271,8 +364,17 @@ pub fn run(args: &CheckArgs) -> u8 {
                 continue;
             }
         };
+        for (q, beside) in query_files_for(path, args) {
+            match query_sources.get(&q) {
+                Ok(source) => model.add_query_file(source, beside),
+                Err(e) => {
+                    diag::error(&e);
+                    outcome.add(exit::ERROR);
+                }
+            }
+        }
         let source = &model.source;
-        let analysis = model.analyze();
+        let analysis = model.analyze_checks_apart();
         model.emit_analysis(&analysis.diagnostics);
         let (mapped, unmapped) = model.split_diagnostics(&analysis.diagnostics);
         let mut file = FileReport::new(source, &unmapped);
@@ -284,21 +386,37 @@ pub fn run(args: &CheckArgs) -> u8 {
         if let Some((original, _)) = &model.original {
             file.set_import_warnings(original, &model.import_warnings);
         }
+        file.query_files = model
+            .query_files
+            .iter()
+            .map(|q| QueryFileReport {
+                path: q.path.clone(),
+                beside_model: q.beside,
+            })
+            .collect();
+        if report_unchecked(&model, &mut file, &args.checks, &mut matched) {
+            outcome.add(exit::ERROR);
+        }
         let network = match analysis.network {
             Some(n) if !file.has_errors() => n,
             _ => {
                 outcome.add(exit::ERROR);
+                if args.format == Format::Text && !file.not_checked.is_empty() {
+                    out::print(format_args!("{}{}", text::header(&file), text::not_checked(&file)));
+                }
                 reports.push(file);
                 continue;
             }
         };
+        let mut header_shown = false;
         if network.checks.is_empty() && args.format == Format::Text {
             // Say so rather than print nothing: an empty output reads as a
             // crash or a filter that matched nothing.
             out::println(format_args!(
-                "{}\n  no checks to decide (declare one: `check NAME: A[] ...;`)",
-                file.path
+                "{}  no checks to decide (declare one: `check NAME: A[] ...;`)",
+                text::header(&file)
             ));
+            header_shown = true;
         }
         for id in network.check_ids() {
             let c = network.check(id);
@@ -308,8 +426,9 @@ pub fn run(args: &CheckArgs) -> u8 {
                     None => continue,
                 }
             }
-            if args.format == Format::Text && file.checks.is_empty() {
-                out::println(&file.path);
+            if args.format == Format::Text && !header_shown {
+                out::print(text::header(&file));
+                header_shown = true;
             }
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
@@ -327,7 +446,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 model.relocate_check(&mut r);
                 outcome.add(r.verdict.exit_code());
                 if args.format == Format::Text {
-                    let _ = write!(stdout.lock(), "{}", text::check(&file, &r, args.trace));
+                    out::print(text::check(&file, &r, args.trace));
                 }
                 file.checks.push(r);
                 if cancel.is_cancelled() {
@@ -353,6 +472,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
             let mut r = report::check_report(source, &network, id, &result);
             model.relocate_check(&mut r);
+            describe_query(&model, &mut r);
             r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
@@ -362,6 +482,12 @@ pub fn run(args: &CheckArgs) -> u8 {
             if cancel.is_cancelled() {
                 break;
             }
+        }
+        if args.format == Format::Text && !file.not_checked.is_empty() {
+            if !header_shown {
+                out::print(text::header(&file));
+            }
+            out::print(text::not_checked(&file));
         }
         reports.push(file);
         if cancel.is_cancelled() {

@@ -8,9 +8,10 @@
 //! after a note saying so.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use zeno::diagnostics::{Diagnostic, Severity};
-use zeno::import::{self, Format};
+use zeno::import::{self, Format, Query, QueryOutcome};
 use zeno::ir::Network;
 use zeno::semantics;
 
@@ -34,6 +35,25 @@ pub struct Model {
     pub set_aside: Vec<Diagnostic>,
     /// Where the pieces of `source` came from in `original`.
     pub source_map: Option<zeno::import::SourceMap>,
+    /// The queries of the model's file (UPPAAL XML) and of its query
+    /// files, in that order, each with what became of it.
+    pub queries: Vec<QueryEntry>,
+    /// The query files read for the model.
+    pub query_files: Vec<QueryFileUse>,
+}
+
+/// A UPPAAL query of a model, and the file it is in.
+pub struct QueryEntry {
+    pub query: Query,
+    /// The query file holding it; `None`: the model's own file.
+    pub file: Option<Rc<Source>>,
+}
+
+/// A query file read for a model.
+pub struct QueryFileUse {
+    pub path: String,
+    /// Found beside the model (`MODEL.q`) rather than named by `--queries`.
+    pub beside: bool,
 }
 
 impl Model {
@@ -44,18 +64,40 @@ impl Model {
         analysis
     }
 
-    /// Adds translated checks (a query file's) to the model's text, setting
-    /// aside those its analysis rejects.
-    pub fn add_translated_checks(&mut self, checks: &str) {
-        let from = self.source.text.len() + 1;
-        let text = format!("{}\n{checks}", self.source.text);
-        let (text, set_aside) = zeno::load::set_aside_failing_checks(&text, from);
-        self.set_aside.extend(set_aside);
+    /// The diagnostics of the zeno text's analysis, without the warnings on
+    /// checks set aside: `zeno check` reports those as refused queries.
+    pub fn analyze_checks_apart(&self) -> semantics::Analysis {
+        semantics::analyze(&self.source.text)
+    }
+
+    /// Adds a query file's queries to the model: each translated query as a
+    /// check (renamed `NAME_2`, … where the model has a check of its name),
+    /// and those zeno's analysis rejects set aside as refused.
+    pub fn add_query_file(&mut self, file: Rc<Source>, beside: bool) {
+        let taken: Vec<String> = self.queries.iter().map(|e| e.query.name.clone()).collect();
+        let added = zeno::load::add_query_file(&self.source.text, &file.text, &taken);
+        self.set_aside.extend(added.set_aside);
         self.source_map = self
             .source_map
             .as_ref()
-            .and_then(|m| m.realign(&self.source.text, &text));
-        self.source = Source::new(self.source.path.clone(), text);
+            .and_then(|m| m.realign(&self.source.text, &added.zeno));
+        self.source = Source::new(self.source.path.clone(), added.zeno);
+        self.queries
+            .extend(added.queries.into_iter().map(|query| QueryEntry {
+                query,
+                file: Some(Rc::clone(&file)),
+            }));
+        self.query_files.push(QueryFileUse {
+            path: file.display_path(),
+            beside,
+        });
+    }
+
+    /// The query whose check is `name`, when the check was a query.
+    pub fn query_of(&self, name: &str) -> Option<&QueryEntry> {
+        self.queries
+            .iter()
+            .find(|e| e.query.name == name && matches!(e.query.outcome, QueryOutcome::Check(_)))
     }
 
     /// The path to show in reports: always the file the user named.
@@ -176,6 +218,17 @@ pub fn note_detection(path: &Path, detection: &import::Detection) {
 /// UPPAAL or TChecker model. Notes, import warnings and errors are printed
 /// to stderr against the file.
 pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
+    load_with(path, labels, false)
+}
+
+/// [`load`] for a caller that reports the queries itself (`zeno check`):
+/// the importer's warnings on queries it did not translate are left out,
+/// since the report lists each such query with why.
+pub fn load_reporting_queries(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
+    load_with(path, labels, true)
+}
+
+fn load_with(path: &Path, labels: &[String], queries_reported: bool) -> Result<Model, LoadError> {
     let original = read_source(path).map_err(LoadError::Unreadable)?;
     if original.text.trim().is_empty() {
         // In every format: an empty zeno file would otherwise pass as a
@@ -198,16 +251,28 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                     import_warnings: Vec::new(),
                     set_aside: Vec::new(),
                     source_map: None,
+                    queries: Vec::new(),
+                    query_files: Vec::new(),
                 });
             };
-            diag::emit(&original, &loaded.import_warnings);
+            let mut import_warnings = loaded.import_warnings;
+            if queries_reported {
+                import_warnings.retain(|w| !loaded.queries.iter().any(|q| is_about(w, q)));
+            }
+            diag::emit(&original, &import_warnings);
             let name = format!("{} (imported)", original.display_path());
             Ok(Model {
                 source: Source::new(name, loaded.zeno),
                 original: Some((original, format)),
-                import_warnings: loaded.import_warnings,
+                import_warnings,
                 set_aside: loaded.set_aside,
                 source_map: loaded.source_map,
+                queries: loaded
+                    .queries
+                    .into_iter()
+                    .map(|query| QueryEntry { query, file: None })
+                    .collect(),
+                query_files: Vec::new(),
             })
         }
         Err(zeno::load::LoadError::LabelsForZeno { .. }) => {
@@ -229,6 +294,17 @@ pub fn load(path: &Path, labels: &[String]) -> Result<Model, LoadError> {
                 original,
                 diagnostics,
             })
+        }
+    }
+}
+
+/// Whether the importer's warning `w` says why `q` was not translated.
+fn is_about(w: &Diagnostic, q: &Query) -> bool {
+    match &q.outcome {
+        QueryOutcome::Check(_) => false,
+        QueryOutcome::OtherEngine(_) => w.range == q.span,
+        QueryOutcome::Refused { message, span } => {
+            w.range == *span && w.message.starts_with(message)
         }
     }
 }

@@ -24,7 +24,45 @@ pub struct FileReport {
     /// that file (`diagnostics` are located in the imported zeno text).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub import_warnings: Vec<DiagnosticReport>,
+    /// The UPPAAL query files read for the model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub query_files: Vec<QueryFileReport>,
     pub checks: Vec<CheckReport>,
+    /// The queries that did not become checks: for another of UPPAAL's
+    /// engines (statistical, …), or refused with an error.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_checked: Vec<NotCheckedReport>,
+}
+
+/// A query file read for a model.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryFileReport {
+    pub path: String,
+    /// Found beside the model (`MODEL.q`), rather than named by `--queries`.
+    pub beside_model: bool,
+}
+
+/// A query that is not checked, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotCheckedReport {
+    pub name: String,
+    /// The query as written.
+    pub formula: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The file the query is in (the model's, or a query file).
+    pub path: String,
+    /// The query (for an error: where the problem is).
+    pub range: Range,
+    /// `statistical query`, `controller synthesis query`, `learning
+    /// query`, `strategy query`, or `error` (a symbolic query zeno refuses).
+    pub reason: &'static str,
+    /// What tells the kind (`Pr`, `simulate`, `control:`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub construct: Option<&'static str>,
+    /// Why, for `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -67,6 +105,15 @@ pub enum VerdictKind {
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckReport {
     pub name: String,
+    /// The formula as written: in the model, its `<query>` or the query
+    /// file.
+    pub formula: String,
+    /// The query's comment (UPPAAL), when it does not serve as the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The file `range` is in, when it is not the model's (a query file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// `invariant` (`A[]`), `reachable` (`E<>`), `inevitable` (`A<>`),
     /// `potentially_always` (`E[]`) or `leads_to` (`-->`).
     pub kind: &'static str,
@@ -248,7 +295,9 @@ impl FileReport {
             error: Some(error),
             diagnostics: Vec::new(),
             import_warnings: Vec::new(),
+            query_files: Vec::new(),
             checks: Vec::new(),
+            not_checked: Vec::new(),
         }
     }
 
@@ -258,7 +307,9 @@ impl FileReport {
             error: None,
             diagnostics: diagnostics.iter().map(|d| diagnostic(source, d)).collect(),
             import_warnings: Vec::new(),
+            query_files: Vec::new(),
             checks: Vec::new(),
+            not_checked: Vec::new(),
         }
     }
 
@@ -404,6 +455,9 @@ pub fn check_report(
     let summary = zeno::report::summary(net, c, result);
     CheckReport {
         name: c.name.clone(),
+        formula: formula_of(source.slice(c.span)),
+        comment: None,
+        path: None,
         kind: match c.kind {
             CheckKind::Invariant(_) => "invariant",
             CheckKind::Reachable(_) => "reachable",
@@ -425,6 +479,14 @@ pub fn check_report(
         trace: result.trace.as_ref().map(|t| trace(source, net, t)),
         portfolio_winner: None,
     }
+}
+
+/// The formula of a check declaration's text `check NAME: FORMULA;`, on
+/// one line.
+fn formula_of(declaration: &str) -> String {
+    let formula = declaration.split_once(':').map_or(declaration, |(_, f)| f);
+    let formula = formula.trim().strip_suffix(';').unwrap_or(formula);
+    formula.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::report::{CheckReport, EdgeReport, EndReport, FileReport, Range, VerdictKind};
 use super::text;
 
-const RULES: [(&str, &str); 6] = [
+const RULES: [(&str, &str); 8] = [
     ("violated", "An invariant (A[]) check is violated"),
     (
         "no-witness",
@@ -21,6 +21,11 @@ const RULES: [(&str, &str); 6] = [
     (
         "diagnostic",
         "A syntax or semantic error or warning in the model",
+    ),
+    ("query-refused", "A symbolic UPPAAL query zeno cannot check"),
+    (
+        "query-not-symbolic",
+        "A query for another UPPAAL engine (statistical, controller synthesis, ...), not checked",
     ),
 ];
 
@@ -80,6 +85,27 @@ pub fn document(files: &[FileReport]) -> Value {
                 results.push(r);
             }
         }
+        for n in &f.not_checked {
+            let (rule, level, text) = match &n.error {
+                Some(e) => (
+                    "query-refused",
+                    "error",
+                    format!("{}: not checked: {e}", n.name),
+                ),
+                None => (
+                    "query-not-symbolic",
+                    "note",
+                    format!("{}: not checked: {}", n.name, n.reason),
+                ),
+            };
+            results.push(json!({
+                "ruleId": rule,
+                "level": level,
+                "message": { "text": text },
+                "locations": [location(&n.path, &n.range, None)],
+                "properties": { "check": n.name, "formula": n.formula },
+            }));
+        }
     }
     let rules: Vec<Value> = RULES
         .iter()
@@ -115,10 +141,12 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
     let mut result = json!({
         "ruleId": rule,
         "level": level,
-        "message": { "text": format!("{}: {}", c.name, c.summary) },
-        "locations": [location(path, &c.range, None)],
+        "message": { "text": format!("{}: {} ({})", c.name, c.summary, c.formula) },
+        // A query file's check is at its line there; its trace is in the model.
+        "locations": [location(c.path.as_deref().unwrap_or(path), &c.range, None)],
         "properties": {
             "check": c.name,
+            "formula": c.formula,
             "explored": c.stats.explored,
             "generated": c.stats.generated,
             "stored": c.stats.stored,

@@ -17,14 +17,63 @@ pub fn file(report: &FileReport, detail: TraceDetail) -> String {
     if report.checks.is_empty() {
         return out;
     }
-    let _ = writeln!(out, "{}", report.path);
+    out.push_str(&header(report));
     for c in &report.checks {
         out.push_str(&check(report, c, detail));
     }
     out
 }
 
-/// One check: verdict line, statistics, trace.
+/// A file's first line, its path, and one line per query file read for it.
+pub fn header(file: &FileReport) -> String {
+    let mut out = format!("{}\n", file.path);
+    for q in &file.query_files {
+        let how = if q.beside_model {
+            "found beside the model; --no-queries-file skips it"
+        } else {
+            "--queries"
+        };
+        let _ = writeln!(out, "  queries from {} ({how})", q.path);
+    }
+    out
+}
+
+/// The line under a check's or query's name: its formula as written,
+/// where it is when that is another file than the model, and its comment.
+fn formula_line(formula: &str, at: Option<String>, comment: Option<&str>) -> String {
+    let mut line = format!("    {formula}");
+    if let Some(at) = at {
+        let _ = write!(line, "   at {at}");
+    }
+    if let Some(c) = comment {
+        let _ = write!(line, "   // {c}");
+    }
+    line.push('\n');
+    line
+}
+
+/// The queries of a file that are not checked, each with why and where.
+pub fn not_checked(file: &FileReport) -> String {
+    let mut out = String::new();
+    for n in &file.not_checked {
+        match (&n.error, n.construct) {
+            (Some(e), _) => {
+                let _ = writeln!(out, "  {}: not checked: error: {e}", n.name);
+            }
+            (None, Some(c)) => {
+                let _ = writeln!(out, "  {}: not checked: {} (`{c}`)", n.name, n.reason);
+            }
+            (None, None) => {
+                let _ = writeln!(out, "  {}: not checked: {}", n.name, n.reason);
+            }
+        }
+        let at = format!("{}:{}:{}", n.path, n.range.start.line, n.range.start.column);
+        out.push_str(&formula_line(&n.formula, Some(at), n.comment.as_deref()));
+    }
+    out
+}
+
+/// One check: verdict line, formula, statistics, trace.
 pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String {
     let mut out = String::new();
     // `--trace none` asked for no trace: that a limit kept one from being
@@ -34,6 +83,11 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
         _ => c.summary.as_str(),
     };
     let _ = writeln!(out, "  {}: {summary}", c.name);
+    let at = c
+        .path
+        .as_ref()
+        .map(|p| format!("{p}:{}:{}", c.range.start.line, c.range.start.column));
+    out.push_str(&formula_line(&c.formula, at, c.comment.as_deref()));
     if let Some(w) = &c.portfolio_winner {
         let _ = writeln!(out, "    portfolio winner: {w}");
     }

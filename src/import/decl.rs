@@ -189,14 +189,102 @@ fn kw_of(c: &Cursor) -> String {
 /// `[N]` or `[pid_t]`: zeno indexes an array declared with a type by the
 /// type's values, as UPPAAL does, so both are written as they are.
 fn dims(c: &mut Cursor) -> PResult<String> {
+    Ok(sized_dims(c, None)?.0)
+}
+
+/// Array dimensions as zeno text, and each one's size where `env` knows
+/// it (a constant expression, or a typedef'd range `[id_t]`).
+fn sized_dims(c: &mut Cursor, env: Option<&Env>) -> PResult<(String, Vec<Option<i64>>)> {
     let mut out = String::new();
+    let mut sizes = Vec::new();
     while c.at("[") {
         c.bump();
         let e = item(c)?;
         c.expect("]")?;
         out.push_str(&format!("[{}]", print(&e)));
+        sizes.push(env.and_then(|env| dimension_size(env, &e)));
     }
-    Ok(out)
+    Ok((out, sizes))
+}
+
+/// The number of elements of a dimension `[e]`: `e` itself, or the size of
+/// the range a type name stands for.
+fn dimension_size(env: &Env, e: &Expr) -> Option<i64> {
+    if let Expr::Ident(name) = e
+        && let Some((lo, hi)) = env.typedefs.get(name)
+    {
+        return Some(env.value(hi)? - env.value(lo)? + 1);
+    }
+    env.value(e)
+}
+
+/// The zero of a declared type's elements (`0`, `false`), for the
+/// elements an initialiser leaves out; `None` for records and other types.
+fn zero_of(ty: &str, env: &Env) -> Option<&'static str> {
+    let mut base = ty;
+    for prefix in ["const ", "meta "] {
+        base = base.strip_prefix(prefix).unwrap_or(base);
+    }
+    if base == "bool" {
+        Some("false")
+    } else if base.starts_with("int")
+        || crate::semantics::ty::builtin_int_type(base).is_some()
+        || env.typedefs.contains_key(base)
+    {
+        Some("0")
+    } else {
+        None
+    }
+}
+
+/// An array of zeros of the dimensions `sizes` (all known), as zeno text.
+fn zeros(zero: &str, sizes: &[Option<i64>]) -> Option<String> {
+    match sizes.split_first() {
+        None => Some(zero.to_string()),
+        Some((n, rest)) => {
+            let inner = zeros(zero, rest)?;
+            let n = usize::try_from((*n)?).ok().filter(|&n| n <= 4096)?;
+            Some(format!("{{ {} }}", vec![inner; n].join(", ")))
+        }
+    }
+}
+
+/// An initialiser list `{ … }` for an array of dimensions `sizes`, with
+/// the elements UPPAAL fills in itself when the list is shorter than the
+/// array (zeros) appended, and a warning where that happened.
+fn padded_initialiser(
+    c: &mut Cursor,
+    sizes: &[Option<i64>],
+    zero: &str,
+    sink: &mut Sink,
+) -> PResult<String> {
+    let (Some((size, rest)), true) = (sizes.split_first(), c.at("{")) else {
+        return initialiser(c, 0);
+    };
+    let start = c.span();
+    c.bump();
+    let mut items = c.list_until("}", |c| {
+        if c.at("{") && !rest.is_empty() {
+            padded_initialiser(c, rest, zero, sink)
+        } else {
+            initialiser(c, 1)
+        }
+    })?;
+    if let (Some(n), Some(filler)) = (
+        size.and_then(|n| usize::try_from(n).ok()),
+        zeros(zero, rest),
+    ) && items.len() < n
+    {
+        sink.warning(
+            start,
+            format!(
+                "the list gives {} of the array's {n} elements; the others start at {zero}, as UPPAAL fills them",
+                items.len()
+            ),
+        );
+        items.resize(n, filler);
+    }
+    Ok(format!("{{ {} }}", items.join(", ")))
 }
 
 /// The number of items of the list `{ … }` at the cursor (which stays
@@ -342,7 +430,7 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
             c.bump();
             c.bump();
         }
-        let mut d = dims(c)?;
+        let (mut d, sizes) = sized_dims(c, Some(env))?;
         let mut init = None;
         if open && !(c.at("=") || c.at(":=")) || open && !matches!(c.peek_at(1), Tok::Punct("{")) {
             return Err((
@@ -355,8 +443,12 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
                 if open {
                     let len = list_len(c);
                     d = format!("[{len}]{d}");
+                    init = Some(initialiser(c, 0)?);
+                } else if let Some(zero) = zero_of(&ty.text, env) {
+                    init = Some(padded_initialiser(c, &sizes, zero, sink)?);
+                } else {
+                    init = Some(initialiser(c, 0)?);
                 }
-                init = Some(initialiser(c, 0)?);
             } else {
                 let e = item(c)?;
                 if ty.is_const

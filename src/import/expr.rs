@@ -277,7 +277,15 @@ impl Parser<'_> {
             }
             // Quantifiers are expressions everywhere, as in UPPAAL (guards,
             // updates, function bodies), with the body as far right as it goes.
-            Tok::Ident(s) if matches!(s.as_str(), "forall" | "exists" | "sum") => {
+            // `sum (i : T) e` is a quantifier; `sum(a, b)` calls a function
+            // the model names `sum` (UPPAAL does not reserve the word, and
+            // models use it), which zeno renames like its other keywords.
+            Tok::Ident(s)
+                if matches!(s.as_str(), "forall" | "exists" | "sum")
+                    && matches!(self.c.peek_at(1), Tok::Punct("("))
+                    && matches!(self.c.peek_at(2), Tok::Ident(_))
+                    && matches!(self.c.peek_at(3), Tok::Punct(":")) =>
+            {
                 self.c.bump();
                 let kind = match s.as_str() {
                     "forall" => "forall",

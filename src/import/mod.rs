@@ -17,12 +17,16 @@ mod expr;
 mod lex;
 mod model;
 mod queries;
+mod query_file;
+mod query_kind;
 mod source_map;
 mod tchecker;
 mod uppaal_xml;
 mod xta;
 
 pub use export::{export_tchecker, export_xta};
+pub use query_file::{QueryFile, read_query_file};
+pub use query_kind::{OtherEngine, other_engine};
 pub use source_map::{Mapped, Piece, SourceMap};
 
 use crate::diagnostics::{Diagnostic, Severity};
@@ -47,6 +51,44 @@ pub struct Imported {
     pub source_map: SourceMap,
     /// What was translated approximately or left out.
     pub warnings: Vec<ImportDiagnostic>,
+    /// The model's queries (UPPAAL XML's `<query>` elements), each with
+    /// what became of it; empty for the other formats.
+    pub queries: Vec<Query>,
+}
+
+/// One query of a UPPAAL model (an XML `<query>`) or query file (a `.q`
+/// line), and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// The name of its check: its comment when that is one word (an
+    /// identifier), else `qN` (the N-th `<query>`) or `lineN` (a `.q` line).
+    pub name: String,
+    /// Its comment, when the comment does not serve as the name.
+    pub comment: Option<String>,
+    /// The formula as written (on one line: line breaks become spaces).
+    pub formula: String,
+    /// Where the formula is in the source.
+    pub span: Span,
+    /// What became of it.
+    pub outcome: QueryOutcome,
+}
+
+/// What became of a [`Query`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueryOutcome {
+    /// Translated into the check `Query::name`, with this zeno formula.
+    Check(String),
+    /// A query for another of UPPAAL's engines (statistical, controller
+    /// synthesis, …): not checked, and no error.
+    OtherEngine(OtherEngine),
+    /// A symbolic query zeno cannot translate: why, and where in the
+    /// source the problem is.
+    Refused {
+        /// What is wrong with it.
+        message: String,
+        /// Where (inside the query, or the whole formula).
+        span: Span,
+    },
 }
 
 /// The foreign formats [`import`] reads.
@@ -146,7 +188,7 @@ impl<'a> Sink<'a> {
     /// `Ok` with the warnings when no error was reported, else all diagnostics.
     pub(crate) fn finish(
         mut self,
-        (zeno, source_map): (String, SourceMap),
+        (zeno, source_map, queries): (String, SourceMap, Vec<Query>),
     ) -> Result<Imported, Vec<ImportDiagnostic>> {
         self.diags.sort_by_key(|d| (d.span.start, d.span.end));
         if self.has_errors() {
@@ -156,6 +198,7 @@ impl<'a> Sink<'a> {
                 zeno,
                 source_map,
                 warnings: self.diags,
+                queries,
             })
         }
     }
@@ -344,7 +387,16 @@ pub fn import_as(
 /// `p --> q`); every query that cannot be translated has an error located
 /// in `text`.
 pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
-    queries::query_file(text)
+    let file = read_query_file(text);
+    let checks = file
+        .queries
+        .iter()
+        .filter_map(|q| match &q.outcome {
+            QueryOutcome::Check(f) => Some((line_col(text, q.span.start as usize).0, f.clone())),
+            _ => None,
+        })
+        .collect();
+    (checks, file.diagnostics)
 }
 
 /// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).

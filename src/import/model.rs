@@ -24,6 +24,8 @@ pub(crate) struct Model {
     /// Synchronisation vectors, `sync P.a, Q.b?;` lines with their `;`.
     pub vectors: Vec<String>,
     pub checks: Vec<Check>,
+    /// Every query of the source, with what became of it.
+    pub queries: Vec<super::Query>,
 }
 
 #[derive(Debug, Default)]
@@ -51,6 +53,9 @@ pub(crate) struct Location {
     pub invariant: Option<String>,
     /// The invariant's label in the source.
     pub invariant_origin: Option<Span>,
+    /// The whole location in the source (`<location>`, a TChecker
+    /// `location:` line).
+    pub origin: Option<Span>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -140,8 +145,9 @@ impl Writer {
 }
 
 impl Model {
-    /// The zeno text, and where its pieces came from in the source.
-    pub(crate) fn write(&self) -> (String, SourceMap) {
+    /// The zeno text, where its pieces came from in the source, and the
+    /// source's queries.
+    pub(crate) fn write(&self) -> (String, SourceMap, Vec<super::Query>) {
         let mut w = Writer {
             out: String::new(),
             map: SourceMap::default(),
@@ -193,7 +199,7 @@ impl Model {
                 w.out.push('\n');
             }
         }
-        (w.out, w.map)
+        (w.out, w.map, self.queries.clone())
     }
 }
 
@@ -266,6 +272,7 @@ impl Template {
         });
         for l in &self.locations {
             w.out.push_str("    ");
+            let start = w.out.len() as u32;
             if l.init {
                 w.out.push_str("init ");
             }
@@ -283,7 +290,16 @@ impl Template {
                     format!("in the invariant of location {} of template {name}", l.name)
                 });
             }
-            w.out.push_str(";\n");
+            w.out.push(';');
+            if let Some(source) = l.origin {
+                let generated = Span::new(start, w.out.len() as u32);
+                w.map.record(
+                    generated,
+                    source,
+                    format!("in location {} of template {name}", l.name),
+                );
+            }
+            w.out.push('\n');
         }
         if !self.edges.is_empty() {
             w.out.push('\n');

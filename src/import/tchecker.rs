@@ -9,7 +9,7 @@
 
 use super::expr::{Parser, print, sanitize};
 use super::lex::{Cursor, tokenize};
-use super::model::{Check, Edge, Location, Model, Template};
+use super::model::{Check, Edge, EdgeOrigins, Location, Model, Template, extend_traced};
 use super::{Sink, is_ident};
 use crate::ir::Span;
 use std::collections::HashSet;
@@ -72,6 +72,9 @@ struct TEdge {
     guard: Option<String>,
     updates: Vec<String>,
     span: Span,
+    /// The `provided:` and `do:` values in the file.
+    guard_at: Option<Span>,
+    updates_at: Option<Span>,
 }
 
 #[derive(Default)]
@@ -150,6 +153,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
     for p in &procs {
         let mut t = Template {
             name: sanitize(&p.name),
+            origin: Some(p.span),
             ..Template::default()
         };
         let inits = p.locs.iter().filter(|l| l.loc.init).count();
@@ -169,7 +173,8 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 urgent: l.loc.urgent,
                 committed: l.loc.committed,
                 invariant: l.loc.invariant.clone(),
-                invariant_origin: None,
+                invariant_origin: l.loc.invariant_origin,
+                origin: l.loc.origin,
             });
         }
         for e in &p.edges {
@@ -192,6 +197,12 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 dst: sanitize(&e.dst),
                 guard: e.guard.clone(),
                 updates: e.updates.clone(),
+                origins: EdgeOrigins {
+                    whole: Some(e.span),
+                    guard: e.guard_at,
+                    updates: e.updates_at,
+                    ..EdgeOrigins::default()
+                },
                 ..Edge::default()
             };
             let mut synced = false;
@@ -405,6 +416,8 @@ fn statement(
             ))
         }
     };
+    // Each global declaration comes from this line.
+    let globals_before = model.globals.len();
     let proc_of = |procs: &mut Vec<TProc>, name: Part| -> Result<usize, (Span, String)> {
         procs
             .iter()
@@ -478,6 +491,7 @@ fn statement(
                 name: fields[2].text.to_string(),
                 loc: Location {
                     name: sanitize(fields[2].text),
+                    origin: Some(line.span()),
                     ..Location::default()
                 },
                 labels: Vec::new(),
@@ -487,7 +501,10 @@ fn statement(
                     "initial" => l.loc.init = true,
                     "committed" => l.loc.committed = true,
                     "urgent" => l.loc.urgent = true,
-                    "invariant" => l.loc.invariant = Some(expr_text(v)?),
+                    "invariant" => {
+                        l.loc.invariant = Some(expr_text(v)?);
+                        l.loc.invariant_origin = Some(v.span());
+                    }
                     "labels" => l
                         .labels
                         .extend(v.text.split(',').map(|s| s.trim().to_string())),
@@ -508,11 +525,19 @@ fn statement(
                 guard: None,
                 updates: Vec::new(),
                 span: line.span(),
+                guard_at: None,
+                updates_at: None,
             };
             for (k, v) in attributes(attrs)? {
                 match k.text {
-                    "provided" => e.guard = Some(expr_text(v)?),
-                    "do" => e.updates = statements(v)?,
+                    "provided" => {
+                        e.guard = Some(expr_text(v)?);
+                        e.guard_at = Some(v.span());
+                    }
+                    "do" => {
+                        e.updates = statements(v)?;
+                        e.updates_at = Some(v.span());
+                    }
                     other => return Err((k.span(), format!("unknown edge attribute `{other}`"))),
                 }
             }
@@ -546,6 +571,15 @@ fn statement(
             syncs.push(SyncVec { parts });
         }
         other => return Err((fields[0].span(), format!("unknown declaration `{other}`"))),
+    }
+    if model.globals.len() > globals_before {
+        let new = model.globals.split_off(globals_before);
+        extend_traced(
+            &mut model.globals,
+            &mut model.global_origins,
+            new,
+            line.span(),
+        );
     }
     Ok(())
 }

@@ -7,6 +7,8 @@ use super::expr::{Expr, Parser, print, sanitize};
 use super::lex::{Cursor, Tok, tokenize};
 use super::model::{Check, Edge, Location, Model, Template, extend_traced};
 use super::queries;
+use super::query_file::{one_line, refusal};
+use super::{Query, QueryOutcome, other_engine};
 use crate::ir::Span;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -624,35 +626,11 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         if only_comments {
             continue;
         }
-        model.checks.push(query(q, k + 1, &known, &mut taken, sink));
+        let (check, info) = query(q, k + 1, &known, &mut taken, sink);
+        model.checks.push(check);
+        model.queries.push(info);
     }
     Some(model)
-}
-
-/// The kind of a statistical-model-checking query (`simulate`, `Pr`,
-/// `E[<=…](max: …)`, estimations with `#`), which only UPPAAL's SMC engine
-/// answers.
-fn statistical_query(text: &str) -> Option<&'static str> {
-    let t = text.trim_start();
-    let starts = |w: &str| {
-        t.strip_prefix(w)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-    };
-    if starts("simulate") {
-        Some("simulate")
-    } else if starts("Pr") {
-        Some("Pr")
-    } else if (starts("E") || starts("A"))
-        && ["[<=", "[#"]
-            .iter()
-            .any(|b| t[1..].trim_start().starts_with(b))
-    {
-        Some("value estimation")
-    } else if t.contains('#') {
-        Some("#")
-    } else {
-        None
-    }
 }
 
 /// Every identifier of the global declarations, the instantiation and
@@ -687,7 +665,7 @@ fn query(
     known: &std::collections::HashSet<String>,
     taken: &mut std::collections::HashSet<String>,
     sink: &mut Sink,
-) -> Check {
+) -> (Check, Query) {
     let comment = q.comment.text.trim();
     // Named after its comment when that is a plain identifier no earlier
     // check has; otherwise `qN` (`qN_2`, … when a comment took that), with
@@ -710,19 +688,21 @@ fn query(
     } else {
         comment.lines().map(|l| l.trim().to_string()).collect()
     };
-    let formula = if let Some(kind) = statistical_query(&q.formula.text) {
+    let before = sink.diags.len();
+    let formula = if let Some(other) = other_engine(&q.formula.text) {
         // UPPAAL's symbolic verifier skips these too; the rest of the model
         // and its other queries are unaffected.
         sink.warning(
-            q.formula.span(),
+            q.formula.trimmed_span(),
             format!(
-                "statistical query (`{kind}`) ignored: zeno decides symbolic queries only; left as a comment"
+                "{} (`{}`) not checked: zeno decides symbolic queries only; left as a comment",
+                other.kind, other.construct
             ),
         );
-        None
+        Err(QueryOutcome::OtherEngine(other))
     } else {
         // A query that does not even lex is reported on that query alone.
-        match tokenize(&q.formula.text, &|i| q.formula.offset(i)) {
+        let translated = match tokenize(&q.formula.text, &|i| q.formula.offset(i)) {
             Ok(tokens) => queries::formula(
                 &mut Cursor::new(tokens),
                 q.formula.span(),
@@ -733,20 +713,32 @@ fn query(
                 sink.warning(span, format!("{msg}; query left as a comment"));
                 None
             }
-        }
+        };
+        translated.ok_or_else(|| refusal(&sink.diags[before..], q.formula.trimmed_span()))
     };
-    if formula.is_none() {
+    if formula.is_err() {
         lines.push(format!(
             "not translated: {}",
             q.formula.text.trim().replace('\n', " ")
         ));
     }
-    Check {
+    let info = Query {
+        name: name.clone(),
+        comment: (!named && !comment.is_empty()).then(|| one_line(comment)),
+        formula: one_line(&q.formula.text),
+        span: q.formula.trimmed_span(),
+        outcome: match &formula {
+            Ok(f) => QueryOutcome::Check(f.clone()),
+            Err(outcome) => outcome.clone(),
+        },
+    };
+    let check = Check {
         comment: lines,
         name,
         formula_origin: Some(q.formula.trimmed_span()),
-        formula,
-    }
+        formula: formula.ok(),
+    };
+    (check, info)
 }
 
 use super::is_ident;
@@ -842,6 +834,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             committed: l.committed,
             invariant: None,
             invariant_origin: None,
+            origin: Some(l.span),
         };
         for lab in &l.labels {
             match lab.kind.as_str() {

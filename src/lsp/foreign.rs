@@ -5,9 +5,10 @@
 //! the file the user has open. The importer's errors and warnings are
 //! located in that file; so are the semantic diagnostics of the
 //! translation, through the import's source map, at the label or
-//! declaration they are about. What the map does not cover (the checks'
-//! verdicts, text the import wrote itself) is shown at the top of the file,
-//! its message naming the translation's line. Requests that need positions
+//! declaration they are about; so are the checks' verdicts (at the query's
+//! `<formula>`) and their traces' steps (at the `<transition>`). What the
+//! map does not cover (text the import wrote itself) is shown at the top of
+//! the file, its message naming the translation's line. Requests that need positions
 //! in zeno text (hover, definition, trace stepping, the simulator,
 //! pictures) answer nothing or say why; `zeno import FILE` gives the text
 //! they work on.
@@ -25,6 +26,7 @@ use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
 use super::line_index::LineIndex;
 use crate::diagnostics::Diagnostic;
 use crate::import::{Format, SourceMap};
+use crate::ir::Span;
 
 /// How the server reads an open document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +86,43 @@ impl Translation {
             for r in related {
                 r.message = format!("{}: {}", self.place(r.location.range.start), r.message);
                 r.location.range = Range::default();
+            }
+        }
+        d
+    }
+
+    /// Moves a diagnostic located in the translation into the document
+    /// `text` (whose line index is `doc`): each range the source map covers
+    /// to its place there (a check's verdict to the query's `<formula>`, a
+    /// trace step to its `<transition>`), the others to the top of the
+    /// file, naming the translation's line ([`Translation::relocate`]).
+    pub fn place_in_document(
+        &self,
+        text: &str,
+        doc: &LineIndex,
+        mut d: lsp::Diagnostic,
+    ) -> lsp::Diagnostic {
+        let Some(map) = &self.source_map else {
+            return self.relocate(d);
+        };
+        let mapped = |r: Range| {
+            let span = Span::new(self.index.offset(r.start), self.index.offset(r.end));
+            map.map(&self.zeno, text, span).map(|m| doc.range(m.span))
+        };
+        let Some(range) = mapped(d.range) else {
+            return self.relocate(d);
+        };
+        d.range = range;
+        if let Some(related) = &mut d.related_information {
+            for r in related {
+                match mapped(r.location.range) {
+                    Some(range) => r.location.range = range,
+                    None => {
+                        r.message =
+                            format!("{}: {}", self.place(r.location.range.start), r.message);
+                        r.location.range = Range::default();
+                    }
+                }
             }
         }
         d

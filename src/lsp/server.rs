@@ -239,7 +239,7 @@ impl Doc {
     /// A diagnostic located in the analysed text, as the client sees it.
     fn located(&self, d: Diagnostic) -> Diagnostic {
         match &self.translation {
-            Some(t) => t.relocate(d),
+            Some(t) => t.place_in_document(&self.doc.text, &self.doc.line_index, d),
             None => d,
         }
     }

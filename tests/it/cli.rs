@@ -281,8 +281,13 @@ fn trace_detail_levels() {
     ]));
     assert_eq!(
         none.lines().count(),
-        3,
-        "header, verdict, statistics: {none}"
+        4,
+        "header, verdict, formula, statistics: {none}"
+    );
+    assert_eq!(
+        none.lines().nth(2),
+        Some("    A[] !(Proc(1).cs && Proc(2).cs)"),
+        "{none}"
     );
     let full = stdout(&zeno(&[
         "check", &file, "--check", "mutex", "--trace", "full",

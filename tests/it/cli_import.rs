@@ -402,34 +402,66 @@ fn export_to_stdout_and_errors() {
 // ---- import warnings in machine-readable output ----
 
 #[test]
-fn import_warnings_are_in_json_and_sarif() {
-    // The statistical query `Pr[<=1](<> true)` is kept as a comment with a
-    // warning, at the
-    // formula: line 19, column 21 of the XML (after `    <query><formula>`,
-    // 20 characters).
-    let o = zeno(&["check", &data("indexed.xml"), "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+fn import_warnings_and_refused_queries_are_in_json_and_sarif() {
+    // indexed.xml with a `testcode` label (ignored with a warning) and a
+    // second query that does not parse: `A[] P(1).done and`.
+    let xml = std::fs::read_to_string(data("indexed.xml"))
+        .unwrap()
+        .replace(
+            "<label kind=\"assignment\">",
+            "<label kind=\"testcode\">t();</label><label kind=\"assignment\">",
+        )
+        .replace("Pr[&lt;=1](&lt;&gt; true)", "A[] P(1).done and");
+    let dir = scratch("cli-import-json-warnings");
+    let file = dir.join("indexed.xml");
+    std::fs::write(&file, &xml).unwrap();
+    let o = zeno(&["check", path(&file), "--format", "json"]);
+    // The refused query is an input error: exit 2, the other query decided.
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     let w = &v["files"][0]["import_warnings"][0];
     assert_eq!(w["severity"], "warning", "{v}");
     assert!(
         w["message"]
             .as_str()
-            .is_some_and(|m| m.contains("left as a comment")),
+            .is_some_and(|m| m.contains("test code")),
         "{v}"
     );
-    assert_eq!(w["range"]["start"]["line"], 19, "{v}");
-    assert_eq!(w["range"]["start"]["column"], 21, "{v}");
-    assert_eq!(v["files"][0]["checks"][0]["verdict"], "holds", "{v}");
+    let (line, col) = position_of(&xml, "<label kind=\"testcode\">");
+    assert_eq!(w["range"]["start"]["line"], line, "{v}");
+    assert_eq!(w["range"]["start"]["column"], col, "{v}");
+    let check = &v["files"][0]["checks"][0];
+    assert_eq!(check["verdict"], "holds", "{v}");
+    assert_eq!(check["name"], "both", "{v}");
+    assert_eq!(check["formula"], "E<> P(1).done and P(2).done", "{v}");
+    // The refused query: not checked, an error at the end of its formula
+    // (where an operand is missing), with its name from the comment.
+    let refused = &v["files"][0]["not_checked"][0];
+    assert_eq!(refused["name"], "bound", "{v}");
+    assert_eq!(refused["reason"], "error", "{v}");
+    assert_eq!(refused["formula"], "A[] P(1).done and", "{v}");
+    let (line, col) = position_of(&xml, "A[] P(1).done and");
+    assert_eq!(refused["range"]["start"]["line"], line, "{v}");
+    assert_eq!(
+        refused["range"]["start"]["column"],
+        col + "A[] P(1).done and".len(),
+        "{v}"
+    );
 
-    let o = zeno(&["check", &data("indexed.xml"), "--format", "sarif"]);
+    let o = zeno(&["check", path(&file), "--format", "sarif"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
     let results = v["runs"][0]["results"].as_array().expect("results");
     assert!(
         results.iter().any(|r| r["level"] == "warning"
             && r["message"]["text"]
                 .as_str()
-                .is_some_and(|m| m.contains("left as a comment"))),
+                .is_some_and(|m| m.contains("test code"))),
+        "{v}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r["ruleId"] == "query-refused" && r["level"] == "error"),
         "{v}"
     );
 }
@@ -495,13 +527,22 @@ gantt {
     std::fs::write(&file, xml).unwrap();
     let o = zeno(&["check", path(&file)]);
     let err = stderr(&o);
+    // Queries for the statistical engine are listed as not checked, with
+    // their place, and change no exit code.
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("warning: exponential rate ignored"), "{err}");
+    let out = stdout(&o);
     assert!(
-        err.contains("statistical query (`simulate`) ignored"),
-        "{err}"
+        out.contains(
+            "  q1: not checked: statistical query (`simulate`)\n    simulate [<=100] {x}   at "
+        ),
+        "{out}"
     );
-    assert!(err.contains("statistical query (`Pr`) ignored"), "{err}");
+    assert!(
+        out.contains("  q2: not checked: statistical query (`Pr`)\n"),
+        "{out}"
+    );
+    assert!(!err.contains("statistical query"), "{err}");
     assert!(err.contains("`progress` section ignored"), "{err}");
     assert!(err.contains("`gantt` section ignored"), "{err}");
     // The third query, `E<> P.b`, is decided: `a -> b` is always enabled.
@@ -602,19 +643,25 @@ int bump() { a++; return a; }</declaration>
 fn one_query_zeno_rejects_is_set_aside_and_the_others_are_decided() {
     let o = check_scratch("cli-set-aside", "calls.xml", CALLS_IN_QUERIES);
     let (out, err) = (stdout(&o), stderr(&o));
-    // A violation among the decided checks: exit 1, not an input error.
-    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    // A query zeno refuses is an input error (exit 2, above the violation
+    // among the decided checks), and the others are decided.
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
     assert!(out.contains("q1: holds"), "{out}");
     assert!(out.contains("q3: holds — witness of 3 steps"), "{out}");
     assert!(out.contains("q4: violated — trace of 3 steps"), "{out}");
-    assert!(!out.contains("q2"), "{out}");
     assert!(
-        err.contains("warning: check set aside: `bump` changes variables"),
+        out.contains("  q2: not checked: error: `bump` changes variables"),
+        "{out}"
+    );
+    assert!(
+        err.contains("error: `bump` changes variables")
+            && err.contains("this query is not checked"),
         "{err}"
     );
-    // The warning is located on the query's formula in the XML.
+    // The error is located on the query's formula in the XML.
     let (line, col) = position_of(CALLS_IN_QUERIES, "A[] bump() &lt; 100");
     assert!(err.contains(&format!("calls.xml:{line}:{col}")), "{err}");
+    assert!(out.contains(&format!("calls.xml:{line}:{col}")), "{out}");
     assert!(!err.contains("(imported)"), "{err}");
 }
 
@@ -631,10 +678,14 @@ fn a_query_file_check_zeno_rejects_is_set_aside() {
     std::fs::write(&queries, "A[] bump() < 100\nA[] a <= 3\n").unwrap();
     let o = zeno(&["check", path(&model), "--queries", path(&queries)]);
     let (out, err) = (stdout(&o), stderr(&o));
-    assert_eq!(o.status.code(), Some(0), "{out}{err}");
-    assert!(out.contains("line2: holds"), "{out}");
-    assert!(!out.contains("line1"), "{out}");
-    assert!(err.contains("warning: check set aside"), "{err}");
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(out.contains("line2: holds\n    A[] a <= 3   at "), "{out}");
+    assert!(
+        out.contains("line1: not checked: error: `bump` changes variables"),
+        "{out}"
+    );
+    // Located on its line of the query file.
+    assert!(err.contains("count.q:1:1"), "{err}");
 }
 
 #[test]
@@ -728,25 +779,32 @@ fn every_bundled_uppaal_model_keeps_its_source_map() {
     assert!(seen >= 10, "{seen} models");
 }
 
-/// TChecker files have no source map: their diagnostics stay in the
-/// imported text, and the reports say so rather than pairing the file's name
-/// with positions of another text.
+/// A diagnostic about text the import wrote itself (the `system` line,
+/// assembled from the XML's system section) stays in the imported text,
+/// and the reports say so rather than pairing the file's name with
+/// positions of another text.
 #[test]
 fn unmapped_diagnostics_are_marked_as_in_the_imported_text() {
     let dir = scratch("cli-import-unmapped");
-    let m = dir.join("u.tck");
+    let m = dir.join("dup.xml");
     std::fs::write(
         &m,
-        "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n",
+        r#"<nta><template><name>P</name>
+<location id="a"><name>a</name></location><init ref="a"/>
+</template>
+<system>A = P(); system A, A;</system></nta>"#,
     )
     .unwrap();
     let o = zeno(&["check", path(&m)]);
-    assert!(stderr(&o).contains("u.tck (imported)"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("dup.xml (imported)"), "{}", stderr(&o));
     let o = zeno(&["check", path(&m), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     let d = &v["files"][0]["diagnostics"][0];
     assert!(
-        d["message"].as_str().unwrap().contains("unreachable"),
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("already in the system"),
         "{d}"
     );
     assert_eq!(d["in_imported_text"], true, "{d}");

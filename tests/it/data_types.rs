@@ -2,7 +2,7 @@
 //! a type, typedefs, constant data and whole-value operations, with their
 //! located errors. Values and slots are worked out by hand.
 
-use crate::support::errors;
+use crate::support::{errors, warnings};
 use zeno::diagnostics::Severity;
 use zeno::ir::{BinOp, Expr, Network, Update};
 use zeno::semantics::analyze;
@@ -81,15 +81,33 @@ fn an_array_indexed_by_a_type_has_the_types_values_as_indices() {
         panic!("{e:?}")
     };
     assert_eq!((target.base, value), (0, &Expr::Const(2)));
-    // Indices outside 1..3 are errors, located on the index.
+    // Indices outside 1..3 are run-time errors where they are evaluated
+    // (as in UPPAAL: an edge that never fires is no error), with a warning
+    // located on the index.
     let text = "typedef int[1, 3] pid_t; int byid[pid_t]; int x;
-         template Q() { init location s; s -> s do x = byid[0]; } system Q;";
+         template Q() { init location s; s -> s do x = byid[0]; } system Q;
+         check fires: A[] true;";
+    assert!(errors(text).is_empty(), "{:?}", errors(text));
     assert_eq!(
-        errors(text),
+        warnings(text),
         [(
-            "index 0 is out of range [1, 3]".to_string(),
+            "index 0 is out of range [1, 3]: evaluating it is a run-time error".to_string(),
             "0".to_string()
         )]
+    );
+    let net = lower(text);
+    let id = net.check_ids().next().unwrap();
+    let r = zeno::checker::check(
+        &net,
+        id,
+        &zeno::checker::Options::default(),
+        &zeno::checker::Cancel::new(),
+        &mut |_| {},
+    );
+    assert!(
+        matches!(r.verdict, zeno::checker::Verdict::ModelError(_)),
+        "{:?}",
+        r.verdict
     );
 }
 
@@ -158,18 +176,20 @@ fn each_index_of_a_two_dimensional_access_is_checked_on_its_own() {
     vars[5] = 42;
     assert_eq!(value.eval(&vars), Ok(42));
     // Constant indices are checked when the model is read, each against
-    // its own dimension.
+    // its own dimension: a warning, and a run-time error when evaluated.
     let text = "int g[2][3]; int x;
          template Q() { init location s; s -> s do x = g[0][3], x = g[2][0]; } system Q;";
+    assert!(errors(text).is_empty(), "{:?}", errors(text));
+    let at_run_time = ": evaluating it is a run-time error";
     assert_eq!(
-        errors(text),
+        warnings(text),
         [
             (
-                "index 3 is out of range [0, 2]".to_string(),
+                format!("index 3 is out of range [0, 2]{at_run_time}"),
                 "3".to_string()
             ),
             (
-                "index 2 is out of range [0, 1]".to_string(),
+                format!("index 2 is out of range [0, 1]{at_run_time}"),
                 "2".to_string()
             ),
         ]

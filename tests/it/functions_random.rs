@@ -875,18 +875,20 @@ fn interpret(p: &Program, inputs: Inputs) -> Run<Outputs> {
 // ---------------------------------------------------------------- constants
 
 /// A subexpression without variables is a constant, and one that cannot be
-/// computed (or a constant index out of bounds) is an error of the model
-/// text, found by the analysis, even where it would never run
-/// (docs/language.md, "Expressions"). `Err` for such an error, else the
-/// constant's value, `None` for an expression that reads variables.
+/// computed is an error of the model text, found by the analysis, even
+/// where it would never run (docs/language.md, "Expressions"). A constant
+/// index out of bounds is not: as in UPPAAL, it fails only where it is
+/// evaluated (docs/language.md, "Index checks"), as a variable one does.
+/// `Err` for such an error, else the constant's value, `None` for an
+/// expression that reads variables.
 fn constant(e: &IExpr) -> Result<Option<i32>, ()> {
     Ok(match e {
         IExpr::Lit(n) => Some(*n),
         IExpr::Var(_) | IExpr::Loop(_) | IExpr::Temp(_) => None,
-        IExpr::Q(i) => match constant(i)? {
-            Some(k) if !(0..3).contains(&k) => return Err(()),
-            _ => None,
-        },
+        IExpr::Q(i) => {
+            constant(i)?;
+            None
+        }
         IExpr::Neg(a) => match constant(a)? {
             Some(a) => Some(a.checked_neg().ok_or(())?),
             None => None,
@@ -950,7 +952,7 @@ fn misfit(e: &IExpr, (lo, hi): (i32, i32)) -> bool {
 /// `result`, has a constant error.
 fn constant_error_in(body: &[Stmt], result: (i32, i32)) -> bool {
     let int = |e: &IExpr| constant(e).is_err();
-    let index = |p: &Place| matches!(p, Place::Q(i) if misfit(i, (0, 2)));
+    let index = |p: &Place| matches!(p, Place::Q(i) if constant(i).is_err());
     let range = |p: &Place| match p {
         Place::Var(v) => v.range(),
         Place::Q(_) => Q,

@@ -1,9 +1,9 @@
 //! UPPAAL XML/XTA and TChecker files opened in the language server: imported
 //! as `zeno check` imports them, with the importer's messages where they are
 //! in the file, the translation's diagnostics at the UPPAAL label or
-//! declaration they are about, and what has no place in the file (verdicts,
-//! TChecker's translation) at the top of the file, naming the translation's
-//! line.
+//! declaration they are about, the verdicts at the queries' `<formula>`s,
+//! and what has no place in the file (TChecker's translation) at the top of
+//! the file, naming the translation's line.
 
 use crate::support;
 
@@ -61,39 +61,54 @@ async fn started() -> TestClient {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_uppaal_model_is_checked_with_verdicts_at_the_top() {
+async fn an_uppaal_model_is_checked_with_verdicts_at_their_formulas() {
     let uri = "file:///models/lock.xml";
     let mut c = started().await;
     c.open(uri, LOCK).await;
     let done = c.diagnostics_when_quiescent(uri).await;
     let diags = done["diagnostics"].as_array().unwrap();
+    let at = |formula: &str| {
+        let start = LOCK.find(formula).unwrap();
+        json!({"start": position(LOCK, start), "end": position(LOCK, start + formula.len())})
+    };
+    let verdict = |formula: &str| {
+        diags
+            .iter()
+            .find(|d| d["range"] == at(formula) && d["code"] == "check")
+            .unwrap_or_else(|| panic!("no verdict on {formula}: {done}"))
+    };
+    // One verdict per query, on its `<formula>` text.
+    assert!(
+        verdict("A[] not (P1.busy and P2.busy)")["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds"),
+        "{done}"
+    );
+    assert!(
+        verdict("E&lt;&gt; P1.busy")["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds"),
+        "{done}"
+    );
+    let violated = verdict("A[] not P1.busy");
+    assert!(
+        violated["message"].as_str().unwrap().contains("violated"),
+        "{violated}"
+    );
+    // Its trace's step (P1 takes the lock) is at the first `<transition>`.
+    let first_edge = position(LOCK, LOCK.find("<transition>").unwrap());
+    let related = violated["relatedInformation"].as_array().unwrap();
+    assert_eq!(related.len(), 1, "{violated}");
+    assert_eq!(
+        related[0]["location"]["range"]["start"], first_edge,
+        "{violated}"
+    );
+    assert!(!related[0]["message"].as_str().unwrap().contains(PREFIX));
+    // Nothing is left at the top of the file.
     let top = json!({"line": 0, "character": 0});
-    let verdicts: Vec<&Value> = diags
-        .iter()
-        .filter(|d| d["range"]["start"] == top && d["range"]["end"] == top)
-        .collect();
-    assert_eq!(verdicts.len(), diags.len(), "{done}");
-    let all = messages(&done);
-    // One verdict per query, each naming the line of its check in the
-    // translation; the violation's trace steps are relocated too.
-    let holds = all.iter().find(|m| m.contains("holds")).expect("mutex");
-    assert!(
-        holds.starts_with("line ") && holds.contains(PREFIX),
-        "{holds}"
-    );
-    assert!(
-        all.iter()
-            .any(|m| m.contains(PREFIX) && m.contains("violated")),
-        "{all:?}"
-    );
-    let violated = diags
-        .iter()
-        .find(|d| d["message"].as_str().unwrap().contains("violated"))
-        .unwrap();
-    for r in violated["relatedInformation"].as_array().unwrap() {
-        assert_eq!(r["location"]["range"]["start"], top, "{r}");
-        assert!(r["message"].as_str().unwrap().contains(PREFIX), "{r}");
-    }
+    assert!(diags.iter().all(|d| d["range"]["start"] != top), "{done}");
     // Lenses and positions in zeno text have no place in the XML file.
     let lenses = c
         .request(
@@ -186,14 +201,20 @@ async fn xta_and_tchecker_files_are_read_and_other_xml_is_left_alone() {
     );
 
     // A TChecker model (no labels asked for, so no checks): no errors. Its
-    // warnings are the translation's: without the edge, `b` is unreachable.
+    // warnings are the translation's: without the edge, `b` is unreachable,
+    // shown at `b` on its `location:` line.
     let tck = "system:s\nevent:e\nprocess:P\nlocation:P:a{initial:}\nlocation:P:b{labels:goal}\n";
     let uri = "file:///models/unreachable.tck";
     c.open(uri, tck).await;
     let done = c.diagnostics_when_quiescent(uri).await;
     assert_eq!(
         messages(&done),
-        [format!("line 5 {PREFIX}location `b` is unreachable")]
+        ["location `b` is unreachable (in location b of template P)"]
+    );
+    assert_eq!(
+        done["diagnostics"][0]["range"]["start"],
+        position(tck, tck.find("b{labels").unwrap()),
+        "{done}"
     );
     let tck = format!("{tck}edge:P:a:b:e\n");
     let uri = "file:///models/s.tck";

@@ -377,7 +377,11 @@ fn parameter_sized_local_arrays() {
         "template P(const int n) { int a[n]; init location s; s -> s do a[2] = 1; }\nQ = P(2);\nsystem Q;",
     );
     let msgs: Vec<_> = bad.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(msgs, ["index 2 is out of range [0, 1]"]);
+    assert_eq!(
+        msgs,
+        ["index 2 is out of range [0, 1]: evaluating it is a run-time error"]
+    );
+    assert!(bad.network.is_some());
 }
 
 #[test]

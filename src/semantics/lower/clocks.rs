@@ -256,9 +256,14 @@ impl Ctx {
         if self.clock_rate(e, ctx) {
             return;
         }
-        if let Some(cs) = self.clock_cmp(e) {
-            if ctx == ClockCtx::Invariant && cs.iter().any(|c| c.i == 0) {
-                self.error(e.span, "an invariant can only bound clocks from above");
+        if let Some(mut cs) = self.clock_cmp(e) {
+            if ctx == ClockCtx::Invariant {
+                // `x >= 0` (UPPAAL models write it) holds for every clock
+                // value: nothing to keep. A real lower bound is refused.
+                cs.retain(|c| !always_true(c));
+                if cs.iter().any(|c| c.i == 0) {
+                    self.error(e.span, "an invariant can only bound clocks from above");
+                }
             }
             clocks.extend(cs);
             return;
@@ -389,4 +394,11 @@ impl Ctx {
             }
         }
     }
+}
+
+/// Whether a clock constraint holds for every clock value: a lower bound
+/// `0 - x <= b` with a constant `b >= 0` (`x >= 0`, `x > -1`), or `< b`
+/// with `b > 0`. Clocks are never negative.
+fn always_true(c: &ClockConstraint) -> bool {
+    c.i == 0 && c.j != 0 && matches!(c.bound, ir::Expr::Const(b) if b > 0 || b == 0 && !c.strict)
 }

@@ -490,7 +490,9 @@ impl Ctx {
                 match iv.expr {
                     ir::Expr::Const(k) if len != UNKNOWN_LEN => {
                         let pos = k as i64 - first as i64;
-                        if pos < 0 || pos >= len as i64 {
+                        if (pos < 0 || pos >= len as i64) && !holds_data(&elem) {
+                            // A clock or channel is picked when the model
+                            // is read: its index must be right then.
                             self.error(
                                 i.span,
                                 format!(
@@ -498,6 +500,22 @@ impl Ctx {
                                     first as i64 + len as i64 - 1
                                 ),
                             );
+                        } else if pos < 0 || pos >= len as i64 {
+                            // As in UPPAAL, an error only when evaluated
+                            // (an edge that never fires is no error): the
+                            // index is checked at run time, like a
+                            // variable's.
+                            self.warning(
+                                i.span,
+                                format!(
+                                    "index {k} is out of range [{first}, {}]: evaluating it is a run-time error",
+                                    first as i64 + len as i64 - 1
+                                ),
+                            );
+                            // Clamped, it stays out of range (never wraps).
+                            let pos = pos.clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+                            p.terms.push((ir::Expr::Const(pos), len, stride));
+                            p.is_const = false;
                         } else {
                             p.offset = p.offset.saturating_add((pos as u32).saturating_mul(stride));
                         }
@@ -962,5 +980,15 @@ pub(super) fn has_unknown_len(ty: &Ty) -> bool {
         Ty::Array { elem, len, .. } => *len == UNKNOWN_LEN || has_unknown_len(elem),
         Ty::Record(fields) => fields.iter().any(|(_, t)| has_unknown_len(t)),
         _ => false,
+    }
+}
+
+/// Whether a value of type `ty` holds data only (no clock, no channel).
+fn holds_data(ty: &Ty) -> bool {
+    match ty {
+        Ty::Clock | Ty::Chan { .. } => false,
+        Ty::Array { elem, .. } => holds_data(elem),
+        Ty::Record(fields) => fields.iter().all(|(_, t)| holds_data(t)),
+        _ => true,
     }
 }

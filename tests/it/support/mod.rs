@@ -22,6 +22,19 @@ pub fn errors(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The warnings of a model, each with the text it is located on.
+pub fn warnings(text: &str) -> Vec<(String, String)> {
+    zeno::semantics::analyze(text)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Warning)
+        .map(|d| {
+            let at = text[d.range.start as usize..d.range.end as usize].to_string();
+            (d.message, at)
+        })
+        .collect()
+}
+
 /// The verdict of every check of an imported model, by name, under the
 /// default options; the model must analyse without errors.
 pub fn imported_verdicts(
