@@ -175,6 +175,8 @@ fn the_reported_peak_is_the_peak_resident_set() {
     let fischer = fischer_correct("memory-peak", 7);
     let clocks = many_clocks("memory-peak-clocks", 20);
     for (file, extra) in [(&fischer, "1"), (&fischer, "2"), (&clocks, "1")] {
+        // Reaped by `wait4` below, which also gives its peak resident set.
+        #[allow(clippy::zombie_processes)]
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeno"))
             .args(["check", path(file), "--search", "bfs", "--threads", extra])
             .args(["--max-states", "500", "--format", "json"])
