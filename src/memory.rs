@@ -487,7 +487,8 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     if bytes >= u64::MAX as f64 {
         return Err(SizeError::TooLarge(text.to_string()));
     }
-    if !(bytes >= 1.0) {
+    // `value` is no NaN (it parsed from digits and dots), so `< 1` is all.
+    if bytes < 1.0 {
         return Err(SizeError::TooSmall(text.to_string()));
     }
     Ok(bytes as u64)

@@ -16,10 +16,10 @@ use zeno::semantics;
 
 use super::args::{BenchArgs, BenchFormat};
 use super::check::{FlagError, seconds};
-use super::{diag, out};
 use super::exit;
 use super::load::{LoadError, load};
 use super::source::ReadError;
+use super::{diag, out};
 
 /// A model ready to run: its table name and network.
 struct Prepared {

@@ -507,9 +507,9 @@ pub fn run(args: &CheckArgs) -> u8 {
     match args.format {
         Format::Text => {}
         Format::Json => out::println(json::document(&reports, code)),
-        Format::Sarif => {
-            out::println(serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default())
-        }
+        Format::Sarif => out::println(
+            serde_json::to_string_pretty(&sarif::document(&reports)).unwrap_or_default(),
+        ),
     }
     code
 }

@@ -94,9 +94,11 @@ fn snippet(source: &Source, shown: &Shown, d: &Diagnostic) -> Snippet<()> {
         shown.map(start)..shown.map(clamp(s.end).max(start))
     };
     let mut labels = vec![Label::primary((), range(d.range))];
-    labels.extend(d.related.iter().map(|r| {
-        Label::secondary((), range(r.range)).with_message(escape_controls(&r.message))
-    }));
+    labels.extend(
+        d.related.iter().map(|r| {
+            Label::secondary((), range(r.range)).with_message(escape_controls(&r.message))
+        }),
+    );
     Snippet::new(severity)
         .with_message(escape_controls(&d.message))
         .with_labels(labels)
@@ -182,7 +184,11 @@ pub fn ok<T>(result: Result<T, impl std::fmt::Display>) -> Option<T> {
 /// A one-line note (context for the diagnostics that follow).
 pub fn note(message: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "note: {}", escape_controls(message));
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "note: {}",
+        escape_controls(message)
+    );
 }
 
 #[cfg(test)]
@@ -213,16 +219,24 @@ mod tests {
             .with_related(Span::new(4, 5), "an \u{9b} here");
         let out = render_to_string(&source, &[d]);
         assert!(
-            !out.chars().any(|ch| ch.is_control() && ch != '\n' && ch != '\r'),
+            !out.chars()
+                .any(|ch| ch.is_control() && ch != '\n' && ch != '\r'),
             "{out:?}"
         );
-        assert!(out.contains("error: unknown name `c\\x1b]0;x\\x07`"), "{out}");
+        assert!(
+            out.contains("error: unknown name `c\\x1b]0;x\\x07`"),
+            "{out}"
+        );
         assert!(out.contains("int \\x1b[2J a = 1;"), "{out}");
         assert!(out.contains("int b = \\x07c;"), "{out}");
         assert!(out.contains("an \\u{9b} here"), "{out}");
         // The primary label is under `c`, past the escape's four characters.
         let line = out.lines().find(|l| l.contains("int b = ")).unwrap();
-        let marks = out.lines().skip_while(|l| !l.contains("int b = ")).nth(1).unwrap();
+        let marks = out
+            .lines()
+            .skip_while(|l| !l.contains("int b = "))
+            .nth(1)
+            .unwrap();
         let col = line.find('c').unwrap();
         assert_eq!(marks.find('^'), Some(col), "{out}");
         // The column counts the characters as shown (JSON and SARIF carry

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use zeno::diagnostics::Diagnostic;
 
 use super::args::FmtArgs;
-use super::{diag, out};
 use super::exit::{self, Outcome};
 use super::source::{ReadError, read_source};
+use super::{diag, out};
 
 /// Text in, formatted text or syntax errors out.
 pub type Formatter = fn(&str) -> Result<String, Vec<Diagnostic>>;

@@ -8,8 +8,8 @@ use zeno::import::{self, ImportOptions};
 use super::args::ImportArgs;
 use super::diag;
 use super::exit;
-use super::out;
 use super::load::formatted;
+use super::out;
 use super::source::read_source;
 
 pub fn run(args: &ImportArgs) -> u8 {

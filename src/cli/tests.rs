@@ -239,5 +239,8 @@ fn a_verdict_whose_trace_a_limit_stopped_says_so() {
     assert!(none.contains("  mutex: violated\n"), "{none}");
     assert!(!none.contains("no trace"), "{none}");
     let short = text::file(&f, TraceDetail::Short);
-    assert!(short.contains("no trace: time limit reached while building it"), "{short}");
+    assert!(
+        short.contains("no trace: time limit reached while building it"),
+        "{short}"
+    );
 }

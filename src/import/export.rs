@@ -907,9 +907,8 @@ pub fn export_tchecker(net: &Network, system_name: &str) -> Result<String, Vec<D
                 ));
             }
             None => notes.push(format!(
-                "# check {}: not expressible with labels (TChecker's labels ask whether a \
-                 state is reachable whose locations carry them all: only `E<>` and \
-                 `A[] !` of a conjunction of locations or of disjunctions of locations)",
+                "# check {}: not expressible with labels (only `E<>` and `A[] !` of \
+                 locations, disjunctions of locations, and conjunctions of these are)",
                 c.name
             )),
         }

@@ -226,7 +226,10 @@ mod tests {
         );
         assert_eq!((d.version, d.text.as_str()), (2, "Xyz!"));
         // Edits waiting under the old numbering are dropped.
-        assert_eq!(d.change(9, vec![edit(0, 0, 0, 0, "?")]), ChangeOutcome::Queued);
+        assert_eq!(
+            d.change(9, vec![edit(0, 0, 0, 0, "?")]),
+            ChangeOutcome::Queued
+        );
         assert_eq!(
             d.change(2, vec![full("new")]),
             ChangeOutcome::Resynced { last: 2 }

@@ -63,7 +63,11 @@ fn a_failed_write_to_a_file_is_exit_2_with_a_message() {
         &model("fischer-buggy.zeno"),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("cannot write `/dev/full`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write `/dev/full`"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -135,7 +135,11 @@ fn sizes_and_durations_out_of_range_say_so_briefly() {
     let fischer = model("fischer-buggy.zeno");
     let o = zeno(&["check", "--memory", "99999999T", &fischer]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("`99999999T` is too large"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`99999999T` is too large"),
+        "{}",
+        stderr(&o)
+    );
 
     // Longer than any run: no limit.
     let o = zeno(&["check", "--timeout", "1e308", &fischer]);

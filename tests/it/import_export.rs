@@ -173,7 +173,7 @@ fn tchecker_export() {
         system:demo
 
         # check mutex: tck-reach -l mutex_1,mutex_2 (holds iff not reachable)
-        # check no_deadlock: not expressible with labels
+        # check no_deadlock: not expressible with labels (only `E<>` and `A[] !` of locations, disjunctions of locations, and conjunctions of these are)
 
         event:tau
         event:go_rcv

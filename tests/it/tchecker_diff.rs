@@ -226,9 +226,13 @@ fn compare(run: &Path, dir: &Path, n: usize, text: &str) -> bool {
     std::fs::write(&file, text).expect("write model");
     // Both labels together are seldom reachable: every other model asks
     // for `goal1` alone.
-    let query = if n % 2 == 0 { "goal1,goal2" } else { "goal1" };
-    let expected = tchecker_reachable(run, &file, query)
-        .unwrap_or_else(|e| panic!("model {n}: {e}\n{text}"));
+    let query = if n.is_multiple_of(2) {
+        "goal1,goal2"
+    } else {
+        "goal1"
+    };
+    let expected =
+        tchecker_reachable(run, &file, query).unwrap_or_else(|e| panic!("model {n}: {e}\n{text}"));
 
     let labels: Vec<String> = query.split(',').map(str::to_string).collect();
     let imported = zeno::import::import_tchecker(text, &labels)
@@ -271,10 +275,15 @@ fn compare(run: &Path, dir: &Path, n: usize, text: &str) -> bool {
                 .unwrap_or_else(|e| panic!("model {n}, {order:?}: {e}\n{text}"));
         }
     }
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         let o = zeno(&["check", "--labels", query, path(&file)]);
         let code = if expected { 0 } else { 1 };
-        assert_eq!(o.status.code(), Some(code), "model {n}: {}\n{text}", stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "model {n}: {}\n{text}",
+            stderr(&o)
+        );
     }
 
     let exported = zeno::import::export_tchecker(&net, "rnd")
@@ -300,7 +309,9 @@ fn compare(run: &Path, dir: &Path, n: usize, text: &str) -> bool {
 /// reachable; `false` (with a message) when TChecker is not here.
 fn differential(name: &str, seed: u64, count: usize, size: Size) -> bool {
     let Some(run) = peer() else {
-        println!("skipped: no TChecker at ../shared/peer/tchecker (the differential test needs it)");
+        println!(
+            "skipped: no TChecker at ../shared/peer/tchecker (the differential test needs it)"
+        );
         return false;
     };
     let dir = scratch(name);
@@ -361,9 +372,17 @@ fn vectors_naming_an_event_a_process_lacks() {
         let o = zeno(&["check", "--labels", "goal", path(&file)]);
         let code = if reachable { 0 } else { 1 };
         assert_eq!(o.status.code(), Some(code), "{name}: {}", stderr(&o));
-        assert!(stderr(&o).contains("has no edge labelled `a`"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("has no edge labelled `a`"),
+            "{}",
+            stderr(&o)
+        );
         if let Some(run) = peer() {
-            assert_eq!(tchecker_reachable(&run, &file, "goal"), Ok(reachable), "{name}");
+            assert_eq!(
+                tchecker_reachable(&run, &file, "goal"),
+                Ok(reachable),
+                "{name}"
+            );
         }
     }
 }
