@@ -567,3 +567,43 @@ fn directed_search_closes_cycles_first() {
     };
     assert_eq!(shape(&directed), (0, 1, 1));
 }
+
+/// A clock formula put to TChecker too: `E[] phi` with `phi` a clock
+/// constraint has a cycle witness exactly when the automaton with `phi`
+/// added to its invariant has an accepting cycle (every location labelled
+/// `acc`); in these two models no run ends in a deadlock or waits for ever
+/// inside `phi`, so cycles are the only witnesses. The files
+///
+/// ```text
+/// system:loose           system:exact
+/// event:tau              event:tau
+/// process:P              process:P
+/// clock:1:y              clock:1:x
+/// location:P:l{initial: : invariant:y<=6 && y<5 : labels:acc}
+///                        location:P:l{initial: : invariant:x<=5 && x<5 : labels:acc}
+/// edge:P:l:l:tau{provided:y>=1 : do:y=0}
+///                        edge:P:l:l:tau{provided:x==5 : do:x=0}
+/// ```
+///
+/// gave `CYCLE true` (loose) and `CYCLE false` (exact) under
+/// `tck-liveness -a ndfs -l acc` and `-a couvscc` (the peer build beside
+/// the repository); zeno agrees on the original models, with `phi` in the
+/// query rather than in the invariant.
+#[test]
+fn clock_formulas_agree_with_tck_liveness_on_cycles() {
+    let loose = network(
+        "template P() { clock y; init location l invariant y <= 6; l -> l when y >= 1 do y = 0; }\n\
+         system P;\ncheck below5: E[] P.y < 5;\n",
+    );
+    let r = run(&loose, "below5");
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert!(matches!(
+        r.trace.expect("a witness").end,
+        TraceEnd::Loop { .. }
+    ));
+    let exact = network(
+        "template P() { clock x; init location l invariant x <= 5; l -> l when x == 5 do x = 0; }\n\
+         system P;\ncheck below5: E[] P.x < 5;\n",
+    );
+    assert_eq!(run(&exact, "below5").verdict, Verdict::Fails);
+}
