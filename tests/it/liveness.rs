@@ -607,3 +607,23 @@ fn clock_formulas_agree_with_tck_liveness_on_cycles() {
     );
     assert_eq!(run(&exact, "below5").verdict, Verdict::Fails);
 }
+
+/// Leads-to with a clock in `p`: the inner search starts at the part of a
+/// state's zone where `p && !q` holds, reached by a delay inside that state.
+/// Invariant y <= 6, reset from y >= 1. From any y > 2 the run may reset
+/// before y = 5 and again every time unit for ever: `y > 2 --> y > 5`
+/// fails, and the counterexample waits until y > 2 first (its first delay
+/// is more than 2). `y >= 1 --> y < 1` holds: y must be reset by 6.
+#[test]
+fn leads_to_with_a_clock_in_the_premise_starts_inside_a_delay() {
+    let net = network(
+        "template P() { clock y; init location l invariant y <= 6; l -> l when y >= 1 do y = 0; }\n\
+         system P;\ncheck a: P.y > 2 --> P.y > 5;\ncheck b: P.y >= 1 --> P.y < 1;\n",
+    );
+    let r = run(&net, "a");
+    assert_eq!(r.verdict, Verdict::Fails);
+    let t = r.trace.expect("a counterexample");
+    assert!(matches!(t.end, TraceEnd::Loop { .. }), "{:?}", t.end);
+    assert!(t.steps[0].delay > num_rational::Rational64::from_integer(2));
+    assert_eq!(run(&net, "b").verdict, Verdict::Holds);
+}
