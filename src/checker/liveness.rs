@@ -99,6 +99,14 @@ enum Halt {
     Limit(Limit),
 }
 
+/// Why successors could not be computed: a transition's evaluation failed
+/// (its edges), or the formula of a search with clocks is undefined in the
+/// state a transition leads to (its edges).
+enum Failed {
+    Transition((Edges, EvalError)),
+    Target((Edges, EvalError)),
+}
+
 /// A node of the inner search.
 struct Node {
     zone: Dbm,
@@ -684,7 +692,7 @@ impl Search<'_, '_> {
         &mut self,
         key: &[i32],
         zone: &Dbm,
-    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, Failed> {
         let model = self.model;
         let mut keep = self.timed.take().expect("a search with clocks");
         let out = self.successors_in(&mut keep, key, zone);
@@ -695,7 +703,8 @@ impl Search<'_, '_> {
             timed::crossings(model, key, zone, &pieces, &mut self.lower, &mut self.upper)
         });
         self.timed = Some(keep);
-        for (mark, z) in crossed.map_err(|e| (Vec::new(), e))? {
+        // The formula evaluated here already, when the node was entered.
+        for (mark, z) in crossed.map_err(|e| Failed::Transition((Vec::new(), e)))? {
             self.stats.generated += 1;
             out.push((key.into(), z, vec![mark]));
         }
@@ -708,11 +717,11 @@ impl Search<'_, '_> {
         keep: &mut timed::Keep,
         key: &[i32],
         zone: &Dbm,
-    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, Failed> {
         let model = self.model;
         model
             .transitions(key, &mut self.buf)
-            .map_err(|e| (e.edges, e.error))?;
+            .map_err(|e| Failed::Transition((e.edges, e.error)))?;
         let all: Vec<Edges> = (0..self.buf.len())
             .map(|k| self.buf.get(k).to_vec())
             .collect();
@@ -722,13 +731,13 @@ impl Search<'_, '_> {
         for edges in all {
             let n = model
                 .entry_successor(key, zone, &edges, &mut new_key, &mut entry)
-                .map_err(|e| (edges.clone(), e))?;
+                .map_err(|e| Failed::Transition((edges.clone(), e)))?;
             if n == 0 {
                 continue;
             }
             let pieces = keep
                 .at(model, &new_key, &mut self.buf)
-                .map_err(|e| (edges.clone(), e))?;
+                .map_err(|e| Failed::Target((edges.clone(), e)))?;
             for z in &entry[..n] {
                 self.stats.generated += 1;
                 let nodes = timed::enter(
@@ -739,7 +748,7 @@ impl Search<'_, '_> {
                     &mut self.lower,
                     &mut self.upper,
                 )
-                .map_err(|e| (edges.clone(), e))?;
+                .map_err(|e| Failed::Target((edges.clone(), e)))?;
                 for node in nodes {
                     out.push((new_key.clone().into_boxed_slice(), node, edges.clone()));
                 }
@@ -853,11 +862,22 @@ impl Search<'_, '_> {
                 let zones = self.zones_here(&stack, id);
                 return Ok(Some((path_here(&stack, &via), zones, end)));
             }
-            let mut succ = match timed {
+            let succ = match timed {
                 true => self.successors_timed(&next_key, &next_zone),
-                false => self.successors(&next_key, &next_zone),
-            }
-            .map_err(|(edges, e)| error_here(prefix, &stack, &via, edges, e))?;
+                false => self
+                    .successors(&next_key, &next_zone)
+                    .map_err(Failed::Transition),
+            };
+            let mut succ = succ.map_err(|failed| match failed {
+                Failed::Transition((edges, e)) => error_here(prefix, &stack, &via, edges, e),
+                // The formula is undefined where the transition leads.
+                Failed::Target((edges, e)) => {
+                    let mut path = prefix.to_vec();
+                    path.extend(path_here(&stack, &via));
+                    path.push(edges);
+                    Halt::Error(path, Vec::new(), e)
+                }
+            })?;
             // Before the successors are ordered, so that one equal to the
             // node itself closes a cycle.
             walk.entered(id, &next_key, &via);

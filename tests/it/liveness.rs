@@ -567,3 +567,63 @@ fn directed_search_closes_cycles_first() {
     };
     assert_eq!(shape(&directed), (0, 1, 1));
 }
+
+/// A clock formula put to TChecker too: `E[] phi` with `phi` a clock
+/// constraint has a cycle witness exactly when the automaton with `phi`
+/// added to its invariant has an accepting cycle (every location labelled
+/// `acc`); in these two models no run ends in a deadlock or waits for ever
+/// inside `phi`, so cycles are the only witnesses. The files
+///
+/// ```text
+/// system:loose           system:exact
+/// event:tau              event:tau
+/// process:P              process:P
+/// clock:1:y              clock:1:x
+/// location:P:l{initial: : invariant:y<=6 && y<5 : labels:acc}
+///                        location:P:l{initial: : invariant:x<=5 && x<5 : labels:acc}
+/// edge:P:l:l:tau{provided:y>=1 : do:y=0}
+///                        edge:P:l:l:tau{provided:x==5 : do:x=0}
+/// ```
+///
+/// gave `CYCLE true` (loose) and `CYCLE false` (exact) under
+/// `tck-liveness -a ndfs -l acc` and `-a couvscc` (the peer build beside
+/// the repository); zeno agrees on the original models, with `phi` in the
+/// query rather than in the invariant.
+#[test]
+fn clock_formulas_agree_with_tck_liveness_on_cycles() {
+    let loose = network(
+        "template P() { clock y; init location l invariant y <= 6; l -> l when y >= 1 do y = 0; }\n\
+         system P;\ncheck below5: E[] P.y < 5;\n",
+    );
+    let r = run(&loose, "below5");
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert!(matches!(
+        r.trace.expect("a witness").end,
+        TraceEnd::Loop { .. }
+    ));
+    let exact = network(
+        "template P() { clock x; init location l invariant x <= 5; l -> l when x == 5 do x = 0; }\n\
+         system P;\ncheck below5: E[] P.x < 5;\n",
+    );
+    assert_eq!(run(&exact, "below5").verdict, Verdict::Fails);
+}
+
+/// Leads-to with a clock in `p`: the inner search starts at the part of a
+/// state's zone where `p && !q` holds, reached by a delay inside that state.
+/// Invariant y <= 6, reset from y >= 1. From any y > 2 the run may reset
+/// before y = 5 and again every time unit for ever: `y > 2 --> y > 5`
+/// fails, and the counterexample waits until y > 2 first (its first delay
+/// is more than 2). `y >= 1 --> y < 1` holds: y must be reset by 6.
+#[test]
+fn leads_to_with_a_clock_in_the_premise_starts_inside_a_delay() {
+    let net = network(
+        "template P() { clock y; init location l invariant y <= 6; l -> l when y >= 1 do y = 0; }\n\
+         system P;\ncheck a: P.y > 2 --> P.y > 5;\ncheck b: P.y >= 1 --> P.y < 1;\n",
+    );
+    let r = run(&net, "a");
+    assert_eq!(r.verdict, Verdict::Fails);
+    let t = r.trace.expect("a counterexample");
+    assert!(matches!(t.end, TraceEnd::Loop { .. }), "{:?}", t.end);
+    assert!(t.steps[0].delay > num_rational::Rational64::from_integer(2));
+    assert_eq!(run(&net, "b").verdict, Verdict::Holds);
+}

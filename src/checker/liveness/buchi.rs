@@ -157,8 +157,8 @@ impl Search<'_, '_> {
             let key = members[&n];
             let zone = zone_of(self, n);
             let succ = match self.timed.is_some() {
-                true => self.successors_timed(key, &zone),
-                false => self.successors(key, &zone),
+                true => self.successors_timed(key, &zone).ok(),
+                false => self.successors(key, &zone).ok(),
             }
             .expect("successors of an explored node evaluate");
             for (k2, z2, edges) in succ {

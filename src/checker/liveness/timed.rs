@@ -66,12 +66,15 @@ use super::super::goal;
 use super::super::semantics::{Model, TransitionBuf};
 use super::Edges;
 
+/// The edges' slot a crossing fills in a run: [`CROSS_A`] or [`CROSS_B`].
+pub(super) type Mark = (ProcId, EdgeId);
+
 /// The mark of a crossing of kind A (the point where the delay leaves the
 /// piece is in it). Even edge numbers: a crossing never "ticks" in the
 /// non-Zeno product.
-pub(super) const CROSS_A: (ProcId, EdgeId) = (ProcId::MAX, 0);
+pub(super) const CROSS_A: Mark = (ProcId::MAX, 0);
 /// The mark of a crossing of kind B (the point is in the next piece).
-pub(super) const CROSS_B: (ProcId, EdgeId) = (ProcId::MAX, 2);
+pub(super) const CROSS_B: Mark = (ProcId::MAX, 2);
 
 /// Whether a step of a run is a crossing (no action).
 pub(super) fn is_crossing(edges: &Edges) -> bool {
@@ -214,7 +217,7 @@ pub(super) fn crossings(
     pieces: &KeyPieces,
     lower: &mut Vec<i32>,
     upper: &mut Vec<i32>,
-) -> Result<Vec<((ProcId, EdgeId), Dbm)>, EvalError> {
+) -> Result<Vec<(Mark, Dbm)>, EvalError> {
     let mut out = Vec::new();
     if pieces.pieces.len() < 2 || !model.can_delay(key) {
         return Ok(out);

@@ -34,7 +34,7 @@ pub(super) fn lasso(
 ) -> Option<Trace> {
     let n = path.len();
     // A cycle closed by a crossing returns in the middle of a delay too.
-    if matches!(end, End::Loop(..)) && path.last().is_some_and(|e| timed::is_crossing(e)) {
+    if matches!(end, End::Loop(..)) && path.last().is_some_and(timed::is_crossing) {
         return None;
     }
     let is = |k: usize, mark| path.get(k).is_some_and(|e| e.first() == Some(&mark));
