@@ -74,7 +74,7 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
         ),
         Limit::Stopwatches => (
             "stopwatches",
-            "not decided on models with stopwatches (`x' == 0`): liveness, and deadlock beside diagonal clock constraints",
+            "not decided on models with stopwatches (`x' == 0`): liveness, `sup`/`inf` values, and deadlock beside diagonal clock constraints",
         ),
     }
 }

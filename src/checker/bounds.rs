@@ -87,6 +87,12 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> BoundsResult 
     let ir::CheckKind::Bound(query) = &task.net.check(task.check).kind else {
         return stopped(Verdict::Unknown(Limit::Cancelled), Stats::default());
     };
+    // Stopwatch zones over-approximate the reachable valuations, so their
+    // bounds could be wider than the real supremum: no value rather than a
+    // wrong one (`stopwatches.rs`).
+    if task.net.has_stopwatches() {
+        return stopped(Verdict::Unknown(Limit::Stopwatches), Stats::default());
+    }
     let mut threshold = model_constant(task.net, &query.pred).max(1);
     let mut stats = Stats::default();
     let mut rounds = 0;

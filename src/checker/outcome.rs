@@ -27,8 +27,9 @@ pub enum Limit {
     /// delays do not confirm it (the zone graph over-approximates): no
     /// verdict is drawn from it.
     Unconfirmed,
-    /// A check of a stopwatch model that is not decided: liveness, and
-    /// `deadlock` beside diagonal clock constraints.
+    /// A check of a stopwatch model that is not decided: liveness, value
+    /// queries (`sup`/`inf`: the zones over-approximate, so their bounds
+    /// could be too wide), and `deadlock` beside diagonal clock constraints.
     Stopwatches,
 }
 
