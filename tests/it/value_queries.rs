@@ -380,3 +380,28 @@ async fn the_language_server_shows_the_answer() {
         "{message}"
     );
 }
+
+/// A stopwatch model's zones over-approximate its valuations: `x` stopped
+/// in `b` while `y` runs, so the zone after the delay in `b` allows `x`
+/// values the model never has. A `sup` read from those zones could be too
+/// wide, so the query is not answered with a number (limit `stopwatches`).
+#[test]
+fn value_queries_on_stopwatch_models_are_not_answered() {
+    let net = network(
+        "template P() {
+            clock x, y;
+            init location a invariant x <= 2;
+            location b invariant y <= 5 && x' == 0;
+            a -> b when x >= 1 do y = 0;
+        }
+        system P;
+        check s: sup{P.b}: P.x;",
+    );
+    let id = net.check_named("s").expect("check s");
+    let answer = checker::check_bounds(&net, id, &Options::default(), &Cancel::new(), &mut |_| {});
+    assert_eq!(
+        answer.result.verdict,
+        Verdict::Unknown(zeno::checker::Limit::Stopwatches)
+    );
+    assert!(answer.values.is_empty(), "{:?}", answer.values);
+}
