@@ -430,7 +430,8 @@ impl Store {
                 .sum::<usize>()
             + self.sets.iter().map(|s| s.len() * 4).sum::<usize>()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
-            + self.trans.capacity() * 8) as u64
+            + self.trans.capacity() * 8
+            + self.alu.as_ref().map_or(0, |a| a.bounds.capacity() * 4)) as u64
     }
 
     /// Bytes per stored state: discrete part, zone and bookkeeping.
