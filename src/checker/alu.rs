@@ -50,6 +50,8 @@
 //! concrete-trace construction (exact zones recomputed along the path)
 //! applies unchanged.
 
+#![allow(clippy::needless_range_loop)] // x and y index the matrices and the bounds alike
+
 use super::dbm::bound::{self, Raw};
 
 /// Whether `z ⊆ aLU(zp)` for non-empty canonical zones of dimension `n`

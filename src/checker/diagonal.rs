@@ -157,7 +157,9 @@ impl Diagonals {
     pub fn split(&self, out: &mut Vec<Dbm>, n: usize) -> usize {
         let mut count = n;
         for &(i, j, b) in &self.planes {
-            for k in 0..count {
+            // The pieces cut from this plane lie on one side of it already.
+            let cut = count;
+            for k in 0..cut {
                 let z = &out[k];
                 if z.get(i, j) <= b || z.get(j, i) <= bound::negate(b) {
                     continue;
