@@ -126,7 +126,11 @@ impl Diagonals {
             for x in [i, j] {
                 max[x] = max[x].max(clamp(magnitude + reset_max));
             }
-            if hi < lo || (hi - lo) as usize >= MAX_PLANES {
+            // A bound that never evaluates is never compared.
+            if hi < lo {
+                continue;
+            }
+            if (hi - lo) as usize >= MAX_PLANES {
                 return None;
             }
             for value in lo..=hi {
