@@ -50,12 +50,15 @@
 //! concrete-trace construction (exact zones recomputed along the path)
 //! applies unchanged.
 
+#![allow(clippy::needless_range_loop)] // x and y index the matrices and the bounds alike
+
 use super::dbm::bound::{self, Raw};
 
 /// Whether `z ⊆ aLU(zp)` for non-empty canonical zones of dimension `n`
-/// (row-major entries; `zp` read through `zp(index)`), with the bounds
-/// `lower` (L) and `upper` (U) per clock (`-1`: never compared; entry 0 is
-/// the reference clock's).
+/// (row-major entries, read through `z(index)` and `zp(index)`: the store
+/// reads its compact table in place), with the bounds `lower` (L) and
+/// `upper` (U) per clock (`-1`: never compared; entry 0 is the reference
+/// clock's).
 pub fn included(
     z: impl Fn(usize) -> Raw,
     zp: impl Fn(usize) -> Raw,
@@ -74,18 +77,12 @@ pub fn included(
             continue;
         }
         for y in 0..n {
-            if y == x {
+            let ly = if y == 0 { 0 } else { lower[y] };
+            if y == x || ly < 0 {
                 continue;
             }
             let zpyx = zp(y * n + x);
-            if zpyx >= z(y * n + x) {
-                continue;
-            }
-            let ly = if y == 0 { 0 } else { lower[y] };
-            if ly < 0 {
-                continue;
-            }
-            if bound::add(zpyx, bound::lt(-ly)) < z0x {
+            if zpyx < z(y * n + x) && bound::add(zpyx, bound::lt(-ly)) < z0x {
                 return false;
             }
         }

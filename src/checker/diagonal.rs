@@ -126,7 +126,11 @@ impl Diagonals {
             for x in [i, j] {
                 max[x] = max[x].max(clamp(magnitude + reset_max));
             }
-            if hi < lo || (hi - lo) as usize >= MAX_PLANES {
+            // A bound that never evaluates is never compared.
+            if hi < lo {
+                continue;
+            }
+            if (hi - lo) as usize >= MAX_PLANES {
                 return None;
             }
             for value in lo..=hi {
@@ -157,7 +161,9 @@ impl Diagonals {
     pub fn split(&self, out: &mut Vec<Dbm>, n: usize) -> usize {
         let mut count = n;
         for &(i, j, b) in &self.planes {
-            for k in 0..count {
+            // The pieces cut from this plane lie on one side of it already.
+            let cut = count;
+            for k in 0..cut {
                 let z = &out[k];
                 if z.get(i, j) <= b || z.get(j, i) <= bound::negate(b) {
                     continue;

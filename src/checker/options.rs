@@ -135,7 +135,9 @@ pub struct Options {
     /// then exact but need not end.
     pub extrapolate: bool,
     /// How stored zones subsume new ones in reachability searches
-    /// (sequential and parallel); liveness checks use inclusion.
+    /// (sequential and parallel); liveness checks use inclusion. The
+    /// library's default is inclusion (TChecker `covreach`'s stored
+    /// states); `zeno check` and the language server use aLU.
     pub subsume: Subsume,
     /// A greedy or A* reachability search without an enhancement takes
     /// turns on one core with breadth-first search (on

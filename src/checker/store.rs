@@ -20,7 +20,7 @@ use super::alu;
 use super::dbm::Dbm;
 use super::dbm::bound::{INF, LE_ZERO, Raw};
 use super::lu::LuTable;
-use super::zone_table::{Inclusion, ZoneTable};
+use super::zone_table::ZoneTable;
 
 pub const NO_PARENT: u32 = u32::MAX;
 
@@ -339,16 +339,17 @@ impl Store {
             let s = live[k];
             let slot = self.states[s as usize].zone_slot;
             let sg = self.states[s as usize].g;
-            let inclusion = match alu_bounds {
-                None => zones.compare_probe(slot),
-                Some((lower, upper, probe)) => {
-                    let stored = |i| zones.entry(slot, i);
-                    Inclusion {
-                        within: alu::included(|i| probe[i], stored, table, lower, upper),
-                        covers: alu::included(stored, |i| probe[i], table, lower, upper),
-                    }
-                }
-            };
+            let mut inclusion = zones.compare_probe(slot);
+            // Inclusion implies aLU inclusion: the aLU test runs only where
+            // inclusion fails, reading the stored zone in place.
+            if let Some((lower, upper, probe)) = alu_bounds {
+                let stored = |i| zones.entry(slot, i);
+                let probe = |i| probe[i];
+                inclusion.within =
+                    inclusion.within || alu::included(probe, stored, table, lower, upper);
+                inclusion.covers =
+                    inclusion.covers || alu::included(stored, probe, table, lower, upper);
+            }
             if inclusion.within && (!by_depth || sg <= g) {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
@@ -429,7 +430,8 @@ impl Store {
                 .sum::<usize>()
             + self.sets.iter().map(|s| s.len() * 4).sum::<usize>()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
-            + self.trans.capacity() * 8) as u64
+            + self.trans.capacity() * 8
+            + self.alu.as_ref().map_or(0, |a| a.bounds.capacity() * 4)) as u64
     }
 
     /// Bytes per stored state: discrete part, zone and bookkeeping.

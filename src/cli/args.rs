@@ -323,7 +323,7 @@ pub struct SearchArgs {
     /// reachability checks: `alu`, by inclusion in its aLU abstraction
     /// (never more states than `inclusion`; networks with diagonal
     /// constraints keep inclusion), or `inclusion`.
-    #[arg(long, value_parser = subsume(), default_value = "inclusion")]
+    #[arg(long, value_parser = subsume(), default_value = "alu")]
     pub subsume: Subsume,
 }
 

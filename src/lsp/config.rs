@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::checker::config::Config;
-use crate::checker::{HeuristicKind, Options, SearchOrder};
+use crate::checker::{HeuristicKind, Options, SearchOrder, Subsume};
 use crate::ir::Formula;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +22,7 @@ pub struct Settings {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
     /// The checker's options that the settings set: `max_states`,
-    /// `timeout` and `threads`; the rest keep the library's defaults, and
+    /// `timeout`, `threads` and `subsume`; the rest keep the library's defaults, and
     /// the configuration is `search` and `heuristic`'s ([`Settings::options`]).
     pub options: Options,
     /// Quiet time after an edit before checks start.
@@ -45,6 +45,9 @@ impl Default for Settings {
                 // background after each edit, and the editor and its other
                 // servers need the cores more than a check does.
                 threads: 1,
+                // As `zeno check`: never more stored states than inclusion
+                // (docs/checker.md, "aLU subsumption").
+                subsume: Subsume::Alu,
                 ..Options::default()
             },
             debounce: Duration::from_millis(300),
@@ -63,7 +66,8 @@ impl Settings {
     /// limit of 0 or `null` is no limit; `timeoutMs` is read too), `checkOn`
     /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
-    /// `null`: the default).
+    /// `null`: the default) and `subsume` (`inclusion` or `alu`, as `zeno
+    /// check --subsume`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -92,6 +96,11 @@ impl Settings {
                             names(HeuristicKind::ALL.map(HeuristicKind::name))
                         )
                     },
+                ),
+                "subsume" => set(
+                    &mut self.options.subsume,
+                    v.as_str().and_then(|s| s.parse().ok()),
+                    || format!("one of {}", names(Subsume::ALL.map(Subsume::name))),
                 ),
                 "maxStates" => set(
                     &mut self.options.max_states,
@@ -208,6 +217,20 @@ fn limit<T>(v: &Value, read: impl FnOnce(&Value) -> Option<T>) -> Option<Option<
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn subsumption_defaults_to_alu_and_reads_both_names() {
+        let mut s = Settings::default();
+        assert_eq!(s.options.subsume, Subsume::Alu);
+        assert!(s.update(&json!({"subsume": "inclusion"})).is_empty());
+        assert_eq!(s.options.subsume, Subsume::Inclusion);
+        assert_eq!(
+            s.update(&json!({"subsume": "simulation"})),
+            vec!["subsume: expected one of inclusion, alu, got \"simulation\"".to_string()]
+        );
+        assert_eq!(s.options.subsume, Subsume::Inclusion);
+        assert_eq!(s.options(&Formula::True).subsume, Subsume::Inclusion);
+    }
 
     #[test]
     fn nested_and_flat_settings() {

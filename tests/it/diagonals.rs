@@ -28,6 +28,7 @@ use Verdict::{Fails, Holds};
 /// - `stays`: the loop runs for ever in `l` (time diverges, one unit per
 ///   loop): holds, a witness.
 /// - `leaves`: that same run never reaches `bad`: fails.
+/// - `leads`: `l --> bad` fails for the same run.
 ///
 /// With the bounds `M(x) = M(y) = 1` of `ordered` (no reset to a value
 /// other than 0), the zones of `l` are `k = 0`, `k = 1` and, for every
@@ -46,6 +47,7 @@ check never_bad: A[] !P.bad;
 check far: E<> P.x - P.y > 5;
 check stays: E[] P.l;
 check leaves: A<> P.bad;
+check leads: P.l --> P.bad;
 ";
 
 /// `x` belongs to `A`, `y` to `B`, each reset once. `A` wins with
@@ -98,7 +100,7 @@ fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
 
 #[test]
 fn the_one_location_loop_ends_with_hand_derived_verdicts() {
-    let bfs = support::every_order(LOOP, &[Holds, Holds, Holds, Holds, Fails]);
+    let bfs = support::every_order(LOOP, &[Holds, Holds, Holds, Holds, Fails, Fails]);
     assert_eq!((bfs[0].stats.explored, bfs[0].stats.stored), (3, 3));
     assert_eq!(bfs[2].trace.as_ref().map(|t| t.len()), Some(6));
     // Two threads (the parallel breadth-first search) end too.

@@ -157,6 +157,45 @@ fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
     let vscode_readme = read("editors/vscode/README.md");
     assert_eq!(row_values(&vscode_readme, "zeno.search"), orders);
     assert_eq!(row_values(&vscode_readme, "zeno.heuristic"), heuristics);
+
+    // The subsumptions, in every list, are the checker's.
+    let subsume: Vec<String> = zeno::checker::Subsume::ALL
+        .map(|s| s.name().to_string())
+        .to_vec();
+    assert_eq!(cli_list("--subsume"), subsume, "zeno check --subsume");
+    assert_eq!(list("zeno.subsume"), subsume, "package.json zeno.subsume");
+    // The editors' default is the server's and `zeno check`'s.
+    let default = props["zeno.subsume"]["default"].as_str().unwrap();
+    assert_eq!(default, "alu", "package.json zeno.subsume's default");
+    let help = Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let subsume_help = &help[help.find("--subsume").unwrap()..];
+    assert!(
+        subsume_help[..subsume_help
+            .find("\n      --")
+            .unwrap_or(subsume_help.len())]
+            .contains("[default: alu]"),
+        "{subsume_help}"
+    );
+    assert_eq!(
+        quoted_after(&ts, "export const SUBSUME", '[', ']'),
+        subsume,
+        "settings.ts"
+    );
+    assert_eq!(
+        quoted_after(&lua, "M.SUBSUME =", '{', '}'),
+        subsume,
+        "init.lua"
+    );
+    assert_eq!(
+        backquoted_after(&readme, "`zeno.subsume`"),
+        subsume,
+        "editors/README.md"
+    );
+    assert_eq!(row_values(&vscode_readme, "zeno.subsume"), subsume);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -165,7 +204,7 @@ async fn the_language_server_names_the_checkers_lists() {
     c.initialize(json!({})).await;
     c.notify(
         "workspace/didChangeConfiguration",
-        json!({"settings": {"zeno": {"search": "nope", "heuristic": "nope"}}}),
+        json!({"settings": {"zeno": {"search": "nope", "heuristic": "nope", "subsume": "nope"}}}),
     )
     .await;
     let log = c
@@ -188,11 +227,15 @@ async fn the_language_server_names_the_checkers_lists() {
         )),
         "{message}"
     );
+    assert!(
+        message.contains("subsume: expected one of inclusion, alu, got \"nope\""),
+        "{message}"
+    );
     // The documented settings are all accepted: sent with one unknown key,
     // only that key is reported.
     c.notify(
         "workspace/didChangeConfiguration",
-        json!({"settings": {"zeno": {"search": "astar", "heuristic": "hcg",
+        json!({"settings": {"zeno": {"search": "astar", "heuristic": "hcg", "subsume": "alu",
             "maxStates": 0, "timeoutSeconds": 30, "checkOn": "change", "debounceMs": 10, "memory": "2G",
             "colour": "red"}}}),
     )

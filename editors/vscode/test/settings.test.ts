@@ -24,6 +24,13 @@ test("every heuristic of the checker, the causal graph's included", () => {
   assert.deepEqual(serverPayload(getter({ heuristic: "hcg" })), { zeno: { heuristic: "hcg" } });
 });
 
+test("both subsumptions pass, another is reported", () => {
+  assert.deepEqual(serverPayload(getter({ subsume: "alu" })), { zeno: { subsume: "alu" } });
+  const { settings, problems } = serverSettings(getter({ subsume: "simulation" }));
+  assert.deepEqual(settings, {});
+  assert.deepEqual(problems, ['zeno.subsume: expected inclusion|alu, got "simulation"']);
+});
+
 test("unset settings are left to the server", () => {
   assert.deepEqual(serverPayload(getter({})), { zeno: {} });
 });
