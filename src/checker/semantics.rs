@@ -264,9 +264,12 @@ impl<'a> Model<'a> {
     }
 
     /// The LU bounds for aLU subsumption (`alu.rs`), where the LU
-    /// simulation is one: not with diagonal constraints.
+    /// simulation is one: not with diagonal constraints, nor with
+    /// stopwatches (a stopped clock does not keep pace with the others, so
+    /// a state the simulation relates to a stored one need not reach what
+    /// it reaches; plain inclusion stays sound on the over-approximation).
     pub fn alu_bounds(&self) -> Option<&LuTable> {
-        (!self.lu.has_diagonal).then_some(&self.lu)
+        (!self.lu.has_diagonal && !self.stopwatches).then_some(&self.lu)
     }
 
     /// The initial discrete state.
