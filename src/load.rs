@@ -239,6 +239,32 @@ pub fn refuse_set_aside(queries: &mut [Query], zeno: &str, set_aside: &[Diagnost
     }
 }
 
+/// `text` with its checks commented out (`// ` before each of their lines,
+/// so no other position moves): the model alone, for a query file's
+/// checks to take their place.
+pub fn without_checks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for node in syntax::parse(text).syntax_node().children() {
+        if node.kind() != SyntaxKind::CHECK {
+            continue;
+        }
+        let r = node.text_range();
+        let (start, end) = (usize::from(r.start()), usize::from(r.end()));
+        out.push_str(&text[at..start]);
+        for (i, line) in text[start..end].split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str("// ");
+            out.push_str(line);
+        }
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 /// A model's zeno text with a query file's queries added.
 #[derive(Debug, Clone)]
 pub struct WithQueries {

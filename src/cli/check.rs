@@ -227,8 +227,9 @@ impl QueryFiles {
 
 /// Lists the model's queries that are not checked in its report, and
 /// prints each refused one as an error located in its file. Returns
-/// whether any was refused (an input error). With `--check`, only the
-/// queries named are listed (and count as found).
+/// whether any was refused (an input error). With `--check`, a query for
+/// another engine is listed only when named (and then counts as found); a
+/// refused query is always reported, as any error in the input is.
 fn report_unchecked(
     model: &Model,
     file: &mut FileReport,
@@ -244,7 +245,8 @@ fn report_unchecked(
         if !wanted.is_empty() {
             match wanted.iter().position(|n| *n == q.name) {
                 Some(k) => matched[k] = true,
-                None => continue,
+                None if matches!(q.outcome, QueryOutcome::OtherEngine(_)) => continue,
+                None => {}
             }
         }
         let Some(source) = e

@@ -52,6 +52,7 @@ fn short_trace_text() {
     let expected = "\
 m.zeno
   mutex: violated — trace of 1 step
+    A[] !(A.cs && B.done)
     explored 10 states, generated 12, stored 9, 0.250 s, peak memory 2.0 KiB
     1. delay 3/2: A: idle -> cs (go!), B: wait -> done (go?)
     then delay 0: goal reached
@@ -63,6 +64,7 @@ m.zeno
 fn full_trace_text_has_states_and_edge_sources() {
     let f = file_with(&[(0, fixture::violated())]);
     let expected = "  mutex: violated — trace of 1 step
+    A[] !(A.cs && B.done)
     explored 10 states, generated 12, stored 9, 0.250 s, peak memory 2.0 KiB
     0. initial: A.idle, B.wait; id = 0; A.x = 0
     1. delay 3/2: A: idle -> cs (go!), B: wait -> done (go?)
@@ -78,7 +80,8 @@ fn full_trace_text_has_states_and_edge_sources() {
 fn no_trace_and_model_error_text() {
     let f = file_with(&[(0, fixture::violated()), (0, fixture::model_error())]);
     let none = text::check(&f, &f.checks[0], TraceDetail::None);
-    assert_eq!(none.lines().count(), 2, "{none}");
+    // The verdict, the formula, the statistics.
+    assert_eq!(none.lines().count(), 3, "{none}");
     let err = text::check(&f, &f.checks[1], TraceDetail::Short);
     assert!(
         err.ends_with(
@@ -242,5 +245,44 @@ fn a_verdict_whose_trace_a_limit_stopped_says_so() {
     assert!(
         short.contains("no trace: time limit reached while building it"),
         "{short}"
+    );
+}
+
+#[test]
+fn a_query_files_check_shows_where_it_is_and_its_comment() {
+    let mut f = file_with(&[(0, fixture::holds())]);
+    f.query_files.push(report::QueryFileReport {
+        path: "m.q".into(),
+        beside_model: true,
+    });
+    let c = &mut f.checks[0];
+    c.formula = "A[] not (A.cs and B.done)".into();
+    c.comment = Some("never both".into());
+    c.path = Some("m.q".into());
+    c.range.start = super::source::Position { line: 4, column: 1 };
+    let range = c.range;
+    f.not_checked.push(report::NotCheckedReport {
+        name: "line7".into(),
+        formula: "Pr[<=10](<> A.cs)".into(),
+        comment: None,
+        path: "m.q".into(),
+        range: report::Range {
+            start: super::source::Position { line: 7, column: 1 },
+            ..range
+        },
+        reason: "statistical query",
+        construct: Some("Pr"),
+        error: None,
+    });
+    let out = text::file(&f, TraceDetail::None);
+    assert!(
+        out.starts_with(
+            "m.zeno\n  queries from m.q (found beside the model; --no-queries-file skips it)\n  mutex: holds\n    A[] not (A.cs and B.done)   at m.q:4:1   // never both\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        text::not_checked(&f),
+        "  line7: not checked: statistical query (`Pr`)\n    Pr[<=10](<> A.cs)   at m.q:7:1\n"
     );
 }

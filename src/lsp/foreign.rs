@@ -37,6 +37,9 @@ pub enum Kind {
     Foreign(Format),
     /// An `.xml` file that is not a UPPAAL model.
     NotAModel,
+    /// A UPPAAL query file (`.q`): its queries are checked on the model
+    /// beside it ([`query_file_translation`]).
+    QueryFile,
 }
 
 /// Decides how to read the document `uri` holding `text`.
@@ -48,6 +51,8 @@ pub fn kind(uri: &Uri, text: &str) -> Kind {
         Format::UppaalXta
     } else if path.ends_with(".tck") {
         Format::TChecker
+    } else if path.ends_with(".q") {
+        return Kind::QueryFile;
     } else {
         return Kind::Zeno;
     };
@@ -67,6 +72,81 @@ pub struct Translation {
     pub zeno: String,
     /// Where its pieces came from in the document.
     pub source_map: Option<SourceMap>,
+    /// The document is a query file: only the checks of its queries come
+    /// from it, and the model's own warnings are not its business.
+    pub query_file: bool,
+}
+
+/// The model a query file at `path` belongs to: `NAME.xml`, else
+/// `NAME.xta` or `NAME.ta`, beside it.
+fn model_beside(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    ["xml", "xta", "ta"]
+        .iter()
+        .map(|e| path.with_extension(e))
+        .find(|p| p.is_file())
+}
+
+/// The translation of a query file `text` at `uri`: the model beside it
+/// (read from disk) with the file's queries as its checks, in place of the
+/// model's own, each check mapped to its query's line; and the diagnostics
+/// of the file's queries that are not checked (an error for one zeno
+/// refuses, a note for a query of another engine), located in `text`.
+/// `Err` with why no model could be read.
+pub fn query_file_translation(
+    uri: &Uri,
+    text: &str,
+    encoding: super::line_index::Encoding,
+) -> Result<(Translation, Vec<Diagnostic>), String> {
+    let path = std::path::PathBuf::from(uri.path().as_str());
+    let Some(model) = model_beside(&path) else {
+        return Err(format!(
+            "no model beside this query file: its queries are checked on `{}` (or `.xta`), which does not exist",
+            path.with_extension("xml").display()
+        ));
+    };
+    let shown = model.display();
+    let model_text =
+        std::fs::read(&model).map_err(|e| format!("cannot read the model `{shown}`: {e}"))?;
+    let model_text = String::from_utf8_lossy(&model_text);
+    let loaded = crate::load::load(&model.to_string_lossy(), &model_text, &[])
+        .map_err(|e| format!("the model `{shown}` beside this file: {e}"))?;
+    let format = loaded.imported_from().unwrap_or(Format::UppaalXml);
+    let zeno = crate::load::without_checks(&loaded.zeno);
+    let added = crate::load::add_query_file(&zeno, text, &[]);
+    let mut map = SourceMap::default();
+    for (name, span) in &added.checks {
+        if let Some(q) = added.queries.iter().find(|q| q.name == *name) {
+            map.record(*span, q.span, format!("in the query `{name}`"));
+        }
+    }
+    let diagnostics = added
+        .queries
+        .iter()
+        .filter_map(|q| match &q.outcome {
+            crate::import::QueryOutcome::Check(_) => None,
+            crate::import::QueryOutcome::Refused { message, span } => Some(Diagnostic::error(
+                *span,
+                format!("{message}; this query is not checked"),
+            )),
+            crate::import::QueryOutcome::OtherEngine(o) => Some(Diagnostic {
+                severity: crate::diagnostics::Severity::Info,
+                message: format!(
+                    "not checked: {} (`{}`): zeno decides symbolic queries",
+                    o.kind, o.construct
+                ),
+                range: q.span,
+                related: Vec::new(),
+            }),
+        })
+        .collect();
+    let translation = Translation {
+        format,
+        index: Arc::new(LineIndex::with_encoding(&added.zeno, encoding)),
+        zeno: added.zeno,
+        source_map: Some(map),
+        query_file: true,
+    };
+    Ok((translation, diagnostics))
 }
 
 impl Translation {
@@ -183,6 +263,7 @@ mod tests {
             index: Arc::new(LineIndex::new("a\nb\nc\n")),
             zeno: "a\nb\nc\n".to_string(),
             source_map: None,
+            query_file: false,
         };
         let d = lsp::Diagnostic {
             range: Range::new(Position::new(2, 4), Position::new(2, 9)),

@@ -158,7 +158,16 @@ impl State {
                 checks.extend(found);
             }
         }
-        all.extend(checks.into_iter().map(|c| d.located(c)));
+        // A query file's trace steps are edges of the model, not of the
+        // file: the verdict's related information lists them.
+        let query_file = d.translation.as_ref().is_some_and(|t| t.query_file);
+        let step = Some(NumberOrString::String("trace-step".to_string()));
+        all.extend(
+            checks
+                .into_iter()
+                .filter(|c| !(query_file && c.code == step))
+                .map(|c| d.located(c)),
+        );
         Some((uri.clone(), all, d.doc.version))
     }
 
@@ -311,6 +320,23 @@ impl Doc {
                 self.ignored = true;
                 String::new()
             }
+            foreign::Kind::QueryFile => {
+                match foreign::query_file_translation(uri, &self.doc.text, self.doc.encoding) {
+                    Ok((translation, diagnostics)) => {
+                        input_diagnostics = diagnostics;
+                        let zeno = translation.zeno.clone();
+                        self.translation = Some(translation);
+                        zeno
+                    }
+                    Err(why) => {
+                        input_diagnostics = vec![crate::diagnostics::Diagnostic::error(
+                            ir::Span::new(0, 0),
+                            why,
+                        )];
+                        String::new()
+                    }
+                }
+            }
             foreign::Kind::Foreign(format) => {
                 match crate::load::load(uri.path().as_str(), &self.doc.text, &[]) {
                     Ok(loaded) => {
@@ -323,6 +349,7 @@ impl Doc {
                             )),
                             zeno: loaded.zeno.clone(),
                             source_map: loaded.source_map,
+                            query_file: false,
                         });
                         loaded.zeno
                     }
@@ -351,6 +378,13 @@ impl Doc {
         match analysis {
             Ok((diagnostics, network)) => {
                 let ours = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS);
+                // A query file shows the model's errors (nothing is checked
+                // without them), not its warnings.
+                let query_file = self.translation.as_ref().is_some_and(|t| t.query_file);
+                let ours: Vec<_> = ours
+                    .into_iter()
+                    .filter(|d| !query_file || d.severity == crate::diagnostics::Severity::Error)
+                    .collect();
                 self.diagnostics = input_diagnostics
                     .iter()
                     .map(|d| results::frontend_diagnostic(uri, &index, d))

@@ -239,3 +239,60 @@ async fn xta_and_tchecker_files_are_read_and_other_xml_is_left_alone() {
         .await;
     assert!(symbols["error"].is_null(), "{symbols}");
 }
+
+/// A query file opened in the editor is checked on the model beside it:
+/// each verdict on its query's line, a refused query an error there, a
+/// statistical one a note, and the model's own queries left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_query_file_shows_each_verdict_on_its_line() {
+    let dir = support::cli::scratch("lsp-query-file");
+    std::fs::write(dir.join("lock.xml"), LOCK).unwrap();
+    let q = "/* mutex */\nA[] not (P1.busy and P2.busy)\nA[] not P1.busy\nPr[<=10](<> P1.busy)\nA[] Q.busy\n";
+    let path = dir.join("lock.q");
+    std::fs::write(&path, q).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut c = started().await;
+    c.open(&uri, q).await;
+    let done = c.diagnostics_when_quiescent(&uri).await;
+    let diags = done["diagnostics"].as_array().unwrap();
+    let on_line = |line: u64| -> Vec<&Value> {
+        diags
+            .iter()
+            .filter(|d| d["range"]["start"]["line"] == line)
+            .collect()
+    };
+    let message = |d: &Value| d["message"].as_str().unwrap().to_string();
+    // Line 2 (0-based 1): mutex holds.
+    let mutex = on_line(1);
+    assert_eq!(mutex.len(), 1, "{done}");
+    assert!(message(mutex[0]).contains("holds"), "{done}");
+    // Line 3: violated, an error with its trace.
+    let violated = on_line(2);
+    assert!(
+        violated
+            .iter()
+            .any(|d| d["severity"] == 1 && message(d).contains("violated")),
+        "{done}"
+    );
+    // Line 4: not checked, a note (information); line 5: refused, an error.
+    let stat = on_line(3);
+    assert!(
+        stat.iter()
+            .any(|d| d["severity"] == 3 && message(d).contains("statistical query")),
+        "{done}"
+    );
+    let refused = on_line(4);
+    assert!(
+        refused
+            .iter()
+            .any(|d| d["severity"] == 1 && message(d).contains("unknown process `Q`")),
+        "{done}"
+    );
+    // The model's own three queries are not checked here: nothing else.
+    assert!(
+        diags
+            .iter()
+            .all(|d| (1..=4).contains(&d["range"]["start"]["line"].as_u64().unwrap())),
+        "{done}"
+    );
+}

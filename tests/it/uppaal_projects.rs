@@ -184,6 +184,39 @@ fn bridge_xml_with_its_query_file() {
 }
 
 #[test]
+fn sarif_results_carry_the_formula_at_the_query_files_line() {
+    let model = data_file("uppaal/fischer", "fischer.xta");
+    let o = zeno(&["check", &model, "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif");
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    // `E<> P(1).cs and P(2).cs` (line 16 of fischer.q) has no witness.
+    let r = results
+        .iter()
+        .find(|r| r["ruleId"] == "no-witness")
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(r["properties"]["formula"], "E<> P(1).cs and P(2).cs");
+    let at = &r["locations"][0]["physicalLocation"];
+    assert!(
+        at["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("fischer.q"),
+        "{r}"
+    );
+    assert_eq!(at["region"]["startLine"], 16, "{r}");
+    // The statistical query is a note at its line.
+    let note = results
+        .iter()
+        .find(|r| r["ruleId"] == "query-not-symbolic")
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(note["level"], "note");
+    assert_eq!(
+        note["locations"][0]["physicalLocation"]["region"]["startLine"],
+        32
+    );
+}
+
+#[test]
 fn the_query_file_beside_can_be_left_out() {
     let model = data_file("uppaal/fischer", "fischer.xta");
     let o = zeno(&["check", &model, "--no-queries-file"]);
