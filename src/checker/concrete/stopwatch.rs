@@ -44,8 +44,21 @@ impl Lin {
     }
 }
 
-/// The rows saying that the valuation `vals` lies in `zone`; `None` when
-/// a constraint without delays in it is already false.
+/// Whether the bound `(i, j)` of a canonical zone says nothing more than
+/// the zone's other bounds and `x >= 0` do: `x_i - x_j ≺ c` implied by the
+/// bounds of `x_i` and `x_j` themselves, and `x_j >= 0` (clock values are
+/// sums of non-negative delays and reset values).
+fn implied(zone: &Dbm, i: usize, j: usize) -> bool {
+    let b = zone.get(i, j);
+    if i == 0 {
+        return b == bound::LE_ZERO;
+    }
+    j != 0 && bound::add(zone.get(i, 0), zone.get(0, j)) <= b
+}
+
+/// The rows saying that the valuation `vals` lies in `zone` (its bounds
+/// that others do not imply); `None` when a constraint without delays in
+/// it is already false.
 fn zone_rows(zone: &Dbm, vals: &[Lin]) -> Option<Vec<Row>> {
     if zone.is_empty() {
         return None;
@@ -54,7 +67,7 @@ fn zone_rows(zone: &Dbm, vals: &[Lin]) -> Option<Vec<Row>> {
     for i in 0..zone.dim() {
         for j in 0..zone.dim() {
             let b = zone.get(i, j);
-            if i == j || b == bound::INF {
+            if i == j || b == bound::INF || implied(zone, i, j) {
                 continue;
             }
             let coef: Vec<i64> = vals[i]
