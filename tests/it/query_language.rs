@@ -123,6 +123,8 @@ check q: {check};"
             "P(1).get(3)",
             "takes 0 arguments",
         ),
+        // Nothing to call: never read as a value silently.
+        ("", "E<> (g)() == 0", "(g)", "can be called"),
         (
             "a -> a when P(1).get() == 0;",
             "E<> g == 0",
