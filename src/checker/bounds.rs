@@ -4,7 +4,8 @@
 //! queries").
 //!
 //! The zone graph is explored whole (inclusion-reduced, extrapolated with
-//! Extra+_LU), and each state's zone, cut to the predicate
+//! Extra+_LU, inactive clocks freed as in the reachability search), and each
+//! state's zone, cut to the predicate
 //! ([`Goal::satisfied`]), gives its values: a clock's upper bound (`sup`) or
 //! lower bound (`inf`) in the zone, an integer expression's value in the
 //! discrete state. Why the answer is exact:
@@ -19,7 +20,9 @@
 //!   `c <= T`, as for any goal whose constants the bounds cover: an
 //!   extrapolated valuation is LU-simulated by a reachable one, and the
 //!   simulation keeps each of these constraints. So an abstract supremum
-//!   `<= T` (an infimum `< T`) is the real one, strictness included.
+//!   `<= T` (an infimum `< T`, or `>= T`) is the real one, strictness
+//!   included; an abstract infimum `> T` may be extrapolation's relaxing of
+//!   a larger lower bound.
 //! - An abstract supremum above `T` (or unbounded) proves only that
 //!   `pred && x > T` is reachable. If such a state's zone lets `x` grow
 //!   without bound where time may pass for ever (no invariant bounds a clock
@@ -35,6 +38,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ir::{self, BoundQuery, BoundValue, ClockConstraint, Expr, Extremum, Formula};
 
+use super::active::ActiveClocks;
 use super::dbm::Dbm;
 use super::dbm::bound::{self, INF, MAX_CONST, Raw};
 use super::goal::Goal;
@@ -230,12 +234,15 @@ impl Round {
                     (BoundValue::Clock(_), Extremum::Inf) => {
                         // `0 - x ≺ c`: `x ≻ -c` (a clock is never negative,
                         // so the bound is finite).
+                        // Extrapolation relaxes a lower bound above `U(x)`
+                        // to `x > U(x)`: `x > T` may stand for more.
                         let raw = extreme as Raw;
                         let lower = -bound::value(raw);
-                        if raw != INF && lower < threshold {
+                        let strict = bound::is_strict(raw);
+                        if raw != INF && (lower < threshold || (lower == threshold && !strict)) {
                             Value::Clock {
                                 bound: lower,
-                                strict: bound::is_strict(raw),
+                                strict,
                             }
                         } else {
                             Value::Above(threshold)
@@ -271,7 +278,16 @@ fn explore(
             }));
         }
     }
-    let model = Model::new(net, &Formula::And(for_bounds));
+    let for_bounds = Formula::And(for_bounds);
+    let model = Model::new(net, &for_bounds);
+    // Clocks reset before they are read again are forgotten, as in the
+    // reachability search: the clocks asked about and the predicate's are
+    // read by the goal, so they are active everywhere and keep their values.
+    let active = task
+        .options
+        .active_clocks
+        .then(|| ActiveClocks::new(net, &for_bounds));
+    let mut active_buf = Vec::new();
     if model.beyond_zones().is_some() {
         return Err(Verdict::Unknown(Limit::ClockRange));
     }
@@ -289,6 +305,9 @@ fn explore(
     };
     let (mut lower, mut upper) = (Vec::new(), Vec::new());
     model.extrapolate(&key, &mut zone, &mut lower, &mut upper);
+    if let Some(a) = &active {
+        a.free_inactive(model.locs(&key), &mut zone, &mut active_buf);
+    }
     let mut store: FxHashMap<Box<[i32]>, Vec<Dbm>> = FxHashMap::default();
     let mut queue: std::collections::VecDeque<(Box<[i32]>, Dbm)> = Default::default();
     let key: Box<[i32]> = key.into_boxed_slice();
@@ -361,6 +380,9 @@ fn explore(
             for z in &mut succ[..n] {
                 stats.generated += 1;
                 model.extrapolate(&new_key, z, &mut lower, &mut upper);
+                if let Some(a) = &active {
+                    a.free_inactive(model.locs(&new_key), z, &mut active_buf);
+                }
                 let zones = store.entry(new_key.clone().into_boxed_slice()).or_default();
                 if zones.iter().any(|old| z.is_subset_of(old)) {
                     continue;

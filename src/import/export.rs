@@ -1345,7 +1345,7 @@ pub fn export_xta(net: &Network) -> Result<(String, String), Vec<Diagnostic>> {
                     .terms
                     .iter()
                     .map(|t| match &t.value {
-                        crate::ir::BoundValue::Clock(x) => net.clocks[*x as usize].name.clone(),
+                        crate::ir::BoundValue::Clock(x) => pr.clock(*x),
                         crate::ir::BoundValue::Data(e) => {
                             pr.formula(&Formula::Data(e.clone()), c.span, &mut errors)
                         }

@@ -70,6 +70,18 @@ impl Functions {
                 }
             }
         }
+        // The checks' calls too (`E<> twice(g) == 2`, `P(1).f()`): their
+        // formulas are printed as queries over the same functions.
+        for c in &net.checks {
+            c.kind.formulas().for_each(|f| formula_calls(f, &mut add));
+            if let ir::CheckKind::Bound(b) = &c.kind {
+                for t in &b.terms {
+                    if let ir::BoundValue::Data(e) = &t.value {
+                        e.for_each_call(&mut add);
+                    }
+                }
+            }
+        }
         for c in &fns.calls {
             local_arrays(&c.body, checks);
         }
@@ -411,6 +423,17 @@ fn state_indices(e: &Expr, out: &mut std::collections::BTreeSet<super::export::A
 
 /// Calls `f` on the expression and on each of its subexpressions (not
 /// inside calls), outermost first.
+/// The calls a check formula makes, in its data and in its clock bounds.
+fn formula_calls(f: &ir::Formula, add: &mut impl FnMut(&Call)) {
+    match f {
+        ir::Formula::Data(e) => e.for_each_call(add),
+        ir::Formula::Clock(c) => c.bound.for_each_call(add),
+        ir::Formula::Not(g) => formula_calls(g, add),
+        ir::Formula::And(gs) | ir::Formula::Or(gs) => gs.iter().for_each(|g| formula_calls(g, add)),
+        _ => {}
+    }
+}
+
 pub(super) fn for_each_node(e: &Expr, f: &mut impl FnMut(&Expr)) {
     f(e);
     match e {

@@ -801,9 +801,21 @@ impl Lowerer {
                         ExprKind::Field(process, function) if !function.text.is_empty() => {
                             ExprKind::ProcessCall(process, function, args)
                         }
+                        // `P.` with the name missing: the parser reported it.
                         _ => ExprKind::Missing,
                     },
-                    _ => ExprKind::Missing,
+                    Some(c) => {
+                        // `a[0]()`, `(f)()`: nothing to call, and never read as
+                        // a value silently.
+                        // Located in the chunk, as the parser's errors.
+                        let r = c.text_range();
+                        self.diags.borrow_mut().push(Diagnostic::error(
+                            Span::new(u32::from(r.start()), u32::from(r.end())),
+                            "only a function, or a process's function (`P(1).f()`), can be called",
+                        ));
+                        ExprKind::Missing
+                    }
+                    None => ExprKind::Missing,
                 }
             }
             POSTFIX_EXPR if tokens(node).any(|t| t.kind() == PRIME) => {
