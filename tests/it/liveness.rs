@@ -325,7 +325,7 @@ fn query_files_add_checks_and_locate_what_they_cannot_translate() {
     let q = dir.join("progress.q");
     std::fs::write(
         &q,
-        "// UPPAAL queries\n/* forced progress:\n   F must finish */\nA<> F.done\n\nL.start --> L.done\nPr[<=10](<> F.done)\nE[] L.start\n",
+        "// UPPAAL queries\n/* forced progress:\n   F must finish */\nA<> F.done\n\nL.start --> L.done\nE<> Nobody.done\nE[] L.start\n",
     )
     .unwrap();
     let model = data_file("models", "liveness-progress.zeno");
@@ -343,15 +343,17 @@ fn query_files_add_checks_and_locate_what_they_cannot_translate() {
         "--trace",
         "none",
     ]);
-    // The statistical query cannot be translated: a located error, exit 2; the
-    // others are decided as the model's own checks of the same formulas.
+    // The query naming no process of the model is refused: a located error,
+    // exit 2; the others are decided as the model's own checks of the same
+    // formulas.
     assert_eq!(out.status.code(), Some(2));
     let text = stdout(&out);
     assert!(text.contains("line4: holds"), "{text}");
     assert!(text.contains("line6: violated"), "{text}");
     assert!(text.contains("line8: holds — witness"), "{text}");
     let err = support::cli::stderr(&out);
-    assert!(err.contains("progress.q:7:1"), "{err}");
+    assert!(err.contains("progress.q:7:"), "{err}");
+    assert!(text.contains("not checked: error"), "{text}");
 }
 
 #[test]
