@@ -75,5 +75,6 @@ mod syntax_operators;
 mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;
+mod take_turns;
 mod vectors;
 mod xta_functions;
