@@ -79,6 +79,13 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let (net, check, deadline, cancel) =
         (task.net, task.check, task.stop.deadline, task.stop.cancel);
     let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
+    // A search starts at its first turn, and not at all when the race was
+    // decided before (so that a goal found in the head start is reported
+    // alone, as the best-first search alone reports it).
+    let first_turn = |me: usize| {
+        turns.gate(me).poll();
+        !race.is_cancelled()
+    };
     let mut results: [Option<CheckResult>; 3] = [None, None, None];
     thread::scope(|s| {
         let best = s.spawn(|| {
@@ -103,48 +110,54 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
                 options: &base,
                 stop: &stop,
             };
-            let r = super::restarts::run(task, &mut |_| {});
+            let r = if first_turn(RESTARTS) {
+                super::restarts::run(task, &mut |_| {})
+            } else {
+                not_started()
+            };
             done(RESTARTS, &r);
             r
         });
-        // The caller's cancel flag stops the race too.
-        s.spawn(|| {
+        // The caller's cancel flag stops the race too (woken at the end,
+        // so that the race does not wait out its sleep).
+        let watcher = s.spawn(|| {
             while !finished.load(std::sync::atomic::Ordering::Acquire) {
                 if cancel.is_cancelled() {
                     race.cancel();
                     turns.release();
                     return;
                 }
-                thread::sleep(Duration::from_millis(20));
+                thread::park_timeout(Duration::from_millis(20));
             }
         });
         let turn = Finish(&turns, BREADTH_FIRST);
         let stop = stop_at(BREADTH_FIRST);
-        let r = super::reach_until(
-            Task {
-                options: &breadth_first,
-                stop: &stop,
-                ..task
-            },
-            progress,
-        );
+        let r = if first_turn(BREADTH_FIRST) {
+            super::reach_until(
+                Task {
+                    options: &breadth_first,
+                    stop: &stop,
+                    ..task
+                },
+                progress,
+            )
+        } else {
+            not_started()
+        };
         done(BREADTH_FIRST, &r);
         drop(turn);
         results[BREADTH_FIRST] = Some(r);
         results[BEST_FIRST] = best.join().ok();
         results[RESTARTS] = restarts.join().ok();
         finished.store(true, std::sync::atomic::Ordering::Release);
+        watcher.thread().unpark();
     });
     let winner = *winner.lock().unwrap_or_else(|e| e.into_inner());
     let decided_by = winner.unwrap_or(BREADTH_FIRST);
     let explored = |i: usize| results[i].as_ref().map_or(0, |r| r.stats.explored);
     let others_explored = (0..3).filter(|&i| i != decided_by).map(explored).sum();
-    let mut result = results[decided_by].take().unwrap_or_else(|| CheckResult {
-        // The search panicked: nothing to report but that it stopped.
-        verdict: Verdict::Unknown(Limit::Cancelled),
-        stats: Stats::default(),
-        trace: None,
-    });
+    // `None`: the search panicked, nothing to report but that it stopped.
+    let mut result = results[decided_by].take().unwrap_or_else(not_started);
     if winner.is_none() && task.stop.cancel.is_cancelled() {
         result.verdict = Verdict::Unknown(Limit::Cancelled);
     }
@@ -154,6 +167,15 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         others_explored,
     });
     result
+}
+
+/// The result of a search that never ran (the race was decided first).
+fn not_started() -> CheckResult {
+    CheckResult {
+        verdict: Verdict::Unknown(Limit::Cancelled),
+        stats: Stats::default(),
+        trace: None,
+    }
 }
 
 /// Takes a search out of the turns when it ends, also by a panic (the
