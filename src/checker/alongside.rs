@@ -60,9 +60,11 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         breadth_first_after: None,
         ..task.options.clone()
     };
+    // Breadth-first search on the threads the caller gave the best-first
+    // one (the CLI: one, unless `--threads`): time-sliced, the parallel
+    // search's workers ran little at once (docs/checker.md).
     let breadth_first = Options {
         config: Config::default(),
-        threads: task.options.fallback_threads,
         ..base.clone()
     };
     // A search is done: a verdict ends the race (the first one wins).

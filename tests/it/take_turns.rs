@@ -17,7 +17,7 @@ fn default_search(threads: usize) -> Options {
     Options {
         config: Config::plain(SearchOrder::Greedy, HeuristicKind::HU),
         take_turns: true,
-        fallback_threads: threads,
+        threads,
         max_states: Some(20_000),
         ..Options::default()
     }
