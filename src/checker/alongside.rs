@@ -34,11 +34,12 @@ const NAMES: [&str; 3] = [
 const BEST_FIRST: usize = 0;
 const RESTARTS: usize = 1;
 const BREADTH_FIRST: usize = 2;
-/// Time shares: best-first search 2, random restarts 1, breadth-first
-/// search 20 (so a full exploration costs at most 23/20 = 1.15× its own
-/// time, plus the head start; best-first search runs at 2/23 of its own
-/// speed after the head start, random restarts at 1/23).
-const SHARES: [u32; 3] = [2, 1, 20];
+/// Time shares: best-first search and random restarts 1 each,
+/// breadth-first search 24 (so a full exploration costs at most 26/24 ≈
+/// 1.08× its own time, plus the head start and the cost of switching
+/// between three stores; best-first search and random restarts run at
+/// 1/26 of their own speed after the head start).
+const SHARES: [u32; 3] = [1, 1, 24];
 /// The best-first search's start alone: where its heuristic leads to the
 /// goal at once (the papers' families need milliseconds), it decides
 /// before the others start. Short, because a full exploration pays it
@@ -59,9 +60,11 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         breadth_first_after: None,
         ..task.options.clone()
     };
+    // Breadth-first search on the threads the caller gave the best-first
+    // one (the CLI: one, unless `--threads`): time-sliced, the parallel
+    // search's workers ran little at once (docs/checker.md).
     let breadth_first = Options {
         config: Config::default(),
-        threads: task.options.fallback_threads,
         ..base.clone()
     };
     // A search is done: a verdict ends the race (the first one wins).
@@ -78,6 +81,13 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let (net, check, deadline, cancel) =
         (task.net, task.check, task.stop.deadline, task.stop.cancel);
     let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
+    // A search starts at its first turn, and not at all when the race was
+    // decided before (so that a goal found in the head start is reported
+    // alone, as the best-first search alone reports it).
+    let first_turn = |me: usize| {
+        turns.gate(me).poll();
+        !race.is_cancelled()
+    };
     let mut results: [Option<CheckResult>; 3] = [None, None, None];
     thread::scope(|s| {
         let best = s.spawn(|| {
@@ -102,48 +112,54 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
                 options: &base,
                 stop: &stop,
             };
-            let r = super::restarts::run(task, &mut |_| {});
+            let r = if first_turn(RESTARTS) {
+                super::restarts::run(task, &mut |_| {})
+            } else {
+                not_started()
+            };
             done(RESTARTS, &r);
             r
         });
-        // The caller's cancel flag stops the race too.
-        s.spawn(|| {
+        // The caller's cancel flag stops the race too (woken at the end,
+        // so that the race does not wait out its sleep).
+        let watcher = s.spawn(|| {
             while !finished.load(std::sync::atomic::Ordering::Acquire) {
                 if cancel.is_cancelled() {
                     race.cancel();
                     turns.release();
                     return;
                 }
-                thread::sleep(Duration::from_millis(20));
+                thread::park_timeout(Duration::from_millis(20));
             }
         });
         let turn = Finish(&turns, BREADTH_FIRST);
         let stop = stop_at(BREADTH_FIRST);
-        let r = super::reach_until(
-            Task {
-                options: &breadth_first,
-                stop: &stop,
-                ..task
-            },
-            progress,
-        );
+        let r = if first_turn(BREADTH_FIRST) {
+            super::reach_until(
+                Task {
+                    options: &breadth_first,
+                    stop: &stop,
+                    ..task
+                },
+                progress,
+            )
+        } else {
+            not_started()
+        };
         done(BREADTH_FIRST, &r);
         drop(turn);
         results[BREADTH_FIRST] = Some(r);
         results[BEST_FIRST] = best.join().ok();
         results[RESTARTS] = restarts.join().ok();
         finished.store(true, std::sync::atomic::Ordering::Release);
+        watcher.thread().unpark();
     });
     let winner = *winner.lock().unwrap_or_else(|e| e.into_inner());
     let decided_by = winner.unwrap_or(BREADTH_FIRST);
     let explored = |i: usize| results[i].as_ref().map_or(0, |r| r.stats.explored);
     let others_explored = (0..3).filter(|&i| i != decided_by).map(explored).sum();
-    let mut result = results[decided_by].take().unwrap_or_else(|| CheckResult {
-        // The search panicked: nothing to report but that it stopped.
-        verdict: Verdict::Unknown(Limit::Cancelled),
-        stats: Stats::default(),
-        trace: None,
-    });
+    // `None`: the search panicked, nothing to report but that it stopped.
+    let mut result = results[decided_by].take().unwrap_or_else(not_started);
     if winner.is_none() && task.stop.cancel.is_cancelled() {
         result.verdict = Verdict::Unknown(Limit::Cancelled);
     }
@@ -153,6 +169,15 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         others_explored,
     });
     result
+}
+
+/// The result of a search that never ran (the race was decided first).
+fn not_started() -> CheckResult {
+    CheckResult {
+        verdict: Verdict::Unknown(Limit::Cancelled),
+        stats: Stats::default(),
+        trace: None,
+    }
 }
 
 /// Takes a search out of the turns when it ends, also by a panic (the

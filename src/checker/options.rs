@@ -126,8 +126,8 @@ pub struct Options {
     /// fallback; `zeno check` sets it for its default configuration.
     pub breadth_first_after: Option<u64>,
     /// Threads of a breadth-first search that stands in for a best-first
-    /// one: after `breadth_first_after`, alongside it (`take_turns`), and
-    /// for a goal that mentions `deadlock` ([`Options::for_goal`]).
+    /// one: after `breadth_first_after`, and for a goal that mentions
+    /// `deadlock` ([`Options::for_goal`]).
     pub fallback_threads: usize,
     /// Extrapolation of zones in the sequential reachability search
     /// (`semantics::Model::extrapolate`, and the split along diagonal
@@ -141,7 +141,7 @@ pub struct Options {
     pub subsume: Subsume,
     /// A greedy or A* reachability search without an enhancement takes
     /// turns on one core with breadth-first search (on
-    /// [`Options::fallback_threads`]) and random depth-first restarts; the
+    /// [`Options::threads`]) and random depth-first restarts; the
     /// first verdict decides (see `alongside.rs`). `zeno check` sets it for
     /// its default configuration; `false` in the library.
     pub take_turns: bool,

@@ -93,6 +93,42 @@ fn unknown(limit: Limit, stats: Stats) -> CheckResult {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Cancel, Limit, Options, Stop, Task, Verdict};
+
+    fn restarts(text: &str, max_states: Option<u64>) -> super::CheckResult {
+        let net = crate::semantics::analyze(text).network.expect("lowers");
+        let cancel = Cancel::new();
+        let stop = Stop::new(&cancel, None);
+        let options = Options {
+            max_states,
+            ..Options::default()
+        };
+        let task = Task {
+            net: &net,
+            check: net.check_at(0).unwrap(),
+            options: &options,
+            stop: &stop,
+        };
+        super::run(task, &mut |_| {})
+    }
+
+    /// A chain of 5,000 states: the restarts' budgets (1,000, 1,000, 2,000,
+    /// …) end in Luby order, each run from the initial state again, until
+    /// one (8,000) covers the chain, which proves the property.
+    #[test]
+    fn restarts_grow_until_one_covers_the_graph() {
+        let chain = crate::bench::families::chain(5000);
+        let r = restarts(&chain, None);
+        assert_eq!(r.verdict, Verdict::Holds);
+        // Fourteen restarts of 1+1+2+1+1+2+4+1+1+2+1+1+2+4 thousand, then
+        // the whole chain.
+        assert_eq!(r.stats.explored, 24_000 + 5_000);
+        // The caller's limit counts all restarts together.
+        let r = restarts(&chain, Some(2_500));
+        assert_eq!(r.verdict, Verdict::Unknown(Limit::States));
+        assert_eq!(r.stats.explored, 2_500);
+    }
+
     #[test]
     fn the_luby_sequence() {
         let first: Vec<u64> = (1..=15).map(super::luby).collect();

@@ -183,9 +183,12 @@ pub fn stats(s: &StatsReport) -> String {
     };
     let after = match (s.breadth_first_after, s.decided_by, s.explored_alongside) {
         (Some(n), _, _) => format!(" (breadth-first, after {n} states of best-first search)"),
-        (None, Some(by), Some(n)) => {
-            format!(" (decided by {by}; {n} more states explored alongside)")
-        }
+        // Nothing said when the others never ran (best-first search
+        // decided in its head start).
+        (None, Some(by), Some(n)) if n > 0 => format!(
+            " (decided by {by}; {n} more {} explored alongside)",
+            if n == 1 { "state" } else { "states" }
+        ),
         _ => String::new(),
     };
     format!(

@@ -84,6 +84,7 @@ mod syntax_operators;
 mod syntax_robustness;
 mod syntax_snapshots;
 mod syntax_ungram;
+mod take_turns;
 mod tchecker_diff;
 mod value_queries;
 mod uppaal_acceptance;
