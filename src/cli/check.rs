@@ -404,7 +404,11 @@ pub fn run(args: &CheckArgs) -> u8 {
             _ => {
                 outcome.add(exit::ERROR);
                 if args.format == Format::Text && !file.not_checked.is_empty() {
-                    out::print(format_args!("{}{}", text::header(&file), text::not_checked(&file)));
+                    out::print(format_args!(
+                        "{}{}",
+                        text::header(&file),
+                        text::not_checked(&file)
+                    ));
                 }
                 reports.push(file);
                 continue;

@@ -298,7 +298,10 @@ fn text_json_sarif_and_the_exit_code() {
         .unwrap_or_else(|| panic!("{results:?}"));
     assert_eq!(note["level"], "note");
     // The answer, then the formula as written (every SARIF result names it).
-    assert_eq!(note["message"]["text"], "b_x: sup: P.x <= 13 (sup{P.b}: P.x)");
+    assert_eq!(
+        note["message"]["text"],
+        "b_x: sup: P.x <= 13 (sup{P.b}: P.x)"
+    );
 
     // Unbounded, with a failing check beside it: the exit code is the check's.
     let file = dir.join("unbounded.zeno");
