@@ -105,6 +105,10 @@ enum Halt {
 enum Failed {
     Transition((Edges, EvalError)),
     Target((Edges, EvalError)),
+    /// A stop condition ended the enumeration of a state's transitions
+    /// (a broadcast with exponentially many combinations): the successors
+    /// are incomplete, so the search stops with this limit.
+    Stopped(Limit),
 }
 
 /// A node of the inner search.
@@ -220,6 +224,10 @@ struct Search<'a, 'm> {
     /// The model is `non_zeno::product` of the network: only non-Zeno
     /// infinite runs count (`buchi.rs`).
     non_zeno: bool,
+    /// Whether enumerating a state's transitions polls the stop conditions
+    /// (`transitions_watched`): off only while a found lasso's cycle is
+    /// rebuilt from successors already computed once (`buchi.rs`).
+    watch_transitions: bool,
     /// Guided search (`directed.rs`): the depth-first searches try
     /// cycle-closing successors first, and the outer search of `-->` is
     /// best-first on `heuristic` (toward `p && !q`).
@@ -289,6 +297,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         started: Instant::now(),
         outer_stored: 0,
         non_zeno: task.options.non_zeno,
+        watch_transitions: true,
         guided,
         heuristic,
         timed: None,
@@ -562,7 +571,12 @@ impl Search<'_, '_> {
             }
             let succ = self
                 .successors(&key, &zone)
-                .map_err(|(edges, e)| Halt::Error(path(), edges, e))?;
+                .map_err(|failed| match failed {
+                    Failed::Transition((edges, e)) | Failed::Target((edges, e)) => {
+                        Halt::Error(path(), edges, e)
+                    }
+                    Failed::Stopped(limit) => Halt::Limit(limit),
+                })?;
             let g = store.state(id).g.saturating_add(1);
             for (k2, z2, edges) in succ {
                 if let Inserted::New(new) = store.insert(&k2, &z2, id, &edges, g, Subsumption::Any)
@@ -613,19 +627,18 @@ impl Search<'_, '_> {
         &mut self,
         key: &[i32],
         zone: &Dbm,
-    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, (Edges, EvalError)> {
+    ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, Failed> {
         let model = self.model;
-        model
-            .transitions(key, &mut self.buf)
-            .map_err(|e| (e.edges, e.error))?;
+        self.transitions_watched(key)?;
         let mut out = Vec::new();
         let mut new_key = Vec::new();
         let mut succ = vec![Dbm::zero(model.dim)];
         for k in 0..self.buf.len() {
+            self.poll_per_transition()?;
             let edges = self.buf.get(k).to_vec();
             let n = model
                 .successor(key, zone, &edges, &mut new_key, &mut succ)
-                .map_err(|e| (edges.clone(), e))?;
+                .map_err(|e| Failed::Transition((edges.clone(), e)))?;
             for z in &mut succ[..n] {
                 self.stats.generated += 1;
                 model.extrapolate(&new_key, z, &mut self.lower, &mut self.upper);
@@ -633,6 +646,31 @@ impl Search<'_, '_> {
             }
         }
         Ok(out)
+    }
+
+    /// The transitions of `key` into `self.buf`, polling the stop
+    /// conditions while a broadcast's combinations are built (only here:
+    /// the deadlock and formula tests that share the buffer need every
+    /// transition, so they run unwatched).
+    fn transitions_watched(&mut self, key: &[i32]) -> Result<(), Failed> {
+        self.buf.watch = self.watch_transitions.then(|| self.stop.watch());
+        let listed = self.model.transitions(key, &mut self.buf);
+        self.buf.watch = None;
+        listed.map_err(|e| Failed::Transition((e.edges, e.error)))?;
+        match self.buf.stopped {
+            Some(limit) => Err(Failed::Stopped(limit)),
+            None => Ok(()),
+        }
+    }
+
+    /// The stop conditions, polled at every transition of a state: with
+    /// hundreds of processes one state has tens of thousands of
+    /// transitions, each a closure of a large zone.
+    fn poll_per_transition(&self) -> Result<(), Failed> {
+        match self.stop.reason().filter(|_| self.watch_transitions) {
+            Some(limit) => Err(Failed::Stopped(limit)),
+            None => Ok(()),
+        }
     }
 
     /// Whether time can pass for ever in this discrete state: delays are
@@ -719,9 +757,7 @@ impl Search<'_, '_> {
         zone: &Dbm,
     ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, Failed> {
         let model = self.model;
-        model
-            .transitions(key, &mut self.buf)
-            .map_err(|e| Failed::Transition((e.edges, e.error)))?;
+        self.transitions_watched(key)?;
         let all: Vec<Edges> = (0..self.buf.len())
             .map(|k| self.buf.get(k).to_vec())
             .collect();
@@ -729,6 +765,7 @@ impl Search<'_, '_> {
         let mut new_key = Vec::new();
         let mut entry = vec![Dbm::zero(model.dim)];
         for edges in all {
+            self.poll_per_transition()?;
             let n = model
                 .entry_successor(key, zone, &edges, &mut new_key, &mut entry)
                 .map_err(|e| Failed::Transition((edges.clone(), e)))?;
@@ -864,9 +901,7 @@ impl Search<'_, '_> {
             }
             let succ = match timed {
                 true => self.successors_timed(&next_key, &next_zone),
-                false => self
-                    .successors(&next_key, &next_zone)
-                    .map_err(Failed::Transition),
+                false => self.successors(&next_key, &next_zone),
             };
             let mut succ = succ.map_err(|failed| match failed {
                 Failed::Transition((edges, e)) => error_here(prefix, &stack, &via, edges, e),
@@ -877,6 +912,7 @@ impl Search<'_, '_> {
                     path.push(edges);
                     Halt::Error(path, Vec::new(), e)
                 }
+                Failed::Stopped(limit) => Halt::Limit(limit),
             })?;
             // Before the successors are ordered, so that one equal to the
             // node itself closes a cycle.

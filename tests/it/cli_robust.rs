@@ -102,6 +102,19 @@ fn the_time_limit_stops_the_expansion_of_one_state() {
         assert_eq!(o.status.code(), Some(3), "{out}{}", stderr(&o));
         assert!(out.contains("c: unknown: time limit reached"), "{out}");
     }
+    // The liveness search polls per transition too (and while a state's
+    // transitions are listed).
+    let live = dir.join("p200-live.zeno");
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&live, text.replace("A[] v != N", "E[] v != N")).expect("write");
+    let o = zeno_within(
+        &["check", "--timeout", "1", path(&live)],
+        Duration::from_secs(60),
+    )
+    .expect("the liveness check still running after 60 s");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}{}", stderr(&o));
+    assert!(out.contains("c: unknown: time limit reached"), "{out}");
 }
 
 #[test]

@@ -153,6 +153,9 @@ impl Search<'_, '_> {
         let mut parent: FxHashMap<(u32, bool), ((u32, bool), Edges)> = FxHashMap::default();
         let mut queue = VecDeque::from([(root, false)]);
         let goal = (root, true);
+        // These successors were computed once already: a limit reached now
+        // must not cut them short.
+        self.watch_transitions = false;
         'bfs: while let Some((n, ticked)) = queue.pop_front() {
             let key = members[&n];
             let zone = zone_of(self, n);
@@ -179,6 +182,7 @@ impl Search<'_, '_> {
                 queue.push_back(next);
             }
         }
+        self.watch_transitions = true;
         let mut cycle = Vec::new();
         let mut cycle_zones = Vec::new();
         let mut at = goal;
