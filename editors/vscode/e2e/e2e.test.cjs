@@ -65,8 +65,11 @@ async function open(file) {
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout: UI });
   await input.fill(file);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor({ timeout: UI });
-  await input.press("Enter");
+  // Click the file's row: Enter would take the highlighted row, which is
+  // the most recent editor until the list has been filtered (a race).
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first();
+  await row.waitFor({ timeout: UI });
+  await row.click();
   await page.locator(`.tab.active[aria-label^="${file}"]`).first().waitFor({ timeout: UI });
   await page.locator(".monaco-editor .view-lines").first().waitFor({ timeout: UI });
 }
