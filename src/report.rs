@@ -223,12 +223,15 @@ pub fn run_end(end: &TraceEnd) -> String {
 /// explored`, `model error: MESSAGE, after a trace of 3 steps, …`,
 /// `unknown: limit reached (time), …`, `unknown: cancelled after …`.
 pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) -> String {
-    let explored = result.stats.explored;
+    let explored = match result.stats.explored {
+        1 => "1 state".to_string(),
+        n => format!("{n} states"),
+    };
     let (trace, witness, after) = match (&result.trace, result.stats.trace_limit) {
         (Some(t), _) => (
-            format!("trace of {} steps{}", t.len(), run_end(&t.end)),
-            format!("witness of {} steps{}", t.len(), run_end(&t.end)),
-            format!("after a trace of {} steps", t.len()),
+            format!("trace of {}{}", steps(t.len()), run_end(&t.end)),
+            format!("witness of {}{}", steps(t.len()), run_end(&t.end)),
+            format!("after a trace of {}", steps(t.len())),
         ),
         (None, limit) => {
             let why = limit.map_or(String::new(), |l| {
@@ -239,24 +242,24 @@ pub fn editor_message(network: &Network, check: &Check, result: &CheckResult) ->
         }
     };
     match Outcome::of(check, result) {
-        Outcome::Holds => format!("holds: {explored} states explored"),
-        Outcome::Witnessed => format!("holds: {witness}, {explored} states explored"),
-        Outcome::Violated => format!("violated: {trace}, {explored} states explored"),
+        Outcome::Holds => format!("holds: {explored} explored"),
+        Outcome::Witnessed => format!("holds: {witness}, {explored} explored"),
+        Outcome::Violated => format!("violated: {trace}, {explored} explored"),
         Outcome::NoWitness if check.kind.is_liveness() => {
-            format!("fails: every maximal run leaves it, {explored} states explored")
+            format!("fails: every maximal run leaves it, {explored} explored")
         }
         Outcome::NoWitness => {
-            format!("fails: no reachable state satisfies it, {explored} states explored")
+            format!("fails: no reachable state satisfies it, {explored} explored")
         }
         Outcome::ModelError(e) => format!(
-            "model error: {}, {after}, {explored} states explored",
+            "model error: {}, {after}, {explored} explored",
             describe_error(network, &e)
         ),
         Outcome::Unknown(Limit::Cancelled) => {
-            format!("unknown: cancelled after {explored} states explored")
+            format!("unknown: cancelled after {explored} explored")
         }
         Outcome::Unknown(limit) => format!(
-            "unknown: limit reached ({}), {explored} states explored",
+            "unknown: limit reached ({}), {explored} explored",
             limit_words(limit).0
         ),
     }

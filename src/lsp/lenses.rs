@@ -75,7 +75,7 @@ fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> 
     let Some(r) = result else {
         return "not checked yet".to_string();
     };
-    let steps = r.trace.as_ref().map_or(0, |t| t.len());
+    let steps = crate::report::steps(r.trace.as_ref().map_or(0, |t| t.len()));
     // How a liveness check's run goes on (", looping back to step 2").
     let end = r
         .trace
@@ -83,10 +83,10 @@ fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> 
         .map_or(String::new(), |t| crate::report::run_end(&t.end));
     match &r.verdict {
         Verdict::Holds if invariant => "✓ holds".to_string(),
-        Verdict::Holds => format!("✓ holds — witness of {steps} steps{end}"),
-        Verdict::Fails if invariant => format!("✗ violated — trace of {steps} steps{end}"),
+        Verdict::Holds => format!("✓ holds — witness of {steps}{end}"),
+        Verdict::Fails if invariant => format!("✗ violated — trace of {steps}{end}"),
         Verdict::Fails => "✗ fails".to_string(),
-        Verdict::ModelError(_) => format!("✗ model error — trace of {steps} steps"),
+        Verdict::ModelError(_) => format!("✗ model error — trace of {steps}"),
         Verdict::Unknown(_) => "? unknown".to_string(),
     }
 }

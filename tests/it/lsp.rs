@@ -1417,7 +1417,7 @@ async fn limits_and_heuristic_from_settings() {
     )
     .await;
     let m = fischer_mutex_at(&mut c, uri, 1).await;
-    assert_eq!(m, "unknown: limit reached (time), 1 states explored");
+    assert_eq!(m, "unknown: limit reached (time), 1 state explored");
 
     // A* with an admissible heuristic finds the shortest trace, 6 steps
     // (see the model's header); hL and the blind heuristic 0 explore
