@@ -438,7 +438,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
-            if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
+            let mut r = if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
                 // A value query: an answer, not a verdict (docs/cli.md, "Exit
                 // codes"); the portfolio races for verdicts only.
                 let mut answer = checker::check_bounds(&network, id, &options, &cancel, &mut |s| {
@@ -448,38 +448,33 @@ pub fn run(args: &CheckArgs) -> u8 {
                 if let Some(peak) = zeno::memory::peak() {
                     answer.result.stats.peak_memory = peak;
                 }
-                let mut r = report::bounds_report(source, &network, id, &answer);
-                model.relocate_check(&mut r);
-                outcome.add(r.verdict.exit_code());
-                if args.format == Format::Text {
-                    out::print(text::check(&file, &r, args.trace));
-                }
-                file.checks.push(r);
-                if cancel.is_cancelled() {
-                    break;
-                }
-                continue;
-            }
-            let (mut result, winner) = if let Some(configs) = &configs {
-                let race = portfolio::race(&network, id, configs, &cancel);
-                let winner = race.winner.map(|w| configs[w].name.clone());
-                (race.result, winner)
+                report::bounds_report(source, &network, id, &answer)
             } else {
-                let options = options.for_goal(&c.kind.goal());
-                let result =
-                    checker::check(&network, id, &options, &cancel, &mut |s| progress.update(s));
-                (result, None)
+                let (mut result, winner) = if let Some(configs) = &configs {
+                    let race = portfolio::race(&network, id, configs, &cancel);
+                    let winner = race.winner.map(|w| configs[w].name.clone());
+                    (race.result, winner)
+                } else {
+                    let options = options.for_goal(&c.kind.goal());
+                    let result = checker::check(&network, id, &options, &cancel, &mut |s| {
+                        progress.update(s)
+                    });
+                    (result, None)
+                };
+                progress.finish();
+                // The process's real peak during the check (the model
+                // included), rather than the store's own estimate.
+                if let Some(peak) = zeno::memory::peak() {
+                    result.stats.peak_memory = peak;
+                }
+                let mut r = report::check_report(source, &network, id, &result);
+                r.portfolio_winner = winner;
+                r
             };
-            progress.finish();
-            // The process's real peak heap during the check (the model
-            // included), rather than the store's own estimate.
-            if let Some(peak) = zeno::memory::peak() {
-                result.stats.peak_memory = peak;
-            }
-            let mut r = report::check_report(source, &network, id, &result);
+            // Both kinds alike: placed in the file the user wrote, with the
+            // query's formula and comment when it came from a query file.
             model.relocate_check(&mut r);
             describe_query(&model, &mut r);
-            r.portfolio_winner = winner;
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
                 out::print(text::check(&file, &r, args.trace));

@@ -350,6 +350,27 @@ fn imported_uppaal_value_queries() {
     // `y == x <= 10` in `a`, `y <= 3` in `b`; `n` is 0 in `a`.
     assert!(text.contains("sup: P.y <= 10"), "{text}");
     assert!(text.contains("inf: n = 0"), "{text}");
+    // A value query from a query file is named, described and placed like
+    // any other query there: "the largest y" is not one word, so the check
+    // is `line2` with that comment, at line 2 of more.q.
+    let out = zeno(&[
+        "check",
+        path(&file),
+        "--queries",
+        path(&queries),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let checks = v["files"][0]["checks"].as_array().expect("checks");
+    let c = checks
+        .iter()
+        .find(|c| c["name"] == "line2")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(c["formula"], "sup: P.y", "{v}");
+    assert_eq!(c["comment"], "the largest y", "{v}");
+    assert_eq!(c["path"], path(&queries), "{v}");
+    assert_eq!(c["range"]["start"]["line"], 2, "{v}");
 }
 
 /// The language server shows a value query's answer as information on the
