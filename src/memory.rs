@@ -407,7 +407,7 @@ pub struct OutOfMemory;
 
 /// Runs `f` in a fallible section: allocations past the budget fail (return
 /// null) instead of succeeding, so `try_reserve` inside reports them.
-fn fallible<R>(f: impl FnOnce() -> R) -> R {
+pub fn fallible<R>(f: impl FnOnce() -> R) -> R {
     struct Reset(bool);
     impl Drop for Reset {
         fn drop(&mut self) {

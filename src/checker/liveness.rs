@@ -73,9 +73,11 @@ use super::dbm::Dbm;
 use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
 use super::semantics::{Model, TransitionBuf};
+use super::packed_key::KeyCodec;
 use super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::trace::{TraceEnd, ZoneBound};
 use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
+use super::zone_graph::{Unlisted, ZoneGraph};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 
@@ -209,6 +211,9 @@ fn error_here(prefix: &[Edges], stack: &[Frame], via: &Edges, edges: Edges, e: E
 
 struct Search<'a, 'm> {
     model: &'m Model<'a>,
+    /// The zone graph's step for the searches without clocks in the
+    /// formula (those with clocks enter the formula's pieces, `timed.rs`).
+    graph: ZoneGraph<'m>,
     options: &'m Options,
     stop: &'m Stop<'m>,
     progress: &'m mut dyn FnMut(&Stats),
@@ -285,6 +290,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     };
     let mut search = Search {
         model: &model,
+        graph: ZoneGraph::new(&model, None),
         options: task.options,
         stop: task.stop,
         progress,
@@ -434,10 +440,8 @@ impl Search<'_, '_> {
     /// The initial symbolic state, extrapolated; `None` when its invariants
     /// are unsatisfiable (the network has no run at all).
     fn initial(&mut self) -> Result<Option<State>, Halt> {
-        match self.model.initial() {
-            Ok(Some((key, mut zone))) => {
-                self.model
-                    .extrapolate(&key, &mut zone, &mut self.lower, &mut self.upper);
+        match self.graph.initial() {
+            Ok(Some((key, zone))) => {
                 self.stats.generated += 1;
                 Ok(Some((key.into_boxed_slice(), zone)))
             }
@@ -517,6 +521,7 @@ impl Search<'_, '_> {
         // store: one compact zone table per discrete part, inclusion both
         // ways in one pass, parents and transitions for the path.
         let mut store = Store::new(key.len(), self.model.dim);
+        store.pack_keys(KeyCodec::of_network(self.model.net));
         let Inserted::New(first) = store.insert(&key, &zone, NO_PARENT, &[], 0, Subsumption::Any)
         else {
             unreachable!("the first state is new");
@@ -534,11 +539,11 @@ impl Search<'_, '_> {
         while let Some(id) = queue.pop() {
             // A larger zone of the same discrete part replaced it: its
             // maximal runs are runs of that one.
-            if store.state(id).removed {
+            if store.removed(id) {
                 continue;
             }
             self.tick()?;
-            let key: Box<[i32]> = store.key(id).into();
+            let key: Box<[i32]> = store.key(id).into_boxed_slice();
             store.zone_into(id, &mut zone);
             store.mark_expanded(id);
             let path = || {
@@ -628,21 +633,24 @@ impl Search<'_, '_> {
         key: &[i32],
         zone: &Dbm,
     ) -> Result<Vec<(Box<[i32]>, Dbm, Edges)>, Failed> {
-        let model = self.model;
-        self.transitions_watched(key)?;
+        self.graph
+            .watch(self.watch_transitions.then(|| self.stop.watch()));
+        let transitions = match self.graph.transitions(key) {
+            Ok(n) => n,
+            Err(Unlisted::Error(e)) => return Err(Failed::Transition((e.edges, e.error))),
+            Err(Unlisted::Stopped(limit)) => return Err(Failed::Stopped(limit)),
+        };
         let mut out = Vec::new();
-        let mut new_key = Vec::new();
-        let mut succ = vec![Dbm::zero(model.dim)];
-        for k in 0..self.buf.len() {
+        for k in 0..transitions {
             self.poll_per_transition()?;
-            let edges = self.buf.get(k).to_vec();
-            let n = model
-                .successor(key, zone, &edges, &mut new_key, &mut succ)
-                .map_err(|e| Failed::Transition((edges.clone(), e)))?;
-            for z in &mut succ[..n] {
+            let step = match self.graph.next(key, zone, k) {
+                Err(e) => return Err(Failed::Transition((self.graph.edges(k).to_vec(), e))),
+                Ok(None) => continue,
+                Ok(Some(step)) => step,
+            };
+            for z in step.zones.iter() {
                 self.stats.generated += 1;
-                model.extrapolate(&new_key, z, &mut self.lower, &mut self.upper);
-                out.push((new_key.clone().into_boxed_slice(), z.clone(), edges.clone()));
+                out.push((step.key.into(), z.clone(), step.edges.to_vec()));
             }
         }
         Ok(out)

@@ -21,6 +21,7 @@ mod liveness;
 mod lu;
 mod options;
 mod outcome;
+mod packed_key;
 mod parallel;
 pub mod portfolio;
 mod restarts;
@@ -32,6 +33,7 @@ mod stopwatches;
 mod store;
 pub mod trace;
 mod turns;
+mod zone_graph;
 mod zone_table;
 
 pub use enhance::Enhance;

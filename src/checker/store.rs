@@ -10,8 +10,19 @@
 //! (only `x >= 0`), which the search has made them before inserting, so a
 //! read rebuilds the full canonical zone exactly and inclusion between
 //! zones of one discrete part is inclusion of their active entries.
+//!
+//! The bookkeeping is kept small, since on Fischer-like models there are
+//! almost as many discrete parts as zones: a discrete part is stored once,
+//! packed into bytes (`packed_key.rs`), and the hash table holds only its
+//! number; a state record is five `u32`s (its transitions end where the
+//! next state's begin, its two flags are bit sets), and the zones of a
+//! discrete part are listed inline up to four.
 
-use rustc_hash::FxHashMap;
+use std::hash::Hasher;
+
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
 
 use crate::ir::{EdgeId, ProcId};
 
@@ -20,6 +31,7 @@ use super::alu;
 use super::dbm::Dbm;
 use super::dbm::bound::{INF, LE_ZERO, Raw};
 use super::lu::LuTable;
+use super::packed_key::KeyCodec;
 use super::zone_table::ZoneTable;
 
 pub const NO_PARENT: u32 = u32::MAX;
@@ -27,30 +39,45 @@ pub const NO_PARENT: u32 = u32::MAX;
 pub struct StateRec {
     pub disc: u32,
     pub parent: u32,
+    /// Its transitions: `Store::trans` from here to the next state's start.
     trans_start: u32,
-    trans_len: u32,
     /// Number of transitions from the initial state.
     pub g: u32,
-    /// Set when a larger zone replaced this one: frontier entries are skipped.
-    pub removed: bool,
-    /// Set once the state has been taken from the frontier and expanded.
-    pub expanded: bool,
     /// Where its zone is kept in the zone table; the slot of a removed state
     /// is reused (a trace needs parents and transitions, not zones: it
     /// recomputes the exact zones forward along the path).
     zone_slot: u32,
 }
 
+/// One bit per state.
+#[derive(Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn get(&self, i: u32) -> bool {
+        self.0
+            .get(i as usize / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    fn set(&mut self, i: u32) {
+        let w = i as usize / 64;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (i % 64);
+    }
+
+    fn bytes(&self) -> usize {
+        self.0.capacity() * 8
+    }
+}
+
 struct Disc {
-    key_start: u32,
     /// Its active clocks: an index into `Store::sets`.
     set: u32,
     /// Live states with this discrete part.
-    states: Vec<u32>,
-    /// Cached heuristic value (`None` = not computed yet).
-    pub h: Option<Option<u32>>,
-    /// With aLU subsumption, where its bounds start in `AluBounds::bounds`.
-    lu_start: u32,
+    states: SmallVec<[u32; 4]>,
 }
 
 /// aLU subsumption (`alu.rs`): the LU bounds of each discrete part, on
@@ -58,6 +85,8 @@ struct Disc {
 struct AluBounds {
     table: LuTable,
     bounds: Vec<i32>,
+    /// Per discrete part, where its bounds start in `bounds`.
+    starts: Vec<u32>,
     lower: Vec<i32>,
     upper: Vec<i32>,
 }
@@ -65,9 +94,18 @@ struct AluBounds {
 pub struct Store {
     nkey: usize,
     dim: usize,
-    map: FxHashMap<Box<[i32]>, u32>,
+    /// The discrete parts' numbers, hashed by their packed keys.
+    table: HashTable<u32>,
     discs: Vec<Disc>,
-    keys: Vec<i32>,
+    /// How keys are packed, and the packed keys: discrete part `d` at
+    /// `d * codec.len()`.
+    codec: KeyCodec,
+    keys: Vec<u8>,
+    /// Scratch: the key being inserted, packed.
+    packed: Vec<u8>,
+    /// Cached heuristic values per discrete part (`None` = not computed
+    /// yet), grown only when a search caches one.
+    h: Vec<Option<Option<u32>>>,
     /// Which clocks are active where; `None`: all, everywhere.
     active: Option<ActiveClocks>,
     /// Number of processes (the locations at the head of a key).
@@ -85,6 +123,10 @@ pub struct Store {
     set_buf: Vec<u16>,
     probe: Vec<Raw>,
     states: Vec<StateRec>,
+    /// Set when a larger zone replaced the state: frontier entries are skipped.
+    removed: Bits,
+    /// Set once the state has been taken from the frontier and expanded.
+    expanded: Bits,
     trans: Vec<(ProcId, EdgeId)>,
     live: u64,
     /// Set: a zone subsumes another when it is included in its aLU
@@ -139,9 +181,12 @@ impl Store {
         let mut store = Store {
             nkey,
             dim,
-            map: FxHashMap::default(),
+            table: HashTable::new(),
             discs: Vec::new(),
+            codec: KeyCodec::wide(nkey),
             keys: Vec::new(),
+            packed: Vec::new(),
+            h: Vec::new(),
             active,
             nproc,
             sets: Vec::new(),
@@ -151,6 +196,8 @@ impl Store {
             set_buf: Vec::new(),
             probe: Vec::new(),
             states: Vec::new(),
+            removed: Bits::default(),
+            expanded: Bits::default(),
             trans: Vec::new(),
             live: 0,
             alu: None,
@@ -175,9 +222,17 @@ impl Store {
         self.alu = Some(AluBounds {
             table: lu,
             bounds: Vec::new(),
+            starts: Vec::new(),
             lower: vec![0; self.dim],
             upper: vec![0; self.dim],
         });
+    }
+
+    /// Packs discrete parts with `codec` (`packed_key.rs`) rather than 4
+    /// bytes a slot. Only before the first insertion.
+    pub fn pack_keys(&mut self, codec: KeyCodec) {
+        assert!(self.discs.is_empty(), "keys are packed from the first state");
+        self.codec = codec;
     }
 
     /// The id of the set in `set_buf`, interning it (and creating the zone
@@ -230,26 +285,117 @@ impl Store {
         }
     }
 
-    pub fn key(&self, id: u32) -> &[i32] {
-        let d = &self.discs[self.states[id as usize].disc as usize];
-        &self.keys[d.key_start as usize..d.key_start as usize + self.nkey]
+    /// Writes the discrete part of `id` to `out` (cleared first).
+    pub fn key_into(&self, id: u32, out: &mut Vec<i32>) {
+        let n = self.codec.len();
+        let at = self.states[id as usize].disc as usize * n;
+        out.clear();
+        self.codec.decode(&self.keys[at..at + n], out);
+    }
+
+    /// The discrete part of `id`.
+    pub fn key(&self, id: u32) -> Vec<i32> {
+        let mut key = Vec::with_capacity(self.nkey);
+        self.key_into(id, &mut key);
+        key
     }
 
     pub fn state(&self, id: u32) -> &StateRec {
         &self.states[id as usize]
     }
 
+    /// Whether a larger zone replaced state `id` (its frontier entries are
+    /// skipped).
+    pub fn removed(&self, id: u32) -> bool {
+        self.removed.get(id)
+    }
+
     pub fn transition(&self, id: u32) -> &[(ProcId, EdgeId)] {
-        let s = &self.states[id as usize];
-        &self.trans[s.trans_start as usize..(s.trans_start + s.trans_len) as usize]
+        let start = self.states[id as usize].trans_start as usize;
+        let end = self
+            .states
+            .get(id as usize + 1)
+            .map_or(self.trans.len(), |s| s.trans_start as usize);
+        &self.trans[start..end]
     }
 
     pub fn cached_h(&self, disc: u32) -> Option<Option<u32>> {
-        self.discs[disc as usize].h
+        self.h.get(disc as usize).copied().flatten()
     }
 
     pub fn set_cached_h(&mut self, disc: u32, h: Option<u32>) {
-        self.discs[disc as usize].h = Some(h);
+        if self.h.len() <= disc as usize {
+            self.h.resize(self.discs.len(), None);
+        }
+        self.h[disc as usize] = Some(h);
+    }
+
+    /// The number of the discrete part `key`, adding it when new.
+    fn disc_of(&mut self, key: &[i32]) -> u32 {
+        self.packed.clear();
+        if !self.codec.encode(key, &mut self.packed) {
+            // A value outside the ranges the codec was built for: every
+            // key from now on takes 4 bytes a slot.
+            self.widen_keys();
+            assert!(self.codec.encode(key, &mut self.packed));
+        }
+        let hash = hash_bytes(&self.packed);
+        let n = self.codec.len();
+        let (keys, packed) = (&self.keys, &self.packed);
+        if let Some(&d) = self
+            .table
+            .find(hash, |&d| &keys[d as usize * n..(d as usize + 1) * n] == packed)
+        {
+            return d;
+        }
+        let set = match &self.active {
+            Some(active) => {
+                active.fill(&key[..self.nproc], &mut self.set_buf);
+                self.intern_set()
+            }
+            None => 0,
+        };
+        let d = self.discs.len() as u32;
+        self.keys.extend_from_slice(&self.packed);
+        if let Some(a) = &mut self.alu {
+            a.starts.push(a.bounds.len() as u32);
+            a.table.fill(&key[..self.nproc], &mut a.lower, &mut a.upper);
+            let set = &self.sets[set as usize];
+            a.bounds.extend(set.iter().map(|&x| a.lower[x as usize]));
+            a.bounds.extend(set.iter().map(|&x| a.upper[x as usize]));
+        }
+        self.discs.push(Disc {
+            set,
+            states: SmallVec::new(),
+        });
+        let keys = &self.keys;
+        self.table.insert_unique(hash, d, |&d| {
+            hash_bytes(&keys[d as usize * n..(d as usize + 1) * n])
+        });
+        d
+    }
+
+    /// Re-packs every stored key 4 bytes a slot, and hashes them again.
+    fn widen_keys(&mut self) {
+        let wide = KeyCodec::wide(self.nkey);
+        let n = self.codec.len();
+        let mut key = Vec::with_capacity(self.nkey);
+        let mut keys = Vec::with_capacity(self.discs.len() * wide.len());
+        for packed in self.keys.chunks_exact(n.max(1)).take(self.discs.len()) {
+            key.clear();
+            self.codec.decode(packed, &mut key);
+            assert!(wide.encode(&key, &mut keys));
+        }
+        let m = wide.len();
+        self.table.clear();
+        for d in 0..self.discs.len() as u32 {
+            let hash = hash_bytes(&keys[d as usize * m..(d as usize + 1) * m]);
+            self.table.insert_unique(hash, d, |&d| {
+                hash_bytes(&keys[d as usize * m..(d as usize + 1) * m])
+            });
+        }
+        self.keys = keys;
+        self.codec = wide;
     }
 
     /// Stores `(key, zone)` unless a stored zone of the same discrete part
@@ -265,41 +411,7 @@ impl Store {
     ) -> Inserted {
         let by_depth = rule != Subsumption::Any;
         let forget_expanded = rule == Subsumption::NoDeeperUnlessExpanded;
-        let disc = match self.map.get(key) {
-            Some(&d) => d,
-            None => {
-                let set = match &self.active {
-                    Some(active) => {
-                        active.fill(&key[..self.nproc], &mut self.set_buf);
-                        self.intern_set()
-                    }
-                    None => 0,
-                };
-                let d = self.discs.len() as u32;
-                let key_start = self.keys.len() as u32;
-                self.keys.extend_from_slice(key);
-                let lu_start = match &mut self.alu {
-                    Some(a) => {
-                        let start = a.bounds.len() as u32;
-                        a.table.fill(&key[..self.nproc], &mut a.lower, &mut a.upper);
-                        let set = &self.sets[set as usize];
-                        a.bounds.extend(set.iter().map(|&x| a.lower[x as usize]));
-                        a.bounds.extend(set.iter().map(|&x| a.upper[x as usize]));
-                        start
-                    }
-                    None => 0,
-                };
-                self.discs.push(Disc {
-                    key_start,
-                    set,
-                    states: Vec::new(),
-                    h: None,
-                    lu_start,
-                });
-                self.map.insert(key.into(), d);
-                d
-            }
-        };
+        let disc = self.disc_of(key);
         let set = &self.sets[self.discs[disc as usize].set as usize];
         let table = set.len();
         if table == self.dim {
@@ -324,7 +436,7 @@ impl Store {
         let zones = &mut self.zones[table];
         // The aLU bounds of this discrete part, and the probe's entries.
         let alu_bounds = self.alu.as_ref().map(|a| {
-            let start = self.discs[disc as usize].lu_start as usize;
+            let start = a.starts[disc as usize] as usize;
             let (lower, upper) = a.bounds[start..start + 2 * table].split_at(table);
             let probe: &[Raw] = if table == self.dim {
                 zone.raw()
@@ -354,9 +466,9 @@ impl Store {
                 self.discs[disc as usize].states = live;
                 return Inserted::Subsumed;
             }
-            let expanded = self.states[s as usize].expanded;
+            let expanded = self.expanded.get(s);
             if inclusion.covers && (!by_depth || g <= sg || (forget_expanded && expanded)) {
-                self.states[s as usize].removed = true;
+                self.removed.set(s);
                 self.free_slots[table].push(self.states[s as usize].zone_slot);
                 self.live -= 1;
                 live.swap_remove(k);
@@ -374,10 +486,7 @@ impl Store {
             disc,
             parent,
             trans_start,
-            trans_len: trans.len() as u32,
             g,
-            removed: false,
-            expanded: false,
             zone_slot,
         });
         self.live += 1;
@@ -388,21 +497,30 @@ impl Store {
     /// and a few edges) so that inserting them does not grow a table: the
     /// tables grow here, within the memory budget, or not at all.
     pub fn reserve(&mut self, states: usize) -> Result<(), crate::memory::OutOfMemory> {
-        use crate::memory::{reserve, reserve_map};
+        use crate::memory::reserve;
         // Successors may land in any table: each makes room.
         for zones in &mut self.zones {
             zones.reserve(states)?;
         }
         reserve(&mut self.states, states)?;
         reserve(&mut self.trans, states * 4)?;
-        reserve(&mut self.keys, states * self.nkey)?;
+        reserve(&mut self.keys, states * self.codec.len())?;
         reserve(&mut self.discs, states)?;
-        reserve_map(&mut self.map, states)
+        if self.table.capacity() - self.table.len() >= states {
+            return Ok(());
+        }
+        let (keys, n) = (&self.keys, self.codec.len());
+        crate::memory::fallible(|| {
+            self.table.try_reserve(states, |&d| {
+                hash_bytes(&keys[d as usize * n..(d as usize + 1) * n])
+            })
+        })
+        .map_err(|_| crate::memory::OutOfMemory)
     }
 
     /// Records that `id` has been taken from the frontier and expanded.
     pub fn mark_expanded(&mut self, id: u32) {
-        self.states[id as usize].expanded = true;
+        self.expanded.set(id);
     }
 
     /// Live (not removed) states.
@@ -412,16 +530,22 @@ impl Store {
 
     /// Bytes held by the store (capacities of its tables).
     pub fn bytes(&self) -> u64 {
-        let map = self.map.capacity() * (std::mem::size_of::<(Box<[i32]>, u32)>() + 1)
-            + self.map.len() * self.nkey * 4;
+        // A table of `capacity` entries has about 8/7 as many buckets, each
+        // an entry and a control byte.
+        let map = self.table.capacity() * 8 / 7 * (std::mem::size_of::<u32>() + 1);
         let discs = self.discs.capacity() * std::mem::size_of::<Disc>()
             + self
                 .discs
                 .iter()
+                .filter(|d| d.states.spilled())
                 .map(|d| d.states.capacity() * 4)
                 .sum::<usize>();
         (map + discs
-            + self.keys.capacity() * 4
+            + self.keys.capacity()
+            + self.packed.capacity()
+            + self.h.capacity() * std::mem::size_of::<Option<Option<u32>>>()
+            + self.removed.bytes()
+            + self.expanded.bytes()
             + self.zones.iter().map(ZoneTable::bytes).sum::<usize>()
             + self
                 .free_slots
@@ -431,7 +555,10 @@ impl Store {
             + self.sets.iter().map(|s| s.len() * 4).sum::<usize>()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
             + self.trans.capacity() * 8
-            + self.alu.as_ref().map_or(0, |a| a.bounds.capacity() * 4)) as u64
+            + self
+                .alu
+                .as_ref()
+                .map_or(0, |a| (a.bounds.capacity() + a.starts.capacity()) * 4)) as u64
     }
 
     /// Bytes per stored state: discrete part, zone and bookkeeping.
@@ -439,4 +566,11 @@ impl Store {
         let n = self.states.len().max(1) as u64;
         self.bytes() / n
     }
+}
+
+/// The hash of a packed key.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.finish()
 }

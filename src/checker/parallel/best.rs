@@ -153,7 +153,7 @@ impl Open {
     /// them when it pops them).
     fn head(&mut self, store: &Store) -> Option<(u64, Tie, u32)> {
         while let Some(&Reverse(key)) = self.heap.peek() {
-            if !store.state(key.2).removed {
+            if !store.removed(key.2) {
                 return Some(key);
             }
             self.heap.pop();

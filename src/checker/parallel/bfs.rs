@@ -26,6 +26,8 @@ use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
 use super::super::lu::LuTable;
 use super::super::semantics::{Model, TransitionBuf};
+use super::super::zone_graph::{Unlisted, ZoneGraph};
+use super::super::packed_key::KeyCodec;
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::super::{CheckResult, Limit, Stats, Task};
 use super::{Found, Gid, Sharded, SharedStop, owner};
@@ -67,6 +69,7 @@ impl Shard {
             Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
             None => Store::new(nkey, model.dim),
         };
+        store.pack_keys(KeyCodec::of_network(model.net));
         if let Some(lu) = alu {
             store.subsume_alu(lu.clone(), model.nproc);
         }
@@ -132,30 +135,19 @@ pub(super) struct ErrorAt {
     pub error: EvalError,
 }
 
-/// A worker's buffers, reused from chunk to chunk.
-pub(super) struct Scratch {
-    buf: TransitionBuf,
+/// A worker's zone graph and buffers, reused from chunk to chunk.
+pub(super) struct Scratch<'a> {
+    graph: ZoneGraph<'a>,
     key: Vec<i32>,
-    new_key: Vec<i32>,
     zone: Dbm,
-    succ: Vec<Dbm>,
-    lower: Vec<i32>,
-    upper: Vec<i32>,
-    /// The active-clock reduction's buffer.
-    active: Vec<u16>,
 }
 
-impl Scratch {
-    pub(super) fn new(dim: usize) -> Scratch {
+impl<'a> Scratch<'a> {
+    pub(super) fn new(ctx: &Ctx<'a>) -> Scratch<'a> {
         Scratch {
-            buf: TransitionBuf::default(),
-            active: Vec::new(),
+            graph: ZoneGraph::new(ctx.model, ctx.active),
             key: Vec::new(),
-            new_key: Vec::new(),
-            zone: Dbm::zero(dim),
-            succ: vec![Dbm::zero(dim)],
-            lower: Vec::new(),
-            upper: Vec::new(),
+            zone: Dbm::zero(ctx.model.dim),
         }
     }
 }
@@ -251,12 +243,7 @@ impl Search {
             level = next
                 .into_iter()
                 .map(|(_, g)| g)
-                .filter(|g| {
-                    !self.sharded.shards[g.shard as usize]
-                        .store
-                        .state(g.id)
-                        .removed
-                })
+                .filter(|g| !self.sharded.shards[g.shard as usize].store.removed(g.id))
                 .collect();
         }
         Ok(None)
@@ -338,7 +325,6 @@ pub(super) fn expand(
     pos0: usize,
     s: &mut Scratch,
 ) -> Expanded {
-    let model = ctx.model;
     let mut out = Expanded {
         batches: (0..nshards).map(|_| Batch::default()).collect(),
         explored: 0,
@@ -353,62 +339,60 @@ pub(super) fn expand(
             break;
         }
         let store = &shards[gid.shard as usize].store;
-        s.key.clear();
-        s.key.extend_from_slice(store.key(gid.id));
+        store.key_into(gid.id, &mut s.key);
         store.zone_into(gid.id, &mut s.zone);
         let g = store.state(gid.id).g + 1;
         out.explored += 1;
-        if s.buf.watch.is_none() {
-            s.buf.watch = Some(ctx.stop.watch());
+        if !s.graph.watched() {
+            s.graph.watch(Some(ctx.stop.watch()));
         }
-        if let Err(e) = model.transitions(&s.key, &mut s.buf) {
-            out.error = Some(ErrorAt {
-                pos: (p, 0, 0),
-                state: gid,
-                edges: e.edges,
-                error: e.error,
-            });
-            break;
-        }
-        if let Some(limit) = s.buf.stopped {
-            out.stopped = Some(limit);
-            break;
-        }
-        for t in 0..s.buf.len() {
+        let transitions = match s.graph.transitions(&s.key) {
+            Ok(n) => n,
+            Err(Unlisted::Error(e)) => {
+                out.error = Some(ErrorAt {
+                    pos: (p, 0, 0),
+                    state: gid,
+                    edges: e.edges,
+                    error: e.error,
+                });
+                break;
+            }
+            Err(Unlisted::Stopped(limit)) => {
+                out.stopped = Some(limit);
+                break;
+            }
+        };
+        for t in 0..transitions {
             // Per transition too, as the sequential search polls.
             if let Some(limit) = ctx.stop.reason() {
                 out.stopped = Some(limit);
                 break 'states;
             }
-            let edges = s.buf.get(t);
-            let n = match model.successor(&s.key, &s.zone, edges, &mut s.new_key, &mut s.succ) {
+            let step = match s.graph.next(&s.key, &s.zone, t) {
                 Err(e) => {
                     out.error = Some(ErrorAt {
                         pos: (p, t + 1, 0),
                         state: gid,
-                        edges: edges.to_vec(),
+                        edges: s.graph.edges(t).to_vec(),
                         error: e,
                     });
                     break 'states;
                 }
-                Ok(n) => n,
+                Ok(None) => continue,
+                Ok(Some(step)) => step,
             };
-            let batch = &mut out.batches[owner(&s.new_key, nshards)];
-            for (z, zone) in s.succ[..n].iter_mut().enumerate() {
+            let batch = &mut out.batches[owner(step.key, nshards)];
+            for (z, zone) in step.zones.iter().enumerate() {
                 out.generated += 1;
-                model.extrapolate(&s.new_key, zone, &mut s.lower, &mut s.upper);
-                if let Some(a) = ctx.active {
-                    a.free_inactive(model.locs(&s.new_key), zone, &mut s.active);
-                }
                 let e0 = batch.edges.len();
-                batch.edges.extend_from_slice(edges);
+                batch.edges.extend_from_slice(step.edges);
                 batch.items.push(Item {
                     pos: (p, t + 1, z + 1),
                     parent: gid,
                     g,
                     edges: (e0, batch.edges.len()),
                 });
-                batch.keys.extend_from_slice(&s.new_key);
+                batch.keys.extend_from_slice(step.key);
                 batch.zones.extend_from_slice(zone.raw());
             }
         }

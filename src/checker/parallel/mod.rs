@@ -23,6 +23,7 @@ use super::dbm::Dbm;
 use super::goal::Goal;
 use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Subsumption};
+use super::zone_graph::ZoneGraph;
 use super::{
     Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task,
     Verdict,
@@ -311,16 +312,11 @@ impl Sharded {
         ctx: &Ctx,
         rule: Subsumption,
     ) -> Result<(Gid, Vec<i32>, Dbm), Option<Found>> {
-        let model = ctx.model;
-        let (ikey, mut izone) = match model.initial() {
+        let (ikey, izone) = match ZoneGraph::new(ctx.model, ctx.active).initial() {
             Ok(Some(s)) => s,
             Ok(None) => return Err(None),
             Err(e) => return Err(Some(Found::Error(None, Vec::new(), e))),
         };
-        model.extrapolate(&ikey, &mut izone, &mut Vec::new(), &mut Vec::new());
-        if let Some(a) = ctx.active {
-            a.free_inactive(model.locs(&ikey), &mut izone, &mut Vec::new());
-        }
         self.stats.generated += 1;
         let s = owner(&ikey, self.shards.len());
         let shard = &mut self.shards[s];
@@ -348,14 +344,13 @@ impl Sharded {
         pos0: usize,
     ) -> Result<Vec<Expanded>, Limit> {
         let nshards = self.shards.len();
-        let dim = ctx.model.dim;
         let shards = &self.shards;
         let expanded: Vec<Expanded> = self.pool.install(|| {
             states
                 .par_chunks(size)
                 .enumerate()
                 .map_init(
-                    || Scratch::new(dim),
+                    || Scratch::new(ctx),
                     |scratch, (c, chunk)| {
                         bfs::expand(ctx, shards, nshards, chunk, pos0 + c * size, scratch)
                     },
@@ -459,7 +454,7 @@ fn answer(
             let mut zone = super::dbm::Dbm::zero(model.dim);
             store.zone_into(g.id, &mut zone);
             let mut buf = super::semantics::TransitionBuf::default();
-            match goal.error(model, store.key(g.id), &zone, &mut buf) {
+            match goal.error(model, &store.key(g.id), &zone, &mut buf) {
                 // The check's formula is undefined at this state.
                 Some(error) => (
                     Verdict::ModelError(error),

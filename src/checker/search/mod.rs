@@ -5,7 +5,8 @@
 //! The loop is the algorithm only; as in TChecker, what varies lives apart:
 //! the order's choices (frontier, goal test, subsumption, priority) in
 //! `policy.rs`, the frontier enhancements' queue choice in `enhancement.rs`,
-//! and the transition system in `semantics.rs`.
+//! and the zone graph's step (successor, extrapolation, inactive clocks) in
+//! `zone_graph.rs`.
 
 mod enhancement;
 mod policy;
@@ -25,7 +26,9 @@ use super::frontier::{MultiQueue, Queue};
 use super::goal::Goal;
 use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
+use super::zone_graph::{Unlisted, ZoneGraph};
 use super::stopwatches::Refutations;
+use super::packed_key::KeyCodec;
 use super::store::{Inserted, NO_PARENT, Store};
 use super::{CheckResult, Limit, Stats, Subsume, Task, Verdict};
 use enhancement::Enhancer;
@@ -143,20 +146,17 @@ pub fn run(
         Some(a) => Store::with_active_clocks(nkey, model.dim, model.nproc, a.clone()),
         None => Store::new(nkey, model.dim),
     };
+    store.pack_keys(KeyCodec::of_network(task.net));
     if task.options.subsume == Subsume::Alu
         && let Some(lu) = model.alu_bounds()
     {
         store.subsume_alu(lu.clone(), model.nproc);
     }
-    let mut active_buf = Vec::new();
-    let mut buf = TransitionBuf::default();
-    buf.watch = Some(task.stop.watch());
+    let model = &model;
+    let mut graph = ZoneGraph::new(model, active.as_ref());
+    graph.watch(Some(task.stop.watch()));
     let mut goal_buf = TransitionBuf::default();
-    let mut lower = Vec::new();
-    let mut upper = Vec::new();
     let mut order_buf: Vec<usize> = Vec::new();
-    let mut new_key = Vec::new();
-    let mut succ: Vec<Dbm> = vec![Dbm::zero(model.dim)];
     let mut zone = Dbm::zero(model.dim);
     let mut key = Vec::new();
     let mut peak = 0u64;
@@ -165,7 +165,7 @@ pub fn run(
     let mut refutations = Refutations::default();
 
     let found = 'search: {
-        let init = match model.initial() {
+        let (ikey, izone) = match graph.initial() {
             Ok(Some(s)) => s,
             Ok(None) => break 'search None,
             Err(e) => {
@@ -173,22 +173,17 @@ pub fn run(
                 break 'search Some(Found::Error(NO_PARENT, Vec::new(), e));
             }
         };
-        let (ikey, mut izone) = init;
-        model.extrapolate(&ikey, &mut izone, &mut lower, &mut upper);
-        if let Some(a) = &active {
-            a.free_inactive(model.locs(&ikey), &mut izone, &mut active_buf);
-        }
         stats.generated += 1;
         let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
         };
         if !policy.goal_at_pop {
-            let pieces = goal.satisfied(&model, &ikey, &izone, &mut goal_buf);
-            if !pieces.is_empty() && !refutations.refuted(&model, &goal, &[], task.stop) {
+            let pieces = goal.satisfied(model, &ikey, &izone, &mut goal_buf);
+            if !pieces.is_empty() && !refutations.refuted(model, &goal, &[], task.stop) {
                 break 'search Some(Found::Goal(id, pieces));
             }
         }
-        let h = estimator.value(&model, &mut store, id, &ikey, &izone);
+        let h = estimator.value(model, &mut store, id, &ikey, &izone);
         if prune && h.is_none() {
             stats.pruned += 1;
         } else {
@@ -196,7 +191,7 @@ pub fn run(
         }
 
         while let Some((id, popped_from)) = frontier.pop_from() {
-            if store.state(id).removed {
+            if store.removed(id) {
                 continue;
             }
             store.mark_expanded(id);
@@ -226,27 +221,25 @@ pub fn run(
                 stats.elapsed = start.elapsed();
                 progress(&stats);
             }
-            key.clear();
-            key.extend_from_slice(store.key(id));
+            store.key_into(id, &mut key);
             store.zone_into(id, &mut zone);
             let g = store.state(id).g;
-            enhancer.expanding(&store, id, &model, &key);
+            enhancer.expanding(&store, id, model, &key);
             if policy.goal_at_pop {
-                let pieces = goal.satisfied(&model, &key, &zone, &mut goal_buf);
+                let pieces = goal.satisfied(model, &key, &zone, &mut goal_buf);
                 if !pieces.is_empty()
-                    && !refutations.refuted(&model, &goal, &path_to(&store, id), task.stop)
+                    && !refutations.refuted(model, &goal, &path_to(&store, id), task.stop)
                 {
                     break 'search Some(Found::Goal(id, pieces));
                 }
             }
-            if let Err(e) = model.transitions(&key, &mut buf) {
-                break 'search Some(Found::Error(id, e.edges, e.error));
-            }
-            if buf.stopped.is_some() {
-                break 'search Some(Found::Stopped);
-            }
+            let transitions = match graph.transitions(&key) {
+                Ok(n) => n,
+                Err(Unlisted::Error(e)) => break 'search Some(Found::Error(id, e.edges, e.error)),
+                Err(Unlisted::Stopped(_)) => break 'search Some(Found::Stopped),
+            };
             order_buf.clear();
-            order_buf.extend(0..buf.len());
+            order_buf.extend(0..transitions);
             if policy.shuffles() {
                 order_buf.shuffle(&mut rng);
             }
@@ -256,32 +249,29 @@ pub fn run(
                 if task.stop.requested() {
                     break 'search Some(Found::Stopped);
                 }
-                let edges = buf.get(k);
                 // Queue for successors by this transition, decided once.
-                let mut queue = enhancer.transition_queue(edges, popped_from);
-                let n = match model.successor(&key, &zone, edges, &mut new_key, &mut succ) {
-                    Err(e) => break 'search Some(Found::Error(id, edges.to_vec(), e)),
-                    Ok(n) => n,
+                let mut queue = enhancer.transition_queue(graph.edges(k), popped_from);
+                let step = match graph.next(&key, &zone, k) {
+                    Err(e) => break 'search Some(Found::Error(id, graph.edges(k).to_vec(), e)),
+                    Ok(None) => continue,
+                    Ok(Some(step)) => step,
                 };
-                for new_zone in &mut succ[..n] {
+                let (edges, new_key) = (step.edges, step.key);
+                for new_zone in step.zones.iter() {
                     stats.generated += 1;
-                    model.extrapolate(&new_key, new_zone, &mut lower, &mut upper);
-                    if let Some(a) = &active {
-                        a.free_inactive(model.locs(&new_key), new_zone, &mut active_buf);
-                    }
-                    let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, subsumption);
+                    let inserted = store.insert(new_key, new_zone, id, edges, g + 1, subsumption);
                     let Inserted::New(sid) = inserted else {
                         continue;
                     };
                     if !policy.goal_at_pop {
-                        let pieces = goal.satisfied(&model, &new_key, new_zone, &mut goal_buf);
+                        let pieces = goal.satisfied(model, new_key, new_zone, &mut goal_buf);
                         if !pieces.is_empty()
-                            && !refutations.refuted(&model, &goal, &path_to(&store, sid), task.stop)
+                            && !refutations.refuted(model, &goal, &path_to(&store, sid), task.stop)
                         {
                             break 'search Some(Found::Goal(sid, pieces));
                         }
                     }
-                    let h = estimator.value(&model, &mut store, sid, &new_key, new_zone);
+                    let h = estimator.value(model, &mut store, sid, new_key, new_zone);
                     if prune && h.is_none() {
                         stats.pruned += 1;
                         continue;
@@ -313,9 +303,9 @@ pub fn run(
         Some(Found::Goal(id, _pieces)) => {
             let path = path_to(&store, id);
             store.zone_into(id, &mut zone);
-            if let Some(error) = goal.error(&model, store.key(id), &zone, &mut goal_buf) {
+            if let Some(error) = goal.error(model, &store.key(id), &zone, &mut goal_buf) {
                 // The check's formula is undefined at this state.
-                let trace = concrete::error_trace(&model, &path, &[], error, task.stop);
+                let trace = concrete::error_trace(model, &path, &[], error, task.stop);
                 stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
                 return CheckResult {
                     verdict: Verdict::ModelError(error),
@@ -323,7 +313,7 @@ pub fn run(
                     trace,
                 };
             }
-            let trace = concrete::goal_trace(&model, &goal, &path, task.stop);
+            let trace = concrete::goal_trace(model, &goal, &path, task.stop);
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             CheckResult {
                 verdict: found_verdict,
@@ -338,7 +328,7 @@ pub fn run(
             } else {
                 path_to(&store, id)
             };
-            let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
+            let trace = concrete::error_trace(model, &path, &edges, error, task.stop);
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             CheckResult {
                 verdict: Verdict::ModelError(error),
