@@ -43,6 +43,7 @@ use super::dbm::Dbm;
 use super::dbm::bound::{self, INF, MAX_CONST, Raw};
 use super::goal::Goal;
 use super::semantics::{Model, TransitionBuf};
+use super::zone_graph::{Unlisted, ZoneGraph};
 use super::{CheckResult, Limit, Stats, Task, Verdict};
 
 /// How many times the threshold is doubled before a supremum or infimum
@@ -287,7 +288,6 @@ fn explore(
         .options
         .active_clocks
         .then(|| ActiveClocks::new(net, &for_bounds));
-    let mut active_buf = Vec::new();
     if model.beyond_zones().is_some() {
         return Err(Verdict::Unknown(Limit::ClockRange));
     }
@@ -300,22 +300,17 @@ fn explore(
         extreme: vec![None; query.terms.len()],
         diverges: vec![false; query.terms.len()],
     };
-    let Some((key, mut zone)) = model.initial().map_err(Verdict::ModelError)? else {
+    let mut graph = ZoneGraph::new(&model, active.as_ref());
+    graph.watch(Some(task.stop.watch()));
+    let Some((key, zone)) = graph.initial().map_err(Verdict::ModelError)? else {
         return Ok(round);
     };
-    let (mut lower, mut upper) = (Vec::new(), Vec::new());
-    model.extrapolate(&key, &mut zone, &mut lower, &mut upper);
-    if let Some(a) = &active {
-        a.free_inactive(model.locs(&key), &mut zone, &mut active_buf);
-    }
     let mut store: FxHashMap<Box<[i32]>, Vec<Dbm>> = FxHashMap::default();
     let mut queue: std::collections::VecDeque<(Box<[i32]>, Dbm)> = Default::default();
     let key: Box<[i32]> = key.into_boxed_slice();
     store.entry(key.clone()).or_default().push(zone.clone());
     queue.push_back((key, zone));
     stats.stored += 1;
-    let mut new_key = Vec::new();
-    let mut succ = vec![Dbm::zero(model.dim)];
     while let Some((key, zone)) = queue.pop_front() {
         if let Some(limit) = task.stop.reason() {
             return Err(Verdict::Unknown(limit));
@@ -366,24 +361,19 @@ fn explore(
                 });
             }
         }
-        model
-            .transitions(&key, &mut buf)
-            .map_err(|e| Verdict::ModelError(e.error))?;
-        if let Some(limit) = buf.stopped {
-            return Err(Verdict::Unknown(limit));
-        }
-        for t in 0..buf.len() {
-            let edges = buf.get(t).to_vec();
-            let n = model
-                .successor(&key, &zone, &edges, &mut new_key, &mut succ)
-                .map_err(Verdict::ModelError)?;
-            for z in &mut succ[..n] {
+        let transitions = match graph.transitions(&key) {
+            Ok(n) => n,
+            Err(Unlisted::Error(e)) => return Err(Verdict::ModelError(e.error)),
+            Err(Unlisted::Stopped(limit)) => return Err(Verdict::Unknown(limit)),
+        };
+        for t in 0..transitions {
+            let Some(step) = graph.next(&key, &zone, t).map_err(Verdict::ModelError)? else {
+                continue;
+            };
+            let new_key = step.key;
+            for z in step.zones.iter() {
                 stats.generated += 1;
-                model.extrapolate(&new_key, z, &mut lower, &mut upper);
-                if let Some(a) = &active {
-                    a.free_inactive(model.locs(&new_key), z, &mut active_buf);
-                }
-                let zones = store.entry(new_key.clone().into_boxed_slice()).or_default();
+                let zones = store.entry(Box::<[i32]>::from(new_key)).or_default();
                 if zones.iter().any(|old| z.is_subset_of(old)) {
                     continue;
                 }
@@ -393,7 +383,7 @@ fn explore(
                 zones.retain(|old| !old.is_subset_of(z));
                 zones.push(z.clone());
                 stats.stored += 1;
-                queue.push_back((new_key.clone().into_boxed_slice(), z.clone()));
+                queue.push_back((Box::<[i32]>::from(new_key), z.clone()));
             }
         }
     }

@@ -74,6 +74,7 @@ mod semantics_corpus;
 mod semantics_incremental;
 mod semantics_lower;
 mod semantics_props;
+mod state_counts;
 mod simulate;
 mod simulator;
 mod stopwatches;
