@@ -117,8 +117,6 @@ pub struct Store {
     /// clocks (the reference clock included), `n²` entries each (created
     /// on first use).
     zones: Vec<ZoneTable>,
-    /// Per zone table, the slots of removed states, free for new ones.
-    free_slots: Vec<Vec<u32>>,
     /// Scratch: the active set of a new key, the projected zone.
     set_buf: Vec<u16>,
     probe: Vec<Raw>,
@@ -192,7 +190,6 @@ impl Store {
             sets: Vec::new(),
             set_ids: FxHashMap::default(),
             zones: Vec::new(),
-            free_slots: Vec::new(),
             set_buf: Vec::new(),
             probe: Vec::new(),
             states: Vec::new(),
@@ -247,7 +244,6 @@ impl Store {
         while self.zones.len() <= k {
             let n = self.zones.len();
             self.zones.push(ZoneTable::new(n * n));
-            self.free_slots.push(Vec::new());
         }
         self.sets.push(set.clone());
         self.set_ids.insert(set, id);
@@ -469,7 +465,7 @@ impl Store {
             let expanded = self.expanded.get(s);
             if inclusion.covers && (!by_depth || g <= sg || (forget_expanded && expanded)) {
                 self.removed.set(s);
-                self.free_slots[table].push(self.states[s as usize].zone_slot);
+                zones.release(self.states[s as usize].zone_slot);
                 self.live -= 1;
                 live.swap_remove(k);
             } else {
@@ -479,7 +475,7 @@ impl Store {
         let id = self.states.len() as u32;
         live.push(id);
         self.discs[disc as usize].states = live;
-        let zone_slot = zones.store_probe(self.free_slots[table].pop());
+        let zone_slot = zones.intern_probe();
         let trans_start = self.trans.len() as u32;
         self.trans.extend_from_slice(trans);
         self.states.push(StateRec {
@@ -547,11 +543,6 @@ impl Store {
             + self.removed.bytes()
             + self.expanded.bytes()
             + self.zones.iter().map(ZoneTable::bytes).sum::<usize>()
-            + self
-                .free_slots
-                .iter()
-                .map(|f| f.capacity() * 4)
-                .sum::<usize>()
             + self.sets.iter().map(|s| s.len() * 4).sum::<usize>()
             + self.states.capacity() * std::mem::size_of::<StateRec>()
             + self.trans.capacity() * 8
