@@ -65,8 +65,12 @@ fn compare(((file, flags), rows): &((String, String), Vec<Row>)) -> Vec<String> 
     args.extend(flags.split(' '));
     args.push(file);
     let out = zeno(&args);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{file} {flags}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{file} {flags}: {e}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     let checks = json["files"][0]["checks"].as_array().expect("checks");
     let mut bad = Vec::new();
     for (name, verdict, explored, stored, generated) in rows {

@@ -72,12 +72,12 @@ use super::concrete;
 use super::dbm::Dbm;
 use super::goal::{self, Goal};
 use super::heuristics::{self, Heuristic};
-use super::semantics::{Model, TransitionBuf};
 use super::packed_key::KeyCodec;
+use super::semantics::{Model, TransitionBuf};
 use super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::trace::{TraceEnd, ZoneBound};
-use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 use super::zone_graph::{Unlisted, ZoneGraph};
+use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 
 type Edges = Vec<(ProcId, EdgeId)>;
 

@@ -102,12 +102,9 @@ impl KeyCodec {
             let v = match bytes {
                 1 => lo + i32::from(packed[at]),
                 2 => lo + i32::from(u16::from_le_bytes([packed[at], packed[at + 1]])),
-                _ => i32::from_le_bytes([
-                    packed[at],
-                    packed[at + 1],
-                    packed[at + 2],
-                    packed[at + 3],
-                ]),
+                _ => {
+                    i32::from_le_bytes([packed[at], packed[at + 1], packed[at + 2], packed[at + 3]])
+                }
             };
             out.push(v);
             at += bytes as usize;

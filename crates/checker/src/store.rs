@@ -228,7 +228,10 @@ impl Store {
     /// Packs discrete parts with `codec` (`packed_key.rs`) rather than 4
     /// bytes a slot. Only before the first insertion.
     pub fn pack_keys(&mut self, codec: KeyCodec) {
-        assert!(self.discs.is_empty(), "keys are packed from the first state");
+        assert!(
+            self.discs.is_empty(),
+            "keys are packed from the first state"
+        );
         self.codec = codec;
     }
 
@@ -338,10 +341,9 @@ impl Store {
         let hash = hash_bytes(&self.packed);
         let n = self.codec.len();
         let (keys, packed) = (&self.keys, &self.packed);
-        if let Some(&d) = self
-            .table
-            .find(hash, |&d| &keys[d as usize * n..(d as usize + 1) * n] == packed)
-        {
+        if let Some(&d) = self.table.find(hash, |&d| {
+            &keys[d as usize * n..(d as usize + 1) * n] == packed
+        }) {
             return d;
         }
         let set = match &self.active {
@@ -564,4 +566,154 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(bytes);
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The compact store against a plain one: every discrete part as an
+    //! `i32` vector, every zone as its own matrix, the subsumption rules
+    //! written out again. Random insertions (keys partly outside the
+    //! packing's ranges, zones partly beyond 16 bits, many repeated) must
+    //! give the same answers, the same keys and zones back, and the same
+    //! removals.
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::dbm::bound::raw;
+
+    /// A state of the plain store.
+    struct Plain {
+        key: Vec<i32>,
+        zone: Dbm,
+        g: u32,
+        removed: bool,
+        expanded: bool,
+    }
+
+    /// The plain store's insertion: the rules of [`Store::insert`].
+    fn plain_insert(
+        states: &mut Vec<Plain>,
+        lists: &mut Vec<(Vec<i32>, Vec<u32>)>,
+        key: &[i32],
+        zone: &Dbm,
+        g: u32,
+        rule: Subsumption,
+    ) -> Option<u32> {
+        let by_depth = rule != Subsumption::Any;
+        let forget = rule == Subsumption::NoDeeperUnlessExpanded;
+        let list = match lists.iter().position(|(k, _)| k == key) {
+            Some(i) => i,
+            None => {
+                lists.push((key.to_vec(), Vec::new()));
+                lists.len() - 1
+            }
+        };
+        let mut k = 0;
+        while k < lists[list].1.len() {
+            let s = lists[list].1[k] as usize;
+            let (within, covers) = (
+                zone.is_subset_of(&states[s].zone),
+                states[s].zone.is_subset_of(zone),
+            );
+            if within && (!by_depth || states[s].g <= g) {
+                return None;
+            }
+            if covers && (!by_depth || g <= states[s].g || (forget && states[s].expanded)) {
+                states[s].removed = true;
+                lists[list].1.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        let id = states.len() as u32;
+        lists[list].1.push(id);
+        states.push(Plain {
+            key: key.to_vec(),
+            zone: zone.clone(),
+            g,
+            removed: false,
+            expanded: false,
+        });
+        Some(id)
+    }
+
+    /// A zone of two clocks from a few constraints (`None`: empty).
+    fn zone(constraints: &[(usize, usize, i32, bool)]) -> Option<Dbm> {
+        let mut z = Dbm::zero(3);
+        z.up();
+        for &(i, j, c, strict) in constraints {
+            if i != j && !z.constrain(i, j, raw(c, strict)) {
+                return None;
+            }
+        }
+        Some(z)
+    }
+
+    fn rule() -> impl Strategy<Value = Subsumption> {
+        prop_oneof![
+            Just(Subsumption::Any),
+            Just(Subsumption::NoDeeper),
+            Just(Subsumption::NoDeeperUnlessExpanded),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+        #[test]
+        fn the_compact_store_agrees_with_a_plain_one(
+            rule in rule(),
+            ops in proptest::collection::vec(
+                (
+                    // Locations (ranges 0..=1, 0..=2), a variable declared
+                    // -2..=2 that sometimes leaves its range.
+                    (0..2i32, 0..3i32, prop_oneof![8 => -2..3i32, 1 => Just(300), 1 => Just(-70_000)]),
+                    proptest::collection::vec(
+                        (0..3usize, 0..3usize, prop_oneof![9 => -3..4i32, 1 => Just(40_000)], any::<bool>()),
+                        0..3,
+                    ),
+                    0..6u32,
+                    any::<bool>(),
+                ),
+                1..60,
+            ),
+        ) {
+            let mut store = Store::new(3, 3);
+            store.pack_keys(KeyCodec::for_ranges([(0, 1), (0, 2), (-2, 2)]));
+            let (mut states, mut lists) = (Vec::new(), Vec::new());
+            let mut out = Dbm::zero(3);
+            let mut key = Vec::new();
+            for ((l0, l1, v), constraints, g, expand) in ops {
+                let Some(z) = zone(&constraints) else { continue };
+                let k = [l0, l1, v];
+                store.reserve(1).unwrap();
+                let got = match store.insert(&k, &z, NO_PARENT, &[(0, g)], g, rule) {
+                    Inserted::New(id) => Some(id),
+                    Inserted::Subsumed => None,
+                };
+                let want = plain_insert(&mut states, &mut lists, &k, &z, g, rule);
+                prop_assert_eq!(got, want);
+                if expand && !states.is_empty() {
+                    let id = g % states.len() as u32;
+                    store.mark_expanded(id);
+                    states[id as usize].expanded = true;
+                }
+                let live = states.iter().filter(|s| !s.removed).count() as u64;
+                prop_assert_eq!(store.live(), live);
+                for (id, s) in states.iter().enumerate() {
+                    let id = id as u32;
+                    prop_assert_eq!(store.removed(id), s.removed);
+                    prop_assert_eq!(store.state(id).g, s.g);
+                    prop_assert_eq!(store.transition(id), &[(0, s.g)][..]);
+                    store.key_into(id, &mut key);
+                    prop_assert_eq!(&key, &s.key);
+                    if !s.removed {
+                        store.zone_into(id, &mut out);
+                        prop_assert_eq!(&out, &s.zone);
+                    }
+                }
+            }
+        }
+    }
 }

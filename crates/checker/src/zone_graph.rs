@@ -20,10 +20,10 @@
 
 use zeno_ir::{EdgeId, EvalError, ProcId};
 
+use super::Limit;
 use super::active::ActiveClocks;
 use super::dbm::Dbm;
 use super::semantics::{ErrorAt, Model, TransitionBuf, Watch};
-use super::Limit;
 
 /// The successors of one transition from one state: the transition, the
 /// new discrete part and its zones, abstracted (at least one zone, at most
@@ -70,7 +70,6 @@ impl<'m> ZoneGraph<'m> {
             active_buf: Vec::new(),
         }
     }
-
 
     /// What listing the transitions polls (a broadcast's combinations can
     /// be exponentially many); `None`: never stops.

@@ -228,9 +228,9 @@ impl ZoneTable {
         } else {
             let (narrow, probe) = (&self.narrow, &self.probe_narrow);
             let hash = hash_entries(probe);
-            let found = self
-                .index
-                .find(hash, |&s| &narrow[s as usize * n..][..n] == probe.as_slice());
+            let found = self.index.find(hash, |&s| {
+                &narrow[s as usize * n..][..n] == probe.as_slice()
+            });
             (hash, found.copied())
         };
         if let Some(slot) = found {

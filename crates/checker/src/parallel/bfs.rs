@@ -25,10 +25,10 @@ use super::super::dbm::Dbm;
 use super::super::dbm::bound::Raw;
 use super::super::goal::Goal;
 use super::super::lu::LuTable;
-use super::super::semantics::{Model, TransitionBuf};
-use super::super::zone_graph::{Unlisted, ZoneGraph};
 use super::super::packed_key::KeyCodec;
+use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
+use super::super::zone_graph::{Unlisted, ZoneGraph};
 use super::super::{CheckResult, Limit, Stats, Task};
 use super::{Found, Gid, Sharded, SharedStop, owner};
 
