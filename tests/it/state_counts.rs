@@ -40,7 +40,7 @@ fn state_counts_are_those_of_the_checker_before_the_zone_graph_step() {
     let mismatches: Vec<String> = std::thread::scope(|s| {
         let workers: Vec<_> = runs
             .chunks(runs.len().div_ceil(4))
-            .map(|chunk| s.spawn(move || chunk.iter().flat_map(|r| compare(r)).collect::<Vec<_>>()))
+            .map(|chunk| s.spawn(move || chunk.iter().flat_map(compare).collect::<Vec<_>>()))
             .collect();
         workers
             .into_iter()
