@@ -67,6 +67,7 @@ mod pictures;
 mod pictures_props;
 mod pictures_render;
 mod priorities;
+mod query_census;
 mod query_language;
 mod report_agreement;
 mod safe_abstraction;

@@ -626,6 +626,15 @@ impl Sim<'_> {
         }
     }
 
+    fn mentions_deadlock(f: &Formula) -> bool {
+        match f {
+            Formula::Deadlock => true,
+            Formula::Not(g) => Self::mentions_deadlock(g),
+            Formula::And(gs) | Formula::Or(gs) => gs.iter().any(Self::mentions_deadlock),
+            _ => false,
+        }
+    }
+
     /// The clock constraints of a formula.
     fn clock_constraints<'f>(f: &'f Formula, out: &mut Vec<&'f ClockConstraint>) {
         match f {
@@ -696,6 +705,15 @@ impl Sim<'_> {
         let mut cs = Vec::new();
         for f in kind.formulas() {
             Self::clock_constraints(f, &mut cs);
+        }
+        // `deadlock` changes its value while time passes only where a
+        // guard or an invariant (of a source or a target) does: sample at
+        // all of those.
+        if kind.formulas().any(Self::mentions_deadlock) {
+            for p in &self.net.processes {
+                cs.extend(p.locations.iter().flat_map(|l| &l.invariant));
+                cs.extend(p.edges.iter().flat_map(|e| &e.clock_guard));
+            }
         }
         let delays: Vec<Option<Q>> = trace
             .steps
