@@ -28,9 +28,10 @@
 //!   infinite concrete run visits the finitely many abstract states along an
 //!   abstract path, which must repeat a state.
 //! - Time divergence depends on the discrete part alone: invariants are
-//!   conjunctions of upper bounds `x <= c`, `x < c` and diagonals, and a
-//!   delay-closed zone lets time pass without end exactly when no location
-//!   of the state bounds a clock from above and no urgency forbids delays.
+//!   conjunctions of bounds `x <= c`, `x >= c` and diagonals, of which only
+//!   upper bounds change their value while time passes, and a delay-closed
+//!   zone lets time pass without end exactly when no location of the state
+//!   bounds a clock from above and no urgency forbids delays.
 //! - A deadlocked valuation in an extrapolated zone is region-equivalent to
 //!   a reachable one (Extra+_M only adds valuations of the regions the zone
 //!   meets), and region equivalence preserves deadlocks.
