@@ -265,7 +265,9 @@ fn deadlock_in_liveness_formulas_is_decided() {
     let t = run(&network(capped), "calm").trace.expect("a witness");
     assert!(matches!(t.end, TraceEnd::Deadlock { .. }), "{:?}", t.end);
     assert_eq!(t.len(), 1);
-    let t = run(&network(cycle), "must_stop").trace.expect("a counterexample");
+    let t = run(&network(cycle), "must_stop")
+        .trace
+        .expect("a counterexample");
     assert!(matches!(t.end, TraceEnd::Loop { .. }), "{:?}", t.end);
 }
 

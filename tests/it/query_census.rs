@@ -38,10 +38,7 @@ fn models_under(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             models_under(&p, out);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("xml" | "xta")
-        ) {
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("xml" | "xta")) {
             out.push(p);
         }
     }
@@ -147,7 +144,9 @@ fn query_census() {
             .flatten()
             .find(|d| d["severity"] == "error")
             .map(|d| d["message"].as_str().unwrap_or("").to_string());
-        let short = path.strip_prefix(root.to_str().unwrap()).unwrap_or(path);
+        let short = path
+            .strip_prefix(root.to_str().unwrap())
+            .map_or(path, |p| p.trim_start_matches('/'));
         if checks.is_empty() && not_checked.is_empty() {
             if let Some(e) = first_error {
                 // The model itself was not read: every query it has is refused.
