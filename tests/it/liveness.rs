@@ -569,6 +569,18 @@ fn configurations() -> Vec<Options> {
                 ..Options::default()
             });
         }
+        // Guided, then breadth-first after three states of the outer
+        // search of `-->` (the order changes, the verdict must not).
+        out.push(Options {
+            config: zeno::checker::config::Config {
+                search: checker::SearchOrder::Greedy,
+                heuristic: checker::HeuristicKind::HU,
+                ..Default::default()
+            },
+            non_zeno,
+            breadth_first_after: Some(3),
+            ..Options::default()
+        });
     }
     out
 }
