@@ -22,6 +22,7 @@ mod clock_arrays;
 mod clock_resets;
 mod concrete_traces;
 mod data_invariants;
+mod data_rates;
 mod data_types;
 mod diagonals;
 mod docs_samples;

@@ -197,7 +197,11 @@ fn press_xta_lower_bounds_deadlock_in_liveness_and_values() {
         .filter(|c| c["values"].is_array())
         .map(|c| c["summary"].as_str().unwrap())
         .collect();
-    assert_eq!(summaries, ["inf: h >= 3", "sup: h <= 5, parts = 3"], "{doc}");
+    assert_eq!(
+        summaries,
+        ["inf: h >= 3", "sup: h <= 5, parts = 3"],
+        "{doc}"
+    );
 }
 
 #[test]
