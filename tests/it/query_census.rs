@@ -147,18 +147,19 @@ fn query_census() {
         let short = path
             .strip_prefix(root.to_str().unwrap())
             .map_or(path, |p| p.trim_start_matches('/'));
-        if checks.is_empty() && not_checked.is_empty() {
-            if let Some(e) = first_error {
-                // The model itself was not read: every query it has is refused.
-                let n = symbolic_queries_of(model);
-                c.models_rejected += 1;
-                c.read += n;
-                *c.refused
-                    .entry(format!("model not read: {}", reason_class(&e)))
-                    .or_default() += n;
-                println!("{short}: model not read ({n} symbolic queries): {e}");
-                continue;
-            }
+        if checks.is_empty()
+            && not_checked.is_empty()
+            && let Some(e) = first_error
+        {
+            // The model itself was not read: every query it has is refused.
+            let n = symbolic_queries_of(model);
+            c.models_rejected += 1;
+            c.read += n;
+            *c.refused
+                .entry(format!("model not read: {}", reason_class(&e)))
+                .or_default() += n;
+            println!("{short}: model not read ({n} symbolic queries): {e}");
+            continue;
         }
         for check in &checks {
             c.read += 1;
