@@ -89,6 +89,10 @@ pub struct Stats {
     /// taking turns decided (these are its figures) and the states the
     /// others explored meanwhile.
     pub alongside: Option<Alongside>,
+    /// With `--reduce por` (`Options::reduce`): why the reduction was not
+    /// applied (the ordinary zone graph was searched), or why its search
+    /// gave no verdict.
+    pub reduce_note: Option<String>,
 }
 
 /// What the searches taking turns in the default search did besides the
