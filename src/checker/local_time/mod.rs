@@ -25,7 +25,10 @@
 //! synchronised with the sender (`support.rs` refuses the rest). So a goal
 //! is reachable iff some reachable local zone of a goal location has a
 //! synchronised valuation satisfying the goal's clock constraints
-//! (`LocalGraph::is_goal`). (2) The local zone graph is infinite; the
+//! (`LocalGraph::is_goal`). Urgent and committed locations stop their
+//! process's local time only, and committed ones restrict the transitions
+//! as usual: a run of the network is already sorted by time, and it is a
+//! path of the local-time graph with every restriction met. (2) The local zone graph is infinite; the
 //! search keeps it finite with sync-aLU subsumption (`refdbm::sync_alu_le`,
 //! with the location-dependent LU bounds of the ordinary search, the goal's
 //! constants included), a simulation on the synchronised valuations
@@ -39,7 +42,7 @@
 //! **What is not covered** is refused with the reason (`support.rs`), and
 //! the caller searches the ordinary zone graph with the reason in the
 //! result: liveness and value queries, stopwatches, diagonal constraints,
-//! `deadlock`, priorities, committed locations, urgent channels, clock
+//! `deadlock`, priorities, urgent channels, clock
 //! guards on broadcast receivers, clocks or written variables shared
 //! between processes, enhancements and safe abstraction; a run-time error
 //! of the model met by the search (the ordinary search reports it with its

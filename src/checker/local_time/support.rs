@@ -11,7 +11,7 @@
 
 use crate::checker::enhance::Footprints;
 use crate::checker::semantics::Model;
-use crate::ir::{ChannelKind, ClockId, Formula, LocationKind, Network, ProcId, SyncDir};
+use crate::ir::{ChannelKind, ClockId, Formula, Network, ProcId, SyncDir};
 
 /// The reference clocks, offsets and synchronisation groups of a network
 /// the local-time graph supports.
@@ -187,14 +187,6 @@ fn refuse_features(net: &Network, model: &Model, goal: &Formula) -> Result<(), S
         return Err(
             "clock guards on broadcast receivers are not supported by the local-time graph".into(),
         );
-    }
-    let committed = net
-        .processes
-        .iter()
-        .flat_map(|p| &p.locations)
-        .any(|l| l.kind == LocationKind::Committed);
-    if committed {
-        return Err("committed locations are not supported by the local-time graph".into());
     }
     Ok(())
 }

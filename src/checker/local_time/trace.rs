@@ -96,9 +96,10 @@ pub fn interleave(graph: &LocalGraph, goal: &Goal, path: &Path) -> Result<Path, 
     let zone = with_goal(graph, goal, &key, zone).ok_or_else(|| lost("goal"))?;
     let times = pick(&zone).ok_or_else(|| lost("no valuation"))?;
     let mut steps: Vec<usize> = (0..path.len()).collect();
-    // Stable: steps at one time keep their path order, which keeps every
-    // process's own order.
-    steps.sort_by_key(|&k| times[n + k]);
+    // A reference clock is minus the time (local delays lower it), so the
+    // step fired first has the largest `T_k`. Stable: steps at one time
+    // keep their path order, which keeps every process's own order.
+    steps.sort_by_key(|&k| std::cmp::Reverse(times[n + k]));
     Ok(steps.into_iter().map(|k| path[k].clone()).collect())
 }
 
