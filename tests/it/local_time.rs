@@ -329,7 +329,7 @@ fn build(s: &Spec) -> Network {
             n.chan(&format!("c{i}"), kind, false)
         })
         .collect();
-    for p in 0..s.procs {
+    for (p, &clock) in clocks.iter().enumerate() {
         let locs: Vec<(String, LocationKind)> = (0..LOCS as usize)
             .map(|l| {
                 let kind = match s.kinds[p][l] {
@@ -344,7 +344,7 @@ fn build(s: &Spec) -> Network {
         n.process(&format!("P{p}"), &refs);
         for l in 0..LOCS as usize {
             if let Some(c) = s.invariants[p][l] {
-                n.inv(p as ProcId, l as LocId, le(clocks[p], c));
+                n.inv(p as ProcId, l as LocId, le(clock, c));
             }
         }
     }

@@ -152,7 +152,7 @@ pub(crate) struct Task<'a> {
 pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     if task.options.reduce == Reduce::Por {
         return match local_time::run(task, progress) {
-            local_time::Outcome::Decided(result) => result,
+            local_time::Outcome::Decided(result) => *result,
             local_time::Outcome::NotApplied(reason) => {
                 let plain = Options {
                     reduce: Reduce::None,

@@ -57,9 +57,7 @@ mod trace;
 use crate::goal::Goal;
 use crate::heuristics;
 use crate::semantics::Model;
-use crate::{
-    CheckResult, Enhance, HeuristicKind, Limit, SearchOrder, Stats, Task, Verdict,
-};
+use crate::{CheckResult, Enhance, HeuristicKind, Limit, SearchOrder, Stats, Task, Verdict};
 use zeno_ir::CheckKind;
 
 use graph::LocalGraph;
@@ -70,7 +68,7 @@ use support::Layout;
 pub(crate) enum Outcome {
     /// A verdict (or `unknown` with its limit; `Stats::reduce_note` says
     /// why when the reason is the construction's).
-    Decided(CheckResult),
+    Decided(Box<CheckResult>),
     /// The construction does not decide this check exactly: the reason,
     /// for the ordinary search to carry in its result.
     NotApplied(String),
@@ -103,7 +101,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Outcome {
         ..Stats::default()
     };
     if model.beyond_zones().is_some() {
-        return Outcome::Decided(unknown(Limit::ClockRange, stats));
+        return Outcome::Decided(Box::new(unknown(Limit::ClockRange, stats)));
     }
     let layout = match Layout::new(task.net, &model, &goal.formula) {
         Ok(layout) => layout,
@@ -127,10 +125,10 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Outcome {
             &|| task.stop.requested(),
         );
         let Some(h) = built else {
-            return Outcome::Decided(unknown(
+            return Outcome::Decided(Box::new(unknown(
                 task.stop.reason().unwrap_or(Limit::Cancelled),
                 stats,
-            ));
+            )));
         };
         if h.zone_aware() {
             // Its estimates read ordinary zones, which this graph does not have.
@@ -148,7 +146,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Outcome {
         None => None,
     };
     let found = search::run(task, &mut graph, &goal, h, &mut stats, progress);
-    Outcome::Decided(match found {
+    Outcome::Decided(Box::new(match found {
         Found::Exhausted => CheckResult {
             verdict: none_verdict,
             stats,
@@ -173,7 +171,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Outcome {
                 unknown(limit, stats)
             }
         },
-    })
+    }))
 }
 
 fn unknown(limit: Limit, stats: Stats) -> CheckResult {

@@ -205,7 +205,7 @@ pub fn run(
                 stats.explored -= 1;
                 break 'search Found::Stopped(Limit::States);
             }
-            if stats.explored % PROGRESS_EVERY == 0 {
+            if stats.explored.is_multiple_of(PROGRESS_EVERY) {
                 stats.stored = store.live;
                 stats.elapsed = start.elapsed();
                 progress(stats);
