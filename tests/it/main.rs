@@ -48,6 +48,7 @@ mod import_verdicts;
 mod lazy_effects;
 mod liveness;
 mod liveness_views;
+mod local_time;
 mod lower_bound_invariants;
 mod lsp;
 mod lsp_foreign;
