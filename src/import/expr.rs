@@ -4,6 +4,7 @@
 //! `&&` and so on, and lets the parser reject what zeno has no equivalent
 //! for (decimal literals, an assignment inside a value) with a located error.
 
+use super::context::Context;
 use super::lex::{Cursor, PResult, Tok, describe};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -68,27 +69,6 @@ const BINARY: &[(&str, &str, u8)] = &[
 const ASSIGN_BP: u8 = 6;
 const COND_BP: u8 = 7;
 const UNARY_BP: u8 = 20;
-
-thread_local! {
-    /// Whether the model being imported defines a function `abs` of its
-    /// own (UPPAAL 4 allowed it; UPPAAL 5 made `abs` a built-in). Set by
-    /// the declaration reader, which sees a function before its calls.
-    static USER_ABS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Forgets the previous model's `abs` (at the start of an import).
-pub(crate) fn reset_user_abs() {
-    USER_ABS.with(|f| f.set(false));
-}
-
-/// Notes that the model defines its own `abs`: its calls stay calls.
-pub(crate) fn note_user_abs() {
-    USER_ABS.with(|f| f.set(true));
-}
-
-fn user_abs() -> bool {
-    USER_ABS.with(|f| f.get())
-}
 
 /// UPPAAL's built-in `abs(e)` as `(e < 0 ? -e : e)`. The operand is
 /// written twice, so it must be free of effects (an assignment, an
@@ -307,7 +287,7 @@ impl Parser<'_> {
                     let args = self
                         .c
                         .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
-                    if s == "abs" && args.len() == 1 && !user_abs() {
+                    if s == "abs" && args.len() == 1 && !self.c.cx.user_abs() {
                         return self.postfix(absolute(span, &args[0])?);
                     }
                     // `Proc(1).cs` in a query, or a function's call (in a
@@ -364,9 +344,13 @@ impl Parser<'_> {
             self.c.expect(",")?;
             let hi = self.expr_bp(ASSIGN_BP + 1)?;
             self.c.expect("]")?;
-            return Ok(format!("int[{}, {}]", print(&lo), print(&hi)));
+            return Ok(format!(
+                "int[{}, {}]",
+                print(&lo, &self.c.cx),
+                print(&hi, &self.c.cx)
+            ));
         }
-        Ok(sanitize(&name))
+        Ok(self.c.cx.name(&name))
     }
 
     /// Expressions separated by `,` (assignment labels, argument lists).
@@ -376,78 +360,6 @@ impl Parser<'_> {
             out.push(self.expr_bp(0)?);
         }
         Ok(out)
-    }
-}
-
-/// Words that are keywords in zeno but may be ordinary names in UPPAAL or
-/// TChecker files; such names get a trailing `_` (more than one where the
-/// file has that name too: see [`prepare_renaming`]).
-const ZENO_KEYWORDS: &[&str] = &[
-    "template",
-    "location",
-    "init",
-    "committed",
-    "urgent",
-    "invariant",
-    "when",
-    "sync",
-    "do",
-    "select",
-    "check",
-    "system",
-    "typedef",
-    "const",
-    "clock",
-    "chan",
-    "broadcast",
-    "int",
-    "bool",
-    "forall",
-    "exists",
-    "sum",
-    "imply",
-    "and",
-    "or",
-    "not",
-    "priority",
-    "default",
-];
-
-thread_local! {
-    /// The file's new name for each keyword it uses as a name.
-    static RENAMED: std::cell::RefCell<std::collections::HashMap<&'static str, String>> =
-        std::cell::RefCell::default();
-}
-
-/// Chooses, before a file is translated, the name each keyword used as a
-/// name gets: the first of `init_`, `init__`, … that no word of the file
-/// spells, so that a renamed name never meets another (a file with both
-/// `init` and `init_` gets `init__` and `init_`). Names without a keyword
-/// stay as they are, so zeno's own exported text imports unchanged.
-pub(crate) fn prepare_renaming(text: &str) {
-    let words: std::collections::HashSet<&str> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .collect();
-    let renamed = ZENO_KEYWORDS
-        .iter()
-        .filter(|k| words.contains(**k))
-        .map(|k| {
-            let mut name = format!("{k}_");
-            while words.contains(name.as_str()) {
-                name.push('_');
-            }
-            (*k, name)
-        })
-        .collect();
-    RENAMED.with(|r| *r.borrow_mut() = renamed);
-}
-
-pub(crate) fn sanitize(name: &str) -> String {
-    match ZENO_KEYWORDS.iter().find(|k| **k == name) {
-        Some(k) => RENAMED
-            .with(|r| r.borrow().get(k).cloned())
-            .unwrap_or_else(|| format!("{name}_")),
-        None => name.to_string(),
     }
 }
 
@@ -480,63 +392,63 @@ fn prec(e: &Expr) -> u8 {
 const UNARY_PREC: u8 = 15;
 const ATOM_PREC: u8 = 16;
 
-fn child(out: &mut String, e: &Expr, min: u8) {
+fn child(out: &mut String, cx: &Context, e: &Expr, min: u8) {
     if prec(e) < min {
         out.push('(');
-        write(out, e);
+        write(out, cx, e);
         out.push(')');
     } else {
-        write(out, e);
+        write(out, cx, e);
     }
 }
 
 /// `(a, b)`: a call's arguments.
-fn write_args(out: &mut String, args: &[Expr]) {
+fn write_args(out: &mut String, cx: &Context, args: &[Expr]) {
     out.push('(');
     for (k, a) in args.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
         }
-        child(out, a, 1);
+        child(out, cx, a, 1);
     }
     out.push(')');
 }
 
-fn write(out: &mut String, e: &Expr) {
+fn write(out: &mut String, cx: &Context, e: &Expr) {
     match e {
         Expr::Int(n) => out.push_str(&n.to_string()),
         Expr::Ident(s) => {
             if matches!(s.as_str(), "true" | "false" | "deadlock") {
                 out.push_str(s)
             } else {
-                out.push_str(&sanitize(s))
+                out.push_str(&cx.name(s))
             }
         }
         Expr::Index(a, i) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, ATOM_PREC);
             out.push('[');
-            write(out, i);
+            write(out, cx, i);
             out.push(']');
         }
         Expr::Field(a, f) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, ATOM_PREC);
             out.push('.');
-            out.push_str(&sanitize(f));
+            out.push_str(&cx.name(f));
         }
         Expr::Call(f, args) => {
-            out.push_str(&sanitize(f));
-            write_args(out, args);
+            out.push_str(&cx.name(f));
+            write_args(out, cx, args);
         }
         Expr::ProcessCall(p, f, args) => {
-            child(out, p, ATOM_PREC);
+            child(out, cx, p, ATOM_PREC);
             out.push('.');
-            out.push_str(&sanitize(f));
-            write_args(out, args);
+            out.push_str(&cx.name(f));
+            write_args(out, cx, args);
         }
         Expr::Unary(op, a) => {
             out.push_str(op);
             let mut operand = String::new();
-            child(&mut operand, a, UNARY_PREC);
+            child(&mut operand, cx, a, UNARY_PREC);
             // `-(-x)` printed as `--x` would be a decrement.
             if let (Some(o), Some(first)) = (op.chars().last(), operand.chars().next())
                 && (o == '-' || o == '+')
@@ -554,21 +466,21 @@ fn write(out: &mut String, e: &Expr) {
             } else {
                 (p, p + 1)
             };
-            child(out, l, lmin.max(if p == 1 { 2 } else { 0 }));
+            child(out, cx, l, lmin.max(if p == 1 { 2 } else { 0 }));
             out.push(' ');
             out.push_str(op);
             out.push(' ');
-            child(out, r, rmin);
+            child(out, cx, r, rmin);
         }
         Expr::Cond(c, t, f) => {
-            child(out, c, 3);
+            child(out, cx, c, 3);
             out.push_str(" ? ");
-            child(out, t, 2);
+            child(out, cx, t, 2);
             out.push_str(" : ");
-            child(out, f, 2);
+            child(out, cx, f, 2);
         }
         Expr::Assign(op, l, r) => {
-            write(out, l);
+            write(out, cx, l);
             out.push(' ');
             out.push_str(op);
             out.push(' ');
@@ -578,23 +490,23 @@ fn write(out: &mut String, e: &Expr) {
             } else {
                 1
             };
-            child(out, r, min);
+            child(out, cx, r, min);
         }
         Expr::PostIncr(op, a) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, ATOM_PREC);
             out.push_str(op);
         }
         Expr::Quant(kind, var, ty, body) => {
-            out.push_str(&format!("{kind} ({} : {ty}) ", sanitize(var)));
-            write(out, body);
+            out.push_str(&format!("{kind} ({} : {ty}) ", cx.name(var)));
+            write(out, cx, body);
         }
     }
 }
 
 /// The zeno text of an expression.
-pub(crate) fn print(e: &Expr) -> String {
+pub(crate) fn print(e: &Expr, cx: &Context) -> String {
     let mut s = String::new();
-    write(&mut s, e);
+    write(&mut s, cx, e);
     s
 }
 
@@ -640,10 +552,10 @@ mod tests {
 
     fn round(text: &str) -> Result<String, String> {
         let toks = tokenize(text, &|i| i as u32).map_err(|e| e.1)?;
-        let mut c = Cursor::new(toks);
+        let mut c = Cursor::new(toks, &std::rc::Rc::new(Context::new(text)));
         let e = Parser { c: &mut c }.expr().map_err(|e| e.1)?;
         assert!(c.at_eof(), "trailing tokens in {text}");
-        Ok(print(&e))
+        Ok(print(&e, &c.cx))
     }
 
     fn model(text: &str) -> String {
@@ -747,9 +659,7 @@ mod tests {
     fn keyword_names_are_renamed() {
         assert_eq!(model("init + location"), "init_ + location_");
         // The renaming keeps distinct names distinct.
-        prepare_renaming("when + when_ + when__");
         assert_eq!(model("when + when_ + when__"), "when___ + when_ + when__");
-        prepare_renaming("");
         assert_eq!(model("true && !deadlock"), "true && !deadlock");
     }
 }

@@ -10,6 +10,7 @@
 //! Anything that cannot be translated produces an [`ImportDiagnostic`] with
 //! its position in the source file; nothing is dropped silently.
 
+mod context;
 mod decl;
 mod export;
 mod export_functions;
@@ -24,6 +25,7 @@ mod tchecker;
 mod uppaal_xml;
 mod xta;
 
+pub use context::Renaming;
 pub use export::{export_tchecker, export_xta};
 pub use query_file::{QueryFile, read_query_file};
 pub use query_kind::{OtherEngine, other_engine};
@@ -31,7 +33,9 @@ pub use source_map::{Mapped, Piece, SourceMap};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::Span;
+use context::Context;
 use std::fmt;
+use std::rc::Rc;
 
 /// Options for [`import`].
 #[derive(Debug, Clone, Default)]
@@ -54,6 +58,9 @@ pub struct Imported {
     /// The model's queries (UPPAAL XML's `<query>` elements), each with
     /// what became of it; empty for the other formats.
     pub queries: Vec<Query>,
+    /// The zeno names of the keywords the file used as names, for reading
+    /// the model's query files ([`read_query_file`]).
+    pub renaming: Renaming,
 }
 
 /// One query of a UPPAAL model (an XML `<query>`) or query file (a `.q`
@@ -189,6 +196,7 @@ impl<'a> Sink<'a> {
     pub(crate) fn finish(
         mut self,
         (zeno, source_map, queries): (String, SourceMap, Vec<Query>),
+        cx: &Context,
     ) -> Result<Imported, Vec<ImportDiagnostic>> {
         self.diags.sort_by_key(|d| (d.span.start, d.span.end));
         if self.has_errors() {
@@ -199,6 +207,7 @@ impl<'a> Sink<'a> {
                 source_map,
                 warnings: self.diags,
                 queries,
+                renaming: cx.renaming().clone(),
             })
         }
     }
@@ -357,8 +366,6 @@ pub fn import_as(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<ImportDiagnostic>> {
-    expr::reset_user_abs();
-    expr::prepare_renaming(text);
     let mut r = match format {
         Format::UppaalXml => import_uppaal_xml(text),
         Format::UppaalXta => import_xta(text),
@@ -385,9 +392,12 @@ pub fn import_as(
 /// Translates a UPPAAL query file (`.q`) into zeno check formulas: each
 /// `(line, text)` is a query's 1-based line and its zeno form (`A<> P.done`,
 /// `p --> q`); every query that cannot be translated has an error located
-/// in `text`.
-pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
-    let file = read_query_file(text);
+/// in `text`. Names are renamed as in the model (`Imported::renaming`).
+pub fn import_query_file(
+    text: &str,
+    renaming: &Renaming,
+) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
+    let file = read_query_file(text, renaming);
     let checks = file
         .queries
         .iter()
@@ -401,24 +411,26 @@ pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnosti
 
 /// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).
 pub fn import_uppaal_xml(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
-    let model = uppaal_xml::read(text, &mut sink);
+    let model = uppaal_xml::read(text, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }
 
 /// Reads a UPPAAL XTA (4.x textual) model.
 pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
-    let model = xta::read(text, &mut sink);
+    let model = xta::read(text, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }
 
 /// Reads a TChecker model; `labels` (may be empty) becomes a reachability
 /// check of a state carrying all those labels.
 pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<ImportDiagnostic>> {
-    expr::prepare_renaming(text);
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
     // A byte order mark is blank, as in the other formats: three spaces of
     // the same length keep every offset.
@@ -430,7 +442,7 @@ pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<Im
         }
         None => text,
     };
-    let model = tchecker::read(text, labels, &mut sink);
+    let model = tchecker::read(text, labels, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }
