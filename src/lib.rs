@@ -18,6 +18,7 @@ pub mod load;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod memory;
+pub mod operators;
 #[cfg(feature = "pictures")]
 pub mod pictures;
 pub mod report;

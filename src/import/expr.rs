@@ -6,6 +6,7 @@
 
 use super::context::Context;
 use super::lex::{Cursor, PResult, Tok, describe};
+use crate::operators::{BinaryOp, Prec};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
@@ -30,45 +31,30 @@ pub(crate) enum Expr {
     Quant(&'static str, String, String, Box<Expr>),
 }
 
-/// Binary operators: (token, normalised zeno operator, binding power).
-/// As in the current UPPAAL parser (libutap, UPPAAL 4.1 and 5): `or`, `xor`
-/// and `imply` bind as `||` (left-associative: `a imply b || c` is
-/// `(a imply b) || c`), `and` as `&&`; UPPAAL 4.0 put the words below `?:`.
-/// The symbolic ones follow C, with `<?`/`>?` between the shifts and the
-/// comparisons (UPPAAL's table, which zeno shares).
-const BINARY: &[(&str, &str, u8)] = &[
-    ("imply", "imply", 8),
-    ("or", "||", 8),
-    ("xor", "xor", 8),
-    ("and", "&&", 9),
-    ("||", "||", 8),
-    ("&&", "&&", 9),
-    ("|", "|", 10),
-    ("^", "^", 11),
-    ("&", "&", 12),
-    ("==", "==", 13),
-    ("!=", "!=", 13),
-    ("<", "<", 14),
-    ("<=", "<=", 14),
-    (">=", ">=", 14),
-    (">", ">", 14),
-    ("<?", "<?", 15),
-    (">?", ">?", 15),
-    ("<<", "<<", 16),
-    (">>", ">>", 16),
-    ("+", "+", 17),
-    ("-", "-", 17),
-    ("*", "*", 18),
-    ("/", "/", 18),
-    ("%", "%", 18),
-    // UPPAAL's current parser puts `**` above `*` (and below the prefix
-    // operators), left-associative.
-    ("**", "**", 19),
-];
+/// A binary operator of UPPAAL's: its zeno spelling and level. The
+/// symbolic ones are zeno's (the one table, `crate::operators`, which
+/// follows UPPAAL's); the words differ. As in the current UPPAAL parser
+/// (libutap, UPPAAL 4.1 and 5), `or`, `xor` and `imply` bind as `||`
+/// (left-associative: `a imply b || c` is `(a imply b) || c`), `and` as
+/// `&&`; UPPAAL 4.0 put the words below `?:`.
+fn binary(token: &str) -> Option<(&'static str, Prec)> {
+    match token {
+        "imply" => Some(("imply", Prec::Or)),
+        "xor" => Some(("xor", Prec::Or)),
+        _ => BinaryOp::from_spelling(token).map(|op| (op.spelling(), op.prec())),
+    }
+}
 
-const ASSIGN_BP: u8 = 6;
-const COND_BP: u8 = 7;
-const UNARY_BP: u8 = 20;
+/// The binding power of a level in this parser: above 0 (a whole
+/// expression, where an assignment may stand) and 1 (a conditional's
+/// middle, where it may not).
+const fn bp(prec: Prec) -> u8 {
+    prec.level() + 2
+}
+
+const ASSIGN_BP: u8 = bp(Prec::Assign);
+const COND_BP: u8 = bp(Prec::Cond);
+const UNARY_BP: u8 = bp(Prec::Prefix);
 
 /// UPPAAL's built-in `abs(e)` as `(e < 0 ? -e : e)`. The operand is
 /// written twice, so it must be free of effects (an assignment, an
@@ -149,8 +135,9 @@ impl Parser<'_> {
                 Tok::Ident(s) if s == "imply" => "imply",
                 _ => break,
             };
-            if let Some((_, norm, bp)) = BINARY.iter().find(|(t, _, _)| *t == op) {
-                if *bp < min_bp {
+            if let Some((norm, prec)) = binary(op) {
+                let bp = bp(prec);
+                if bp < min_bp {
                     break;
                 }
                 // `1 + 1 + … + 1` builds a tree as deep as the chain is
@@ -363,36 +350,21 @@ impl Parser<'_> {
     }
 }
 
-/// Precedence when printing (zeno's, which is C's plus `imply` lowest).
-fn prec(e: &Expr) -> u8 {
+/// How tightly an expression binds when printed as zeno text (the one
+/// operator table, `crate::operators`).
+fn prec(e: &Expr) -> Prec {
     match e {
-        Expr::Quant(..) | Expr::Assign(..) => 0,
-        Expr::Binary("imply", ..) => 1,
-        Expr::Cond(..) => 2,
-        Expr::Binary(op, ..) => match *op {
-            "||" => 3,
-            "&&" => 4,
-            "|" => 5,
-            "^" => 6,
-            "&" => 7,
-            "==" | "!=" => 8,
-            "<" | "<=" | ">=" | ">" => 9,
-            "<?" | ">?" => 10,
-            "<<" | ">>" => 11,
-            "+" | "-" => 12,
-            "**" => 14,
-            _ => 13,
-        },
-        Expr::Unary(..) => UNARY_PREC,
-        Expr::Int(n) if *n < 0 => UNARY_PREC,
-        _ => ATOM_PREC,
+        Expr::Quant(..) | Expr::Assign(..) => Prec::Assign,
+        Expr::Cond(..) => Prec::Cond,
+        // The operators here are zeno's spellings (see `binary`).
+        Expr::Binary(op, ..) => BinaryOp::from_spelling(op).map_or(Prec::Atom, BinaryOp::prec),
+        Expr::Unary(..) => Prec::Prefix,
+        Expr::Int(n) if *n < 0 => Prec::Prefix,
+        _ => Prec::Atom,
     }
 }
 
-const UNARY_PREC: u8 = 15;
-const ATOM_PREC: u8 = 16;
-
-fn child(out: &mut String, cx: &Context, e: &Expr, min: u8) {
+fn child(out: &mut String, cx: &Context, e: &Expr, min: Prec) {
     if prec(e) < min {
         out.push('(');
         write(out, cx, e);
@@ -409,7 +381,7 @@ fn write_args(out: &mut String, cx: &Context, args: &[Expr]) {
         if k > 0 {
             out.push_str(", ");
         }
-        child(out, cx, a, 1);
+        child(out, cx, a, Prec::Cond);
     }
     out.push(')');
 }
@@ -425,13 +397,13 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
             }
         }
         Expr::Index(a, i) => {
-            child(out, cx, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push('[');
             write(out, cx, i);
             out.push(']');
         }
         Expr::Field(a, f) => {
-            child(out, cx, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push('.');
             out.push_str(&cx.name(f));
         }
@@ -440,7 +412,7 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
             write_args(out, cx, args);
         }
         Expr::ProcessCall(p, f, args) => {
-            child(out, cx, p, ATOM_PREC);
+            child(out, cx, p, Prec::Atom);
             out.push('.');
             out.push_str(&cx.name(f));
             write_args(out, cx, args);
@@ -448,7 +420,7 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
         Expr::Unary(op, a) => {
             out.push_str(op);
             let mut operand = String::new();
-            child(&mut operand, cx, a, UNARY_PREC);
+            child(&mut operand, cx, a, Prec::Prefix);
             // `-(-x)` printed as `--x` would be a decrement.
             if let (Some(o), Some(first)) = (op.chars().last(), operand.chars().next())
                 && (o == '-' || o == '+')
@@ -460,24 +432,22 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
         }
         Expr::Binary(op, l, r) => {
             let p = prec(e);
-            // Comparisons do not chain in zeno: parenthesise both sides.
-            let (lmin, rmin) = if p == 8 || p == 9 {
-                (p + 1, p + 1)
-            } else {
-                (p, p + 1)
-            };
-            child(out, cx, l, lmin.max(if p == 1 { 2 } else { 0 }));
+            // Comparisons do not chain in zeno, and `imply` is kept apart
+            // from its neighbours: parenthesise both sides at equal level.
+            let both = matches!(p, Prec::Equality | Prec::Relation | Prec::Imply);
+            let lmin = if both { p.tighter() } else { p };
+            child(out, cx, l, lmin);
             out.push(' ');
             out.push_str(op);
             out.push(' ');
-            child(out, cx, r, rmin);
+            child(out, cx, r, p.tighter());
         }
         Expr::Cond(c, t, f) => {
-            child(out, cx, c, 3);
+            child(out, cx, c, Prec::Or);
             out.push_str(" ? ");
-            child(out, cx, t, 2);
+            branch(out, cx, t);
             out.push_str(" : ");
-            child(out, cx, f, 2);
+            branch(out, cx, f);
         }
         Expr::Assign(op, l, r) => {
             write(out, cx, l);
@@ -486,14 +456,14 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
             out.push(' ');
             // `i = j = 0` needs no parentheses: assignments are right-associative.
             let min = if matches!(**r, Expr::Assign(..)) {
-                0
+                Prec::Assign
             } else {
-                1
+                Prec::Cond
             };
             child(out, cx, r, min);
         }
         Expr::PostIncr(op, a) => {
-            child(out, cx, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push_str(op);
         }
         Expr::Quant(kind, var, ty, body) => {
@@ -501,6 +471,17 @@ fn write(out: &mut String, cx: &Context, e: &Expr) {
             write(out, cx, body);
         }
     }
+}
+
+/// A branch of `c ? a : b`: an `imply` there keeps its parentheses for the
+/// reader (zeno would read it the same without).
+fn branch(out: &mut String, cx: &Context, e: &Expr) {
+    let min = if prec(e) == Prec::Imply {
+        Prec::Or
+    } else {
+        Prec::Cond
+    };
+    child(out, cx, e, min);
 }
 
 /// The zeno text of an expression.
@@ -595,6 +576,20 @@ mod tests {
             ("-3", "-3"),
             ("a[i+1][j]", "a[i + 1][j]"),
             ("a imply b imply c", "(a imply b) imply c"),
+        ]);
+    }
+
+    #[test]
+    fn a_conditional_beside_imply_keeps_its_parentheses() {
+        // zeno's `imply` binds tighter than `?:` (the one operator table):
+        // `c ? t : f imply x` reads as `c ? t : (f imply x)` and
+        // `a imply c ? x : y` as `(a imply c) ? x : y`, so a conditional
+        // operand of `imply` must stay in parentheses (it lost them before).
+        assert_prints(&[
+            ("(b ? c : d) imply e", "(b ? c : d) imply e"),
+            ("a imply (c ? x : y)", "a imply (c ? x : y)"),
+            ("b ? c : (d imply e)", "b ? c : (d imply e)"),
+            ("(a imply b) ? c : d", "(a imply b) ? c : d"),
         ]);
     }
 

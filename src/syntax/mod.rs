@@ -14,6 +14,8 @@ pub mod ast;
 mod grammar;
 mod kind;
 mod lexer;
+#[cfg(test)]
+mod operator_table;
 mod parser;
 
 use rowan::GreenNode;
