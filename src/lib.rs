@@ -14,6 +14,7 @@ pub mod fmt;
 pub mod ide;
 pub mod import;
 pub mod ir;
+pub mod line_index;
 pub mod load;
 #[cfg(feature = "lsp")]
 pub mod lsp;

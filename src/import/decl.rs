@@ -769,13 +769,13 @@ fn unsupported_statement(word: &str, next: &Tok) -> Option<&'static str> {
 
 /// A function body being translated: its local declarations go into `env`,
 /// errors inside them to `sink`, and the zeno text to `out`.
-struct Body<'e, 's, 't> {
+struct Body<'e, 's> {
     env: &'e mut Env,
-    sink: &'s mut Sink<'t>,
+    sink: &'s mut Sink,
     out: String,
 }
 
-impl Body<'_, '_, '_> {
+impl Body<'_, '_> {
     /// Statements up to the closing `}` of a block (consumed), one per line.
     fn block(&mut self, c: &mut Cursor, depth: usize) -> PResult<()> {
         while !c.eat("}") {

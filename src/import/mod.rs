@@ -33,6 +33,7 @@ pub use source_map::{Mapped, Piece, SourceMap};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::Span;
+use crate::line_index::{LineIndex, line_col};
 use context::Context;
 use std::fmt;
 use std::rc::Rc;
@@ -156,21 +157,21 @@ impl fmt::Display for ImportDiagnostic {
 
 /// Collects diagnostics while reading one source text, turning byte offsets
 /// into line:col.
-pub(crate) struct Sink<'a> {
-    text: &'a str,
+pub(crate) struct Sink {
+    lines: LineIndex,
     pub(crate) diags: Vec<ImportDiagnostic>,
 }
 
-impl<'a> Sink<'a> {
-    pub(crate) fn new(text: &'a str) -> Sink<'a> {
+impl Sink {
+    pub(crate) fn new(text: &str) -> Sink {
         Sink {
-            text,
+            lines: LineIndex::in_chars(text),
             diags: Vec::new(),
         }
     }
 
     fn push(&mut self, severity: Severity, span: Span, message: String) {
-        let (line, col) = line_col(self.text, span.start as usize);
+        let (line, col) = self.lines.one_based(span.start);
         self.diags.push(ImportDiagnostic {
             severity,
             message,
@@ -218,23 +219,6 @@ pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
-    let offset = offset.min(text.len());
-    let mut line = 1u32;
-    let mut line_start = 0usize;
-    for (i, b) in text.as_bytes()[..offset].iter().enumerate() {
-        if *b == b'\n' {
-            line += 1;
-            line_start = i + 1;
-        }
-    }
-    let col = text
-        .get(line_start..offset)
-        .map_or(offset - line_start, |s| s.chars().count());
-    (line, col as u32 + 1)
 }
 
 /// How an input's format was decided: its extension, or (without a known
@@ -402,7 +386,7 @@ pub fn import_query_file(
         .queries
         .iter()
         .filter_map(|q| match &q.outcome {
-            QueryOutcome::Check(f) => Some((line_col(text, q.span.start as usize).0, f.clone())),
+            QueryOutcome::Check(f) => Some((line_col(text, q.span.start).0, f.clone())),
             _ => None,
         })
         .collect();

@@ -279,7 +279,7 @@ mod tests {
         let QueryOutcome::Refused { span, .. } = &q[3].outcome else {
             panic!("{:?}", q[3].outcome)
         };
-        assert_eq!(crate::import::line_col(SAVED, span.start as usize).0, 19);
+        assert_eq!(crate::line_index::line_col(SAVED, span.start).0, 19);
         assert_eq!(file.diagnostics.len(), 1);
         assert_eq!(file.diagnostics[0].severity, Severity::Error);
         assert_eq!(file.diagnostics[0].line, 19);

@@ -662,7 +662,7 @@ impl LanguageServer for Backend {
             .and_then(|w| w.code_lens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false);
-        let encoding = Encoding::negotiate(
+        let encoding = super::line_index::negotiate(
             params
                 .capabilities
                 .general
@@ -680,7 +680,7 @@ impl LanguageServer for Backend {
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
-                position_encoding: Some(encoding.kind()),
+                position_encoding: Some(super::line_index::kind(encoding)),
                 text_document_sync: Some(TextDocumentSyncCapability::Options(
                     TextDocumentSyncOptions {
                         open_close: Some(true),

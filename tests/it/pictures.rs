@@ -197,7 +197,7 @@ fn net() -> Network {
             span: span(),
             name_span: span(),
         }],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
