@@ -163,7 +163,7 @@ impl Server {
             "initialize" => {
                 self.lines_from_0 = args["linesStartAt1"] == json!(false);
                 self.columns_from_0 = args["columnsStartAt1"] == json!(false);
-                Ok((capabilities(), vec![event("initialized", json!({}))]))
+                Ok((capabilities(), Vec::new()))
             }
             "launch" => self.launch(args),
             "configurationDone" => {
@@ -341,9 +341,7 @@ impl Server {
                 .ok_or("\"seed\" must be a non-negative integer")?;
         }
         if let Some(search) = args["search"].as_str() {
-            options.config.search = search
-                .parse()
-                .map_err(|e| format!("\"search\": {e}"))?;
+            options.config.search = search.parse().map_err(|e| format!("\"search\": {e}"))?;
         }
         let max_steps = match args.get("maxSteps").filter(|s| !s.is_null()) {
             None => DEFAULT_MAX_STEPS,
@@ -372,10 +370,15 @@ impl Server {
                 .to_string(),
         };
         self.debuggee = Some(d);
-        let mut events = vec![event(
-            "output",
-            json!({"category": "console", "output": format!("zeno: debugging {what}")}),
-        )];
+        // Configuration (breakpoints) is asked for once the model is
+        // known, so that each breakpoint is checked against it.
+        let mut events = vec![
+            event(
+                "output",
+                json!({"category": "console", "output": format!("zeno: debugging {what}")}),
+            ),
+            event("initialized", json!({})),
+        ];
         events.extend(self.entry_stop());
         Ok((json!({}), events))
     }
@@ -522,7 +525,13 @@ fn first_errors(
     text: &str,
     diagnostics: &[zeno::diagnostics::Diagnostic],
 ) -> String {
-    let places = Places::new(name.to_string(), text.to_string(), text.to_string(), false, None);
+    let places = Places::new(
+        name.to_string(),
+        text.to_string(),
+        text.to_string(),
+        false,
+        None,
+    );
     let mut out = head.to_string();
     for d in diagnostics
         .iter()

@@ -117,7 +117,10 @@ impl Debuggee {
                 max_steps,
             },
         };
-        let zeno_source = Source::new(std::path::PathBuf::from(&places.path), places.zeno().to_string());
+        let zeno_source = Source::new(
+            std::path::PathBuf::from(&places.path),
+            places.zeno().to_string(),
+        );
         let mut d = Debuggee {
             net,
             places,
@@ -456,7 +459,10 @@ impl Debuggee {
                 ),
             ),
             TraceEnd::Loop { start, .. } => (
-                format!("loop back to state {}", self.stop_after(*start).unwrap_or(0)),
+                format!(
+                    "loop back to state {}",
+                    self.stop_after(*start).unwrap_or(0)
+                ),
                 format!(
                     "the run loops back to state {} forever, so {} `{name}` ({formula})",
                     self.stop_after(*start).unwrap_or(0),

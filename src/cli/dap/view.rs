@@ -44,9 +44,11 @@ pub fn stopped(d: &Debuggee, reason: &str, note: Option<String>) -> Value {
     };
     let (reason, description, text) = match (&note, &ending) {
         (Some(n), _) => (reason, format!("{position}: {n}"), n.clone()),
-        (None, Some(e)) if e.violation && d.at_trace_end() => {
-            ("exception", e.short.clone(), format!("{position}: {}", e.text))
-        }
+        (None, Some(e)) if e.violation && d.at_trace_end() => (
+            "exception",
+            e.short.clone(),
+            format!("{position}: {}", e.text),
+        ),
         (None, Some(e)) => (reason, format!("{position}: {}", e.short), e.text.clone()),
         (None, None) => (reason, position.clone(), position),
     };
@@ -129,7 +131,9 @@ pub fn variables(d: &Debuggee, reference: i64) -> Result<Vec<Value>, String> {
     let state = d.state();
     let step = d.step_into(d.at());
     let before = step.as_ref().map(|s| &s.before);
-    let delay = step.as_ref().map_or(Rational64::from_integer(0), |s| s.delay);
+    let delay = step
+        .as_ref()
+        .map_or(Rational64::from_integer(0), |s| s.delay);
     let local_of = |name: &str| {
         d.net
             .processes
@@ -251,7 +255,10 @@ fn clocks(
             Ok(z) => zone::describe(d.net, z).join(" && "),
             Err(e) => e.clone(),
         };
-        out.push(variable("(zone)", if text.is_empty() { "true".into() } else { text }));
+        out.push(variable(
+            "(zone)",
+            if text.is_empty() { "true".into() } else { text },
+        ));
     }
     out
 }

@@ -228,7 +228,7 @@ mod tests {
         assert!(eval("n; check", &[0]).unwrap_err().contains("without `;`"));
         assert_eq!(
             eval("a[n * 3]", &[0, 0, 0]),
-            Err("index 3 out of range for `a` (size 3)".into())
+            Err("array index 3 is out of bounds 0..3".into())
         );
     }
 }

@@ -147,7 +147,7 @@ mod tests {
         let mut out = Vec::new();
         write(&mut out, &serde_json::json!({"é": "ü"})).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("Content-Length: 13\r\n\r\n"), "{text}");
+        assert!(text.starts_with("Content-Length: 11\r\n\r\n"), "{text}");
         assert_eq!(all(&text), vec!["{\"é\":\"ü\"}".to_string()]);
     }
 }
