@@ -444,6 +444,66 @@ fn a_lasso_marks_its_loop() {
 }
 
 #[test]
+fn a_model_error_ends_the_trace_with_its_message() {
+    // The third `a -> a` would set n to 3, outside [0, 2]: two steps, then
+    // the error (worked out by hand).
+    let dir = scratch("dap-model-error");
+    let file = dir.join("overflow.zeno");
+    std::fs::write(
+        &file,
+        "int[0,2] n = 0;\ntemplate P() {\n  init location a;\n  a -> a do n = n + 1;\n}\nsystem P;\ncheck small: E<> n == 5;\n",
+    )
+    .unwrap();
+    let mut dap = Dap::start();
+    dap.launch(json!({"program": path(&file), "check": "small"}));
+    let stop = dap.step("continue");
+    assert_eq!(stop["reason"], "exception");
+    assert_eq!(stop["description"], "model error");
+    assert_eq!(
+        stop["text"],
+        "state 2 of 2: taking P: a -> a here fails: value 3 is outside the range [0, 2] of `n`"
+    );
+    assert_eq!(value(&dap.variables(1), "n"), "2 (was 1)");
+    dap.finish();
+}
+
+#[test]
+fn a_simulation_pauses_and_stops_where_nothing_is_enabled() {
+    // fischer-buggy never deadlocks (its comment): `continue` without a
+    // breakpoint pauses after maxSteps transitions.
+    let mut dap = Dap::start();
+    dap.launch(json!({"program": model("fischer-buggy.zeno"), "maxSteps": 5}));
+    let stop = dap.step("continue");
+    assert_eq!(stop["reason"], "pause");
+    assert_eq!(
+        stop["description"],
+        "state 5: 5 steps without a breakpoint hit (maxSteps)"
+    );
+    dap.finish();
+    // One edge, a -> b, then nothing: the second step cannot be taken.
+    let dir = scratch("dap-stuck");
+    let file = dir.join("once.zeno");
+    std::fs::write(
+        &file,
+        "template P() {\n  init location a;\n  location b;\n  a -> b;\n}\nsystem P;\n",
+    )
+    .unwrap();
+    let mut dap = Dap::start();
+    dap.launch(json!({"program": path(&file)}));
+    assert_eq!(dap.step("next")["description"], "state 1");
+    assert_eq!(
+        dap.step("next")["description"],
+        "state 1: no transition is enabled"
+    );
+    assert_eq!(
+        dap.step("continue")["description"],
+        "state 1: no transition is enabled"
+    );
+    assert_eq!(dap.evaluate("deadlock"), "true");
+    dap.finish();
+}
+
+#[test]
 fn an_imported_model_is_placed_in_its_xml() {
     let dir = scratch("dap-xml");
     let file = dir.join("lock.xml");

@@ -11,6 +11,8 @@
 //! session is repeatable), and stepping back then forward again follows the
 //! same run.
 
+use std::cell::RefCell;
+
 use num_rational::Rational64;
 use zeno::checker::dbm::Dbm;
 use zeno::checker::{self, Cancel, ConcreteState, Options, TraceEnd, Transition};
@@ -75,10 +77,11 @@ pub struct Debuggee {
     stops: Vec<usize>,
     /// The current stop.
     at: usize,
-    /// The zone of each stop after n transitions, by n; empty when the
-    /// symbolic replay failed (`zone_error` says why).
-    zones: Vec<Dbm>,
-    pub zone_error: Option<String>,
+    /// The zone of the state after n transitions, by n (or why there is
+    /// none): the run replayed in the symbolic mode, computed when first
+    /// asked for after the history changed (`continue` in a simulation
+    /// takes many steps and shows only the last).
+    zones: RefCell<Option<Result<Vec<Dbm>, String>>>,
     pub breakpoints: Vec<Breakpoint>,
 }
 
@@ -129,8 +132,7 @@ impl Debuggee {
             sim,
             stops: Vec::new(),
             at: 0,
-            zones: Vec::new(),
-            zone_error: None,
+            zones: RefCell::new(None),
             breakpoints: Vec::new(),
         };
         d.history_changed();
@@ -147,37 +149,41 @@ impl Debuggee {
                 Move::Delay(_) => i == last,
             })
             .collect();
-        // The zones: the run replayed in the symbolic mode.
-        let at_end = self.sim.position();
-        while self.sim.forward().is_ok() {}
-        let run = self.sim.run_as_trace();
-        while self.sim.position() > at_end {
-            let _ = self.sim.back();
-        }
-        let replayed = run.map_err(|e| e.to_string()).and_then(|run| {
-            let run = run.ok_or("the run is not concrete")?;
-            let mut symbolic =
-                Simulator::new(self.net, Mode::Symbolic).map_err(|e| e.to_string())?;
-            symbolic.load_trace(&run).map_err(|e| e.to_string())?;
-            Ok(symbolic
-                .history()
-                .iter()
-                .filter_map(|e| match &e.state.clocks {
-                    Clocks::Zone(z) => Some(z.clone()),
-                    Clocks::Values(_) => None,
-                })
-                .collect::<Vec<Dbm>>())
-        });
-        match replayed {
-            Ok(zones) => {
-                self.zones = zones;
-                self.zone_error = None;
-            }
-            Err(e) => {
-                self.zones = Vec::new();
-                self.zone_error = Some(e);
+        self.zones = RefCell::new(None);
+    }
+
+    /// The run replayed in the symbolic mode: the zone after each transition.
+    fn replay_zones(&self) -> Result<Vec<Dbm>, String> {
+        // A copy of the simulator's history, taken to its end, as a trace.
+        let mut sim = Simulator::new(self.net, Mode::Concrete).map_err(|e| e.to_string())?;
+        for entry in &self.sim.history()[1..] {
+            match &entry.via {
+                Move::Delay(d) => sim.delay(*d).map_err(|e| e.to_string())?,
+                Move::Fire(t) => {
+                    let enabled = sim.enabled().map_err(|e| e.to_string())?;
+                    let k = enabled
+                        .iter()
+                        .position(|o| &o.transition == t && o.now())
+                        .ok_or("a step of the run is not enabled in its replay")?;
+                    sim.fire(k + 1).map_err(|e| e.to_string())?;
+                }
+                Move::Start => {}
             }
         }
+        let run = sim
+            .run_as_trace()
+            .map_err(|e| e.to_string())?
+            .ok_or("the run is not concrete")?;
+        let mut symbolic = Simulator::new(self.net, Mode::Symbolic).map_err(|e| e.to_string())?;
+        symbolic.load_trace(&run).map_err(|e| e.to_string())?;
+        Ok(symbolic
+            .history()
+            .iter()
+            .filter_map(|e| match &e.state.clocks {
+                Clocks::Zone(z) => Some(z.clone()),
+                Clocks::Values(_) => None,
+            })
+            .collect())
     }
 
     /// The number of stops known so far.
@@ -221,12 +227,14 @@ impl Debuggee {
     }
 
     /// The zone of the current stop, or why there is none.
-    pub fn zone(&self) -> Result<&Dbm, String> {
-        match &self.zone_error {
-            Some(e) => Err(format!("no zone: {e}")),
-            None => self
-                .zones
+    pub fn zone(&self) -> Result<Dbm, String> {
+        let mut zones = self.zones.borrow_mut();
+        let zones = zones.get_or_insert_with(|| self.replay_zones());
+        match zones {
+            Err(e) => Err(format!("no zone: {e}")),
+            Ok(zones) => zones
                 .get(self.transitions_before(self.at))
+                .cloned()
                 .ok_or_else(|| "no zone for this state".to_string()),
         }
     }
@@ -485,7 +493,8 @@ impl Debuggee {
             ),
         };
         Some(Ending {
-            violation: universal,
+            // A model error ends every check's trace as a failure.
+            violation: universal || matches!(end, TraceEnd::ModelError { .. }),
             short,
             text,
         })
