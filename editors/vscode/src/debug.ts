@@ -65,16 +65,21 @@ export class TraceDebugger implements vscode.Disposable {
       void vscode.window.showErrorMessage("zeno: open a model to debug a check's trace");
       return false;
     }
+    // zeno text names its checks; an imported model's are asked for by
+    // name or index (its queries' names come from the import).
+    const names = doc.languageId === "zeno" ? findChecks(doc.getText()).map((c) => c.name) : [];
     const name =
       check ??
-      (await vscode.window.showQuickPick(
-        findChecks(doc.getText()).map((c) => c.name),
-        { placeHolder: "The check whose trace to debug" },
-      ));
+      (names.length > 0
+        ? await vscode.window.showQuickPick(names, { placeHolder: "The check whose trace to debug" })
+        : await vscode.window.showInputBox({ prompt: "The check whose trace to debug (its name, or its index from 0)" }));
     if (!name) return false;
     const search = vscode.workspace.getConfiguration("zeno").get<string>("search");
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-    return vscode.debug.startDebugging(folder, traceConfig(doc.uri.fsPath, name, search));
+    const byIndex = /^\d+$/.test(name) && !names.includes(name);
+    const config = traceConfig(doc.uri.fsPath, name, search);
+    if (byIndex) config.check = Number(name);
+    return vscode.debug.startDebugging(folder, config);
   }
 
   async debugSimulation(): Promise<boolean> {
