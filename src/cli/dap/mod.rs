@@ -11,6 +11,14 @@
 //! moving among them, all from the simulator), `view` (threads, frames,
 //! scopes, variables), `watch` (expressions), `place` (source positions).
 //!
+//! The messages are JSON built and read here with the specification's
+//! field names. The DAP crates on crates.io were weighed and left out:
+//! `dap` 0.4.1-alpha1 is a pre-release whose reader fails on a header
+//! other than `Content-Length` and loses a malformed request's `seq` (so
+//! it cannot be answered), and brings `thiserror` 1 beside the project's 2;
+//! `debug_types` 1.0.0 (a single 2022 release) and `dap-types` 0.0.1 are
+//! types only. The adapter uses a score of messages.
+//!
 //! Only protocol messages go to stdout. Every request gets a response: a
 //! malformed message, an unknown request and a request before `launch`
 //! get error responses, and a panic in a handler becomes an error response
