@@ -504,6 +504,42 @@ fn a_simulation_pauses_and_stops_where_nothing_is_enabled() {
 }
 
 #[test]
+fn an_array_is_one_entry_with_its_elements_below() {
+    let dir = scratch("dap-array");
+    let file = dir.join("array.zeno");
+    std::fs::write(
+        &file,
+        "int a[3];\nbool flag;\ntemplate P() {\n  init location s;\n  location t;\n  s -> t do a[1] = 5, flag = true;\n}\nsystem P;\ncheck set: E<> a[1] == 5;\n",
+    )
+    .unwrap();
+    let mut dap = Dap::start();
+    dap.launch(json!({"program": path(&file), "check": "set"}));
+    dap.step("next");
+    let body = dap.ok("variables", json!({"variablesReference": 1}));
+    let a = body["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "a")
+        .unwrap_or_else(|| panic!("no array a in {body}"))
+        .clone();
+    assert_eq!(a["value"], "[0, 5, 0] (was [0, 0, 0])");
+    assert_eq!(a["indexedVariables"], 3);
+    assert_eq!(value(&dap.variables(1), "flag"), "true (was false)");
+    let elements = dap.variables(a["variablesReference"].as_i64().unwrap());
+    assert_eq!(
+        elements,
+        [
+            ("a[0]".to_string(), "0".to_string()),
+            ("a[1]".to_string(), "5 (was 0)".to_string()),
+            ("a[2]".to_string(), "0".to_string()),
+        ]
+    );
+    assert_eq!(dap.evaluate("a[1] + a[2]"), "5");
+    dap.finish();
+}
+
+#[test]
 fn an_imported_model_is_placed_in_its_xml() {
     let dir = scratch("dap-xml");
     let file = dir.join("lock.xml");

@@ -5,7 +5,8 @@
 //!
 //! Ids: thread `p + 1` is process `p`; frame `2p + 1` is its location and
 //! `2p + 2` the edge it came by; variables reference 1 is the global
-//! variables, 2 the clocks, `3 + p` process `p`'s locals.
+//! variables, 2 the clocks, `3 + p` process `p`'s locals, `2^24 + i` the
+//! elements of the array whose first slot is `i`.
 //!
 //! A value changed by the last step is marked in its text: `2 (was 0)`
 //! (for a clock: a value other than the old one plus the time waited, as
@@ -30,6 +31,8 @@ pub struct Bases {
 const GLOBALS: i64 = 1;
 const CLOCKS: i64 = 2;
 const LOCALS: i64 = 3;
+/// Plus an array's first slot: the array's elements.
+const ARRAYS: i64 = 1 << 24;
 
 /// The `stopped` event at the current stop: `reason` as the client reads
 /// it, with the trace's end (or a loop's start) and `note` (why a step
@@ -147,12 +150,19 @@ pub fn variables(d: &Debuggee, reference: i64) -> Result<Vec<Value>, String> {
             Ok(out)
         }
         CLOCKS => Ok(clocks(d, &state, before, delay, |_| true)),
-        r if r >= LOCALS && ((r - LOCALS) as usize) < d.net.processes.len() => {
+        r if (LOCALS..ARRAYS).contains(&r) && ((r - LOCALS) as usize) < d.net.processes.len() => {
             let p = (r - LOCALS) as usize;
             let mine = |name: &str| local_of(name) == Some(p);
             let mut out = data(d, &state, before, mine);
             out.extend(clocks(d, &state, before, delay, mine));
             Ok(out)
+        }
+        r if r >= ARRAYS
+            && ((r - ARRAYS) as usize) < d.net.variables.len()
+            && array_name(&d.net.variables[(r - ARRAYS) as usize].name).is_some() =>
+        {
+            let slots = array_slots(d, (r - ARRAYS) as usize);
+            Ok(slots.map(|k| slot(d, &state, before, k)).collect())
         }
         _ => Err(format!("there is no variables reference {reference}")),
     }
@@ -191,33 +201,83 @@ fn describe_stop(d: &Debuggee) -> String {
     text
 }
 
-/// The variables whose names `keep` keeps, changed ones marked.
+/// The variables whose names `keep` keeps, changed ones marked; the
+/// elements of an array (slots `a[0]`, `a[1]`, … one after another) as one
+/// entry `a = [0, 5, 0]` whose children are the elements.
 fn data(
     d: &Debuggee,
     state: &ConcreteState,
     before: Option<&ConcreteState>,
     keep: impl Fn(&str) -> bool,
 ) -> Vec<Value> {
-    let show = |i: usize, values: &[i32]| {
-        let v = d.net.variables[i].clone();
-        match (v.is_bool, values[i]) {
-            (true, 0) => "false".to_string(),
-            (true, 1) => "true".to_string(),
-            (_, n) => n.to_string(),
+    let names = &d.net.variables;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        if !keep(&names[i].name) {
+            i += 1;
+            continue;
         }
-    };
-    (0..d.net.variables.len())
-        .filter(|&i| keep(&d.net.variables[i].name))
-        .map(|i| {
-            let mut value = show(i, &state.variables);
-            if let Some(b) = before
-                && b.variables[i] != state.variables[i]
-            {
-                value = format!("{value} (was {})", show(i, &b.variables));
-            }
-            variable(&d.net.variables[i].name, value)
-        })
-        .collect()
+        let Some(array) = array_name(&names[i].name) else {
+            out.push(slot(d, state, before, i));
+            i += 1;
+            continue;
+        };
+        let slots = array_slots(d, i);
+        let values = |s: &ConcreteState| {
+            let shown: Vec<String> = slots.clone().map(|k| show(d, k, &s.variables)).collect();
+            format!("[{}]", shown.join(", "))
+        };
+        let mut value = values(state);
+        if let Some(b) = before
+            && slots.clone().any(|k| b.variables[k] != state.variables[k])
+        {
+            value = format!("{value} (was {})", values(b));
+        }
+        out.push(json!({
+            "name": array, "value": value,
+            "variablesReference": ARRAYS + i as i64,
+            "indexedVariables": slots.len(),
+        }));
+        i = slots.end;
+    }
+    out
+}
+
+/// The name of the array slot `name` belongs to (`a` of `a[2]`, `P.b` of
+/// `P.b[0][1]`); `None` for a scalar.
+fn array_name(name: &str) -> Option<&str> {
+    name.find('[').map(|at| &name[..at])
+}
+
+/// The slots of the array whose first element is slot `first`.
+fn array_slots(d: &Debuggee, first: usize) -> std::ops::Range<usize> {
+    let names = &d.net.variables;
+    let array = array_name(&names[first].name);
+    let end = (first..names.len())
+        .find(|&k| array_name(&names[k].name) != array)
+        .unwrap_or(names.len());
+    first..end
+}
+
+/// Slot `i`'s value as the model writes it (`true`, `3`).
+fn show(d: &Debuggee, i: usize, values: &[i32]) -> String {
+    match (d.net.variables[i].is_bool, values[i]) {
+        (true, 0) => "false".to_string(),
+        (true, 1) => "true".to_string(),
+        (_, n) => n.to_string(),
+    }
+}
+
+/// One slot, marked when the last step changed it.
+fn slot(d: &Debuggee, state: &ConcreteState, before: Option<&ConcreteState>, i: usize) -> Value {
+    let mut value = show(d, i, &state.variables);
+    if let Some(b) = before
+        && b.variables[i] != state.variables[i]
+    {
+        value = format!("{value} (was {})", show(d, i, &b.variables));
+    }
+    variable(&d.net.variables[i].name, value)
 }
 
 /// The clocks whose names `keep` keeps: value and bounds in the zone, a
