@@ -432,6 +432,9 @@ step("Debug trace steps through mutex's counterexample in the debugger", async (
   await shot("debugger-violation");
   await page.keyboard.press("Shift+F5");
   await stack.locator(".monaco-list-row", { hasText: "Proc(3)" }).first().waitFor({ state: "detached", timeout: UI });
+  // Back to the Testing view, where the steps before left the side bar
+  // (the next step reads the checks' states there).
+  await command("Testing: Focus on Test Explorer View");
 });
 
 step("fixing the model by an edit turns mutex to holds", async () => {
@@ -450,7 +453,15 @@ step("fixing the model by an edit turns mutex to holds", async () => {
   await page.keyboard.press("Escape");
   await page.keyboard.type("x > K && id == pid");
   const fixed = lineOf("fischer-buggy.zeno", /^\s*wait -> cs/);
-  const text = await page.locator(".monaco-editor .view-line", { hasText: "wait -> cs" }).first().innerText();
+  // The editor paints the typed text a moment after the keys: read the line
+  // until it shows them (bounded).
+  const line = page.locator(".monaco-editor .view-line", { hasText: "wait -> cs" }).first();
+  const deadline = Date.now() + UI;
+  let text = await line.innerText();
+  while (!/when x > K && id == pid;/.test(text.replace(/\u00a0/g, " ")) && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    text = await line.innerText();
+  }
   assert.match(text.replace(/\u00a0/g, " "), /when x > K && id == pid;/, `line ${fixed} reads: ${text}`);
   await goToLine(mutexLine());
   await waitForLens("mutex", /✓ holds/);
