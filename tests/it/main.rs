@@ -21,6 +21,7 @@ mod cli_simulate;
 mod clock_arrays;
 mod clock_resets;
 mod concrete_traces;
+mod dap;
 mod data_invariants;
 mod data_rates;
 mod data_types;
