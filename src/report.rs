@@ -5,6 +5,10 @@
 //! tables all render results through this module, so a verdict or a model
 //! error reads the same everywhere.
 
+mod ending;
+
+pub use ending::{Ending, EndingKind, ending};
+
 use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 

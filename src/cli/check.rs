@@ -286,7 +286,7 @@ fn describe_query(model: &Model, r: &mut CheckReport) {
     let Some(e) = model.query_of(&r.name) else {
         return;
     };
-    r.formula = e.query.formula.clone();
+    r.set_formula(e.query.formula.clone());
     r.comment = e.query.comment.clone();
     match (&e.file, &model.original) {
         (Some(f), _) => {

@@ -18,11 +18,12 @@
 //! Modules: `window` (delay intervals), `concrete` and `symbolic` (enabled
 //! transitions and successors per mode), `zone` (a zone as constraints for
 //! people), `replay` (a check's trace loaded as history), `random` (seeded
-//! random runs).
+//! random runs), `standstill` (how far time may go on, and what stops it).
 
 mod concrete;
 mod random;
 mod replay;
+mod standstill;
 mod symbolic;
 pub mod window;
 pub mod zone;
@@ -35,6 +36,7 @@ use crate::checker::{ConcreteState, Step, Trace, TraceEnd, Transition};
 use crate::ir::{EvalError, Formula, LocId, Network};
 
 pub use random::RandomRun;
+pub use standstill::TimeLimit;
 pub use window::Window;
 
 /// How clocks are shown and how time passes.

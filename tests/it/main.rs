@@ -78,6 +78,7 @@ mod simulate;
 mod simulator;
 mod stopwatches;
 mod syntax_ast;
+mod trace_endings;
 mod syntax_corpus;
 mod syntax_docs;
 mod syntax_operators;

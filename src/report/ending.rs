@@ -1,0 +1,217 @@
+//! Why a trace ends, in the terms of its check: the state that breaks an
+//! `A[]` check or satisfies an `E<>` check, a deadlock, a timelock (a
+//! deadlock where time cannot pass on either), the loop of a lasso, time
+//! passing forever, a model error. Worked out once here; the CLI's text,
+//! JSON and SARIF, the language server, the pictures and the debugger all
+//! word it with [`Ending::words`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::checker::{Trace, TraceEnd};
+use crate::ir::{Check, Network};
+use crate::simulate::{Clocks, Mode, SimError, Simulator, State};
+
+/// What happens at the end of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingKind {
+    /// The last state satisfies an `E<>` check's formula.
+    Goal,
+    /// The last state breaks an `A[]` check's formula.
+    Violation,
+    /// No transition is enabled now or after any delay, and time may pass
+    /// forever.
+    Deadlock,
+    /// No transition is enabled now or after any delay, and time cannot
+    /// pass beyond a bound either: nothing can happen any more.
+    Timelock,
+    /// A lasso: the run is back at an earlier state and repeats the steps
+    /// after it forever.
+    Loop,
+    /// Time passes forever after the last step, with no further action.
+    TimeDiverges,
+    /// An enabled transition's update fails (a run-time error of the model).
+    ModelError,
+}
+
+/// Why a trace ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    /// What happens.
+    pub kind: EndingKind,
+    /// What the trace shows about its check: `violated` (`A[]`, `A<>`,
+    /// `-->`), `witnessed` (`E<>`, `E[]`) or `model error`.
+    pub verdict: String,
+    /// For a lasso, the state the run returns to (0: the initial state, `k`:
+    /// the state after step `k`); the steps after it repeat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_start: Option<usize>,
+    /// The number of steps of the trace.
+    pub steps: usize,
+    /// For a timelock, the longest further delay (an exact rational) ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<String>,
+    /// ... and what stops time: ``the invariant of `P.c` ``.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_stopped_by: Option<String>,
+    /// For a model error, the error in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Whether the check is about maximal runs (`A<>`, `E[]`, `-->`): its
+    /// trace is a run that never reaches the formula (or keeps it).
+    pub run: bool,
+}
+
+/// Why `trace`, a trace of `check`, ends.
+pub fn ending(network: &Network, check: &Check, trace: &Trace) -> Ending {
+    let run = check.kind.is_liveness();
+    let mut e = Ending {
+        kind: EndingKind::Goal,
+        verdict: match check.kind.is_universal() {
+            true => "violated",
+            false => "witnessed",
+        }
+        .to_string(),
+        loop_start: None,
+        steps: trace.len(),
+        time_limit: None,
+        time_stopped_by: None,
+        error: None,
+        run,
+    };
+    match &trace.end {
+        TraceEnd::Goal { .. } => {
+            e.kind = match check.kind.is_universal() {
+                true => EndingKind::Violation,
+                false => EndingKind::Goal,
+            };
+            // A check about deadlocks: say whether the state is one, and
+            // whether time stops there too.
+            if check.kind.formulas().any(|f| f.mentions_deadlock())
+                && let Ok(Some(limit)) = standstill(network, trace)
+            {
+                e.set_deadlock(limit);
+            }
+        }
+        TraceEnd::Deadlock { .. } => {
+            e.kind = EndingKind::Deadlock;
+            match standstill(network, trace) {
+                Ok(Some(limit)) => e.set_deadlock(limit),
+                // The checker found a deadlock the simulator does not see,
+                // or could not look: the checker's word, without the detail.
+                Ok(None) | Err(_) => {}
+            }
+        }
+        TraceEnd::Loop { start, .. } => {
+            e.kind = EndingKind::Loop;
+            e.loop_start = Some(*start);
+        }
+        TraceEnd::TimeDiverges => e.kind = EndingKind::TimeDiverges,
+        TraceEnd::ModelError { error, .. } => {
+            e.kind = EndingKind::ModelError;
+            e.verdict = "model error".to_string();
+            e.error = Some(super::describe_error(network, error));
+        }
+    }
+    e
+}
+
+/// Whether no transition is enabled now or after any delay in the trace's
+/// last state (after its final delay), replayed in the concrete simulator:
+/// `Some` with how long time may still pass (`None` inside: forever).
+fn standstill(
+    network: &Network,
+    trace: &Trace,
+) -> Result<Option<Option<crate::simulate::TimeLimit>>, SimError> {
+    let mut sim = Simulator::new(network, Mode::Concrete)?;
+    let last = trace.steps.last().map_or(&trace.initial, |s| &s.after);
+    sim.restart_from(State {
+        locations: last.locations.clone(),
+        variables: last.variables.clone(),
+        clocks: Clocks::Values(last.clocks.clone()),
+    })?;
+    let delay = trace.end.delay();
+    if delay != 0.into() {
+        sim.delay(delay)?;
+    }
+    if !sim.enabled()?.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(sim.time_limit()?))
+}
+
+impl Ending {
+    fn set_deadlock(&mut self, limit: Option<crate::simulate::TimeLimit>) {
+        self.kind = EndingKind::Deadlock;
+        if let Some(limit) = limit {
+            self.kind = EndingKind::Timelock;
+            self.time_limit = Some(limit.most.to_string());
+            self.time_stopped_by = Some(limit.why);
+        }
+    }
+
+    /// The ending in one sentence that names the check `name` and its
+    /// `formula` as written (`A[] n < 1`):
+    /// ``deadlock: no transition is enabled now or after any delay, so
+    /// `nodead` (A[] not deadlock) is violated``.
+    pub fn words(&self, name: &str, formula: &str) -> String {
+        let target = operand(formula);
+        let check = format!("`{name}` ({formula}) is {}", self.verdict);
+        // How a maximal run relates to its formula.
+        let along = match self.verdict.as_str() {
+            "witnessed" => format!("keeping `{target}` all along"),
+            _ => format!("never reaching `{target}`"),
+        };
+        let stuck = "no transition is enabled now or after any delay";
+        let ends = |what: String| match self.run {
+            true => format!("{what}: the run ends there, {along}, so {check}"),
+            false => format!("{what}, so {check}"),
+        };
+        match self.kind {
+            EndingKind::Goal => format!("`{target}` holds here, so {check}"),
+            EndingKind::Violation => format!("`{target}` is false here, so {check}"),
+            EndingKind::Deadlock => ends(format!("deadlock: {stuck}")),
+            EndingKind::Timelock => ends(format!(
+                "timelock: time cannot pass more than {} here ({}) and {stuck}",
+                self.time_limit.as_deref().unwrap_or("?"),
+                self.time_stopped_by.as_deref().unwrap_or("?"),
+            )),
+            EndingKind::Loop => {
+                let start = self.loop_start.unwrap_or(0);
+                let at = match start {
+                    0 => "the initial state".to_string(),
+                    k => format!("the state after step {k}"),
+                };
+                let repeat = match (start + 1, self.steps) {
+                    (a, b) if a == b => format!("step {a} repeats"),
+                    (a, b) => format!("steps {a}–{b} repeat"),
+                };
+                format!("loop: back at {at} (clocks in its zone), {repeat} forever, {along}, so {check}")
+            }
+            EndingKind::TimeDiverges => {
+                format!("time passes forever with no further action, {along}, so {check}")
+            }
+            EndingKind::ModelError => format!(
+                "model error: {}",
+                self.error.as_deref().unwrap_or("a run-time error")
+            ),
+        }
+    }
+}
+
+/// The formula a check's trace is about: `p` of `A[] p`, `E<> p`, `A<> p`,
+/// `E[] p`, and `q` of `p --> q`; the whole text when it has none of these
+/// shapes.
+fn operand(formula: &str) -> &str {
+    let f = formula.trim();
+    if let Some((_, q)) = f.split_once("-->") {
+        return q.trim();
+    }
+    for quantifier in ["A[]", "E<>", "A<>", "E[]"] {
+        if let Some(rest) = f.strip_prefix(quantifier) {
+            return rest.trim();
+        }
+    }
+    f
+}
+
