@@ -261,20 +261,19 @@ pub fn check_diagnostics(
             }
             related.push((span, what));
         }
-        if let Some(start) = loop_start
-            && let Some(&(p, e)) = trace
-                .steps
-                .get(start)
-                .and_then(|s| s.transition.edges.first())
-            && let Some(span) = edge_span(network, p, e)
-        {
-            related.push((
-                span,
-                format!(
-                    "then back at the state after step {start}: steps {} to {n} repeat for ever",
-                    start + 1
-                ),
-            ));
+        // Why the trace ends: a lasso at the cycle's first edge, another
+        // trace at its last edge (at the check when it has no step). A
+        // model error says its own below.
+        let ending = report::ending(network, c, trace);
+        let at = match loop_start {
+            Some(start) => trace.steps.get(start),
+            None => trace.steps.last(),
+        }
+        .and_then(|s| s.transition.edges.first())
+        .and_then(|&(p, e)| edge_span(network, p, e))
+        .unwrap_or(c.name_span);
+        if !matches!(trace.end, TraceEnd::ModelError { .. }) {
+            related.push((at, format!("then {}", ending.words_for(&c.name))));
         }
         if let TraceEnd::ModelError { transition, .. } = &trace.end
             && let Some(&(p, e)) = transition.edges.first()
@@ -377,6 +376,10 @@ pub struct ErrorTrace {
     pub steps: Vec<StepView>,
     /// How the trace ends.
     pub end: EndView,
+    /// Why it ends, in the terms of the check.
+    pub ending: report::Ending,
+    /// The same in a sentence.
+    pub why: String,
 }
 
 /// One step of a trace: its delay, its edges and the state after it.
@@ -548,7 +551,10 @@ pub fn error_trace(
         },
         TraceEnd::TimeDiverges => EndView::TimeDiverges,
     };
+    let ending = report::ending(network, c, trace);
     Some(ErrorTrace {
+        why: ending.words_for(&c.name),
+        ending,
         check: c.name.clone(),
         verdict: verdict.to_string(),
         initial: state_view(network, &trace.initial),

@@ -150,26 +150,69 @@ impl Ending {
         }
     }
 
+    /// The ending in a word or two, for a column header or a lens:
+    /// `violation`, `goal`, `deadlock`, `timelock`, `loop to 2`, `time
+    /// diverges`, `model error`.
+    pub fn label(&self) -> String {
+        match self.kind {
+            EndingKind::Goal => "goal".to_string(),
+            EndingKind::Violation => "violation".to_string(),
+            EndingKind::Deadlock => "deadlock".to_string(),
+            EndingKind::Timelock => "timelock".to_string(),
+            EndingKind::Loop => format!("loop to {}", self.loop_start.unwrap_or(0)),
+            EndingKind::TimeDiverges => "time diverges".to_string(),
+            EndingKind::ModelError => "model error".to_string(),
+        }
+    }
+
     /// The ending in one sentence that names the check `name` and its
     /// `formula` as written (`A[] n < 1`):
     /// ``deadlock: no transition is enabled now or after any delay, so
     /// `nodead` (A[] not deadlock) is violated``.
     pub fn words(&self, name: &str, formula: &str) -> String {
-        let target = operand(formula);
-        let check = format!("`{name}` ({formula}) is {}", self.verdict);
+        match self.kind {
+            EndingKind::ModelError => self.event(None),
+            _ => format!(
+                "{}, so `{name}` ({formula}) is {}",
+                self.event(Some(operand(formula))),
+                self.verdict
+            ),
+        }
+    }
+
+    /// [`Ending::words`] where the formula's text is not at hand (the
+    /// editors show it beside the check's name): ``the check's formula is
+    /// false here, so `safe` is violated``.
+    pub fn words_for(&self, name: &str) -> String {
+        match self.kind {
+            EndingKind::ModelError => self.event(None),
+            _ => format!("{}, so `{name}` is {}", self.event(None), self.verdict),
+        }
+    }
+
+    /// What happens, without the check: for views that name the check
+    /// elsewhere (the pictures). `target` is the formula the trace is about
+    /// (`p` of `A[] p`, `q` of `p --> q`) when known.
+    pub fn event(&self, target: Option<&str>) -> String {
+        let formula = |s: &str| match target {
+            Some(t) => format!("`{t}` {s}"),
+            None => format!("the check's formula {s}"),
+        };
         // How a maximal run relates to its formula.
-        let along = match self.verdict.as_str() {
-            "witnessed" => format!("keeping `{target}` all along"),
-            _ => format!("never reaching `{target}`"),
+        let along = match (self.verdict.as_str(), target) {
+            ("witnessed", Some(t)) => format!(", keeping `{t}` all along"),
+            ("witnessed", None) => ", keeping the check's formula all along".to_string(),
+            (_, Some(t)) => format!(", never reaching `{t}`"),
+            (_, None) => ", never reaching the check's formula".to_string(),
         };
         let stuck = "no transition is enabled now or after any delay";
         let ends = |what: String| match self.run {
-            true => format!("{what}: the run ends there, {along}, so {check}"),
-            false => format!("{what}, so {check}"),
+            true => format!("{what}: the run ends there{along}"),
+            false => what,
         };
         match self.kind {
-            EndingKind::Goal => format!("`{target}` holds here, so {check}"),
-            EndingKind::Violation => format!("`{target}` is false here, so {check}"),
+            EndingKind::Goal => formula("holds here"),
+            EndingKind::Violation => formula("is false here"),
             EndingKind::Deadlock => ends(format!("deadlock: {stuck}")),
             EndingKind::Timelock => ends(format!(
                 "timelock: time cannot pass more than {} here ({}) and {stuck}",
@@ -186,10 +229,10 @@ impl Ending {
                     (a, b) if a == b => format!("step {a} repeats"),
                     (a, b) => format!("steps {a}–{b} repeat"),
                 };
-                format!("loop: back at {at} (clocks in its zone), {repeat} forever, {along}, so {check}")
+                format!("loop: back at {at} (clocks in its zone), {repeat} forever{along}")
             }
             EndingKind::TimeDiverges => {
-                format!("time passes forever with no further action, {along}, so {check}")
+                format!("time passes forever with no further action{along}")
             }
             EndingKind::ModelError => format!(
                 "model error: {}",

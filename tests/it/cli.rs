@@ -124,7 +124,10 @@ fn buggy_model_exits_1_with_a_trace() {
         out.contains("Proc(1): idle -> req") || out.contains("Proc(2): idle -> req"),
         "{out}"
     );
-    assert!(out.contains("goal reached"), "{out}");
+    assert!(
+        out.contains("is false here, so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated"),
+        "{out}"
+    );
     assert!(
         !out.contains("can_enter"),
         "only the selected check runs: {out}"

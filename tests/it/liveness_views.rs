@@ -126,7 +126,8 @@ async fn the_editor_shows_the_lasso_and_steps_round_its_cycle() {
     );
     assert_eq!(
         related[6],
-        "then back at the state after step 0: steps 1 to 6 repeat for ever"
+        "then loop: back at the initial state (clocks in its zone), steps 1–6 repeat forever, \
+         never reaching the check's formula, so `never` is violated"
     );
 
     let lenses = c
@@ -180,5 +181,6 @@ async fn the_editor_shows_the_lasso_and_steps_round_its_cycle() {
         .filter(|t| t.starts_with("step"))
         .collect();
     steps.sort();
-    assert_eq!(steps, ["steps 1↻, 3↻, 5↻", "steps 2↻, 4↻, 6↻"]);
+    // The edge of the last step also says how the trace ends.
+    assert_eq!(steps, ["steps 1↻, 3↻, 5↻", "steps 2↻, 4↻, 6↻ · loop to 0"]);
 }

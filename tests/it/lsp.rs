@@ -169,6 +169,12 @@ async fn buggy_fischer_is_violated_then_fixed() {
         "the violating state has two processes in cs: {last}"
     );
     assert_eq!(trace["end"]["kind"], "goal");
+    // Why it ends: the state breaks the `A[]` check, not "a goal".
+    assert_eq!(trace["ending"]["kind"], "violation");
+    assert_eq!(
+        trace["why"],
+        "the check's formula is false here, so `mutex` is violated"
+    );
 
     // Fix the guard: `x >= K` becomes `x > K`.
     let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
