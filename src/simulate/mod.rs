@@ -224,6 +224,10 @@ pub struct Simulator<'a> {
     mode: Mode,
     history: Vec<Entry>,
     cursor: usize,
+    /// The cycle of a lasso loaded with [`Simulator::load_trace`], while the
+    /// history still ends where the lasso (or a way round it) ended:
+    /// `forward` there goes round the cycle again.
+    lasso: Option<replay::Lasso>,
 }
 
 impl<'a> Simulator<'a> {
@@ -250,6 +254,7 @@ impl<'a> Simulator<'a> {
                 state,
             }],
             cursor: 0,
+            lasso: None,
         })
     }
 
@@ -371,9 +376,10 @@ impl<'a> Simulator<'a> {
         Ok(())
     }
 
-    /// Goes forward one state, along the history that `back` left.
+    /// Goes forward one state, along the history that `back` left; at the
+    /// end of a loaded lasso, round its cycle again.
     pub fn forward(&mut self) -> Result<(), SimError> {
-        if self.cursor + 1 >= self.history.len() {
+        if self.cursor + 1 >= self.history.len() && !self.go_round()? {
             return Err(SimError::AtEnd);
         }
         self.cursor += 1;
@@ -384,6 +390,7 @@ impl<'a> Simulator<'a> {
     pub fn reset(&mut self) {
         self.history.truncate(1);
         self.cursor = 0;
+        self.lasso = None;
     }
 
     /// Restarts from `state` (one the simulator produced, of this mode):
@@ -406,6 +413,7 @@ impl<'a> Simulator<'a> {
             state,
         }];
         self.cursor = 0;
+        self.lasso = None;
         Ok(())
     }
 
@@ -462,6 +470,8 @@ impl<'a> Simulator<'a> {
 
     /// Records a move from the current state: later states are dropped.
     fn push(&mut self, via: Move, state: State) {
+        // A move of one's own leaves the lasso (going round it puts it back).
+        self.lasso = None;
         self.history.truncate(self.cursor + 1);
         self.history.push(Entry { via, state });
         self.cursor += 1;

@@ -53,7 +53,10 @@ fn sarif_marks_the_cycle_and_the_way_back() {
     assert!(first.starts_with("step 1 (cycle): "), "{first}");
     let back = flow[6]["location"]["message"]["text"].as_str().unwrap();
     assert!(
-        back.contains("back at the state after step 0; steps 1 to 6 repeat for ever"),
+        back.ends_with(
+            "loop: back at the initial state (clocks in its zone), steps 1–6 repeat forever, \
+             never reaching `P.goal`, so `never` (A<> P.goal) is violated"
+        ),
         "{back}"
     );
     // A trace without a cycle has neither.

@@ -58,10 +58,19 @@ async fn buggy_fischer_is_violated_then_fixed() {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(related.len(), steps);
+    // One per step, then why the trace ends, at the last step's edge.
+    assert_eq!(related.len(), steps + 1);
+    assert_eq!(
+        related[steps]["message"],
+        "then the check's formula is false here, so `mutex` is violated"
+    );
+    assert_eq!(
+        related[steps]["location"],
+        related[steps - 1]["location"]
+    );
     // Two processes need idle -> req -> wait -> cs each: at least 6 steps.
     assert!(steps >= 6, "{message}");
-    for (i, r) in related.iter().enumerate() {
+    for (i, r) in related[..steps].iter().enumerate() {
         let m = r["message"].as_str().unwrap();
         assert!(
             m.starts_with(&format!("step {} of {steps}: Proc(", i + 1)),
@@ -230,7 +239,8 @@ async fn breadth_first_finds_the_shortest_counterexample() {
             .starts_with("violated: trace of 6 steps"),
         "{mutex}"
     );
-    assert_eq!(mutex["relatedInformation"].as_array().unwrap().len(), 6);
+    // Six steps, then the ending.
+    assert_eq!(mutex["relatedInformation"].as_array().unwrap().len(), 7);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -917,7 +927,11 @@ async fn code_lenses_and_stepping_through_a_trace() {
     let mut numbers: Vec<u32> = step_titles
         .iter()
         .flat_map(|t| {
-            t.trim_start_matches("steps ")
+            // The last step's edge also says how the trace ends:
+            // `step 6 · violation`.
+            let numbers = t.split(" · ").next().unwrap();
+            numbers
+                .trim_start_matches("steps ")
                 .trim_start_matches("step ")
                 .split(", ")
                 .map(|n| n.parse::<u32>().unwrap())
@@ -925,6 +939,11 @@ async fn code_lenses_and_stepping_through_a_trace() {
         .collect();
     numbers.sort();
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    let ends: Vec<&&str> = step_titles
+        .iter()
+        .filter(|t| t.ends_with(" · violation"))
+        .collect();
+    assert_eq!(ends.len(), 1, "the last step's edge says how it ends: {step_titles:?}");
 
     let r = c
         .request(
