@@ -145,6 +145,7 @@ end
 
 local function on_attach(client, bufnr)
   M.set_mappings(bufnr)
+  require('zeno.steps').attach(client, bufnr)
   vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
     buffer = bufnr,
     callback = refresh_codelens,
