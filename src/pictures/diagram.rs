@@ -47,6 +47,9 @@ pub(crate) struct GraphEdge {
     pub label: Vec<String>,
     /// 1-based trace steps that take this edge, in order.
     pub steps: Vec<usize>,
+    /// For an edge drawn once for all values of its `select`, the values
+    /// each step took (`e = 1`), beside `steps`; empty otherwise.
+    pub step_notes: Vec<String>,
     /// The trace ends with this edge failing (a model error).
     pub error: bool,
     /// The trace is a lasso whose cycle is the steps after this one: they
@@ -62,9 +65,16 @@ impl GraphEdge {
             let mut nums: Vec<String> = self
                 .steps
                 .iter()
-                .map(|&s| match self.loop_start {
-                    Some(start) if s > start => format!("#{s}↻"),
-                    _ => format!("#{s}"),
+                .enumerate()
+                .map(|(k, &s)| {
+                    let mut n = match self.loop_start {
+                        Some(start) if s > start => format!("#{s}↻"),
+                        _ => format!("#{s}"),
+                    };
+                    if let Some(values) = self.step_notes.get(k) {
+                        n.push_str(&format!(" ({values})"));
+                    }
+                    n
                 })
                 .collect();
             if self.error {
@@ -144,6 +154,7 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             target: e.target as usize,
             label: pretty::edge_label(net, e),
             steps: Vec::new(),
+            step_notes: Vec::new(),
             error: false,
             loop_start: trace.and_then(|t| match t.end {
                 TraceEnd::Loop { start, .. } => Some(start),
@@ -178,6 +189,8 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             }
         }
     }
+    // One drawn edge per `select` edge, not one per value.
+    let mut edges = super::selects::merge(edges, &p.edges);
     // A well-formed network never has an edge to a missing location; if one
     // does, leave it out rather than fail on it when laying out.
     let n_locs = nodes.len();

@@ -25,6 +25,7 @@ mod builtin;
 mod diagram;
 mod dot;
 mod graphviz;
+mod selects;
 pub mod pretty;
 mod style;
 mod timeline;

@@ -141,3 +141,65 @@ fn unknown_names_are_errors_listing_what_exists() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("Proc(1)"), "{}", stderr(&out));
 }
+
+/// The edges of a DOT graph: one `->` line each.
+fn dot_edges(dot: &str) -> Vec<&str> {
+    dot.lines().filter(|l| l.contains(" -> ")).collect()
+}
+
+#[test]
+fn a_select_edge_is_drawn_once_with_its_select() {
+    // The train-gate's Gate has five transitions in the UPPAAL file, three
+    // of them with `select e : id_t` (N = 3): drawn as 5 edges, not 11.
+    let xml = "tests/data/uppaal/train-gate/train-gate.xml";
+    let text = std::fs::read_to_string(xml).unwrap();
+    let gate = &text[text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap()..];
+    let gate = &gate[..gate.find("</template>").unwrap()];
+    let transitions = gate.matches("<transition").count();
+    assert_eq!(transitions, 5);
+    let o = zeno(&["graph", xml, "--template", "Gate", "--format", "dot"]);
+    let dot = stdout(&o);
+    let edges = dot_edges(&dot);
+    assert_eq!(edges.len(), transitions, "{dot}");
+    let selects: Vec<&&str> = edges
+        .iter()
+        .filter(|e| e.contains("select e ∈ 0..2"))
+        .collect();
+    assert_eq!(selects.len(), 3, "{dot}");
+    // The lines below the select read as written: the channel of the
+    // select's value is `appr[e]`, the guard `e == front()`.
+    assert!(dot.contains("sync appr[e]?"), "{dot}");
+    assert!(dot.contains("when e == front()"), "{dot}");
+
+    // A trace's step on such an edge says which value it took.
+    let o = zeno(&[
+        "graph",
+        &model("train-gate.zeno"),
+        "--template",
+        "Gate",
+        "--trace",
+        "train1_stops",
+        "--search",
+        "bfs",
+        "--format",
+        "dot",
+    ]);
+    let dot = stdout(&o);
+    assert_eq!(dot_edges(&dot).len(), 5, "{dot}");
+    let json = trace_json("train-gate.zeno", "train1_stops");
+    let first = &json["steps"][0]["edges"];
+    let gate_edge = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["process"] == "Gate")
+        .expect("the gate takes part in the first step");
+    let value = gate_edge["label"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|l| l.as_str().unwrap().strip_prefix("select e = "))
+        .expect("the step's select value")
+        .to_string();
+    assert!(dot.contains(&format!("#1 (e = {value})")), "{dot}");
+}
