@@ -472,9 +472,13 @@ fn dash_is_standard_input() {
     let o = zeno_with_stdin(&["fmt", "-"], "const  int N=3;\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "const int N = 3;\n");
+    // `--check` shows what formatting would change, as a unified diff.
     let o = zeno_with_stdin(&["fmt", "--check", "-"], "const  int N=3;\n");
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), "<stdin>\n");
+    assert_eq!(
+        stdout(&o),
+        "--- <stdin>\n+++ <stdin> (formatted)\n@@ -1,1 +1,1 @@\n-const  int N=3;\n+const int N = 3;\n"
+    );
 }
 
 #[test]
