@@ -66,8 +66,9 @@ impl Settings {
     /// limit of 0 or `null` is no limit; `timeoutMs` is read too), `checkOn`
     /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
-    /// `null`: the default) and `subsume` (`inclusion` or `alu`, as `zeno
-    /// check --subsume`).
+    /// `null`: the default), `subsume` (`inclusion` or `alu`, as `zeno
+    /// check --subsume`) and `nonZeno` (`true`: liveness checks count only
+    /// runs whose time diverges, as `zeno check --non-zeno`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -131,6 +132,9 @@ impl Settings {
                         .and_then(|n| usize::try_from(n).ok()),
                     || "a number of threads, at least 1".into(),
                 ),
+                "nonZeno" => set(&mut self.options.non_zeno, v.as_bool(), || {
+                    "true or false".into()
+                }),
                 "checkOn" => set(
                     &mut self.check_on_change,
                     match v.as_str() {
@@ -312,6 +316,19 @@ mod tests {
 
     /// Background checks run on one thread unless the editor asks for
     /// more; 0 and non-integers keep the previous value.
+    #[test]
+    fn non_zeno_is_a_setting() {
+        let mut s = Settings::default();
+        assert!(!s.options(&Formula::True).non_zeno);
+        assert!(s.update(&json!({"nonZeno": true})).is_empty());
+        assert!(s.options(&Formula::True).non_zeno);
+        assert_eq!(
+            s.update(&json!({"nonZeno": "yes"})),
+            vec!["nonZeno: expected true or false, got \"yes\"".to_string()]
+        );
+        assert!(s.options.non_zeno, "a bad value keeps the last good one");
+    }
+
     #[test]
     fn threads_default_to_one() {
         let mut s = Settings::default();

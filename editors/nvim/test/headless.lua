@@ -36,11 +36,13 @@ local ok, err = pcall(function()
   local zeno = require('zeno')
   -- The settings of the README, and every heuristic the checker has.
   check(vim.deep_equal(zeno.HEURISTICS, { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }), 'heuristics')
-  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', timeoutSeconds = -1, colour = 'red' })
-  check(#problems == 4, 'four bad settings: ' .. vim.inspect(problems))
+  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', timeoutSeconds = -1, colour = 'red', nonZeno = 'yes' })
+  check(#problems == 5, 'five bad settings: ' .. vim.inspect(problems))
+  local good = zeno.checked_settings({ nonZeno = true })
+  check(good.nonZeno == true, 'nonZeno is a setting')
   zeno.setup({
     path = os.getenv('ZENO_BIN'),
-    settings = { search = 'greedy', heuristic = 'hcg', subsume = 'alu', checkOn = 'change', timeoutSeconds = 30 },
+    settings = { search = 'greedy', heuristic = 'hcg', subsume = 'alu', checkOn = 'change', timeoutSeconds = 30, nonZeno = false },
   })
   vim.cmd('runtime plugin/zeno.lua')
   vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('ZENO_MODEL')))

@@ -23,6 +23,8 @@ export interface ServerSettings {
   debounceMs?: number;
   /** Threads of a breadth-first, greedy or A* check, at least 1. */
   threads?: number;
+  /** Liveness checks count only runs whose time diverges (`--non-zeno`). */
+  nonZeno?: boolean;
   /** A size as `zeno --memory` reads it; unset: the default budget. */
   memory?: string;
 }
@@ -85,6 +87,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
   take("threads", (v) => (count(v) ?? 0) >= 1 ? (v as number) : undefined, "a positive integer");
+  take("nonZeno", (v) => (typeof v === "boolean" ? v : undefined), "true or false");
   // An empty size is the default budget: sent as unset.
   const memory = get("memory");
   if (memory !== "") {

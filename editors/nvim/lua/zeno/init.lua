@@ -24,7 +24,8 @@ M.config = {
   -- Sent under the key `zeno` (initializationOptions and
   -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
   -- (M.HEURISTICS), subsume (M.SUBSUME), maxStates, timeoutSeconds (0: no limit), checkOn
-  -- (M.CHECK_ON), debounceMs, threads (at least 1), memory (a size as
+  -- (M.CHECK_ON), debounceMs, threads (at least 1), nonZeno (true: liveness
+  -- checks count only runs whose time diverges), memory (a size as
   -- `zeno --memory` reads it).
   settings = {},
   -- Highlight group of the current step's edges.
@@ -189,6 +190,12 @@ setting_checks.threads = {
     return type(v) == 'number' and v >= 1 and v == math.floor(v)
   end,
   'a positive integer',
+}
+setting_checks.nonZeno = {
+  function(v)
+    return type(v) == 'boolean'
+  end,
+  'true or false',
 }
 setting_checks.memory = {
   function(v)
