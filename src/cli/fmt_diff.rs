@@ -48,7 +48,10 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
     }
     let mut hunks: Vec<(usize, usize)> = Vec::new();
     for &i in &changed {
-        let (lo, hi) = (i.saturating_sub(CONTEXT), (i + CONTEXT + 1).min(lines.len()));
+        let (lo, hi) = (
+            i.saturating_sub(CONTEXT),
+            (i + CONTEXT + 1).min(lines.len()),
+        );
         match hunks.last_mut() {
             Some(h) if lo <= h.1 => h.1 = hi,
             _ => hunks.push((lo, hi)),
@@ -154,7 +157,13 @@ mod tests {
             })
             .collect();
         let d = unified("m", &old, &new);
-        assert!(d.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"), "{d}");
-        assert!(d.contains("@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"), "{d}");
+        assert!(
+            d.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"),
+            "{d}"
+        );
+        assert!(
+            d.contains("@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"),
+            "{d}"
+        );
     }
 }

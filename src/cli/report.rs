@@ -9,9 +9,7 @@ use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transiti
 use zeno::diagnostics::{Diagnostic, Severity};
 use zeno::ir::{self, Check, CheckId, CheckKind, Network, Span, SyncDir};
 pub use zeno::report::clock_values;
-use zeno::report::{
-    Ending, NamedValue, Outcome, State, Step, describe_error, limit_words,
-};
+use zeno::report::{Ending, NamedValue, Outcome, State, Step, describe_error, limit_words};
 
 use super::source::{Position, Source};
 

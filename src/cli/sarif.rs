@@ -203,7 +203,10 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
         }
         // The trace's end, said once at its last step (or at the check when
         // it has none). A model error and a lasso said theirs above.
-        if !matches!(trace.end, EndReport::ModelError { .. } | EndReport::Loop { .. }) {
+        if !matches!(
+            trace.end,
+            EndReport::ModelError { .. } | EndReport::Loop { .. }
+        ) {
             let msg = match &trace.end {
                 EndReport::Goal { delay } | EndReport::Deadlock { delay } => {
                     format!("then delay {delay}: {}", trace.ending.words)

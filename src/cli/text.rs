@@ -122,7 +122,9 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
     }
     let why = &trace.ending.words;
     match &trace.end {
-        EndReport::Goal { delay } | EndReport::Loop { delay, .. } | EndReport::Deadlock { delay } => {
+        EndReport::Goal { delay }
+        | EndReport::Loop { delay, .. }
+        | EndReport::Deadlock { delay } => {
             let _ = writeln!(out, "    then delay {delay}: {why}");
         }
         EndReport::TimeDiverges => {

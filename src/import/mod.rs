@@ -14,6 +14,7 @@ mod decl;
 mod export;
 mod export_functions;
 mod expr;
+mod layout;
 mod lex;
 mod model;
 mod queries;
@@ -25,6 +26,7 @@ mod uppaal_xml;
 mod xta;
 
 pub use export::{export_tchecker, export_xta};
+pub use layout::{TemplateLayout, TransitionLayout, uppaal_layout};
 pub use query_file::{QueryFile, read_query_file};
 pub use query_kind::{OtherEngine, other_engine};
 pub use source_map::{Mapped, Piece, SourceMap};

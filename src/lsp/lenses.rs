@@ -16,8 +16,8 @@ use tower_lsp_server::ls_types::{
 use super::line_index::LineIndex;
 use super::results::{self, StepView};
 use crate::checker::{CheckResult, Trace, TraceEnd, Verdict};
-use crate::report::EndingKind;
 use crate::ir;
+use crate::report::EndingKind;
 
 /// Command: show a check's trace from its first step.
 pub const SHOW: &str = "zeno.trace.show";

@@ -26,7 +26,7 @@ use super::style::{self, esc, num, text_width};
 
 const FONT: f64 = 12.0;
 const LINE: f64 = 15.0;
-const PAD: f64 = 10.0;
+pub(super) const PAD: f64 = 10.0;
 const GAP: f64 = 30.0;
 const TITLE: f64 = 28.0;
 
@@ -37,11 +37,11 @@ struct Recorder {
     arrows: Vec<RecordedArrow>,
 }
 
-struct RecordedArrow {
-    tag: String,
-    path: Vec<(Point, Point)>,
-    head_start: bool,
-    head_end: bool,
+pub(super) struct RecordedArrow {
+    pub tag: String,
+    pub path: Vec<(Point, Point)>,
+    pub head_start: bool,
+    pub head_end: bool,
 }
 
 impl RenderBackend for Recorder {
@@ -81,15 +81,15 @@ impl RenderBackend for Recorder {
 }
 
 /// One process laid out, in its own coordinates.
-struct Placed {
+pub(super) struct Placed {
     /// Top-left and size of each location box.
-    nodes: Vec<(Point, Point)>,
+    pub nodes: Vec<(Point, Point)>,
     /// Per edge: its arrows and the middle of its label.
-    edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
+    pub edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
     /// Per edge: its label goes left of its point (a self loop on the left).
-    label_left: Vec<bool>,
-    min: Point,
-    max: Point,
+    pub label_left: Vec<bool>,
+    pub min: Point,
+    pub max: Point,
 }
 
 fn look() -> StyleAttr {
@@ -99,7 +99,7 @@ fn look() -> StyleAttr {
     StyleAttr::new(Color::fast("black"), 1, None, 0, 16)
 }
 
-fn lines_size(lines: &[String]) -> Point {
+pub(super) fn lines_size(lines: &[String]) -> Point {
     let w = lines
         .iter()
         .map(|l| text_width(l, FONT))
@@ -200,6 +200,16 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
             }
         }
     }
+    bounded(g, nodes, edges, label_left)
+}
+
+/// The placement with the box around everything drawn.
+pub(super) fn bounded(
+    g: &ProcessGraph,
+    nodes: Vec<(Point, Point)>,
+    edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
+    label_left: Vec<bool>,
+) -> Placed {
     let mut min = Point::new(f64::MAX, f64::MAX);
     let mut max = Point::new(f64::MIN, f64::MIN);
     let mut grow = |p: Point| {
@@ -240,7 +250,7 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
 /// A loop out of the side of a location box facing its label's connector
 /// `m`, reaching just short of the label. (`layout-rs` routes self loops
 /// through the connector's corner, which can leave the picture.)
-fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
+pub(super) fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
     let cy = tl.y + size.y / 2.0;
     let right = m.x >= tl.x + size.x / 2.0;
     let side = if right { tl.x + size.x } else { tl.x };
@@ -267,7 +277,7 @@ fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
 /// Left edge of a label's box (text starts `PAD` further right). The edge
 /// runs through the middle `m` of the space reserved for the label; the
 /// text goes in the reserved half right of it, or left for a loop on the left.
-fn label_x(m: Point, size: Point, left: bool) -> f64 {
+pub(super) fn label_x(m: Point, size: Point, left: bool) -> f64 {
     if left { m.x - size.x } else { m.x - PAD + 8.0 }
 }
 
@@ -513,11 +523,23 @@ fn place_robustly(g: &ProcessGraph) -> Result<Placed, PictureError> {
 
 /// The SVG of `graphs`, processes side by side.
 pub(crate) fn svg(graphs: &[ProcessGraph]) -> Result<String, PictureError> {
+    svg_drawn(graphs, &[])
+}
+
+/// [`svg`], with each process whose template `drawings` has (a UPPAAL
+/// file's coordinates for every location) drawn where its author put it.
+pub(crate) fn svg_drawn(
+    graphs: &[ProcessGraph],
+    drawings: &[crate::import::TemplateLayout],
+) -> Result<String, PictureError> {
     // `layout-rs` asserts on internal invariants; a failure there must not
     // take the caller down with it.
     let placed: Vec<Placed> = graphs
         .iter()
-        .map(place_robustly)
+        .map(|g| match drawings.iter().find(|d| d.name == g.template) {
+            Some(d) => super::drawn::place(g, d).map_or_else(|| place_robustly(g), Ok),
+            None => place_robustly(g),
+        })
         .collect::<Result<_, _>>()?;
     let mut body = String::new();
     let mut x = GAP / 2.0;

@@ -11,6 +11,8 @@ use super::{PictureError, pretty};
 #[derive(Debug, Clone)]
 pub(crate) struct ProcessGraph {
     pub name: String,
+    /// The process's template (whose drawing a UPPAAL file may carry).
+    pub template: String,
     pub nodes: Vec<Node>,
     pub edges: Vec<GraphEdge>,
 }
@@ -207,6 +209,7 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
     }
     ProcessGraph {
         name: p.name.clone(),
+        template: p.template.clone(),
         nodes,
         edges,
     }

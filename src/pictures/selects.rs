@@ -87,10 +87,16 @@ fn select_line(names: &[&str], bindings: &[&[(String, i32)]]) -> String {
         .iter()
         .enumerate()
         .map(|(k, n)| {
-            let values: BTreeSet<i32> = bindings.iter().filter_map(|b| b.get(k)).map(|b| b.1).collect();
+            let values: BTreeSet<i32> = bindings
+                .iter()
+                .filter_map(|b| b.get(k))
+                .map(|b| b.1)
+                .collect();
             let (lo, hi) = (values.first().copied(), values.last().copied());
             match (lo, hi) {
-                (Some(lo), Some(hi)) if (hi as i64 - lo as i64 + 1) as usize == values.len() && lo != hi => {
+                (Some(lo), Some(hi))
+                    if (hi as i64 - lo as i64 + 1) as usize == values.len() && lo != hi =>
+                {
                     format!("{n} ∈ {lo}..{hi}")
                 }
                 _ => {
@@ -111,9 +117,7 @@ fn words(text: &str) -> Vec<&str> {
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (i, &(at, c)) in chars.iter().enumerate() {
-        let next_joins = chars
-            .get(i + 1)
-            .is_some_and(|&(_, d)| word(c) && word(d));
+        let next_joins = chars.get(i + 1).is_some_and(|&(_, d)| word(c) && word(d));
         if !next_joins {
             let end = at + c.len_utf8();
             out.push(&text[start..end]);
@@ -168,7 +172,11 @@ mod tests {
         let bs: Vec<&[(String, i32)]> = vec![&b0, &b1, &b2];
         assert_eq!(
             write_back(
-                &["when 0 == list[0]", "when 1 == list[0]", "when 2 == list[0]"],
+                &[
+                    "when 0 == list[0]",
+                    "when 1 == list[0]",
+                    "when 2 == list[0]"
+                ],
                 &["e"],
                 &bs
             ),

@@ -95,11 +95,10 @@ pub fn ending(network: &Network, check: &Check, trace: &Trace) -> Ending {
         }
         TraceEnd::Deadlock { .. } => {
             e.kind = EndingKind::Deadlock;
-            match standstill(network, trace) {
-                Ok(Some(limit)) => e.set_deadlock(limit),
-                // The checker found a deadlock the simulator does not see,
-                // or could not look: the checker's word, without the detail.
-                Ok(None) | Err(_) => {}
+            // When the simulator does not see the checker's deadlock, or
+            // cannot look, the checker's word stands, without the detail.
+            if let Ok(Some(limit)) = standstill(network, trace) {
+                e.set_deadlock(limit);
             }
         }
         TraceEnd::Loop { start, .. } => {
@@ -257,4 +256,3 @@ fn operand(formula: &str) -> &str {
     }
     f
 }
-

@@ -460,7 +460,10 @@ fn a_synchronisation_is_written_as_zeno_check_writes_it() {
     let taken = "A: idle -> cs (go!), B: wait -> done (go?)";
     assert!(check.contains(&format!("1. delay 0: {taken}\n")), "{check}");
     let sim = stdout(&zeno_with_stdin(&["simulate", &m], "1\n"));
-    assert!(sim.contains(&format!("  1. {taken}  (delay in [0, ∞))\n")), "{sim}");
+    assert!(
+        sim.contains(&format!("  1. {taken}  (delay in [0, ∞))\n")),
+        "{sim}"
+    );
     assert!(sim.contains(&format!("(after {taken})")), "{sim}");
 }
 
@@ -472,7 +475,11 @@ fn the_end_of_a_loaded_trace_says_why_it_ends() {
     let input = format!("trace mutex\n{}back\n", "forward\n".repeat(entries - 1));
     let lines = json_session(&[&fischer, "--search", "bfs"], &input);
     // Only the last state of the trace is its end.
-    assert!(lines[..entries - 1].iter().all(|l| l["state"]["trace_end"].is_null()));
+    assert!(
+        lines[..entries - 1]
+            .iter()
+            .all(|l| l["state"]["trace_end"].is_null())
+    );
     let end = &lines[entries - 1]["state"]["trace_end"];
     assert_eq!(end["check"], "mutex");
     assert_eq!(end["kind"], "violation");
@@ -480,7 +487,10 @@ fn the_end_of_a_loaded_trace_says_why_it_ends() {
         end["words"],
         "`!(Proc(1).cs && Proc(2).cs)` is false here, so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated"
     );
-    assert!(lines[entries]["state"]["trace_end"].is_null(), "back: not the end");
+    assert!(
+        lines[entries]["state"]["trace_end"].is_null(),
+        "back: not the end"
+    );
 }
 
 /// `a` <-> `b` for ever, `c` never: `A<> Q.c` is violated by a lasso.
@@ -512,7 +522,10 @@ fn a_loaded_lasso_goes_round_its_loop() {
         &["simulate", &m],
         &format!("trace never_c\n{}", "forward\n".repeat(entries - 1)),
     ));
-    assert!(text.contains("(`forward` goes round the loop again)"), "{text}");
+    assert!(
+        text.contains("(`forward` goes round the loop again)"),
+        "{text}"
+    );
     // Each way round is a delay then a transition, alternating a -> b and
     // b -> a, the clocks within the invariants.
     let fired: Vec<String> = lines[entries..]
@@ -520,7 +533,11 @@ fn a_loaded_lasso_goes_round_its_loop() {
         .filter(|l| l["state"]["via"]["kind"] == "fire")
         .map(|l| {
             let e = &l["state"]["via"]["edges"][0];
-            format!("{} -> {}", e["source"].as_str().unwrap(), e["target"].as_str().unwrap())
+            format!(
+                "{} -> {}",
+                e["source"].as_str().unwrap(),
+                e["target"].as_str().unwrap()
+            )
         })
         .collect();
     assert_eq!(fired, ["a -> b", "b -> a", "a -> b", "b -> a"]);
@@ -534,5 +551,8 @@ fn a_loaded_lasso_goes_round_its_loop() {
         "forward\n".repeat(entries - 1)
     );
     let lines = json_session(&[&m], &input);
-    assert_eq!(lines.last().unwrap()["error"], "no later step to go forward to");
+    assert_eq!(
+        lines.last().unwrap()["error"],
+        "no later step to go forward to"
+    );
 }

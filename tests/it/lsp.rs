@@ -64,10 +64,7 @@ async fn buggy_fischer_is_violated_then_fixed() {
         related[steps]["message"],
         "then the check's formula is false here, so `mutex` is violated"
     );
-    assert_eq!(
-        related[steps]["location"],
-        related[steps - 1]["location"]
-    );
+    assert_eq!(related[steps]["location"], related[steps - 1]["location"]);
     // Two processes need idle -> req -> wait -> cs each: at least 6 steps.
     assert!(steps >= 6, "{message}");
     for (i, r) in related[..steps].iter().enumerate() {
@@ -943,7 +940,11 @@ async fn code_lenses_and_stepping_through_a_trace() {
         .iter()
         .filter(|t| t.ends_with(" · violation"))
         .collect();
-    assert_eq!(ends.len(), 1, "the last step's edge says how it ends: {step_titles:?}");
+    assert_eq!(
+        ends.len(),
+        1,
+        "the last step's edge says how it ends: {step_titles:?}"
+    );
 
     let r = c
         .request(

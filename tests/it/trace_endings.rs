@@ -130,7 +130,10 @@ fn a_counterexample_of_no_steps_is_explained() {
     // goes on: `E<> deadlock` says deadlock, `A<>` says time passes forever.
     let idle = endings(IDLE);
     let dead = find(&idle, "dead");
-    assert_eq!((dead.kind, dead.time_limit.clone()), (EndingKind::Deadlock, None));
+    assert_eq!(
+        (dead.kind, dead.time_limit.clone()),
+        (EndingKind::Deadlock, None)
+    );
     assert_eq!(
         dead.words("dead", "E<> deadlock"),
         "deadlock: no transition is enabled now or after any delay, so `dead` (E<> deadlock) is \
@@ -144,7 +147,10 @@ fn a_counterexample_of_no_steps_is_explained() {
 fn a_lasso_names_the_state_it_returns_to_and_the_steps_that_repeat() {
     let all = endings(LOOP);
     let e = find(&all, "never_c");
-    assert_eq!((e.kind, e.loop_start, e.steps), (EndingKind::Loop, Some(0), 2));
+    assert_eq!(
+        (e.kind, e.loop_start, e.steps),
+        (EndingKind::Loop, Some(0), 2)
+    );
     assert_eq!(
         e.words("never_c", "A<> Q.c"),
         "loop: back at the initial state (clocks in its zone), steps 1–2 repeat forever, never \
@@ -166,7 +172,10 @@ fn the_cli_says_why_in_text_json_and_sarif() {
         ),
         "{text}"
     );
-    assert!(text.contains("then delay 0: timelock: time cannot pass more than 1"), "{text}");
+    assert!(
+        text.contains("then delay 0: timelock: time cannot pass more than 1"),
+        "{text}"
+    );
     let o = zeno(&["check", "--format", "json", path(&file)]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let checks = &json["files"][0]["checks"];
@@ -188,8 +197,13 @@ fn the_cli_says_why_in_text_json_and_sarif() {
     let flow = safe["codeFlows"][0]["threadFlows"][0]["locations"]
         .as_array()
         .unwrap();
-    let last = flow.last().unwrap()["location"]["message"]["text"].as_str().unwrap();
-    assert!(last.ends_with("`n < 1` is false here, so `safe` (A[] n < 1) is violated"), "{last}");
+    let last = flow.last().unwrap()["location"]["message"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        last.ends_with("`n < 1` is false here, so `safe` (A[] n < 1) is violated"),
+        "{last}"
+    );
     let message = safe["message"]["text"].as_str().unwrap();
     assert!(message.contains("`n < 1` is false here"), "{message}");
 }

@@ -79,7 +79,12 @@ pub fn run(args: &SimulateArgs) -> u8 {
             }
         }
         // The initial state before any command, as a line of its own.
-        SimFormat::Json => out::println(json_line(source, &session, None, Ok(Outcome::State { note: None }))),
+        SimFormat::Json => out::println(json_line(
+            source,
+            &session,
+            None,
+            Ok(Outcome::State { note: None }),
+        )),
     }
     for line in &mut lines {
         let line = line.trim();

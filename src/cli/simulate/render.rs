@@ -300,7 +300,10 @@ pub fn text(v: &View) -> String {
         out.push_str(&format!("  error: {e}\n"));
     }
     if let Some(end) = &v.trace_end {
-        out.push_str(&format!("  end of the trace of `{}`: {}\n", end.check, end.words));
+        out.push_str(&format!(
+            "  end of the trace of `{}`: {}\n",
+            end.check, end.words
+        ));
         if end.ending.kind == zeno::report::EndingKind::Loop {
             out.push_str("  (`forward` goes round the loop again)\n");
         }
