@@ -574,7 +574,7 @@ fn trace(source: &Source, net: &Network, check: &Check, formula: &str, t: &Trace
         TraceEnd::Loop { start, .. } => Some(*start),
         _ => None,
     };
-    let ending = zeno::report::ending(net, check, t);
+    let ending = zeno::simulate::ending(net, check, t);
     TraceReport {
         initial: state(net, &t.initial),
         steps,

@@ -3,7 +3,8 @@
 //! worked out by hand from the small models below.
 
 use zeno::checker::{self, Cancel, Options};
-use zeno::report::{Ending, EndingKind, ending};
+use zeno::report::{Ending, EndingKind};
+use zeno::simulate::ending;
 
 use crate::support::cli::*;
 

@@ -124,7 +124,7 @@ impl<'a> Session<'a> {
         let index = self.sim.history().len() - 1;
         self.loaded = Some(Loaded {
             check: k,
-            ending: report::ending(net, net.check(k), trace),
+            ending: zeno::simulate::ending(net, net.check(k), trace),
             index,
             state: self.sim.history()[index].state.clone(),
         });
