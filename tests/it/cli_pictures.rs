@@ -250,7 +250,7 @@ fn drawn_process(svg: &str, process: &str) -> Drawn {
         } else if let Some(rest) = line.strip_prefix("<path d=\"M ") {
             let path = rest.split('"').next().unwrap();
             let nums: Vec<f64> = path
-                .split(|c: char| c == ' ' || c == ',')
+                .split([' ', ','])
                 .filter_map(|w| w.parse().ok())
                 .collect();
             d.paths.push(nums.chunks(2).map(|p| (p[0], p[1])).collect());

@@ -9,7 +9,6 @@
 
 use serde::{Deserialize, Serialize};
 
-
 /// What happens at the end of a trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -85,4 +85,3 @@ fn standstill(
     }
     Ok(Some(sim.time_limit()?.map(|l| (l.most.to_string(), l.why))))
 }
-
