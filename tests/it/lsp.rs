@@ -1641,3 +1641,47 @@ async fn diagnostics_are_capped_per_document() {
     // Errors first: every kept one is an error.
     assert!(all[1..].iter().all(|e| e["severity"] == 1));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_name_suggests_the_nearest_and_a_quick_fix_replaces_it() {
+    let uri = "file:///typo.zeno";
+    let text = "int length;\nint copy = lenght;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    let typo = find_diagnostic(&d, "unknown name `lenght`; did you mean `length`?");
+    let r = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": typo["range"],
+                "context": {"diagnostics": [typo]},
+            }),
+        )
+        .await;
+    let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(actions.len(), 1, "{r}");
+    assert_eq!(actions[0]["title"], "Replace with `length`");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    let edits = &actions[0]["edit"]["changes"][uri];
+    assert_eq!(
+        edits,
+        &json!([{"range": {"start": {"line": 1, "character": 11}, "end": {"line": 1, "character": 17}}, "newText": "length"}])
+    );
+    // Nothing to fix: no actions.
+    let r = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": typo["range"],
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert!(r["result"].is_null(), "{r}");
+}

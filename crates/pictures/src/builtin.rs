@@ -174,6 +174,22 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
         let from = vg.pos(handles[e.source]).center();
         let to = vg.pos(handles[e.target]).center();
         let mid = Point::new((from.x + to.x) / 2.0, (from.y + to.y) / 2.0);
+        // The edge is routed through its own connector: the connector
+        // nearest to the edge's own path is its label's, even when another
+        // edge between the same locations has the same text. Without a
+        // path, the one nearest to the middle between the locations.
+        let path: Vec<Point> = edges[ei]
+            .0
+            .iter()
+            .flat_map(|a| a.path.iter().flat_map(|&(p, c)| [p, c]))
+            .collect();
+        let distance = |m: Point| match path.is_empty() {
+            true => m.distance_to(mid),
+            false => path
+                .iter()
+                .map(|p| p.distance_to(m))
+                .fold(f64::MAX, f64::min),
+        };
         let mut best: Option<(f64, usize)> = None;
         for (i, &used) in taken.iter().enumerate().skip(handles.len()) {
             let h = NodeHandle::new(i);
@@ -183,7 +199,7 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
             if let ShapeKind::Connector(Some(t)) = &vg.element(h).shape
                 && *t == texts[ei]
             {
-                let d = vg.pos(h).middle().distance_to(mid);
+                let d = distance(vg.pos(h).middle());
                 if best.is_none_or(|(bd, _)| d < bd) {
                     best = Some((d, i));
                 }
@@ -568,4 +584,70 @@ pub(crate) fn svg_drawn(
     out.push_str(&body);
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagram::{GraphEdge, Node};
+
+    fn node(name: &str) -> Node {
+        Node {
+            name: name.to_string(),
+            kind: LocationKind::Normal,
+            initial: false,
+            invariant: Vec::new(),
+            visited: false,
+        }
+    }
+
+    fn edge(source: usize, target: usize, steps: Vec<usize>) -> GraphEdge {
+        GraphEdge {
+            source,
+            target,
+            label: vec!["sync c!".to_string()],
+            steps,
+            step_notes: Vec::new(),
+            error: false,
+            loop_start: None,
+        }
+    }
+
+    #[test]
+    fn each_label_sits_on_its_own_edge() {
+        // Edges with the same text between the same locations, both ways and
+        // twice the same way: each label's point is on its own edge's path.
+        let g = ProcessGraph {
+            name: "P".to_string(),
+            template: "P".to_string(),
+            nodes: vec![node("a"), node("b")],
+            edges: vec![
+                edge(0, 1, vec![]),
+                edge(1, 0, vec![]),
+                edge(0, 1, vec![]),
+                edge(1, 0, vec![]),
+            ],
+        };
+        let p = place_robustly(&g).expect("placed");
+        for (ei, (arrows, label)) in p.edges.iter().enumerate() {
+            let m = label.expect("a label");
+            let nearest = arrows
+                .iter()
+                .flat_map(|a| a.path.iter().flat_map(|&(q, c)| [q, c]))
+                .map(|q| q.distance_to(m))
+                .fold(f64::MAX, f64::min);
+            // Nearer its own edge than any other edge.
+            for (other, (oa, _)) in p.edges.iter().enumerate().filter(|(o, _)| *o != ei) {
+                let d = oa
+                    .iter()
+                    .flat_map(|a| a.path.iter().flat_map(|&(q, c)| [q, c]))
+                    .map(|q| q.distance_to(m))
+                    .fold(f64::MAX, f64::min);
+                assert!(
+                    nearest <= d,
+                    "edge {ei}'s label is nearer edge {other} ({nearest} > {d})"
+                );
+            }
+        }
+    }
 }

@@ -27,7 +27,7 @@ interface Diagnostic {
   message: string;
   severity?: number;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  relatedInformation?: { location: { uri: string; range: unknown } }[];
+  relatedInformation?: { location: { uri: string; range: unknown }; message: string }[];
 }
 
 test("zeno lsp reports the violation of mutex and its trace", { timeout: 90_000 }, async () => {
