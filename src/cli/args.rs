@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use zeno::checker::{Enhance, HeuristicKind, SearchOrder, Subsume, Ties};
+use zeno::checker::{Enhance, HeuristicKind, Reduce, SearchOrder, Subsume, Ties};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -325,6 +325,12 @@ pub struct SearchArgs {
     /// constraints keep inclusion), or `inclusion`.
     #[arg(long, value_parser = subsume(), default_value = "alu")]
     pub subsume: Subsume,
+    /// A state-space reduction of reachability checks: `por`, the
+    /// local-time zone graph (one clock per process, sync subsumption;
+    /// checks and models it does not cover are searched without it, and
+    /// the result says why), or `none`.
+    #[arg(long, value_parser = reduce(), default_value = "none")]
+    pub reduce: Reduce,
 }
 
 impl SearchArgs {
@@ -448,6 +454,17 @@ fn subsume() -> impl TypedValueParser<Value = Subsume> {
         PossibleValue::new(s.name()).help(match s {
             Subsume::Inclusion => "the new zone is included in the stored one",
             Subsume::Alu => "the new zone is included in the stored one's aLU abstraction",
+        })
+    }))
+    .map(|s| s.parse().expect("a listed value"))
+}
+
+/// `--reduce`: the state-space reduction.
+fn reduce() -> impl TypedValueParser<Value = Reduce> {
+    PossibleValuesParser::new(Reduce::ALL.map(|r| {
+        PossibleValue::new(r.name()).help(match r {
+            Reduce::None => "the ordinary zone graph",
+            Reduce::Por => "the local-time zone graph: independent moves commute",
         })
     }))
     .map(|s| s.parse().expect("a listed value"))

@@ -127,6 +127,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         extrapolate: true,
         subsume: args.subsume,
         take_turns: args.is_default(),
+        reduce: args.reduce,
     })
 }
 

@@ -188,6 +188,10 @@ pub struct StatsReport {
     /// With safe abstraction (`--enhance safe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub safe: Option<SafeReport>,
+    /// With `--reduce por`: why the reduction was not applied (the
+    /// ordinary zone graph was searched), or why it gave no verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduce_note: Option<String>,
 }
 
 /// Safe abstraction's figures: components removed (#s) and the trace as
@@ -529,6 +533,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         explored_alongside: s.alongside.as_ref().map(|a| a.others_explored),
         trace_length,
         safe: s.safe.clone(),
+        reduce_note: s.reduce_note.clone(),
     }
 }
 

@@ -4,17 +4,19 @@
 // without an editor.
 
 // The search orders, heuristics and subsumptions of `zeno check --search` /
-// `--heuristic` / `--subsume` (a test in the zeno repository keeps these and
+// `--heuristic` / `--subsume` / `--reduce` (a test in the zeno repository keeps these and
 // package.json equal to the checker's lists).
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
 export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const SUBSUME = ["inclusion", "alu"] as const;
+export const REDUCE = ["none", "por"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
 export interface ServerSettings {
   search?: (typeof SEARCH_ORDERS)[number];
   heuristic?: (typeof HEURISTICS)[number];
   subsume?: (typeof SUBSUME)[number];
+  reduce?: (typeof REDUCE)[number];
   /** null: no limit. */
   maxStates?: number | null;
   /** null: no limit. */
@@ -82,6 +84,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
   take("subsume", (v) => oneOf(SUBSUME, v), SUBSUME.join("|"));
+  take("reduce", (v) => oneOf(REDUCE, v), REDUCE.join("|"));
   take("maxStates", limit(Number.isInteger), "a non-negative integer");
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
