@@ -1,6 +1,9 @@
 //! Formulas on clocks in `A<>`, `E[]` and `-->` (`E[] keep` with clock
-//! constraints in `keep`): the search of `liveness.rs` on a zone graph whose
-//! delays stay inside `keep`.
+//! constraints or `deadlock` in `keep`): the search of `liveness.rs` on a
+//! zone graph whose delays stay inside `keep`. `deadlock` is a union of
+//! zones per discrete state (`goal::deadlocked`) like a clock constraint:
+//! its constants are those of guards and invariants, which the bounds
+//! (Extra+_M) already hold, so its pieces are unions of regions too.
 //!
 //! The semantics (docs/language.md, "Liveness checks"): `keep` must hold at
 //! every instant of the run, during delays too. A maximal run that keeps it
@@ -37,8 +40,9 @@
 //! its zone has no upper bound (the zone is closed under the delays inside
 //! its piece). The deadlock end: the node's deadlocked valuations
 //! (`goal::deadlocked`) minus those from which some delay the invariants
-//! allow reaches `!keep` (`down(!keep ∩ Inv)`: invariants are upper bounds,
-//! so every point before an allowed one is allowed).
+//! allow reaches `!keep` (`down(!keep ∩ Inv)` within the node: the node is
+//! inside the invariants, which are convex, so the whole delay from a point
+//! of the node to an allowed point is allowed, lower bounds included).
 //!
 //! **Why the zone graph is exact.** Extrapolation is Extra+_M with the
 //! constants of `keep` among the bounds (they are the goal's), so every
