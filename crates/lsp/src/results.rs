@@ -261,19 +261,19 @@ pub fn check_diagnostics(
             }
             related.push((span, what));
         }
-        // Why the trace ends: a lasso at the cycle's first edge, another
-        // trace at its last edge (at the check when it has no step). A
-        // model error says its own below.
-        let ending = zeno_simulate::ending(network, c, trace);
-        let at = match loop_start {
-            Some(start) => trace.steps.get(start),
-            None => trace.steps.last(),
-        }
-        .and_then(|s| s.transition.edges.first())
-        .and_then(|&(p, e)| edge_span(network, p, e))
-        .unwrap_or(c.name_span);
-        if !matches!(trace.end, TraceEnd::ModelError { .. }) {
-            related.push((at, format!("then {}", ending.words_for(&c.name))));
+        // A lasso: why it ends (back at the state the cycle starts from), at
+        // the cycle's first edge. (Other traces say why they end in
+        // `zeno/errorTrace`, the lenses and the pictures: one related
+        // location per step keeps the Problems panel's list short.)
+        if let Some(start) = loop_start
+            && let Some(&(p, e)) = trace
+                .steps
+                .get(start)
+                .and_then(|s| s.transition.edges.first())
+            && let Some(span) = edge_span(network, p, e)
+        {
+            let ending = zeno_simulate::ending(network, c, trace);
+            related.push((span, format!("then {}", ending.words_for(&c.name))));
         }
         if let TraceEnd::ModelError { transition, .. } = &trace.end
             && let Some(&(p, e)) = transition.edges.first()
