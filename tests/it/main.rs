@@ -39,6 +39,7 @@ mod functions;
 mod functions_random;
 mod heuristics;
 mod import_case_studies;
+mod import_context;
 mod import_dialects;
 mod import_export;
 mod import_models;
