@@ -207,7 +207,7 @@ fn timed() -> Network {
                 Formula::Clock(ge(1, 1, false)),
             ]))),
         ],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
@@ -400,7 +400,7 @@ fn committed() -> Network {
             at(0, 1),
             at(1, 1),
         ])))],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
@@ -470,7 +470,7 @@ fn broadcast() -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
@@ -572,7 +572,7 @@ fn handshake(urgent: bool) -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
@@ -655,7 +655,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
         checks: vec![check(CheckKind::Invariant(Formula::Not(Box::new(
             Formula::Deadlock,
         ))))],
-        line_starts: Vec::new(),
+        lines: None,
     }
 }
 
@@ -828,7 +828,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
-        line_starts: Vec::new(),
+        lines: None,
     };
     let trace = |steps: usize, error| Trace {
         initial: state(&[0], &[0, 0, 0], &[r(0)]),
@@ -898,7 +898,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![],
-        line_starts: Vec::new(),
+        lines: None,
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);
     let deadlocked = |x| holds(&net, &Formula::Deadlock, &s(x)).unwrap();

@@ -65,11 +65,14 @@ pub struct Chunk<'db> {
     pub text: String,
 }
 
-/// Parses one chunk and lowers it to HIR, spans relative to the chunk: equal
-/// chunk texts share one memo wherever they are in the file.
+/// Lowers one chunk's parse to HIR, spans relative to the chunk: equal
+/// chunk texts share one memo wherever they are in the file, and the
+/// parse is the one the tools read ([`super::parsed::chunk_parse`]), so an
+/// edited chunk is parsed once.
 #[salsa::tracked(returns(ref))]
 pub fn chunk_items<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> FileItems {
-    let (tree, syntax_diagnostics) = super::from_ast::lower_file(chunk.text(db));
+    let (tree, syntax_diagnostics) =
+        super::from_ast::lower_parse(super::parsed::chunk_parse(db, chunk));
     FileItems {
         tree: Arc::new(tree),
         syntax_diagnostics,
@@ -279,7 +282,7 @@ pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
         super::system::lower_network_with(&tree, &uses, &mut |req: InstanceRequest| {
             lower_instance(db, InstanceKey::new(db, req)).clone()
         });
-    network.line_starts = ir::line_starts(file.text(db));
+    network.lines = Some(zeno_base::line_index::LineIndex::in_chars(file.text(db)));
     Lowered {
         network: Arc::new(network),
         diagnostics,
