@@ -30,6 +30,7 @@ pub(crate) mod semantics;
 mod stop;
 mod stopwatches;
 mod store;
+mod symmetry;
 pub mod trace;
 mod turns;
 mod zone_table;

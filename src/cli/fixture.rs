@@ -143,6 +143,7 @@ pub fn network() -> Network {
             },
         ],
         line_starts: line_starts(TEXT),
+        symmetry: Default::default(),
     }
 }
 

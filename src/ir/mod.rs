@@ -23,6 +23,7 @@ mod eval;
 pub mod interval;
 pub mod print;
 mod sites;
+pub mod symmetry;
 #[cfg(test)]
 mod test_exprs;
 
@@ -75,6 +76,8 @@ pub struct Network {
     /// messages can name lines without the text (`report` does, for
     /// run-time errors inside functions); empty when not known.
     pub line_starts: Vec<u32>,
+    /// The scalar sets the network is symmetric in (none: no reduction).
+    pub symmetry: symmetry::Symmetry,
 }
 
 /// UPPAAL's priorities (docs/language.md, "Priorities"). A transition's

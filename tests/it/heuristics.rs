@@ -92,6 +92,7 @@ fn door_and_key() -> (Network, Formula) {
             name_span: Span::default(),
         }],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     };
     let goal = network.checks[0].kind.goal();
     (network, goal)

@@ -162,6 +162,7 @@ fn network() -> Network {
             },
         ],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 

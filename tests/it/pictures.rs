@@ -198,6 +198,7 @@ fn net() -> Network {
             name_span: span(),
         }],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 

@@ -78,6 +78,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             name_span: span(),
         }],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 

@@ -207,6 +207,7 @@ fn timed() -> Network {
             ]))),
         ],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 
@@ -400,6 +401,7 @@ fn committed() -> Network {
             at(1, 1),
         ])))],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 
@@ -470,6 +472,7 @@ fn broadcast() -> Network {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 
@@ -572,6 +575,7 @@ fn handshake(urgent: bool) -> Network {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 
@@ -655,6 +659,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
             Formula::Deadlock,
         ))))],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     }
 }
 
@@ -828,6 +833,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     };
     let trace = |steps: usize, error| Trace {
         initial: state(&[0], &[0, 0, 0], &[r(0)]),
@@ -898,6 +904,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
         priorities: Default::default(),
         checks: vec![],
         line_starts: Vec::new(),
+        symmetry: Default::default(),
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);
     let deadlocked = |x| holds(&net, &Formula::Deadlock, &s(x)).unwrap();
