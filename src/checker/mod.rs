@@ -230,7 +230,9 @@ fn best_first_then_breadth_first(
 pub(crate) fn reach_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // On the parallel searches, `None` means: the system refused the
     // threads (or the heuristic cannot be shared); search on this one.
-    let parallel = runs_parallel(task.options);
+    // Symmetry reduction is done by the sequential search only; where it
+    // applies it saves far more than a second thread would.
+    let parallel = runs_parallel(task.options) && !symmetry::applies(task);
     if parallel
         && task.options.config.search == SearchOrder::Bfs
         && let Some(result) = parallel::bfs(task, progress)

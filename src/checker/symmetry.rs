@@ -33,16 +33,22 @@
 //! ordinary run that the concrete replay confirms.
 
 use crate::ir::symmetry::{ScalarSet, compose, inverse};
-use crate::ir::{EdgeId, Network, ProcId};
+use crate::ir::{EdgeId, ErrorKind, EvalError, Network, ProcId};
 
 use super::dbm::Dbm;
 use super::store::{NO_PARENT, Store};
+
+/// Whether the search of `task` stores representatives.
+pub fn applies(task: super::Task) -> bool {
+    task.options.symmetry && Canon::new(task.net, task.check.index()).is_some()
+}
 
 /// The most orders of tied values tried for a canonical representative.
 pub const MAX_TRIES: usize = 720;
 
 /// The reduction for one search: the sets, and scratch buffers.
 pub struct Canon<'n> {
+    net: &'n Network,
     sets: &'n [ScalarSet],
     nproc: usize,
     dim: usize,
@@ -72,6 +78,7 @@ impl<'n> Canon<'n> {
         }
         let dim = net.dbm_dim();
         Some(Canon {
+            net,
             sets: &sym.sets,
             nproc: net.processes.len(),
             dim,
@@ -224,17 +231,19 @@ impl<'n> Canon<'n> {
     /// transitions of the model: each step's representative coordinates
     /// taken back through the permutations composed so far.
     pub fn path_to(&self, store: &Store, id: u32) -> Vec<Vec<(ProcId, EdgeId)>> {
-        self.path_and_edges(store, id, &[]).0
+        self.map_back(store, id, &[], None).0
     }
 
-    /// [`Canon::path_to`], and `edges` (a transition from state `id`, in
-    /// its representative's coordinates) in the model's.
-    pub fn path_and_edges(
+    /// [`Canon::path_to`], with `edges` (a transition from state `id`, in
+    /// its representative's coordinates) and the `error` met at state `id`
+    /// (its variable, if it names one) in the model's.
+    pub fn map_back(
         &self,
         store: &Store,
         id: u32,
         edges: &[(ProcId, EdgeId)],
-    ) -> (Vec<Vec<(ProcId, EdgeId)>>, Vec<(ProcId, EdgeId)>) {
+        error: Option<EvalError>,
+    ) -> (Vec<Vec<(ProcId, EdgeId)>>, Vec<(ProcId, EdgeId)>, Option<EvalError>) {
         let mut ids = Vec::new();
         let mut at = id;
         while at != NO_PARENT {
@@ -255,13 +264,21 @@ impl<'n> Canon<'n> {
             }
         }
         let edges = self.map(&tau, edges);
-        (path, edges)
+        let error = error.map(|mut e| {
+            if let ErrorKind::OutOfRange { var, .. } = &mut e.kind {
+                for (set, t) in self.sets.iter().zip(&tau) {
+                    *var = set.slot_image(t, *var);
+                }
+            }
+            e
+        });
+        (path, edges, error)
     }
 
     fn map(&self, tau: &[Vec<u32>], edges: &[(ProcId, EdgeId)]) -> Vec<(ProcId, EdgeId)> {
         let mut out = edges.to_vec();
         for (set, t) in self.sets.iter().zip(tau) {
-            out = set.permute_edges(t, &out);
+            out = set.permute_edges(self.net, t, &out);
         }
         out
     }

@@ -325,6 +325,22 @@ pub struct SearchArgs {
     /// constraints keep inclusion), or `inclusion`.
     #[arg(long, value_parser = subsume(), default_value = "alu")]
     pub subsume: Subsume,
+    /// Symmetry reduction over the model's `scalar` sets in reachability
+    /// checks: each state stored as a representative of its permutations
+    /// (traces are mapped back to the model). It applies where the model
+    /// uses its scalar values only as UPPAAL allows (a warning says where
+    /// not) and the check names no single value; searched on one thread.
+    #[arg(long, value_enum, default_value = "on")]
+    pub symmetry: OnOff,
+}
+
+/// A switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
 }
 
 impl SearchArgs {

@@ -15,7 +15,7 @@
 //! the state that value `v` owns to the place of value `pi[v]` and maps the
 //! values stored in the set's variables through `pi`.
 
-use super::{ClockId, EdgeId, ProcId, Span, VarId};
+use super::{ClockId, EdgeId, Network, ProcId, Span, VarId};
 
 /// The symmetry of a network: its scalar sets, and which checks are
 /// symmetric too.
@@ -48,6 +48,10 @@ pub struct ScalarSet {
     pub clocks: Vec<Vec<ClockId>>,
     /// The slots that hold a value of the set (their value is mapped).
     pub values: Vec<VarId>,
+    /// The edges (by their span) with `select` bindings of the set, and
+    /// the names of those bindings: an edge made for the value `j` of such a
+    /// binding becomes the one made for `pi[j]`.
+    pub selects: Vec<(Span, Vec<String>)>,
 }
 
 impl Symmetry {
@@ -113,13 +117,66 @@ impl ScalarSet {
         }
     }
 
-    /// A transition's edges, as `(process, edge)`, under `pi`: the processes
-    /// of a row are instances of one template, so an edge keeps its index.
-    pub fn permute_edges(&self, pi: &[u32], edges: &[(ProcId, EdgeId)]) -> Vec<(ProcId, EdgeId)> {
+    /// The slot `s` becomes under `pi` (unchanged when no value owns it).
+    pub fn slot_image(&self, pi: &[u32], s: VarId) -> VarId {
+        for row in &self.variables {
+            if let Some(v) = row.iter().position(|&t| t == s) {
+                return row[pi[v] as usize];
+            }
+        }
+        s
+    }
+
+    /// A transition's edges, as `(process, edge)`, under `pi`.
+    pub fn permute_edges(
+        &self,
+        net: &Network,
+        pi: &[u32],
+        edges: &[(ProcId, EdgeId)],
+    ) -> Vec<(ProcId, EdgeId)> {
         edges
             .iter()
-            .map(|&(p, e)| (self.process_image(pi, p), e))
+            .map(|&(p, e)| self.edge_image(net, pi, p, e))
             .collect()
+    }
+
+    /// Edge `e` of process `p` under `pi`: the edge of `p`'s image made
+    /// from the same template edge (the same span, and the same place
+    /// among the edges of that span with the same bindings), with the
+    /// bindings of the set mapped.
+    pub fn edge_image(&self, net: &Network, pi: &[u32], p: ProcId, e: EdgeId) -> (ProcId, EdgeId) {
+        let q = self.process_image(pi, p);
+        let edges = &net.processes[p as usize].edges;
+        let edge = &edges[e as usize];
+        let ours = self
+            .selects
+            .iter()
+            .find(|(span, _)| *span == edge.span)
+            .map(|(_, names)| names.as_slice())
+            .unwrap_or_default();
+        let rank = edges[..e as usize]
+            .iter()
+            .filter(|f| f.span == edge.span && f.selects == edge.selects)
+            .count();
+        let image: Vec<(String, i32)> = edge
+            .selects
+            .iter()
+            .map(|(name, v)| {
+                let mapped = match usize::try_from(*v).ok().and_then(|v| pi.get(v)) {
+                    Some(&w) if ours.contains(name) => w as i32,
+                    _ => *v,
+                };
+                (name.clone(), mapped)
+            })
+            .collect();
+        let found = net.processes[q as usize]
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.span == edge.span && f.selects == image)
+            .nth(rank)
+            .map(|(k, _)| k as EdgeId);
+        (q, found.unwrap_or(e))
     }
 }
 
@@ -152,6 +209,7 @@ mod tests {
             variables: vec![vec![0, 1]],
             clocks: vec![vec![1, 2]],
             values: vec![2],
+            selects: Vec::new(),
         }
     }
 
@@ -167,7 +225,9 @@ mod tests {
         let mut clocks = Vec::new();
         s.clock_images(&[1, 0], 3, &mut clocks);
         assert_eq!(clocks, [0, 2, 1]);
-        assert_eq!(s.permute_edges(&[1, 0], &[(0, 3), (1, 4)]), [(1, 3), (0, 4)]);
+        assert_eq!(s.process_image(&[1, 0], 0), 1);
+        assert_eq!(s.slot_image(&[1, 0], 1), 0);
+        assert_eq!(s.slot_image(&[1, 0], 2), 2);
     }
 
     #[test]

@@ -132,6 +132,8 @@ struct SetDecl {
     broken: Option<(Span, String)>,
     /// The templates (or partial instances) made once per value.
     families: Vec<String>,
+    /// The edges with `select` bindings of the set, and their names.
+    selects: Vec<(Span, Vec<String>)>,
 }
 
 struct Pass<'a> {
@@ -221,6 +223,7 @@ impl Pass<'_> {
                 size: (*hi + 1) as u32,
                 broken: None,
                 families: Vec::new(),
+                selects: Vec::new(),
             });
         }
     }
@@ -493,6 +496,13 @@ impl Pass<'_> {
             self.scopes.push(FxHashMap::default());
             for s in &e.selects {
                 let (elem, dims) = self.type_of(&s.ty, &[]);
+                if let (Elem::Set(k), true) = (elem, dims.is_empty()) {
+                    let at = Span::new(e.span.start + self.offset, e.span.end + self.offset);
+                    match self.sets[k].selects.last_mut() {
+                        Some((span, names)) if *span == at => names.push(s.name.text.clone()),
+                        _ => self.sets[k].selects.push((at, vec![s.name.text.clone()])),
+                    }
+                }
                 self.bind(&s.name.text, Info::Place { elem, dims });
             }
             if let Some(g) = &e.guard {
@@ -725,6 +735,7 @@ impl Pass<'_> {
                 variables: Vec::new(),
                 clocks: Vec::new(),
                 values: Vec::new(),
+                selects: std::mem::take(&mut self.sets[k].selects),
             };
             if self.sets[k].broken.is_none() {
                 self.globals_of(k, globals, &mut set);

@@ -77,6 +77,7 @@ mod semantics_props;
 mod simulate;
 mod simulator;
 mod stopwatches;
+mod symmetry;
 mod syntax_ast;
 mod syntax_corpus;
 mod syntax_docs;

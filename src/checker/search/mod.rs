@@ -337,6 +337,10 @@ pub fn run(
             };
             store.zone_into(id, &mut zone);
             if let Some(error) = goal.error(&model, store.key(id), &zone, &mut goal_buf) {
+                let error = match &canon {
+                    Some(c) => c.map_back(&store, id, &[], Some(error)).2.unwrap_or(error),
+                    None => error,
+                };
                 // The check's formula is undefined at this state.
                 let trace = concrete::error_trace(&model, &path, &[], error, task.stop);
                 stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
@@ -356,12 +360,15 @@ pub fn run(
         }
         Some(Found::Stopped) => unknown(task.stop.reason().unwrap_or(Limit::Cancelled), stats),
         Some(Found::Error(id, edges, error)) => {
-            let (path, edges) = if id == NO_PARENT {
-                (Vec::new(), edges)
+            let (path, edges, error) = if id == NO_PARENT {
+                (Vec::new(), edges, error)
             } else {
                 match &canon {
-                    Some(c) => c.path_and_edges(&store, id, &edges),
-                    None => (path_to(&store, id), edges),
+                    Some(c) => {
+                        let (path, edges, mapped) = c.map_back(&store, id, &edges, Some(error));
+                        (path, edges, mapped.unwrap_or(error))
+                    }
+                    None => (path_to(&store, id), edges, error),
                 }
             };
             let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
