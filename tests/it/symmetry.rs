@@ -64,24 +64,92 @@ check first_alone: A[] !(Proc(0).cs && Proc(1).cs);
     )
 }
 
+/// The correct protocol holds with and without the reduction, which
+/// stores fewer states, but never fewer than one per orbit of n! states
+/// (a representative stands for at most n! states of the plain search).
 #[test]
-fn fischer_over_a_scalar_set_explores_an_n_factorial_th() {
+fn fischer_over_a_scalar_set_stores_one_state_per_orbit() {
     for n in 2..=5usize {
         let net = network(&fischer(n, false));
         assert_eq!(net.symmetry.sets.len(), 1);
+        assert_eq!(net.symmetry.sets[0].processes.len(), 1);
         let plain = run(&net, 0, SearchOrder::Bfs, false);
         let reduced = run(&net, 0, SearchOrder::Bfs, true);
         assert_eq!(plain.verdict, Verdict::Holds);
         assert_eq!(reduced.verdict, Verdict::Holds);
         let fact: u64 = (1..=n as u64).product();
-        eprintln!(
-            "n = {n}: plain {} stored ({} explored), reduced {} stored ({} explored), plain/n! = {:.1}",
-            plain.stats.stored,
-            plain.stats.explored,
+        assert!(
+            reduced.stats.stored < plain.stats.stored && reduced.stats.stored * fact >= plain.stats.stored,
+            "n = {n}: {} reduced, {} plain",
             reduced.stats.stored,
-            reduced.stats.explored,
-            plain.stats.stored as f64 / fact as f64
+            plain.stats.stored
         );
+        // Depth-first search agrees.
+        assert_eq!(run(&net, 0, SearchOrder::Dfs, true).verdict, Verdict::Holds);
+    }
+}
+
+/// The faulty protocol (`x >= K`) lets two processes in: both searches find
+/// it, breadth-first at the same depth, and the reduced search's trace,
+/// mapped back to the model's processes, replays. A check that names
+/// processes 0 and 1 is not symmetric: it is searched without the
+/// reduction (as many states as the plain search) and still fails.
+#[test]
+fn faulty_fischer_traces_are_mapped_back_and_replay() {
+    let net = network(&fischer(4, true));
+    for order in [SearchOrder::Bfs, SearchOrder::Dfs] {
+        let plain = run(&net, 0, order, false);
+        let reduced = run(&net, 0, order, true);
+        assert_eq!(plain.verdict, Verdict::Fails);
+        assert_eq!(reduced.verdict, Verdict::Fails);
+        let trace = reduced.trace.as_ref().expect("a counterexample");
+        support::simulator::replay(&net, 0, trace).expect("the mapped trace replays");
+        if order == SearchOrder::Bfs {
+            // Two processes each go A -> req -> wait -> cs: 6 steps.
+            assert_eq!(trace.len(), 6);
+            assert_eq!(plain.trace.as_ref().map(|t| t.len()), Some(6));
+        }
+    }
+    assert_eq!(net.symmetry.asymmetric_checks[0], None);
+    let why = net.symmetry.asymmetric_checks[1].as_deref().expect("asymmetric");
+    assert!(why.contains("pid_t"), "{why}");
+    let plain = run(&net, 1, SearchOrder::Bfs, false);
+    let reduced = run(&net, 1, SearchOrder::Bfs, true);
+    assert_eq!(reduced.verdict, Verdict::Fails);
+    assert_eq!(reduced.stats.stored, plain.stats.stored);
+    support::simulator::replay(&net, 1, reduced.trace.as_ref().unwrap()).unwrap();
+}
+
+/// Fischer's protocol as the model file writes it has no warning; each
+/// use UPPAAL refuses gets one, located, saying the reduction is off, and
+/// the network then has no symmetry.
+#[test]
+fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
+    let ok = fischer(3, false);
+    assert_eq!(support::warnings(&ok), []);
+    let cases = [
+        // Arithmetic, a literal, an ordering, a plain array indexed by a value.
+        ("id = pid", "id = (pid + 1) % 3", "pid"),
+        ("bool set = false;", "bool set = false; pid_t start = 1;", "1"),
+        ("x <= K do x = 0, id", "x <= K && pid < id do x = 0, id", "pid"),
+        ("bool set = false;", "bool set = false; int seen[3];", "seen[3]"),
+    ];
+    for (from, to, at) in cases {
+        let mut text = ok.replacen(from, to, 1);
+        if at == "seen[3]" {
+            text = text.replacen("set = false;\n}", "set = false, seen[pid] = 1;\n}", 1);
+            text = text.replacen("cs   -> A    do set = false;", "cs   -> A    do set = false, seen[pid] = 1;", 1);
+        }
+        let warnings = support::warnings(&text);
+        let net = network(&text);
+        assert!(net.symmetry.sets.is_empty(), "{to}");
+        let w: Vec<_> = warnings
+            .iter()
+            .filter(|(m, _)| m.contains("without symmetry reduction over `pid_t`"))
+            .collect();
+        assert_eq!(w.len(), 1, "{to}: {warnings:?}");
+        let expected_at = if at == "seen[3]" { "pid" } else { at };
+        assert_eq!(w[0].1, expected_at, "{to}: {warnings:?}");
     }
 }
 
