@@ -331,6 +331,66 @@ fn permute_range(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checker::dbm::bound;
+
+    /// Every permutation of a state has the same representative, and the
+    /// representative is a permutation of the state.
+    #[test]
+    fn the_representative_is_the_same_for_a_whole_orbit() {
+        let net = crate::semantics::test_network(
+            "typedef scalar[4] pid_t;
+pid_t id;
+template P(const pid_t me) {
+    clock x;
+    init location a;
+    location b;
+    a -> b when x > 1 do id = me, x = 0;
+    b -> a when id == me;
+}
+system P;
+check c: A[] true;",
+        );
+        let set = &net.symmetry.sets[0];
+        assert_eq!(set.processes, [[0, 1, 2, 3]]);
+        assert_eq!(set.clocks, [[1, 2, 3, 4]]);
+        // Three processes at b whose clocks have the same bounds (0 to 3)
+        // but are ordered (x of P(0) <= x of P(1) <= x of P(2)), so only
+        // the zone tells them apart; P(3) at a; id names P(2).
+        let key = vec![1, 1, 1, 0, 2];
+        let mut zone = Dbm::zero(5);
+        zone.up();
+        for x in 1..5 {
+            zone.constrain(x, 0, bound::le(3));
+        }
+        zone.constrain(1, 2, bound::le(0));
+        zone.constrain(2, 3, bound::le(0));
+        let mut canon = Canon::new(&net, 0).expect("symmetric");
+        let (mut k0, mut z0) = (key.clone(), zone.clone());
+        canon.canonicalize(&mut k0, &mut z0);
+        let mut pi = vec![0u32, 1, 2, 3];
+        let mut images = 0;
+        let mut clocks = Vec::new();
+        permute_range(&mut (0..4).collect(), 0, 4, 0, &mut |o| {
+            pi = o.iter().map(|&v| v as u32).collect();
+            let mut k = Vec::new();
+            set.permute_key(&pi, 4, &key, &mut k);
+            set.clock_images(&pi, 5, &mut clocks);
+            let mut m = vec![0; 25];
+            for i in 0..5 {
+                for j in 0..5 {
+                    m[clocks[i] * 5 + clocks[j]] = zone.get(i, j);
+                }
+            }
+            let mut z = Dbm::from_canonical(5, m);
+            canon.canonicalize(&mut k, &mut z);
+            assert_eq!((&k, z.raw()), (&k0, z0.raw()), "{pi:?}");
+            images += 1;
+        });
+        assert_eq!(images, 24);
+        // The representative: the process at a first, then the others by
+        // their clocks' bounds, id following its process.
+        assert_eq!(k0[..4], [0, 1, 1, 1]);
+    }
 
     #[test]
     fn every_arrangement_within_groups_once() {
