@@ -66,8 +66,9 @@ impl Settings {
     /// limit of 0 or `null` is no limit; `timeoutMs` is read too), `checkOn`
     /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
-    /// `null`: the default) and `subsume` (`inclusion` or `alu`, as `zeno
-    /// check --subsume`).
+    /// `null`: the default), `subsume` (`inclusion` or `alu`, as `zeno
+    /// check --subsume`) and `symmetry` (`on` or `off`, as `zeno check
+    /// --symmetry`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -101,6 +102,15 @@ impl Settings {
                     &mut self.options.subsume,
                     v.as_str().and_then(|s| s.parse().ok()),
                     || format!("one of {}", names(Subsume::ALL.map(Subsume::name))),
+                ),
+                "symmetry" => set(
+                    &mut self.options.symmetry,
+                    match v.as_str() {
+                        Some("on") => Some(true),
+                        Some("off") => Some(false),
+                        _ => None,
+                    },
+                    || "on or off".into(),
                 ),
                 "maxStates" => set(
                     &mut self.options.max_states,
@@ -230,6 +240,14 @@ mod tests {
         );
         assert_eq!(s.options.subsume, Subsume::Inclusion);
         assert_eq!(s.options(&Formula::True).subsume, Subsume::Inclusion);
+        assert!(s.options.symmetry);
+        assert!(s.update(&json!({"symmetry": "off"})).is_empty());
+        assert!(!s.options(&Formula::True).symmetry);
+        assert_eq!(
+            s.update(&json!({"symmetry": true})),
+            vec!["symmetry: expected on or off, got true".to_string()]
+        );
+        assert!(!s.options.symmetry);
     }
 
     #[test]

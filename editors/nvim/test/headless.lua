@@ -36,8 +36,8 @@ local ok, err = pcall(function()
   local zeno = require('zeno')
   -- The settings of the README, and every heuristic the checker has.
   check(vim.deep_equal(zeno.HEURISTICS, { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }), 'heuristics')
-  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', timeoutSeconds = -1, colour = 'red' })
-  check(#problems == 4, 'four bad settings: ' .. vim.inspect(problems))
+  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', symmetry = 'yes', timeoutSeconds = -1, colour = 'red' })
+  check(#problems == 5, 'five bad settings: ' .. vim.inspect(problems))
   zeno.setup({
     path = os.getenv('ZENO_BIN'),
     settings = { search = 'greedy', heuristic = 'hcg', subsume = 'alu', checkOn = 'change', timeoutSeconds = 30 },

@@ -9,12 +9,14 @@
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
 export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const SUBSUME = ["inclusion", "alu"] as const;
+export const SYMMETRY = ["on", "off"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
 export interface ServerSettings {
   search?: (typeof SEARCH_ORDERS)[number];
   heuristic?: (typeof HEURISTICS)[number];
   subsume?: (typeof SUBSUME)[number];
+  symmetry?: (typeof SYMMETRY)[number];
   /** null: no limit. */
   maxStates?: number | null;
   /** null: no limit. */
@@ -80,6 +82,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
   take("subsume", (v) => oneOf(SUBSUME, v), SUBSUME.join("|"));
+  take("symmetry", (v) => oneOf(SYMMETRY, v), SYMMETRY.join("|"));
   take("maxStates", limit(Number.isInteger), "a non-negative integer");
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));

@@ -31,6 +31,13 @@ test("both subsumptions pass, another is reported", () => {
   assert.deepEqual(problems, ['zeno.subsume: expected inclusion|alu, got "simulation"']);
 });
 
+test("symmetry is on or off, anything else is reported", () => {
+  assert.deepEqual(serverPayload(getter({ symmetry: "off" })), { zeno: { symmetry: "off" } });
+  const { settings, problems } = serverSettings(getter({ symmetry: true }));
+  assert.deepEqual(settings, {});
+  assert.deepEqual(problems, ["zeno.symmetry: expected on|off, got true"]);
+});
+
 test("unset settings are left to the server", () => {
   assert.deepEqual(serverPayload(getter({})), { zeno: {} });
 });
