@@ -42,7 +42,7 @@ pub use heuristics::pdb::PdbOptions;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, SearchOrder, Subsume};
-pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, Verdict};
+pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, SymmetryUse, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 
@@ -71,6 +71,7 @@ pub fn check(
         check_until(task, progress)
     });
     result.stats.threads = result.stats.threads.max(1);
+    symmetry::explain(network, check, options, &mut result.stats);
     result
 }
 

@@ -43,6 +43,25 @@ pub fn applies(task: super::Task) -> bool {
     task.options.symmetry && Canon::new(task.net, task.check.index()).is_some()
 }
 
+/// Says in `stats` why a search of a network with scalar sets did not
+/// reduce by symmetry, when it did not (and the reduction was asked for).
+pub fn explain(
+    net: &Network,
+    check: crate::ir::CheckId,
+    options: &super::Options,
+    stats: &mut super::Stats,
+) {
+    if !options.symmetry || net.symmetry.sets.is_empty() || stats.symmetry.is_some() {
+        return;
+    }
+    let why = match net.symmetry.asymmetric_checks.get(check.index()) {
+        Some(Some(why)) => format!("the check is not symmetric: {why}"),
+        _ if net.has_stopwatches() => "stopwatch models are searched without it".to_string(),
+        _ => "only the sequential reachability search reduces by symmetry".to_string(),
+    };
+    stats.symmetry = Some(super::SymmetryUse::Off(why));
+}
+
 /// The most orders of tied values tried for a canonical representative.
 pub const MAX_TRIES: usize = 720;
 
@@ -243,7 +262,11 @@ impl<'n> Canon<'n> {
         id: u32,
         edges: &[(ProcId, EdgeId)],
         error: Option<EvalError>,
-    ) -> (Vec<Vec<(ProcId, EdgeId)>>, Vec<(ProcId, EdgeId)>, Option<EvalError>) {
+    ) -> (
+        Vec<Vec<(ProcId, EdgeId)>>,
+        Vec<(ProcId, EdgeId)>,
+        Option<EvalError>,
+    ) {
         let mut ids = Vec::new();
         let mut at = id;
         while at != NO_PARENT {
@@ -286,7 +309,10 @@ impl<'n> Canon<'n> {
     /// The permutation of set `k` that made stored state `id`.
     fn perm(&self, id: u32, k: usize) -> &[u32] {
         let start = id as usize * self.width
-            + self.sets[..k].iter().map(|s| s.size as usize).sum::<usize>();
+            + self.sets[..k]
+                .iter()
+                .map(|s| s.size as usize)
+                .sum::<usize>();
         &self.applied[start..start + self.sets[k].size as usize]
     }
 }
@@ -396,7 +422,9 @@ check c: A[] true;",
     fn every_arrangement_within_groups_once() {
         let mut seen = Vec::new();
         let mut order = vec![0, 1, 2, 3, 4];
-        for_each_arrangement(&mut order, &[(0, 3), (3, 5)], 0, &mut |o| seen.push(o.to_vec()));
+        for_each_arrangement(&mut order, &[(0, 3), (3, 5)], 0, &mut |o| {
+            seen.push(o.to_vec())
+        });
         // 3! * 2! orders, all distinct, each keeping the groups' members.
         assert_eq!(seen.len(), 12);
         seen.sort();

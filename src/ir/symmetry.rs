@@ -57,7 +57,11 @@ pub struct ScalarSet {
 impl Symmetry {
     /// Whether the check at `index` may be decided on the reduced space.
     pub fn check_is_symmetric(&self, index: usize) -> bool {
-        !self.sets.is_empty() && self.asymmetric_checks.get(index).is_none_or(|r| r.is_none())
+        !self.sets.is_empty()
+            && self
+                .asymmetric_checks
+                .get(index)
+                .is_none_or(|r| r.is_none())
     }
 }
 
@@ -66,9 +70,9 @@ impl ScalarSet {
     fn is_permutation(&self, pi: &[u32]) -> bool {
         let mut seen = vec![false; self.size as usize];
         pi.len() == seen.len()
-            && pi
-                .iter()
-                .all(|&v| (v as usize) < seen.len() && !std::mem::replace(&mut seen[v as usize], true))
+            && pi.iter().all(|&v| {
+                (v as usize) < seen.len() && !std::mem::replace(&mut seen[v as usize], true)
+            })
     }
 
     /// The process `p` becomes under `pi` (unchanged when no value owns it).

@@ -107,10 +107,7 @@ enum Info {
     /// A type name.
     Type { elem: Elem, dims: Vec<Dim> },
     /// A function: its result and parameters.
-    Function {
-        ret: Kind,
-        params: Vec<Kind>,
-    },
+    Function { ret: Kind, params: Vec<Kind> },
     /// A location (in a process's scope, for checks).
     Location,
 }
@@ -211,7 +208,9 @@ impl Pass<'_> {
             if !t.array.is_empty() {
                 continue;
             }
-            let TypeRef::Scalar { .. } = t.ty else { continue };
+            let TypeRef::Scalar { .. } = t.ty else {
+                continue;
+            };
             let Some((_, Sym::Typedef(Ty::Int { lo: 0, hi }))) =
                 globals.symbols.iter().find(|(n, _)| *n == t.name.text)
             else {
@@ -247,7 +246,10 @@ impl Pass<'_> {
             let message = why(&self.sets[k].name);
             match &mut self.check {
                 Some(first) => {
-                    first.get_or_insert(message);
+                    first.get_or_insert(format!(
+                        "it tells values of `{}` apart (as naming `P(1)` does)",
+                        self.sets[k].name
+                    ));
                 }
                 None => {
                     self.sets[k].broken.get_or_insert((at, message));
@@ -387,7 +389,13 @@ impl Pass<'_> {
 
     fn param(&mut self, p: &hir::Param) -> Kind {
         let (elem, dims) = self.type_of(&p.ty, &p.array);
-        self.bind(&p.name.text, Info::Place { elem, dims: dims.clone() });
+        self.bind(
+            &p.name.text,
+            Info::Place {
+                elem,
+                dims: dims.clone(),
+            },
+        );
         Kind::of(elem, &dims)
     }
 
@@ -552,8 +560,14 @@ impl Pass<'_> {
     /// The `system` entries made once per value of a set.
     fn system(&mut self) {
         for entry in &self.tree.system {
-            let explicit = self.tree.instances.iter().find(|i| i.name.text == entry.text);
-            let Some(proto) = self.protos.get(&entry.text) else { continue };
+            let explicit = self
+                .tree
+                .instances
+                .iter()
+                .find(|i| i.name.text == entry.text);
+            let Some(proto) = self.protos.get(&entry.text) else {
+                continue;
+            };
             if explicit.is_some_and(|i| i.params.is_empty()) {
                 continue;
             }
@@ -602,13 +616,21 @@ impl Pass<'_> {
                     Kind::Arr(elem, dims) => {
                         match dims[0] {
                             Dim::Set(k) => self.agree(&Kind::Val(Some(k)), &ki, i.span),
-                            Dim::Size => self.plain(&ki, i.span, "an index of an array not declared over a set is"),
+                            Dim::Size => self.plain(
+                                &ki,
+                                i.span,
+                                "an index of an array not declared over a set is",
+                            ),
                         }
                         Kind::of(elem, &dims[1..])
                     }
                     Kind::Unknown => Kind::Unknown,
                     Kind::Val(_) => {
-                        self.plain(&ki, i.span, "an index of an array not declared over a set is");
+                        self.plain(
+                            &ki,
+                            i.span,
+                            "an index of an array not declared over a set is",
+                        );
                         Kind::Val(None)
                     }
                 }
@@ -646,7 +668,11 @@ impl Pass<'_> {
                 self.process(p);
                 for a in args {
                     let k = self.expr(a);
-                    self.plain(&k, a.span, "an argument of a process's function in a check is");
+                    self.plain(
+                        &k,
+                        a.span,
+                        "an argument of a process's function in a check is",
+                    );
                 }
                 Kind::Val(None)
             }
@@ -742,7 +768,8 @@ impl Pass<'_> {
                 self.families_of(k, procs, &mut set);
                 tidy(&mut set);
             }
-            let owns = !(set.processes.is_empty() && set.variables.is_empty() && set.clocks.is_empty());
+            let owns =
+                !(set.processes.is_empty() && set.variables.is_empty() && set.clocks.is_empty());
             match self.sets[k].broken.take() {
                 // A set nothing is made over is never permuted: nothing to say.
                 Some(_) if !self.uses(k) => {}
@@ -761,7 +788,11 @@ impl Pass<'_> {
             }
         }
         net.symmetry = ir::symmetry::Symmetry {
-            asymmetric_checks: if kept.is_empty() { Vec::new() } else { asymmetric },
+            asymmetric_checks: if kept.is_empty() {
+                Vec::new()
+            } else {
+                asymmetric
+            },
             sets: kept,
         };
         diags
@@ -770,16 +801,18 @@ impl Pass<'_> {
     /// Whether anything is made over set `k` (processes, arrays).
     fn uses(&self, k: usize) -> bool {
         !self.sets[k].families.is_empty()
-            || self.scopes[0].values().any(|i| {
-                matches!(i, Info::Place { dims, .. } if dims.first() == Some(&Dim::Set(k)))
-            })
+            || self.scopes[0].values().any(
+                |i| matches!(i, Info::Place { dims, .. } if dims.first() == Some(&Dim::Set(k))),
+            )
     }
 
     /// The global arrays over set `k` and the global places of its type.
     fn globals_of(&self, k: usize, globals: &GlobalScope, set: &mut ScalarSet) {
         let n = set.size;
         for (name, sym) in &globals.symbols {
-            let Some(Info::Place { elem, dims }) = self.scopes[0].get(name) else { continue };
+            let Some(Info::Place { elem, dims }) = self.scopes[0].get(name) else {
+                continue;
+            };
             let over = dims.first() == Some(&Dim::Set(k));
             match sym {
                 Sym::Var { base, ty } => {

@@ -79,7 +79,8 @@ fn fischer_over_a_scalar_set_stores_one_state_per_orbit() {
         assert_eq!(reduced.verdict, Verdict::Holds);
         let fact: u64 = (1..=n as u64).product();
         assert!(
-            reduced.stats.stored < plain.stats.stored && reduced.stats.stored * fact >= plain.stats.stored,
+            reduced.stats.stored < plain.stats.stored
+                && reduced.stats.stored * fact >= plain.stats.stored,
             "n = {n}: {} reduced, {} plain",
             reduced.stats.stored,
             plain.stats.stored
@@ -111,7 +112,9 @@ fn faulty_fischer_traces_are_mapped_back_and_replay() {
         }
     }
     assert_eq!(net.symmetry.asymmetric_checks[0], None);
-    let why = net.symmetry.asymmetric_checks[1].as_deref().expect("asymmetric");
+    let why = net.symmetry.asymmetric_checks[1]
+        .as_deref()
+        .expect("asymmetric");
     assert!(why.contains("pid_t"), "{why}");
     let plain = run(&net, 1, SearchOrder::Bfs, false);
     let reduced = run(&net, 1, SearchOrder::Bfs, true);
@@ -130,15 +133,31 @@ fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
     let cases = [
         // Arithmetic, a literal, an ordering, a plain array indexed by a value.
         ("id = pid", "id = (pid + 1) % 3", "pid"),
-        ("bool set = false;", "bool set = false; pid_t start = 1;", "1"),
-        ("x <= K do x = 0, id", "x <= K && pid < id do x = 0, id", "pid"),
-        ("bool set = false;", "bool set = false; int seen[3];", "seen[3]"),
+        (
+            "bool set = false;",
+            "bool set = false; pid_t start = 1;",
+            "1",
+        ),
+        (
+            "x <= K do x = 0, id",
+            "x <= K && pid < id do x = 0, id",
+            "pid",
+        ),
+        (
+            "bool set = false;",
+            "bool set = false; int seen[3];",
+            "seen[3]",
+        ),
     ];
     for (from, to, at) in cases {
         let mut text = ok.replacen(from, to, 1);
         if at == "seen[3]" {
             text = text.replacen("set = false;\n}", "set = false, seen[pid] = 1;\n}", 1);
-            text = text.replacen("cs   -> A    do set = false;", "cs   -> A    do set = false, seen[pid] = 1;", 1);
+            text = text.replacen(
+                "cs   -> A    do set = false;",
+                "cs   -> A    do set = false, seen[pid] = 1;",
+                1,
+            );
         }
         let warnings = support::warnings(&text);
         let net = network(&text);
@@ -157,7 +176,11 @@ fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
 /// first depends on the order).
 fn verdict_kind(v: &Verdict) -> String {
     match v {
-        Verdict::ModelError(e) => format!("model error {}", e.kind).split(" of variable").next().unwrap().to_string(),
+        Verdict::ModelError(e) => format!("model error {}", e.kind)
+            .split(" of variable")
+            .next()
+            .unwrap()
+            .to_string(),
         other => format!("{other:?}"),
     }
 }

@@ -171,6 +171,10 @@ pub fn run(
         .symmetry
         .then(|| Canon::new(task.net, task.check.index()))
         .flatten();
+    if canon.is_some() {
+        let sets = task.net.symmetry.sets.iter().map(|s| s.name.clone());
+        stats.symmetry = Some(super::SymmetryUse::Reduced(sets.collect()));
+    }
 
     let found = 'search: {
         let init = match model.initial() {
