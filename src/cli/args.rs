@@ -140,7 +140,8 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Generated models, `NAME:SIZES` (repeatable): `fischer:5,10,15`,
-    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `hanoi:3..6`, `arbiter:2..4`.
+    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `fischer-scalar:6,8`,
+    /// `hanoi:3..6`, `arbiter:2..4`.
     #[arg(long = "family", value_name = "NAME:SIZES")]
     pub families: Vec<String>,
     /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`,

@@ -32,36 +32,20 @@ fn run(net: &Network, k: usize, order: SearchOrder, symmetry: bool) -> CheckResu
     check(net, id, &options, &Cancel::new(), &mut |_| {})
 }
 
-/// Fischer's protocol with `n` processes over a scalar set: `set` says
-/// whether `id` holds a process, which a scalar value cannot say by
-/// itself (no literal of the set exists). `faulty` enters at `x >= K`.
+/// Fischer's protocol with `n` processes over a scalar set (`zeno bench`'s
+/// `fischer-scalar` family), with a second check that names processes 0
+/// and 1 (not symmetric).
 fn fischer(n: usize, faulty: bool) -> String {
-    let enter = if faulty { ">=" } else { ">" };
-    format!(
-        "const int K = 2;
-typedef scalar[{n}] pid_t;
-pid_t id;
-bool set = false;
-
-template Proc(const pid_t pid) {{
-    clock x;
-    init location A;
-    location req invariant x <= K;
-    location wait;
-    location cs;
-    A    -> req  when !set do x = 0;
-    req  -> wait when x <= K do x = 0, id = pid, set = true;
-    wait -> req  when !set do x = 0;
-    wait -> cs   when x {enter} K && set && id == pid;
-    cs   -> A    do set = false;
-}}
-
-system Proc;
-
-check mutex: A[] (sum (i : pid_t) Proc(i).cs) <= 1;
-check first_alone: A[] !(Proc(0).cs && Proc(1).cs);
-"
-    )
+    let family = if faulty {
+        "fischer-scalar"
+    } else {
+        "fischer-scalar-correct"
+    };
+    let mut text = zeno::bench::families::parse(&format!("{family}:{n}")).unwrap()[0]
+        .text
+        .clone();
+    text.push_str("\ncheck first_alone: A[] !(Proc(0).cs && Proc(1).cs);\n");
+    text
 }
 
 /// The correct protocol holds with and without the reduction, which
@@ -69,7 +53,7 @@ check first_alone: A[] !(Proc(0).cs && Proc(1).cs);
 /// (a representative stands for at most n! states of the plain search).
 #[test]
 fn fischer_over_a_scalar_set_stores_one_state_per_orbit() {
-    for n in 2..=5usize {
+    for n in 2..=6usize {
         let net = network(&fischer(n, false));
         assert_eq!(net.symmetry.sets.len(), 1);
         assert_eq!(net.symmetry.sets[0].processes.len(), 1);
@@ -138,26 +122,14 @@ fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
             "bool set = false; pid_t start = 1;",
             "1",
         ),
-        (
-            "x <= K do x = 0, id",
-            "x <= K && pid < id do x = 0, id",
-            "pid",
-        ),
-        (
-            "bool set = false;",
-            "bool set = false; int seen[3];",
-            "seen[3]",
-        ),
+        ("when x <= K ", "when x <= K && pid < id ", "pid"),
+        ("do set = false;", "do set = false, seen[pid] = 1;", "seen"),
     ];
     for (from, to, at) in cases {
         let mut text = ok.replacen(from, to, 1);
-        if at == "seen[3]" {
-            text = text.replacen("set = false;\n}", "set = false, seen[pid] = 1;\n}", 1);
-            text = text.replacen(
-                "cs   -> A    do set = false;",
-                "cs   -> A    do set = false, seen[pid] = 1;",
-                1,
-            );
+        assert_ne!(text, ok, "{from}");
+        if at == "seen" {
+            text = text.replacen("bool set = false;", "bool set = false; int seen[3];", 1);
         }
         let warnings = support::warnings(&text);
         let net = network(&text);
@@ -167,7 +139,7 @@ fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
             .filter(|(m, _)| m.contains("without symmetry reduction over `pid_t`"))
             .collect();
         assert_eq!(w.len(), 1, "{to}: {warnings:?}");
-        let expected_at = if at == "seen[3]" { "pid" } else { at };
+        let expected_at = if at == "seen" { "pid" } else { at };
         assert_eq!(w[0].1, expected_at, "{to}: {warnings:?}");
     }
 }
