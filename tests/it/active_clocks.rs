@@ -1,4 +1,4 @@
-//! Active-clock reduction (`src/checker/active.rs`): the same verdicts,
+//! Active-clock reduction (`crates/checker/src/active.rs`): the same verdicts,
 //! BFS trace lengths and replayable traces with and without it on random
 //! networks, never more stored states with it, and the stored counts of a
 //! model where it merges states, computed by hand.

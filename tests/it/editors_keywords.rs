@@ -94,7 +94,7 @@ fn assert_same(what: &str, lexer: &BTreeSet<String>, other: &BTreeSet<String>) {
 #[test]
 fn lexer_keywords_are_found() {
     // Guards the extraction itself: a few keywords every version has.
-    let kw = lexer_keywords(&read("src/syntax/lexer.rs"));
+    let kw = lexer_keywords(&read("crates/syntax/src/lexer.rs"));
     for k in ["template", "location", "check", "when", "A[]", "E<>"] {
         assert!(kw.contains(k), "{k} not found among {kw:?}");
     }
@@ -103,7 +103,7 @@ fn lexer_keywords_are_found() {
 
 #[test]
 fn textmate_grammar_has_the_lexer_keywords() {
-    let lexer = lexer_keywords(&read("src/syntax/lexer.rs"));
+    let lexer = lexer_keywords(&read("crates/syntax/src/lexer.rs"));
     let grammar = textmate_keywords(&read("editors/vscode/syntaxes/zeno.tmLanguage.json"));
     assert_same(
         "editors/vscode/syntaxes/zeno.tmLanguage.json",
@@ -114,7 +114,7 @@ fn textmate_grammar_has_the_lexer_keywords() {
 
 #[test]
 fn vim_syntax_has_the_lexer_keywords() {
-    let lexer = lexer_keywords(&read("src/syntax/lexer.rs"));
+    let lexer = lexer_keywords(&read("crates/syntax/src/lexer.rs"));
     let vim = vim_keywords(&read("editors/nvim/syntax/zeno.vim"));
     assert_same("editors/nvim/syntax/zeno.vim", &lexer, &vim);
 }

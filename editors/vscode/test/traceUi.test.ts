@@ -90,7 +90,7 @@ test("editing the document drops its trace", async () => {
 });
 
 test("a code lens's argument { uri, check } traces that check, not the one at the cursor", async () => {
-  // The server's lenses send `arguments: [{ uri, check }]` (src/lsp/lenses.rs).
+  // The server's lenses send `arguments: [{ uri, check }]` (crates/lsp/src/lenses.rs).
   const { asked } = setup();
   // The server answers with the check asked for.
   const ui = new TraceUi(async (uri, check) => {

@@ -435,7 +435,7 @@ local function register_lsp_commands()
     return
   end
   -- The server's lenses send one argument, `{ uri, check }`
-  -- (src/lsp/lenses.rs): the check is that of the lens.
+  -- (crates/lsp/src/lenses.rs): the check is that of the lens.
   local function args_of(command)
     local arg = (command.arguments or {})[1]
     return type(arg) == 'table' and arg.check or nil

@@ -1,0 +1,280 @@
+//! UPPAAL XML/XTA and TChecker files opened in the editor.
+//!
+//! The server reads them as `zeno check` does ([`zeno_load`]): it imports
+//! the file, analyses and checks the zeno translation, and reports against
+//! the file the user has open. The importer's errors and warnings are
+//! located in that file; so are the semantic diagnostics of the
+//! translation, through the import's source map, at the label or
+//! declaration they are about; so are the checks' verdicts (at the query's
+//! `<formula>`) and their traces' steps (at the `<transition>`). What the
+//! map does not cover (text the import wrote itself) is shown at the top of
+//! the file, its message naming the translation's line. Requests that need positions
+//! in zeno text (hover, definition, trace stepping, the simulator,
+//! pictures) answer nothing or say why; `zeno import FILE` gives the text
+//! they work on.
+//!
+//! Only the extension decides: an untitled buffer or one without a known
+//! extension is zeno text, even while half-typed text looks like something
+//! else. An `.xml` file that is not a UPPAAL model (no `<nta>` element) is
+//! left alone: the server neither reports nor checks it.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
+
+use super::line_index::LineIndex;
+use zeno_base::diagnostics::Diagnostic;
+use zeno_import::{Format, SourceMap};
+use zeno_ir::Span;
+
+/// How the server reads an open document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// zeno text.
+    Zeno,
+    /// A model to import first.
+    Foreign(Format),
+    /// An `.xml` file that is not a UPPAAL model.
+    NotAModel,
+    /// A UPPAAL query file (`.q`): its queries are checked on the model
+    /// beside it ([`query_file_translation`]).
+    QueryFile,
+}
+
+/// Decides how to read the document `uri` holding `text`.
+pub fn kind(uri: &Uri, text: &str) -> Kind {
+    let path = uri.path().as_str().to_ascii_lowercase();
+    let format = if path.ends_with(".xml") {
+        Format::UppaalXml
+    } else if path.ends_with(".xta") || path.ends_with(".ta") {
+        Format::UppaalXta
+    } else if path.ends_with(".tck") {
+        Format::TChecker
+    } else if path.ends_with(".q") {
+        return Kind::QueryFile;
+    } else {
+        return Kind::Zeno;
+    };
+    if format == Format::UppaalXml && !text.contains("<nta") {
+        return Kind::NotAModel;
+    }
+    Kind::Foreign(format)
+}
+
+/// The zeno translation of an imported document.
+pub struct Translation {
+    /// The format the document was imported from.
+    pub format: Format,
+    /// The line index of the translation, for diagnostics located in it.
+    pub index: Arc<LineIndex>,
+    /// The translation itself.
+    pub zeno: String,
+    /// Where its pieces came from in the document.
+    pub source_map: Option<SourceMap>,
+    /// The document is a query file: only the checks of its queries come
+    /// from it, and the model's own warnings are not its business.
+    pub query_file: bool,
+}
+
+/// The model a query file at `path` belongs to: `NAME.xml`, else
+/// `NAME.xta` or `NAME.ta`, beside it.
+fn model_beside(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    ["xml", "xta", "ta"]
+        .iter()
+        .map(|e| path.with_extension(e))
+        .find(|p| p.is_file())
+}
+
+/// The translation of a query file `text` at `uri`: the model beside it
+/// (read from disk) with the file's queries as its checks, in place of the
+/// model's own, each check mapped to its query's line; and the diagnostics
+/// of the file's queries that are not checked (an error for one zeno
+/// refuses, a note for a query of another engine), located in `text`.
+/// `Err` with why no model could be read.
+pub fn query_file_translation(
+    uri: &Uri,
+    text: &str,
+    encoding: super::line_index::Encoding,
+) -> Result<(Translation, Vec<Diagnostic>), String> {
+    let path = std::path::PathBuf::from(uri.path().as_str());
+    let Some(model) = model_beside(&path) else {
+        return Err(format!(
+            "no model beside this query file: its queries are checked on `{}` (or `.xta`), which does not exist",
+            path.with_extension("xml").display()
+        ));
+    };
+    let shown = model.display();
+    let model_text =
+        std::fs::read(&model).map_err(|e| format!("cannot read the model `{shown}`: {e}"))?;
+    let model_text = String::from_utf8_lossy(&model_text);
+    let loaded = zeno_load::load(&model.to_string_lossy(), &model_text, &[])
+        .map_err(|e| format!("the model `{shown}` beside this file: {e}"))?;
+    let format = loaded.imported_from().unwrap_or(Format::UppaalXml);
+    let zeno = zeno_load::without_checks(&loaded.zeno);
+    let added = zeno_load::add_query_file(&zeno, text, &[]);
+    let mut map = SourceMap::default();
+    for (name, span) in &added.checks {
+        if let Some(q) = added.queries.iter().find(|q| q.name == *name) {
+            map.record(*span, q.span, format!("in the query `{name}`"));
+        }
+    }
+    let diagnostics = added
+        .queries
+        .iter()
+        .filter_map(|q| match &q.outcome {
+            zeno_import::QueryOutcome::Check(_) => None,
+            zeno_import::QueryOutcome::Refused { message, span } => Some(Diagnostic::error(
+                *span,
+                format!("{message}; this query is not checked"),
+            )),
+            zeno_import::QueryOutcome::OtherEngine(o) => Some(Diagnostic {
+                severity: zeno_base::diagnostics::Severity::Info,
+                message: format!(
+                    "not checked: {} (`{}`): zeno decides symbolic queries",
+                    o.kind, o.construct
+                ),
+                range: q.span,
+                related: Vec::new(),
+            }),
+        })
+        .collect();
+    let translation = Translation {
+        format,
+        index: Arc::new(LineIndex::with_encoding(&added.zeno, encoding)),
+        zeno: added.zeno,
+        source_map: Some(map),
+        query_file: true,
+    };
+    Ok((translation, diagnostics))
+}
+
+impl Translation {
+    /// A diagnostic of the analysis located in the document `text` it was
+    /// imported from, when the source map covers it.
+    pub fn map(&self, text: &str, d: &Diagnostic) -> Option<Diagnostic> {
+        zeno_load::map_diagnostic(self.source_map.as_ref()?, &self.zeno, text, d)
+    }
+
+    /// Moves a diagnostic located in the translation to the top of the
+    /// imported file, naming the translation's line; so are its related
+    /// locations.
+    pub fn relocate(&self, mut d: lsp::Diagnostic) -> lsp::Diagnostic {
+        d.message = format!("{}: {}", self.place(d.range.start), d.message);
+        d.range = Range::default();
+        if let Some(related) = &mut d.related_information {
+            for r in related {
+                r.message = format!("{}: {}", self.place(r.location.range.start), r.message);
+                r.location.range = Range::default();
+            }
+        }
+        d
+    }
+
+    /// Moves a diagnostic located in the translation into the document
+    /// `text` (whose line index is `doc`): each range the source map covers
+    /// to its place there (a check's verdict to the query's `<formula>`, a
+    /// trace step to its `<transition>`), the others to the top of the
+    /// file, naming the translation's line ([`Translation::relocate`]).
+    pub fn place_in_document(
+        &self,
+        text: &str,
+        doc: &LineIndex,
+        mut d: lsp::Diagnostic,
+    ) -> lsp::Diagnostic {
+        let Some(map) = &self.source_map else {
+            return self.relocate(d);
+        };
+        let mapped = |r: Range| {
+            let span = Span::new(self.index.offset(r.start), self.index.offset(r.end));
+            map.map(&self.zeno, text, span).map(|m| doc.range(m.span))
+        };
+        let Some(range) = mapped(d.range) else {
+            return self.relocate(d);
+        };
+        d.range = range;
+        if let Some(related) = &mut d.related_information {
+            for r in related {
+                match mapped(r.location.range) {
+                    Some(range) => r.location.range = range,
+                    None => {
+                        r.message =
+                            format!("{}: {}", self.place(r.location.range.start), r.message);
+                        r.location.range = Range::default();
+                    }
+                }
+            }
+        }
+        d
+    }
+
+    fn place(&self, at: Position) -> String {
+        format!(
+            "line {} of the zeno translation (`zeno import` prints it)",
+            at.line + 1
+        )
+    }
+
+    /// The answer to a request that needs positions in zeno text.
+    pub fn unsupported(&self, what: &str) -> jsonrpc::Error {
+        jsonrpc::Error::invalid_params(format!(
+            "{what} works on zeno text; this document is {} imported for checking (`zeno import` converts it)",
+            zeno_load::format_name(self.format)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uri(s: &str) -> Uri {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn only_the_extension_decides_and_foreign_xml_is_left_alone() {
+        let xml = "<nta><system>system P;</system></nta>";
+        assert_eq!(
+            kind(&uri("file:///m/a.xml"), xml),
+            Kind::Foreign(Format::UppaalXml)
+        );
+        assert_eq!(
+            kind(&uri("file:///m/pom.XML"), "<project/>"),
+            Kind::NotAModel
+        );
+        assert_eq!(
+            kind(&uri("file:///m/a.xta"), ""),
+            Kind::Foreign(Format::UppaalXta)
+        );
+        assert_eq!(
+            kind(&uri("file:///m/a.tck"), ""),
+            Kind::Foreign(Format::TChecker)
+        );
+        // Content never decides: an untitled buffer holding XML is zeno text.
+        assert_eq!(kind(&uri("untitled:Untitled-1"), xml), Kind::Zeno);
+        assert_eq!(kind(&uri("file:///m/a.zeno"), xml), Kind::Zeno);
+    }
+
+    #[test]
+    fn relocated_diagnostics_name_the_translation_line() {
+        let t = Translation {
+            format: Format::UppaalXta,
+            index: Arc::new(LineIndex::new("a\nb\nc\n")),
+            zeno: "a\nb\nc\n".to_string(),
+            source_map: None,
+            query_file: false,
+        };
+        let d = lsp::Diagnostic {
+            range: Range::new(Position::new(2, 4), Position::new(2, 9)),
+            message: "`x` is not declared".to_string(),
+            ..lsp::Diagnostic::default()
+        };
+        let moved = t.relocate(d);
+        assert_eq!(moved.range, Range::default());
+        assert_eq!(
+            moved.message,
+            "line 3 of the zeno translation (`zeno import` prints it): `x` is not declared"
+        );
+    }
+}
