@@ -32,8 +32,8 @@
 //! the model by composing their inverses step by step, so the trace is an
 //! ordinary run that the concrete replay confirms.
 
-use crate::ir::symmetry::{ScalarSet, compose, inverse};
-use crate::ir::{EdgeId, ErrorKind, EvalError, Network, ProcId};
+use zeno_ir::symmetry::{ScalarSet, compose, inverse};
+use zeno_ir::{EdgeId, ErrorKind, EvalError, Network, ProcId};
 
 use super::dbm::Dbm;
 use super::store::{NO_PARENT, Store};
@@ -47,7 +47,7 @@ pub fn applies(task: super::Task) -> bool {
 /// reduce by symmetry, when it did not (and the reduction was asked for).
 pub fn explain(
     net: &Network,
-    check: crate::ir::CheckId,
+    check: zeno_ir::CheckId,
     options: &super::Options,
     stats: &mut super::Stats,
 ) {
@@ -357,13 +357,13 @@ fn permute_range(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::dbm::bound;
+    use crate::dbm::bound;
 
     /// Every permutation of a state has the same representative, and the
     /// representative is a permutation of the state.
     #[test]
     fn the_representative_is_the_same_for_a_whole_orbit() {
-        let net = crate::semantics::test_network(
+        let net = zeno_semantics::test_network(
             "typedef scalar[4] pid_t;
 pid_t id;
 template P(const pid_t me) {

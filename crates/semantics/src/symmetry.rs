@@ -33,8 +33,8 @@ use rustc_hash::FxHashMap;
 use super::hir::{self, Decl, ExprKind, ItemTree, StmtKind, TypeRef};
 use super::lower::{GlobalScope, ProcInfo};
 use super::ty::{Sym, Ty};
-use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Span, symmetry::ScalarSet};
+use zeno_base::diagnostics::Diagnostic;
+use zeno_ir::{self as ir, Span, symmetry::ScalarSet};
 
 /// What a declared place holds in each slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
