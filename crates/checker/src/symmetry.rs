@@ -250,7 +250,7 @@ impl<'n> Canon<'n> {
     /// transitions of the model: each step's representative coordinates
     /// taken back through the permutations composed so far.
     pub fn path_to(&self, store: &Store, id: u32) -> Vec<Vec<(ProcId, EdgeId)>> {
-        self.map_back(store, id, &[], None).0
+        self.map_back(store, id, &[], None).path
     }
 
     /// [`Canon::path_to`], with `edges` (a transition from state `id`, in
@@ -262,11 +262,7 @@ impl<'n> Canon<'n> {
         id: u32,
         edges: &[(ProcId, EdgeId)],
         error: Option<EvalError>,
-    ) -> (
-        Vec<Vec<(ProcId, EdgeId)>>,
-        Vec<(ProcId, EdgeId)>,
-        Option<EvalError>,
-    ) {
+    ) -> MappedBack {
         let mut ids = Vec::new();
         let mut at = id;
         while at != NO_PARENT {
@@ -295,7 +291,7 @@ impl<'n> Canon<'n> {
             }
             e
         });
-        (path, edges, error)
+        MappedBack { path, edges, error }
     }
 
     fn map(&self, tau: &[Vec<u32>], edges: &[(ProcId, EdgeId)]) -> Vec<(ProcId, EdgeId)> {
@@ -317,10 +313,21 @@ impl<'n> Canon<'n> {
     }
 }
 
+/// A path of representatives, a transition from its last state and an
+/// error met there, in the model's coordinates ([`Canon::map_back`]).
+pub struct MappedBack {
+    /// The transitions from the initial state.
+    pub path: Vec<Vec<(ProcId, EdgeId)>>,
+    /// The transition from the last state.
+    pub edges: Vec<(ProcId, EdgeId)>,
+    /// The error, with its variable mapped.
+    pub error: Option<EvalError>,
+}
+
 /// Calls `f` with every order of `order` that permutes only within each of
 /// the `groups` (ranges of positions), from group `g` on.
 fn for_each_arrangement(
-    order: &mut Vec<usize>,
+    order: &mut [usize],
     groups: &[(usize, usize)],
     g: usize,
     f: &mut impl FnMut(&[usize]),
@@ -329,27 +336,21 @@ fn for_each_arrangement(
         f(order);
         return;
     };
-    permute_range(order, a, b, a, &mut |o| {
+    permute_range(order, b, a, &mut |o| {
         let mut o = o.to_vec();
         for_each_arrangement(&mut o, groups, g + 1, f)
     });
 }
 
-/// Every order of `order[a..b]` (Heap's recursion on the prefix from `i`).
-fn permute_range(
-    order: &mut Vec<usize>,
-    a: usize,
-    b: usize,
-    i: usize,
-    f: &mut impl FnMut(&[usize]),
-) {
+/// Every order of `order[i..b]` (swapping each candidate into place `i`).
+fn permute_range(order: &mut [usize], b: usize, i: usize, f: &mut impl FnMut(&[usize])) {
     if i + 1 >= b {
         f(order);
         return;
     }
     for j in i..b {
         order.swap(i, j);
-        permute_range(order, a, b, i + 1, f);
+        permute_range(order, b, i + 1, f);
         order.swap(i, j);
     }
 }
@@ -396,7 +397,7 @@ check c: A[] true;",
         let mut pi = vec![0u32, 1, 2, 3];
         let mut images = 0;
         let mut clocks = Vec::new();
-        permute_range(&mut (0..4).collect(), 0, 4, 0, &mut |o| {
+        permute_range(&mut [0, 1, 2, 3], 4, 0, &mut |o| {
             pi = o.iter().map(|&v| v as u32).collect();
             let mut k = Vec::new();
             set.permute_key(&pi, 4, &key, &mut k);

@@ -342,7 +342,10 @@ pub fn run(
             store.zone_into(id, &mut zone);
             if let Some(error) = goal.error(&model, store.key(id), &zone, &mut goal_buf) {
                 let error = match &canon {
-                    Some(c) => c.map_back(&store, id, &[], Some(error)).2.unwrap_or(error),
+                    Some(c) => c
+                        .map_back(&store, id, &[], Some(error))
+                        .error
+                        .unwrap_or(error),
                     None => error,
                 };
                 // The check's formula is undefined at this state.
@@ -369,8 +372,8 @@ pub fn run(
             } else {
                 match &canon {
                     Some(c) => {
-                        let (path, edges, mapped) = c.map_back(&store, id, &edges, Some(error));
-                        (path, edges, mapped.unwrap_or(error))
+                        let back = c.map_back(&store, id, &edges, Some(error));
+                        (back.path, back.edges, back.error.unwrap_or(error))
                     }
                     None => (path_to(&store, id), edges, error),
                 }
