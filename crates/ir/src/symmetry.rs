@@ -55,13 +55,11 @@ pub struct ScalarSet {
 }
 
 impl Symmetry {
-    /// Whether the check at `index` may be decided on the reduced space.
+    /// Whether the check at `index` may be decided on the reduced space: a
+    /// check the semantics layer has not read (one added to the network
+    /// afterwards) is not.
     pub fn check_is_symmetric(&self, index: usize) -> bool {
-        !self.sets.is_empty()
-            && self
-                .asymmetric_checks
-                .get(index)
-                .is_none_or(|r| r.is_none())
+        !self.sets.is_empty() && matches!(self.asymmetric_checks.get(index), Some(None))
     }
 }
 
