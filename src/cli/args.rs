@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use zeno::checker::{Enhance, HeuristicKind, SearchOrder, Subsume, Ties};
+use zeno::checker::{Enhance, HeuristicKind, Reduce, SearchOrder, Subsume, Ties};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -333,6 +333,12 @@ pub struct SearchArgs {
     /// not) and the check names no single value; searched on one thread.
     #[arg(long, value_enum, default_value = "on")]
     pub symmetry: OnOff,
+    /// A state-space reduction of reachability checks: `por`, the
+    /// local-time zone graph (one clock per process, sync subsumption;
+    /// checks and models it does not cover are searched without it, and
+    /// the result says why), or `none`.
+    #[arg(long, value_parser = reduce(), default_value = "none")]
+    pub reduce: Reduce,
 }
 
 /// A switch.
@@ -465,6 +471,17 @@ fn subsume() -> impl TypedValueParser<Value = Subsume> {
         PossibleValue::new(s.name()).help(match s {
             Subsume::Inclusion => "the new zone is included in the stored one",
             Subsume::Alu => "the new zone is included in the stored one's aLU abstraction",
+        })
+    }))
+    .map(|s| s.parse().expect("a listed value"))
+}
+
+/// `--reduce`: the state-space reduction.
+fn reduce() -> impl TypedValueParser<Value = Reduce> {
+    PossibleValuesParser::new(Reduce::ALL.map(|r| {
+        PossibleValue::new(r.name()).help(match r {
+            Reduce::None => "the ordinary zone graph",
+            Reduce::Por => "the local-time zone graph: independent moves commute",
         })
     }))
     .map(|s| s.parse().expect("a listed value"))

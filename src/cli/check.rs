@@ -128,6 +128,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         subsume: args.subsume,
         take_turns: args.is_default(),
         symmetry: args.symmetry == OnOff::On,
+        reduce: args.reduce,
     })
 }
 

@@ -192,6 +192,10 @@ pub struct StatsReport {
     /// `{"off": "why"}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<zeno::checker::SymmetryUse>,
+    /// With `--reduce por`: why the reduction was not applied (the
+    /// ordinary zone graph was searched), or why it gave no verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduce_note: Option<String>,
 }
 
 /// Safe abstraction's figures: components removed (#s) and the trace as
@@ -508,6 +512,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         trace_length,
         safe: s.safe.clone(),
         symmetry: s.symmetry.clone(),
+        reduce_note: s.reduce_note.clone(),
     }
 }
 

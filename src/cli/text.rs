@@ -95,6 +95,9 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
     if let Some(s) = &c.stats.safe {
         let _ = writeln!(out, "    {}", safe(s));
     }
+    if let Some(note) = &c.stats.reduce_note {
+        let _ = writeln!(out, "    --reduce por: {note}");
+    }
     let Some(trace) = c.trace.as_ref().filter(|_| detail != TraceDetail::None) else {
         return out;
     };

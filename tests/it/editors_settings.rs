@@ -221,6 +221,35 @@ fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
         "editors/README.md"
     );
     assert_eq!(row_values(&vscode_readme, "zeno.symmetry"), switch);
+    // The reductions, in every list, are the checker's; `none` by default.
+    let reduce: Vec<String> = zeno::checker::Reduce::ALL
+        .map(|r| r.name().to_string())
+        .to_vec();
+    assert_eq!(cli_list("--reduce"), reduce, "zeno check --reduce");
+    assert_eq!(list("zeno.reduce"), reduce, "package.json zeno.reduce");
+    assert_eq!(props["zeno.reduce"]["default"].as_str(), Some("none"));
+    let reduce_help = &help[help.find("--reduce").unwrap()..];
+    assert!(
+        reduce_help[..reduce_help.find("\n      --").unwrap_or(reduce_help.len())]
+            .contains("[default: none]"),
+        "{reduce_help}"
+    );
+    assert_eq!(
+        quoted_after(&ts, "export const REDUCE", '[', ']'),
+        reduce,
+        "settings.ts"
+    );
+    assert_eq!(
+        quoted_after(&lua, "M.REDUCE =", '{', '}'),
+        reduce,
+        "init.lua"
+    );
+    assert_eq!(
+        backquoted_after(&readme, "`zeno.reduce`"),
+        reduce,
+        "editors/README.md"
+    );
+    assert_eq!(row_values(&vscode_readme, "zeno.reduce"), reduce);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

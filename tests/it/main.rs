@@ -47,6 +47,7 @@ mod import_verdicts;
 mod lazy_effects;
 mod liveness;
 mod liveness_views;
+mod local_time;
 mod lsp;
 mod lsp_foreign;
 mod lsp_framing;

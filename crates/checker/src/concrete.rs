@@ -7,7 +7,7 @@
 //! invariants hold exactly, and no delay happens where time may not pass.
 #![allow(clippy::needless_range_loop)] // index loops over parallel tables read best
 
-mod eps;
+pub(super) mod eps;
 mod lp;
 mod stopwatch;
 

@@ -19,6 +19,7 @@ mod frontier;
 mod goal;
 pub mod heuristics;
 mod liveness;
+mod local_time;
 mod lu;
 mod options;
 mod outcome;
@@ -42,7 +43,7 @@ pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
-pub use options::{Cancel, HeuristicKind, Options, SearchOrder, Subsume};
+pub use options::{Cancel, HeuristicKind, Options, Reduce, SearchOrder, Subsume};
 pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, SymmetryUse, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
@@ -151,6 +152,26 @@ pub(crate) struct Task<'a> {
 /// phase (heuristic construction, the search, safe abstraction's rounds and
 /// the concrete trace) shares one deadline.
 pub(crate) fn check_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
+    if task.options.reduce == Reduce::Por {
+        return match local_time::run(task, progress) {
+            local_time::Outcome::Decided(result) => *result,
+            local_time::Outcome::NotApplied(reason) => {
+                let plain = Options {
+                    reduce: Reduce::None,
+                    ..task.options.clone()
+                };
+                let mut result = check_until(
+                    Task {
+                        options: &plain,
+                        ..task
+                    },
+                    progress,
+                );
+                result.stats.reduce_note = Some(format!("not reduced: {reason}"));
+                result
+            }
+        };
+    }
     if task.net.has_stopwatches() {
         return stopwatches::check(task, progress);
     }

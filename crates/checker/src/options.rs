@@ -85,6 +85,48 @@ impl std::str::FromStr for Subsume {
     }
 }
 
+/// A state-space reduction of reachability searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Reduce {
+    /// The ordinary zone graph.
+    #[default]
+    None,
+    /// The local-time zone graph with sync subsumption (`local_time/`,
+    /// CONCUR 2019): interleavings of independent moves collapse. Checks
+    /// and networks it does not cover are searched on the ordinary zone
+    /// graph, with the reason in `Stats::reduce_note`.
+    Por,
+}
+
+impl Reduce {
+    /// Every value, in the order the CLI and the editors list them.
+    pub const ALL: [Reduce; 2] = [Reduce::None, Reduce::Por];
+
+    /// The spelling of the CLI and the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduce::None => "none",
+            Reduce::Por => "por",
+        }
+    }
+}
+
+impl std::fmt::Display for Reduce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Reduce {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Reduce, String> {
+        Reduce::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| format!("unknown reduction `{s}` (expected none or por)"))
+    }
+}
+
 /// How to decide a check: the search configuration (order, heuristic,
 /// enhancement, safe abstraction, ties: the part a user names, see
 /// [`Config`]), the limits, and the tuning that no configuration spells.
@@ -150,6 +192,9 @@ pub struct Options {
     /// layer found the model and the check symmetric. On by default (as in
     /// UPPAAL); off only to compare.
     pub symmetry: bool,
+    /// A state-space reduction of reachability searches (`none` by
+    /// default; see [`Reduce`]).
+    pub reduce: Reduce,
 }
 
 impl Default for Options {
@@ -170,6 +215,7 @@ impl Default for Options {
             subsume: Subsume::default(),
             take_turns: false,
             symmetry: true,
+            reduce: Reduce::None,
         }
     }
 }

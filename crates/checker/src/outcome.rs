@@ -24,8 +24,10 @@ pub enum Limit {
     /// used.
     ClockRange,
     /// A stopwatch model's search met a goal along a path whose exact
-    /// delays do not confirm it (the zone graph over-approximates): no
-    /// verdict is drawn from it.
+    /// delays do not confirm it (the zone graph over-approximates), or the
+    /// local-time search's path (`--reduce por`) did not replay as an
+    /// ordinary run (`Stats::reduce_note` says why): no verdict is drawn
+    /// from it.
     Unconfirmed,
     /// A check of a stopwatch model that is not decided: liveness, value
     /// queries (`sup`/`inf`: the zones over-approximate, so their bounds
@@ -92,6 +94,10 @@ pub struct Stats {
     /// taking turns decided (these are its figures) and the states the
     /// others explored meanwhile.
     pub alongside: Option<Alongside>,
+    /// With `--reduce por` (`Options::reduce`): why the reduction was not
+    /// applied (the ordinary zone graph was searched), or why its search
+    /// gave no verdict.
+    pub reduce_note: Option<String>,
 }
 
 /// What the searches taking turns in the default search did besides the

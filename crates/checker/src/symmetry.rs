@@ -57,6 +57,9 @@ pub fn explain(
     let why = match net.symmetry.asymmetric_checks.get(check.index()) {
         Some(Some(why)) => format!("the check is not symmetric: {why}"),
         _ if net.has_stopwatches() => "stopwatch models are searched without it".to_string(),
+        _ if options.reduce == super::Reduce::Por => {
+            "the local-time zone graph (`--reduce por`) is searched without it".to_string()
+        }
         _ => "only the sequential reachability search reduces by symmetry".to_string(),
     };
     stats.symmetry = Some(super::SymmetryUse::Off(why));

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use zeno_checker::config::Config;
-use zeno_checker::{HeuristicKind, Options, SearchOrder, Subsume};
+use zeno_checker::{HeuristicKind, Options, Reduce, SearchOrder, Subsume};
 use zeno_ir::Formula;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +22,7 @@ pub struct Settings {
     pub search: SearchOrder,
     pub heuristic: HeuristicKind,
     /// The checker's options that the settings set: `max_states`,
-    /// `timeout`, `threads` and `subsume`; the rest keep the library's defaults, and
+    /// `timeout`, `threads`, `subsume` and `reduce`; the rest keep the library's defaults, and
     /// the configuration is `search` and `heuristic`'s ([`Settings::options`]).
     pub options: Options,
     /// Quiet time after an edit before checks start.
@@ -67,7 +67,8 @@ impl Settings {
     /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
     /// `null`: the default), `subsume` (`inclusion` or `alu`, as `zeno
-    /// check --subsume`) and `symmetry` (`on` or `off`, as `zeno check
+    /// check --subsume`), `reduce` (`none` or `por`, as `zeno check
+    /// --reduce`) and `symmetry` (`on` or `off`, as `zeno check
     /// --symmetry`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
@@ -111,6 +112,11 @@ impl Settings {
                         _ => None,
                     },
                     || "on or off".into(),
+                ),
+                "reduce" => set(
+                    &mut self.options.reduce,
+                    v.as_str().and_then(|s| s.parse().ok()),
+                    || format!("one of {}", names(Reduce::ALL.map(Reduce::name))),
                 ),
                 "maxStates" => set(
                     &mut self.options.max_states,
@@ -250,6 +256,19 @@ mod tests {
             vec!["symmetry: expected on or off, got true".to_string()]
         );
         assert!(!s.options.symmetry);
+    }
+
+    #[test]
+    fn reduction_defaults_to_none_and_reads_both_names() {
+        let mut s = Settings::default();
+        assert_eq!(s.options.reduce, Reduce::None);
+        assert!(s.update(&json!({"reduce": "por"})).is_empty());
+        assert_eq!(s.options(&Formula::True).reduce, Reduce::Por);
+        assert_eq!(
+            s.update(&json!({"reduce": "symmetry"})),
+            vec!["reduce: expected one of none, por, got \"symmetry\"".to_string()]
+        );
+        assert_eq!(s.options.reduce, Reduce::Por);
     }
 
     #[test]

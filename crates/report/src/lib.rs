@@ -71,7 +71,7 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
         ),
         Limit::Unconfirmed => (
             "unconfirmed",
-            "the stopwatch over-approximation found only traces that exact delays do not confirm",
+            "the search found only traces that exact delays do not confirm (a stopwatch over-approximation, or a local-time path of `--reduce por` that did not replay)",
         ),
         Limit::Stopwatches => (
             "stopwatches",

@@ -4,12 +4,13 @@
 // without an editor.
 
 // The search orders, heuristics and subsumptions of `zeno check --search` /
-// `--heuristic` / `--subsume` (a test in the zeno repository keeps these and
+// `--heuristic` / `--subsume` / `--reduce` (a test in the zeno repository keeps these and
 // package.json equal to the checker's lists).
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
 export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const SUBSUME = ["inclusion", "alu"] as const;
 export const SYMMETRY = ["on", "off"] as const;
+export const REDUCE = ["none", "por"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
 export interface ServerSettings {
@@ -17,6 +18,7 @@ export interface ServerSettings {
   heuristic?: (typeof HEURISTICS)[number];
   subsume?: (typeof SUBSUME)[number];
   symmetry?: (typeof SYMMETRY)[number];
+  reduce?: (typeof REDUCE)[number];
   /** null: no limit. */
   maxStates?: number | null;
   /** null: no limit. */
@@ -83,6 +85,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
   take("subsume", (v) => oneOf(SUBSUME, v), SUBSUME.join("|"));
   take("symmetry", (v) => oneOf(SYMMETRY, v), SYMMETRY.join("|"));
+  take("reduce", (v) => oneOf(REDUCE, v), REDUCE.join("|"));
   take("maxStates", limit(Number.isInteger), "a non-negative integer");
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));

@@ -26,6 +26,7 @@ mod useless;
 
 pub use context::{Contexts, UNRELATED};
 pub use footprint::Footprints;
+pub(crate) use footprint::{clock_reads, expr_reads};
 pub use useless::Useless;
 
 /// Which enhancement orders the frontier.

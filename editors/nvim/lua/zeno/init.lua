@@ -10,12 +10,13 @@ local trace = require('zeno.trace')
 local M = {}
 
 -- The values the settings accept: the search orders, heuristics and
--- subsumptions of `zeno check --search` / `--heuristic` / `--subsume` (a test
+-- subsumptions of `zeno check --search` / `--heuristic` / `--subsume` / `--reduce` (a test
 -- in the zeno repository keeps these lists equal to the checker's).
 M.SEARCH_ORDERS = { 'bfs', 'dfs', 'rdfs', 'greedy', 'astar' }
 M.HEURISTICS = { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }
 M.SUBSUME = { 'inclusion', 'alu' }
 M.SYMMETRY = { 'on', 'off' }
+M.REDUCE = { 'none', 'por' }
 M.CHECK_ON = { 'change', 'save' }
 
 M.config = {
@@ -24,7 +25,7 @@ M.config = {
   cmd = nil,
   -- Sent under the key `zeno` (initializationOptions and
   -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
-  -- (M.HEURISTICS), subsume (M.SUBSUME), maxStates, timeoutSeconds (0: no limit), checkOn
+  -- (M.HEURISTICS), subsume (M.SUBSUME), reduce (M.REDUCE), maxStates, timeoutSeconds (0: no limit), checkOn
   -- (M.CHECK_ON), debounceMs, threads (at least 1), memory (a size as
   -- `zeno --memory` reads it).
   settings = {},
@@ -181,6 +182,7 @@ setting_checks.search = { one_of(M.SEARCH_ORDERS) }
 setting_checks.heuristic = { one_of(M.HEURISTICS) }
 setting_checks.subsume = { one_of(M.SUBSUME) }
 setting_checks.symmetry = { one_of(M.SYMMETRY) }
+setting_checks.reduce = { one_of(M.REDUCE) }
 setting_checks.checkOn = { one_of(M.CHECK_ON) }
 setting_checks.maxStates = { non_negative(true) }
 setting_checks.timeoutSeconds = { non_negative(false) }

@@ -1,0 +1,215 @@
+//! Zones with one reference clock per process ("offset zones" of Govind,
+//! Herbreteau, Srivathsan, Walukiewicz, CONCUR 2019; TChecker's `refdbm`).
+//!
+//! A zone is a [`Dbm`] over the variables `t_0 .. t_{n-1}` (one reference
+//! clock per process, indices `0..n`) and one offset variable `X_c` per clock
+//! `c` (index `n + c - 1`); entry `(i, j)` bounds `v_i - v_j` as in every
+//! zone of the checker, with the same raw encoding. The value of clock `c`
+//! of process `p` is `X_c - t_p`: a reference clock plays the part the
+//! constant clock 0 plays in an ordinary zone, so letting process `p`'s
+//! local time pass lowers `t_p`, and a reset `c := v` sets `X_c = t_p + v`.
+//! A valuation is *synchronised* when every `t_p` is equal; it is then an
+//! ordinary valuation (`c = X_c - t`).
+
+use crate::dbm::Dbm;
+use crate::dbm::bound::{self, INF, LE_ZERO, Raw};
+
+/// Lets process `p`'s local time pass: removes every bound `v - t_p ≺ c`
+/// (column `t_p`). The zone stays canonical (only bounds are removed, and
+/// no path through a removed bound was the only shortest one).
+pub fn open_up(zone: &mut Dbm, p: usize) {
+    if zone.is_empty() {
+        return;
+    }
+    let n = zone.dim();
+    let m = zone.raw_mut();
+    for i in 0..n {
+        if i != p {
+            m[i * n + p] = INF;
+        }
+    }
+}
+
+/// Adds `t_p = t_q` for every pair of `procs`; false when the zone empties.
+pub fn synchronise(zone: &mut Dbm, procs: impl IntoIterator<Item = usize>) -> bool {
+    let mut first = None;
+    for p in procs {
+        match first {
+            None => first = Some(p),
+            Some(f) if f != p => {
+                if !zone.constrain(f, p, LE_ZERO) || !zone.constrain(p, f, LE_ZERO) {
+                    return false;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    !zone.is_empty()
+}
+
+/// Whether some valuation of the zone is synchronised: no two reference
+/// clocks are forced apart (`t_p - t_q ≺ c` with `(≺, c) < (≤, 0)`).
+/// Adding the equalities to a canonical zone creates a negative cycle only
+/// through such a pair.
+pub fn is_synchronisable(zone: &Dbm, nproc: usize) -> bool {
+    if zone.is_empty() {
+        return false;
+    }
+    (0..nproc).all(|p| (0..nproc).all(|q| p == q || zone.get(p, q) >= LE_ZERO))
+}
+
+/// `X := t_p + v` (the reset `c := v` of a clock of process `p`, `x` the
+/// offset's index); the zone stays canonical (the copy of a variable
+/// shifted by a constant).
+pub fn reset(zone: &mut Dbm, x: usize, p: usize, v: i32) {
+    if zone.is_empty() {
+        return;
+    }
+    let n = zone.dim();
+    let m = zone.raw_mut();
+    for j in 0..n {
+        if j == x {
+            continue;
+        }
+        // X - v_j = v + (t_p - v_j); v_j - X = (v_j - t_p) - v.
+        m[x * n + j] = if j == p {
+            bound::le(v)
+        } else {
+            bound::add(bound::le(v), m[p * n + j])
+        };
+        m[j * n + x] = if j == p {
+            bound::le(-v)
+        } else {
+            bound::add(m[j * n + p], bound::le(-v))
+        };
+    }
+    m[x * n + x] = LE_ZERO;
+}
+
+/// The sync-aLU subsumption of CONCUR 2019, in the O(|X|²) form of
+/// TChecker's `refdbm::is_sync_alu_le` (appendix C of Govind's thesis,
+/// *Partial-order reduction for timed automata*, Bordeaux 2021): whether
+/// `z1 ⊑ z2` for canonical, non-empty zones of one discrete state, with
+/// `lower(x)`, `upper(x)` the LU bounds of offset `x`'s clock (negative:
+/// never compared, −∞). Reference clocks are not compared: the relation
+/// is about the synchronised valuations the zones reach after local
+/// delays, whatever their reference clocks are now.
+///
+/// `z1 ⋢ z2` iff, with `min_x(z) = min_t z[t][x]` over reference clocks,
+/// some offset `x` has `min_x(z1) ≥ (≤, −U_x)` and either
+/// `min_x(z2) < min_x(z1)`, or some offset `y ≠ x` has
+/// `z2[y][x] < z1[y][x]` and `z2[y][x] + (<, −L_y) < min_x(z1)`.
+pub fn sync_alu_le(
+    z1: &Dbm,
+    z2: &Dbm,
+    nproc: usize,
+    lower: impl Fn(usize) -> i32,
+    upper: impl Fn(usize) -> i32,
+) -> bool {
+    let n = z1.dim();
+    let min_over_refs = |z: &Dbm, x: usize| (0..nproc).map(|t| z.get(t, x)).min().unwrap_or(INF);
+    for x in nproc..n {
+        let ux = upper(x);
+        if ux < 0 {
+            continue;
+        }
+        let min1 = min_over_refs(z1, x);
+        if min1 < bound::le(-ux) {
+            continue;
+        }
+        if min_over_refs(z2, x) < min1 {
+            return false;
+        }
+        for y in nproc..n {
+            if y == x {
+                continue;
+            }
+            let ly = lower(y);
+            if ly < 0 {
+                continue;
+            }
+            let b2: Raw = z2.get(y, x);
+            if b2 < z1.get(y, x) && bound::add(b2, bound::lt(-ly)) < min1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two processes, one clock each: t0 = 0, t1 = 1, X1 = 2 (x of p0), X2 = 3.
+    fn start() -> Dbm {
+        let mut z = Dbm::zero(4);
+        open_up(&mut z, 0);
+        open_up(&mut z, 1);
+        z
+    }
+
+    /// The value of clock `x` (offset index) against reference `t`: its
+    /// upper bound `X - t ≤ c` and lower bound `t - X ≤ -c'`.
+    fn range(z: &Dbm, x: usize, t: usize) -> (Raw, Raw) {
+        (z.get(x, t), z.get(t, x))
+    }
+
+    #[test]
+    fn local_delays_are_independent_until_a_synchronisation() {
+        let mut z = start();
+        // p0 takes x >= 3 (t0 - X1 <= -3), p1 takes y <= 1 (X2 - t1 <= 1).
+        assert!(z.constrain(0, 2, bound::le(-3)));
+        assert!(z.constrain(3, 1, bound::le(1)));
+        // Each process alone: p0's clock is at least 3, p1's at most 1.
+        assert_eq!(range(&z, 2, 0), (INF, bound::le(-3)));
+        assert_eq!(range(&z, 3, 1), (bound::le(1), LE_ZERO));
+        // Both clocks started together, so their local times may differ.
+        assert!(is_synchronisable(&z, 2));
+        // Synchronised, x - y = 0 (both never reset): x >= 3 and y <= 1 clash.
+        let mut s = z.clone();
+        assert!(!synchronise(&mut s, [0, 1]));
+    }
+
+    #[test]
+    fn a_reset_copies_the_reference_clock() {
+        let mut z = start();
+        assert!(z.constrain(0, 2, bound::le(-2))); // x >= 2 in p0
+        reset(&mut z, 2, 0, 0); // x := 0
+        assert_eq!(range(&z, 2, 0), (LE_ZERO, LE_ZERO));
+        z.close();
+        open_up(&mut z, 0);
+        // p1's clock y and p0's x: y - x = (X2 - t1) - (X1 - t0); after
+        // syncing t0 = t1, y = X2 - t, x = X1 - t, and y - x = X2 - X1 >= 2.
+        let mut s = z.clone();
+        assert!(synchronise(&mut s, [0, 1]));
+        assert_eq!(s.get(2, 3), bound::le(-2));
+    }
+
+    #[test]
+    fn synchronisable_needs_every_pair() {
+        let mut z = start();
+        assert!(z.constrain(0, 1, bound::lt(0))); // t0 < t1
+        assert!(!is_synchronisable(&z, 2));
+    }
+
+    #[test]
+    fn sync_subsumption_ignores_what_the_bounds_cannot_see() {
+        // p0's x reached 5 in one zone and 7 in another; with U(x) = 3 (x is
+        // compared with nothing larger than 3), either simulates the other.
+        let at_least = |c: i32| {
+            let mut z = start();
+            assert!(z.constrain(0, 2, bound::le(-c)));
+            z
+        };
+        let (five, seven) = (at_least(5), at_least(7));
+        let lu = |b: i32| move |_x: usize| b;
+        assert!(sync_alu_le(&seven, &five, 2, lu(3), lu(3)));
+        assert!(sync_alu_le(&five, &seven, 2, lu(3), lu(3)));
+        // With U(x) = 6, x >= 5 has valuations (x = 5) that x >= 7 cannot match.
+        assert!(sync_alu_le(&seven, &five, 2, lu(6), lu(6)));
+        assert!(!sync_alu_le(&five, &seven, 2, lu(6), lu(6)));
+        // Never compared: nothing to tell apart.
+        assert!(sync_alu_le(&five, &seven, 2, lu(-1), lu(-1)));
+    }
+}
