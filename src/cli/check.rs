@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use zeno::diagnostics::Diagnostic;
 use zeno::import::QueryOutcome;
+use zeno::ir::Span;
 
 use super::load::{LoadError, Model, load_reporting_queries};
 use super::report::{self, CheckReport, FileReport, NotCheckedReport, QueryFileReport};
@@ -283,20 +284,35 @@ fn report_unchecked(
 }
 
 /// Gives a check that was a UPPAAL query its formula as written, its
-/// comment, and its place in the file that holds it.
-fn describe_query(model: &Model, r: &mut CheckReport) {
+/// comment, and its place in the file that holds it, and the expressions
+/// of a value query theirs: each narrowed to its text in the query when
+/// that occurs once there and once in the translated check (`generated`,
+/// its bytes in the translated text), else the whole query, as the source
+/// map narrows a label.
+fn describe_query(model: &Model, generated: [u32; 2], r: &mut CheckReport) {
     let Some(e) = model.query_of(&r.name) else {
         return;
     };
     r.formula = e.query.formula.clone();
     r.comment = e.query.comment.clone();
-    match (&e.file, &model.original) {
+    let file = match (&e.file, &model.original) {
         (Some(f), _) => {
-            r.range = report::range(f, e.query.span);
             r.path = Some(f.display_path());
+            f
         }
-        (None, Some((original, _))) => r.range = report::range(original, e.query.span),
-        (None, None) => {}
+        (None, Some((original, _))) => original,
+        (None, None) => return,
+    };
+    r.range = report::range(file, e.query.span);
+    let piece = zeno::import::Piece {
+        generated: Span::new(generated[0], generated[1]),
+        source: e.query.span,
+        what: String::new(),
+    };
+    for v in r.values.iter_mut().flatten() {
+        let term = Span::new(v.range.bytes[0], v.range.bytes[1]);
+        let at = piece.narrow(&model.source.text, &file.text, term);
+        v.range = report::range(file, at.span);
     }
 }
 
@@ -475,8 +491,9 @@ pub fn run(args: &CheckArgs) -> u8 {
             };
             // Both kinds alike: placed in the file the user wrote, with the
             // query's formula and comment when it came from a query file.
+            let generated = r.range.bytes;
             model.relocate_check(&mut r);
-            describe_query(&model, &mut r);
+            describe_query(&model, generated, &mut r);
             outcome.add(r.verdict.exit_code());
             if args.format == Format::Text {
                 out::print(text::check(&file, &r, args.trace));

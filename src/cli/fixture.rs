@@ -48,6 +48,7 @@ fn loc(name: &str) -> Location {
         data_invariant: None,
         stopped: Vec::new(),
         running: Vec::new(),
+        data_rates: Vec::new(),
         span: span(&format!("location {name}")),
     }
 }

@@ -12,6 +12,7 @@ fn location(name: &str) -> Location {
         data_invariant: None,
         stopped: Vec::new(),
         running: Vec::new(),
+        data_rates: Vec::new(),
         span: Span::default(),
     }
 }

@@ -160,3 +160,62 @@ fn run_time_phase_an_index_out_of_range_in_an_xml_update() {
     assert_eq!(w["severity"], "warning", "{doc}");
     assert_eq!(start(&w["range"]), at(xml, "5] = 1"), "{doc}");
 }
+
+/// The expressions of a value query are located in the file that holds
+/// the query: each on its own text where that is written once in the
+/// query (`x` and `n` of line 2, `x` after the predicate on line 3), the
+/// whole query where it is not (`x` is written twice on line 4); in a
+/// `.q` file and in an XML `<formula>` alike.
+#[test]
+fn value_query_terms_are_located_in_the_query() {
+    let xta = "clock x;\nint[0, 5] n;\nprocess P() { state a { x <= 4 }, b; init a; \
+               trans a -> b { guard x >= 1; assign n = 3; }; }\nsystem P;\n";
+    let q = "// values\nsup: x, n\ninf{P.b}: x\nsup{x > 1}: x\n";
+    let dir = scratch("positions-value-terms");
+    let model = dir.join("m.xta");
+    std::fs::write(&model, xta).unwrap();
+    std::fs::write(dir.join("m.q"), q).unwrap();
+    let o = zeno(&["check", path(&model), "--format", "json"]);
+    let doc = json_of(&o);
+    let checks = doc["files"][0]["checks"].as_array().unwrap();
+    let terms: Vec<((u64, u64), (u64, u64))> = checks
+        .iter()
+        .flat_map(|c| c["values"].as_array().unwrap().clone())
+        .map(|v| {
+            (
+                start(&v["range"]),
+                (
+                    v["range"]["end"]["line"].as_u64().unwrap(),
+                    v["range"]["end"]["column"].as_u64().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(
+        terms,
+        [
+            ((2, 6), (2, 7)),
+            ((2, 9), (2, 10)),
+            ((3, 11), (3, 12)),
+            ((4, 1), (4, 14)),
+        ],
+        "{doc}"
+    );
+    for c in checks {
+        assert!(c["path"].as_str().unwrap().ends_with("m.q"), "{doc}");
+    }
+
+    let xml = r#"<nta><declaration>int[0,5] n;</declaration>
+<template><name>P</name><declaration>clock x;</declaration>
+<location id="a"><name>a</name></location><location id="b"><name>b</name></location><init ref="a"/>
+<transition><source ref="a"/><target ref="b"/><label kind="assignment">n = 3</label></transition>
+</template>
+<system>system P;</system>
+<queries><query><formula>sup{P.b}: P.x, n</formula></query></queries></nta>"#;
+    let file = write("positions-value-terms-xml", "m.xml", xml);
+    let o = zeno(&["check", path(&file), "--format", "json"]);
+    let doc = json_of(&o);
+    let values = doc["files"][0]["checks"][0]["values"].as_array().unwrap();
+    let starts: Vec<(u64, u64)> = values.iter().map(|v| start(&v["range"])).collect();
+    assert_eq!(starts, [at(xml, "P.x"), at(xml, "n</formula>")], "{doc}");
+}

@@ -180,28 +180,95 @@ fn limits_give_unknown() {
     assert_eq!(t.len(), 201);
 }
 
+/// `deadlock` in `A<>`, `E[]` and `-->` (a property of a valuation: the
+/// timed search splits zones along it). One process each, so that the
+/// process alone decides whether the network is deadlocked. Verdicts by
+/// hand (docs/language.md, "Liveness checks": a maximal run is infinite in
+/// its actions, or waits for ever, or ends in a deadlock from which every
+/// delay still allowed keeps the formula), each trace replayed by the
+/// simulator at every instant where a guard or invariant changes its value,
+/// under every search configuration.
 #[test]
-fn deadlock_in_liveness_formulas_is_a_located_error_and_clocks_are_not() {
-    let text = "template P() { clock x; init location s; s -> s when x > 1 do x = 0; }\n\
+fn deadlock_in_liveness_formulas_is_decided() {
+    // `a` (x <= 3) must be left for `b` at x in [1, 3]; `b` has no edge:
+    // deadlocked there, and only there (from every valuation of `a` a
+    // delay within the invariant enables the edge). Every maximal run
+    // enters `b` (a run cannot stay in `a`: time is bounded and the edge
+    // enabled until then).
+    let ends = "template P() { clock x; init location a invariant x <= 3; location b; \
+                a -> b when x >= 1; }\n\
                 system P;\n\
-                check a: A<> P.x > 3;\n\
-                check b: E[] not deadlock;\n\
-                check c: P.s --> P.x > 1;\n";
-    let analysis = zeno::semantics::analyze(text);
-    let errors: Vec<(String, &str)> = analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
-        .map(|d| {
-            (
-                d.message.clone(),
-                &text[d.range.start as usize..d.range.end as usize],
-            )
-        })
-        .collect();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].0.starts_with("`deadlock` is not supported"));
-    assert_eq!(errors[0].1, "not deadlock");
+                check reaches_stop: A<> deadlock;\n\
+                check avoids_stop: E[] not deadlock;\n\
+                check leads_stop: P.a --> deadlock;\n\
+                check stops_in_b: A<> deadlock && P.b;\n\
+                check always_stopped: E[] deadlock;\n";
+    // `a` has no invariant and its edge closes at x = 2: deadlocked in `a`
+    // exactly when x > 2, and always in `b`. Waiting in `a` for ever is a
+    // maximal run (it passes x = 2); taking the edge at once ends in `b`.
+    let late = "template P() { clock x; init location a; location b; a -> b when x <= 2; }\n\
+                system P;\n\
+                check reaches_stop: A<> deadlock;\n\
+                check live_in_a: E[] P.a && not deadlock;\n\
+                check stays_a: E[] P.a;\n\
+                check a_leads_b: P.a --> P.b;\n\
+                check a_leads_end: P.a --> P.b || deadlock;\n\
+                check late_leads_stop: P.a && P.x > 1 --> deadlock;\n\
+                check stops_in_a: A<> P.a && deadlock;\n\
+                check calm: E[] not deadlock || P.x < 5;\n";
+    // The same with `b`'s time stopped at 4: a run into `b` ends in a
+    // deadlock at x = 4 whose allowed delays keep x < 5 (but not x < 4).
+    let capped = "template P() { clock x; init location a; location b invariant x <= 4; \
+                  a -> b when x <= 2; }\n\
+                  system P;\n\
+                  check calm: E[] not deadlock || P.x < 5;\n\
+                  check calm_strict: E[] not deadlock || P.x < 4;\n";
+    // A cycle that waits between 1 and 2 each round: never deadlocked.
+    let cycle = "template P() { clock x; init location a invariant x <= 2; \
+                 a -> a when x >= 1 do x = 0; }\n\
+                 system P;\n\
+                 check no_stop: E[] not deadlock;\n\
+                 check must_stop: A<> deadlock;\n\
+                 check leads_stop: P.a --> deadlock;\n";
+    let cases = [
+        (ends, "reaches_stop", Verdict::Holds),
+        (ends, "avoids_stop", Verdict::Fails),
+        (ends, "leads_stop", Verdict::Holds),
+        (ends, "stops_in_b", Verdict::Holds),
+        (ends, "always_stopped", Verdict::Fails),
+        (late, "reaches_stop", Verdict::Holds),
+        (late, "live_in_a", Verdict::Fails),
+        (late, "stays_a", Verdict::Holds),
+        (late, "a_leads_b", Verdict::Fails),
+        (late, "a_leads_end", Verdict::Holds),
+        (late, "late_leads_stop", Verdict::Holds),
+        (late, "stops_in_a", Verdict::Fails),
+        (late, "calm", Verdict::Fails),
+        (capped, "calm", Verdict::Holds),
+        (capped, "calm_strict", Verdict::Fails),
+        (cycle, "no_stop", Verdict::Holds),
+        (cycle, "must_stop", Verdict::Fails),
+        (cycle, "leads_stop", Verdict::Fails),
+    ];
+    for options in configurations() {
+        for (text, name, verdict) in cases.iter().cloned() {
+            let net = network(text);
+            let r = decide(&net, name, &options);
+            assert_eq!(r.verdict, verdict, "{name} {options:?}\n{text}");
+            let k = net.checks.iter().position(|c| c.name == name).unwrap();
+            let traced = net.checks[k].kind.is_universal() == (verdict == Verdict::Fails);
+            assert_eq!(r.trace.is_some(), traced, "{name}");
+        }
+    }
+    // The witness of `calm` in `capped` ends in the deadlock at x = 4
+    // after its one step; `cycle`'s counterexample to `must_stop` loops.
+    let t = run(&network(capped), "calm").trace.expect("a witness");
+    assert!(matches!(t.end, TraceEnd::Deadlock { .. }), "{:?}", t.end);
+    assert_eq!(t.len(), 1);
+    let t = run(&network(cycle), "must_stop")
+        .trace
+        .expect("a counterexample");
+    assert!(matches!(t.end, TraceEnd::Loop { .. }), "{:?}", t.end);
 }
 
 /// Formulas on clocks (`timed.rs`): the hand-solved verdicts of the two
@@ -502,6 +569,18 @@ fn configurations() -> Vec<Options> {
                 ..Options::default()
             });
         }
+        // Guided, then breadth-first after three states of the outer
+        // search of `-->` (the order changes, the verdict must not).
+        out.push(Options {
+            config: zeno::checker::config::Config {
+                search: checker::SearchOrder::Greedy,
+                heuristic: checker::HeuristicKind::HU,
+                ..Default::default()
+            },
+            non_zeno,
+            breadth_first_after: Some(3),
+            ..Options::default()
+        });
     }
     out
 }

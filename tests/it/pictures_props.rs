@@ -28,6 +28,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             data_invariant: None,
             stopped: Vec::new(),
             running: Vec::new(),
+            data_rates: Vec::new(),
             span: span(),
         })
         .collect();

@@ -53,6 +53,7 @@ fn loc(name: &str, kind: LocationKind, invariant: Vec<ClockConstraint>) -> Locat
         data_invariant: None,
         stopped: Vec::new(),
         running: Vec::new(),
+        data_rates: Vec::new(),
         span: Span::default(),
     }
 }

@@ -184,6 +184,27 @@ fn bridge_xml_with_its_query_file() {
 }
 
 #[test]
+fn press_xta_lower_bounds_deadlock_in_liveness_and_values() {
+    check_project("press", "press.xta");
+    // The answers of the value queries (README.md, "press").
+    let model = data_file("uppaal/press", "press.xta");
+    let o = zeno(&["check", &model, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let summaries: Vec<&str> = doc["files"][0]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["values"].is_array())
+        .map(|c| c["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        summaries,
+        ["inf: h >= 3", "sup: h <= 5, parts = 3"],
+        "{doc}"
+    );
+}
+
+#[test]
 fn sarif_results_carry_the_formula_at_the_query_files_line() {
     let model = data_file("uppaal/fischer", "fischer.xta");
     let o = zeno(&["check", &model, "--format", "sarif"]);

@@ -298,6 +298,7 @@ mod tests {
                     data_invariant: None,
                     stopped: Vec::new(),
                     running: Vec::new(),
+                    data_rates: Vec::new(),
                     span: Span::default(),
                 }],
                 edges: vec![Edge {

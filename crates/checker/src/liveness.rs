@@ -28,9 +28,10 @@
 //!   infinite concrete run visits the finitely many abstract states along an
 //!   abstract path, which must repeat a state.
 //! - Time divergence depends on the discrete part alone: invariants are
-//!   conjunctions of upper bounds `x <= c`, `x < c` and diagonals, and a
-//!   delay-closed zone lets time pass without end exactly when no location
-//!   of the state bounds a clock from above and no urgency forbids delays.
+//!   conjunctions of bounds `x <= c`, `x >= c` and diagonals, of which only
+//!   upper bounds change their value while time passes, and a delay-closed
+//!   zone lets time pass without end exactly when no location of the state
+//!   bounds a clock from above and no urgency forbids delays.
 //! - A deadlocked valuation in an extrapolated zone is region-equivalent to
 //!   a reachable one (Extra+_M only adds valuations of the regions the zone
 //!   meets), and region equivalence preserves deadlocks.
@@ -78,6 +79,11 @@ use super::trace::{TraceEnd, ZoneBound};
 use super::{CheckResult, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task, Verdict};
 
 type Edges = Vec<(ProcId, EdgeId)>;
+
+/// The states a guided outer search of `-->` in `zeno check`'s default
+/// configuration expands before it goes on breadth-first (as its
+/// reachability searches fall back, [`super::Options::breadth_first_after`]).
+const OUTER_BREADTH_FIRST_AFTER: u64 = 50_000;
 
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -531,6 +537,13 @@ impl Search<'_, '_> {
         );
         self.outer_stored = 1;
         let mut zone = Dbm::zero(self.model.dim);
+        let mut expanded: u64 = 0;
+        // `zeno check`'s default configuration (`take_turns`) gives way as
+        // its reachability searches do.
+        let breadth_first_after = self
+            .options
+            .breadth_first_after
+            .or(self.options.take_turns.then_some(OUTER_BREADTH_FIRST_AFTER));
         while let Some(id) = queue.pop() {
             // A larger zone of the same discrete part replaced it: its
             // maximal runs are runs of that one.
@@ -538,6 +551,12 @@ impl Search<'_, '_> {
                 continue;
             }
             self.tick()?;
+            expanded += 1;
+            if queue.is_best_first() && breadth_first_after.is_some_and(|n| expanded >= n) {
+                // Guidance found no counterexample early: go on blind
+                // (the order never changes the verdict, `directed.rs`).
+                queue.go_breadth_first();
+            }
             let key: Box<[i32]> = store.key(id).into();
             store.zone_into(id, &mut zone);
             store.mark_expanded(id);

@@ -259,10 +259,24 @@ impl<'a> Model<'a> {
         if !self.stopwatches {
             return Some(running);
         }
+        let vars = self.vars(key);
+        // A rate given by data (`x' == b`) is 0 or 1 in every state that
+        // exists: `invariants` reports any other value (or an evaluation
+        // error) as a run-time error before a delay is asked for. Should
+        // one be asked for anyway, no delay is allowed.
+        let data_rate = |e: &crate::ir::Expr| match e.eval(vars) {
+            Ok(v @ (0 | 1)) => Some(v == 1),
+            _ => None,
+        };
         for p in 0..self.nproc {
             let loc = &self.net.processes[p].locations[key[p] as usize];
             for &x in &loc.stopped {
                 running[x as usize] = false;
+            }
+            for (x, e) in &loc.data_rates {
+                if !data_rate(e)? {
+                    running[*x as usize] = false;
+                }
             }
         }
         for p in 0..self.nproc {
@@ -270,8 +284,25 @@ impl<'a> Model<'a> {
             if loc.running.iter().any(|&x| !running[x as usize]) {
                 return None;
             }
+            for (x, e) in &loc.data_rates {
+                if data_rate(e)? && !running[*x as usize] {
+                    return None;
+                }
+            }
         }
         Some(running)
+    }
+
+    /// Checks that the rates given by data in the discrete state `key` are
+    /// 0 or 1 (a run-time error of the model otherwise).
+    fn check_data_rates(&self, loc: &crate::ir::Location, vars: &[i32]) -> Result<(), EvalError> {
+        for (_, e) in &loc.data_rates {
+            match e.eval(vars)? {
+                0 | 1 => {}
+                value => return Err(ErrorKind::ClockRate { value }.into()),
+            }
+        }
+        Ok(())
     }
 
     /// The valuations of `zone` from which some delay in the discrete state
@@ -648,6 +679,7 @@ impl<'a> Model<'a> {
                 zone.constrain(0, 0, bound::raw(0, true));
                 return Ok(false);
             }
+            self.check_data_rates(loc, vars)?;
             if !self.constrain_all(zone, &loc.invariant, vars)? {
                 return Ok(false);
             }

@@ -500,7 +500,8 @@ impl<'n> Printer<'n> {
     /// has none.
     fn invariant(&self, l: &zeno_ir::Location, errors: &mut Vec<Diagnostic>) -> Vec<String> {
         let mut parts = self.conjuncts(l.data_invariant.as_ref(), &l.invariant, l.span, errors);
-        if self.dialect == Dialect::TChecker && !(l.stopped.is_empty() && l.running.is_empty()) {
+        let rated = !(l.stopped.is_empty() && l.running.is_empty() && l.data_rates.is_empty());
+        if self.dialect == Dialect::TChecker && rated {
             errors.push(Diagnostic::error(
                 l.span,
                 "TChecker has no clock rates (stopwatches, `x' == 0`)",
@@ -509,6 +510,10 @@ impl<'n> Printer<'n> {
         let rate = |x: &u32, r: u8| format!("{}' == {r}", self.clock(*x));
         parts.extend(l.stopped.iter().map(|x| rate(x, 0)));
         parts.extend(l.running.iter().map(|x| rate(x, 1)));
+        for (x, e) in &l.data_rates {
+            let value = self.expr(e, l.span, errors);
+            parts.push(format!("{}' == ({value})", self.clock(*x)));
+        }
         parts
     }
 

@@ -41,6 +41,45 @@ pub struct Mapped {
     pub exact: bool,
 }
 
+impl Piece {
+    /// Locates `span` of the zeno text `generated`, which this piece holds,
+    /// in the source text `source`: the same token when it occurs exactly
+    /// once in the piece and once in the piece's source, else the whole
+    /// source of the piece.
+    pub fn narrow(&self, generated: &str, source: &str, span: Span) -> Mapped {
+        let whole = Mapped {
+            span: self.source,
+            what: self.what.clone(),
+            exact: false,
+        };
+        let (Some(token), Some(in_piece), Some(in_source)) = (
+            generated.get(span.start as usize..span.end as usize),
+            generated.get(self.generated.start as usize..self.generated.end as usize),
+            source.get(self.source.start as usize..self.source.end as usize),
+        ) else {
+            return whole;
+        };
+        let token = token.trim();
+        if token.is_empty() {
+            return whole;
+        }
+        match (
+            occurrences(in_piece, token).as_slice(),
+            occurrences(in_source, token).as_slice(),
+        ) {
+            ([_], [at]) => {
+                let start = self.source.start + *at as u32;
+                Mapped {
+                    span: Span::new(start, start + token.len() as u32),
+                    exact: true,
+                    ..whole
+                }
+            }
+            _ => whole,
+        }
+    }
+}
+
 impl SourceMap {
     /// Records that `generated` (in the zeno text) was written from `source`.
     pub fn record(&mut self, generated: Span, source: Span, what: String) {
@@ -67,36 +106,7 @@ impl SourceMap {
             .iter()
             .filter(|p| p.generated.start <= span.start && span.end <= p.generated.end)
             .min_by_key(|p| p.generated.end - p.generated.start)?;
-        let whole = Mapped {
-            span: piece.source,
-            what: piece.what.clone(),
-            exact: false,
-        };
-        let (Some(token), Some(in_piece), Some(in_source)) = (
-            generated.get(span.start as usize..span.end as usize),
-            generated.get(piece.generated.start as usize..piece.generated.end as usize),
-            source.get(piece.source.start as usize..piece.source.end as usize),
-        ) else {
-            return Some(whole);
-        };
-        let token = token.trim();
-        if token.is_empty() {
-            return Some(whole);
-        }
-        match (
-            occurrences(in_piece, token).as_slice(),
-            occurrences(in_source, token).as_slice(),
-        ) {
-            ([_], [at]) => {
-                let start = piece.source.start + *at as u32;
-                Some(Mapped {
-                    span: Span::new(start, start + token.len() as u32),
-                    exact: true,
-                    ..whole
-                })
-            }
-            _ => Some(whole),
-        }
+        Some(piece.narrow(generated, source, span))
     }
 
     /// The same map for `new`, a copy of the text `old` it was recorded on

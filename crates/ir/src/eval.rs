@@ -97,6 +97,13 @@ pub enum ErrorKind {
         /// The value.
         value: i32,
     },
+    /// A clock rate given by data (`x' == b`) evaluated to a value other
+    /// than 0 or 1: zeno's clocks are stopwatches.
+    #[error("a clock rate of {value}: a clock's rate can be 0 or 1 (a stopwatch)")]
+    ClockRate {
+        /// The value.
+        value: i32,
+    },
 }
 
 pub(super) fn index_in(index: i32, len: u32) -> Result<u32, ErrorKind> {

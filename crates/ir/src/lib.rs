@@ -249,6 +249,11 @@ pub struct Location {
     /// out): where another process's location stops one of them, the two
     /// invariants together allow no delay.
     pub running: Vec<ClockId>,
+    /// Rates given by data (`x' == b`, `b` not a constant): in a discrete
+    /// state the expression is 0 (the clock is stopped, as in `stopped`) or
+    /// 1 (it runs, as in `running`); any other value is a run-time error
+    /// ([`ErrorKind::ClockRate`]) of the transitions entering the state.
+    pub data_rates: Vec<(ClockId, Expr)>,
     /// The declaration.
     pub span: Span,
 }
@@ -713,7 +718,7 @@ impl Network {
         self.processes
             .iter()
             .flat_map(|p| &p.locations)
-            .any(|l| !l.stopped.is_empty())
+            .any(|l| !l.stopped.is_empty() || !l.data_rates.is_empty())
     }
 
     /// Whether some edge receiving on a broadcast channel has a clock guard:

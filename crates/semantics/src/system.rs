@@ -173,23 +173,16 @@ pub fn lower_network_with(
             check_names.insert(&c.name.text, c.name.span);
         }
         let phi = ctx.formula(&c.formula);
-        if matches!(
-            c.quantifier,
-            Quantifier::Inevitably | Quantifier::Potentially | Quantifier::LeadsTo
-        ) {
-            run_formula_supported(&mut ctx.diags, &phi, &c.formula);
-        }
         let kind = match c.quantifier {
             Quantifier::Always => ir::CheckKind::Invariant(phi),
             Quantifier::Eventually => ir::CheckKind::Reachable(phi),
             Quantifier::Inevitably => ir::CheckKind::Inevitable(phi),
             Quantifier::Potentially => ir::CheckKind::Potentially(phi),
             Quantifier::LeadsTo => {
-                let target = c.target.as_ref().map_or(ir::Formula::True, |q| {
-                    let q_formula = ctx.formula(q);
-                    run_formula_supported(&mut ctx.diags, &q_formula, q);
-                    q_formula
-                });
+                let target = c
+                    .target
+                    .as_ref()
+                    .map_or(ir::Formula::True, |q| ctx.formula(q));
                 ir::CheckKind::LeadsTo(phi, target)
             }
             Quantifier::Sup | Quantifier::Inf => ir::CheckKind::Bound(ir::BoundQuery {
@@ -226,30 +219,6 @@ pub fn lower_network_with(
         }
     }
     (ctx.net, ctx.diags)
-}
-
-/// The operands of `A<>`, `E[]` and `-->` may test locations, variables
-/// and clocks (`checker::liveness` splits zones along the clock
-/// constraints); `deadlock` there gets a located error rather than a verdict
-/// that could be wrong.
-fn run_formula_supported(diags: &mut Vec<Diagnostic>, f: &ir::Formula, e: &hir::Expr) {
-    fn find(f: &ir::Formula) -> Option<&'static str> {
-        match f {
-            ir::Formula::Deadlock => Some("`deadlock` is"),
-            ir::Formula::Not(g) => find(g),
-            ir::Formula::And(gs) | ir::Formula::Or(gs) => gs.iter().find_map(find),
-            _ => None,
-        }
-    }
-    if let Some(what) = find(f) {
-        diags.push(Diagnostic::error(
-            e.span,
-            format!(
-                "{what} not supported in `A<>`, `E[]` and `-->` checks yet: \
-                 their formulas may test locations, variables and clocks"
-            ),
-        ));
-    }
 }
 
 fn shift(span: Span, offset: u32) -> Span {

@@ -127,6 +127,7 @@ impl Net {
                     data_invariant: None,
                     stopped: Vec::new(),
                     running: Vec::new(),
+                    data_rates: Vec::new(),
                     span: Span::default(),
                 })
                 .collect(),

@@ -626,6 +626,15 @@ impl Sim<'_> {
         }
     }
 
+    fn mentions_deadlock(f: &Formula) -> bool {
+        match f {
+            Formula::Deadlock => true,
+            Formula::Not(g) => Self::mentions_deadlock(g),
+            Formula::And(gs) | Formula::Or(gs) => gs.iter().any(Self::mentions_deadlock),
+            _ => false,
+        }
+    }
+
     /// The clock constraints of a formula.
     fn clock_constraints<'f>(f: &'f Formula, out: &mut Vec<&'f ClockConstraint>) {
         match f {
@@ -696,6 +705,15 @@ impl Sim<'_> {
         let mut cs = Vec::new();
         for f in kind.formulas() {
             Self::clock_constraints(f, &mut cs);
+        }
+        // `deadlock` changes its value while time passes only where a
+        // guard or an invariant (of a source or a target) does: sample at
+        // all of those.
+        if kind.formulas().any(Self::mentions_deadlock) {
+            for p in &self.net.processes {
+                cs.extend(p.locations.iter().flat_map(|l| &l.invariant));
+                cs.extend(p.edges.iter().flat_map(|e| &e.clock_guard));
+            }
         }
         let delays: Vec<Option<Q>> = trace
             .steps
@@ -988,9 +1006,42 @@ impl Sim<'_> {
                 }
             }
         }
+        if let Some(error) = self.rate_error(&t) {
+            return Ok(Err(error));
+        }
         self.check_invariants(&t)
             .map_err(|e| format!("on arrival: {e}"))?;
         Ok(Ok(t))
+    }
+
+    /// The rate of a location's `x' == b` evaluated to `b` in `s`: 0 or 1,
+    /// or the run-time error of the state (an evaluation error, or another
+    /// value). Only where the location's data invariant holds (elsewhere the
+    /// state does not exist).
+    fn data_rate(&self, e: &Expr, s: &ConcreteState) -> Result<bool, EvalError> {
+        match eval(e, &s.variables)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            value => Err(ErrorKind::ClockRate { value }.into()),
+        }
+    }
+
+    /// The first rate error of a state, process by process.
+    fn rate_error(&self, s: &ConcreteState) -> Option<EvalError> {
+        for p in 0..self.net.processes.len() {
+            let loc = self.location(p, s);
+            if let Some(d) = &loc.data_invariant
+                && eval(d, &s.variables) == Ok(0)
+            {
+                continue;
+            }
+            for (_, e) in &loc.data_rates {
+                if let Err(error) = self.data_rate(e, s) {
+                    return Some(error);
+                }
+            }
+        }
+        None
     }
 
     /// The first evaluation error of the transition's guards, sync indices
@@ -1369,6 +1420,11 @@ impl Sim<'_> {
             for &x in &self.location(p, s).stopped {
                 moves[x as usize] = false;
             }
+            for (x, e) in &self.location(p, s).data_rates {
+                if self.data_rate(e, s) == Ok(false) {
+                    moves[*x as usize] = false;
+                }
+            }
         }
         moves
     }
@@ -1378,10 +1434,12 @@ impl Sim<'_> {
     fn rates_conflict(&self, s: &ConcreteState) -> bool {
         let moves = self.moving(s);
         (0..self.net.processes.len()).any(|p| {
-            self.location(p, s)
-                .running
-                .iter()
-                .any(|&x| !moves[x as usize])
+            let loc = self.location(p, s);
+            loc.running.iter().any(|&x| !moves[x as usize])
+                || loc
+                    .data_rates
+                    .iter()
+                    .any(|(x, e)| self.data_rate(e, s) == Ok(true) && !moves[*x as usize])
         })
     }
 
@@ -1645,6 +1703,14 @@ impl Sim<'_> {
                     Ok(_) => {}
                     Err(_) => return Ok(true),
                 }
+            }
+            // So is a rate given by data that is not 0 or 1 there.
+            if loc
+                .data_rates
+                .iter()
+                .any(|(_, e)| !matches!(eval(e, &vars), Ok(0 | 1)))
+            {
+                return Ok(true);
             }
             for c in &loc.invariant {
                 ok = ok.meet(after.interval(c, &vars)?);

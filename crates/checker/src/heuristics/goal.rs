@@ -208,6 +208,7 @@ mod tests {
                         data_invariant: None,
                         stopped: Vec::new(),
                         running: Vec::new(),
+                        data_rates: Vec::new(),
                         span: Default::default(),
                     })
                     .collect(),

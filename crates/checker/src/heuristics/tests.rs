@@ -57,6 +57,7 @@ pub(super) fn process(n: &mut Network, locations: usize) -> ProcId {
                 data_invariant: None,
                 stopped: Vec::new(),
                 running: Vec::new(),
+                data_rates: Vec::new(),
                 span: Span::default(),
             })
             .collect(),

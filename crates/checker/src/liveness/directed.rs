@@ -82,6 +82,26 @@ impl OuterQueue {
         }
     }
 
+    /// Turns a best-first queue into a breadth-first one, its states in
+    /// the order they were pushed (the reachability search's fallback:
+    /// [`super::super::Options::breadth_first_after`]). A property that
+    /// holds needs every reachable state, which the heuristic cannot
+    /// shorten, and computing it is most of a guided outer search's time.
+    pub(super) fn go_breadth_first(&mut self) {
+        if let OuterQueue::Best { heap, .. } = self {
+            let mut left: Vec<(u64, u32)> = heap
+                .drain()
+                .map(|Reverse((_, pushed, id))| (pushed, id))
+                .collect();
+            left.sort_unstable();
+            *self = OuterQueue::Fifo(left.into_iter().map(|(_, id)| id).collect());
+        }
+    }
+
+    pub(super) fn is_best_first(&self) -> bool {
+        matches!(self, OuterQueue::Best { .. })
+    }
+
     pub(super) fn pop(&mut self) -> Option<u32> {
         match self {
             OuterQueue::Fifo(q) => q.pop_front(),

@@ -37,8 +37,9 @@
 //! its zone has no upper bound (the zone is closed under the delays inside
 //! its piece). The deadlock end: the node's deadlocked valuations
 //! (`goal::deadlocked`) minus those from which some delay the invariants
-//! allow reaches `!keep` (`down(!keep ∩ Inv)`: invariants are upper bounds,
-//! so every point before an allowed one is allowed).
+//! allow reaches `!keep` (`down(!keep ∩ Inv)` within the node: the node is
+//! inside the invariants, which are convex, so the whole delay from a point
+//! of the node to an allowed point is allowed, lower bounds included).
 //!
 //! **Why the zone graph is exact.** Extrapolation is Extra+_M with the
 //! constants of `keep` among the bounds (they are the goal's), so every

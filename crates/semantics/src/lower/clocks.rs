@@ -223,8 +223,10 @@ impl Ctx {
         }
     }
 
-    /// Splits a conjunction into its data part and clock constraints. In an
-    /// invariant, clocks may only be bounded from above.
+    /// Splits a conjunction into its data part and clock constraints. An
+    /// invariant may bound clocks from below too (UPPAAL 5 reads `x >= 3`
+    /// there as a clock invariant): the valuations below do not exist in
+    /// the location, like those above an upper bound.
     pub(super) fn conjunction(
         &mut self,
         e: &hir::Expr,
@@ -259,11 +261,8 @@ impl Ctx {
         if let Some(mut cs) = self.clock_cmp(e) {
             if ctx == ClockCtx::Invariant {
                 // `x >= 0` (UPPAAL models write it) holds for every clock
-                // value: nothing to keep. A real lower bound is refused.
+                // value: nothing to keep.
                 cs.retain(|c| !always_true(c));
-                if cs.iter().any(|c| c.i == 0) {
-                    self.error(e.span, "an invariant can only bound clocks from above");
-                }
             }
             clocks.extend(cs);
             return;

@@ -11,6 +11,9 @@ pub(super) struct Rates {
     pub stopped: Vec<ClockId>,
     /// Clocks with `x' == 1`, written out.
     pub running: Vec<ClockId>,
+    /// Clocks whose rate is given by data (`x' == b`): 0 or 1 in each
+    /// discrete state, checked when the state is entered.
+    pub data: Vec<(ClockId, ir::Expr)>,
 }
 
 /// `(x', value)` when `e` compares a rate (`x' op v` or `v op x'`).
@@ -50,8 +53,33 @@ impl Ctx {
         let Some(x) = self.rated_clock(clock) else {
             return true;
         };
-        let Some(v) = self.const_eval(value) else {
-            return true;
+        let t = self.data(value);
+        let v = match (t.ty, t.expr) {
+            (Ty::Error, _) => return true,
+            (Ty::Int { .. } | Ty::Bool, ir::Expr::Const(v)) if t.is_const => i64::from(v),
+            (Ty::Int { .. } | Ty::Bool, expr) => {
+                // A rate given by data: 0 or 1 per discrete state, checked
+                // where a state is entered (a run-time error otherwise).
+                let rates = self.rates.get_or_insert_with(Rates::default);
+                let set = |r: &Rates| {
+                    r.stopped.contains(&x)
+                        || r.running.contains(&x)
+                        || r.data.iter().any(|(y, _)| *y == x)
+                };
+                if set(rates) {
+                    self.error(e.span, "this invariant sets two rates for the same clock");
+                } else {
+                    rates.data.push((x, expr));
+                }
+                return true;
+            }
+            (other, _) => {
+                self.error(
+                    value.span,
+                    format!("a clock rate is 0 or 1, not {}", other.describe()),
+                );
+                return true;
+            }
         };
         let rates = self.rates.get_or_insert_with(Rates::default);
         let (same, other) = match v {
@@ -65,7 +93,7 @@ impl Ctx {
                 return true;
             }
         };
-        if other.contains(&x) {
+        if other.contains(&x) || rates.data.iter().any(|(y, _)| *y == x) {
             self.error(e.span, "this invariant sets two rates for the same clock");
             return true;
         }

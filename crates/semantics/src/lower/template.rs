@@ -541,6 +541,7 @@ impl Ctx {
                 data_invariant,
                 stopped: rates.stopped,
                 running: rates.running,
+                data_rates: rates.data,
                 span: self.abs(l.span),
             });
         }
