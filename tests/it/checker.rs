@@ -993,7 +993,7 @@ fn long_random_dfs_traces_replay() {
 
 /// Cancelling stops the search at once even when every state is expensive
 /// (hL without its cache, in a debug build). The figure it prints is the
-/// latency recorded in docs/architecture.md; it asserts only the verdict.
+/// latency recorded in docs/measurements.md; it asserts only the verdict.
 #[test]
 fn cancel_stops_an_expensive_search() {
     let net = fischer(8, 2, false);

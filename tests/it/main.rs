@@ -78,6 +78,7 @@ mod semantics_corpus;
 mod semantics_incremental;
 mod semantics_lower;
 mod semantics_props;
+mod semantics_resolve;
 mod simulate;
 mod simulator;
 mod stopwatches;

@@ -157,3 +157,24 @@ fn edit_in_one_template_reparses_and_relowers_only_that_template() {
     assert_eq!(inv[0].bound, zeno::ir::Expr::Const(6));
     let _ = executions(&log, "");
 }
+
+/// An edited chunk is parsed once: the item tree lowers the same memoised
+/// parse (`chunk_parse`) that the tools read, instead of parsing again.
+#[test]
+fn an_edited_chunk_is_parsed_once() {
+    use zeno::semantics::parsed::file_syntax;
+    let (mut host, log) = logging_host();
+    host.set_text(&model(5, ""));
+    assert!(host.diagnostics().is_empty());
+    let _ = file_syntax(host.db(), host.file());
+    let _ = executions(&log, "chunk_parse");
+
+    // One character inside B: its chunk is parsed for the item tree...
+    host.set_text(&model(6, ""));
+    assert!(host.diagnostics().is_empty());
+    assert_eq!(executions(&log, "chunk_parse"), 1);
+    // ...and the tools' syntax trees reuse that parse.
+    let syntax = file_syntax(host.db(), host.file());
+    assert_eq!(syntax.chunks.len(), 4);
+    assert_eq!(executions(&log, "chunk_parse"), 0);
+}

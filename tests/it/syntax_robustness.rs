@@ -269,7 +269,7 @@ fn mutate(text: &str, mutations: &[(usize, usize, usize, usize)]) -> String {
 
 /// Cases per property: 750 in the default suite (3,000 over the four
 /// properties below); the documented long run sets `ZENO_PARSER_CASES`
-/// (250,000 for a million cases, docs/architecture.md).
+/// (250,000 for a million cases, docs/measurements.md).
 fn parser_cases() -> u32 {
     std::env::var("ZENO_PARSER_CASES")
         .ok()

@@ -3,9 +3,9 @@
 //! fly), in UPPAAL's semantics over maximal runs (docs/language.md,
 //! "Liveness checks").
 //!
-//! The operands are discrete (the semantics layer rejects clock constraints
-//! and `deadlock` in them), so a formula keeps its truth value while time
-//! passes and changes only with action transitions. A maximal run that
+//! Here the operands are discrete (formulas with clock constraints or
+//! `deadlock` go to `timed.rs`), so a formula keeps its truth value while
+//! time passes and changes only with action transitions. A maximal run that
 //! keeps `p` in every state exists from a symbolic state exactly when one of
 //! these is reachable from it inside the `p`-states of the zone graph:
 //!

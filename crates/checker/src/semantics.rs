@@ -293,8 +293,8 @@ impl<'a> Model<'a> {
         Some(running)
     }
 
-    /// Checks that the rates given by data in the discrete state `key` are
-    /// 0 or 1 (a run-time error of the model otherwise).
+    /// Checks that the rates `loc` gives by data (`x' == b`) are 0 or 1 on
+    /// the variables `vars` (a run-time error of the model otherwise).
     fn check_data_rates(&self, loc: &crate::ir::Location, vars: &[i32]) -> Result<(), EvalError> {
         for (_, e) in &loc.data_rates {
             match e.eval(vars)? {

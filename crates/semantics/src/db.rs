@@ -65,11 +65,14 @@ pub struct Chunk<'db> {
     pub text: String,
 }
 
-/// Parses one chunk and lowers it to HIR, spans relative to the chunk: equal
-/// chunk texts share one memo wherever they are in the file.
+/// Lowers one chunk's parse to HIR, spans relative to the chunk: equal
+/// chunk texts share one memo wherever they are in the file, and the
+/// parse is the one the tools read ([`super::parsed::chunk_parse`]), so an
+/// edited chunk is parsed once.
 #[salsa::tracked(returns(ref))]
 pub fn chunk_items<'db>(db: &'db dyn salsa::Database, chunk: Chunk<'db>) -> FileItems {
-    let (tree, syntax_diagnostics) = super::from_ast::lower_file(chunk.text(db));
+    let (tree, syntax_diagnostics) =
+        super::from_ast::lower_parse(super::parsed::chunk_parse(db, chunk));
     FileItems {
         tree: Arc::new(tree),
         syntax_diagnostics,

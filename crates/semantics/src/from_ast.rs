@@ -16,7 +16,13 @@ use zeno_syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 /// Parses a text and lowers it to its item tree, with the syntax diagnostics.
 pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
-    let parse = zeno_syntax::parse(text);
+    lower_parse(&zeno_syntax::parse(text))
+}
+
+/// The item tree of a text already parsed (the salsa queries lower each
+/// chunk's memoised parse, so a chunk is parsed once), with its syntax
+/// diagnostics.
+pub fn lower_parse(parse: &zeno_syntax::Parse) -> (ItemTree, Vec<Diagnostic>) {
     let root = parse.syntax_node();
     let mut tree = ItemTree::default();
     let mut diags = parse.errors().to_vec();

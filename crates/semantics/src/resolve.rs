@@ -1174,3 +1174,82 @@ mod tests {
         assert_eq!(first.names.len(), second.names.len());
     }
 }
+
+/// How the resolver's answers compare with lowering's on the names written
+/// in a text's templates: the two walk the same HIR with the same scoping
+/// rules, and the agreement test holds them to it.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct Agreement {
+    /// The name references lowering looked up and the resolver answered
+    /// the same.
+    pub agreed: usize,
+    /// Each reference where they differ, described with its place.
+    pub disagreements: Vec<String>,
+}
+
+/// Checks every template of `text` as lowering does, recording which
+/// definition each name it looks up in its scopes resolves to (a global by
+/// name, anything else by its defining span), and compares each with the
+/// resolver's answer for the same occurrence.
+#[doc(hidden)]
+pub fn agreement_with_lowering(text: &str) -> Agreement {
+    use crate::lower::{Ctx, LoweredName};
+    let mut host = crate::AnalysisHost::new();
+    host.set_text(text);
+    let tree = host.item_tree();
+    let scope = host.global_scope();
+    let mut out = Agreement::default();
+    for t in &tree.templates {
+        let mut ctx = Ctx::with_globals(&scope);
+        ctx.names = Some(Vec::new());
+        ctx.template(&t.data, None, &t.data.name.text, 0);
+        let lowered = ctx.names.take().unwrap_or_default();
+        let names = TemplateWalk::default().run(&t.data);
+        let resolved: FxHashMap<Span, &Target> = names
+            .refs
+            .iter()
+            .map(|(span, target)| (*span, target))
+            .collect();
+        let slice = |span: Span| {
+            let at = absolute(t, span);
+            text.get(at.start as usize..at.end as usize)
+                .unwrap_or_default()
+        };
+        for (span, lowered) in lowered {
+            // Lowering also looks up names in the text of the global
+            // functions a template calls (their parameters' types): only the
+            // occurrences written in this template are the resolver's.
+            let name = match &lowered {
+                LoweredName::Global(name) => name.as_str(),
+                LoweredName::Local(def) => slice(*def),
+            };
+            if slice(span) != name {
+                continue;
+            }
+            let answer = resolved.get(&span).copied();
+            let same = match (&lowered, answer) {
+                (LoweredName::Global(name), Some(Target::Global(g))) => name == g,
+                (LoweredName::Local(def), Some(Target::Local(id))) => {
+                    names.defs.get(*id as usize).is_some_and(|d| d.2 == *def)
+                }
+                _ => false,
+            };
+            if same {
+                out.agreed += 1;
+            } else {
+                let at = absolute(t, span);
+                let written = slice(span);
+                let resolver = answer.map(|target| match target {
+                    Target::Local(id) => format!("{:?}", names.defs.get(*id as usize)),
+                    other => format!("{other:?}"),
+                });
+                out.disagreements.push(format!(
+                    "`{written}` at {}..{} in template {}: lowering {lowered:?}, resolver {resolver:?}",
+                    at.start, at.end, t.data.name.text
+                ));
+            }
+        }
+    }
+    out
+}

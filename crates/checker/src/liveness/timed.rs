@@ -1,6 +1,9 @@
 //! Formulas on clocks in `A<>`, `E[]` and `-->` (`E[] keep` with clock
-//! constraints in `keep`): the search of `liveness.rs` on a zone graph whose
-//! delays stay inside `keep`.
+//! constraints or `deadlock` in `keep`): the search of `liveness.rs` on a
+//! zone graph whose delays stay inside `keep`. `deadlock` is a union of
+//! zones per discrete state (`goal::deadlocked`) like a clock constraint:
+//! its constants are those of guards and invariants, which the bounds
+//! (Extra+_M) already hold, so its pieces are unions of regions too.
 //!
 //! The semantics (docs/language.md, "Liveness checks"): `keep` must hold at
 //! every instant of the run, during delays too. A maximal run that keeps it

@@ -164,11 +164,19 @@ mod tests {
         // Each process alone: p0's clock is at least 3, p1's at most 1.
         assert_eq!(range(&z, 2, 0), (INF, bound::le(-3)));
         assert_eq!(range(&z, 3, 1), (bound::le(1), LE_ZERO));
-        // Both clocks started together, so their local times may differ.
-        assert!(is_synchronisable(&z, 2));
-        // Synchronised, x - y = 0 (both never reset): x >= 3 and y <= 1 clash.
+        // Both clocks started together (X1 = X2), so p0's time is at least
+        // 2 past p1's (t0 - t1 <= -2: a reference clock is minus the time),
+        // and no valuation has them equal.
+        assert_eq!(z.get(0, 1), bound::le(-2));
+        assert!(!is_synchronisable(&z, 2));
         let mut s = z.clone();
         assert!(!synchronise(&mut s, [0, 1]));
+        // Without p1's bound, p1 may catch up.
+        let mut w = start();
+        assert!(w.constrain(0, 2, bound::le(-3)));
+        assert!(is_synchronisable(&w, 2));
+        assert!(synchronise(&mut w, [0, 1]));
+        assert_eq!(range(&w, 3, 1), (INF, bound::le(-3)));
     }
 
     #[test]

@@ -249,7 +249,7 @@ impl Ctx {
             };
             for v in values {
                 self.push_scope();
-                self.bind_value(&name.text, v, tyref);
+                self.bind_value(name, v, tyref);
                 self.conjunction(body, ctx, data, clocks);
                 self.pop_scope(false);
             }
@@ -353,7 +353,7 @@ impl Ctx {
                 let mut parts = Vec::new();
                 for v in values {
                     self.push_scope();
-                    self.bind_value(&name.text, v, tyref);
+                    self.bind_value(name, v, tyref);
                     parts.push(self.formula(body));
                     self.pop_scope(false);
                 }

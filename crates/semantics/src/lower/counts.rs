@@ -72,7 +72,7 @@ impl Ctx {
                 let mut terms = Vec::new();
                 for v in values {
                     self.push_scope();
-                    self.bind_value(&name.text, v, tyref);
+                    self.bind_value(name, v, tyref);
                     let t = self.location_count(body);
                     self.pop_scope(false);
                     terms.extend(t?);

@@ -197,7 +197,7 @@ impl Ctx {
                 let mut is_const = true;
                 for v in values {
                     self.push_scope();
-                    self.bind_value(&name.text, v, tyref);
+                    self.bind_value(name, v, tyref);
                     let t = self.data(body);
                     self.pop_scope(false);
                     is_const &= t.is_const;
@@ -335,12 +335,12 @@ impl Ctx {
         Some((lo..=hi).map(Some).collect())
     }
 
-    pub(super) fn bind_value(&mut self, name: &str, value: Option<i64>, tyref: &TypeRef) {
+    pub(super) fn bind_value(&mut self, name: &hir::Name, value: Option<i64>, tyref: &TypeRef) {
         let ty = match tyref {
             TypeRef::Bool { .. } => Ty::Bool,
             _ => Ty::int(),
         };
-        self.bind(name, Sym::Const { value, ty });
+        self.bind_at(&name.text, name.span, Sym::Const { value, ty });
     }
 
     // ---- process references in checks and synchronisation vectors ----

@@ -153,6 +153,19 @@ pub struct Ctx {
     clock_split: Option<clocks::ClockSplit>,
     /// While a location's invariant is lowered: the clock rates it sets.
     rates: Option<rates::Rates>,
+    /// When set, every name looked up in a scope, with what it resolved
+    /// to (for the test that holds `resolve` to lowering's answers).
+    pub names: Option<Vec<(Span, LoweredName)>>,
+}
+
+/// What a name written at some place resolved to in lowering's scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoweredName {
+    /// The global declaration of this name.
+    Global(String),
+    /// A definition of the template, a function, a `select` or a
+    /// quantifier, at this span (relative to the template, as the HIR's).
+    Local(Span),
 }
 
 impl Ctx {
@@ -177,6 +190,7 @@ impl Ctx {
             fns: function::FnState::default(),
             clock_split: None,
             rates: None,
+            names: None,
         }
     }
 
@@ -377,14 +391,21 @@ impl Ctx {
         );
     }
 
-    /// Binds a name without duplicate checks (select and quantifier variables).
+    /// Binds a name without duplicate checks (a partial instantiation's
+    /// parameters, a process's variables for its function).
     fn bind(&mut self, name: &str, sym: Sym) {
+        self.bind_at(name, Span::default(), sym);
+    }
+
+    /// Binds a name defined at `span` without duplicate checks (select and
+    /// quantifier variables).
+    fn bind_at(&mut self, name: &str, span: Span, sym: Sym) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.map.insert(
                 name.to_string(),
                 Entry {
                     sym,
-                    span: Span::default(),
+                    span,
                     used: true,
                 },
             );
@@ -407,6 +428,22 @@ impl Ctx {
     }
 
     fn lookup_or_error(&mut self, name: &str, span: Span) -> Option<Sym> {
+        // A call's inlined body is the function's text, not this
+        // template's: only names written here are recorded.
+        if let Some(names) = self.names.as_mut().filter(|_| !self.fns.inside_function()) {
+            let found = self
+                .scopes
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(depth, scope)| {
+                    scope.map.get(name).map(|entry| match depth {
+                        0 => LoweredName::Global(name.to_string()),
+                        _ => LoweredName::Local(entry.span),
+                    })
+                });
+            names.extend(found.map(|found| (span, found)));
+        }
         let sym = self.lookup(name);
         if sym.is_none() {
             self.error(span, format!("unknown name `{name}`"));

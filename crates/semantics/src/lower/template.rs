@@ -600,7 +600,7 @@ impl Ctx {
                     self.push_scope();
                     let mut selects = Vec::new();
                     for (s, v) in e.selects.iter().zip(&assignment) {
-                        self.bind_value(&s.name.text, *v, &s.ty);
+                        self.bind_value(&s.name, *v, &s.ty);
                         if let Some(v) = v {
                             selects.push((s.name.text.clone(), clamp32(*v)));
                         }
