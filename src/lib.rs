@@ -7,7 +7,7 @@
 //! heuristics, traces). [`fmt`] formats the lossless tree.
 #![warn(missing_docs)]
 
-pub use zeno_base::{diagnostics, memory, text};
+pub use zeno_base::{diagnostics, line_index, memory, operators, text};
 #[cfg(feature = "bench")]
 pub use zeno_bench as bench;
 pub use zeno_checker as checker;

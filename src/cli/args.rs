@@ -45,6 +45,9 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Run the language server on stdin/stdout.
     Lsp(LspArgs),
+    /// Run a debug adapter (Debug Adapter Protocol) on stdin/stdout: step
+    /// through a check's trace or a simulation in an editor's debugger.
+    Dap(DapArgs),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) of zeno, or of one command, on stdout.
@@ -56,6 +59,11 @@ pub enum Command {
 /// (and the default). The others are accepted as arguments only so that
 /// asking for them gets a clear error instead of clap's "unexpected
 /// argument", which an editor shows as a crash.
+/// `zeno dap` takes no arguments: the model and the check come with the
+/// client's `launch` request.
+#[derive(Debug, Args)]
+pub struct DapArgs {}
+
 #[derive(Debug, Args)]
 pub struct LspArgs {
     /// Speak the protocol over stdin/stdout (the default; language clients

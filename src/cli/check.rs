@@ -473,7 +473,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                     let winner = race.winner.map(|w| configs[w].name.clone());
                     (race.result, winner)
                 } else {
-                    let options = options.for_goal(&c.kind.goal());
+                    let options = options.for_check(&network, id);
                     let result = checker::check(&network, id, &options, &cancel, &mut |s| {
                         progress.update(s)
                     });

@@ -143,7 +143,7 @@ pub fn network() -> Network {
                 name_span: span("reach"),
             },
         ],
-        line_starts: line_starts(TEXT),
+        lines: Some(zeno::line_index::LineIndex::in_chars(TEXT)),
         symmetry: Default::default(),
     }
 }

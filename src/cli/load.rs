@@ -40,6 +40,9 @@ pub struct Model {
     pub queries: Vec<QueryEntry>,
     /// The query files read for the model.
     pub query_files: Vec<QueryFileUse>,
+    /// The importer's names for the keywords the file used as names, with
+    /// which its query files are read.
+    pub renaming: import::Renaming,
 }
 
 /// A UPPAAL query of a model, and the file it is in.
@@ -75,7 +78,8 @@ impl Model {
     /// and those zeno's analysis rejects set aside as refused.
     pub fn add_query_file(&mut self, file: Rc<Source>, beside: bool) {
         let taken: Vec<String> = self.queries.iter().map(|e| e.query.name.clone()).collect();
-        let added = zeno::load::add_query_file(&self.source.text, &file.text, &taken);
+        let added =
+            zeno::load::add_query_file(&self.source.text, &file.text, &taken, &self.renaming);
         self.set_aside.extend(added.set_aside);
         self.source_map = self
             .source_map
@@ -253,6 +257,7 @@ fn load_with(path: &Path, labels: &[String], queries_reported: bool) -> Result<M
                     source_map: None,
                     queries: Vec::new(),
                     query_files: Vec::new(),
+                    renaming: import::Renaming::default(),
                 });
             };
             let mut import_warnings = loaded.import_warnings;
@@ -273,6 +278,7 @@ fn load_with(path: &Path, labels: &[String], queries_reported: bool) -> Result<M
                     .map(|query| QueryEntry { query, file: None })
                     .collect(),
                 query_files: Vec::new(),
+                renaming: loaded.renaming,
             })
         }
         Err(zeno::load::LoadError::LabelsForZeno { .. }) => {

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod dap;
 pub mod diag;
 pub mod exit;
 pub mod export;
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Completions(a) => generate::completions(&a),
         Command::Man(a) => generate::man(&a),
         Command::Lsp(a) => lsp::run(&a),
+        Command::Dap(a) => dap::run(&a),
     };
     out::finish(code)
 }

@@ -82,8 +82,14 @@ fn find_trace(network: &Network, check: CheckId, search: &SearchArgs) -> Result<
         diag::error(&e);
         exit::ERROR
     })?;
-    let options = options.for_goal(&network.check(check).kind.goal());
-    let result = checker::check(network, check, &options, &Cancel::new(), &mut |_| {});
+    let options = options.for_check(network, check);
+    let result = checker::check(
+        network,
+        check,
+        &options,
+        &Cancel::new(),
+        &mut checker::no_progress,
+    );
     // In the words `zeno check` uses: `holds`, `fails — no reachable state
     // satisfies it`, `unknown: time limit reached`, `violated — no trace: …`.
     let summary = zeno::report::summary(network, network.check(check), &result);

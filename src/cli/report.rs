@@ -491,7 +491,7 @@ pub fn check_report(
 
 /// The formula of a check declaration's text `check NAME: FORMULA;`, on
 /// one line.
-fn formula_of(declaration: &str) -> String {
+pub fn formula_of(declaration: &str) -> String {
     let formula = declaration.split_once(':').map_or(declaration, |(_, f)| f);
     let formula = formula.trim().strip_suffix(';').unwrap_or(formula);
     formula.split_whitespace().collect::<Vec<_>>().join(" ")

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use zeno::ir::Span;
+use zeno::line_index::{LineIndex, line_col};
 
 /// A model text that was read successfully.
 #[derive(Debug, Clone)]
@@ -11,8 +12,9 @@ pub struct Source {
     /// The path as the user wrote it (shown in messages and reports).
     pub path: PathBuf,
     pub text: String,
-    /// Byte offset of the start of every line.
-    line_starts: Vec<usize>,
+    /// Its lines, columns in characters (boxed: a source travels in
+    /// errors, which stay small).
+    lines: Box<LineIndex>,
 }
 
 /// A 1-based line and column; the column counts Unicode scalar values.
@@ -24,13 +26,10 @@ pub struct Position {
 
 impl Source {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Source {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         Source {
             path: path.into(),
+            lines: Box::new(LineIndex::in_chars(&text)),
             text,
-            line_starts,
         }
     }
 
@@ -42,15 +41,10 @@ impl Source {
     /// The position of a byte offset; offsets past the end or inside a
     /// character are clamped so that a bad span never panics the CLI.
     pub fn position(&self, offset: u32) -> Position {
-        let mut offset = (offset as usize).min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line];
+        let (line, column) = self.lines.one_based(offset);
         Position {
-            line: line + 1,
-            column: self.text[start..offset].chars().count() + 1,
+            line: line as usize,
+            column: column as usize,
         }
     }
 
@@ -166,20 +160,14 @@ fn decode(shown: &str, path: &Path, bytes: Vec<u8>) -> Result<Source, ReadError>
                 return Ok(Source::new(path, text));
             }
             let offset = e.utf8_error().valid_up_to();
-            let before = &e.as_bytes()[..offset];
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
             // The prefix is valid UTF-8 by definition of `valid_up_to`.
-            let column = std::str::from_utf8(&before[line_start..])
-                .map_or(offset - line_start, |s| s.chars().count())
-                + 1;
+            let (line, column) = std::str::from_utf8(&e.as_bytes()[..offset])
+                .map_or((0, 0), |before| line_col(before, offset as u32));
             Err(ReadError::Utf8 {
                 path: shown.to_string(),
                 offset,
-                line: before.iter().filter(|&&b| b == b'\n').count() + 1,
-                column,
+                line: line as usize,
+                column: column as usize,
             })
         }
     }

@@ -21,7 +21,7 @@ fn bfs(net: &Network, k: usize, active_clocks: bool) -> CheckResult {
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

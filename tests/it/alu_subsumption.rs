@@ -32,7 +32,7 @@ fn run(
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

@@ -360,7 +360,16 @@ fn clock_verdicts(text: &str) -> Vec<zeno::checker::Verdict> {
                 threads,
                 ..Options::default()
             };
-            out.push(check(&net, id, &options, &Cancel::new(), &mut |_| {}).verdict);
+            out.push(
+                check(
+                    &net,
+                    id,
+                    &options,
+                    &Cancel::new(),
+                    &mut zeno::checker::no_progress,
+                )
+                .verdict,
+            );
         }
     }
     out
@@ -461,7 +470,7 @@ fn power_in_a_model() {
         net.check_at(3).unwrap(),
         &zeno::checker::Options::default(),
         &zeno::checker::Cancel::default(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert!(
         matches!(&r.verdict, zeno::checker::Verdict::ModelError(e)

@@ -37,7 +37,7 @@ fn run(net: &Network, config: &str) -> (Verdict, Option<usize>, u64) {
         net.check_at(0).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace {
         simulator::replay(net, 0, t).unwrap_or_else(|e| panic!("{config}: {e}"));
@@ -126,7 +126,7 @@ fn fischer_atg_useless_transitions_keep_greedy_hl_flat() {
             net.check_at(0).unwrap(),
             &options,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(r.verdict, Verdict::Fails, "F{n}B {config}");
         r.stats.explored

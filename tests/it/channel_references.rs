@@ -81,7 +81,7 @@ fn uppaal_channel_parameters_are_imported() {
         net.check_at(0).expect("a check"),
         &Default::default(),
         &zeno::checker::Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert_eq!(r.verdict, zeno::checker::Verdict::Holds);
     assert_eq!(r.trace.map(|t| t.len()), Some(1));

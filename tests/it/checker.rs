@@ -47,7 +47,7 @@ fn run(net: &Network, k: usize, order: SearchOrder) -> CheckResult {
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace
         && let Err(e) = replay(net, k, t)
@@ -768,7 +768,7 @@ fn astar_with_admissible_heuristic_finds_shortest() {
             &options,
             Some(&mut h),
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(res.verdict, Verdict::Fails);
         let t = res.trace.unwrap();
@@ -787,12 +787,22 @@ fn limits_stop_the_search() {
         max_states: Some(10),
         ..Options::default()
     };
-    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+    let res = check_first(
+        &net,
+        &options,
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::States));
     assert_eq!(res.stats.explored, 10);
     let cancel = Cancel::new();
     cancel.cancel();
-    let res = check_first(&net, &Options::default(), &cancel, &mut |_| {});
+    let res = check_first(
+        &net,
+        &Options::default(),
+        &cancel,
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Cancelled));
 }
 
@@ -807,8 +817,18 @@ fn random_dfs_is_reproducible() {
         seed: 42,
         ..Options::default()
     };
-    let a = check_first(&net, &options, &Cancel::new(), &mut |_| {});
-    let b = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+    let a = check_first(
+        &net,
+        &options,
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
+    let b = check_first(
+        &net,
+        &options,
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(a.stats.explored, b.stats.explored);
     assert_eq!(a.trace, b.trace);
 }
@@ -816,7 +836,12 @@ fn random_dfs_is_reproducible() {
 #[test]
 fn stats_are_reported() {
     let net = fischer(2, 2, false);
-    let res = check_first(&net, &Options::default(), &Cancel::new(), &mut |_| {});
+    let res = check_first(
+        &net,
+        &Options::default(),
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert!(res.stats.explored > 0);
     assert!(res.stats.stored > 0 && res.stats.stored <= res.stats.generated);
     assert!(res.stats.bytes_per_state > 0);
@@ -849,7 +874,12 @@ fn built_heuristics_agree_on_verdicts() {
                         cache_heuristic,
                         ..Options::default()
                     };
-                    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+                    let res = check_first(
+                        &net,
+                        &options,
+                        &Cancel::new(),
+                        &mut zeno::checker::no_progress,
+                    );
                     assert_eq!(res.verdict, expected, "{search:?} {heuristic:?}");
                     if let Some(t) = &res.trace {
                         replay(&net, 0, t).unwrap();
@@ -919,7 +949,12 @@ fn timeout_and_progress() {
         timeout: Some(std::time::Duration::ZERO),
         ..Options::default()
     };
-    let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+    let res = check_first(
+        &net,
+        &options,
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(res.verdict, Verdict::Unknown(Limit::Time));
     // A full run of F7 explores more than 4096 states: progress is reported
     // with growing figures.
@@ -981,7 +1016,12 @@ fn long_random_dfs_traces_replay() {
                 seed,
                 ..Options::default()
             };
-            let res = check_first(&net, &options, &Cancel::new(), &mut |_| {});
+            let res = check_first(
+                &net,
+                &options,
+                &Cancel::new(),
+                &mut zeno::checker::no_progress,
+            );
             assert_eq!(res.verdict, Verdict::Fails);
             let t = res.trace.unwrap();
             assert!(t.len() >= 6);
@@ -1058,10 +1098,15 @@ fn best_first_gives_way_to_breadth_first_after_its_budget() {
     let bfs = Options::default();
     for (procs, buggy, verdict) in [(3, false, Verdict::Holds), (3, true, Verdict::Fails)] {
         let net = fischer(procs, 2, buggy);
-        let plain = check_first(&net, &bfs, &Cancel::new(), &mut |_| {});
+        let plain = check_first(&net, &bfs, &Cancel::new(), &mut zeno::checker::no_progress);
         assert_eq!(plain.verdict, verdict);
         // A budget of 5 states is spent before either verdict.
-        let r = check_first(&net, &greedy(Some(5), None), &Cancel::new(), &mut |_| {});
+        let r = check_first(
+            &net,
+            &greedy(Some(5), None),
+            &Cancel::new(),
+            &mut zeno::checker::no_progress,
+        );
         assert_eq!(r.verdict, verdict, "buggy {buggy}");
         assert_eq!(r.stats.breadth_first_after, Some(5), "buggy {buggy}");
         assert_eq!(r.stats.explored, plain.stats.explored, "buggy {buggy}");
@@ -1073,12 +1118,17 @@ fn best_first_gives_way_to_breadth_first_after_its_budget() {
             support::simulator::replay(&net, 0, &t).unwrap();
         }
         // A budget the search does not reach changes nothing.
-        let own = check_first(&net, &greedy(None, None), &Cancel::new(), &mut |_| {});
+        let own = check_first(
+            &net,
+            &greedy(None, None),
+            &Cancel::new(),
+            &mut zeno::checker::no_progress,
+        );
         let large = check_first(
             &net,
             &greedy(Some(1 << 40), None),
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(large.verdict, own.verdict);
         assert_eq!(large.stats.explored, own.stats.explored);
@@ -1091,13 +1141,18 @@ fn best_first_gives_way_to_breadth_first_after_its_budget() {
         &net,
         &greedy(Some(50), Some(4)),
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert_eq!(r.verdict, Verdict::Unknown(Limit::States));
     assert_eq!(r.stats.breadth_first_after, None);
     // Above it, both phases count against it: 5 best-first states, then
     // breadth-first search with the 3 left.
-    let r = check_first(&net, &greedy(Some(5), Some(8)), &Cancel::new(), &mut |_| {});
+    let r = check_first(
+        &net,
+        &greedy(Some(5), Some(8)),
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(r.verdict, Verdict::Unknown(Limit::States));
     assert_eq!(r.stats.breadth_first_after, Some(5));
     assert_eq!(r.stats.explored, 3);
@@ -1208,7 +1263,7 @@ fn broadcast_with_exponentially_many_combinations_stops_at_the_time_limit() {
             n.n.check_at(k).unwrap(),
             &options,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(
             r.verdict,

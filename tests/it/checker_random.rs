@@ -27,7 +27,7 @@ proptest! {
             let mut results = Vec::new();
             for order in ORDERS {
                 let options = Options { config: zeno::checker::config::Config { search: order, ..Default::default() }, seed: 3, max_states: Some(20_000), ..Options::default() };
-                let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
+                let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut zeno::checker::no_progress);
                 prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)));
                 let needs_trace = matches!(
                     (&net.checks[k].kind, &r.verdict),
@@ -74,7 +74,7 @@ proptest! {
                 {
                     let pdb = PdbOptions { clocks, selection_time: None, ..PdbOptions::default() };
                     let options = Options { config: zeno::checker::config::Config { search, heuristic, ties, ..Default::default() }, max_states: Some(20_000), pdb, ..Options::default() };
-                    let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
+                    let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut zeno::checker::no_progress);
                     // A reachable model error the blind orders happened to
                     // miss (they stopped at the goal first) is a right answer too.
                     if let (Verdict::ModelError(_), Some(t)) = (&r.verdict, &r.trace) {

@@ -250,7 +250,7 @@ fn clock_arrays_are_exported_element_by_element() {
         );
         let back = zeno::import::import("back.xta", &xta, &Default::default())
             .unwrap_or_else(|e| panic!("{e:?}\n{xta}"));
-        let (checks, errors) = zeno::import::import_query_file(&queries);
+        let (checks, errors) = zeno::import::import_query_file(&queries, &back.renaming);
         assert!(errors.is_empty(), "{errors:?}");
         let mut again = back.zeno;
         for (k, (_, formula)) in checks.iter().enumerate() {

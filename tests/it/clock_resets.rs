@@ -35,7 +35,7 @@ fn verdict(text: &str) -> Verdict {
         net.check_at(0).unwrap(),
         &Options::default(),
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
     .verdict
 }

@@ -68,7 +68,7 @@ fn witness_denominator(net: &Network, goal: usize) -> Result<i64, String> {
         net.check_at(goal).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if r.verdict != Verdict::Holds {
         return Err(format!("verdict {:?}", r.verdict));

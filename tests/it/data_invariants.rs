@@ -48,7 +48,7 @@ fn check(net: &Network, k: usize, search: SearchOrder, heuristic: HeuristicKind)
         net.check_at(k).expect("a check"),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t).unwrap_or_else(|e| panic!("check {k}: {e}"));
@@ -260,7 +260,7 @@ fn safe_abstraction_keeps_slots_that_data_invariants_read() {
                 net.check_at(k).unwrap(),
                 &options,
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             if let Some(t) = &r.trace {
                 simulator::replay(&net, k, t).unwrap_or_else(|e| panic!("check {k}: {e}"));
@@ -294,7 +294,7 @@ fn evaluation_errors_in_data_invariants_are_model_errors() {
         net.check_at(0).unwrap(),
         &Options::default(),
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     match &r.verdict {
         Verdict::ModelError(e) => assert!(e.to_string().contains("out of bounds"), "{e}"),

@@ -102,7 +102,7 @@ fn an_array_indexed_by_a_type_has_the_types_values_as_indices() {
         id,
         &zeno::checker::Options::default(),
         &zeno::checker::Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert!(
         matches!(r.verdict, zeno::checker::Verdict::ModelError(_)),
@@ -645,7 +645,7 @@ fn exported_arrays_keep_their_verdicts() {
                     n.check_at(k).unwrap(),
                     &Options::default(),
                     &Cancel::new(),
-                    &mut |_| {},
+                    &mut zeno::checker::no_progress,
                 );
                 (format!("{:?}", r.verdict), r.trace.map(|t| t.len()))
             };

@@ -118,6 +118,15 @@ fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
         heuristics,
         "package.json zeno.heuristic"
     );
+    // The trace debugger's launch attribute `search` (zeno dap reads it).
+    let debug_search: Vec<String> = package["contributes"]["debuggers"][0]
+        ["configurationAttributes"]["launch"]["properties"]["search"]["enum"]
+        .as_array()
+        .expect("the debugger's search enum")
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(debug_search, orders, "package.json debuggers: search");
 
     let ts = read("editors/vscode/src/settings.ts");
     assert_eq!(

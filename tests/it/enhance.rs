@@ -54,7 +54,7 @@ fn run(
         net.check_at(0).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace
         && let Err(e) = support::simulator::replay(net, 0, t)
@@ -207,7 +207,7 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
             net.check_at(0).unwrap(),
             &options(config),
             &cancelled,
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled), "{config}");
         assert_eq!(r.stats.explored, 0, "{config}: cancelled before the search");
@@ -219,7 +219,7 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
             net.check_at(0).unwrap(),
             &tiny,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
 
@@ -231,7 +231,7 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
             net.check_at(0).unwrap(),
             &short,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         eprintln!(
             "{config}, 300 ms limit: stopped after {:?}",
@@ -253,7 +253,7 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
         net.check_at(0).unwrap(),
         &options("greedy:hl+ut"),
         &cancel,
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     eprintln!(
         "greedy:hl+ut cancelled at 300 ms: stopped after {:?}",

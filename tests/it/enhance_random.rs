@@ -33,7 +33,7 @@ proptest! {
         let net = build(&s);
         for k in 0..net.checks.len() {
             let base = Options { max_states: Some(20_000), seed: 5, ..Options::default() };
-            let bfs = check(&net, net.check_at(k).unwrap(), &base, &Cancel::new(), &mut |_| {});
+            let bfs = check(&net, net.check_at(k).unwrap(), &base, &Cancel::new(), &mut zeno::checker::no_progress);
             prop_assert!(!matches!(bfs.verdict, Verdict::Unknown(_)));
             for enhance in [
                 Enhance::UselessTransitions,
@@ -44,7 +44,7 @@ proptest! {
                 for search in ORDERS {
                     for heuristic in HEURISTICS {
                         let options = Options { config: zeno::checker::config::Config { search, heuristic, enhance, ..Default::default() }, ..base.clone() };
-                        let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
+                        let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut zeno::checker::no_progress);
                         let ctx = format!("{search:?} {heuristic:?} {enhance:?} check {k}");
                         prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)), "{}", ctx);
                         if let Some(t) = &r.trace {

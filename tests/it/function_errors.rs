@@ -87,7 +87,13 @@ fn model_error(net: &Network, kind: ErrorKind, steps: usize, words: &str) -> Che
             ..Options::default()
         };
         let k = net.check_at(0).unwrap();
-        let r = check(net, k, &options, &Cancel::new(), &mut |_| {});
+        let r = check(
+            net,
+            k,
+            &options,
+            &Cancel::new(),
+            &mut zeno::checker::no_progress,
+        );
         let Verdict::ModelError(e) = r.verdict else {
             panic!("{order:?}: {:?}", r.verdict);
         };

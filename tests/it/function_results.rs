@@ -131,7 +131,7 @@ fn a_result_outside_its_range_is_a_model_error() {
         net.check_at(0).unwrap(),
         &zeno::checker::Options::default(),
         &zeno::checker::Cancel::default(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert!(
         matches!(&r.verdict, Verdict::ModelError(e)

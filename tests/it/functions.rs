@@ -18,7 +18,7 @@ fn verdict(text: &str) -> Verdict {
         only,
         &Options::default(),
         &Cancel::default(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
     .verdict
 }

@@ -1361,7 +1361,13 @@ fn placeholder(inputs: Inputs) -> Outputs {
 /// every search order explores the same two states.
 fn check_bfs(net: &Network) -> CheckResult {
     let k = net.check_at(0).unwrap();
-    check(net, k, &Options::default(), &Cancel::new(), &mut |_| {})
+    check(
+        net,
+        k,
+        &Options::default(),
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    )
 }
 
 /// zeno's verdict on `p` from `inputs` agrees with the interpreter's, and

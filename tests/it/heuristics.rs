@@ -92,7 +92,7 @@ fn door_and_key() -> (Network, Formula) {
             span: Span::default(),
             name_span: Span::default(),
         }],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     };
     let goal = network.checks[0].kind.goal();

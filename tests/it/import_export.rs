@@ -162,7 +162,7 @@ fn network() -> Network {
                 name_span: Span::default(),
             },
         ],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }

@@ -126,7 +126,7 @@ fn verdicts(
             network.check_at(0).unwrap(),
             &options,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         let config = format!("{rel} {search:?}/{heuristic:?}");
         if std::env::var_os("SHOW_STATS").is_some() {
@@ -334,7 +334,7 @@ fn mutex_delay_zero_uppaal_counterexample() {
             network.check_at(0).unwrap(),
             &options,
             &Cancel::new(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         assert_eq!(result.verdict, Verdict::Fails, "{name}");
         let trace = result.trace.expect("a counterexample");
@@ -405,7 +405,7 @@ fn agree(rel: &str, labels: &str, extra: &str) -> Vec<(String, bool, u64)> {
                 network.check_at(k).unwrap(),
                 &options,
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             let config = format!("{rel} {} {search:?}/{heuristic:?}", c.name);
             if std::env::var_os("SHOW_STATS").is_some() {

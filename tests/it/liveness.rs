@@ -36,7 +36,7 @@ fn decide(net: &Network, name: &str, options: &Options) -> checker::CheckResult 
         net.check_at(k).unwrap(),
         options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -28,7 +28,7 @@ fn run(net: &Network, k: usize, order: SearchOrder, reduce: Reduce) -> CheckResu
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

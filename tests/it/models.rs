@@ -83,7 +83,7 @@ fn check_model_file(path: &std::path::Path, only: Option<usize>) -> (usize, Vec<
                 network.check_at(index).unwrap(),
                 &options,
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             let config = format!(
                 "{name} {} {search:?}/{heuristic:?} safe={safe_abstraction} clocks={clocks}",

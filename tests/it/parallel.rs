@@ -30,7 +30,7 @@ fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
         net.check_at(k).unwrap(),
         options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

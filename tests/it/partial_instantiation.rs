@@ -90,7 +90,7 @@ system P;</system>
         net.check_at(k).expect("a check"),
         &Default::default(),
         &zeno::checker::Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert_eq!(r.verdict, zeno::checker::Verdict::Holds);
     assert_eq!(r.trace.map(|t| t.len()), Some(2));
@@ -133,7 +133,7 @@ system P;
                 net.check_at(k).expect("a check"),
                 &Default::default(),
                 &zeno::checker::Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             )
             .verdict
         })
@@ -181,7 +181,7 @@ fn a_constant_array_is_bound_to_a_parameter_by_value() {
             net2.check_at(0).unwrap(),
             &zeno::checker::Options::default(),
             &zeno::checker::Cancel::default(),
-            &mut |_| {},
+            &mut zeno::checker::no_progress,
         );
         let want = if holds {
             zeno::checker::Verdict::Holds

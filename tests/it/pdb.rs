@@ -72,7 +72,7 @@ fn run_with(
         network.check_at(index).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

@@ -198,7 +198,7 @@ fn net() -> Network {
             span: span(),
             name_span: span(),
         }],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }

@@ -78,7 +78,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             span: span(),
             name_span: span(),
         }],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }

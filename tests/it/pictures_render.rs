@@ -36,7 +36,7 @@ fn trace_of(net: &Network, check: &str, expected: Verdict) -> (usize, Trace) {
         net.check_at(index).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert_eq!(result.verdict, expected);
     (index, result.trace.expect("a trace"))
@@ -138,7 +138,7 @@ fn every_bundled_model_renders() {
                 net.check_at(index).unwrap(),
                 &options,
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             let Some(trace) = result.trace else { continue };
             traces += 1;

@@ -43,7 +43,7 @@ fn bfs(net: &Network, name: &str) -> CheckResult {
         net.check_at(k).expect("a check"),
         &Options::default(),
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -288,7 +288,7 @@ mod random {
                         } else {
                             HeuristicKind::HL
                         }, ..Default::default() }, max_states: Some(20_000), ..Options::default() };
-                    let r = check(&net, net.check_at(k).expect("a check"), &options, &Cancel::new(), &mut |_| {});
+                    let r = check(&net, net.check_at(k).expect("a check"), &options, &Cancel::new(), &mut zeno::checker::no_progress);
                     prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)));
                     if let Some(t) = &r.trace {
                         let replayed = support::simulator::replay(&net, k, t);

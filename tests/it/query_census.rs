@@ -49,7 +49,7 @@ fn models_under(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the query reader (a statistical query is not counted).
 fn symbolic_queries_of(model: &Path) -> usize {
     let symbolic = |text: &str| {
-        read_query_file(text)
+        read_query_file(text, &Default::default())
             .queries
             .iter()
             .filter(|q| !matches!(q.outcome, QueryOutcome::OtherEngine(_)))

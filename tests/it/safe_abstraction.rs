@@ -22,7 +22,7 @@ fn run(net: &Network, check: usize, options: &Options) -> CheckResult {
         net.check_at(check).unwrap(),
         options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &result.trace {
         simulator::replay(net, check, t).unwrap_or_else(|e| panic!("trace does not replay: {e}"));
@@ -333,7 +333,7 @@ proptest! {
         let net = with_safe_parts(build(&s), &reads, goal, waits);
         for k in 0..net.checks.len() {
             let base = Options { max_states: Some(20_000), seed: 5, ..Options::default() };
-            let bfs = check(&net, net.check_at(k).unwrap(), &base, &Cancel::new(), &mut |_| {});
+            let bfs = check(&net, net.check_at(k).unwrap(), &base, &Cancel::new(), &mut zeno::checker::no_progress);
             prop_assert!(!matches!(bfs.verdict, Verdict::Unknown(_)));
             for search in [SearchOrder::Bfs, SearchOrder::Dfs, SearchOrder::Greedy, SearchOrder::AStar] {
                 for heuristic in [HeuristicKind::DL, HeuristicKind::DU, HeuristicKind::HL, HeuristicKind::HU, HeuristicKind::HCG] {
@@ -341,7 +341,7 @@ proptest! {
                         continue;
                     }
                     let options = Options { config: zeno::checker::config::Config { search, heuristic, safe_abstraction: true, ..Default::default() }, ..base.clone() };
-                    let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut |_| {});
+                    let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut zeno::checker::no_progress);
                     let ctx = format!("{search:?} {heuristic:?} check {k}");
                     prop_assert!(!matches!(r.verdict, Verdict::Unknown(_)), "{}", ctx);
                     let figures = r.stats.safe.clone().unwrap();

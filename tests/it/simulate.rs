@@ -255,7 +255,7 @@ proptest! {
         let options = Options { config: zeno::checker::config::Config { search: SearchOrder::Bfs, ..Default::default() }, max_states: Some(20_000), ..Options::default() };
         // The random networks' reachability check comes first.
         let k = net.check_at(0).expect("a reachability check");
-        let r = check(&net, k, &options, &Cancel::new(), &mut |_| {});
+        let r = check(&net, k, &options, &Cancel::new(), &mut zeno::checker::no_progress);
         let goal = net.check(k).kind.goal();
         const LIMIT: usize = 7;
         match (&r.verdict, &r.trace) {
@@ -286,7 +286,15 @@ fn the_random_network_generator_reaches_both_kinds_of_verdict() {
             ..Options::default()
         };
         let k = net.check_at(0).expect("a reachability check");
-        match check(&net, k, &options, &Cancel::new(), &mut |_| {}).verdict {
+        match check(
+            &net,
+            k,
+            &options,
+            &Cancel::new(),
+            &mut zeno::checker::no_progress,
+        )
+        .verdict
+        {
             Verdict::Holds => holds += 1,
             Verdict::Fails => fails += 1,
             _ => {}

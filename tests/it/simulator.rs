@@ -207,7 +207,7 @@ fn timed() -> Network {
                 Formula::Clock(ge(1, 1, false)),
             ]))),
         ],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }
@@ -401,7 +401,7 @@ fn committed() -> Network {
             at(0, 1),
             at(1, 1),
         ])))],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }
@@ -472,7 +472,7 @@ fn broadcast() -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }
@@ -575,7 +575,7 @@ fn handshake(urgent: bool) -> Network {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }
@@ -659,7 +659,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
         checks: vec![check(CheckKind::Invariant(Formula::Not(Box::new(
             Formula::Deadlock,
         ))))],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     }
 }
@@ -833,7 +833,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     };
     let trace = |steps: usize, error| Trace {
@@ -904,7 +904,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
         vectors: vec![],
         priorities: Default::default(),
         checks: vec![],
-        line_starts: Vec::new(),
+        lines: None,
         symmetry: Default::default(),
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);

@@ -100,7 +100,16 @@ fn every_configuration_keeps_the_answers() {
         let verdicts: Vec<Verdict> = net
             .check_ids()
             .take(3)
-            .map(|id| check(&net, id, &options, &Cancel::new(), &mut |_| {}).verdict)
+            .map(|id| {
+                check(
+                    &net,
+                    id,
+                    &options,
+                    &Cancel::new(),
+                    &mut zeno::checker::no_progress,
+                )
+                .verdict
+            })
             .collect();
         assert_eq!(
             verdicts,

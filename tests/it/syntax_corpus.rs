@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-use zeno::syntax::{line_col, parse};
+use zeno::line_index::line_col;
+use zeno::syntax::parse;
 
 fn data_dir(sub: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -112,3 +112,129 @@ fn the_lexer_takes_the_longest_operator() {
     assert_eq!(grouped("a<-b"), "(a < (-b))");
     assert_eq!(grouped("a>>b"), "(a >> b)");
 }
+
+/// The ir's printer names slot `v` as `v{v}` (no arrays in these trees).
+struct Slots;
+
+impl zeno::ir::print::Names for Slots {
+    fn var(&self, v: zeno::ir::VarId) -> String {
+        format!("v{v}")
+    }
+    fn array(&self, base: zeno::ir::VarId) -> (String, u32) {
+        (format!("a{base}"), 0)
+    }
+}
+
+/// Random ir expressions over every operator the ir has.
+fn ir_expr() -> impl proptest::strategy::Strategy<Value = zeno::ir::Expr> {
+    use proptest::prelude::*;
+    use zeno::ir::{BinOp, Expr, UnOp};
+    const BINARY: [BinOp; 21] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Mod,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Ge,
+        BinOp::Gt,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::Min,
+        BinOp::Max,
+        BinOp::Pow,
+    ];
+    let leaf = prop_oneof![
+        (0i32..10).prop_map(Expr::Const),
+        (0u32..3).prop_map(Expr::Var)
+    ];
+    leaf.prop_recursive(5, 40, 3, |inner| {
+        prop_oneof![
+            (
+                prop::sample::select(vec![UnOp::Neg, UnOp::Not, UnOp::BitNot]),
+                inner.clone()
+            )
+                .prop_map(|(op, a)| Expr::Unary(op, Box::new(a))),
+            (
+                prop::sample::select(BINARY.to_vec()),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, a, b)| Expr::Binary(op, Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone(), inner).prop_map(|(c, a, b)| Expr::Cond(
+                Box::new(c),
+                Box::new(a),
+                Box::new(b)
+            )),
+        ]
+    })
+}
+
+/// The tree written with a pair of parentheses around every operator
+/// application, as [`show`] writes a parse: its shape, spelled by hand
+/// from zeno's operators (not by the printer under test).
+fn shape(e: &zeno::ir::Expr) -> String {
+    use zeno::ir::{BinOp, Expr, UnOp};
+    match e {
+        Expr::Const(n) => n.to_string(),
+        Expr::Var(v) => format!("v{v}"),
+        Expr::Unary(op, a) => {
+            let op = match op {
+                UnOp::Neg => "-",
+                UnOp::Not => "!",
+                UnOp::BitNot => "~",
+            };
+            format!("({op}{})", shape(a))
+        }
+        Expr::Binary(op, a, b) => {
+            let op = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+                BinOp::Mod => "%",
+                BinOp::Lt => "<",
+                BinOp::Le => "<=",
+                BinOp::Eq => "==",
+                BinOp::Ne => "!=",
+                BinOp::Ge => ">=",
+                BinOp::Gt => ">",
+                BinOp::And => "&&",
+                BinOp::Or => "||",
+                BinOp::BitAnd => "&",
+                BinOp::BitOr => "|",
+                BinOp::BitXor => "^",
+                BinOp::Shl => "<<",
+                BinOp::Shr => ">>",
+                BinOp::Min => "<?",
+                BinOp::Max => ">?",
+                BinOp::Pow => "**",
+            };
+            format!("({} {op} {})", shape(a), shape(b))
+        }
+        Expr::Cond(c, a, b) => format!("({} ? {} : {})", shape(c), shape(a), shape(b)),
+        other => panic!("not generated: {other:?}"),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(300))]
+
+    /// The ir's printer (zeno's style) and zeno's parser agree on every
+    /// operator's precedence and associativity: what is printed parses
+    /// back into the tree it was printed from.
+    #[test]
+    fn printed_expressions_parse_back_to_their_tree(e in ir_expr()) {
+        use zeno::ir::print::{Printer, Style};
+        let text = Printer::new(&Slots, Style::ZENO).expr(&e);
+        proptest::prop_assert_eq!(grouped(&text), shape(&e), "printed as {}", text);
+    }
+}

@@ -264,7 +264,13 @@ fn compare(run: &Path, dir: &Path, n: usize, text: &str) -> bool {
             },
             ..Options::default()
         };
-        let r = check(&net, id, &options, &Cancel::new(), &mut |_| {});
+        let r = check(
+            &net,
+            id,
+            &options,
+            &Cancel::new(),
+            &mut zeno::checker::no_progress,
+        );
         assert_eq!(
             r.verdict, want,
             "model {n}, {order:?}: TChecker says reachable = {expected}\n{text}"

@@ -24,7 +24,13 @@ fn values(net: &Network, name: &str) -> Vec<Value> {
     let id = net
         .check_named(name)
         .unwrap_or_else(|| panic!("no check `{name}`"));
-    let answer = checker::check_bounds(net, id, &Options::default(), &Cancel::new(), &mut |_| {});
+    let answer = checker::check_bounds(
+        net,
+        id,
+        &Options::default(),
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(answer.result.verdict, Verdict::Holds, "{name}");
     answer.values
 }
@@ -423,7 +429,13 @@ fn value_queries_on_stopwatch_models_are_not_answered() {
         check s: sup{P.b}: P.x;",
     );
     let id = net.check_named("s").expect("check s");
-    let answer = checker::check_bounds(&net, id, &Options::default(), &Cancel::new(), &mut |_| {});
+    let answer = checker::check_bounds(
+        &net,
+        id,
+        &Options::default(),
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    );
     assert_eq!(
         answer.result.verdict,
         Verdict::Unknown(zeno::checker::Limit::Stopwatches)

@@ -40,7 +40,7 @@ fn run(net: &Network, name: &str, search: SearchOrder, heuristic: HeuristicKind)
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     if let Some(t) = &r.trace {
         simulator::replay(net, k, t)
@@ -270,7 +270,7 @@ fn enhancements_keep_the_verdicts() {
                 net.check_at(k).unwrap(),
                 &options,
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             assert_eq!(r.verdict, expected, "{name} {enhance:?}");
             if let Some(t) = &r.trace {
@@ -373,7 +373,7 @@ check reach: E<> P.done;
         net.check_at(0).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     );
     assert_eq!(r.verdict, Verdict::Holds);
     let safe = r.stats.safe.as_ref().map_or(0, |s| s.removed);

@@ -68,7 +68,7 @@ fn round_trip(net: &Network) -> (String, Network) {
     let (xta, queries) = export_xta(net).unwrap_or_else(|e| panic!("{e:?}"));
     let back =
         import("back.xta", &xta, &Default::default()).unwrap_or_else(|e| panic!("{e:?}\n{xta}"));
-    let (checks, errors) = import_query_file(&queries);
+    let (checks, errors) = import_query_file(&queries, &back.renaming);
     assert!(errors.is_empty(), "{errors:?}");
     let mut text = back.zeno;
     for (k, (_, formula)) in checks.iter().enumerate() {

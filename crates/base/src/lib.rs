@@ -1,8 +1,12 @@
 //! The ground every zeno crate stands on: positions in a model text
-//! ([`text`]), the diagnostics every layer speaks ([`diagnostics`]) and the
-//! process's memory budget ([`memory`]). It depends on no other zeno crate.
+//! ([`text`]) and their lines and columns ([`line_index`]), the diagnostics
+//! every layer speaks ([`diagnostics`]), the one table of the language's
+//! operators ([`operators`]) and the process's memory budget ([`memory`]).
+//! It depends on no other zeno crate.
 #![warn(missing_docs)]
 
 pub mod diagnostics;
+pub mod line_index;
 pub mod memory;
+pub mod operators;
 pub mod text;

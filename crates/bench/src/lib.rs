@@ -43,7 +43,7 @@ pub fn run(
         threads: limits.threads.max(1),
         ..config.options()
     };
-    let result = checker::check(network, check, &options, cancel, &mut |_| {});
+    let result = checker::check(network, check, &options, cancel, &mut checker::no_progress);
     let name = network.check(check).name.as_str();
     Row::new(model, name, &config.to_string(), &result)
 }

@@ -23,7 +23,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::{Enhance, HeuristicKind, Options, SearchOrder, Ties};
-use zeno_ir::Formula;
+use zeno_ir::{CheckId, Formula, Network};
 
 /// One search configuration: order, heuristic, frontier enhancement,
 /// whether safe abstraction reduces the network first, and how the
@@ -283,8 +283,16 @@ impl Default for Config {
 }
 
 impl Options {
+    /// These options for the check `check` of `network`, under
+    /// [`Config::for_goal`]'s policy for its goal: how every front end (the
+    /// CLI's `check` and `picture`, the language server) builds a check's
+    /// options, so that none forgets the policy.
+    pub fn for_check(&self, network: &Network, check: CheckId) -> Options {
+        self.for_goal(&network.check(check).kind.goal())
+    }
+
     /// These options for a check of `goal`, under [`Config::for_goal`]'s
-    /// policy: what the CLI and the language server search with.
+    /// policy (see [`Options::for_check`]).
     ///
     /// A best-first search that becomes breadth-first takes
     /// [`Options::fallback_threads`] (if more than `threads`).

@@ -220,6 +220,10 @@ impl Default for Options {
     }
 }
 
+/// The progress callback of a check nobody watches: pass `&mut no_progress`
+/// where [`check`](crate::check) asks for one.
+pub fn no_progress(_: &super::Stats) {}
+
 /// A flag the search polls; set it from another thread (Ctrl-C, a newer edit
 /// in the editor) to stop the search promptly.
 #[derive(Debug, Clone, Default)]

@@ -2,7 +2,7 @@
 //! section) translated to zeno declarations.
 
 use super::Sink;
-use super::expr::{Expr, Parser, eval_const, print, sanitize};
+use super::expr::{Expr, Parser, eval_const, print};
 use super::lex::{Cursor, PResult, Tok};
 use std::collections::HashMap;
 use zeno_ir::Span;
@@ -115,7 +115,7 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
                 c.expect(",")?;
                 let hi = item(c)?;
                 c.expect("]")?;
-                format!("int[{}, {}]", print(&lo), print(&hi))
+                format!("int[{}, {}]", print(&lo, &c.cx), print(&hi, &c.cx))
             } else {
                 "int".to_string()
             }
@@ -126,12 +126,14 @@ fn parse_type(c: &mut Cursor, env: &Env) -> PResult<Type> {
             c.expect("[")?;
             let size = item(c)?;
             c.expect("]")?;
-            format!("scalar[{}]", print(&size))
+            format!("scalar[{}]", print(&size, &c.cx))
         }
         "double" | "string" => {
             return Err((start, format!("`{base}` types are not supported")));
         }
-        name if env.typedefs.contains_key(name) || env.other_types.contains(name) => sanitize(name),
+        name if env.typedefs.contains_key(name) || env.other_types.contains(name) => {
+            c.cx.name(name)
+        }
         // UPPAAL's built-in sized integers are zeno's too.
         name if zeno_semantics::ty::builtin_int_type(name).is_some() => name.to_string(),
         name => {
@@ -172,7 +174,7 @@ fn struct_fields_inner(c: &mut Cursor, env: &Env) -> PResult<String> {
         fields.extend(c.comma_list(|c| {
             let name = c.ident()?;
             let d = dims(c)?;
-            Ok(format!("{} {}{d};", ty.text, sanitize(&name)))
+            Ok(format!("{} {}{d};", ty.text, c.cx.name(&name)))
         })?);
         c.expect(";")?;
     }
@@ -201,7 +203,7 @@ fn sized_dims(c: &mut Cursor, env: Option<&Env>) -> PResult<(String, Vec<Option<
         c.bump();
         let e = item(c)?;
         c.expect("]")?;
-        out.push_str(&format!("[{}]", print(&e)));
+        out.push_str(&format!("[{}]", print(&e, &c.cx)));
         sizes.push(env.and_then(|env| dimension_size(env, &e)));
     }
     Ok((out, sizes))
@@ -328,7 +330,7 @@ pub(crate) fn at_instantiation(c: &Cursor) -> bool {
 /// An initial value: an expression or a list `{ … }`, possibly nested.
 fn initialiser(c: &mut Cursor, depth: u32) -> PResult<String> {
     if !c.at("{") {
-        return Ok(print(&item(c)?));
+        return Ok(print(&item(c)?, &c.cx));
     }
     if depth > 64 {
         return Err((c.span(), "initialiser lists nested too deeply".into()));
@@ -393,7 +395,7 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
             None
         };
         let ty = match &range {
-            Some((lo, hi)) => format!("int[{}, {}]", print(lo), print(hi)),
+            Some((lo, hi)) => format!("int[{}, {}]", print(lo, &c.cx), print(hi, &c.cx)),
             None => {
                 c.set_pos(start);
                 parse_type(c, env)?.text
@@ -402,7 +404,7 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
         let lines = c.comma_list(|c| {
             let name = c.ident()?;
             let d = dims(c)?;
-            let line = format!("typedef {ty} {}{d};", sanitize(&name));
+            let line = format!("typedef {ty} {}{d};", c.cx.name(&name));
             match &range {
                 Some(r) if d.is_empty() => {
                     env.typedefs.insert(name, r.clone());
@@ -456,10 +458,10 @@ fn declaration_inner(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<
                 {
                     env.consts.insert(name.clone(), v);
                 }
-                init = Some(print(&e));
+                init = Some(print(&e, &c.cx));
             }
         }
-        let mut line = format!("{} {}{}", ty.text, sanitize(&name), d);
+        let mut line = format!("{} {}{}", ty.text, c.cx.name(&name), d);
         if let Some(i) = init {
             line.push_str(&format!(" = {i}"));
         }
@@ -484,11 +486,11 @@ fn chan_priority(c: &mut Cursor) -> PResult<String> {
         if name == "default" {
             out.push_str("default");
         } else {
-            out.push_str(&sanitize(&name));
+            out.push_str(&c.cx.name(&name));
             while c.eat("[") {
                 let i = expr(c)?;
                 c.expect("]")?;
-                out.push_str(&format!("[{}]", print(&i)));
+                out.push_str(&format!("[{}]", print(&i, &c.cx)));
             }
         }
         if c.eat("<") {
@@ -522,12 +524,15 @@ pub(crate) fn parameters(c: &mut Cursor, env: &Env) -> PResult<Vec<(String, Opti
         let name = c.ident()?;
         let d = dims(c)?;
         Ok(if by_ref {
-            (format!("{} &{}{}", ty.text, sanitize(&name), d), None)
+            (format!("{} &{}{}", ty.text, c.cx.name(&name), d), None)
         } else if ty.is_const {
-            (format!("{} {}{}", ty.text, sanitize(&name), d), None)
+            (format!("{} {}{}", ty.text, c.cx.name(&name), d), None)
         } else {
-            let value = d.is_empty().then(|| (ty.text.clone(), sanitize(&name)));
-            (format!("const {} {}{}", ty.text, sanitize(&name), d), value)
+            let value = d.is_empty().then(|| (ty.text.clone(), c.cx.name(&name)));
+            (
+                format!("const {} {}{}", ty.text, c.cx.name(&name), d),
+                value,
+            )
         })
     })
 }
@@ -612,7 +617,7 @@ pub(crate) fn system_statement(
             let mut level = sys.system_levels.last().copied().unwrap_or(0);
             loop {
                 let name = c.ident()?;
-                sys.system.push(sanitize(&name));
+                sys.system.push(c.cx.name(&name));
                 sys.system_levels.push(level);
                 if c.eat("<") {
                     level += 1;
@@ -645,12 +650,12 @@ pub(crate) fn system_statement(
             }
             let tmpl = c.ident()?;
             c.expect("(")?;
-            let args = c.list_until(")", |c| Ok(print(&expr_no_comma(c)?)))?;
+            let args = c.list_until(")", |c| Ok(print(&expr_no_comma(c)?, &c.cx)))?;
             c.expect(";")?;
             sys.instances.push(format!(
                 "{}{params} = {}({});",
-                sanitize(&name),
-                sanitize(&tmpl),
+                c.cx.name(&name),
+                c.cx.name(&tmpl),
                 args.join(", ")
             ));
             return Ok(());
@@ -680,7 +685,7 @@ fn function(
     name: &str,
 ) -> PResult<String> {
     if name == "abs" {
-        super::expr::note_user_abs();
+        c.cx.note_user_abs();
     }
     c.expect("(")?;
     let mut writable = Vec::new();
@@ -690,15 +695,15 @@ fn function(
         writable.push(!r.is_empty() && !t.is_const);
         let p = c.ident()?;
         let d = dims(c)?;
-        Ok(format!("{} {r}{}{d}", t.text, sanitize(&p)))
+        Ok(format!("{} {r}{}{d}", t.text, c.cx.name(&p)))
     })?;
-    env.ref_params.insert(sanitize(name), writable);
+    env.ref_params.insert(c.cx.name(name), writable);
     let open = c.pos();
     c.expect("{")?;
     let mut body = Body {
         env,
         sink,
-        out: format!("{ty} {}({}) {{\n", sanitize(name), params.join(", ")),
+        out: format!("{ty} {}({}) {{\n", c.cx.name(name), params.join(", ")),
     };
     if let Err((span, why)) = body.block(c, 1) {
         // Reported, and the rest of the body skipped: the declarations
@@ -718,7 +723,7 @@ fn function(
 fn for_part(c: &mut Cursor, end: &str) -> PResult<String> {
     let mut es = Vec::new();
     while !c.at(end) {
-        es.push(print(&expr(c)?));
+        es.push(print(&expr(c)?, &c.cx));
         if !c.eat(",") {
             break;
         }
@@ -764,13 +769,13 @@ fn unsupported_statement(word: &str, next: &Tok) -> Option<&'static str> {
 
 /// A function body being translated: its local declarations go into `env`,
 /// errors inside them to `sink`, and the zeno text to `out`.
-struct Body<'e, 's, 't> {
+struct Body<'e, 's> {
     env: &'e mut Env,
-    sink: &'s mut Sink<'t>,
+    sink: &'s mut Sink,
     out: String,
 }
 
-impl Body<'_, '_, '_> {
+impl Body<'_, '_> {
     /// Statements up to the closing `}` of a block (consumed), one per line.
     fn block(&mut self, c: &mut Cursor, depth: usize) -> PResult<()> {
         while !c.eat("}") {
@@ -796,7 +801,7 @@ impl Body<'_, '_, '_> {
             c.expect("(")?;
             let e = expr(c)?;
             c.expect(")")?;
-            Ok(print(&e))
+            Ok(print(&e, &c.cx))
         };
         if let Tok::Ident(w) = c.peek()
             && let Some(what) = unsupported_statement(w, c.peek_at(1))
@@ -836,7 +841,7 @@ impl Body<'_, '_, '_> {
                 let t = parse_type(c, self.env)?;
                 c.expect(")")?;
                 self.out
-                    .push_str(&format!("for ({} : {}) ", sanitize(&var), t.text));
+                    .push_str(&format!("for ({} : {}) ", c.cx.name(&var), t.text));
             } else if at_declaration(c, self.env) {
                 // `for (int i = 0; …)`: the declaration goes into a block of
                 // its own around the loop, where it is visible as in C.
@@ -858,7 +863,7 @@ impl Body<'_, '_, '_> {
             } else {
                 let e = expr(c)?;
                 c.expect(";")?;
-                self.out.push_str(&format!("return {};", print(&e)));
+                self.out.push_str(&format!("return {};", print(&e, &c.cx)));
             }
         } else if at_declaration(c, self.env) {
             let lines = declaration_inner(c, self.env, self.sink)?;
@@ -866,7 +871,7 @@ impl Body<'_, '_, '_> {
         } else {
             let e = expr(c)?;
             c.expect(";")?;
-            self.out.push_str(&print(&e));
+            self.out.push_str(&print(&e, &c.cx));
             self.out.push(';');
         }
         Ok(())

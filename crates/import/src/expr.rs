@@ -4,7 +4,9 @@
 //! `&&` and so on, and lets the parser reject what zeno has no equivalent
 //! for (decimal literals, an assignment inside a value) with a located error.
 
+use super::context::Context;
 use super::lex::{Cursor, PResult, Tok, describe};
+use zeno_base::operators::{BinaryOp, Prec};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
@@ -29,66 +31,30 @@ pub(crate) enum Expr {
     Quant(&'static str, String, String, Box<Expr>),
 }
 
-/// Binary operators: (token, normalised zeno operator, binding power).
-/// As in the current UPPAAL parser (libutap, UPPAAL 4.1 and 5): `or`, `xor`
-/// and `imply` bind as `||` (left-associative: `a imply b || c` is
-/// `(a imply b) || c`), `and` as `&&`; UPPAAL 4.0 put the words below `?:`.
-/// The symbolic ones follow C, with `<?`/`>?` between the shifts and the
-/// comparisons (UPPAAL's table, which zeno shares).
-const BINARY: &[(&str, &str, u8)] = &[
-    ("imply", "imply", 8),
-    ("or", "||", 8),
-    ("xor", "xor", 8),
-    ("and", "&&", 9),
-    ("||", "||", 8),
-    ("&&", "&&", 9),
-    ("|", "|", 10),
-    ("^", "^", 11),
-    ("&", "&", 12),
-    ("==", "==", 13),
-    ("!=", "!=", 13),
-    ("<", "<", 14),
-    ("<=", "<=", 14),
-    (">=", ">=", 14),
-    (">", ">", 14),
-    ("<?", "<?", 15),
-    (">?", ">?", 15),
-    ("<<", "<<", 16),
-    (">>", ">>", 16),
-    ("+", "+", 17),
-    ("-", "-", 17),
-    ("*", "*", 18),
-    ("/", "/", 18),
-    ("%", "%", 18),
-    // UPPAAL's current parser puts `**` above `*` (and below the prefix
-    // operators), left-associative.
-    ("**", "**", 19),
-];
-
-const ASSIGN_BP: u8 = 6;
-const COND_BP: u8 = 7;
-const UNARY_BP: u8 = 20;
-
-thread_local! {
-    /// Whether the model being imported defines a function `abs` of its
-    /// own (UPPAAL 4 allowed it; UPPAAL 5 made `abs` a built-in). Set by
-    /// the declaration reader, which sees a function before its calls.
-    static USER_ABS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// A binary operator of UPPAAL's: its zeno spelling and level. The
+/// symbolic ones are zeno's (the one table, `zeno_base::operators`, which
+/// follows UPPAAL's); the words differ. As in the current UPPAAL parser
+/// (libutap, UPPAAL 4.1 and 5), `or`, `xor` and `imply` bind as `||`
+/// (left-associative: `a imply b || c` is `(a imply b) || c`), `and` as
+/// `&&`; UPPAAL 4.0 put the words below `?:`.
+fn binary(token: &str) -> Option<(&'static str, Prec)> {
+    match token {
+        "imply" => Some(("imply", Prec::Or)),
+        "xor" => Some(("xor", Prec::Or)),
+        _ => BinaryOp::from_spelling(token).map(|op| (op.spelling(), op.prec())),
+    }
 }
 
-/// Forgets the previous model's `abs` (at the start of an import).
-pub(crate) fn reset_user_abs() {
-    USER_ABS.with(|f| f.set(false));
+/// The binding power of a level in this parser: above 0 (a whole
+/// expression, where an assignment may stand) and 1 (a conditional's
+/// middle, where it may not).
+const fn bp(prec: Prec) -> u8 {
+    prec.level() + 2
 }
 
-/// Notes that the model defines its own `abs`: its calls stay calls.
-pub(crate) fn note_user_abs() {
-    USER_ABS.with(|f| f.set(true));
-}
-
-fn user_abs() -> bool {
-    USER_ABS.with(|f| f.get())
-}
+const ASSIGN_BP: u8 = bp(Prec::Assign);
+const COND_BP: u8 = bp(Prec::Cond);
+const UNARY_BP: u8 = bp(Prec::Prefix);
 
 /// UPPAAL's built-in `abs(e)` as `(e < 0 ? -e : e)`. The operand is
 /// written twice, so it must be free of effects (an assignment, an
@@ -169,8 +135,9 @@ impl Parser<'_> {
                 Tok::Ident(s) if s == "imply" => "imply",
                 _ => break,
             };
-            if let Some((_, norm, bp)) = BINARY.iter().find(|(t, _, _)| *t == op) {
-                if *bp < min_bp {
+            if let Some((norm, prec)) = binary(op) {
+                let bp = bp(prec);
+                if bp < min_bp {
                     break;
                 }
                 // `1 + 1 + … + 1` builds a tree as deep as the chain is
@@ -307,7 +274,7 @@ impl Parser<'_> {
                     let args = self
                         .c
                         .list_until(")", |c| Parser { c }.expr_bp(ASSIGN_BP + 1))?;
-                    if s == "abs" && args.len() == 1 && !user_abs() {
+                    if s == "abs" && args.len() == 1 && !self.c.cx.user_abs() {
                         return self.postfix(absolute(span, &args[0])?);
                     }
                     // `Proc(1).cs` in a query, or a function's call (in a
@@ -364,9 +331,13 @@ impl Parser<'_> {
             self.c.expect(",")?;
             let hi = self.expr_bp(ASSIGN_BP + 1)?;
             self.c.expect("]")?;
-            return Ok(format!("int[{}, {}]", print(&lo), print(&hi)));
+            return Ok(format!(
+                "int[{}, {}]",
+                print(&lo, &self.c.cx),
+                print(&hi, &self.c.cx)
+            ));
         }
-        Ok(sanitize(&name))
+        Ok(self.c.cx.name(&name))
     }
 
     /// Expressions separated by `,` (assignment labels, argument lists).
@@ -379,164 +350,77 @@ impl Parser<'_> {
     }
 }
 
-/// Words that are keywords in zeno but may be ordinary names in UPPAAL or
-/// TChecker files; such names get a trailing `_` (more than one where the
-/// file has that name too: see [`prepare_renaming`]).
-const ZENO_KEYWORDS: &[&str] = &[
-    "template",
-    "location",
-    "init",
-    "committed",
-    "urgent",
-    "invariant",
-    "when",
-    "sync",
-    "do",
-    "select",
-    "check",
-    "system",
-    "typedef",
-    "const",
-    "clock",
-    "chan",
-    "broadcast",
-    "int",
-    "bool",
-    "forall",
-    "exists",
-    "sum",
-    "imply",
-    "and",
-    "or",
-    "not",
-    "priority",
-    "default",
-];
-
-thread_local! {
-    /// The file's new name for each keyword it uses as a name.
-    static RENAMED: std::cell::RefCell<std::collections::HashMap<&'static str, String>> =
-        std::cell::RefCell::default();
-}
-
-/// Chooses, before a file is translated, the name each keyword used as a
-/// name gets: the first of `init_`, `init__`, … that no word of the file
-/// spells, so that a renamed name never meets another (a file with both
-/// `init` and `init_` gets `init__` and `init_`). Names without a keyword
-/// stay as they are, so zeno's own exported text imports unchanged.
-pub(crate) fn prepare_renaming(text: &str) {
-    let words: std::collections::HashSet<&str> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .collect();
-    let renamed = ZENO_KEYWORDS
-        .iter()
-        .filter(|k| words.contains(**k))
-        .map(|k| {
-            let mut name = format!("{k}_");
-            while words.contains(name.as_str()) {
-                name.push('_');
-            }
-            (*k, name)
-        })
-        .collect();
-    RENAMED.with(|r| *r.borrow_mut() = renamed);
-}
-
-pub(crate) fn sanitize(name: &str) -> String {
-    match ZENO_KEYWORDS.iter().find(|k| **k == name) {
-        Some(k) => RENAMED
-            .with(|r| r.borrow().get(k).cloned())
-            .unwrap_or_else(|| format!("{name}_")),
-        None => name.to_string(),
-    }
-}
-
-/// Precedence when printing (zeno's, which is C's plus `imply` lowest).
-fn prec(e: &Expr) -> u8 {
+/// How tightly an expression binds when printed as zeno text (the one
+/// operator table, `zeno_base::operators`).
+fn prec(e: &Expr) -> Prec {
     match e {
-        Expr::Quant(..) | Expr::Assign(..) => 0,
-        Expr::Binary("imply", ..) => 1,
-        Expr::Cond(..) => 2,
-        Expr::Binary(op, ..) => match *op {
-            "||" => 3,
-            "&&" => 4,
-            "|" => 5,
-            "^" => 6,
-            "&" => 7,
-            "==" | "!=" => 8,
-            "<" | "<=" | ">=" | ">" => 9,
-            "<?" | ">?" => 10,
-            "<<" | ">>" => 11,
-            "+" | "-" => 12,
-            "**" => 14,
-            _ => 13,
-        },
-        Expr::Unary(..) => UNARY_PREC,
-        Expr::Int(n) if *n < 0 => UNARY_PREC,
-        _ => ATOM_PREC,
+        Expr::Quant(..) | Expr::Assign(..) => Prec::Assign,
+        Expr::Cond(..) => Prec::Cond,
+        // The operators here are zeno's spellings (see `binary`).
+        Expr::Binary(op, ..) => BinaryOp::from_spelling(op).map_or(Prec::Atom, BinaryOp::prec),
+        Expr::Unary(..) => Prec::Prefix,
+        Expr::Int(n) if *n < 0 => Prec::Prefix,
+        _ => Prec::Atom,
     }
 }
 
-const UNARY_PREC: u8 = 15;
-const ATOM_PREC: u8 = 16;
-
-fn child(out: &mut String, e: &Expr, min: u8) {
+fn child(out: &mut String, cx: &Context, e: &Expr, min: Prec) {
     if prec(e) < min {
         out.push('(');
-        write(out, e);
+        write(out, cx, e);
         out.push(')');
     } else {
-        write(out, e);
+        write(out, cx, e);
     }
 }
 
 /// `(a, b)`: a call's arguments.
-fn write_args(out: &mut String, args: &[Expr]) {
+fn write_args(out: &mut String, cx: &Context, args: &[Expr]) {
     out.push('(');
     for (k, a) in args.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
         }
-        child(out, a, 1);
+        child(out, cx, a, Prec::Cond);
     }
     out.push(')');
 }
 
-fn write(out: &mut String, e: &Expr) {
+fn write(out: &mut String, cx: &Context, e: &Expr) {
     match e {
         Expr::Int(n) => out.push_str(&n.to_string()),
         Expr::Ident(s) => {
             if matches!(s.as_str(), "true" | "false" | "deadlock") {
                 out.push_str(s)
             } else {
-                out.push_str(&sanitize(s))
+                out.push_str(&cx.name(s))
             }
         }
         Expr::Index(a, i) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push('[');
-            write(out, i);
+            write(out, cx, i);
             out.push(']');
         }
         Expr::Field(a, f) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push('.');
-            out.push_str(&sanitize(f));
+            out.push_str(&cx.name(f));
         }
         Expr::Call(f, args) => {
-            out.push_str(&sanitize(f));
-            write_args(out, args);
+            out.push_str(&cx.name(f));
+            write_args(out, cx, args);
         }
         Expr::ProcessCall(p, f, args) => {
-            child(out, p, ATOM_PREC);
+            child(out, cx, p, Prec::Atom);
             out.push('.');
-            out.push_str(&sanitize(f));
-            write_args(out, args);
+            out.push_str(&cx.name(f));
+            write_args(out, cx, args);
         }
         Expr::Unary(op, a) => {
             out.push_str(op);
             let mut operand = String::new();
-            child(&mut operand, a, UNARY_PREC);
+            child(&mut operand, cx, a, Prec::Prefix);
             // `-(-x)` printed as `--x` would be a decrement.
             if let (Some(o), Some(first)) = (op.chars().last(), operand.chars().next())
                 && (o == '-' || o == '+')
@@ -548,53 +432,62 @@ fn write(out: &mut String, e: &Expr) {
         }
         Expr::Binary(op, l, r) => {
             let p = prec(e);
-            // Comparisons do not chain in zeno: parenthesise both sides.
-            let (lmin, rmin) = if p == 8 || p == 9 {
-                (p + 1, p + 1)
-            } else {
-                (p, p + 1)
-            };
-            child(out, l, lmin.max(if p == 1 { 2 } else { 0 }));
+            // Comparisons do not chain in zeno, and `imply` is kept apart
+            // from its neighbours: parenthesise both sides at equal level.
+            let both = matches!(p, Prec::Equality | Prec::Relation | Prec::Imply);
+            let lmin = if both { p.tighter() } else { p };
+            child(out, cx, l, lmin);
             out.push(' ');
             out.push_str(op);
             out.push(' ');
-            child(out, r, rmin);
+            child(out, cx, r, p.tighter());
         }
         Expr::Cond(c, t, f) => {
-            child(out, c, 3);
+            child(out, cx, c, Prec::Or);
             out.push_str(" ? ");
-            child(out, t, 2);
+            branch(out, cx, t);
             out.push_str(" : ");
-            child(out, f, 2);
+            branch(out, cx, f);
         }
         Expr::Assign(op, l, r) => {
-            write(out, l);
+            write(out, cx, l);
             out.push(' ');
             out.push_str(op);
             out.push(' ');
             // `i = j = 0` needs no parentheses: assignments are right-associative.
             let min = if matches!(**r, Expr::Assign(..)) {
-                0
+                Prec::Assign
             } else {
-                1
+                Prec::Cond
             };
-            child(out, r, min);
+            child(out, cx, r, min);
         }
         Expr::PostIncr(op, a) => {
-            child(out, a, ATOM_PREC);
+            child(out, cx, a, Prec::Atom);
             out.push_str(op);
         }
         Expr::Quant(kind, var, ty, body) => {
-            out.push_str(&format!("{kind} ({} : {ty}) ", sanitize(var)));
-            write(out, body);
+            out.push_str(&format!("{kind} ({} : {ty}) ", cx.name(var)));
+            write(out, cx, body);
         }
     }
 }
 
+/// A branch of `c ? a : b`: an `imply` there keeps its parentheses for the
+/// reader (zeno would read it the same without).
+fn branch(out: &mut String, cx: &Context, e: &Expr) {
+    let min = if prec(e) == Prec::Imply {
+        Prec::Or
+    } else {
+        Prec::Cond
+    };
+    child(out, cx, e, min);
+}
+
 /// The zeno text of an expression.
-pub(crate) fn print(e: &Expr) -> String {
+pub(crate) fn print(e: &Expr, cx: &Context) -> String {
     let mut s = String::new();
-    write(&mut s, e);
+    write(&mut s, cx, e);
     s
 }
 
@@ -640,10 +533,10 @@ mod tests {
 
     fn round(text: &str) -> Result<String, String> {
         let toks = tokenize(text, &|i| i as u32).map_err(|e| e.1)?;
-        let mut c = Cursor::new(toks);
+        let mut c = Cursor::new(toks, &std::rc::Rc::new(Context::new(text)));
         let e = Parser { c: &mut c }.expr().map_err(|e| e.1)?;
         assert!(c.at_eof(), "trailing tokens in {text}");
-        Ok(print(&e))
+        Ok(print(&e, &c.cx))
     }
 
     fn model(text: &str) -> String {
@@ -683,6 +576,20 @@ mod tests {
             ("-3", "-3"),
             ("a[i+1][j]", "a[i + 1][j]"),
             ("a imply b imply c", "(a imply b) imply c"),
+        ]);
+    }
+
+    #[test]
+    fn a_conditional_beside_imply_keeps_its_parentheses() {
+        // zeno's `imply` binds tighter than `?:` (the one operator table):
+        // `c ? t : f imply x` reads as `c ? t : (f imply x)` and
+        // `a imply c ? x : y` as `(a imply c) ? x : y`, so a conditional
+        // operand of `imply` must stay in parentheses (it lost them before).
+        assert_prints(&[
+            ("(b ? c : d) imply e", "(b ? c : d) imply e"),
+            ("a imply (c ? x : y)", "a imply (c ? x : y)"),
+            ("b ? c : (d imply e)", "b ? c : (d imply e)"),
+            ("(a imply b) ? c : d", "(a imply b) ? c : d"),
         ]);
     }
 
@@ -747,9 +654,7 @@ mod tests {
     fn keyword_names_are_renamed() {
         assert_eq!(model("init + location"), "init_ + location_");
         // The renaming keeps distinct names distinct.
-        prepare_renaming("when + when_ + when__");
         assert_eq!(model("when + when_ + when__"), "when___ + when_ + when__");
-        prepare_renaming("");
         assert_eq!(model("true && !deadlock"), "true && !deadlock");
     }
 }

@@ -1,6 +1,8 @@
 //! A tokenizer for UPPAAL's C-like declaration and expression language, also
 //! good for TChecker's expressions and XTA files.
 
+use super::context::Context;
+use std::rc::Rc;
 use zeno_ir::Span;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,11 +138,15 @@ pub(crate) fn tokenize(
 }
 
 /// A cursor over tokens, shared by the expression and declaration parsers.
+/// It carries the context of the import whose text it reads, so that every
+/// parser reached through it names and reads things as that file decided.
 pub(crate) struct Cursor {
     toks: Vec<Token>,
     pos: usize,
     /// How deeply the expressions and statements being parsed nest.
     pub(crate) depth: u32,
+    /// The import's context (shared by all its cursors).
+    pub(crate) cx: Rc<Context>,
 }
 
 /// How deeply imported expressions and statements may nest. The parsers
@@ -152,11 +158,12 @@ pub(crate) const MAX_NESTING: u32 = 200;
 pub(crate) type PResult<T> = Result<T, (Span, String)>;
 
 impl Cursor {
-    pub(crate) fn new(toks: Vec<Token>) -> Cursor {
+    pub(crate) fn new(toks: Vec<Token>, cx: &Rc<Context>) -> Cursor {
         Cursor {
             toks,
             pos: 0,
             depth: 0,
+            cx: Rc::clone(cx),
         }
     }
 
@@ -248,7 +255,7 @@ impl Cursor {
             tok: Tok::Eof,
             span: Span::new(end.start, end.start),
         });
-        Cursor::new(out)
+        Cursor::new(out, &self.cx)
     }
 
     pub(crate) fn into_tokens(self) -> Vec<Token> {
@@ -329,6 +336,12 @@ impl Cursor {
         };
         self.expect(close)?;
         Ok(items)
+    }
+
+    /// A name, as zeno names it (see [`Context::name`]).
+    pub(crate) fn zeno_name(&mut self) -> PResult<String> {
+        let name = self.ident()?;
+        Ok(self.cx.name(&name))
     }
 
     pub(crate) fn ident(&mut self) -> PResult<String> {

@@ -11,6 +11,7 @@
 //! its position in the source file; nothing is dropped silently.
 #![warn(missing_docs)]
 
+mod context;
 mod decl;
 mod export;
 mod export_functions;
@@ -25,13 +26,17 @@ mod tchecker;
 mod uppaal_xml;
 mod xta;
 
+pub use context::Renaming;
 pub use export::{export_tchecker, export_xta};
 pub use query_file::{QueryFile, read_query_file};
 pub use query_kind::{OtherEngine, other_engine};
 pub use source_map::{Mapped, Piece, SourceMap};
 
+use context::Context;
 use std::fmt;
+use std::rc::Rc;
 use zeno_base::diagnostics::{Diagnostic, Severity};
+use zeno_base::line_index::{LineIndex, line_col};
 use zeno_ir::Span;
 
 /// Options for [`import`].
@@ -55,6 +60,9 @@ pub struct Imported {
     /// The model's queries (UPPAAL XML's `<query>` elements), each with
     /// what became of it; empty for the other formats.
     pub queries: Vec<Query>,
+    /// The zeno names of the keywords the file used as names, for reading
+    /// the model's query files ([`read_query_file`]).
+    pub renaming: Renaming,
 }
 
 /// One query of a UPPAAL model (an XML `<query>`) or query file (a `.q`
@@ -150,21 +158,21 @@ impl fmt::Display for ImportDiagnostic {
 
 /// Collects diagnostics while reading one source text, turning byte offsets
 /// into line:col.
-pub(crate) struct Sink<'a> {
-    text: &'a str,
+pub(crate) struct Sink {
+    lines: LineIndex,
     pub(crate) diags: Vec<ImportDiagnostic>,
 }
 
-impl<'a> Sink<'a> {
-    pub(crate) fn new(text: &'a str) -> Sink<'a> {
+impl Sink {
+    pub(crate) fn new(text: &str) -> Sink {
         Sink {
-            text,
+            lines: LineIndex::in_chars(text),
             diags: Vec::new(),
         }
     }
 
     fn push(&mut self, severity: Severity, span: Span, message: String) {
-        let (line, col) = line_col(self.text, span.start as usize);
+        let (line, col) = self.lines.one_based(span.start);
         self.diags.push(ImportDiagnostic {
             severity,
             message,
@@ -190,6 +198,7 @@ impl<'a> Sink<'a> {
     pub(crate) fn finish(
         mut self,
         (zeno, source_map, queries): (String, SourceMap, Vec<Query>),
+        cx: &Context,
     ) -> Result<Imported, Vec<ImportDiagnostic>> {
         self.diags.sort_by_key(|d| (d.span.start, d.span.end));
         if self.has_errors() {
@@ -200,6 +209,7 @@ impl<'a> Sink<'a> {
                 source_map,
                 warnings: self.diags,
                 queries,
+                renaming: cx.renaming().clone(),
             })
         }
     }
@@ -210,23 +220,6 @@ pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
-    let offset = offset.min(text.len());
-    let mut line = 1u32;
-    let mut line_start = 0usize;
-    for (i, b) in text.as_bytes()[..offset].iter().enumerate() {
-        if *b == b'\n' {
-            line += 1;
-            line_start = i + 1;
-        }
-    }
-    let col = text
-        .get(line_start..offset)
-        .map_or(offset - line_start, |s| s.chars().count());
-    (line, col as u32 + 1)
 }
 
 /// How an input's format was decided: its extension, or (without a known
@@ -358,8 +351,6 @@ pub fn import_as(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<ImportDiagnostic>> {
-    expr::reset_user_abs();
-    expr::prepare_renaming(text);
     let mut r = match format {
         Format::UppaalXml => import_uppaal_xml(text),
         Format::UppaalXta => import_xta(text),
@@ -386,14 +377,17 @@ pub fn import_as(
 /// Translates a UPPAAL query file (`.q`) into zeno check formulas: each
 /// `(line, text)` is a query's 1-based line and its zeno form (`A<> P.done`,
 /// `p --> q`); every query that cannot be translated has an error located
-/// in `text`.
-pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
-    let file = read_query_file(text);
+/// in `text`. Names are renamed as in the model (`Imported::renaming`).
+pub fn import_query_file(
+    text: &str,
+    renaming: &Renaming,
+) -> (Vec<(u32, String)>, Vec<ImportDiagnostic>) {
+    let file = read_query_file(text, renaming);
     let checks = file
         .queries
         .iter()
         .filter_map(|q| match &q.outcome {
-            QueryOutcome::Check(f) => Some((line_col(text, q.span.start as usize).0, f.clone())),
+            QueryOutcome::Check(f) => Some((line_col(text, q.span.start).0, f.clone())),
             _ => None,
         })
         .collect();
@@ -402,24 +396,26 @@ pub fn import_query_file(text: &str) -> (Vec<(u32, String)>, Vec<ImportDiagnosti
 
 /// Reads a UPPAAL 4.x/5.x XML model (`<nta>`).
 pub fn import_uppaal_xml(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
-    let model = uppaal_xml::read(text, &mut sink);
+    let model = uppaal_xml::read(text, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }
 
 /// Reads a UPPAAL XTA (4.x textual) model.
 pub fn import_xta(text: &str) -> Result<Imported, Vec<ImportDiagnostic>> {
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
-    let model = xta::read(text, &mut sink);
+    let model = xta::read(text, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }
 
 /// Reads a TChecker model; `labels` (may be empty) becomes a reachability
 /// check of a state carrying all those labels.
 pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<ImportDiagnostic>> {
-    expr::prepare_renaming(text);
+    let cx = Rc::new(Context::new(text));
     let mut sink = Sink::new(text);
     // A byte order mark is blank, as in the other formats: three spaces of
     // the same length keep every offset.
@@ -431,7 +427,7 @@ pub fn import_tchecker(text: &str, labels: &[String]) -> Result<Imported, Vec<Im
         }
         None => text,
     };
-    let model = tchecker::read(text, labels, &mut sink);
+    let model = tchecker::read(text, labels, &cx, &mut sink);
     let written = model.map(|m| m.write()).unwrap_or_default();
-    sink.finish(written)
+    sink.finish(written, &cx)
 }

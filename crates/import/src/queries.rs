@@ -113,7 +113,7 @@ fn side(c: &mut Cursor, whole: Span, known: Known, sink: &mut Sink) -> Option<St
                 );
                 return None;
             }
-            Some(print(&e))
+            Some(print(&e, &c.cx))
         }
         Ok(_) => {
             sink.warning(

@@ -4,10 +4,11 @@
 //! formula, listed as a query for another engine, or refused with an error
 //! located in the file; one query's problem costs no other query.
 
-use super::expr::sanitize;
+use super::context::{Context, Renaming};
 use super::lex::{Cursor, tokenize};
 use super::{ImportDiagnostic, Query, QueryOutcome, Sink, is_ident, other_engine, queries};
 use std::collections::HashSet;
+use std::rc::Rc;
 use zeno_base::diagnostics::Severity;
 use zeno_ir::Span;
 
@@ -30,12 +31,14 @@ struct Comment {
     line: bool,
 }
 
-/// Reads a UPPAAL query file. A query is named after the comment just
-/// above it (ending on the line before, or a `//` comment on the same line
-/// after it) when that comment is one word, an identifier no earlier query
-/// of the file took; otherwise `lineN` after its line, with the comment
-/// kept beside it.
-pub fn read_query_file(text: &str) -> QueryFile {
+/// Reads a UPPAAL query file with the renaming of the model it belongs to
+/// (`Renaming::default()` for none: see [`Renaming::name`]). A query is
+/// named after the comment just above it (ending on the line before, or a
+/// `//` comment on the same line after it) when that comment is one word,
+/// an identifier no earlier query of the file took; otherwise `lineN`
+/// after its line, with the comment kept beside it.
+pub fn read_query_file(text: &str, renaming: &Renaming) -> QueryFile {
+    let cx = Rc::new(Context::with_renaming(renaming.clone()));
     let (blanked, comments) = blank_comments(text);
     let mut sink = Sink::new(text);
     let mut queries = Vec::new();
@@ -56,8 +59,8 @@ pub fn read_query_file(text: &str) -> QueryFile {
         let line_name = format!("line{}", n + 1);
         let named = comment
             .as_deref()
-            .filter(|c| is_ident(c) && !taken.contains(&sanitize(c)))
-            .map(sanitize);
+            .filter(|c| is_ident(c) && !taken.contains(&cx.name(c)))
+            .map(|c| cx.name(c));
         let name = named.clone().unwrap_or_else(|| line_name.clone());
         // A `lineN` name cannot clash with another line's; a comment's
         // name may take a later line's `lineN`, which then gets `_2`.
@@ -72,7 +75,9 @@ pub fn read_query_file(text: &str) -> QueryFile {
             QueryOutcome::OtherEngine(other)
         } else {
             let translated = match tokenize(line, &at) {
-                Ok(tokens) => queries::formula(&mut Cursor::new(tokens), whole, None, &mut sink),
+                Ok(tokens) => {
+                    queries::formula(&mut Cursor::new(tokens, &cx), whole, None, &mut sink)
+                }
                 Err((span, msg)) => {
                     sink.warning(span, msg);
                     None
@@ -235,7 +240,7 @@ mod tests {
 
     #[test]
     fn names_comments_and_outcomes_follow_the_file() {
-        let file = read_query_file(SAVED);
+        let file = read_query_file(SAVED, &Renaming::default());
         let got: Vec<(&str, Option<&str>, &str)> = file
             .queries
             .iter()
@@ -274,7 +279,7 @@ mod tests {
         let QueryOutcome::Refused { span, .. } = &q[3].outcome else {
             panic!("{:?}", q[3].outcome)
         };
-        assert_eq!(crate::line_col(SAVED, span.start as usize).0, 19);
+        assert_eq!(zeno_base::line_index::line_col(SAVED, span.start).0, 19);
         assert_eq!(file.diagnostics.len(), 1);
         assert_eq!(file.diagnostics[0].severity, Severity::Error);
         assert_eq!(file.diagnostics[0].line, 19);
@@ -289,7 +294,10 @@ mod tests {
 
     #[test]
     fn a_comment_name_is_taken_once() {
-        let file = read_query_file("// ok\nE<> a\n// ok\nE<> b\n// line7\nE<> c\nE<> d\n");
+        let file = read_query_file(
+            "// ok\nE<> a\n// ok\nE<> b\n// line7\nE<> c\nE<> d\n",
+            &Renaming::default(),
+        );
         let names: Vec<&str> = file.queries.iter().map(|q| q.name.as_str()).collect();
         // The second `ok` is shown beside its query; the query of line 7
         // finds its name taken by the comment of line 6's.

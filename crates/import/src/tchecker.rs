@@ -7,11 +7,13 @@
 //! with three or more participants or with weak (`?`) participants become
 //! zeno synchronisation vectors over edge labels (`sync P.a, Q.b, R.c?;`).
 
-use super::expr::{Parser, print, sanitize};
+use super::context::Context;
+use super::expr::{Parser, print};
 use super::lex::{Cursor, tokenize};
 use super::model::{Check, Edge, EdgeOrigins, Location, Model, Template, extend_traced};
 use super::{Sink, is_ident};
 use std::collections::HashSet;
+use std::rc::Rc;
 use zeno_ir::Span;
 
 /// A piece of a line with its offset in the file.
@@ -53,9 +55,9 @@ impl<'a> Part<'a> {
         out
     }
 
-    fn cursor(&self) -> Result<Cursor, (Span, String)> {
+    fn cursor(&self, cx: &Rc<Context>) -> Result<Cursor, (Span, String)> {
         let at = self.at;
-        tokenize(self.text, &|i| (at + i) as u32).map(Cursor::new)
+        tokenize(self.text, &|i| (at + i) as u32).map(|toks| Cursor::new(toks, cx))
     }
 }
 
@@ -89,7 +91,12 @@ struct SyncVec {
     parts: Vec<(String, String, bool)>,
 }
 
-pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Model> {
+pub(crate) fn read(
+    text: &str,
+    labels: &[String],
+    cx: &Rc<Context>,
+    sink: &mut Sink,
+) -> Option<Model> {
     let mut model = Model::default();
     let mut procs: Vec<TProc> = Vec::new();
     let mut events: HashSet<String> = HashSet::new();
@@ -115,6 +122,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
             &mut events,
             &mut syncs,
             &mut used,
+            cx,
         ) {
             sink.error(span, msg);
         }
@@ -127,7 +135,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         if is_vector(v) {
             for (_, ev, _) in &v.parts {
                 if !label_of.contains_key(ev) {
-                    let name = fresh_name(&mut used, sanitize(ev));
+                    let name = fresh_name(&mut used, cx.name(ev));
                     label_of.insert(ev.clone(), name);
                 }
             }
@@ -136,15 +144,15 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
         }
         let (e1, e2) = (&v.parts[0].1, &v.parts[1].1);
         let base = if e1 == e2 {
-            sanitize(e1)
+            cx.name(e1)
         } else if let Some(c) = e1.strip_suffix("_snd")
             && e2.strip_suffix("_rcv") == Some(c)
         {
             // zeno's exporter writes channel `c` as the events `c_snd` and
             // `c_rcv`: naming it back `c` makes export → import stable.
-            sanitize(c)
+            cx.name(c)
         } else {
-            format!("{}_{}", sanitize(e1), sanitize(e2))
+            format!("{}_{}", cx.name(e1), cx.name(e2))
         };
         let name = fresh_name(&mut used, base);
         model.globals.push(format!("chan {name};"));
@@ -152,7 +160,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
     }
     for p in &procs {
         let mut t = Template {
-            name: sanitize(&p.name),
+            name: cx.name(&p.name),
             origin: Some(p.span),
             ..Template::default()
         };
@@ -193,8 +201,8 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                 }
             }
             let base = Edge {
-                src: sanitize(&e.src),
-                dst: sanitize(&e.dst),
+                src: cx.name(&e.src),
+                dst: cx.name(&e.dst),
                 guard: e.guard.clone(),
                 updates: e.updates.clone(),
                 origins: EdgeOrigins {
@@ -241,7 +249,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
             .iter()
             .map(|(p, ev, weak)| {
                 let label = label_of.get(ev).map_or("", String::as_str);
-                format!("{}.{label}{}", sanitize(p), if *weak { "?" } else { "" })
+                format!("{}.{label}{}", cx.name(p), if *weak { "?" } else { "" })
             })
             .collect();
         model.vectors.push(format!("sync {};", parts.join(", ")));
@@ -255,7 +263,7 @@ pub(crate) fn read(text: &str, labels: &[String], sink: &mut Sink) -> Option<Mod
                     p.locs
                         .iter()
                         .filter(|l| l.labels.contains(lab))
-                        .map(move |l| format!("{}.{}", sanitize(&p.name), l.loc.name))
+                        .map(move |l| format!("{}.{}", cx.name(&p.name), l.loc.name))
                 })
                 .collect();
             match holders.len() {
@@ -295,16 +303,16 @@ fn is_vector(v: &SyncVec) -> bool {
     v.parts.len() != 2 || v.parts.iter().any(|p| p.2)
 }
 
-fn expr_text(p: Part) -> Result<String, (Span, String)> {
-    let mut c = p.cursor()?;
+fn expr_text(p: Part, cx: &Rc<Context>) -> Result<String, (Span, String)> {
+    let mut c = p.cursor(cx)?;
     let e = Parser { c: &mut c }.expr()?;
     c.expect_eof("in the expression")?;
-    Ok(print(&e))
+    Ok(print(&e, cx))
 }
 
 /// `x=0;y=y+1`: statements separated by `;` (`nop` is dropped).
-fn statements(p: Part) -> Result<Vec<String>, (Span, String)> {
-    let mut c = p.cursor()?;
+fn statements(p: Part, cx: &Rc<Context>) -> Result<Vec<String>, (Span, String)> {
+    let mut c = p.cursor(cx)?;
     let mut out = Vec::new();
     while !c.at_eof() {
         if c.eat(";") {
@@ -319,7 +327,7 @@ fn statements(p: Part) -> Result<Vec<String>, (Span, String)> {
             }
         }
         let e = Parser { c: &mut c }.expr()?;
-        out.push(print(&e));
+        out.push(print(&e, cx));
         if !c.at_eof() {
             c.expect(";")?;
         }
@@ -362,6 +370,7 @@ fn statement(
     events: &mut HashSet<String>,
     syncs: &mut Vec<SyncVec>,
     used: &mut HashSet<String>,
+    cx: &Rc<Context>,
 ) -> Result<(), (Span, String)> {
     let (head, attrs) = match line.text.find('{') {
         Some(i) => {
@@ -438,7 +447,7 @@ fn statement(
         }
         "process" => {
             want(2)?;
-            used.insert(sanitize(fields[1].text));
+            used.insert(cx.name(fields[1].text));
             procs.push(TProc {
                 name: fields[1].text.to_string(),
                 span: line.span(),
@@ -449,7 +458,7 @@ fn statement(
             want(6)?;
             let size = number(fields[1])?;
             let (lo, hi, init) = (number(fields[2])?, number(fields[3])?, number(fields[4])?);
-            let name = sanitize(fields[5].text);
+            let name = cx.name(fields[5].text);
             used.insert(name.clone());
             if size == 1 {
                 model
@@ -476,7 +485,7 @@ fn statement(
         "clock" => {
             want(3)?;
             let size = number(fields[1])?;
-            let name = sanitize(fields[2].text);
+            let name = cx.name(fields[2].text);
             used.insert(name.clone());
             if size == 1 {
                 model.globals.push(format!("clock {name};"));
@@ -490,7 +499,7 @@ fn statement(
             let mut l = TLoc {
                 name: fields[2].text.to_string(),
                 loc: Location {
-                    name: sanitize(fields[2].text),
+                    name: cx.name(fields[2].text),
                     origin: Some(line.span()),
                     ..Location::default()
                 },
@@ -502,7 +511,7 @@ fn statement(
                     "committed" => l.loc.committed = true,
                     "urgent" => l.loc.urgent = true,
                     "invariant" => {
-                        l.loc.invariant = Some(expr_text(v)?);
+                        l.loc.invariant = Some(expr_text(v, cx)?);
                         l.loc.invariant_origin = Some(v.span());
                     }
                     "labels" => l
@@ -531,11 +540,11 @@ fn statement(
             for (k, v) in attributes(attrs)? {
                 match k.text {
                     "provided" => {
-                        e.guard = Some(expr_text(v)?);
+                        e.guard = Some(expr_text(v, cx)?);
                         e.guard_at = Some(v.span());
                     }
                     "do" => {
-                        e.updates = statements(v)?;
+                        e.updates = statements(v, cx)?;
                         e.updates_at = Some(v.span());
                     }
                     other => return Err((k.span(), format!("unknown edge attribute `{other}`"))),

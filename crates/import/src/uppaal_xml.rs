@@ -2,8 +2,9 @@
 //! every label's text is translated with positions mapped back to the file.
 
 use super::Sink;
+use super::context::Context;
 use super::decl::{self, Env, SystemDecl};
-use super::expr::{Expr, Parser, print, sanitize};
+use super::expr::{Expr, Parser, print};
 use super::lex::{Cursor, Tok, tokenize};
 use super::model::{Check, Edge, Location, Model, Template, extend_traced};
 use super::queries;
@@ -11,6 +12,7 @@ use super::query_file::{one_line, refusal};
 use super::{Query, QueryOutcome, other_engine};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
+use std::rc::Rc;
 use zeno_ir::Span;
 
 /// Text of an element with, for each byte, its offset in the file (entities
@@ -95,9 +97,9 @@ impl Chunk {
     }
 
     /// Tokens of the text, or the lexical error reported to `sink`.
-    pub(crate) fn cursor(&self, sink: &mut Sink) -> Option<Cursor> {
+    pub(crate) fn cursor(&self, cx: &Rc<Context>, sink: &mut Sink) -> Option<Cursor> {
         match tokenize(&self.text, &|i| self.offset(i)) {
-            Ok(t) => Some(Cursor::new(t)),
+            Ok(t) => Some(Cursor::new(t, cx)),
             Err((span, msg)) => {
                 sink.error(span, msg);
                 None
@@ -455,8 +457,13 @@ fn blank(chunk: &Chunk) -> bool {
             .is_ok_and(|tokens| tokens.iter().all(|t| matches!(t.tok, Tok::Eof)))
 }
 
-fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>> {
-    let mut c = chunk.cursor(sink)?;
+fn label_exprs(
+    chunk: &Chunk,
+    list: bool,
+    cx: &Rc<Context>,
+    sink: &mut Sink,
+) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(cx, sink)?;
     let mut p = Parser { c: &mut c };
     let r = if list {
         p.list()
@@ -465,7 +472,7 @@ fn label_exprs(chunk: &Chunk, list: bool, sink: &mut Sink) -> Option<Vec<String>
     };
     let r = r.and_then(|es| c.expect_eof("after the expression").map(|()| es));
     match r {
-        Ok(es) => Some(es.iter().map(print).collect()),
+        Ok(es) => Some(es.iter().map(|e| print(e, cx)).collect()),
         Err((span, msg)) => {
             sink.error(span, msg);
             None
@@ -493,8 +500,13 @@ fn is_inert(e: &Expr) -> bool {
 }
 
 /// Updates, with calls of inlined functions expanded.
-fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<String>> {
-    let mut c = chunk.cursor(sink)?;
+fn assignment_label(
+    chunk: &Chunk,
+    env: &Env,
+    cx: &Rc<Context>,
+    sink: &mut Sink,
+) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(cx, sink)?;
     let r = decl::updates(&mut c, env).and_then(|es| c.expect_eof("after the update").map(|()| es));
     match r {
         Ok(es) => Some(
@@ -504,12 +516,12 @@ fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<Str
                     if inert {
                         sink.warning(
                             chunk.span(),
-                            format!("`{}` in an update has no effect: left out", print(e)),
+                            format!("`{}` in an update has no effect: left out", print(e, cx)),
                         );
                     }
                     !inert
                 })
-                .map(print)
+                .map(|e| print(e, cx))
                 .collect(),
         ),
         Err((span, msg)) => {
@@ -521,7 +533,7 @@ fn assignment_label(chunk: &Chunk, env: &Env, sink: &mut Sink) -> Option<Vec<Str
 
 /// `c!`, `c[i]?`: the direction is split off first, since `?` would
 /// otherwise start a conditional expression.
-fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
+fn sync_label(chunk: &Chunk, cx: &Rc<Context>, sink: &mut Sink) -> Option<String> {
     let toks = match tokenize(&chunk.text, &|i| chunk.offset(i)) {
         Ok(t) => t,
         Err((span, msg)) => {
@@ -531,7 +543,7 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
     };
     match super::lex::split_direction(toks) {
         Ok((toks, dir)) => {
-            let mut c = Cursor::new(toks);
+            let mut c = Cursor::new(toks, cx);
             let r = Parser { c: &mut c }.expr().and_then(|e| {
                 if c.at_eof() {
                     Ok(e)
@@ -543,7 +555,7 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
                 }
             });
             match r {
-                Ok(e) => Some(format!("{}{dir}", print(&e))),
+                Ok(e) => Some(format!("{}{dir}", print(&e, cx))),
                 Err((span, msg)) => {
                     sink.error(span, msg);
                     None
@@ -558,14 +570,14 @@ fn sync_label(chunk: &Chunk, sink: &mut Sink) -> Option<String> {
 }
 
 /// `i : pid_t, j : int[0, 3]`.
-fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
-    let mut c = chunk.cursor(sink)?;
+fn select_label(chunk: &Chunk, cx: &Rc<Context>, sink: &mut Sink) -> Option<Vec<String>> {
+    let mut c = chunk.cursor(cx, sink)?;
     let r = (|| {
         let out = c.comma_list(|c| {
             let v = c.ident()?;
             c.expect(":")?;
             let ty = Parser { c }.bounded_type()?;
-            Ok(format!("{} : {ty}", sanitize(&v)))
+            Ok(format!("{} : {ty}", cx.name(&v)))
         })?;
         if !c.at_eof() {
             return Err((c.span(), "unexpected text in the select label".to_string()));
@@ -581,13 +593,13 @@ fn select_label(chunk: &Chunk, sink: &mut Sink) -> Option<Vec<String>> {
     }
 }
 
-pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
+pub(crate) fn read(text: &str, cx: &Rc<Context>, sink: &mut Sink) -> Option<Model> {
     let nta = parse_xml(text, sink)?;
     let mut model = Model::default();
     let mut env = Env::default();
     let mut sys = SystemDecl::default();
     if let Some(d) = &nta.declaration
-        && let Some(mut c) = d.cursor(sink)
+        && let Some(mut c) = d.cursor(cx, sink)
     {
         // UPPAAL's grammar lets instantiations (`Q = P(2);`) stand among
         // the global declarations too.
@@ -596,7 +608,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         }
     }
     for t in &nta.templates {
-        if let Some(tm) = template(t, &mut env, sink) {
+        if let Some(tm) = template(t, &mut env, cx, sink) {
             model.templates.push(tm);
         }
     }
@@ -604,7 +616,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         sink.error(Span::new(0, 0), "the model has no `<system>` element");
     }
     for s in nta.instantiation.iter().chain(&nta.system) {
-        if let Some(mut c) = s.cursor(sink) {
+        if let Some(mut c) = s.cursor(cx, sink) {
             while !c.at_eof() {
                 decl::system_statement(&mut c, &mut env, sink, &mut sys, &mut model.globals);
             }
@@ -626,7 +638,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
         if only_comments {
             continue;
         }
-        let (check, info) = query(q, k + 1, &known, &mut taken, sink);
+        let (check, info) = query(q, k + 1, &known, &mut taken, cx, sink);
         model.checks.push(check);
         model.queries.push(info);
     }
@@ -643,12 +655,10 @@ fn known_names(nta: &Nta) -> std::collections::HashSet<String> {
         // A chunk that does not lex was reported already; its names are
         // then simply not known.
         if let Ok(tokens) = tokenize(&chunk.text, &|i| chunk.offset(i)) {
-            let mut c = Cursor::new(tokens);
-            while !c.at_eof() {
-                if let Tok::Ident(n) = c.bump() {
-                    known.insert(n);
-                }
-            }
+            known.extend(tokens.into_iter().filter_map(|t| match t.tok {
+                Tok::Ident(n) => Some(n),
+                _ => None,
+            }));
         }
     }
     for t in &nta.templates {
@@ -664,15 +674,16 @@ fn query(
     n: usize,
     known: &std::collections::HashSet<String>,
     taken: &mut std::collections::HashSet<String>,
+    cx: &Rc<Context>,
     sink: &mut Sink,
 ) -> (Check, Query) {
     let comment = q.comment.text.trim();
     // Named after its comment when that is a plain identifier no earlier
     // check has; otherwise `qN` (`qN_2`, … when a comment took that), with
     // the comment printed above it.
-    let named = is_ident(comment) && !taken.contains(&sanitize(comment));
+    let named = is_ident(comment) && !taken.contains(&cx.name(comment));
     let name = if named {
-        sanitize(comment)
+        cx.name(comment)
     } else {
         let mut name = format!("q{n}");
         let mut k = 1;
@@ -704,7 +715,7 @@ fn query(
         // A query that does not even lex is reported on that query alone.
         let translated = match tokenize(&q.formula.text, &|i| q.formula.offset(i)) {
             Ok(tokens) => queries::formula(
-                &mut Cursor::new(tokens),
+                &mut Cursor::new(tokens, cx),
                 q.formula.span(),
                 Some(known),
                 sink,
@@ -743,7 +754,7 @@ fn query(
 
 use super::is_ident;
 
-fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
+fn template(t: &XTemplate, env: &mut Env, cx: &Rc<Context>, sink: &mut Sink) -> Option<Template> {
     // A template without a name (an unused draft left in the file) cannot
     // be instantiated by the system line, so leaving it out changes nothing.
     let name = t.name.as_ref().map_or("", |c| c.text.trim());
@@ -767,13 +778,13 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         return None;
     }
     let mut out = Template {
-        name: sanitize(&name),
+        name: cx.name(&name),
         origin: Some(t.span),
         ..Template::default()
     };
     let mut value_params = Vec::new();
     if let Some(p) = &t.parameter
-        && let Some(mut c) = p.cursor(sink)
+        && let Some(mut c) = p.cursor(cx, sink)
     {
         match decl::parameters(&mut c, env).and_then(|ps| {
             if c.at_eof() {
@@ -790,7 +801,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
         }
     }
     if let Some(d) = &t.declaration
-        && let Some(mut c) = d.cursor(sink)
+        && let Some(mut c) = d.cursor(cx, sink)
     {
         (out.locals, out.local_origins) = declarations(&mut c, env, sink);
     }
@@ -800,7 +811,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             .iter()
             .find(|l| l.id == id)
             .map(|l| match &l.name {
-                Some(n) if is_ident(n.text.trim()) => sanitize(n.text.trim()),
+                Some(n) if is_ident(n.text.trim()) => cx.name(n.text.trim()),
                 // Ids are XML names (may hold `-` or `.`); keep them readable.
                 _ => format!(
                     "_{}",
@@ -842,7 +853,7 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
                     if blank(&lab.text) {
                         continue;
                     }
-                    if let Some(mut es) = label_exprs(&lab.text, false, sink) {
+                    if let Some(mut es) = label_exprs(&lab.text, false, cx, sink) {
                         loc.invariant = es.pop();
                         loc.invariant_origin = Some(lab.text.trimmed_span());
                     }
@@ -900,19 +911,19 @@ fn template(t: &XTemplate, env: &mut Env, sink: &mut Sink) -> Option<Template> {
             let origin = Some(lab.text.trimmed_span());
             match lab.kind.as_str() {
                 "guard" => {
-                    e.guard = label_exprs(&lab.text, false, sink).and_then(|mut v| v.pop());
+                    e.guard = label_exprs(&lab.text, false, cx, sink).and_then(|mut v| v.pop());
                     e.origins.guard = origin;
                 }
                 "assignment" => {
-                    e.updates = assignment_label(&lab.text, env, sink).unwrap_or_default();
+                    e.updates = assignment_label(&lab.text, env, cx, sink).unwrap_or_default();
                     e.origins.updates = origin;
                 }
                 "synchronisation" => {
-                    e.sync = sync_label(&lab.text, sink);
+                    e.sync = sync_label(&lab.text, cx, sink);
                     e.origins.sync = origin;
                 }
                 "select" => {
-                    e.select = select_label(&lab.text, sink).unwrap_or_default();
+                    e.select = select_label(&lab.text, cx, sink).unwrap_or_default();
                     e.origins.select = origin;
                 }
                 "comments" => {}

@@ -3,13 +3,15 @@
 //! Queries live in a separate `.q` file in this format and are not read.
 
 use super::Sink;
+use super::context::Context;
 use super::decl::{self, Env, SystemDecl};
-use super::expr::{Parser, print, sanitize};
+use super::expr::{Parser, print};
 use super::lex::{Cursor, PResult, Tok, describe, split_direction, tokenize};
 use super::model::{Edge, Location, Model, Template, extend_traced};
+use std::rc::Rc;
 use zeno_ir::Span;
 
-pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
+pub(crate) fn read(text: &str, cx: &Rc<Context>, sink: &mut Sink) -> Option<Model> {
     let toks = match tokenize(text, &|i| i as u32) {
         Ok(t) => t,
         Err((span, msg)) => {
@@ -17,7 +19,7 @@ pub(crate) fn read(text: &str, sink: &mut Sink) -> Option<Model> {
             return None;
         }
     };
-    let mut c = Cursor::new(toks);
+    let mut c = Cursor::new(toks, cx);
     let mut model = Model::default();
     let mut env = Env::default();
     let mut sys = SystemDecl::default();
@@ -76,7 +78,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     let name_span = c.span();
     let name = c.ident()?;
     let mut t = Template {
-        name: sanitize(&name),
+        name: c.cx.name(&name),
         ..Template::default()
     };
     c.expect("(")?;
@@ -103,7 +105,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
     t.locations = c.comma_list(|c| {
         let lname = c.ident()?;
         let mut loc = Location {
-            name: sanitize(&lname),
+            name: c.cx.name(&lname),
             ..Location::default()
         };
         if c.eat("{") {
@@ -111,7 +113,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             let mut inv = c.take_until(&["}"]);
             let e = Parser { c: &mut inv }.expr()?;
             inv.expect_eof("in the invariant")?;
-            loc.invariant = Some(print(&e));
+            loc.invariant = Some(print(&e, &inv.cx));
             loc.invariant_origin = Some(since(c, start));
             c.expect("}")?;
         }
@@ -125,7 +127,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             let urgent = matches!(&c.prev_tok(), Tok::Ident(k) if k == "urgent");
             c.comma_list(|c| {
                 let span = c.span();
-                let l = sanitize(&c.ident()?);
+                let l = c.zeno_name()?;
                 match t.locations.iter_mut().find(|x| x.name == l) {
                     Some(x) if urgent => x.urgent = true,
                     Some(x) => x.committed = true,
@@ -136,7 +138,7 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
             c.expect(";")?;
         } else if c.eat_kw("init") {
             let span = c.span();
-            let l = sanitize(&c.ident()?);
+            let l = c.zeno_name()?;
             match t.locations.iter_mut().find(|x| x.name == l) {
                 Some(x) => x.init = true,
                 None => return Err((span, format!("`{l}` is not a state of `{name}`"))),
@@ -166,11 +168,11 @@ fn process(c: &mut Cursor, env: &mut Env, sink: &mut Sink) -> PResult<Template> 
                         "`-> target` needs a previous transition".to_string(),
                     ))?
                 } else {
-                    sanitize(&c.ident()?)
+                    c.zeno_name()?
                 };
                 arrow(c);
                 c.expect("->")?;
-                let dst = sanitize(&c.ident()?);
+                let dst = c.zeno_name()?;
                 for l in [&src, &dst] {
                     if !t.locations.iter().any(|x| x.name == *l) {
                         return Err((c.prev_span(), format!("`{l}` is not a state of `{name}`")));
@@ -221,7 +223,7 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
                 let v = part.ident()?;
                 part.expect(":")?;
                 let ty = Parser { c: &mut part }.bounded_type()?;
-                e.select.push(format!("{} : {ty}", sanitize(&v)));
+                e.select.push(format!("{} : {ty}", part.cx.name(&v)));
                 e.origins.select = origin;
                 if !part.eat(",") {
                     break;
@@ -229,19 +231,20 @@ fn labels(c: &mut Cursor, e: &mut Edge, env: &Env) -> PResult<()> {
             },
             "guard" => {
                 let g = Parser { c: &mut part }.expr()?;
-                e.guard = Some(print(&g));
+                e.guard = Some(print(&g, &part.cx));
                 e.origins.guard = origin;
             }
             "sync" => {
+                let cx = Rc::clone(&part.cx);
                 let (toks, dir) = split_direction(part.into_tokens())?;
-                part = Cursor::new(toks);
+                part = Cursor::new(toks, &cx);
                 let ch = Parser { c: &mut part }.expr()?;
-                e.sync = Some(format!("{}{dir}", print(&ch)));
+                e.sync = Some(format!("{}{dir}", print(&ch, &part.cx)));
                 e.origins.sync = origin;
             }
             "assign" => {
                 let us = decl::updates(&mut part, env)?;
-                e.updates = us.iter().map(print).collect();
+                e.updates = us.iter().map(|u| print(u, &part.cx)).collect();
                 e.origins.updates = origin;
             }
             "probability" => return Err((span, "probabilities are not supported".into())),

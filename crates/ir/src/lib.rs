@@ -31,7 +31,7 @@ mod test_exprs;
 pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot, reset_summary};
 pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
-pub use sites::{line_starts, shift_local_calls, shift_local_calls_in};
+pub use sites::{shift_local_calls, shift_local_calls_in};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;
@@ -73,10 +73,10 @@ pub struct Network {
     pub priorities: Priorities,
     /// The checks, in text order.
     pub checks: Vec<Check>,
-    /// The byte offset where each line of the model text starts, so that
-    /// messages can name lines without the text (`report` does, for
-    /// run-time errors inside functions); empty when not known.
-    pub line_starts: Vec<u32>,
+    /// The lines of the model text, so that messages can name lines
+    /// without the text (`report` does, for run-time errors inside
+    /// functions); `None` when not known.
+    pub lines: Option<zeno_base::line_index::LineIndex>,
     /// The scalar sets the network is symmetric in (none: no reduction).
     pub symmetry: symmetry::Symmetry,
 }

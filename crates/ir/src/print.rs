@@ -7,6 +7,7 @@
 //! spellings in which the target languages differ.
 
 use super::{BinOp, Call, Expr, UnOp, VarId};
+use zeno_base::operators::{BinaryOp, Prec};
 
 /// How the text being written names what the ir indexes.
 pub trait Names {
@@ -67,59 +68,55 @@ impl Style {
     };
 }
 
-// Binding strengths, higher binds tighter (C's levels; UPPAAL puts its
-// `<?`/`>?` between comparisons and shifts).
-const COND: u8 = 2;
-const EQUALITY: u8 = 8;
-const RELATION: u8 = 9;
-const UNARY: u8 = 15;
-const ATOM: u8 = 16;
+// Binding strengths, higher binds tighter: the levels of the one operator
+// table (`zeno_base::operators`).
+const COND: u8 = Prec::Cond.level();
+const EQUALITY: u8 = Prec::Equality.level();
+const RELATION: u8 = Prec::Relation.level();
+const UNARY: u8 = Prec::Prefix.level();
+const ATOM: u8 = Prec::Atom.level();
+
+/// The operator of zeno's syntax that `op` evaluates.
+fn operator(op: BinOp) -> BinaryOp {
+    match op {
+        BinOp::Add => BinaryOp::Add,
+        BinOp::Sub => BinaryOp::Sub,
+        BinOp::Mul => BinaryOp::Mul,
+        BinOp::Div => BinaryOp::Div,
+        BinOp::Mod => BinaryOp::Rem,
+        BinOp::Lt => BinaryOp::Lt,
+        BinOp::Le => BinaryOp::Le,
+        BinOp::Eq => BinaryOp::Eq,
+        BinOp::Ne => BinaryOp::Ne,
+        BinOp::Ge => BinaryOp::Ge,
+        BinOp::Gt => BinaryOp::Gt,
+        BinOp::And => BinaryOp::And,
+        BinOp::Or => BinaryOp::Or,
+        BinOp::BitAnd => BinaryOp::BitAnd,
+        BinOp::BitOr => BinaryOp::BitOr,
+        BinOp::BitXor => BinaryOp::BitXor,
+        BinOp::Shl => BinaryOp::Shl,
+        BinOp::Shr => BinaryOp::Shr,
+        BinOp::Min => BinaryOp::Min,
+        BinOp::Max => BinaryOp::Max,
+        BinOp::Pow => BinaryOp::Pow,
+    }
+}
 
 fn binop_prec(op: BinOp, style: Style) -> u8 {
     match op {
-        BinOp::Or => 3,
-        BinOp::And => 4,
-        BinOp::BitOr => 5,
-        BinOp::BitXor => 6,
-        BinOp::BitAnd => 7,
-        BinOp::Eq | BinOp::Ne => EQUALITY,
-        BinOp::Lt | BinOp::Le | BinOp::Ge | BinOp::Gt => RELATION,
-        BinOp::Min | BinOp::Max if style.infix_min_max => 10,
         // Printed as calls, which need no parentheses.
-        BinOp::Min | BinOp::Max => ATOM,
-        BinOp::Shl | BinOp::Shr => 11,
-        BinOp::Add | BinOp::Sub => 12,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
-        BinOp::Pow => 14,
+        BinOp::Min | BinOp::Max if !style.infix_min_max => ATOM,
+        _ => operator(op).prec().level(),
     }
 }
 
 /// The operator's text (`+`, `&&`; `min`/`max` or `<?`/`>?` by style).
 pub fn binop_text(op: BinOp, style: Style) -> &'static str {
     match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Mod => "%",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Ge => ">=",
-        BinOp::Gt => ">",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::Min if style.infix_min_max => "<?",
-        BinOp::Max if style.infix_min_max => ">?",
-        BinOp::Min => "min",
-        BinOp::Max => "max",
-        BinOp::Pow => "**",
+        BinOp::Min if !style.infix_min_max => "min",
+        BinOp::Max if !style.infix_min_max => "max",
+        _ => operator(op).spelling(),
     }
 }
 
@@ -233,7 +230,13 @@ impl<'n, N: Names + ?Sized> Printer<'n, N> {
             Expr::Checked { .. } => {}
             Expr::Unary(op, a) => {
                 out.push_str(unop_text(*op));
-                self.write(out, a, UNARY);
+                let mut operand = String::new();
+                self.write(&mut operand, a, UNARY);
+                // `-(-x)` written `--x` would be a decrement.
+                if *op == UnOp::Neg && operand.starts_with('-') {
+                    out.push(' ');
+                }
+                out.push_str(&operand);
             }
             Expr::Call(c) => {
                 if let Some(text) = self.names.call(c) {
@@ -351,6 +354,16 @@ mod tests {
         assert_eq!(zeno(&e), "(s1 | s2) & 4");
         let e = Expr::Unary(UnOp::BitNot, bin(BinOp::Shr, var(1), c(2)));
         assert_eq!(zeno(&e), "~(s1 >> 2)");
+    }
+
+    #[test]
+    fn a_negation_of_a_negative_is_no_decrement() {
+        // `--s1` would be a decrement in zeno and UPPAAL (it was printed
+        // so, and exported to XTA as `x = --y` for `x = -(-y)`).
+        let neg = |e| Box::new(Expr::Unary(UnOp::Neg, e));
+        assert_eq!(zeno(&neg(neg(var(1)))), "- -s1");
+        assert_eq!(uppaal(&neg(c(-3))), "- -3");
+        assert_eq!(zeno(&Expr::Unary(UnOp::Not, neg(var(1)))), "!-s1");
     }
 
     #[test]

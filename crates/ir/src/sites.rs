@@ -29,25 +29,10 @@ impl Network {
     }
 
     /// The line (from 1) of a byte offset, when the network knows its
-    /// text's lines (`line_starts`).
+    /// text's lines (`lines`).
     pub fn line_of(&self, offset: u32) -> Option<usize> {
-        if self.line_starts.is_empty() {
-            return None;
-        }
-        Some(self.line_starts.partition_point(|&s| s <= offset))
+        Some(self.lines.as_ref()?.line(offset) as usize + 1)
     }
-}
-
-/// The byte offset of every line's start in `text` (the first is 0).
-pub fn line_starts(text: &str) -> Vec<u32> {
-    std::iter::once(0)
-        .chain(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        )
-        .collect()
 }
 
 fn formula_calls(f: &Formula, look: &mut impl FnMut(&Call)) {

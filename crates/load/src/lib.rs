@@ -7,7 +7,7 @@
 
 use zeno_base::diagnostics::{Diagnostic, Severity};
 use zeno_import::{
-    self as import, Detection, Format, ImportOptions, Query, QueryOutcome, SourceMap,
+    self as import, Detection, Format, ImportOptions, Query, QueryOutcome, Renaming, SourceMap,
 };
 use zeno_ir::Span;
 use zeno_semantics::{self as semantics, Analysis};
@@ -36,6 +36,9 @@ pub struct Loaded {
     /// became of each, a check set aside included (see
     /// [`refuse_set_aside`]); empty for the other formats.
     pub queries: Vec<Query>,
+    /// The importer's zeno names for the keywords the input used as names
+    /// (none for zeno text), with which its query files are read.
+    pub renaming: Renaming,
 }
 
 impl Loaded {
@@ -108,6 +111,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             set_aside: Vec::new(),
             source_map: None,
             queries: Vec::new(),
+            renaming: Renaming::default(),
         });
     };
     let opts = ImportOptions {
@@ -122,6 +126,7 @@ pub fn load(name: &str, text: &str, labels: &[String]) -> Result<Loaded, LoadErr
             refuse_set_aside(&mut queries, &zeno, &set_aside);
             Ok(Loaded {
                 queries,
+                renaming: imported.renaming,
                 zeno,
                 source_map,
                 detection,
@@ -287,9 +292,15 @@ pub struct WithQueries {
 /// Adds the queries of the query file `queries_text` to the zeno text
 /// `zeno` as checks: each translated query as `check NAME: …;` (renamed
 /// `NAME_2`, … where `zeno` has a check of its name or `taken` holds it),
-/// and those the analysis rejects set aside as refused.
-pub fn add_query_file(zeno: &str, queries_text: &str, taken: &[String]) -> WithQueries {
-    let read = import::read_query_file(queries_text);
+/// and those the analysis rejects set aside as refused. The queries' names
+/// are renamed as the model's were (`renaming`, see [`Loaded::renaming`]).
+pub fn add_query_file(
+    zeno: &str,
+    queries_text: &str,
+    taken: &[String],
+    renaming: &Renaming,
+) -> WithQueries {
+    let read = import::read_query_file(queries_text, renaming);
     let mut taken: std::collections::HashSet<String> = check_names(zeno)
         .into_iter()
         .chain(taken.iter().cloned())
@@ -436,7 +447,7 @@ mod tests {
         // Line 1 is set aside (a call with an effect), line 2 takes a name
         // the model has (`ok_2`), line 3 is statistical.
         let q = "A[] bump() < 9\n// ok\nE<> a == 0\nPr[<=1](<> a == 1)\nA[] a < 1\n";
-        let added = add_query_file(model, q, &[]);
+        let added = add_query_file(model, q, &[], &Renaming::default());
         let names: Vec<&str> = added.queries.iter().map(|q| q.name.as_str()).collect();
         assert_eq!(names, ["line1", "ok_2", "line4", "line5"]);
         assert!(matches!(

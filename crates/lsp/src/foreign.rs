@@ -112,7 +112,7 @@ pub fn query_file_translation(
         .map_err(|e| format!("the model `{shown}` beside this file: {e}"))?;
     let format = loaded.imported_from().unwrap_or(Format::UppaalXml);
     let zeno = zeno_load::without_checks(&loaded.zeno);
-    let added = zeno_load::add_query_file(&zeno, text, &[]);
+    let added = zeno_load::add_query_file(&zeno, text, &[], &loaded.renaming);
     let mut map = SourceMap::default();
     for (name, span) in &added.checks {
         if let Some(q) = added.queries.iter().find(|q| q.name == *name) {

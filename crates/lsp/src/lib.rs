@@ -53,6 +53,7 @@ mod framing;
 mod guard;
 pub mod lenses;
 mod line_index;
+pub mod lsp_ext;
 mod order;
 pub mod pictures;
 pub mod results;
@@ -64,7 +65,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::io::{AsyncRead, AsyncWrite};
+use tower_lsp_server::ls_types::request::Request as _;
 use tower_lsp_server::{LspService, Server};
+
+use lsp_ext::{
+    DocumentTextRequest, ErrorTraceRequest, GraphSvgRequest, SimulateRequest, TraceSvgRequest,
+};
 
 pub use server::ServerStatusParams;
 
@@ -103,11 +109,11 @@ where
     tokio::spawn(framing::forward_server_output(from_server, frames));
     let flag = shut_down.clone();
     let (service, socket) = LspService::build(move |client| server::Backend::new(client, flag))
-        .custom_method("zeno/errorTrace", server::Backend::error_trace)
-        .custom_method("zeno/traceSvg", server::Backend::trace_svg)
-        .custom_method("zeno/graphSvg", server::Backend::graph_svg)
-        .custom_method("zeno/documentText", server::Backend::document_text)
-        .custom_method("zeno/simulate", server::Backend::simulate)
+        .custom_method(ErrorTraceRequest::METHOD, server::Backend::error_trace)
+        .custom_method(TraceSvgRequest::METHOD, server::Backend::trace_svg)
+        .custom_method(GraphSvgRequest::METHOD, server::Backend::graph_svg)
+        .custom_method(DocumentTextRequest::METHOD, server::Backend::document_text)
+        .custom_method(SimulateRequest::METHOD, server::Backend::simulate)
         .custom_method(
             "window/workDoneProgress/cancel",
             server::Backend::work_done_progress_cancel,

@@ -1,80 +1,44 @@
-//! Conversion between byte offsets in a text and LSP positions.
+//! Byte offsets and LSP positions: the base layer's line index
+//! ([`zeno_base::line_index`]) in the protocol's types.
 //!
 //! LSP positions count lines and, within a line, code units of the position
 //! encoding negotiated in `initialize` (UTF-16 unless the client offers
-//! another; see [`Encoding`]), while the rest of zeno speaks byte offsets.
-//! The index stores where every line starts and, for the few lines that
-//! contain non-ASCII characters, where those characters are, so that the
-//! common ASCII line converts by subtraction.
+//! another; see [`negotiate`]), while the rest of zeno speaks byte offsets.
 
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
 
+pub use zeno_base::line_index::Encoding;
+use zeno_base::line_index::{self as line_index, LineCol};
+
 use zeno_ir::Span;
 
-/// What a position's `character` counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Encoding {
-    /// Bytes of UTF-8.
-    Utf8,
-    /// UTF-16 code units: the protocol's default, which every client speaks.
-    #[default]
-    Utf16,
-    /// Unicode scalar values (characters).
-    Utf32,
+/// The encoding to use for a client offering `offered` (in its order of
+/// preference): UTF-8 when offered (zeno's own offsets, no conversion),
+/// else UTF-16, the protocol's default, else UTF-32; UTF-16 when the
+/// client offers nothing the server knows, as the protocol says.
+pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    let offered = offered.unwrap_or_default();
+    [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32]
+        .into_iter()
+        .find(|e| offered.contains(&kind(*e)))
+        .unwrap_or_default()
 }
 
-impl Encoding {
-    /// The encoding to use for a client offering `offered` (in its order of
-    /// preference): UTF-8 when offered (zeno's own offsets, no conversion),
-    /// else UTF-16, the protocol's default, else UTF-32; UTF-16 when the
-    /// client offers nothing the server knows, as the protocol says.
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
-        let offered = offered.unwrap_or_default();
-        [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32]
-            .into_iter()
-            .find(|e| offered.contains(&e.kind()))
-            .unwrap_or_default()
-    }
-
-    pub fn kind(self) -> PositionEncodingKind {
-        match self {
-            Encoding::Utf8 => PositionEncodingKind::UTF8,
-            Encoding::Utf16 => PositionEncodingKind::UTF16,
-            Encoding::Utf32 => PositionEncodingKind::UTF32,
-        }
-    }
-
-    /// The length of `c` in this encoding's units.
-    pub fn units(self, c: char) -> u32 {
-        match self {
-            Encoding::Utf8 => c.len_utf8() as u32,
-            Encoding::Utf16 => c.len_utf16() as u32,
-            Encoding::Utf32 => 1,
-        }
+/// The protocol's name of an encoding.
+pub fn kind(encoding: Encoding) -> PositionEncodingKind {
+    match encoding {
+        Encoding::Utf8 => PositionEncodingKind::UTF8,
+        Encoding::Utf16 => PositionEncodingKind::UTF16,
+        Encoding::Utf32 => PositionEncodingKind::UTF32,
     }
 }
 
-/// A character wider than one byte on a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct WideChar {
-    /// Byte offset from the start of the line.
-    start: u32,
-    /// Length in bytes (2 to 4).
-    len_utf8: u32,
-    /// Length in units of the encoding (UTF-8: the bytes; UTF-16: 1 or 2;
-    /// UTF-32: 1).
-    len_units: u32,
-}
-
+/// A text's line index, answering in LSP positions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineIndex {
-    /// Byte offset of the start of every line; `line_starts[0] == 0`.
-    line_starts: Vec<u32>,
-    /// Byte offset of the end of every line's content (before `\n` or `\r\n`).
-    line_ends: Vec<u32>,
-    /// Wide characters per line, in order; lines without any are absent.
-    wide: Vec<(u32, Vec<WideChar>)>,
-    len: u32,
+pub struct LineIndex(line_index::LineIndex);
+
+fn position(at: LineCol) -> Position {
+    Position::new(at.line, at.col)
 }
 
 impl LineIndex {
@@ -84,76 +48,16 @@ impl LineIndex {
     }
 
     pub fn with_encoding(text: &str, encoding: Encoding) -> LineIndex {
-        let mut line_starts = vec![0];
-        let mut line_ends = Vec::new();
-        let mut wide = Vec::new();
-        let mut current: Vec<WideChar> = Vec::new();
-        let mut line_start = 0u32;
-        let bytes = text.as_bytes();
-        for (i, c) in text.char_indices() {
-            let i = i as u32;
-            if c == '\n' {
-                let end = if i > line_start && bytes[i as usize - 1] == b'\r' {
-                    i - 1
-                } else {
-                    i
-                };
-                line_ends.push(end);
-                if !current.is_empty() {
-                    wide.push((line_starts.len() as u32 - 1, std::mem::take(&mut current)));
-                }
-                line_start = i + 1;
-                line_starts.push(line_start);
-            } else if !c.is_ascii() {
-                current.push(WideChar {
-                    start: i - line_start,
-                    len_utf8: c.len_utf8() as u32,
-                    len_units: encoding.units(c),
-                });
-            }
-        }
-        line_ends.push(text.len() as u32);
-        if !current.is_empty() {
-            wide.push((line_starts.len() as u32 - 1, current));
-        }
-        LineIndex {
-            line_starts,
-            line_ends,
-            wide,
-            len: text.len() as u32,
-        }
+        LineIndex(line_index::LineIndex::new(text, encoding))
     }
 
     pub fn line_count(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.0.line_count()
     }
 
-    fn wide_chars(&self, line: u32) -> &[WideChar] {
-        match self.wide.binary_search_by_key(&line, |(l, _)| *l) {
-            Ok(i) => &self.wide[i].1,
-            Err(_) => &[],
-        }
-    }
-
-    /// The position of a byte offset. Offsets past the end clamp to the end;
-    /// an offset inside a multi-byte character counts as its start.
+    /// The position of a byte offset (see [`line_index::LineIndex::line_col`]).
     pub fn position(&self, offset: u32) -> Position {
-        let offset = offset.min(self.len);
-        let line = self.line_starts.partition_point(|&s| s <= offset) as u32 - 1;
-        let col_bytes = offset - self.line_starts[line as usize];
-        let mut col = col_bytes;
-        for w in self.wide_chars(line) {
-            if w.start >= col_bytes {
-                break;
-            }
-            if w.start + w.len_utf8 > col_bytes {
-                // Inside the character: count up to its start.
-                col -= col_bytes - w.start;
-                break;
-            }
-            col = col - w.len_utf8 + w.len_units;
-        }
-        Position::new(line, col)
+        position(self.0.line_col(offset))
     }
 
     /// The range of a byte span.
@@ -161,57 +65,19 @@ impl LineIndex {
         Range::new(self.position(span.start), self.position(span.end))
     }
 
-    /// A span cut at line breaks: each line's piece as its start and its
-    /// length, without the line break (for semantic tokens, which may not
-    /// span lines). Empty pieces are left out.
+    /// A span cut at line breaks (see [`line_index::LineIndex::line_pieces`]),
+    /// for semantic tokens, which may not span lines.
     pub fn line_pieces(&self, span: Span) -> Vec<(Position, u32)> {
-        let (start, end) = (span.start.min(self.len), span.end.min(self.len));
-        let line_of = |offset: u32| self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let (first, last) = (line_of(start), line_of(end));
-        let mut out = Vec::new();
-        for line in first..=last {
-            let from = if line == first {
-                start
-            } else {
-                self.line_starts[line]
-            };
-            let to = if line == last { end } else { u32::MAX }.min(self.line_ends[line]);
-            if to > from {
-                let (a, b) = (self.position(from), self.position(to));
-                out.push((a, b.character - a.character));
-            }
-        }
-        out
+        self.0
+            .line_pieces(span)
+            .into_iter()
+            .map(|(at, len)| (position(at), len))
+            .collect()
     }
 
-    /// The byte offset of a position. A line past the end gives the end of
-    /// the text; a character past the end of its line gives the end of the
-    /// line; a position inside a character (a surrogate pair, the bytes of a
-    /// UTF-8 sequence) gives the character's start.
-    pub fn offset(&self, position: Position) -> u32 {
-        let Some(&start) = self.line_starts.get(position.line as usize) else {
-            return self.len;
-        };
-        let end = self.line_ends[position.line as usize];
-        let target = position.character;
-        let mut units = 0u32;
-        let mut bytes = 0u32;
-        for w in self.wide_chars(position.line) {
-            // ASCII run before this wide character.
-            let run = w.start - bytes;
-            if units + run >= target {
-                return (start + bytes + (target - units)).min(end);
-            }
-            units += run;
-            bytes += run;
-            if units + w.len_units > target {
-                return start + bytes;
-            }
-            units += w.len_units;
-            bytes += w.len_utf8;
-        }
-        // Saturating: a client may send any column up to u32::MAX.
-        (start + bytes).saturating_add(target - units).min(end)
+    /// The byte offset of a position (see [`line_index::LineIndex::offset`]).
+    pub fn offset(&self, at: Position) -> u32 {
+        self.0.offset(LineCol::new(at.line, at.character))
     }
 }
 
@@ -220,137 +86,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spans_cut_into_line_pieces() {
-        // A block comment over three lines, CRLF after the first: the
-        // pieces leave the line breaks out and count UTF-16 units (é is 1,
-        // 😀 is 2).
-        let text = "a /* é\r\n😀\n\nx */ b";
-        let index = LineIndex::new(text);
-        let comment = Span::new(2, text.find(" b").unwrap() as u32);
-        assert_eq!(
-            index.line_pieces(comment),
-            [(pos(0, 2), 4), (pos(1, 0), 2), (pos(3, 0), 4)]
-        );
-        assert_eq!(index.line_pieces(Span::new(0, 1)), [(pos(0, 0), 1)]);
-        assert_eq!(
-            index.range(Span::new(0, 1)),
-            Range::new(pos(0, 0), pos(0, 1))
-        );
-    }
-
-    fn pos(line: u32, character: u32) -> Position {
-        Position::new(line, character)
-    }
-
-    #[test]
-    fn ascii_lines() {
-        let text = "ab\ncd\r\n\nefg";
+    fn positions_are_the_base_index_in_protocol_types() {
+        // "é" is 2 bytes and 1 UTF-16 unit; "😀" 4 bytes and 2 units.
+        let text = "é😀x\r\ny";
         let ix = LineIndex::new(text);
-        assert_eq!(ix.line_count(), 4);
-        assert_eq!(ix.position(0), pos(0, 0));
-        assert_eq!(ix.position(2), pos(0, 2));
-        assert_eq!(ix.position(3), pos(1, 0));
-        assert_eq!(ix.position(5), pos(1, 2));
-        assert_eq!(ix.position(7), pos(2, 0));
-        assert_eq!(ix.position(8), pos(3, 0));
-        assert_eq!(ix.position(11), pos(3, 3));
-        assert_eq!(ix.position(100), pos(3, 3));
-        assert_eq!(ix.offset(pos(1, 1)), 4);
-        // Past the end of a line: the end of its content, before "\r\n".
-        assert_eq!(ix.offset(pos(1, 9)), 5);
-        assert_eq!(ix.offset(pos(9, 0)), 11);
-        // The largest column a client can send.
-        assert_eq!(ix.offset(pos(3, u32::MAX)), 11);
-        assert_eq!(ix.offset(pos(1, u32::MAX)), 5);
-    }
-
-    #[test]
-    fn non_ascii_comment() {
-        // Bytes: "x" 0, " " 1, "//" 2-3, " " 4, "ÿ" 5-6 (2 bytes, 1 unit),
-        // " " 7, "日" 8-10 (3 bytes, 1 unit), "本" 11-13, " " 14,
-        // "😀" 15-18 (4 bytes, 2 units), "!" 19, "\n" 20, "y" 21.
-        let text = "x // ÿ 日本 😀!\ny";
-        assert_eq!(text.len(), 22);
-        let ix = LineIndex::new(text);
-        // UTF-16 columns: x0 ' '1 /2 /3 ' '4 ÿ5 ' '6 日7 本8 ' '9 😀10-11 !12
-        let expected = [
-            (0, 0),
-            (5, 5),
-            (7, 6),
-            (8, 7),
-            (11, 8),
-            (14, 9),
-            (15, 10),
-            (19, 12),
-            (20, 13),
-        ];
-        for (offset, col) in expected {
-            assert_eq!(ix.position(offset), pos(0, col), "offset {offset}");
-            assert_eq!(ix.offset(pos(0, col)), offset, "column {col}");
-        }
-        assert_eq!(ix.position(21), pos(1, 0));
-        // Inside "日" (byte 9) and inside the surrogate pair (column 11).
-        assert_eq!(ix.position(9), pos(0, 7));
-        assert_eq!(ix.offset(pos(0, 11)), 15);
-        // Past the end of the line: before the newline.
-        assert_eq!(ix.offset(pos(0, 40)), 20);
-    }
-
-    #[test]
-    fn every_encoding_counts_its_own_units() {
-        // "é" is 2 bytes, 1 UTF-16 unit; "😀" 4 bytes, 2 units, 1 character.
-        let text = "é😀x";
-        for (encoding, x, inside) in [
-            (Encoding::Utf8, 6, [1, 3, 4, 5].as_slice()),
-            (Encoding::Utf16, 3, [2].as_slice()),
-            (Encoding::Utf32, 2, [].as_slice()),
-        ] {
-            let ix = LineIndex::with_encoding(text, encoding);
-            assert_eq!(ix.position(6), pos(0, x), "{encoding:?}");
-            assert_eq!(ix.offset(pos(0, x)), 6, "{encoding:?}");
-            // A column inside a character means the character's start.
-            for &col in inside {
-                let offset = ix.offset(pos(0, col));
-                assert!(text.is_char_boundary(offset as usize), "{encoding:?} {col}");
-                assert!(offset < 6, "{encoding:?} {col}");
-            }
-            for (i, _) in text.char_indices() {
-                assert_eq!(ix.offset(ix.position(i as u32)), i as u32, "{encoding:?}");
-            }
-        }
+        assert_eq!(ix.position(6), Position::new(0, 3));
+        assert_eq!(ix.offset(Position::new(0, 3)), 6);
+        assert_eq!(ix.position(9), Position::new(1, 0));
+        assert_eq!(
+            ix.range(Span::new(0, 9)),
+            Range::new(Position::new(0, 0), Position::new(1, 0))
+        );
+        assert_eq!(ix.line_pieces(Span::new(2, 9)), [(Position::new(0, 1), 3)]);
+        assert_eq!(ix.line_count(), 2);
     }
 
     #[test]
     fn negotiation_prefers_utf8_and_defaults_to_utf16() {
         use PositionEncodingKind as K;
-        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
-        assert_eq!(Encoding::negotiate(Some(&[])), Encoding::Utf16);
-        assert_eq!(
-            Encoding::negotiate(Some(&[K::UTF16, K::UTF8])),
-            Encoding::Utf8
-        );
-        assert_eq!(Encoding::negotiate(Some(&[K::UTF32])), Encoding::Utf32);
-        assert_eq!(
-            Encoding::negotiate(Some(&[K::UTF32, K::UTF16])),
-            Encoding::Utf16
-        );
-        assert_eq!(
-            Encoding::negotiate(Some(&[K::new("utf-7")])),
-            Encoding::Utf16
-        );
-    }
-
-    #[test]
-    fn round_trip_on_every_char_boundary() {
-        let text = "é\r\n😀a\n\n日x😀😀\nlast";
-        let ix = LineIndex::new(text);
-        for (i, c) in text.char_indices() {
-            if c == '\n' || c == '\r' {
-                continue;
-            }
-            let p = ix.position(i as u32);
-            assert_eq!(ix.offset(p), i as u32, "offset {i}");
-        }
-        assert_eq!(ix.position(text.len() as u32), pos(4, 4));
+        assert_eq!(negotiate(None), Encoding::Utf16);
+        assert_eq!(negotiate(Some(&[])), Encoding::Utf16);
+        assert_eq!(negotiate(Some(&[K::UTF16, K::UTF8])), Encoding::Utf8);
+        assert_eq!(negotiate(Some(&[K::UTF32])), Encoding::Utf32);
+        assert_eq!(negotiate(Some(&[K::UTF32, K::UTF16])), Encoding::Utf16);
+        assert_eq!(negotiate(Some(&[K::new("utf-7")])), Encoding::Utf16);
     }
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
+use crate::lsp_ext::{Answer, GraphSvgRequest, Params, TraceSvgRequest};
 use crate::server::Backend;
 use zeno_checker::{CheckResult, Trace, Verdict};
 use zeno_ir::Network;
@@ -103,7 +104,10 @@ async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
 impl Backend {
     /// `zeno/traceSvg`: the timeline of a check's current trace, or `null`
     /// when the check is unknown or has no trace (yet).
-    pub async fn trace_svg(&self, params: TraceSvgParams) -> Result<Option<TraceSvg>> {
+    pub async fn trace_svg(
+        &self,
+        params: Params<TraceSvgRequest>,
+    ) -> Result<Answer<TraceSvgRequest>> {
         let Some(snap) = self.picture_snapshot(&params.uri, None)? else {
             return Ok(None);
         };
@@ -113,7 +117,10 @@ impl Backend {
     /// `zeno/graphSvg`: the automata of the template under the cursor (all
     /// its instances), with the first violated check's trace numbered on
     /// them; `null` outside templates.
-    pub async fn graph_svg(&self, params: GraphSvgParams) -> Result<Option<GraphSvg>> {
+    pub async fn graph_svg(
+        &self,
+        params: Params<GraphSvgRequest>,
+    ) -> Result<Answer<GraphSvgRequest>> {
         let Some(snap) = self.picture_snapshot(&params.uri, Some(params.position))? else {
             return Ok(None);
         };

@@ -15,7 +15,6 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -29,6 +28,7 @@ use super::foreign::{self, Translation};
 use super::guard::{self, guarded};
 use super::lenses::{self, Cursor};
 use super::line_index::{Encoding, LineIndex};
+use super::lsp_ext::{Answer, DocumentTextRequest, ErrorTraceRequest, Params};
 use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
 use super::snapshot::Snapshot;
 use jobs::Job;
@@ -41,19 +41,13 @@ use zeno_semantics::AnalysisHost;
 /// applied anyway (a client may skip version numbers).
 const GAP_WAIT: Duration = Duration::from_millis(200);
 
-/// `zeno/serverStatus`: sent when the server becomes busy or quiescent.
-pub enum ServerStatus {}
+pub use super::lsp_ext::ServerStatus;
 
-/// Parameters of `zeno/serverStatus`.
+/// Parameters of `zeno/serverStatus` ([`ServerStatus`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerStatusParams {
     /// Every check of every open document is done.
     pub quiescent: bool,
-}
-
-impl Notification for ServerStatus {
-    type Params = ServerStatusParams;
-    const METHOD: &'static str = "zeno/serverStatus";
 }
 
 pub struct Backend {
@@ -493,7 +487,10 @@ impl Backend {
     }
 
     /// `zeno/errorTrace`: the structured trace of a check of an open document.
-    pub async fn error_trace(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
+    pub async fn error_trace(
+        &self,
+        params: Params<ErrorTraceRequest>,
+    ) -> Result<Answer<ErrorTraceRequest>> {
         guard::request(|| self.error_trace_now(params))
     }
 
@@ -533,7 +530,10 @@ pub struct DocumentText {
 impl Backend {
     /// `zeno/documentText`: the text the server holds for an open document,
     /// so that a client (or a test) can see that it equals its own.
-    pub async fn document_text(&self, params: DocumentTextParams) -> Result<DocumentText> {
+    pub async fn document_text(
+        &self,
+        params: Params<DocumentTextRequest>,
+    ) -> Result<Answer<DocumentTextRequest>> {
         guard::request(|| self.document_text_now(params))
     }
 
@@ -668,7 +668,7 @@ impl LanguageServer for Backend {
             .and_then(|w| w.code_lens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false);
-        let encoding = Encoding::negotiate(
+        let encoding = super::line_index::negotiate(
             params
                 .capabilities
                 .general
@@ -686,7 +686,7 @@ impl LanguageServer for Backend {
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
-                position_encoding: Some(encoding.kind()),
+                position_encoding: Some(super::line_index::kind(encoding)),
                 text_document_sync: Some(TextDocumentSyncCapability::Options(
                     TextDocumentSyncOptions {
                         open_close: Some(true),

@@ -19,6 +19,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
 use super::line_index::LineIndex;
+use super::lsp_ext::{Answer, Params, SimulateRequest};
 use super::results::{EdgeView, StateView, edges_view, location_values, range};
 use super::server::Backend;
 use zeno_checker::{Trace, Transition};
@@ -380,7 +381,10 @@ impl Backend {
     /// `zeno/simulate`: replays the steps (or a check's trace) on an open
     /// document's network; `null` while the document has errors (no
     /// network).
-    pub async fn simulate(&self, params: SimulateParams) -> Result<Option<SimulateResult>> {
+    pub async fn simulate(
+        &self,
+        params: Params<SimulateRequest>,
+    ) -> Result<Answer<SimulateRequest>> {
         let Some(snap) = self.simulation_snapshot(&params.uri, params.trace.as_deref())? else {
             return Ok(None);
         };

@@ -12,7 +12,7 @@
 //! let text = std::fs::read_to_string("models/fischer-buggy.zeno").unwrap();
 //! let network = zeno_semantics::analyze(&text).network.unwrap();
 //! let check = network.check_named("mutex").unwrap();
-//! let result = checker::check(&network, check, &Options::default(), &Cancel::new(), &mut |_| {});
+//! let result = checker::check(&network, check, &Options::default(), &Cancel::new(), &mut checker::no_progress);
 //! if let Some(trace) = &result.trace {
 //!     // Proc(1) with the edges of the trace numbered, and the timeline.
 //!     let graph = pictures::graph_svg(&network, Some("Proc(1)"), Some(trace)).unwrap();

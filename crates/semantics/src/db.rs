@@ -282,7 +282,7 @@ pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
         super::system::lower_network_with(&tree, &uses, &mut |req: InstanceRequest| {
             lower_instance(db, InstanceKey::new(db, req)).clone()
         });
-    network.line_starts = ir::line_starts(file.text(db));
+    network.lines = Some(zeno_base::line_index::LineIndex::in_chars(file.text(db)));
     Lowered {
         network: Arc::new(network),
         diagnostics,

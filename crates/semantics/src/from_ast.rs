@@ -775,7 +775,7 @@ impl Lowerer {
             BIN_EXPR => {
                 let op = tokens(node)
                     .next()
-                    .and_then(|t| BinaryOp::from_token(t.kind()));
+                    .and_then(|t| zeno_syntax::ast::bin_op(t.kind()));
                 let Some(op) = op else {
                     return Expr::new(ExprKind::Missing, span);
                 };

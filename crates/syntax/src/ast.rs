@@ -1133,92 +1133,12 @@ impl PrefixExpr {
     }
 }
 
-/// A binary operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Rem,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `>=`
-    Ge,
-    /// `>`
-    Gt,
-    /// `&&` or `and`
-    And,
-    /// `||` or `or`
-    Or,
-    /// `imply`
-    Imply,
-    /// `&`
-    BitAnd,
-    /// `|`
-    BitOr,
-    /// `^`
-    BitXor,
-    /// `<<`
-    Shl,
-    /// `>>`
-    Shr,
-    /// `<?`: the smaller operand
-    Min,
-    /// `>?`: the larger operand
-    Max,
-    /// `**`: integer power
-    Pow,
-}
+pub use zeno_base::operators::BinaryOp as BinOp;
 
-impl BinOp {
-    /// The operator a token of `kind` spells, if any.
-    pub fn from_token(kind: SyntaxKind) -> Option<BinOp> {
-        Some(match kind {
-            PLUS => BinOp::Add,
-            MINUS => BinOp::Sub,
-            STAR => BinOp::Mul,
-            STAR2 => BinOp::Pow,
-            SLASH => BinOp::Div,
-            PERCENT => BinOp::Rem,
-            LT => BinOp::Lt,
-            LTEQ => BinOp::Le,
-            EQ2 => BinOp::Eq,
-            NEQ => BinOp::Ne,
-            GTEQ => BinOp::Ge,
-            GT => BinOp::Gt,
-            AMP2 | AND_KW => BinOp::And,
-            PIPE2 | OR_KW => BinOp::Or,
-            IMPLY_KW => BinOp::Imply,
-            AMP => BinOp::BitAnd,
-            PIPE => BinOp::BitOr,
-            CARET => BinOp::BitXor,
-            SHL => BinOp::Shl,
-            SHR => BinOp::Shr,
-            LT_QUESTION => BinOp::Min,
-            GT_QUESTION => BinOp::Max,
-            _ => return None,
-        })
-    }
-
-    /// Whether it is one of `<`, `<=`, `==`, `!=`, `>=`, `>`.
-    pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinOp::Lt | BinOp::Le | BinOp::Eq | BinOp::Ne | BinOp::Ge | BinOp::Gt
-        )
-    }
+/// The binary operator a token of `kind` spells, if any: the one
+/// [`zeno_base::operators::BINARY`] lists under the token's text.
+pub fn bin_op(kind: SyntaxKind) -> Option<BinOp> {
+    BinOp::from_spelling(kind.token_text()?)
 }
 
 ast_node!(
@@ -1251,9 +1171,9 @@ fn operand_after(op: SyntaxToken) -> Option<Expr> {
 }
 
 /// The accessors of a binary-like node (`lhs op rhs`) whose operator is
-/// read by `$op::from_token`.
+/// read by `$from`.
 macro_rules! binary_accessors {
-    ($op:ident) => {
+    ($op:ident, $from:path) => {
         /// The left operand ([`Expr`]), when the text has it.
         pub fn lhs(&self) -> Option<Expr> {
             operand_before_op(&self.syntax)
@@ -1268,13 +1188,13 @@ macro_rules! binary_accessors {
         }
         #[doc = concat!("The op ([`", stringify!($op), "`]), when the text has it.")]
         pub fn op(&self) -> Option<$op> {
-            $op::from_token(self.op_token()?.kind())
+            $from(self.op_token()?.kind())
         }
     };
 }
 
 impl BinExpr {
-    binary_accessors!(BinOp);
+    binary_accessors!(BinOp, bin_op);
 }
 
 ast_node!(
@@ -1441,7 +1361,7 @@ ast_node!(
 );
 
 impl AssignExpr {
-    binary_accessors!(AssignOp);
+    binary_accessors!(AssignOp, AssignOp::from_token);
 }
 
 /// A quantifier over a bounded type.

@@ -6,6 +6,7 @@
 
 use super::SyntaxKind::{self, *};
 use super::parser::{CompletedMarker, MAX_TREE_DEPTH, Parser, TokenSet};
+use zeno_base::operators::{ASSIGNMENTS, Assoc, Prec};
 
 /// The keywords that begin `int`, `bool`, `clock` and channel types: they
 /// start a type, a declaration and so an item.
@@ -920,40 +921,29 @@ fn delimited(
 
 // ----------------------------------------------------------------- expressions
 
-/// Binding powers of prefix operators' operands.
-const NOT_OPERAND_BP: u8 = 11;
-const UNARY_OPERAND_BP: u8 = 33;
+/// Binding powers of prefix operators' operands (`zeno_base::operators`).
+const NOT_OPERAND_BP: u8 = Prec::Not.operand_binding_power();
+const UNARY_OPERAND_BP: u8 = Prec::Prefix.operand_binding_power();
 /// A quantifier's body extends as far as possible (down to `?:`).
-const QUANTIFIER_BODY_BP: u8 = 3;
+const QUANTIFIER_BODY_BP: u8 = Prec::Cond.operand_binding_power();
 
-/// Infix operators: (left binding power, right binding power, node kind).
-/// Higher binds tighter; right > left means left-associative. Between
-/// `and` and the arithmetic operators the order is UPPAAL's (which is C's
-/// with `<?`/`>?` between the shifts and the comparisons), so that a
-/// UPPAAL expression means the same in zeno: `a & 1 == 1` is `a & (1 == 1)`.
+/// Infix operators: (left binding power, right binding power, node kind),
+/// from the one operator table ([`zeno_base::operators`]).
 fn infix(kind: SyntaxKind) -> Option<(u8, u8, SyntaxKind)> {
-    Some(match kind {
-        EQ | PLUS_EQ | MINUS_EQ | STAR_EQ | SLASH_EQ | PERCENT_EQ | AMP_EQ | PIPE_EQ | CARET_EQ
-        | SHL_EQ | SHR_EQ => (2, 1, ASSIGN_EXPR),
-        QUESTION => (4, 3, COND_EXPR),
-        IMPLY_KW => (6, 5, BIN_EXPR),
-        OR_KW | PIPE2 => (7, 8, BIN_EXPR),
-        AND_KW | AMP2 => (9, 10, BIN_EXPR),
-        // `not` sits here (NOT_OPERAND_BP): `not a == b` is `not (a == b)`.
-        PIPE => (13, 14, BIN_EXPR),
-        CARET => (15, 16, BIN_EXPR),
-        AMP => (17, 18, BIN_EXPR),
-        EQ2 | NEQ => (19, 20, BIN_EXPR),
-        LT | LTEQ | GT | GTEQ => (21, 22, BIN_EXPR),
-        LT_QUESTION | GT_QUESTION => (23, 24, BIN_EXPR),
-        SHL | SHR => (25, 26, BIN_EXPR),
-        PLUS | MINUS => (27, 28, BIN_EXPR),
-        STAR | SLASH | PERCENT => (29, 30, BIN_EXPR),
-        // `**` as UPPAAL's current parser has it: tighter than `*`,
-        // looser than a prefix operator (`-2 ** 2` is 4), left-associative.
-        STAR2 => (31, 32, BIN_EXPR),
-        _ => return None,
-    })
+    if let Some(op) = super::ast::bin_op(kind) {
+        let (l, r) = op.prec().infix_binding_power(op.assoc());
+        return Some((l, r, BIN_EXPR));
+    }
+    let text = kind.token_text()?;
+    if ASSIGNMENTS.contains(&text) {
+        let (l, r) = Prec::Assign.infix_binding_power(Assoc::Right);
+        Some((l, r, ASSIGN_EXPR))
+    } else if kind == QUESTION {
+        let (l, r) = Prec::Cond.infix_binding_power(Assoc::Right);
+        Some((l, r, COND_EXPR))
+    } else {
+        None
+    }
 }
 
 pub fn expr(p: &mut Parser) -> Option<CompletedMarker> {

@@ -233,6 +233,12 @@ impl SyntaxKind {
         self.describe().strip_prefix('`')?.strip_suffix('`')
     }
 
+    /// The text of a token of a fixed spelling (`**` for `STAR2`, `and` for
+    /// `AND_KW`); `None` for names, numbers, trivia and nodes.
+    pub fn token_text(self) -> Option<&'static str> {
+        self.describe().strip_prefix('`')?.strip_suffix('`')
+    }
+
     /// Every keyword of the language, in declaration order.
     pub fn keywords() -> impl Iterator<Item = &'static str> {
         ALL_KINDS.iter().filter_map(|k| k.keyword_text())

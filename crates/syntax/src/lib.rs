@@ -15,6 +15,8 @@ pub mod ast;
 mod grammar;
 mod kind;
 mod lexer;
+#[cfg(test)]
+mod operator_table;
 mod parser;
 
 use rowan::GreenNode;
@@ -135,15 +137,4 @@ pub fn parse(text: &str) -> Parse {
     // one mistake.
     errors.dedup_by(|later, earlier| later.range == earlier.range);
     Parse { green, errors }
-}
-
-/// Line and column (both 1-based, column in characters) of a byte offset,
-/// for messages and tests.
-pub fn line_col(text: &str, offset: u32) -> (usize, usize) {
-    let offset = (offset as usize).min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
 }

@@ -11,7 +11,9 @@
 # stand-in server). Then, against the real server only, the code lenses of
 # editors/test/models/lamp.zeno (one violated, one holding check: each lens
 # shows its own check's trace or witness) and the default key mappings
-# (test/lenses.lua). Exits non-zero on failure. Runs the trace model's unit
+# (test/lenses.lua), and the trace debugger: `zeno dap` as the adapter that
+# require('zeno.dap') registers with nvim-dap, driven by a small DAP client
+# (test/dap.lua). Exits non-zero on failure. Runs the trace model's unit
 # tests (test/trace_spec.lua) first.
 set -eu
 
@@ -49,4 +51,8 @@ else
     timeout 120 nvim --headless -u NONE -i NONE -n \
     --cmd "set rtp^=$plugin" \
     -c "luafile $here/lenses.lua"
+  ZENO_BIN=$zeno ZENO_MODEL=$work/fischer-buggy.zeno \
+    timeout 60 nvim --headless -u NONE -i NONE -n \
+    --cmd "set rtp^=$plugin" \
+    -c "luafile $here/dap.lua"
 fi

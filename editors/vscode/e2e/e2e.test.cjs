@@ -390,6 +390,53 @@ step("each lens of lamp.zeno shows its own check's trace or witness", async () =
   await shot("lamp-lenses");
 });
 
+step("Debug trace steps through mutex's counterexample in the debugger", async () => {
+  await command("View: Close All Editor Groups");
+  await hidePanel();
+  await open("fischer-buggy.zeno");
+  await goToLine(mutexLine());
+  await waitForLens("mutex", /Debug trace/);
+  await clickLens("mutex", "Debug trace");
+  // The session stops at the initial state: every process in `idle`, the
+  // top frame's line, in the Call Stack one thread per process.
+  const idle = lineOf("fischer-buggy.zeno", /^\s*init location idle/);
+  await expectCursorOn(idle, "the debugger's entry stop");
+  const stack = page.locator(".debug-call-stack");
+  await stack.locator(".monaco-list-row", { hasText: "Proc(3)" }).first().waitFor({ timeout: UI });
+  const variables = page.locator(".debug-variables");
+  await variables.locator(".monaco-list-row", { hasText: "(state)" }).first().waitFor({ timeout: UI });
+  // Step Over (F10): one transition, some process idle -> req (the only
+  // edge enabled at first), so the top frame moves to `location req`.
+  await page.keyboard.press("F10");
+  const req = lineOf("fischer-buggy.zeno", /^\s*location req/);
+  await expectCursorOn(req, "after one step in the debugger");
+  await variables.locator(".monaco-list-row", { hasText: /1 of 6, by Proc\(\d\): idle -> req/ })
+    .first().waitFor({ timeout: UI });
+  await stack.locator(".monaco-list-row", { hasText: "via idle -> req" }).first().waitFor({ timeout: UI });
+  await shot("debugger");
+  // Continue (F5) runs to the trace's end: the violation, shown as an
+  // exception at the second process's `cs`.
+  await page.keyboard.press("F5");
+  const cs = lineOf("fischer-buggy.zeno", /^\s*location cs;/);
+  await expectCursorOn(cs, "the end of mutex's trace");
+  await page.locator(".zone-widget, .exception-widget", { hasText: "violates `mutex`" }).first()
+    .waitFor({ timeout: UI });
+  // The clocks with their zone bounds; the violation as a watch expression
+  // typed into the Debug Console (evaluated in the state).
+  await variables.locator(".monaco-list-row", { hasText: "Clocks" }).first().click();
+  await variables.locator(".monaco-list-row", { hasText: "Proc(3).x" }).first().waitFor({ timeout: UI });
+  await page.locator(".repl-input-wrapper .monaco-editor").first().click();
+  await page.keyboard.type("Proc(1).cs && Proc(2).cs");
+  await page.keyboard.press("Enter");
+  await page.locator(".repl .monaco-list-row", { hasText: /^true$/ }).first().waitFor({ timeout: UI });
+  await shot("debugger-violation");
+  await page.keyboard.press("Shift+F5");
+  await stack.locator(".monaco-list-row", { hasText: "Proc(3)" }).first().waitFor({ state: "detached", timeout: UI });
+  // Back to the Testing view, where the steps before left the side bar
+  // (the next step reads the checks' states there).
+  await command("Testing: Focus on Test Explorer View");
+});
+
 step("fixing the model by an edit turns mutex to holds", async () => {
   await command("View: Close All Editor Groups");
   await hidePanel();
@@ -406,7 +453,15 @@ step("fixing the model by an edit turns mutex to holds", async () => {
   await page.keyboard.press("Escape");
   await page.keyboard.type("x > K && id == pid");
   const fixed = lineOf("fischer-buggy.zeno", /^\s*wait -> cs/);
-  const text = await page.locator(".monaco-editor .view-line", { hasText: "wait -> cs" }).first().innerText();
+  // The editor paints the typed text a moment after the keys: read the line
+  // until it shows them (bounded).
+  const line = page.locator(".monaco-editor .view-line", { hasText: "wait -> cs" }).first();
+  const deadline = Date.now() + UI;
+  let text = await line.innerText();
+  while (!/when x > K && id == pid;/.test(text.replace(/\u00a0/g, " ")) && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    text = await line.innerText();
+  }
   assert.match(text.replace(/\u00a0/g, " "), /when x > K && id == pid;/, `line ${fixed} reads: ${text}`);
   await goToLine(mutexLine());
   await waitForLens("mutex", /✓ holds/);

@@ -1,10 +1,12 @@
-// Entry point: starts the language server and wires up trace stepping and
-// the checks in the Testing view, and the pictures (timeline, automaton).
+// Entry point: starts the language server and wires up trace stepping,
+// the checks in the Testing view, the pictures (timeline, automaton) and
+// the trace debugger (`zeno dap`).
 
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { TRACE_COMMANDS, ZenoClient } from "./client";
-import { bundledServer } from "./settings";
+import { TraceDebugger } from "./debug";
+import { bundledServer, serverCommand } from "./settings";
 import { Pictures } from "./pictures";
 import { Simulator } from "./simulator";
 import { ChecksAsTests } from "./testing";
@@ -23,13 +25,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     return ui.show(args);
   };
   // A platform package carries its own server; zeno.path still wins.
-  zeno = new ZenoClient(traceCommand, bundledServer(context.extensionPath, process.platform, existsSync));
+  const bundled = bundledServer(context.extensionPath, process.platform, existsSync);
+  zeno = new ZenoClient(traceCommand, bundled);
   ui = new TraceUi((uri, check) => zeno!.errorTrace(uri, check));
   const tests = new ChecksAsTests(zeno);
   const pictures = new Pictures((method, params) => zeno!.request(method, params));
   const simulator = new Simulator((method, params) => zeno!.request(method, params));
+  // The trace debugger runs `zeno dap` from the same binary.
+  const debuggerUi = new TraceDebugger(() => {
+    const config = vscode.workspace.getConfiguration("zeno");
+    return serverCommand((key) => config.get(key), bundled).command;
+  });
   context.subscriptions.push(
     zeno,
+    debuggerUi,
     ui,
     tests,
     pictures,

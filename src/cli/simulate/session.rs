@@ -100,7 +100,13 @@ impl<'a> Session<'a> {
         let Some(k) = net.check_named(name) else {
             return Err(NoSuchCheck::new(net, name).into());
         };
-        let result = checker::check(net, k, &self.options, &Cancel::new(), &mut |_| {});
+        let result = checker::check(
+            net,
+            k,
+            &self.options,
+            &Cancel::new(),
+            &mut checker::no_progress,
+        );
         let Some(trace) = &result.trace else {
             return Err(SessionError::NoTrace {
                 name: name.to_string(),

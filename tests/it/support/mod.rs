@@ -57,7 +57,7 @@ pub fn imported_verdicts(
                 id,
                 &Options::default(),
                 &Cancel::new(),
-                &mut |_| {},
+                &mut zeno::checker::no_progress,
             );
             (network.check(id).name.clone(), r.verdict)
         })
@@ -83,7 +83,7 @@ pub fn check_in_order(
         net.check_at(k).unwrap(),
         &options,
         &Cancel::new(),
-        &mut |_| {},
+        &mut zeno::checker::no_progress,
     )
 }
 

@@ -402,23 +402,24 @@ const OUTSIDE_I32: &str = "is outside the 32-bit integers [-2147483648, 21474836
 fn overflow_message(op: BinOp, a: i32, b: i32) -> String {
     let (x, y) = (a as i128, b as i128);
     let exact = match op {
-        BinOp::Add => Some(("+", x + y)),
-        BinOp::Sub => Some(("-", x - y)),
-        BinOp::Mul => Some(("*", x * y)),
-        BinOp::Div => Some(("/", x / y)),
+        BinOp::Add => Some(x + y),
+        BinOp::Sub => Some(x - y),
+        BinOp::Mul => Some(x * y),
+        BinOp::Div => Some(x / y),
         BinOp::Mod => {
             return format!("integer overflow: {a} % {b} is undefined in 32-bit integers");
         }
-        BinOp::Shl if (0..32).contains(&b) => Some(("<<", x << b)),
+        BinOp::Shl if (0..32).contains(&b) => Some(x << b),
         // Past i128 too: no exact value to show.
-        BinOp::Pow => x.checked_pow(b as u32).map(|v| ("**", v)),
+        BinOp::Pow => x.checked_pow(b as u32),
         BinOp::Shl | BinOp::Shr => {
             return format!("shift by {b}: the amount must be between 0 and 31");
         }
         _ => None,
     };
+    let sym = zeno_ir::print::binop_text(op, zeno_ir::print::Style::ZENO);
     match exact {
-        Some((sym, v)) => format!("integer overflow: {a} {sym} {b} = {v} {OUTSIDE_I32}"),
+        Some(v) => format!("integer overflow: {a} {sym} {b} = {v} {OUTSIDE_I32}"),
         None => "integer overflow".to_string(),
     }
 }
