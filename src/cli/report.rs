@@ -188,6 +188,10 @@ pub struct StatsReport {
     /// With safe abstraction (`--enhance safe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub safe: Option<SafeReport>,
+    /// For a model with scalar sets: `{"reduced": ["pid_t"]}`, or
+    /// `{"off": "why"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<zeno::checker::SymmetryUse>,
     /// With `--reduce por`: why the reduction was not applied (the
     /// ordinary zone graph was searched), or why it gave no verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -533,6 +537,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         explored_alongside: s.alongside.as_ref().map(|a| a.others_explored),
         trace_length,
         safe: s.safe.clone(),
+        symmetry: s.symmetry.clone(),
         reduce_note: s.reduce_note.clone(),
     }
 }

@@ -180,6 +180,15 @@ pub fn stats(s: &StatsReport) -> String {
         ),
         _ => String::new(),
     };
+    let after = match &s.symmetry {
+        Some(zeno::checker::SymmetryUse::Reduced(sets)) => {
+            format!("{after}; symmetry reduction over {}", sets.join(", "))
+        }
+        Some(zeno::checker::SymmetryUse::Off(why)) => {
+            format!("{after}; no symmetry reduction: {why}")
+        }
+        None => after,
+    };
     format!(
         "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}{after}",
         s.explored,

@@ -84,6 +84,7 @@ mod semantics_resolve;
 mod simulate;
 mod simulator;
 mod stopwatches;
+mod symmetry;
 mod syntax_ast;
 mod syntax_corpus;
 mod syntax_docs;

@@ -199,6 +199,7 @@ fn net() -> Network {
             name_span: span(),
         }],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 

@@ -68,7 +68,8 @@ impl Settings {
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
     /// `null`: the default), `subsume` (`inclusion` or `alu`, as `zeno
     /// check --subsume`), `reduce` (`none` or `por`, as `zeno check
-    /// --reduce`) and `nonZeno` (`true`: liveness checks count only runs
+    /// --reduce`), `symmetry` (`on` or `off`, as `zeno check
+    /// --symmetry`) and `nonZeno` (`true`: liveness checks count only runs
     /// whose time diverges, as `zeno check --non-zeno`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
@@ -103,6 +104,15 @@ impl Settings {
                     &mut self.options.subsume,
                     v.as_str().and_then(|s| s.parse().ok()),
                     || format!("one of {}", names(Subsume::ALL.map(Subsume::name))),
+                ),
+                "symmetry" => set(
+                    &mut self.options.symmetry,
+                    match v.as_str() {
+                        Some("on") => Some(true),
+                        Some("off") => Some(false),
+                        _ => None,
+                    },
+                    || "on or off".into(),
                 ),
                 "reduce" => set(
                     &mut self.options.reduce,
@@ -242,6 +252,14 @@ mod tests {
         );
         assert_eq!(s.options.subsume, Subsume::Inclusion);
         assert_eq!(s.options(&Formula::True).subsume, Subsume::Inclusion);
+        assert!(s.options.symmetry);
+        assert!(s.update(&json!({"symmetry": "off"})).is_empty());
+        assert!(!s.options(&Formula::True).symmetry);
+        assert_eq!(
+            s.update(&json!({"symmetry": true})),
+            vec!["symmetry: expected on or off, got true".to_string()]
+        );
+        assert!(!s.options.symmetry);
     }
 
     #[test]

@@ -36,8 +36,8 @@ local ok, err = pcall(function()
   local zeno = require('zeno')
   -- The settings of the README, and every heuristic the checker has.
   check(vim.deep_equal(zeno.HEURISTICS, { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }), 'heuristics')
-  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', timeoutSeconds = -1, colour = 'red', nonZeno = 'yes' })
-  check(#problems == 5, 'five bad settings: ' .. vim.inspect(problems))
+  local _, problems = zeno.checked_settings({ heuristic = 'nope', subsume = 'nope', symmetry = 'yes', timeoutSeconds = -1, colour = 'red', nonZeno = 'yes' })
+  check(#problems == 6, 'six bad settings: ' .. vim.inspect(problems))
   local good = zeno.checked_settings({ nonZeno = true })
   check(good.nonZeno == true, 'nonZeno is a setting')
   zeno.setup({

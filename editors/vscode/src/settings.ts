@@ -9,6 +9,7 @@
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
 export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const SUBSUME = ["inclusion", "alu"] as const;
+export const SYMMETRY = ["on", "off"] as const;
 export const REDUCE = ["none", "por"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
@@ -16,6 +17,7 @@ export interface ServerSettings {
   search?: (typeof SEARCH_ORDERS)[number];
   heuristic?: (typeof HEURISTICS)[number];
   subsume?: (typeof SUBSUME)[number];
+  symmetry?: (typeof SYMMETRY)[number];
   reduce?: (typeof REDUCE)[number];
   /** null: no limit. */
   maxStates?: number | null;
@@ -84,6 +86,7 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
   take("subsume", (v) => oneOf(SUBSUME, v), SUBSUME.join("|"));
+  take("symmetry", (v) => oneOf(SYMMETRY, v), SYMMETRY.join("|"));
   take("reduce", (v) => oneOf(REDUCE, v), REDUCE.join("|"));
   take("maxStates", limit(Number.isInteger), "a non-negative integer");
   take("timeoutSeconds", limit(() => true), "a non-negative number");

@@ -38,6 +38,13 @@ test("nonZeno is a boolean", () => {
   assert.deepEqual(problems, ['zeno.nonZeno: expected true or false, got "yes"']);
 });
 
+test("symmetry is on or off, anything else is reported", () => {
+  assert.deepEqual(serverPayload(getter({ symmetry: "off" })), { zeno: { symmetry: "off" } });
+  const { settings, problems } = serverSettings(getter({ symmetry: true }));
+  assert.deepEqual(settings, {});
+  assert.deepEqual(problems, ["zeno.symmetry: expected on|off, got true"]);
+});
+
 test("unset settings are left to the server", () => {
   assert.deepEqual(serverPayload(getter({})), { zeno: {} });
 });

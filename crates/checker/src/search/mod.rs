@@ -27,6 +27,7 @@ use super::heuristics::Heuristic;
 use super::semantics::{Model, TransitionBuf};
 use super::stopwatches::Refutations;
 use super::store::{Inserted, NO_PARENT, Store};
+use super::symmetry::Canon;
 use super::{CheckResult, Limit, Stats, Subsume, Task, Verdict};
 use enhancement::Enhancer;
 use policy::OrderPolicy;
@@ -163,6 +164,17 @@ pub fn run(
     // Stopwatch models: goals whose paths the exact delays refute are
     // passed by (`stopwatches.rs`).
     let mut refutations = Refutations::default();
+    // Symmetry reduction (`symmetry.rs`): states are stored as their
+    // representatives, and traces are mapped back.
+    let mut canon = task
+        .options
+        .symmetry
+        .then(|| Canon::new(task.net, task.check.index()))
+        .flatten();
+    if canon.is_some() {
+        let sets = task.net.symmetry.sets.iter().map(|s| s.name.clone());
+        stats.symmetry = Some(super::SymmetryUse::Reduced(sets.collect()));
+    }
 
     let found = 'search: {
         let init = match model.initial() {
@@ -173,15 +185,21 @@ pub fn run(
                 break 'search Some(Found::Error(NO_PARENT, Vec::new(), e));
             }
         };
-        let (ikey, mut izone) = init;
+        let (mut ikey, mut izone) = init;
         model.extrapolate(&ikey, &mut izone, &mut lower, &mut upper);
         if let Some(a) = &active {
             a.free_inactive(model.locs(&ikey), &mut izone, &mut active_buf);
+        }
+        if let Some(c) = &mut canon {
+            c.canonicalize(&mut ikey, &mut izone);
         }
         stats.generated += 1;
         let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
         };
+        if let Some(c) = &mut canon {
+            c.stored(id);
+        }
         if !policy.goal_at_pop {
             let pieces = goal.satisfied(&model, &ikey, &izone, &mut goal_buf);
             if !pieces.is_empty() && !refutations.refuted(&model, &goal, &[], task.stop) {
@@ -269,10 +287,16 @@ pub fn run(
                     if let Some(a) = &active {
                         a.free_inactive(model.locs(&new_key), new_zone, &mut active_buf);
                     }
+                    if let Some(c) = &mut canon {
+                        c.canonicalize(&mut new_key, new_zone);
+                    }
                     let inserted = store.insert(&new_key, new_zone, id, edges, g + 1, subsumption);
                     let Inserted::New(sid) = inserted else {
                         continue;
                     };
+                    if let Some(c) = &mut canon {
+                        c.stored(sid);
+                    }
                     if !policy.goal_at_pop {
                         let pieces = goal.satisfied(&model, &new_key, new_zone, &mut goal_buf);
                         if !pieces.is_empty()
@@ -311,9 +335,19 @@ pub fn run(
             trace: None,
         },
         Some(Found::Goal(id, _pieces)) => {
-            let path = path_to(&store, id);
+            let path = match &canon {
+                Some(c) => c.path_to(&store, id),
+                None => path_to(&store, id),
+            };
             store.zone_into(id, &mut zone);
             if let Some(error) = goal.error(&model, store.key(id), &zone, &mut goal_buf) {
+                let error = match &canon {
+                    Some(c) => c
+                        .map_back(&store, id, &[], Some(error))
+                        .error
+                        .unwrap_or(error),
+                    None => error,
+                };
                 // The check's formula is undefined at this state.
                 let trace = concrete::error_trace(&model, &path, &[], error, task.stop);
                 stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
@@ -333,10 +367,16 @@ pub fn run(
         }
         Some(Found::Stopped) => unknown(task.stop.reason().unwrap_or(Limit::Cancelled), stats),
         Some(Found::Error(id, edges, error)) => {
-            let path = if id == NO_PARENT {
-                Vec::new()
+            let (path, edges, error) = if id == NO_PARENT {
+                (Vec::new(), edges, error)
             } else {
-                path_to(&store, id)
+                match &canon {
+                    Some(c) => {
+                        let back = c.map_back(&store, id, &edges, Some(error));
+                        (back.path, back.edges, back.error.unwrap_or(error))
+                    }
+                    None => (path_to(&store, id), edges, error),
+                }
             };
             let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();

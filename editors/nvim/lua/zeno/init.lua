@@ -15,6 +15,7 @@ local M = {}
 M.SEARCH_ORDERS = { 'bfs', 'dfs', 'rdfs', 'greedy', 'astar' }
 M.HEURISTICS = { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }
 M.SUBSUME = { 'inclusion', 'alu' }
+M.SYMMETRY = { 'on', 'off' }
 M.REDUCE = { 'none', 'por' }
 M.CHECK_ON = { 'change', 'save' }
 
@@ -182,6 +183,7 @@ local setting_checks = {}
 setting_checks.search = { one_of(M.SEARCH_ORDERS) }
 setting_checks.heuristic = { one_of(M.HEURISTICS) }
 setting_checks.subsume = { one_of(M.SUBSUME) }
+setting_checks.symmetry = { one_of(M.SYMMETRY) }
 setting_checks.reduce = { one_of(M.REDUCE) }
 setting_checks.checkOn = { one_of(M.CHECK_ON) }
 setting_checks.maxStates = { non_negative(true) }
