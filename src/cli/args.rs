@@ -148,7 +148,8 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Generated models, `NAME:SIZES` (repeatable): `fischer:5,10,15`,
-    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `hanoi:3..6`, `arbiter:2..4`.
+    /// `fischer-correct:4..6`, `fischer-atg:5,10,15`, `fischer-scalar:6,8`,
+    /// `hanoi:3..6`, `arbiter:2..4`.
     #[arg(long = "family", value_name = "NAME:SIZES")]
     pub families: Vec<String>,
     /// Search configurations, `ORDER[:HEURISTIC][+ENHANCEMENT][+safe][+lifo]`,
@@ -333,12 +334,28 @@ pub struct SearchArgs {
     /// constraints keep inclusion), or `inclusion`.
     #[arg(long, value_parser = subsume(), default_value = "alu")]
     pub subsume: Subsume,
+    /// Symmetry reduction over the model's `scalar` sets in reachability
+    /// checks: each state stored as a representative of its permutations
+    /// (traces are mapped back to the model). It applies where the model
+    /// uses its scalar values only as UPPAAL allows (a warning says where
+    /// not) and the check names no single value; searched on one thread.
+    #[arg(long, value_enum, default_value = "on")]
+    pub symmetry: OnOff,
     /// A state-space reduction of reachability checks: `por`, the
     /// local-time zone graph (one clock per process, sync subsumption;
     /// checks and models it does not cover are searched without it, and
     /// the result says why), or `none`.
     #[arg(long, value_parser = reduce(), default_value = "none")]
     pub reduce: Reduce,
+}
+
+/// A switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
 }
 
 impl SearchArgs {

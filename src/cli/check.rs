@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use zeno::checker::config::{Config, ConfigError};
 use zeno::checker::{self, Cancel, Options, PdbOptions, Stats, Ties, portfolio};
 
-use super::args::{CheckArgs, Format, SearchArgs};
+use super::args::{CheckArgs, Format, OnOff, SearchArgs};
 use super::exit::{self, Outcome};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -128,6 +128,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         extrapolate: true,
         subsume: args.subsume,
         take_turns: args.is_default(),
+        symmetry: args.symmetry == OnOff::On,
         reduce: args.reduce,
     })
 }
@@ -292,7 +293,7 @@ fn describe_query(model: &Model, generated: [u32; 2], r: &mut CheckReport) {
     let Some(e) = model.query_of(&r.name) else {
         return;
     };
-    r.formula = e.query.formula.clone();
+    r.set_formula(e.query.formula.clone());
     r.comment = e.query.comment.clone();
     let file = match (&e.file, &model.original) {
         (Some(f), _) => {

@@ -144,6 +144,7 @@ pub fn network() -> Network {
             },
         ],
         lines: Some(zeno::line_index::LineIndex::in_chars(TEXT)),
+        symmetry: Default::default(),
     }
 }
 

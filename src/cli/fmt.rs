@@ -7,7 +7,7 @@ use zeno::diagnostics::Diagnostic;
 use super::args::FmtArgs;
 use super::exit::{self, Outcome};
 use super::source::{ReadError, read_source};
-use super::{diag, out};
+use super::{diag, fmt_diff, out};
 
 /// Text in, formatted text or syntax errors out.
 pub type Formatter = fn(&str) -> Result<String, Vec<Diagnostic>>;
@@ -43,7 +43,11 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             // does), or with `--check` only the verdict.
             if args.check {
                 if formatted != source.text {
-                    out::println(source.display_path());
+                    out::print(fmt_diff::unified(
+                        &source.display_path(),
+                        &source.text,
+                        &formatted,
+                    ));
                     outcome.add(exit::FAILS);
                 }
             } else {
@@ -55,7 +59,12 @@ pub fn run(args: &FmtArgs, format: Formatter) -> u8 {
             continue;
         }
         if args.check {
-            out::println(source.display_path());
+            // What formatting would change, as a unified diff.
+            out::print(fmt_diff::unified(
+                &source.display_path(),
+                &source.text,
+                &formatted,
+            ));
             outcome.add(exit::FAILS);
         } else if !out::write_file(path, &formatted) {
             outcome.add(exit::ERROR);

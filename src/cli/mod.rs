@@ -9,6 +9,7 @@ pub mod diag;
 pub mod exit;
 pub mod export;
 pub mod fmt;
+mod fmt_diff;
 pub mod generate;
 pub mod import;
 pub mod json;

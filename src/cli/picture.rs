@@ -1,6 +1,7 @@
 //! `zeno graph` and `zeno trace`: the automata and the error traces as pictures.
 
 use zeno::checker::{self, Cancel, Trace};
+use zeno::import::Format;
 use zeno::ir::{CheckId, Network};
 use zeno::pictures;
 
@@ -12,7 +13,7 @@ use super::import::write_output;
 use super::load::load_network;
 
 pub fn run_graph(args: &GraphArgs) -> u8 {
-    let (_model, network) = match load_network(&args.file, &args.draw.labels) {
+    let (model, network) = match load_network(&args.file, &args.draw.labels) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -31,7 +32,14 @@ pub fn run_graph(args: &GraphArgs) -> u8 {
     let template = args.template.as_deref();
     let drawn = match args.format {
         GraphFormat::Dot => pictures::graph_dot(&network, template, trace.as_ref()),
-        GraphFormat::Svg => pictures::graph_svg(&network, template, trace.as_ref()),
+        // A UPPAAL file's own drawing, where it has one.
+        GraphFormat::Svg => match &model.original {
+            Some((original, Format::UppaalXml)) => {
+                let drawings = zeno::import::uppaal_layout(&original.text);
+                pictures::graph_svg_drawn(&network, template, trace.as_ref(), &drawings)
+            }
+            _ => pictures::graph_svg(&network, template, trace.as_ref()),
+        },
     };
     match drawn {
         Ok(text) => write_output(args.draw.output.as_deref(), &text),

@@ -7,9 +7,9 @@ use num_rational::Rational64;
 use serde::Serialize;
 use zeno::checker::{CheckResult, ConcreteState, Stats, Trace, TraceEnd, Transition};
 use zeno::diagnostics::{Diagnostic, Severity};
-use zeno::ir::{self, CheckId, CheckKind, Network, Span, SyncDir};
+use zeno::ir::{self, Check, CheckId, CheckKind, Network, Span, SyncDir};
 pub use zeno::report::clock_values;
-use zeno::report::{NamedValue, Outcome, State, Step, describe_error, limit_words};
+use zeno::report::{Ending, NamedValue, Outcome, State, Step, describe_error, limit_words};
 
 use super::source::{Position, Source};
 
@@ -188,6 +188,10 @@ pub struct StatsReport {
     /// With safe abstraction (`--enhance safe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub safe: Option<SafeReport>,
+    /// For a model with scalar sets: `{"reduced": ["pid_t"]}`, or
+    /// `{"off": "why"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<zeno::checker::SymmetryUse>,
     /// With `--reduce por`: why the reduction was not applied (the
     /// ordinary zone graph was searched), or why it gave no verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -208,6 +212,28 @@ pub struct TraceReport {
     /// the steps after it form the cycle. Absent for other traces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loop_start: Option<usize>,
+    /// Why the trace ends, in the terms of its check.
+    pub ending: EndingReport,
+}
+
+/// Why a trace ends ([`zeno::report::Ending`]) and the sentence that says
+/// it, naming the check and its formula.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndingReport {
+    #[serde(flatten)]
+    pub ending: Ending,
+    pub words: String,
+}
+
+impl CheckReport {
+    /// Gives the check the formula as written in the file that holds it
+    /// (a UPPAAL query), rewording its trace's ending with it.
+    pub fn set_formula(&mut self, formula: String) {
+        if let Some(t) = &mut self.trace {
+            t.ending.words = t.ending.ending.words(&self.name, &formula);
+        }
+        self.formula = formula;
+    }
 }
 
 /// One step of a trace: its delay, its edges and the state after it.
@@ -457,9 +483,14 @@ pub fn check_report(
         _ => None,
     };
     let summary = zeno::report::summary(net, c, result);
+    let formula = formula_of(source.slice(c.span));
     CheckReport {
         name: c.name.clone(),
-        formula: formula_of(source.slice(c.span)),
+        trace: result
+            .trace
+            .as_ref()
+            .map(|t| trace(source, net, c, &formula, t)),
+        formula,
         comment: None,
         path: None,
         kind: match c.kind {
@@ -480,7 +511,6 @@ pub fn check_report(
         error,
         values: None,
         stats: stats(&result.stats, len),
-        trace: result.trace.as_ref().map(|t| trace(source, net, t)),
         portfolio_winner: None,
     }
 }
@@ -507,6 +537,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         explored_alongside: s.alongside.as_ref().map(|a| a.others_explored),
         trace_length,
         safe: s.safe.clone(),
+        symmetry: s.symmetry.clone(),
         reduce_note: s.reduce_note.clone(),
     }
 }
@@ -515,7 +546,7 @@ pub fn rational(r: &Rational64) -> String {
     r.to_string()
 }
 
-fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
+fn trace(source: &Source, net: &Network, check: &Check, formula: &str, t: &Trace) -> TraceReport {
     let mut before = &t.initial;
     let mut steps = Vec::with_capacity(t.steps.len());
     for step in &t.steps {
@@ -553,11 +584,16 @@ fn trace(source: &Source, net: &Network, t: &Trace) -> TraceReport {
         TraceEnd::Loop { start, .. } => Some(*start),
         _ => None,
     };
+    let ending = zeno::simulate::ending(net, check, t);
     TraceReport {
         initial: state(net, &t.initial),
         steps,
         end,
         loop_start,
+        ending: EndingReport {
+            words: ending.words(&check.name, formula),
+            ending,
+        },
     }
 }
 

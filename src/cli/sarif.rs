@@ -4,6 +4,8 @@
 //! declaration whose trace is a `codeFlows` thread flow with one location per
 //! step, at the edge taken. Syntax and semantic diagnostics are results too.
 
+use std::fmt::Write;
+
 use serde_json::{Value, json};
 
 use super::report::{CheckReport, EdgeReport, EndReport, FileReport, Range, VerdictKind};
@@ -138,10 +140,15 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
         VerdictKind::ModelError => ("model-error", "error"),
         VerdictKind::Unknown => ("unknown", "warning"),
     };
+    // The verdict, then why its trace ends.
+    let mut message = format!("{}: {} ({})", c.name, c.summary, c.formula);
+    if let Some(t) = &c.trace {
+        let _ = write!(message, ": {}", t.ending.words);
+    }
     let mut result = json!({
         "ruleId": rule,
         "level": level,
-        "message": { "text": format!("{}: {} ({})", c.name, c.summary, c.formula) },
+        "message": { "text": message },
         // A query file's check is at its line there; its trace is in the model.
         "locations": [location(c.path.as_deref().unwrap_or(path), &c.range, None)],
         "properties": {
@@ -188,15 +195,29 @@ fn check_result(path: &str, c: &CheckReport) -> Option<Value> {
             && let Some(e) = trace.steps.get(*loop_start).and_then(|s| s.edges.first())
         {
             // The way back: the cycle's first step again, and for ever.
-            let msg = format!(
-                "then delay {delay}: back at the state after step {loop_start}; steps {} to {} repeat for ever",
-                loop_start + 1,
-                trace.steps.len()
-            );
+            let msg = format!("then delay {delay}: {}", trace.ending.words);
             steps.push(
                 json!({ "location": location(path, &e.range, Some(&msg)), "nestingLevel": 1 }),
             );
             result["properties"]["loop_start"] = json!(loop_start);
+        }
+        // The trace's end, said once at its last step (or at the check when
+        // it has none). A model error and a lasso said theirs above.
+        if !matches!(
+            trace.end,
+            EndReport::ModelError { .. } | EndReport::Loop { .. }
+        ) {
+            let msg = match &trace.end {
+                EndReport::Goal { delay } | EndReport::Deadlock { delay } => {
+                    format!("then delay {delay}: {}", trace.ending.words)
+                }
+                _ => format!("then {}", trace.ending.words),
+            };
+            let at = match trace.steps.last().and_then(|s| s.edges.first()) {
+                Some(e) => location(path, &e.range, Some(&msg)),
+                None => location(c.path.as_deref().unwrap_or(path), &c.range, Some(&msg)),
+            };
+            steps.push(json!({ "location": at }));
         }
         result["codeFlows"] = json!([{ "threadFlows": [{ "locations": steps }] }]);
     }

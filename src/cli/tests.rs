@@ -55,7 +55,7 @@ m.zeno
     A[] !(A.cs && B.done)
     explored 10 states, generated 12, stored 9, 0.250 s, peak memory 2.0 KiB
     1. delay 3/2: A: idle -> cs (go!), B: wait -> done (go?)
-    then delay 0: goal reached
+    then delay 0: `!(A.cs && B.done)` is false here, so `mutex` (A[] !(A.cs && B.done)) is violated
 ";
     assert_eq!(text::file(&f, TraceDetail::Short), expected);
 }
@@ -71,7 +71,7 @@ fn full_trace_text_has_states_and_edge_sources() {
        at m.zeno:7:5: idle -> cs when x >= 1 sync go! do id = 1;
        at m.zeno:12:5: wait -> done sync go?;
        state: A.cs, B.done; id = 1; A.x = 3/2
-    then delay 0: goal reached
+    then delay 0: `!(A.cs && B.done)` is false here, so `mutex` (A[] !(A.cs && B.done)) is violated
 ";
     assert_eq!(text::check(&f, &f.checks[0], TraceDetail::Full), expected);
 }
@@ -186,8 +186,13 @@ fn sarif_results_and_code_flows() {
     let flow = v["codeFlows"][0]["threadFlows"][0]["locations"]
         .as_array()
         .unwrap();
-    // One step with two edges (a handshake): one location per edge taken.
-    assert_eq!(flow.len(), 2);
+    // One step with two edges (a handshake): one location per edge taken,
+    // then why the trace ends, at the last edge.
+    assert_eq!(flow.len(), 3);
+    assert_eq!(
+        flow[2]["location"]["message"]["text"],
+        "then delay 0: `!(A.cs && B.done)` is false here, so `mutex` (A[] !(A.cs && B.done)) is violated"
+    );
     assert_eq!(
         flow[0]["location"]["physicalLocation"]["region"]["startLine"],
         7

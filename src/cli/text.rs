@@ -123,29 +123,15 @@ pub fn check(file: &FileReport, c: &CheckReport, detail: TraceDetail) -> String 
             let _ = writeln!(out, "       state: {}", state(&step.after));
         }
     }
+    let why = &trace.ending.words;
     match &trace.end {
-        EndReport::Goal { delay } => {
-            let _ = writeln!(out, "    then delay {delay}: goal reached");
-        }
-        EndReport::Loop { delay, loop_start } => {
-            let at = if *loop_start == 0 {
-                "the initial state".to_string()
-            } else {
-                format!("the state after step {loop_start}")
-            };
-            let _ = writeln!(
-                out,
-                "    then delay {delay}: back at {at} (clocks in its zone), the cycle repeats"
-            );
-        }
-        EndReport::Deadlock { delay } => {
-            let _ = writeln!(
-                out,
-                "    then delay {delay}: deadlock, no action is possible any more"
-            );
+        EndReport::Goal { delay }
+        | EndReport::Loop { delay, .. }
+        | EndReport::Deadlock { delay } => {
+            let _ = writeln!(out, "    then delay {delay}: {why}");
         }
         EndReport::TimeDiverges => {
-            let _ = writeln!(out, "    then time passes forever");
+            let _ = writeln!(out, "    then {why}");
         }
         EndReport::ModelError {
             delay,
@@ -193,6 +179,15 @@ pub fn stats(s: &StatsReport) -> String {
             if n == 1 { "state" } else { "states" }
         ),
         _ => String::new(),
+    };
+    let after = match &s.symmetry {
+        Some(zeno::checker::SymmetryUse::Reduced(sets)) => {
+            format!("{after}; symmetry reduction over {}", sets.join(", "))
+        }
+        Some(zeno::checker::SymmetryUse::Off(why)) => {
+            format!("{after}; no symmetry reduction: {why}")
+        }
+        None => after,
     };
     format!(
         "explored {} {}, generated {}, stored {}, {:.3} s{threads}, peak memory {}{after}",

@@ -141,3 +141,206 @@ fn unknown_names_are_errors_listing_what_exists() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("Proc(1)"), "{}", stderr(&out));
 }
+
+/// The edges of a DOT graph: one `->` line each.
+fn dot_edges(dot: &str) -> Vec<&str> {
+    dot.lines().filter(|l| l.contains(" -> ")).collect()
+}
+
+#[test]
+fn a_select_edge_is_drawn_once_with_its_select() {
+    // The train-gate's Gate has five transitions in the UPPAAL file, three
+    // of them with `select e : id_t` (N = 3): drawn as 5 edges, not 11.
+    let xml = "tests/data/uppaal/train-gate/train-gate.xml";
+    let text = std::fs::read_to_string(xml).unwrap();
+    let gate = &text[text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap()..];
+    let gate = &gate[..gate.find("</template>").unwrap()];
+    let transitions = gate.matches("<transition").count();
+    assert_eq!(transitions, 5);
+    let o = zeno(&["graph", xml, "--template", "Gate", "--format", "dot"]);
+    let dot = stdout(&o);
+    let edges = dot_edges(&dot);
+    assert_eq!(edges.len(), transitions, "{dot}");
+    let selects: Vec<&&str> = edges
+        .iter()
+        .filter(|e| e.contains("select e ∈ 0..2"))
+        .collect();
+    assert_eq!(selects.len(), 3, "{dot}");
+    // The lines below the select read as written: the channel of the
+    // select's value is `appr[e]`, the guard `e == front()`.
+    assert!(dot.contains("sync appr[e]?"), "{dot}");
+    assert!(dot.contains("when e == front()"), "{dot}");
+
+    // A trace's step on such an edge says which value it took.
+    let o = zeno(&[
+        "graph",
+        &model("train-gate.zeno"),
+        "--template",
+        "Gate",
+        "--trace",
+        "train1_stops",
+        "--search",
+        "bfs",
+        "--format",
+        "dot",
+    ]);
+    let dot = stdout(&o);
+    assert_eq!(dot_edges(&dot).len(), 5, "{dot}");
+    let json = trace_json("train-gate.zeno", "train1_stops");
+    let first = &json["steps"][0]["edges"];
+    let gate_edge = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["process"] == "Gate")
+        .expect("the gate takes part in the first step");
+    let value = gate_edge["label"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|l| l.as_str().unwrap().strip_prefix("select e = "))
+        .expect("the step's select value")
+        .to_string();
+    assert!(dot.contains(&format!("#1 (e = {value})")), "{dot}");
+}
+
+/// The numbers after `key="` on `line`.
+fn attr_f(line: &str, key: &str) -> Option<f64> {
+    let at = line.find(&format!(" {key}=\""))? + key.len() + 3;
+    line[at..].split('"').next()?.parse().ok()
+}
+
+/// One process of a built-in SVG: its location boxes by name (the first
+/// rect of each), its edges' points (ends and control points of the
+/// paths), and its labels' text boxes, all in the process's own frame. A
+/// label line's box is taken narrow (6 px a character, 10 px above the
+/// baseline): a crossing found is one for certain.
+struct Drawn {
+    nodes: Vec<(String, (f64, f64, f64, f64))>,
+    paths: Vec<Vec<(f64, f64)>>,
+    labels: Vec<(f64, f64, f64, f64)>,
+}
+
+fn drawn_process(svg: &str, process: &str) -> Drawn {
+    let start = svg
+        .find(&format!("id=\"process {process}\""))
+        .expect("the process");
+    let body = &svg[start..];
+    let body = &body[..body[1..]
+        .find("<g class=\"cluster\"")
+        .map_or(body.len(), |i| i + 1)];
+    let mut d = Drawn {
+        nodes: Vec::new(),
+        paths: Vec::new(),
+        labels: Vec::new(),
+    };
+    let mut node: Option<String> = None;
+    for line in body.lines() {
+        if let Some(rest) = line.strip_prefix("<g class=\"node\" id=\"") {
+            node = rest.split('"').next().map(str::to_string);
+        } else if line.starts_with("<rect ")
+            && let Some(name) = node.take()
+        {
+            let (x, y) = (attr_f(line, "x").unwrap(), attr_f(line, "y").unwrap());
+            let (w, h) = (
+                attr_f(line, "width").unwrap(),
+                attr_f(line, "height").unwrap(),
+            );
+            d.nodes.push((name, (x, y, x + w, y + h)));
+        } else if let Some(rest) = line.strip_prefix("<path d=\"M ") {
+            let path = rest.split('"').next().unwrap();
+            let nums: Vec<f64> = path
+                .split([' ', ','])
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            d.paths.push(nums.chunks(2).map(|p| (p[0], p[1])).collect());
+        } else if line.starts_with("<text ") && line.contains("text-anchor=\"start\"") {
+            let (x, y) = (attr_f(line, "x").unwrap(), attr_f(line, "y").unwrap());
+            let text = line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()]
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            let w = 6.0 * text.chars().count() as f64;
+            d.labels.push((x, y - 10.0, x + w, y));
+        }
+    }
+    d
+}
+
+/// Whether the segment a–b meets the rectangle r.
+fn segment_meets(a: (f64, f64), b: (f64, f64), r: (f64, f64, f64, f64)) -> bool {
+    // Sampled finely: enough for boxes taller and wider than 1 px.
+    (0..=400).any(|k| {
+        let t = k as f64 / 400.0;
+        let (x, y) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        r.0 < x && x < r.2 && r.1 < y && y < r.3
+    })
+}
+
+#[test]
+fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
+    let xml = "tests/data/uppaal/train-gate/train-gate.xml";
+    let o = zeno(&["graph", xml]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = stdout(&o);
+    // The file's coordinates of Train's locations (by hand from the XML).
+    let text = std::fs::read_to_string(xml).unwrap();
+    let train = &text[..text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap()];
+    let mut at: Vec<(String, (f64, f64))> = Vec::new();
+    for part in train.split("<location ").skip(1) {
+        let head = &part[..part.find('>').unwrap()];
+        let name = &part[part.find("\">").unwrap() + 2..];
+        let name = &name[name.find('>').map_or(0, |i| i + 1)..];
+        let name = name[..name.find('<').unwrap()].trim().to_string();
+        at.push((
+            name,
+            (attr_f(head, "x").unwrap(), attr_f(head, "y").unwrap()),
+        ));
+    }
+    assert_eq!(at.len(), 5, "{at:?}");
+    let d = drawn_process(&svg, "Train(0)");
+    let centre = |name: &str| {
+        let (_, r) = d
+            .nodes
+            .iter()
+            .find(|(n, _)| n == &format!("Train(0).{name}"))
+            .unwrap_or_else(|| panic!("no {name} in {:?}", d.nodes));
+        ((r.0 + r.2) / 2.0, (r.1 + r.3) / 2.0)
+    };
+    // Drawn at k·(x, y) + offset, one k for both axes and every location.
+    let (a, b) = (&at[0], &at[1]);
+    let (ca, cb) = (centre(&a.0), centre(&b.0));
+    let k = if (b.1.0 - a.1.0).abs() > (b.1.1 - a.1.1).abs() {
+        (cb.0 - ca.0) / (b.1.0 - a.1.0)
+    } else {
+        (cb.1 - ca.1) / (b.1.1 - a.1.1)
+    };
+    assert!(k >= 1.0, "spread, never shrunk: {k}");
+    for (name, p) in &at {
+        let c = centre(name);
+        let expect = (ca.0 + k * (p.0 - a.1.0), ca.1 + k * (p.1 - a.1.1));
+        assert!(
+            (c.0 - expect.0).abs() < 0.2 && (c.1 - expect.1).abs() < 0.2,
+            "{name}: drawn at {c:?}, the file's coordinates give {expect:?}"
+        );
+    }
+    // No label line crosses an edge or a location, in any process.
+    for process in ["Train(0)", "Train(1)", "Train(2)", "Gate"] {
+        let d = drawn_process(&svg, process);
+        assert!(!d.labels.is_empty() && !d.paths.is_empty());
+        for l in &d.labels {
+            for p in &d.paths {
+                for w in p.windows(2) {
+                    assert!(
+                        !segment_meets(w[0], w[1], *l),
+                        "{process}: a label at {l:?} crosses an edge"
+                    );
+                }
+            }
+            for (n, r) in &d.nodes {
+                let apart = l.2 <= r.0 || r.2 <= l.0 || l.3 <= r.1 || r.3 <= l.1;
+                assert!(apart, "{process}: a label at {l:?} covers {n}");
+            }
+        }
+    }
+}

@@ -9,8 +9,17 @@ use crate::support;
 use serde_json::Value;
 use support::cli::{model, stderr, stdout, zeno_with_stdin};
 
-/// The JSON lines answering `input`, one per command.
+/// The JSON lines answering `input`, one per command (the first line, the
+/// initial state before any command, left out: `json_start` has it).
 fn json_session(args: &[&str], input: &str) -> Vec<Value> {
+    let mut lines = json_start(args, input);
+    let first = lines.remove(0);
+    assert!(first["command"].is_null(), "{first}");
+    lines
+}
+
+/// Every JSON line of a session, the initial state first.
+fn json_start(args: &[&str], input: &str) -> Vec<Value> {
     let mut all = vec!["simulate", args[0], "--format", "json"];
     all.extend_from_slice(&args[1..]);
     let out = zeno_with_stdin(&all, input);
@@ -19,6 +28,13 @@ fn json_session(args: &[&str], input: &str) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
+}
+
+/// A model written to a scratch file.
+fn scratch_model(test: &str, text: &str) -> String {
+    let file = support::cli::scratch(test).join("m.zeno");
+    std::fs::write(&file, text).unwrap();
+    support::cli::path(&file).to_string()
 }
 
 /// `Proc(1).req Proc(2).idle ...`: the locations of a state line.
@@ -374,5 +390,169 @@ fn a_model_with_errors_or_on_stdin_is_refused_before_any_session() {
         stderr(&out).contains("the commands come on standard input, so the model must be a file"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn json_mode_shows_the_initial_state_before_any_command() {
+    let fischer = model("fischer-buggy.zeno");
+    // No command at all: still the initial state.
+    let lines = json_start(&[&fischer], "");
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0]["command"].is_null());
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[0]["state"]["position"], 0);
+    assert_eq!(lines[0]["state"]["via"]["kind"], "start");
+    assert_eq!(
+        locations(&lines[0]),
+        ["Proc(1).idle", "Proc(2).idle", "Proc(3).idle"]
+    );
+}
+
+/// `a -> b` needs x >= 2, `a -> c` can be taken at once.
+const LATER: &str = "clock x;
+template T() { init location a; location b; location c; a -> b when x >= 2; a -> c; }
+system T;
+";
+
+#[test]
+fn transitions_that_need_a_delay_are_listed_apart() {
+    let m = scratch_model("simulate-later", LATER);
+    let out = zeno_with_stdin(&["simulate", &m], "delay 2\n");
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "state 0 of 0 (initial state)\n  locations: T.a\n  clocks: x = 0\n  \
+             delays allowed: [0, ∞)\nenabled transitions:\n  2. T: a -> c  (delay in [0, ∞))\n\
+             enabled after a delay (`delay` first):\n  1. T: a -> b  (delay in [2, ∞))\n"
+        ),
+        "{text}"
+    );
+    // After the delay both can be taken now.
+    assert!(
+        text.ends_with(
+            "enabled transitions:\n  1. T: a -> b  (delay in [0, ∞))\n  2. T: a -> c  (delay in [0, ∞))\n"
+        ),
+        "{text}"
+    );
+    let lines = json_session(&[&m], "show\n");
+    let now: Vec<bool> = lines[0]["state"]["transitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["now"].as_bool().unwrap())
+        .collect();
+    assert_eq!(now, [false, true]);
+}
+
+/// A handshake on `go`.
+const SYNC: &str = "chan go;
+template A() { init location idle; location cs; idle -> cs sync go!; }
+template B() { init location wait; location done; wait -> done sync go?; }
+system A, B;
+check both: E<> B.done;
+";
+
+#[test]
+fn a_synchronisation_is_written_as_zeno_check_writes_it() {
+    let m = scratch_model("simulate-sync", SYNC);
+    let check = stdout(&support::cli::zeno(&["check", &m]));
+    let taken = "A: idle -> cs (go!), B: wait -> done (go?)";
+    assert!(check.contains(&format!("1. delay 0: {taken}\n")), "{check}");
+    let sim = stdout(&zeno_with_stdin(&["simulate", &m], "1\n"));
+    assert!(
+        sim.contains(&format!("  1. {taken}  (delay in [0, ∞))\n")),
+        "{sim}"
+    );
+    assert!(sim.contains(&format!("(after {taken})")), "{sim}");
+}
+
+#[test]
+fn the_end_of_a_loaded_trace_says_why_it_ends() {
+    let fischer = model("fischer-buggy.zeno");
+    let lines = json_session(&[&fischer, "--search", "bfs"], "trace mutex\n");
+    let entries = lines[0]["state"]["history"].as_u64().unwrap() as usize;
+    let input = format!("trace mutex\n{}back\n", "forward\n".repeat(entries - 1));
+    let lines = json_session(&[&fischer, "--search", "bfs"], &input);
+    // Only the last state of the trace is its end.
+    assert!(
+        lines[..entries - 1]
+            .iter()
+            .all(|l| l["state"]["trace_end"].is_null())
+    );
+    let end = &lines[entries - 1]["state"]["trace_end"];
+    assert_eq!(end["check"], "mutex");
+    assert_eq!(end["kind"], "violation");
+    assert_eq!(
+        end["words"],
+        "`!(Proc(1).cs && Proc(2).cs)` is false here, so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated"
+    );
+    assert!(
+        lines[entries]["state"]["trace_end"].is_null(),
+        "back: not the end"
+    );
+}
+
+/// `a` <-> `b` for ever, `c` never: `A<> Q.c` is violated by a lasso.
+const LASSO: &str = "clock x;
+template Q() {
+  init location a invariant x <= 2;
+  location b invariant x <= 3;
+  location c;
+  a -> b when x >= 1 do x = 0;
+  b -> a when x >= 1 do x = 0;
+}
+system Q;
+check never_c: A<> Q.c;
+";
+
+#[test]
+fn a_loaded_lasso_goes_round_its_loop() {
+    let m = scratch_model("simulate-lasso", LASSO);
+    let lines = json_session(&[&m], "trace never_c\n");
+    let entries = lines[0]["state"]["history"].as_u64().unwrap() as usize;
+    // Round the loop twice more than the trace itself: a -> b, b -> a, ...
+    let input = format!("trace never_c\n{}", "forward\n".repeat(entries - 1 + 8));
+    let lines = json_session(&[&m], &input);
+    assert!(lines.iter().all(|l| l["ok"] == true), "{lines:?}");
+    let end = &lines[entries - 1]["state"];
+    assert_eq!(end["trace_end"]["kind"], "loop");
+    assert_eq!(end["trace_end"]["loop_start"], 0);
+    let text = stdout(&zeno_with_stdin(
+        &["simulate", &m],
+        &format!("trace never_c\n{}", "forward\n".repeat(entries - 1)),
+    ));
+    assert!(
+        text.contains("(`forward` goes round the loop again)"),
+        "{text}"
+    );
+    // Each way round is a delay then a transition, alternating a -> b and
+    // b -> a, the clocks within the invariants.
+    let fired: Vec<String> = lines[entries..]
+        .iter()
+        .filter(|l| l["state"]["via"]["kind"] == "fire")
+        .map(|l| {
+            let e = &l["state"]["via"]["edges"][0];
+            format!(
+                "{} -> {}",
+                e["source"].as_str().unwrap(),
+                e["target"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(fired, ["a -> b", "b -> a", "a -> b", "b -> a"]);
+    let last = lines.last().unwrap();
+    assert_eq!(locations(last), ["Q.a"]);
+    assert_eq!(last["state"]["position"], entries - 1 + 8);
+    // Leaving the loop by a move of one's own ends it: `forward` at the end
+    // is then the end.
+    let input = format!(
+        "trace never_c\n{}delay 1/2\nforward\n",
+        "forward\n".repeat(entries - 1)
+    );
+    let lines = json_session(&[&m], &input);
+    assert_eq!(
+        lines.last().unwrap()["error"],
+        "no later step to go forward to"
     );
 }

@@ -206,6 +206,30 @@ fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
     );
     assert_eq!(row_values(&vscode_readme, "zeno.subsume"), subsume);
 
+    // Symmetry reduction: `on` or `off` everywhere, on by default as in
+    // `zeno check` and the server.
+    let switch = vec!["on".to_string(), "off".to_string()];
+    assert_eq!(cli_list("--symmetry"), switch, "zeno check --symmetry");
+    assert_eq!(list("zeno.symmetry"), switch, "package.json zeno.symmetry");
+    assert_eq!(props["zeno.symmetry"]["default"].as_str(), Some("on"));
+    let symmetry_help = &help[help.find("--symmetry").unwrap()..];
+    assert!(symmetry_help.contains("[default: on]"), "{symmetry_help}");
+    assert_eq!(
+        quoted_after(&ts, "export const SYMMETRY", '[', ']'),
+        switch,
+        "settings.ts"
+    );
+    assert_eq!(
+        quoted_after(&lua, "M.SYMMETRY =", '{', '}'),
+        switch,
+        "init.lua"
+    );
+    assert_eq!(
+        backquoted_after(&readme, "`zeno.symmetry`"),
+        switch,
+        "editors/README.md"
+    );
+    assert_eq!(row_values(&vscode_readme, "zeno.symmetry"), switch);
     // The reductions, in every list, are the checker's; `none` by default.
     let reduce: Vec<String> = zeno::checker::Reduce::ALL
         .map(|r| r.name().to_string())

@@ -93,6 +93,7 @@ fn door_and_key() -> (Network, Formula) {
             name_span: Span::default(),
         }],
         lines: None,
+        symmetry: Default::default(),
     };
     let goal = network.checks[0].kind.goal();
     (network, goal)

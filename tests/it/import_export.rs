@@ -163,6 +163,7 @@ fn network() -> Network {
             },
         ],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 

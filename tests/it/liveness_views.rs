@@ -53,7 +53,10 @@ fn sarif_marks_the_cycle_and_the_way_back() {
     assert!(first.starts_with("step 1 (cycle): "), "{first}");
     let back = flow[6]["location"]["message"]["text"].as_str().unwrap();
     assert!(
-        back.contains("back at the state after step 0; steps 1 to 6 repeat for ever"),
+        back.ends_with(
+            "loop: back at the initial state (clocks in its zone), steps 1–6 repeat forever, \
+             never reaching `P.goal`, so `never` (A<> P.goal) is violated"
+        ),
         "{back}"
     );
     // A trace without a cycle has neither.
@@ -126,7 +129,8 @@ async fn the_editor_shows_the_lasso_and_steps_round_its_cycle() {
     );
     assert_eq!(
         related[6],
-        "then back at the state after step 0: steps 1 to 6 repeat for ever"
+        "then loop: back at the initial state (clocks in its zone), steps 1–6 repeat forever, \
+         never reaching the check's formula, so `never` is violated"
     );
 
     let lenses = c
@@ -180,5 +184,6 @@ async fn the_editor_shows_the_lasso_and_steps_round_its_cycle() {
         .filter(|t| t.starts_with("step"))
         .collect();
     steps.sort();
-    assert_eq!(steps, ["steps 1↻, 3↻, 5↻", "steps 2↻, 4↻, 6↻"]);
+    // The edge of the last step also says how the trace ends.
+    assert_eq!(steps, ["steps 1↻, 3↻, 5↻", "steps 2↻, 4↻, 6↻ · loop to 0"]);
 }

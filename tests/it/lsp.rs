@@ -169,6 +169,12 @@ async fn buggy_fischer_is_violated_then_fixed() {
         "the violating state has two processes in cs: {last}"
     );
     assert_eq!(trace["end"]["kind"], "goal");
+    // Why it ends: the state breaks the `A[]` check, not "a goal".
+    assert_eq!(trace["ending"]["kind"], "violation");
+    assert_eq!(
+        trace["why"],
+        "the check's formula is false here, so `mutex` is violated"
+    );
 
     // Fix the guard: `x >= K` becomes `x > K`.
     let ge = FISCHER_BUGGY.find("x >= K && id == pid").unwrap() + 2;
@@ -911,7 +917,11 @@ async fn code_lenses_and_stepping_through_a_trace() {
     let mut numbers: Vec<u32> = step_titles
         .iter()
         .flat_map(|t| {
-            t.trim_start_matches("steps ")
+            // The last step's edge also says how the trace ends:
+            // `step 6 · violation`.
+            let numbers = t.split(" · ").next().unwrap();
+            numbers
+                .trim_start_matches("steps ")
                 .trim_start_matches("step ")
                 .split(", ")
                 .map(|n| n.parse::<u32>().unwrap())
@@ -919,6 +929,15 @@ async fn code_lenses_and_stepping_through_a_trace() {
         .collect();
     numbers.sort();
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    let ends: Vec<&&str> = step_titles
+        .iter()
+        .filter(|t| t.ends_with(" · violation"))
+        .collect();
+    assert_eq!(
+        ends.len(),
+        1,
+        "the last step's edge says how it ends: {step_titles:?}"
+    );
 
     let r = c
         .request(
@@ -1129,19 +1148,19 @@ async fn completion_of_names_in_scope() {
         .await;
     assert_eq!(labels(&r), ["idle", "req", "wait", "cs"]);
 
-    // Inside the template: its own names first, then the globals and keywords.
+    // In a guard inside the template: its own values first, then the
+    // global ones and the keywords of expressions; no locations, types,
+    // templates or declaration keywords.
     let guard = text.find("when x <= K ").unwrap() + 5;
     let r = c
         .request("textDocument/completion", complete(position(&text, guard)))
         .await;
     let inside = labels(&r);
-    assert_eq!(
-        inside[..11],
-        [
-            "pid", "x", "idle", "req", "wait", "cs", "N", "K", "pid_t", "id", "Proc"
-        ]
-    );
-    assert!(inside.iter().any(|l| l == "deadlock"));
+    assert_eq!(inside[..5], ["pid", "x", "N", "K", "id"]);
+    for gone in ["idle", "pid_t", "Proc", "deadlock", "template"] {
+        assert!(!inside.iter().any(|l| l == gone), "{gone}: {inside:?}");
+    }
+    assert!(inside.iter().any(|l| l == "forall"));
 
     // Outside it: no template-local names.
     let top = text.find("int[0, N] id").unwrap();
@@ -1614,4 +1633,48 @@ async fn diagnostics_are_capped_per_document() {
     assert_eq!(all[0]["range"]["start"], json!({"line": 0, "character": 0}));
     // Errors first: every kept one is an error.
     assert!(all[1..].iter().all(|e| e["severity"] == 1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_name_suggests_the_nearest_and_a_quick_fix_replaces_it() {
+    let uri = "file:///typo.zeno";
+    let text = "int length;\nint copy = lenght;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    let typo = find_diagnostic(&d, "unknown name `lenght`; did you mean `length`?");
+    let r = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": typo["range"],
+                "context": {"diagnostics": [typo]},
+            }),
+        )
+        .await;
+    let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(actions.len(), 1, "{r}");
+    assert_eq!(actions[0]["title"], "Replace with `length`");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    let edits = &actions[0]["edit"]["changes"][uri];
+    assert_eq!(
+        edits,
+        &json!([{"range": {"start": {"line": 1, "character": 11}, "end": {"line": 1, "character": 17}}, "newText": "length"}])
+    );
+    // Nothing to fix: no actions.
+    let r = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": typo["range"],
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert!(r["result"].is_null(), "{r}");
 }

@@ -199,6 +199,7 @@ fn net() -> Network {
             name_span: span(),
         }],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -616,6 +617,7 @@ fn trace_as_text_and_json() {
           clocks  P.x = 0
         goal: after delay 0, t = 5/2
           clocks  P.x = 0
+          why     the check's formula holds here
     "##]]
     .assert_eq(&text);
     let json = pictures::trace_json(&n, n.check_at(0).unwrap(), &trace());
@@ -629,4 +631,6 @@ fn trace_as_text_and_json() {
     );
     assert_eq!(json["steps"][1]["variables"], serde_json::json!([1, 0, 1]));
     assert_eq!(json["end"]["kind"], "goal");
+    assert_eq!(json["end"]["ending"]["kind"], "goal");
+    assert_eq!(json["end"]["why"], "the check's formula holds here");
 }

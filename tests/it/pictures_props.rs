@@ -79,6 +79,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
             name_span: span(),
         }],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 

@@ -116,7 +116,7 @@ fn diagnostics_inside_a_moved_template_are_shifted() {
         &moved[d[0].range.start as usize..d[0].range.end as usize],
         "m"
     );
-    assert_eq!(d[0].message, "unknown name `m`");
+    assert_eq!(d[0].message, "unknown name `m`; did you mean `n`?");
 }
 
 #[test]

@@ -208,6 +208,7 @@ fn timed() -> Network {
             ]))),
         ],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -401,6 +402,7 @@ fn committed() -> Network {
             at(1, 1),
         ])))],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -471,6 +473,7 @@ fn broadcast() -> Network {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -573,6 +576,7 @@ fn handshake(urgent: bool) -> Network {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Reachable(at(0, 1)))],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -656,6 +660,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
             Formula::Deadlock,
         ))))],
         lines: None,
+        symmetry: Default::default(),
     }
 }
 
@@ -829,6 +834,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
         priorities: Default::default(),
         checks: vec![check(CheckKind::Invariant(Formula::True))],
         lines: None,
+        symmetry: Default::default(),
     };
     let trace = |steps: usize, error| Trace {
         initial: state(&[0], &[0, 0, 0], &[r(0)]),
@@ -899,6 +905,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
         priorities: Default::default(),
         checks: vec![],
         lines: None,
+        symmetry: Default::default(),
     };
     let s = |x: Rational64| state(&[0, 0], &[], &[r(0), x]);
     let deadlocked = |x| holds(&net, &Formula::Deadlock, &s(x)).unwrap();

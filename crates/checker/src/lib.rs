@@ -33,6 +33,7 @@ pub mod semantics;
 mod stop;
 mod stopwatches;
 mod store;
+mod symmetry;
 pub mod trace;
 mod turns;
 mod zone_graph;
@@ -45,7 +46,7 @@ pub use heuristics::pdb::PdbOptions;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, Reduce, SearchOrder, Subsume, no_progress};
-pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, Verdict};
+pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, SymmetryUse, Verdict};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 
@@ -74,6 +75,7 @@ pub fn check(
         check_until(task, progress)
     });
     result.stats.threads = result.stats.threads.max(1);
+    symmetry::explain(network, check, options, &mut result.stats);
     result
 }
 
@@ -253,7 +255,9 @@ fn best_first_then_breadth_first(
 pub(crate) fn reach_until(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // On the parallel searches, `None` means: the system refused the
     // threads (or the heuristic cannot be shared); search on this one.
-    let parallel = runs_parallel(task.options);
+    // Symmetry reduction is done by the sequential search only; where it
+    // applies it saves far more than a second thread would.
+    let parallel = runs_parallel(task.options) && !symmetry::applies(task);
     if parallel
         && task.options.config.search == SearchOrder::Bfs
         && let Some(result) = parallel::bfs(task, progress)

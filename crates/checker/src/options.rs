@@ -187,6 +187,11 @@ pub struct Options {
     /// first verdict decides (see `alongside.rs`). `zeno check` sets it for
     /// its default configuration; `false` in the library.
     pub take_turns: bool,
+    /// Symmetry reduction over the network's `scalar` sets in the
+    /// sequential reachability search (`symmetry.rs`), where the semantics
+    /// layer found the model and the check symmetric. On by default (as in
+    /// UPPAAL); off only to compare.
+    pub symmetry: bool,
     /// A state-space reduction of reachability searches (`none` by
     /// default; see [`Reduce`]).
     pub reduce: Reduce,
@@ -209,6 +214,7 @@ impl Default for Options {
             extrapolate: true,
             subsume: Subsume::default(),
             take_turns: false,
+            symmetry: true,
             reduce: Reduce::None,
         }
     }

@@ -77,6 +77,9 @@ pub struct Stats {
     pub queue_pops: Vec<u64>,
     /// With safe abstraction: what was removed and how the trace was built.
     pub safe: Option<SafeStats>,
+    /// For a network with scalar sets (and the reduction asked for):
+    /// whether the search stored orbit representatives, and why not.
+    pub symmetry: Option<SymmetryUse>,
     /// The limit that stopped building the concrete trace of a verdict
     /// that has one (a violation, a witness, a model error): the verdict
     /// stands, the trace is missing.
@@ -120,6 +123,17 @@ pub struct SafeStats {
     /// The reduced network's trace could not be completed and the original
     /// network was searched instead (the figures add up both searches).
     pub fell_back: bool,
+}
+
+/// Whether a search of a network with scalar sets reduced by symmetry
+/// (`symmetry.rs`), serialised as the CLI's JSON report shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymmetryUse {
+    /// States were stored as representatives over these sets.
+    Reduced(Vec<String>),
+    /// Not reduced, and why.
+    Off(String),
 }
 
 impl Stats {

@@ -4,10 +4,19 @@
 //! its stop condition ([`super::Stop::reason`], at every explored state),
 //! so the searches themselves need no change: a search waiting for its turn
 //! is blocked in that poll and uses no CPU time.
+//!
+//! Slices and shares are measured in the holder's CPU time
+//! ([`zeno_base::clock`]), not in wall time: on a loaded machine a holder
+//! that the operating system does not run keeps its turn, so which search
+//! decides (and so the trace reported) does not depend on the load. The
+//! poll reads the cheap wall clock; only when that says the slice is over
+//! does it read the thread's CPU clock (never ahead of the wall clock), and
+//! extends the slice by what the holder did not run.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use zeno_base::clock::thread_cpu_time;
 
 /// How long a search holds the turn before the shares are consulted again:
 /// long against a hand-over (a lock, a wake-up: microseconds), short against
@@ -34,8 +43,15 @@ struct Ledger {
     /// time while all run.
     shares: Vec<u32>,
     finished: Vec<bool>,
-    /// When the holder's slice began.
+    /// When the holder's slice began (wall time: the measure where no
+    /// thread CPU clock exists).
     since: Instant,
+    /// The holder's thread CPU time when its slice began, set by the
+    /// holder when it takes the turn; `None` for the head start, which
+    /// counts the thread's whole CPU time.
+    slice_cpu_start: Option<Duration>,
+    /// The CPU time the current slice lasts.
+    slice_len: Duration,
 }
 
 impl Turns {
@@ -49,6 +65,8 @@ impl Turns {
                 shares: shares.to_vec(),
                 finished: vec![false; shares.len()],
                 since: epoch + head,
+                slice_cpu_start: None,
+                slice_len: head.max(SLICE),
             }),
             changed: Condvar::new(),
             epoch,
@@ -101,6 +119,31 @@ impl Turns {
         while !self.released.load(Ordering::Acquire) && self.holder.load(Ordering::Acquire) != me {
             ledger = self.changed.wait(ledger).unwrap_or_else(|e| e.into_inner());
         }
+        if self.holder.load(Ordering::Acquire) == me {
+            ledger.slice_cpu_start = thread_cpu_time();
+        }
+    }
+
+    /// The wall clock says the slice of holder `me` is over; whether its
+    /// CPU time says so too. If not (the thread was not run for a while),
+    /// the slice is extended by the CPU time it still has.
+    fn slice_lasts(&self, me: usize) -> bool {
+        let Some(cpu) = thread_cpu_time() else {
+            return false;
+        };
+        let ledger = self.lock();
+        if self.released.load(Ordering::Acquire) || self.holder.load(Ordering::Acquire) != me {
+            return false;
+        }
+        let spent = cpu.saturating_sub(ledger.slice_cpu_start.unwrap_or_default());
+        if spent >= ledger.slice_len {
+            return false;
+        }
+        self.slice_end.store(
+            self.now() + nanos(ledger.slice_len - spent),
+            Ordering::Release,
+        );
+        true
     }
 
     /// Charges the holder `me` for its slice and gives the next one to the
@@ -108,7 +151,11 @@ impl Turns {
     /// still `me`).
     fn hand_on(&self, ledger: &mut Ledger, me: usize) {
         let now = Instant::now();
-        let spent = now.saturating_duration_since(ledger.since);
+        // Called on the holder's own thread (its poll, or its `finish`).
+        let spent = match thread_cpu_time() {
+            Some(cpu) => cpu.saturating_sub(ledger.slice_cpu_start.unwrap_or_default()),
+            None => now.saturating_duration_since(ledger.since),
+        };
         ledger.used[me] += spent;
         let next = (0..ledger.used.len())
             .filter(|&i| !ledger.finished[i])
@@ -120,6 +167,8 @@ impl Turns {
             return;
         };
         ledger.since = now;
+        ledger.slice_cpu_start = None;
+        ledger.slice_len = SLICE;
         self.slice_end
             .store(self.now() + nanos(SLICE), Ordering::Release);
         self.holder.store(next, Ordering::Release);
@@ -156,6 +205,9 @@ impl Gate<'_> {
         {
             return;
         }
+        if t.holder.load(Ordering::Acquire) == self.me && t.slice_lasts(self.me) {
+            return;
+        }
         t.wait_for_turn(self.me);
     }
 }
@@ -178,6 +230,51 @@ mod tests {
         }
     }
 
+    /// Work of `d` CPU time (wall time where no thread clock exists).
+    fn spin_cpu(d: Duration) {
+        let wall = Instant::now();
+        let cpu = thread_cpu_time();
+        loop {
+            let spent = match (cpu, thread_cpu_time()) {
+                (Some(a), Some(b)) => b.saturating_sub(a),
+                _ => wall.elapsed(),
+            };
+            if spent >= d {
+                return;
+            }
+        }
+    }
+
+    /// A holder that was not run (here: asleep) past its slice's end in
+    /// wall time keeps the turn until it has used its slice's CPU time, so
+    /// a loaded machine does not change which search runs when.
+    #[test]
+    #[cfg(unix)]
+    fn a_holder_that_did_not_run_keeps_its_turn() {
+        let turns = Turns::new(&[1, 1], Duration::from_millis(30));
+        let other_ran = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                turns.gate(1).poll();
+                other_ran.store(true, Ordering::SeqCst);
+                turns.finish(1);
+            });
+            let gate0 = turns.gate(0);
+            gate0.poll();
+            std::thread::sleep(Duration::from_millis(60));
+            gate0.poll();
+            assert!(
+                !other_ran.load(Ordering::SeqCst),
+                "the turn went on after a sleep"
+            );
+            // Once it has used its CPU time, the turn goes on.
+            spin_cpu(Duration::from_millis(35));
+            gate0.poll();
+            turns.finish(0);
+        });
+        assert!(other_ran.load(Ordering::SeqCst));
+    }
+
     /// Two searches with shares 1 and 3, each polling until it has worked
     /// a while: one runs at a time, and the time they used splits as the
     /// shares say (within a slice or two: each finishes at its own pace).
@@ -195,8 +292,7 @@ mod tests {
                     for _ in 0..20 {
                         let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                         most.fetch_max(now, Ordering::SeqCst);
-                        let start = Instant::now();
-                        while start.elapsed() < Duration::from_millis(2) {}
+                        spin_cpu(Duration::from_millis(2));
                         running.fetch_sub(1, Ordering::SeqCst);
                         gate.poll();
                     }
@@ -217,9 +313,12 @@ mod tests {
     fn the_first_search_starts_and_release_frees_all() {
         let turns = Turns::new(&[1, 1], Duration::from_millis(50));
         let gate0 = turns.gate(0);
-        let start = Instant::now();
         work(gate0, Duration::from_millis(20));
-        assert!(start.elapsed() < Duration::from_millis(45));
+        // Less CPU time than the head start: search 0 still holds the turn
+        // (also where the machine's load stretched the 20 ms of wall time
+        // past the head start's 50: then the turn went on, to a search that
+        // never polls, and this test hung).
+        assert_eq!(turns.holder.load(Ordering::Acquire), 0);
         turns.release();
         // Search 1 never held the turn, and does not wait for it.
         work(turns.gate(1), Duration::from_millis(1));

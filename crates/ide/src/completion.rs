@@ -231,5 +231,60 @@ pub(super) fn completion(a: &Analysis, offset: u32) -> Vec<CompletionItem> {
     out.extend(SyntaxKind::keywords().map(|k| item(k, CompletionKind::Keyword)));
     let mut seen = FxHashSet::default();
     out.retain(|c| !c.label.is_empty() && seen.insert(c.label.clone()));
+    if in_expression(a, offset) {
+        out.retain(|c| match c.kind {
+            CompletionKind::Variable | CompletionKind::Function => true,
+            CompletionKind::Keyword => EXPRESSION_KEYWORDS.contains(&c.label.as_str()),
+            CompletionKind::Type
+            | CompletionKind::Template
+            | CompletionKind::Instance
+            | CompletionKind::Location => false,
+        });
+    }
     out
+}
+
+/// The keywords an expression of an edge or an invariant may hold.
+const EXPRESSION_KEYWORDS: [&str; 9] = [
+    "true", "false", "not", "and", "or", "imply", "forall", "exists", "sum",
+];
+
+/// Whether the cursor is in a guard, a synchronisation, an update or an
+/// invariant: there only values and functions make sense, not templates,
+/// types, instances, locations or the keywords of declarations.
+fn in_expression(a: &Analysis, offset: u32) -> bool {
+    let syntax = a.syntax();
+    let Some((start, root)) = syntax.chunk_at(offset) else {
+        return false;
+    };
+    let at = relative(offset, start).min(root.text_range().end());
+    let Some(t) = root.token_at_offset(at).left_biased() else {
+        return false;
+    };
+    let clause = |k: SyntaxKind| {
+        matches!(
+            k,
+            SyntaxKind::WHEN_KW
+                | SyntaxKind::DO_KW
+                | SyntaxKind::SYNC_KW
+                | SyntaxKind::INVARIANT_KW
+        )
+    };
+    // Right after the clause's keyword, its node may not hold the cursor yet.
+    let word = if t.kind().is_trivia() || t.kind() == SyntaxKind::IDENT {
+        prev_significant(t.clone())
+    } else {
+        Some(t.clone())
+    };
+    let inside = |t: &SyntaxToken| {
+        t.parent_ancestors().any(|n| {
+            matches!(
+                n.kind(),
+                SyntaxKind::GUARD | SyntaxKind::SYNC | SyntaxKind::UPDATE | SyntaxKind::INVARIANT
+            )
+        })
+    };
+    // The cursor's token, or the word before it (after `x > 1 && `, the
+    // blank is the edge's, the `&&` the guard's).
+    word.as_ref().is_some_and(|w| clause(w.kind()) || inside(w)) || inside(&t)
 }

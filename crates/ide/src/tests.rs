@@ -243,6 +243,47 @@ fn completion_after_a_process() {
 }
 
 #[test]
+fn completion_in_a_guard_offers_values_not_declarations() {
+    let head = "typedef int[0, 3] id_t;\nconst int K = 2;\nint n;\n\
+                template P() { clock x; init location a; location b; a -> b when ";
+    // The labels offered at the end of `before`, the template closed after.
+    let labels = |before: &str| -> Vec<String> {
+        let text = format!("{before} }}\nsystem P;\n");
+        Analysis::from_text(&text)
+            .completion(before.len() as u32)
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+    };
+    let guard = labels(head);
+    for name in ["x", "K", "n", "true", "not", "forall"] {
+        assert!(guard.iter().any(|l| l == name), "{name} in {guard:?}");
+    }
+    for name in [
+        "P", "id_t", "a", "b", "template", "typedef", "location", "when",
+    ] {
+        assert!(!guard.iter().any(|l| l == name), "{name} in {guard:?}");
+    }
+    // Inside a guard already begun, and in an update, the same.
+    let begun = labels(&format!("{head}x > 1 && "));
+    assert!(
+        begun.iter().any(|l| l == "n") && !begun.iter().any(|l| l == "P"),
+        "{begun:?}"
+    );
+    let update = labels(&format!("{head}x > 1 do n = "));
+    assert!(
+        update.iter().any(|l| l == "K") && !update.iter().any(|l| l == "id_t"),
+        "{update:?}"
+    );
+    // Outside an expression, declarations are offered as before.
+    let body = labels("typedef int[0, 3] id_t;\ntemplate P() { clock x; init location a; ");
+    assert!(
+        body.iter().any(|l| l == "id_t") && body.iter().any(|l| l == "location"),
+        "{body:?}"
+    );
+}
+
+#[test]
 fn signature_of_the_resolved_template() {
     let text = "template Proc(const int a, const int b) { init location l; }\nP1 = Proc(1, ";
     let a = Analysis::from_text(text);

@@ -16,6 +16,7 @@ mod decl;
 mod export;
 mod export_functions;
 mod expr;
+mod layout;
 mod lex;
 mod model;
 mod queries;
@@ -28,6 +29,7 @@ mod xta;
 
 pub use context::Renaming;
 pub use export::{export_tchecker, export_xta};
+pub use layout::{TemplateLayout, TransitionLayout, uppaal_layout};
 pub use query_file::{QueryFile, read_query_file};
 pub use query_kind::{OtherEngine, other_engine};
 pub use source_map::{Mapped, Piece, SourceMap};

@@ -24,6 +24,7 @@ mod eval;
 pub mod interval;
 pub mod print;
 mod sites;
+pub mod symmetry;
 #[cfg(test)]
 mod test_exprs;
 
@@ -76,6 +77,8 @@ pub struct Network {
     /// without the text (`report` does, for run-time errors inside
     /// functions); `None` when not known.
     pub lines: Option<zeno_base::line_index::LineIndex>,
+    /// The scalar sets the network is symmetric in (none: no reduction).
+    pub symmetry: symmetry::Symmetry,
 }
 
 /// UPPAAL's priorities (docs/language.md, "Priorities"). A transition's

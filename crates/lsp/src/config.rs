@@ -67,8 +67,10 @@ impl Settings {
     /// (`change` or `save`), `debounceMs`, `threads` (at least 1) and
     /// `memory` (a size as `zeno --memory` reads it, `512M`, `2G`; empty or
     /// `null`: the default), `subsume` (`inclusion` or `alu`, as `zeno
-    /// check --subsume`) and `reduce` (`none` or `por`, as `zeno check
-    /// --reduce`).
+    /// check --subsume`), `reduce` (`none` or `por`, as `zeno check
+    /// --reduce`), `symmetry` (`on` or `off`, as `zeno check
+    /// --symmetry`) and `nonZeno` (`true`: liveness checks count only runs
+    /// whose time diverges, as `zeno check --non-zeno`).
     pub fn update(&mut self, value: &Value) -> Vec<String> {
         let mut bad = Vec::new();
         let obj = match value.get("zeno") {
@@ -102,6 +104,15 @@ impl Settings {
                     &mut self.options.subsume,
                     v.as_str().and_then(|s| s.parse().ok()),
                     || format!("one of {}", names(Subsume::ALL.map(Subsume::name))),
+                ),
+                "symmetry" => set(
+                    &mut self.options.symmetry,
+                    match v.as_str() {
+                        Some("on") => Some(true),
+                        Some("off") => Some(false),
+                        _ => None,
+                    },
+                    || "on or off".into(),
                 ),
                 "reduce" => set(
                     &mut self.options.reduce,
@@ -137,6 +148,9 @@ impl Settings {
                         .and_then(|n| usize::try_from(n).ok()),
                     || "a number of threads, at least 1".into(),
                 ),
+                "nonZeno" => set(&mut self.options.non_zeno, v.as_bool(), || {
+                    "true or false".into()
+                }),
                 "checkOn" => set(
                     &mut self.check_on_change,
                     match v.as_str() {
@@ -238,6 +252,14 @@ mod tests {
         );
         assert_eq!(s.options.subsume, Subsume::Inclusion);
         assert_eq!(s.options(&Formula::True).subsume, Subsume::Inclusion);
+        assert!(s.options.symmetry);
+        assert!(s.update(&json!({"symmetry": "off"})).is_empty());
+        assert!(!s.options(&Formula::True).symmetry);
+        assert_eq!(
+            s.update(&json!({"symmetry": true})),
+            vec!["symmetry: expected on or off, got true".to_string()]
+        );
+        assert!(!s.options.symmetry);
     }
 
     #[test]
@@ -333,6 +355,19 @@ mod tests {
 
     /// Background checks run on one thread unless the editor asks for
     /// more; 0 and non-integers keep the previous value.
+    #[test]
+    fn non_zeno_is_a_setting() {
+        let mut s = Settings::default();
+        assert!(!s.options(&Formula::True).non_zeno);
+        assert!(s.update(&json!({"nonZeno": true})).is_empty());
+        assert!(s.options(&Formula::True).non_zeno);
+        assert_eq!(
+            s.update(&json!({"nonZeno": "yes"})),
+            vec!["nonZeno: expected true or false, got \"yes\"".to_string()]
+        );
+        assert!(s.options.non_zeno, "a bad value keeps the last good one");
+    }
+
     #[test]
     fn threads_default_to_one() {
         let mut s = Settings::default();

@@ -17,6 +17,7 @@ use super::line_index::LineIndex;
 use super::results::{self, StepView};
 use zeno_checker::{CheckResult, Trace, TraceEnd, Verdict};
 use zeno_ir as ir;
+use zeno_report::EndingKind;
 
 /// Command: show a check's trace from its first step.
 pub const SHOW: &str = "zeno.trace.show";
@@ -76,11 +77,22 @@ fn status(network: &ir::Network, check: usize, result: Option<&CheckResult>) -> 
         return "not checked yet".to_string();
     };
     let steps = zeno_report::steps(r.trace.as_ref().map_or(0, |t| t.len()));
-    // How a liveness check's run goes on (", looping back to step 2").
-    let end = r
-        .trace
-        .as_ref()
-        .map_or(String::new(), |t| zeno_report::run_end(&t.end));
+    // How a liveness check's run goes on (", looping back to step 2"); a
+    // deadlock that a check about deadlocks found, and whether time stops
+    // there too (", ending in a timelock").
+    let end = r.trace.as_ref().map_or(String::new(), |t| {
+        let run = zeno_report::run_end(&t.end);
+        let ending = network
+            .checks
+            .get(check)
+            .map(|c| zeno_simulate::ending(network, c, t));
+        match ending.map(|e| (e.kind, e.label())) {
+            Some((EndingKind::Deadlock | EndingKind::Timelock, label)) if run.is_empty() => {
+                format!(", ending in a {label}")
+            }
+            _ => run,
+        }
+    });
     match &r.verdict {
         Verdict::Holds if invariant => "✓ holds".to_string(),
         Verdict::Holds => format!("✓ holds — witness of {steps}{end}"),
@@ -158,6 +170,10 @@ pub fn code_lenses(
             }
         }
         let start = loop_start(trace);
+        let ending = network
+            .checks
+            .get(cursor.check)
+            .map(|c| zeno_simulate::ending(network, c, trace));
         for (span, steps) in per_edge {
             // A step of a lasso's cycle is marked `↻`.
             let list: Vec<String> = steps
@@ -168,10 +184,15 @@ pub fn code_lenses(
                 })
                 .collect();
             let word = if steps.len() == 1 { "step" } else { "steps" };
+            // The edge of the last step also says how the trace ends there.
+            let end = match &ending {
+                Some(e) if steps.last() == Some(&trace.len()) => format!(" · {}", e.label()),
+                _ => String::new(),
+            };
             lenses.push(CodeLens {
                 range: results::range(index, span),
                 command: Some(command(
-                    format!("{word} {}", list.join(", ")),
+                    format!("{word} {}{end}", list.join(", ")),
                     "",
                     Value::Null,
                 )),

@@ -261,6 +261,10 @@ pub fn check_diagnostics(
             }
             related.push((span, what));
         }
+        // A lasso: why it ends (back at the state the cycle starts from), at
+        // the cycle's first edge. (Other traces say why they end in
+        // `zeno/errorTrace`, the lenses and the pictures: one related
+        // location per step keeps the Problems panel's list short.)
         if let Some(start) = loop_start
             && let Some(&(p, e)) = trace
                 .steps
@@ -268,13 +272,8 @@ pub fn check_diagnostics(
                 .and_then(|s| s.transition.edges.first())
             && let Some(span) = edge_span(network, p, e)
         {
-            related.push((
-                span,
-                format!(
-                    "then back at the state after step {start}: steps {} to {n} repeat for ever",
-                    start + 1
-                ),
-            ));
+            let ending = zeno_simulate::ending(network, c, trace);
+            related.push((span, format!("then {}", ending.words_for(&c.name))));
         }
         if let TraceEnd::ModelError { transition, .. } = &trace.end
             && let Some(&(p, e)) = transition.edges.first()
@@ -377,6 +376,10 @@ pub struct ErrorTrace {
     pub steps: Vec<StepView>,
     /// How the trace ends.
     pub end: EndView,
+    /// Why it ends, in the terms of the check.
+    pub ending: report::Ending,
+    /// The same in a sentence.
+    pub why: String,
 }
 
 /// One step of a trace: its delay, its edges and the state after it.
@@ -548,7 +551,10 @@ pub fn error_trace(
         },
         TraceEnd::TimeDiverges => EndView::TimeDiverges,
     };
+    let ending = zeno_simulate::ending(network, c, trace);
     Some(ErrorTrace {
+        why: ending.words_for(&c.name),
+        ending,
         check: c.name.clone(),
         verdict: verdict.to_string(),
         initial: state_view(network, &trace.initial),

@@ -720,6 +720,7 @@ impl LanguageServer for Backend {
                     ..CompletionOptions::default()
                 }),
                 inlay_hint_provider: Some(OneOf::Left(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
@@ -886,6 +887,14 @@ impl LanguageServer for Backend {
         self.on_document(&p.text_document.uri, |s| {
             Ok(features::hover::hover(s, p.position))
         })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let fixes = features::code_actions::quick_fixes(
+            &params.text_document.uri,
+            &params.context.diagnostics,
+        );
+        Ok((!fixes.is_empty()).then_some(fixes))
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

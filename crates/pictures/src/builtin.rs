@@ -26,7 +26,7 @@ use super::style::{self, esc, num, text_width};
 
 const FONT: f64 = 12.0;
 const LINE: f64 = 15.0;
-const PAD: f64 = 10.0;
+pub(super) const PAD: f64 = 10.0;
 const GAP: f64 = 30.0;
 const TITLE: f64 = 28.0;
 
@@ -37,11 +37,11 @@ struct Recorder {
     arrows: Vec<RecordedArrow>,
 }
 
-struct RecordedArrow {
-    tag: String,
-    path: Vec<(Point, Point)>,
-    head_start: bool,
-    head_end: bool,
+pub(super) struct RecordedArrow {
+    pub tag: String,
+    pub path: Vec<(Point, Point)>,
+    pub head_start: bool,
+    pub head_end: bool,
 }
 
 impl RenderBackend for Recorder {
@@ -81,15 +81,15 @@ impl RenderBackend for Recorder {
 }
 
 /// One process laid out, in its own coordinates.
-struct Placed {
+pub(super) struct Placed {
     /// Top-left and size of each location box.
-    nodes: Vec<(Point, Point)>,
+    pub nodes: Vec<(Point, Point)>,
     /// Per edge: its arrows and the middle of its label.
-    edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
+    pub edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
     /// Per edge: its label goes left of its point (a self loop on the left).
-    label_left: Vec<bool>,
-    min: Point,
-    max: Point,
+    pub label_left: Vec<bool>,
+    pub min: Point,
+    pub max: Point,
 }
 
 fn look() -> StyleAttr {
@@ -99,7 +99,7 @@ fn look() -> StyleAttr {
     StyleAttr::new(Color::fast("black"), 1, None, 0, 16)
 }
 
-fn lines_size(lines: &[String]) -> Point {
+pub(super) fn lines_size(lines: &[String]) -> Point {
     let w = lines
         .iter()
         .map(|l| text_width(l, FONT))
@@ -174,6 +174,22 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
         let from = vg.pos(handles[e.source]).center();
         let to = vg.pos(handles[e.target]).center();
         let mid = Point::new((from.x + to.x) / 2.0, (from.y + to.y) / 2.0);
+        // The edge is routed through its own connector: the connector
+        // nearest to the edge's own path is its label's, even when another
+        // edge between the same locations has the same text. Without a
+        // path, the one nearest to the middle between the locations.
+        let path: Vec<Point> = edges[ei]
+            .0
+            .iter()
+            .flat_map(|a| a.path.iter().flat_map(|&(p, c)| [p, c]))
+            .collect();
+        let distance = |m: Point| match path.is_empty() {
+            true => m.distance_to(mid),
+            false => path
+                .iter()
+                .map(|p| p.distance_to(m))
+                .fold(f64::MAX, f64::min),
+        };
         let mut best: Option<(f64, usize)> = None;
         for (i, &used) in taken.iter().enumerate().skip(handles.len()) {
             let h = NodeHandle::new(i);
@@ -183,7 +199,7 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
             if let ShapeKind::Connector(Some(t)) = &vg.element(h).shape
                 && *t == texts[ei]
             {
-                let d = vg.pos(h).middle().distance_to(mid);
+                let d = distance(vg.pos(h).middle());
                 if best.is_none_or(|(bd, _)| d < bd) {
                     best = Some((d, i));
                 }
@@ -200,6 +216,16 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
             }
         }
     }
+    bounded(g, nodes, edges, label_left)
+}
+
+/// The placement with the box around everything drawn.
+pub(super) fn bounded(
+    g: &ProcessGraph,
+    nodes: Vec<(Point, Point)>,
+    edges: Vec<(Vec<RecordedArrow>, Option<Point>)>,
+    label_left: Vec<bool>,
+) -> Placed {
     let mut min = Point::new(f64::MAX, f64::MAX);
     let mut max = Point::new(f64::MIN, f64::MIN);
     let mut grow = |p: Point| {
@@ -240,7 +266,7 @@ fn place(g: &ProcessGraph, disable_opt: bool, disable_layout: bool) -> Placed {
 /// A loop out of the side of a location box facing its label's connector
 /// `m`, reaching just short of the label. (`layout-rs` routes self loops
 /// through the connector's corner, which can leave the picture.)
-fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
+pub(super) fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
     let cy = tl.y + size.y / 2.0;
     let right = m.x >= tl.x + size.x / 2.0;
     let side = if right { tl.x + size.x } else { tl.x };
@@ -267,7 +293,7 @@ fn self_loop(tl: Point, size: Point, m: Point, ei: usize) -> RecordedArrow {
 /// Left edge of a label's box (text starts `PAD` further right). The edge
 /// runs through the middle `m` of the space reserved for the label; the
 /// text goes in the reserved half right of it, or left for a loop on the left.
-fn label_x(m: Point, size: Point, left: bool) -> f64 {
+pub(super) fn label_x(m: Point, size: Point, left: bool) -> f64 {
     if left { m.x - size.x } else { m.x - PAD + 8.0 }
 }
 
@@ -513,11 +539,23 @@ fn place_robustly(g: &ProcessGraph) -> Result<Placed, PictureError> {
 
 /// The SVG of `graphs`, processes side by side.
 pub(crate) fn svg(graphs: &[ProcessGraph]) -> Result<String, PictureError> {
+    svg_drawn(graphs, &[])
+}
+
+/// [`svg`], with each process whose template `drawings` has (a UPPAAL
+/// file's coordinates for every location) drawn where its author put it.
+pub(crate) fn svg_drawn(
+    graphs: &[ProcessGraph],
+    drawings: &[zeno_import::TemplateLayout],
+) -> Result<String, PictureError> {
     // `layout-rs` asserts on internal invariants; a failure there must not
     // take the caller down with it.
     let placed: Vec<Placed> = graphs
         .iter()
-        .map(place_robustly)
+        .map(|g| match drawings.iter().find(|d| d.name == g.template) {
+            Some(d) => super::drawn::place(g, d).map_or_else(|| place_robustly(g), Ok),
+            None => place_robustly(g),
+        })
         .collect::<Result<_, _>>()?;
     let mut body = String::new();
     let mut x = GAP / 2.0;
@@ -546,4 +584,70 @@ pub(crate) fn svg(graphs: &[ProcessGraph]) -> Result<String, PictureError> {
     out.push_str(&body);
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagram::{GraphEdge, Node};
+
+    fn node(name: &str) -> Node {
+        Node {
+            name: name.to_string(),
+            kind: LocationKind::Normal,
+            initial: false,
+            invariant: Vec::new(),
+            visited: false,
+        }
+    }
+
+    fn edge(source: usize, target: usize, steps: Vec<usize>) -> GraphEdge {
+        GraphEdge {
+            source,
+            target,
+            label: vec!["sync c!".to_string()],
+            steps,
+            step_notes: Vec::new(),
+            error: false,
+            loop_start: None,
+        }
+    }
+
+    #[test]
+    fn each_label_sits_on_its_own_edge() {
+        // Edges with the same text between the same locations, both ways and
+        // twice the same way: each label's point is on its own edge's path.
+        let g = ProcessGraph {
+            name: "P".to_string(),
+            template: "P".to_string(),
+            nodes: vec![node("a"), node("b")],
+            edges: vec![
+                edge(0, 1, vec![]),
+                edge(1, 0, vec![]),
+                edge(0, 1, vec![]),
+                edge(1, 0, vec![]),
+            ],
+        };
+        let p = place_robustly(&g).expect("placed");
+        for (ei, (arrows, label)) in p.edges.iter().enumerate() {
+            let m = label.expect("a label");
+            let nearest = arrows
+                .iter()
+                .flat_map(|a| a.path.iter().flat_map(|&(q, c)| [q, c]))
+                .map(|q| q.distance_to(m))
+                .fold(f64::MAX, f64::min);
+            // Nearer its own edge than any other edge.
+            for (other, (oa, _)) in p.edges.iter().enumerate().filter(|(o, _)| *o != ei) {
+                let d = oa
+                    .iter()
+                    .flat_map(|a| a.path.iter().flat_map(|&(q, c)| [q, c]))
+                    .map(|q| q.distance_to(m))
+                    .fold(f64::MAX, f64::min);
+                assert!(
+                    nearest <= d,
+                    "edge {ei}'s label is nearer edge {other} ({nearest} > {d})"
+                );
+            }
+        }
+    }
 }

@@ -11,6 +11,8 @@ use super::{PictureError, pretty};
 #[derive(Debug, Clone)]
 pub(crate) struct ProcessGraph {
     pub name: String,
+    /// The process's template (whose drawing a UPPAAL file may carry).
+    pub template: String,
     pub nodes: Vec<Node>,
     pub edges: Vec<GraphEdge>,
 }
@@ -47,6 +49,9 @@ pub(crate) struct GraphEdge {
     pub label: Vec<String>,
     /// 1-based trace steps that take this edge, in order.
     pub steps: Vec<usize>,
+    /// For an edge drawn once for all values of its `select`, the values
+    /// each step took (`e = 1`), beside `steps`; empty otherwise.
+    pub step_notes: Vec<String>,
     /// The trace ends with this edge failing (a model error).
     pub error: bool,
     /// The trace is a lasso whose cycle is the steps after this one: they
@@ -62,9 +67,16 @@ impl GraphEdge {
             let mut nums: Vec<String> = self
                 .steps
                 .iter()
-                .map(|&s| match self.loop_start {
-                    Some(start) if s > start => format!("#{s}↻"),
-                    _ => format!("#{s}"),
+                .enumerate()
+                .map(|(k, &s)| {
+                    let mut n = match self.loop_start {
+                        Some(start) if s > start => format!("#{s}↻"),
+                        _ => format!("#{s}"),
+                    };
+                    if let Some(values) = self.step_notes.get(k) {
+                        n.push_str(&format!(" ({values})"));
+                    }
+                    n
                 })
                 .collect();
             if self.error {
@@ -144,6 +156,7 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             target: e.target as usize,
             label: pretty::edge_label(net, e),
             steps: Vec::new(),
+            step_notes: Vec::new(),
             error: false,
             loop_start: trace.and_then(|t| match t.end {
                 TraceEnd::Loop { start, .. } => Some(start),
@@ -178,6 +191,8 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
             }
         }
     }
+    // One drawn edge per `select` edge, not one per value.
+    let mut edges = super::selects::merge(edges, &p.edges);
     // A well-formed network never has an edge to a missing location; if one
     // does, leave it out rather than fail on it when laying out.
     let n_locs = nodes.len();
@@ -194,6 +209,7 @@ fn process_graph(net: &Network, pi: usize, trace: Option<&Trace>) -> ProcessGrap
     }
     ProcessGraph {
         name: p.name.clone(),
+        template: p.template.clone(),
         nodes,
         edges,
     }

@@ -25,8 +25,10 @@
 mod builtin;
 mod diagram;
 mod dot;
+mod drawn;
 mod graphviz;
 pub mod pretty;
+mod selects;
 mod style;
 mod timeline;
 mod trace_text;
@@ -106,6 +108,20 @@ pub fn graph_svg_with(
             Ok(None) | Err(_) => builtin::svg(&graphs),
         },
     }
+}
+
+/// [`graph_svg`] of a model imported from a UPPAAL XML file, drawn as the
+/// file draws it: each process whose template `drawings` has (every
+/// location with coordinates) by the built-in writer at those coordinates,
+/// with the file's nails and label places; the others laid out as usual.
+pub fn graph_svg_drawn(
+    network: &Network,
+    template_or_process: Option<&str>,
+    highlight: Option<&Trace>,
+    drawings: &[zeno_import::TemplateLayout],
+) -> Result<String, PictureError> {
+    let graphs = diagram::build(network, template_or_process, highlight)?;
+    builtin::svg_drawn(&graphs, drawings)
 }
 
 /// Whether Graphviz's `dot` can be run.

@@ -9,6 +9,7 @@ use num_rational::Rational64;
 
 use zeno_checker::{ConcreteState, Trace, TraceEnd, Transition};
 use zeno_ir::{CheckId, Network, SyncDir};
+use zeno_report::Ending;
 
 use super::pretty;
 use super::style::{self, esc, num, text_width};
@@ -36,9 +37,9 @@ enum ColumnKind {
     Step(usize),
     Goal,
     Error(String),
-    /// How a maximal run of a liveness check goes on: `loop to 2`,
-    /// `deadlock`, `time diverges`.
-    End(String),
+    /// How the trace ends in a word or two (`violation`, `timelock`,
+    /// `loop to 2`) and in a sentence, shown when the header is hovered.
+    End(String, Option<String>),
 }
 
 fn columns(network: &Network, trace: &Trace) -> Vec<Column> {
@@ -95,19 +96,19 @@ fn columns(network: &Network, trace: &Trace) -> Vec<Column> {
             cols.push(c);
         }
         TraceEnd::Loop { delay, start, .. } => {
-            let kind = ColumnKind::End(format!("loop to {start}"));
+            let kind = ColumnKind::End(format!("loop to {start}"), None);
             let mut c = state_col(prev, time + *delay, *delay, None, kind);
             c.clocks = delayed(prev, *delay);
             cols.push(c);
         }
         TraceEnd::Deadlock { delay } => {
-            let kind = ColumnKind::End("deadlock".to_owned());
+            let kind = ColumnKind::End("deadlock".to_owned(), None);
             let mut c = state_col(prev, time + *delay, *delay, None, kind);
             c.clocks = delayed(prev, *delay);
             cols.push(c);
         }
         TraceEnd::TimeDiverges => {
-            let kind = ColumnKind::End("time diverges".to_owned());
+            let kind = ColumnKind::End("time diverges".to_owned(), None);
             cols.push(state_col(prev, time, zero, None, kind));
         }
     }
@@ -151,7 +152,8 @@ fn sync_label(network: &Network, t: &Transition, vars: &[i32]) -> Option<String>
 /// `network.checks` and only names the picture (`A[]` counterexample or
 /// `E<>` witness).
 pub fn trace_svg(network: &Network, check: CheckId, trace: &Trace) -> String {
-    timeline_svg(network, check_role(network, check), trace)
+    let ending = zeno_simulate::ending(network, network.check(check), trace);
+    timeline_svg(network, check_role(network, check), trace, Some(&ending))
 }
 
 /// A run made by hand in the simulator as a timeline: the same picture,
@@ -161,6 +163,7 @@ pub fn run_svg(network: &Network, trace: &Trace) -> String {
         network,
         ("simulation".to_string(), "(by hand)", "run"),
         trace,
+        None,
     )
 }
 
@@ -169,8 +172,18 @@ fn timeline_svg(
     network: &Network,
     (name, kind, role): (String, &'static str, &'static str),
     trace: &Trace,
+    ending: Option<&Ending>,
 ) -> String {
-    let cols = columns(network, trace);
+    let mut cols = columns(network, trace);
+    // The last column says why the trace ends (a run by hand just stops).
+    if let Some(last) = cols.last_mut()
+        && matches!(last.kind, ColumnKind::Goal | ColumnKind::End(..))
+    {
+        last.kind = match ending {
+            Some(e) => ColumnKind::End(e.label(), Some(e.event(None))),
+            None => ColumnKind::End("now".to_string(), None),
+        };
+    }
     let n_proc = network.processes.len();
     let var_names: Vec<String> = network.variables.iter().map(|v| v.name.clone()).collect();
     let clock_names: Vec<String> = (1..network.clocks.len())
@@ -277,14 +290,18 @@ fn timeline_svg(
             ColumnKind::Step(k) => (k.to_string(), style::TRACE),
             ColumnKind::Goal => ("goal".to_owned(), style::MUTED),
             ColumnKind::Error(_) => ("error".to_owned(), style::ERROR),
-            ColumnKind::End(words) => (words.clone(), style::MUTED),
+            ColumnKind::End(words, _) => (words.clone(), style::MUTED),
         };
         if let ColumnKind::Step(_) = col.kind {
             continue; // drawn with the step below
         }
+        let title = match &col.kind {
+            ColumnKind::End(_, Some(why)) => format!("<title>{}</title>", esc(why)),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{color}\" font-weight=\"bold\">{}</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{color}\" font-weight=\"bold\">{title}{}</text>",
             num(x_of(c)),
             num(header_y + 4.0),
             esc(&text)

@@ -177,9 +177,10 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
     }
     // The time at the end, after the last wait.
     time += trace.end.delay();
+    let ending = zeno_simulate::ending(network, network.check(check), trace);
     match &trace.end {
         TraceEnd::Goal { delay } => {
-            let _ = writeln!(out, "goal: after delay {delay}, t = {time}");
+            let _ = writeln!(out, "{}: after delay {delay}, t = {time}", ending.label());
             if prev.clocks.len() > 1 {
                 let _ = writeln!(
                     out,
@@ -218,6 +219,10 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
         TraceEnd::TimeDiverges => {
             let _ = writeln!(out, "then time passes forever");
         }
+    }
+    // Why it ends, in the terms of the check (a model error said it above).
+    if !matches!(trace.end, TraceEnd::ModelError { .. }) {
+        let _ = writeln!(out, "  why     {}", ending.event(None));
     }
     out
 }
@@ -300,6 +305,10 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
         }
         TraceEnd::TimeDiverges => json!({ "kind": "time_diverges" }),
     };
+    let ending = zeno_simulate::ending(network, network.check(check), trace);
+    let mut end = end;
+    end["ending"] = json!(ending);
+    end["why"] = json!(ending.event(None));
     json!({
         "check": name,
         "kind": kind,

@@ -6,6 +6,10 @@
 //! error reads the same everywhere.
 #![warn(missing_docs)]
 
+mod ending;
+
+pub use ending::{Ending, EndingKind};
+
 use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
 

@@ -20,6 +20,7 @@ pub mod parsed;
 // As for `db`: `TemplateSource` is a salsa interned struct.
 #[allow(missing_docs)]
 pub mod resolve;
+pub mod symmetry;
 pub mod system;
 pub mod ty;
 

@@ -207,6 +207,9 @@ pub fn lower_network_with(
         });
     }
 
+    let symmetry = super::symmetry::analyse(tree, &sink.scope, &ctx.procs, &mut ctx.net);
+    ctx.diags.extend(symmetry);
+
     for (name, span, kind) in ctx.global_entries() {
         if !ctx.used_globals.contains(&name) && !template_uses.contains(&name) {
             ctx.diags.push(Diagnostic::warning(

@@ -193,7 +193,7 @@ pub fn delay(model: &Model, state: &State, v: &[Q], d: Q) -> Result<State, SimEr
 /// Why `can_delay` says no, in words: the first urgent or committed
 /// location, clock rates that invariants set differently, else an urgent
 /// channel.
-fn why_stopped(model: &Model, key: &[i32]) -> String {
+pub fn why_stopped(model: &Model, key: &[i32]) -> String {
     use zeno_ir::LocationKind;
     for (p, proc_) in model.net.processes.iter().enumerate() {
         let loc = &proc_.locations[key[p] as usize];

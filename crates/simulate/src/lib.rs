@@ -18,12 +18,15 @@
 //! Modules: `window` (delay intervals), `concrete` and `symbolic` (enabled
 //! transitions and successors per mode), `zone` (a zone as constraints for
 //! people), `replay` (a check's trace loaded as history), `random` (seeded
-//! random runs).
+//! random runs), `standstill` (how far time may go on, and what stops it),
+//! `ending` (why a check's trace ends).
 #![warn(missing_docs)]
 
 mod concrete;
+mod ending;
 mod random;
 mod replay;
+mod standstill;
 mod symbolic;
 pub mod window;
 pub mod zone;
@@ -35,7 +38,9 @@ use zeno_checker::semantics::{Model, TransitionBuf};
 use zeno_checker::{ConcreteState, Step, Trace, TraceEnd, Transition};
 use zeno_ir::{EvalError, Formula, LocId, Network};
 
+pub use ending::ending;
 pub use random::RandomRun;
+pub use standstill::TimeLimit;
 pub use window::Window;
 
 /// How clocks are shown and how time passes.
@@ -223,6 +228,10 @@ pub struct Simulator<'a> {
     mode: Mode,
     history: Vec<Entry>,
     cursor: usize,
+    /// The cycle of a lasso loaded with [`Simulator::load_trace`], while the
+    /// history still ends where the lasso (or a way round it) ended:
+    /// `forward` there goes round the cycle again.
+    lasso: Option<replay::Lasso>,
 }
 
 impl<'a> Simulator<'a> {
@@ -249,6 +258,7 @@ impl<'a> Simulator<'a> {
                 state,
             }],
             cursor: 0,
+            lasso: None,
         })
     }
 
@@ -370,9 +380,10 @@ impl<'a> Simulator<'a> {
         Ok(())
     }
 
-    /// Goes forward one state, along the history that `back` left.
+    /// Goes forward one state, along the history that `back` left; at the
+    /// end of a loaded lasso, round its cycle again.
     pub fn forward(&mut self) -> Result<(), SimError> {
-        if self.cursor + 1 >= self.history.len() {
+        if self.cursor + 1 >= self.history.len() && !self.go_round()? {
             return Err(SimError::AtEnd);
         }
         self.cursor += 1;
@@ -383,6 +394,7 @@ impl<'a> Simulator<'a> {
     pub fn reset(&mut self) {
         self.history.truncate(1);
         self.cursor = 0;
+        self.lasso = None;
     }
 
     /// Restarts from `state` (one the simulator produced, of this mode):
@@ -405,6 +417,7 @@ impl<'a> Simulator<'a> {
             state,
         }];
         self.cursor = 0;
+        self.lasso = None;
         Ok(())
     }
 
@@ -461,6 +474,8 @@ impl<'a> Simulator<'a> {
 
     /// Records a move from the current state: later states are dropped.
     fn push(&mut self, via: Move, state: State) {
+        // A move of one's own leaves the lasso (going round it puts it back).
+        self.lasso = None;
         self.history.truncate(self.cursor + 1);
         self.history.push(Entry { via, state });
         self.cursor += 1;

@@ -8,7 +8,7 @@
 use num_rational::Rational64;
 use num_traits::Zero;
 
-use zeno_checker::{ConcreteState, Trace, TraceEnd};
+use zeno_checker::{ConcreteState, Step, Trace, TraceEnd};
 
 use super::{Clocks, SimError, Simulator, State};
 
@@ -25,6 +25,15 @@ impl Simulator<'_> {
         match result {
             Ok(()) => {
                 self.cursor = 0;
+                if let TraceEnd::Loop { start, .. } = trace.end
+                    && start < trace.steps.len()
+                {
+                    self.lasso = Some(Lasso {
+                        cycle: trace.steps[start..].to_vec(),
+                        next: 0,
+                        end: self.history.len(),
+                    });
+                }
                 Ok(())
             }
             Err(e) => {
@@ -72,6 +81,82 @@ impl Simulator<'_> {
                 .map_err(|e| mismatch(trace.steps.len(), e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+/// The cycle of a loaded lasso: the steps after the state it returns to,
+/// which the run can take again and again.
+#[derive(Debug, Clone)]
+pub struct Lasso {
+    /// The cycle's steps, in order.
+    cycle: Vec<Step>,
+    /// The cycle's step to take next.
+    next: usize,
+    /// The length of the history whose last state is where the lasso, or
+    /// the last way round it, ended.
+    end: usize,
+}
+
+impl Simulator<'_> {
+    /// At the end of a loaded lasso, takes the cycle's next step (its delay
+    /// first, in concrete mode): `false` when there is no lasso to follow.
+    ///
+    /// The clocks are back in the zone of the state the cycle starts from,
+    /// not at its values, so a step's own delay may not fit: then the least
+    /// delay (else one strictly inside the window) after which its
+    /// transition can be taken.
+    pub(super) fn go_round(&mut self) -> Result<bool, SimError> {
+        let Some(mut lasso) = self.lasso.take() else {
+            return Ok(false);
+        };
+        if lasso.end != self.history.len() || self.cursor + 1 != self.history.len() {
+            return Ok(false);
+        }
+        let step = &lasso.cycle[lasso.next];
+        let lost = |why: String| SimError::TraceMismatch {
+            step: lasso.next + 1,
+            why: format!("going round the loop again: {why}"),
+        };
+        let before = self.history.len();
+        if matches!(self.state().clocks, Clocks::Values(_)) {
+            let options = self.enabled()?;
+            let option = options
+                .iter()
+                .find(|o| o.transition == step.transition)
+                .ok_or_else(|| lost("its transition is not enabled".to_string()))?;
+            let delay = match option.windows.iter().any(|w| w.contains(step.delay)) {
+                true => step.delay,
+                false => option
+                    .windows
+                    .iter()
+                    .find_map(|w| w.least().or_else(|| w.inner().ok().flatten()))
+                    .ok_or_else(|| lost("no delay enables its transition".to_string()))?,
+            };
+            if !delay.is_zero() {
+                self.delay(delay)?;
+            }
+        }
+        let options = self.enabled()?;
+        let Some(i) = options
+            .iter()
+            .position(|o| o.transition == step.transition && o.now())
+        else {
+            // Nothing recorded yet is kept: the history is as it was.
+            self.history.truncate(before);
+            self.cursor = before - 1;
+            return Err(lost("its transition is not enabled".to_string()));
+        };
+        if let Err(e) = self.fire(i + 1) {
+            self.history.truncate(before);
+            self.cursor = before - 1;
+            return Err(e);
+        }
+        // The cursor stays where it was: `forward` moves it one state on.
+        self.cursor = before - 1;
+        lasso.next = (lasso.next + 1) % lasso.cycle.len();
+        lasso.end = self.history.len();
+        self.lasso = Some(lasso);
+        Ok(true)
     }
 }
 

@@ -15,6 +15,25 @@ local function r(line, from, to)
 end
 
 -- The documented shape: states as objects.
+-- Every trace step of a line, in step order; other diagnostics left out.
+-- The code as Neovim 0.7 keeps it (user_data.lsp.code) and as 0.8 does (code).
+local steps = require('zeno.steps')
+local hint = function(lnum, message, new)
+  if new then
+    return { lnum = lnum, message = message, code = 'trace-step' }
+  end
+  return { lnum = lnum, message = message, user_data = { lsp = { code = 'trace-step' } } }
+end
+eq(steps.by_line({
+  hint(4, 'step 10 of 12: P(1) idle → req'),
+  hint(4, 'step 2 of 12: P(2) idle → req', true),
+  { lnum = 4, message = 'violated: trace of 12 steps', user_data = { lsp = { code = 'check' } } },
+  hint(7, 'step 3 of 12: P(1) req → wait'),
+}), {
+  [4] = { 'step 2 of 12: P(2) idle → req', 'step 10 of 12: P(1) idle → req' },
+  [7] = { 'step 3 of 12: P(1) req → wait' },
+}, 'trace steps by line, in step order')
+
 local t = trace.parse({
   check = 'mutex',
   verdict = 'violated',

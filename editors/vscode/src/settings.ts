@@ -9,6 +9,7 @@
 export const SEARCH_ORDERS = ["bfs", "dfs", "rdfs", "greedy", "astar"] as const;
 export const HEURISTICS = ["zero", "dl", "du", "hl", "hu", "hcg", "pdb"] as const;
 export const SUBSUME = ["inclusion", "alu"] as const;
+export const SYMMETRY = ["on", "off"] as const;
 export const REDUCE = ["none", "por"] as const;
 export const CHECK_ON = ["change", "save"] as const;
 
@@ -16,6 +17,7 @@ export interface ServerSettings {
   search?: (typeof SEARCH_ORDERS)[number];
   heuristic?: (typeof HEURISTICS)[number];
   subsume?: (typeof SUBSUME)[number];
+  symmetry?: (typeof SYMMETRY)[number];
   reduce?: (typeof REDUCE)[number];
   /** null: no limit. */
   maxStates?: number | null;
@@ -25,6 +27,8 @@ export interface ServerSettings {
   debounceMs?: number;
   /** Threads of a breadth-first, greedy or A* check, at least 1. */
   threads?: number;
+  /** Liveness checks count only runs whose time diverges (`--non-zeno`). */
+  nonZeno?: boolean;
   /** A size as `zeno --memory` reads it; unset: the default budget. */
   memory?: string;
 }
@@ -82,12 +86,14 @@ export function serverSettings(get: SettingGetter): { settings: ServerSettings; 
   take("search", (v) => oneOf(SEARCH_ORDERS, v), SEARCH_ORDERS.join("|"));
   take("heuristic", (v) => oneOf(HEURISTICS, v), HEURISTICS.join("|"));
   take("subsume", (v) => oneOf(SUBSUME, v), SUBSUME.join("|"));
+  take("symmetry", (v) => oneOf(SYMMETRY, v), SYMMETRY.join("|"));
   take("reduce", (v) => oneOf(REDUCE, v), REDUCE.join("|"));
   take("maxStates", limit(Number.isInteger), "a non-negative integer");
   take("timeoutSeconds", limit(() => true), "a non-negative number");
   take("checkOn", (v) => oneOf(CHECK_ON, v), CHECK_ON.join("|"));
   take("debounceMs", count, "a non-negative integer");
   take("threads", (v) => (count(v) ?? 0) >= 1 ? (v as number) : undefined, "a positive integer");
+  take("nonZeno", (v) => (typeof v === "boolean" ? v : undefined), "true or false");
   // An empty size is the default budget: sent as unset.
   const memory = get("memory");
   if (memory !== "") {

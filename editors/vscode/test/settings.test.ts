@@ -31,6 +31,20 @@ test("both subsumptions pass, another is reported", () => {
   assert.deepEqual(problems, ['zeno.subsume: expected inclusion|alu, got "simulation"']);
 });
 
+test("nonZeno is a boolean", () => {
+  assert.deepEqual(serverPayload(getter({ nonZeno: true })), { zeno: { nonZeno: true } });
+  const { settings, problems } = serverSettings(getter({ nonZeno: "yes" }));
+  assert.deepEqual(settings, {});
+  assert.deepEqual(problems, ['zeno.nonZeno: expected true or false, got "yes"']);
+});
+
+test("symmetry is on or off, anything else is reported", () => {
+  assert.deepEqual(serverPayload(getter({ symmetry: "off" })), { zeno: { symmetry: "off" } });
+  const { settings, problems } = serverSettings(getter({ symmetry: true }));
+  assert.deepEqual(settings, {});
+  assert.deepEqual(problems, ["zeno.symmetry: expected on|off, got true"]);
+});
+
 test("unset settings are left to the server", () => {
   assert.deepEqual(serverPayload(getter({})), { zeno: {} });
 });

@@ -71,11 +71,20 @@ pub fn run(args: &SimulateArgs) -> u8 {
             }
         }))
     };
-    if args.format == SimFormat::Text {
-        out::print(render::text(&render::view(source, &session)));
-        if interactive {
-            out::println("(`help` lists the commands)");
+    match args.format {
+        SimFormat::Text => {
+            out::print(render::text(&render::view(source, &session)));
+            if interactive {
+                out::println("(`help` lists the commands)");
+            }
         }
+        // The initial state before any command, as a line of its own.
+        SimFormat::Json => out::println(json_line(
+            source,
+            &session,
+            None,
+            Ok(Outcome::State { note: None }),
+        )),
     }
     for line in &mut lines {
         let line = line.trim();
@@ -86,7 +95,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         let result = session.execute(line);
         let quit = matches!(result, Ok(Outcome::Quit));
         match args.format {
-            SimFormat::Json => out::println(json_line(source, &session, line, result)),
+            SimFormat::Json => out::println(json_line(source, &session, Some(line), result)),
             SimFormat::Text => out::print(text_reply(source, &session, result)),
         }
         if quit || !out::open() {
@@ -122,7 +131,7 @@ fn text_reply(
 fn json_line(
     source: &super::source::Source,
     session: &Session,
-    line: &str,
+    line: Option<&str>,
     result: Result<Outcome, SessionError>,
 ) -> String {
     let mut reply = render::JsonLine {

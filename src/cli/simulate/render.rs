@@ -34,7 +34,20 @@ pub struct View {
     /// A run-time error of the model in this state (a guard that fails).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// At the end of a loaded trace: why it ends there (the violation of
+    /// its check, a deadlock, the loop of a lasso).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_end: Option<TraceEndView>,
     pub transitions: Vec<TransitionView>,
+}
+
+/// The end of a loaded trace.
+#[derive(Serialize)]
+pub struct TraceEndView {
+    pub check: String,
+    #[serde(flatten)]
+    pub ending: zeno::report::Ending,
+    pub words: String,
 }
 
 #[derive(Serialize)]
@@ -130,6 +143,15 @@ pub fn view(source: &Source, session: &Session) -> View {
         zone,
         delays: sim.allowed_delays().ok().flatten().map(|w| w.to_string()),
         error,
+        trace_end: session.at_trace_end().map(|l| {
+            let c = net.check(l.check);
+            let formula = cli_report::formula_of(source.slice(c.span));
+            TraceEndView {
+                check: c.name.clone(),
+                words: l.ending.words(&c.name, &formula),
+                ending: l.ending.clone(),
+            }
+        }),
         transitions: enabled
             .iter()
             .enumerate()
@@ -161,7 +183,9 @@ fn transition_view(
 /// error.
 #[derive(Serialize)]
 pub struct JsonLine<'a> {
-    pub command: &'a str,
+    /// The command line answered; `null` on the first line, which shows
+    /// the initial state before any command.
+    pub command: Option<&'a str>,
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -226,23 +250,10 @@ fn steps(n: usize) -> String {
     zeno::report::steps(n)
 }
 
-/// `Proc(1): req -> wait`, a synchronisation's edges joined by ` + `.
+/// `Proc(1): req -> wait`; a synchronisation as `zeno check` writes it,
+/// `A: idle -> cs (go!), B: wait -> done (go?)`.
 fn edges_text(edges: &[EdgeReport]) -> String {
-    edges
-        .iter()
-        .map(|e| {
-            let mut s = format!("{}: {} -> {}", e.process, e.source, e.target);
-            if let Some(sync) = &e.sync {
-                s.push_str(&format!(" [{sync}]"));
-            }
-            if !e.selects.is_empty() {
-                let b: Vec<String> = e.selects.iter().map(Binding::to_string).collect();
-                s.push_str(&format!(" {{{}}}", b.join(", ")));
-            }
-            s
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
+    super::super::text::edges(edges)
 }
 
 /// The state and the numbered transitions, for people.
@@ -288,21 +299,46 @@ pub fn text(v: &View) -> String {
     if let Some(e) = &v.error {
         out.push_str(&format!("  error: {e}\n"));
     }
+    if let Some(end) = &v.trace_end {
+        out.push_str(&format!(
+            "  end of the trace of `{}`: {}\n",
+            end.check, end.words
+        ));
+        if end.ending.kind == zeno::report::EndingKind::Loop {
+            out.push_str("  (`forward` goes round the loop again)\n");
+        }
+    }
+    // Those that can be taken now, then those that need a delay first (as
+    // UPPAAL's simulator lists only the first); the numbers run on.
+    let (now, later): (Vec<&TransitionView>, Vec<&TransitionView>) =
+        v.transitions.iter().partition(|t| t.now);
     if v.transitions.is_empty() {
         out.push_str("no transition is enabled\n");
+    } else if now.is_empty() {
+        out.push_str("no transition is enabled now\n");
     } else {
         out.push_str("enabled transitions:\n");
-        for t in &v.transitions {
-            let mut line = format!("  {}. {}", t.number, edges_text(&t.edges));
-            if !t.windows.is_empty() {
-                line.push_str(&format!("  (delay in {})", t.windows.join(" or ")));
-            }
-            if let Some(e) = &t.error {
-                line.push_str(&format!("  (fails: {e})"));
-            }
-            out.push_str(&line);
-            out.push('\n');
+        out.push_str(&transition_lines(&now));
+    }
+    if !later.is_empty() {
+        out.push_str("enabled after a delay (`delay` first):\n");
+        out.push_str(&transition_lines(&later));
+    }
+    out
+}
+
+fn transition_lines(ts: &[&TransitionView]) -> String {
+    let mut out = String::new();
+    for t in ts {
+        let mut line = format!("  {}. {}", t.number, edges_text(&t.edges));
+        if !t.windows.is_empty() {
+            line.push_str(&format!("  (delay in {})", t.windows.join(" or ")));
         }
+        if let Some(e) = &t.error {
+            line.push_str(&format!("  (fails: {e})"));
+        }
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }

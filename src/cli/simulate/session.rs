@@ -41,8 +41,20 @@ pub enum Note {
     Trace { check: String, steps: usize },
 }
 
+/// The trace loaded last, to mark its end while the history still holds it.
+pub struct Loaded {
+    pub check: zeno::ir::CheckId,
+    /// Why the trace ends.
+    pub ending: report::Ending,
+    /// The end: its index in the history and its state.
+    pub index: usize,
+    pub state: zeno::simulate::State,
+}
+
 pub struct Session<'a> {
     pub sim: Simulator<'a>,
+    /// The trace loaded last.
+    pub loaded: Option<Loaded>,
     options: Options,
     /// The seed of the next `random` without one.
     next_seed: u64,
@@ -53,6 +65,7 @@ impl<'a> Session<'a> {
         let next_seed = options.seed;
         Session {
             sim,
+            loaded: None,
             options,
             next_seed,
         }
@@ -114,7 +127,22 @@ impl<'a> Session<'a> {
             });
         };
         self.sim.load_trace(trace)?;
+        let index = self.sim.history().len() - 1;
+        self.loaded = Some(Loaded {
+            check: k,
+            ending: zeno::simulate::ending(net, net.check(k), trace),
+            index,
+            state: self.sim.history()[index].state.clone(),
+        });
         Ok(trace.len())
+    }
+
+    /// Why the loaded trace ends, when the current state is its end.
+    pub fn at_trace_end(&self) -> Option<&Loaded> {
+        let l = self.loaded.as_ref()?;
+        let here = self.sim.position() == l.index
+            && self.sim.history().get(l.index).map(|e| &e.state) == Some(&l.state);
+        here.then_some(l)
     }
 
     /// The current state's locations and variables with clocks left out,

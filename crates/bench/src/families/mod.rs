@@ -4,7 +4,8 @@
 //!
 //! A family is asked for as `NAME:SIZES`, sizes a comma-separated list of
 //! numbers and inclusive ranges: `fischer:5,10,15`, `hanoi:3..6`,
-//! `arbiter:2..4`, `fischer-atg:5,10,15`, `gossip:5..8`, `chain:5000`.
+//! `arbiter:2..4`, `fischer-atg:5,10,15`, `gossip:5..8`, `chain:5000`,
+//! `fischer-scalar:6,8`.
 
 mod arbiter;
 mod chain;
@@ -14,7 +15,7 @@ mod hanoi;
 
 pub use arbiter::arbiter;
 pub use chain::chain;
-pub use fischer::{fischer, fischer_atg};
+pub use fischer::{fischer, fischer_atg, fischer_scalar};
 pub use gossip::gossip;
 pub use hanoi::hanoi;
 
@@ -44,6 +45,18 @@ const FAMILIES: &[(&str, usize, usize, &str)] = &[
         2,
         64,
         "faulty Fischer, N processes, goal: processes 1 and 2 in cs (the hL paper's variant B)",
+    ),
+    (
+        "fischer-scalar",
+        2,
+        64,
+        "faulty Fischer over a scalar set of N process ids (symmetry reduction)",
+    ),
+    (
+        "fischer-scalar-correct",
+        2,
+        64,
+        "correct Fischer over a scalar set of N process ids (symmetry reduction)",
     ),
     ("hanoi", 1, 20, "Towers of Hanoi, N disks"),
     ("arbiter", 2, 12, "faulty arbiter tree of depth N"),
@@ -112,6 +125,8 @@ fn generate(family: &str, n: usize) -> Instance {
         "fischer" => (format!("F{n}"), fischer(n, true)),
         "fischer-correct" => (format!("F{n}ok"), fischer(n, false)),
         "fischer-atg" => (format!("F{n}B"), fischer_atg(n)),
+        "fischer-scalar" => (format!("FS{n}"), fischer_scalar(n, true)),
+        "fischer-scalar-correct" => (format!("FS{n}ok"), fischer_scalar(n, false)),
         "hanoi" => (format!("H{n}"), hanoi(n)),
         "gossip" => (format!("G{n}"), gossip(n)),
         "chain" => (format!("C{n}"), chain(n)),

@@ -164,6 +164,8 @@ pub(crate) fn analyse(
         return none();
     }
     let mut reduced = network.clone();
+    // The reduced network's edges need not be symmetric any more.
+    reduced.symmetry = Default::default();
     let safe_slots: Vec<&Component> = components
         .iter()
         .filter(|c| matches!(c.kind, Kind::Var(_)))

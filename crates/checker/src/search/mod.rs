@@ -29,6 +29,7 @@ use super::packed_key::KeyCodec;
 use super::semantics::{Model, TransitionBuf};
 use super::stopwatches::Refutations;
 use super::store::{Inserted, NO_PARENT, Store};
+use super::symmetry::Canon;
 use super::zone_graph::{Unlisted, ZoneGraph};
 use super::{CheckResult, Limit, Stats, Subsume, Task, Verdict};
 use enhancement::Enhancer;
@@ -159,13 +160,25 @@ pub fn run(
     let mut order_buf: Vec<usize> = Vec::new();
     let mut zone = Dbm::zero(model.dim);
     let mut key = Vec::new();
+    let mut canon_key: Vec<i32> = Vec::new();
     let mut peak = 0u64;
     // Stopwatch models: goals whose paths the exact delays refute are
     // passed by (`stopwatches.rs`).
     let mut refutations = Refutations::default();
+    // Symmetry reduction (`symmetry.rs`): states are stored as their
+    // representatives, and traces are mapped back.
+    let mut canon = task
+        .options
+        .symmetry
+        .then(|| Canon::new(task.net, task.check.index()))
+        .flatten();
+    if canon.is_some() {
+        let sets = task.net.symmetry.sets.iter().map(|s| s.name.clone());
+        stats.symmetry = Some(super::SymmetryUse::Reduced(sets.collect()));
+    }
 
     let found = 'search: {
-        let (ikey, izone) = match graph.initial() {
+        let (mut ikey, mut izone) = match graph.initial() {
             Ok(Some(s)) => s,
             Ok(None) => break 'search None,
             Err(e) => {
@@ -173,10 +186,16 @@ pub fn run(
                 break 'search Some(Found::Error(NO_PARENT, Vec::new(), e));
             }
         };
+        if let Some(c) = &mut canon {
+            c.canonicalize(&mut ikey, &mut izone);
+        }
         stats.generated += 1;
         let Inserted::New(id) = store.insert(&ikey, &izone, NO_PARENT, &[], 0, subsumption) else {
             break 'search None;
         };
+        if let Some(c) = &mut canon {
+            c.stored(id);
+        }
         if !policy.goal_at_pop {
             let pieces = goal.satisfied(model, &ikey, &izone, &mut goal_buf);
             if !pieces.is_empty() && !refutations.refuted(model, &goal, &[], task.stop) {
@@ -256,13 +275,28 @@ pub fn run(
                     Ok(None) => continue,
                     Ok(Some(step)) => step,
                 };
-                let (edges, new_key) = (step.edges, step.key);
-                for new_zone in step.zones.iter() {
+                let (edges, step_key) = (step.edges, step.key);
+                for new_zone in step.zones.iter_mut() {
                     stats.generated += 1;
+                    // The representative of the successor's orbit is
+                    // stored (its key copied: the graph's is read-only).
+                    let new_key: &[i32] = match &mut canon {
+                        Some(c) => {
+                            canon_key.clear();
+                            canon_key.extend_from_slice(step_key);
+                            c.canonicalize(&mut canon_key, new_zone);
+                            &canon_key
+                        }
+                        None => step_key,
+                    };
+                    let new_zone = &*new_zone;
                     let inserted = store.insert(new_key, new_zone, id, edges, g + 1, subsumption);
                     let Inserted::New(sid) = inserted else {
                         continue;
                     };
+                    if let Some(c) = &mut canon {
+                        c.stored(sid);
+                    }
                     if !policy.goal_at_pop {
                         let pieces = goal.satisfied(model, new_key, new_zone, &mut goal_buf);
                         if !pieces.is_empty()
@@ -301,9 +335,19 @@ pub fn run(
             trace: None,
         },
         Some(Found::Goal(id, _pieces)) => {
-            let path = path_to(&store, id);
+            let path = match &canon {
+                Some(c) => c.path_to(&store, id),
+                None => path_to(&store, id),
+            };
             store.zone_into(id, &mut zone);
             if let Some(error) = goal.error(model, &store.key(id), &zone, &mut goal_buf) {
+                let error = match &canon {
+                    Some(c) => c
+                        .map_back(&store, id, &[], Some(error))
+                        .error
+                        .unwrap_or(error),
+                    None => error,
+                };
                 // The check's formula is undefined at this state.
                 let trace = concrete::error_trace(model, &path, &[], error, task.stop);
                 stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
@@ -323,10 +367,16 @@ pub fn run(
         }
         Some(Found::Stopped) => unknown(task.stop.reason().unwrap_or(Limit::Cancelled), stats),
         Some(Found::Error(id, edges, error)) => {
-            let path = if id == NO_PARENT {
-                Vec::new()
+            let (path, edges, error) = if id == NO_PARENT {
+                (Vec::new(), edges, error)
             } else {
-                path_to(&store, id)
+                match &canon {
+                    Some(c) => {
+                        let back = c.map_back(&store, id, &edges, Some(error));
+                        (back.path, back.edges, back.error.unwrap_or(error))
+                    }
+                    None => (path_to(&store, id), edges, error),
+                }
             };
             let trace = concrete::error_trace(model, &path, &edges, error, task.stop);
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();

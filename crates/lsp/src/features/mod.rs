@@ -2,6 +2,7 @@
 //! the request's positions into byte offsets, asks [`zeno_ide`], and
 //! turns the answer back into LSP types. No analysis happens here.
 
+pub mod code_actions;
 pub mod completion;
 pub mod definition;
 pub mod folding;

@@ -385,9 +385,18 @@ impl Ctx {
             } else if let Some(s) = p.locals.get(&field.text) {
                 FieldRes::Sym(s.clone())
             } else {
+                let near = super::suggest::closest(
+                    &field.text,
+                    p.locations
+                        .keys()
+                        .chain(p.locals.keys())
+                        .map(String::as_str),
+                );
                 let msg = format!(
-                    "process `{}` has no location or variable `{}`",
-                    p.name, field.text
+                    "process `{}` has no location or variable `{}`{}",
+                    p.name,
+                    field.text,
+                    super::suggest::did_you_mean(near)
                 );
                 self.error(field.span, msg);
                 FieldRes::Error

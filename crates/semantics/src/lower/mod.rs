@@ -28,6 +28,7 @@ mod expr;
 mod function;
 mod priorities;
 mod rates;
+mod suggest;
 mod template;
 mod vectors;
 
@@ -446,7 +447,21 @@ impl Ctx {
         }
         let sym = self.lookup(name);
         if sym.is_none() {
-            self.error(span, format!("unknown name `{name}`"));
+            // The nearest name in scope, for a typo.
+            let near = suggest::closest(
+                name,
+                self.scopes
+                    .iter()
+                    .flat_map(|s| s.map.keys().map(String::as_str)),
+            )
+            .map(str::to_string);
+            self.error(
+                span,
+                format!(
+                    "unknown name `{name}`{}",
+                    suggest::did_you_mean(near.as_deref())
+                ),
+            );
         }
         sym
     }

@@ -15,6 +15,7 @@ local M = {}
 M.SEARCH_ORDERS = { 'bfs', 'dfs', 'rdfs', 'greedy', 'astar' }
 M.HEURISTICS = { 'zero', 'dl', 'du', 'hl', 'hu', 'hcg', 'pdb' }
 M.SUBSUME = { 'inclusion', 'alu' }
+M.SYMMETRY = { 'on', 'off' }
 M.REDUCE = { 'none', 'por' }
 M.CHECK_ON = { 'change', 'save' }
 
@@ -25,7 +26,8 @@ M.config = {
   -- Sent under the key `zeno` (initializationOptions and
   -- workspace/didChangeConfiguration): search (M.SEARCH_ORDERS), heuristic
   -- (M.HEURISTICS), subsume (M.SUBSUME), reduce (M.REDUCE), maxStates, timeoutSeconds (0: no limit), checkOn
-  -- (M.CHECK_ON), debounceMs, threads (at least 1), memory (a size as
+  -- (M.CHECK_ON), debounceMs, threads (at least 1), nonZeno (true: liveness
+  -- checks count only runs whose time diverges), memory (a size as
   -- `zeno --memory` reads it).
   settings = {},
   -- Highlight group of the current step's edges.
@@ -146,6 +148,7 @@ end
 
 local function on_attach(client, bufnr)
   M.set_mappings(bufnr)
+  require('zeno.steps').attach(client, bufnr)
   vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
     buffer = bufnr,
     callback = refresh_codelens,
@@ -180,6 +183,7 @@ local setting_checks = {}
 setting_checks.search = { one_of(M.SEARCH_ORDERS) }
 setting_checks.heuristic = { one_of(M.HEURISTICS) }
 setting_checks.subsume = { one_of(M.SUBSUME) }
+setting_checks.symmetry = { one_of(M.SYMMETRY) }
 setting_checks.reduce = { one_of(M.REDUCE) }
 setting_checks.checkOn = { one_of(M.CHECK_ON) }
 setting_checks.maxStates = { non_negative(true) }
@@ -190,6 +194,12 @@ setting_checks.threads = {
     return type(v) == 'number' and v >= 1 and v == math.floor(v)
   end,
   'a positive integer',
+}
+setting_checks.nonZeno = {
+  function(v)
+    return type(v) == 'boolean'
+  end,
+  'true or false',
 }
 setting_checks.memory = {
   function(v)
