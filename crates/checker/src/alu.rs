@@ -175,7 +175,10 @@ mod tests {
             let (lower, upper) = ([0, l[0], l[1]], [0, u[0], u[1]]);
             let den = 4;
             let zp_scaled = scaled(&zp, den as i32);
-            let witness = fine_grid(3, den, 10)
+            // Up to 16: a zone's least point can lie at 12 (two chained
+            // lower bounds of 6), and a zone with no point on the grid
+            // would pass unchecked (x1 >= 11 did, and the test failed).
+            let witness = fine_grid(3, den, 16)
                 .into_iter()
                 .find(|v| z.contains_point(v, den) && !simulated(v, den, &zp_scaled, &lower, &upper));
             let fast = alu(&z, &zp, &lower, &upper);
