@@ -237,7 +237,14 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
             "{config}, 300 ms limit: stopped after {:?}",
             started.elapsed()
         );
-        assert_eq!(r.verdict, Verdict::Unknown(Limit::Time), "{config}");
+        // Stopped by the limit, or (a fast machine, a release build)
+        // decided within it: then rightly, as the inserted error makes
+        // `mutex` fail. Never another verdict.
+        assert!(
+            matches!(r.verdict, Verdict::Unknown(Limit::Time) | Verdict::Fails),
+            "{config}: {:?}",
+            r.verdict
+        );
     }
     // Cancelled from another thread (the language server on a newer edit)
     // while reduced heuristics are being built.
