@@ -267,7 +267,14 @@ fn limits_stop_heuristic_construction_on_a_large_network() {
         started.elapsed()
     );
     canceller.join().unwrap();
-    assert_eq!(r.verdict, Verdict::Unknown(Limit::Cancelled));
+    assert!(
+        matches!(
+            r.verdict,
+            Verdict::Unknown(Limit::Cancelled) | Verdict::Fails
+        ),
+        "{:?}",
+        r.verdict
+    );
 }
 
 /// The stronger removal of §3.4.1: `M_t` also lacks edges reading what `t`
