@@ -72,10 +72,20 @@ fn a_bound_no_zone_holds_is_a_located_error() {
         check half: E<> 2 * x == 1;\n";
     let errors = support::errors(text);
     let at: Vec<&str> = errors.iter().map(|(_, at)| at.as_str()).collect();
-    assert_eq!(at, ["2 >= 5 * x", "3 * x > 1", "n", "0 * x <= 1", "2 * x == 1"], "{errors:?}");
-    assert!(errors[0].0.contains("by 2/5") && errors[0].0.contains("by 5"), "{errors:?}");
+    assert_eq!(
+        at,
+        ["2 >= 5 * x", "3 * x > 1", "n", "0 * x <= 1", "2 * x == 1"],
+        "{errors:?}"
+    );
+    assert!(
+        errors[0].0.contains("by 2/5") && errors[0].0.contains("by 5"),
+        "{errors:?}"
+    );
     assert!(errors[1].0.contains("by 1/3"), "{errors:?}");
-    assert!(errors[2].0.contains("compared with constants only"), "{errors:?}");
+    assert!(
+        errors[2].0.contains("compared with constants only"),
+        "{errors:?}"
+    );
     assert!(errors[3].0.contains("multiplied by 0"), "{errors:?}");
     assert!(errors[4].0.contains("by 1/2"), "{errors:?}");
 }

@@ -215,7 +215,11 @@ impl Ctx {
             return Some(vec![]);
         };
         // `k*x ~ c` with `k < 0` is `|k|*x ~' -c`, `~'` the flipped `~`.
-        let (k, c, op) = if k < 0 { (-k, -c, flip(op)) } else { (k, c, op) };
+        let (k, c, op) = if k < 0 {
+            (-k, -c, flip(op))
+        } else {
+            (k, c, op)
+        };
         if k == 0 {
             self.error(
                 e.span,
@@ -235,7 +239,10 @@ impl Ctx {
             return Some(vec![]);
         }
         let Ok(bound) = i32::try_from(c / k) else {
-            self.error(e.span, format!("the clock bound {c}/{k} leaves the integers"));
+            self.error(
+                e.span,
+                format!("the clock bound {c}/{k} leaves the integers"),
+            );
             return Some(vec![]);
         };
         Some(self.clock_bound(e, term, op, ir::Expr::Const(bound)))
