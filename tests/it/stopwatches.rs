@@ -62,12 +62,7 @@ const SPURIOUS: &str = "template P() {\n\
 fn a_spurious_trace_is_never_a_violation() {
     let bfs = support::every_order(
         SPURIOUS,
-        &[
-            Unknown(Limit::Unconfirmed),
-            Fails,
-            Holds,
-            Holds,
-        ],
+        &[Unknown(Limit::Unconfirmed), Fails, Holds, Holds],
     );
     for r in &bfs[1..3] {
         let t = r.trace.as_ref().expect("a confirmed trace");

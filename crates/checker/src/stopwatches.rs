@@ -73,8 +73,8 @@ pub(super) fn check(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult
     let deadlock_beside_diagonal = kind.goal().mentions_deadlock() && has_diagonal(task.net);
     // A liveness search ends a run in a deadlock it finds the same way,
     // and its timed formulas' pieces (`liveness/timed.rs`) know no rates.
-    let liveness_undecided = kind.is_liveness()
-        && (goal::is_symbolic(&kind.goal()) || has_diagonal(task.net));
+    let liveness_undecided =
+        kind.is_liveness() && (goal::is_symbolic(&kind.goal()) || has_diagonal(task.net));
     if kind.is_liveness() && !liveness_undecided {
         return super::liveness::run(task, progress);
     }
