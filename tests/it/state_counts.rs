@@ -6,6 +6,9 @@
 //! it was before the searches shared one zone-graph step
 //! (`checker/zone_graph.rs`) and before the store packed discrete parts
 //! (`checker/packed_key.rs`): both changes must leave every count as it was.
+//! The liveness rows of discrete formulas changed once since, on purpose,
+//! when those checks began on Extra+_LU (docs/checker.md, "Leads-to at
+//! scale"): their verdicts stayed, their counts are the new search's.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -17,7 +17,9 @@
 //! The zone graph is the one the reachability search explores (delay-closed
 //! zones, extrapolated) but with Extra+_M instead of Extra+_LU: the
 //! deadlock test of case 3 needs a bisimulation, as for `A[] !deadlock`.
-//! Why each case is exact on that graph:
+//! (Checks with discrete operands first search Extra+_LU and confirm a
+//! deadlock end exactly, see [`run`].) Why each case is exact on that
+//! graph:
 //!
 //! - An abstract cycle lifts to an infinite concrete run: the zone graph
 //!   under Extra+_LU (and so under the finer Extra+_M) is sound and complete
@@ -252,11 +254,71 @@ struct Search<'a, 'm> {
 
 /// Decides a liveness check (`A<>`, `E[]`, `-->`); [`super::check_until`]
 /// sends only those here.
+///
+/// With discrete operands the search first runs on the coarser Extra+_LU
+/// graph (TChecker's, often many times fewer zones than Extra+_M). Cycles
+/// and time divergence are exact there, and a zone's deadlock test finds
+/// every deadlocked valuation the zone's reachable ones include (the
+/// abstraction only adds valuations), so finding no run is exact; only a
+/// run ending in a deadlock may be spurious: its path is checked with
+/// exact zones (`lasso_trace`), and where no exact valuation at its end is
+/// deadlocked the check is decided again on Extra+_M, as before.
 pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
+    let goal = task.net.check(task.check).kind.goal();
+    if !goal::is_symbolic(&goal) {
+        match run_on(task, progress, Abstraction::Lu) {
+            Pass::Decided(result) => return result,
+            Pass::DeadlockRefuted(first) => {
+                let mut result = run_on(task, progress, Abstraction::M).result();
+                result.stats.explored += first.explored;
+                result.stats.generated += first.generated;
+                return result;
+            }
+        }
+    }
+    run_on(task, progress, Abstraction::M).result()
+}
+
+/// The extrapolation a liveness search runs with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Abstraction {
+    /// Extra+_LU, from the formula's and the model's constants.
+    Lu,
+    /// Extra+_M (L = U = M), under which deadlocks are exact (case 3).
+    M,
+}
+
+/// The outcome of one search: a result, or (on Extra+_LU only) a run
+/// ending in a deadlock that exact zones refute, with the search's
+/// statistics.
+enum Pass {
+    Decided(CheckResult),
+    DeadlockRefuted(Stats),
+}
+
+impl Pass {
+    /// The result of an Extra+_M search, which always decides (a refuted
+    /// deadlock there would be `unknown`, never a verdict).
+    fn result(self) -> CheckResult {
+        match self {
+            Pass::Decided(result) => result,
+            Pass::DeadlockRefuted(stats) => CheckResult {
+                verdict: Verdict::Unknown(Limit::Unconfirmed),
+                stats,
+                trace: None,
+            },
+        }
+    }
+}
+
+fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction) -> Pass {
     let chk = task.net.check(task.check);
     // `deadlock` in the formula the bounds are computed for makes them
     // L = U = M (Extra+_M), which case 3 needs.
-    let bounds_for = Formula::And(vec![chk.kind.goal(), Formula::Deadlock]);
+    let bounds_for = match abstraction {
+        Abstraction::M => Formula::And(vec![chk.kind.goal(), Formula::Deadlock]),
+        Abstraction::Lu => chk.kind.goal(),
+    };
     let product;
     let searched = if task.options.non_zeno {
         product = non_zeno::product(task.net);
@@ -266,7 +328,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     };
     let model = Model::new(searched, &bounds_for);
     if model.beyond_zones().is_some() {
-        return unknown(Limit::ClockRange);
+        return Pass::Decided(unknown(Limit::ClockRange));
     }
     // The best-first orders guide the liveness searches (`directed.rs`);
     // the outer search of `-->` estimates the distance to `p && !q`.
@@ -289,7 +351,9 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             );
             match built {
                 Some(h) => Some(h),
-                None => return unknown(task.stop.reason().unwrap_or(Limit::Cancelled)),
+                None => {
+                    return Pass::Decided(unknown(task.stop.reason().unwrap_or(Limit::Cancelled)));
+                }
             }
         }
         _ => None,
@@ -330,7 +394,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         }
         ir::CheckKind::LeadsTo(p, q) => (search.leads_to(p, q), Verdict::Fails, Verdict::Holds),
         ir::CheckKind::Invariant(_) | ir::CheckKind::Reachable(_) | ir::CheckKind::Bound(_) => {
-            return unknown(Limit::Cancelled);
+            return Pass::Decided(unknown(Limit::Cancelled));
         }
     };
     let mut stats = search.stats;
@@ -356,7 +420,17 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // have to repeat for ever), so it leaves the check `unknown`.
     let unconfirmed = || Verdict::Unknown(task.stop.reason().unwrap_or(Limit::Unconfirmed));
     let stopwatches = model.has_stopwatches();
-    match found {
+    // On Extra+_LU a deadlock end stands once exact zones confirm it.
+    if abstraction == Abstraction::Lu
+        && let Ok(Some((path, _, End::Deadlock))) = &found
+    {
+        return match lasso_trace(&model, path, End::Deadlock, task.stop) {
+            Some(trace) => Pass::Decided(result(found_verdict, stats, Some(trace))),
+            None if task.stop.requested() => Pass::Decided(result(unconfirmed(), stats, None)),
+            None => Pass::DeadlockRefuted(stats),
+        };
+    }
+    Pass::Decided(match found {
         Ok(None) => result(none_verdict, stats, None),
         Ok(Some((_, _, End::Loop(..)))) if stopwatches => result(unconfirmed(), stats, None),
         Ok(Some((path, _, end))) if stopwatches => {
@@ -379,12 +453,12 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         Err(Halt::Error(path, edges, error)) => {
             let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
             if stopwatches && trace.is_none() {
-                return result(unconfirmed(), stats, None);
+                return Pass::Decided(result(unconfirmed(), stats, None));
             }
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(Verdict::ModelError(error), stats, trace)
         }
-    }
+    })
 }
 
 fn unknown(limit: Limit) -> CheckResult {
@@ -746,7 +820,15 @@ impl Search<'_, '_> {
         if self.time_diverges(key) {
             return Some(End::TimeDiverges);
         }
-        if !goal::deadlocked(self.model, key, zone, &mut self.buf).is_empty() {
+        // Only valuations inside the invariants exist: an extrapolated
+        // zone (Extra+_LU drops an upper bound above the clock's L) may
+        // hold others, which no transition leaves and which would look
+        // deadlocked.
+        let mut inside = zone.clone();
+        if !matches!(self.model.invariants(key, &mut inside), Ok(true)) {
+            inside = zone.clone();
+        }
+        if !goal::deadlocked(self.model, key, &inside, &mut self.buf).is_empty() {
             return Some(End::Deadlock);
         }
         None
