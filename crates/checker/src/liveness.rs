@@ -267,7 +267,7 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let goal = task.net.check(task.check).kind.goal();
     if !goal::is_symbolic(&goal) {
         match run_on(task, progress, Abstraction::Lu) {
-            Pass::Decided(result) => return result,
+            Pass::Decided(result) => return *result,
             Pass::DeadlockRefuted(first) => {
                 let mut result = run_on(task, progress, Abstraction::M).result();
                 result.stats.explored += first.explored;
@@ -292,8 +292,8 @@ enum Abstraction {
 /// ending in a deadlock that exact zones refute, with the search's
 /// statistics.
 enum Pass {
-    Decided(CheckResult),
-    DeadlockRefuted(Stats),
+    Decided(Box<CheckResult>),
+    DeadlockRefuted(Box<Stats>),
 }
 
 impl Pass {
@@ -301,10 +301,10 @@ impl Pass {
     /// deadlock there would be `unknown`, never a verdict).
     fn result(self) -> CheckResult {
         match self {
-            Pass::Decided(result) => result,
+            Pass::Decided(result) => *result,
             Pass::DeadlockRefuted(stats) => CheckResult {
                 verdict: Verdict::Unknown(Limit::Unconfirmed),
-                stats,
+                stats: *stats,
                 trace: None,
             },
         }
@@ -328,7 +328,7 @@ fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction
     };
     let model = Model::new(searched, &bounds_for);
     if model.beyond_zones().is_some() {
-        return Pass::Decided(unknown(Limit::ClockRange));
+        return Pass::Decided(Box::new(unknown(Limit::ClockRange)));
     }
     // The best-first orders guide the liveness searches (`directed.rs`);
     // the outer search of `-->` estimates the distance to `p && !q`.
@@ -352,7 +352,9 @@ fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction
             match built {
                 Some(h) => Some(h),
                 None => {
-                    return Pass::Decided(unknown(task.stop.reason().unwrap_or(Limit::Cancelled)));
+                    return Pass::Decided(Box::new(unknown(
+                        task.stop.reason().unwrap_or(Limit::Cancelled),
+                    )));
                 }
             }
         }
@@ -394,7 +396,7 @@ fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction
         }
         ir::CheckKind::LeadsTo(p, q) => (search.leads_to(p, q), Verdict::Fails, Verdict::Holds),
         ir::CheckKind::Invariant(_) | ir::CheckKind::Reachable(_) | ir::CheckKind::Bound(_) => {
-            return Pass::Decided(unknown(Limit::Cancelled));
+            return Pass::Decided(Box::new(unknown(Limit::Cancelled)));
         }
     };
     let mut stats = search.stats;
@@ -425,12 +427,14 @@ fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction
         && let Ok(Some((path, _, End::Deadlock))) = &found
     {
         return match lasso_trace(&model, path, End::Deadlock, task.stop) {
-            Some(trace) => Pass::Decided(result(found_verdict, stats, Some(trace))),
-            None if task.stop.requested() => Pass::Decided(result(unconfirmed(), stats, None)),
-            None => Pass::DeadlockRefuted(stats),
+            Some(trace) => Pass::Decided(Box::new(result(found_verdict, stats, Some(trace)))),
+            None if task.stop.requested() => {
+                Pass::Decided(Box::new(result(unconfirmed(), stats, None)))
+            }
+            None => Pass::DeadlockRefuted(Box::new(stats)),
         };
     }
-    Pass::Decided(match found {
+    Pass::Decided(Box::new(match found {
         Ok(None) => result(none_verdict, stats, None),
         Ok(Some((_, _, End::Loop(..)))) if stopwatches => result(unconfirmed(), stats, None),
         Ok(Some((path, _, end))) if stopwatches => {
@@ -453,12 +457,12 @@ fn run_on(task: Task, progress: &mut dyn FnMut(&Stats), abstraction: Abstraction
         Err(Halt::Error(path, edges, error)) => {
             let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
             if stopwatches && trace.is_none() {
-                return Pass::Decided(result(unconfirmed(), stats, None));
+                return Pass::Decided(Box::new(result(unconfirmed(), stats, None)));
             }
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(Verdict::ModelError(error), stats, trace)
         }
-    })
+    }))
 }
 
 fn unknown(limit: Limit) -> CheckResult {
