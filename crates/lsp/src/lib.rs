@@ -74,6 +74,17 @@ use lsp_ext::{
 
 pub use server::ServerStatusParams;
 
+/// The checker options the editors' settings `value` ask for (the object
+/// `initializationOptions` and `workspace/didChangeConfiguration` carry),
+/// applied to the server's defaults, and the settings it could not read.
+/// Each background check runs with [`zeno_checker::Options::for_check`] of
+/// them, as `zeno check` runs with that of its flags' options.
+pub fn checker_options(value: &serde_json::Value) -> (zeno_checker::Options, Vec<String>) {
+    let mut settings = config::Settings::default();
+    let bad = settings.update(value);
+    (settings.options(), bad)
+}
+
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ending {
