@@ -617,7 +617,8 @@ mod tests {
         .expect("the model lowers");
         let cli = |flags: &[&str]| {
             let argv = ["zeno", "check", "m.zeno"].iter().chain(flags);
-            let crate::cli::args::Command::Check(args) = crate::cli::args::Cli::parse_from(argv).command
+            let crate::cli::args::Command::Check(args) =
+                crate::cli::args::Cli::parse_from(argv).command
             else {
                 panic!("not a check command");
             };
@@ -630,8 +631,19 @@ mod tests {
             ),
             (
                 vec![
-                    "--search", "bfs", "--max-states", "500", "--timeout", "2.5", "--threads", "3",
-                    "--subsume", "inclusion", "--symmetry", "off", "--non-zeno",
+                    "--search",
+                    "bfs",
+                    "--max-states",
+                    "500",
+                    "--timeout",
+                    "2.5",
+                    "--threads",
+                    "3",
+                    "--subsume",
+                    "inclusion",
+                    "--symmetry",
+                    "off",
+                    "--non-zeno",
                 ],
                 json!({"search": "bfs", "maxStates": 500, "timeoutSeconds": 2.5, "threads": 3,
                        "subsume": "inclusion", "symmetry": "off", "nonZeno": true}),
@@ -643,12 +655,22 @@ mod tests {
             let cli = cli(&flags);
             for id in network.check_ids() {
                 let (a, b) = (cli.for_check(&network, id), server.for_check(&network, id));
-                assert_eq!(a, b, "{flags:?} / {settings}, check {}", network.check(id).name);
+                assert_eq!(
+                    a,
+                    b,
+                    "{flags:?} / {settings}, check {}",
+                    network.check(id).name
+                );
             }
         }
         // The policy itself: greedy for the plain goal, breadth-first for `deadlock`.
         let greedy = zeno::lsp::checker_options(&json!({"search": "greedy"})).0;
-        let order = |i| greedy.for_check(&network, network.check_ids().nth(i).unwrap()).config.search;
+        let order = |i| {
+            greedy
+                .for_check(&network, network.check_ids().nth(i).unwrap())
+                .config
+                .search
+        };
         assert_eq!(order(0), zeno::checker::SearchOrder::Greedy);
         assert_eq!(order(1), zeno::checker::SearchOrder::Bfs);
     }

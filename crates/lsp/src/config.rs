@@ -243,8 +243,8 @@ fn limit<T>(v: &Value, read: impl FnOnce(&Value) -> Option<T>) -> Option<Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zeno_ir::Formula;
     use serde_json::json;
+    use zeno_ir::Formula;
 
     #[test]
     fn subsumption_defaults_to_alu_and_reads_both_names() {
@@ -393,9 +393,18 @@ mod tests {
         let s = Settings::default();
         let plain = Formula::True;
         let deadlock = Formula::Deadlock;
-        assert_eq!(s.options().for_goal(&plain).config.search, SearchOrder::Greedy);
-        assert_eq!(s.options().for_goal(&plain).config.heuristic, HeuristicKind::HU);
-        assert_eq!(s.options().for_goal(&deadlock).config.search, SearchOrder::Bfs);
+        assert_eq!(
+            s.options().for_goal(&plain).config.search,
+            SearchOrder::Greedy
+        );
+        assert_eq!(
+            s.options().for_goal(&plain).config.heuristic,
+            HeuristicKind::HU
+        );
+        assert_eq!(
+            s.options().for_goal(&deadlock).config.search,
+            SearchOrder::Bfs
+        );
     }
 
     /// Every order and heuristic the checker has is a setting, by the

@@ -98,12 +98,19 @@ struct Doc {
     /// An `.xml` file that is not a UPPAAL model: neither reported nor
     /// checked.
     ignored: bool,
+    /// The client opened the document. `false` for a query file `MODEL.q`
+    /// read from disk because its model is open (as `zeno check MODEL.xml`
+    /// reads it): checked and reported all the same, but requests about it
+    /// are answered as about a closed document.
+    opened: bool,
 }
 
 /// Messages computed under the state lock, sent after it is released.
 #[derive(Default)]
 struct Outgoing {
-    publish: Vec<(Uri, Vec<Diagnostic>, i32)>,
+    /// Diagnostics of a document, with its version (`None` for one the
+    /// client has not opened).
+    publish: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>,
     status: Option<bool>,
     jobs: Vec<(Uri, u64)>,
     log: Vec<String>,
@@ -130,15 +137,23 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 impl State {
     /// An open document, or the error a request about a closed one gets.
     fn open(&self, uri: &Uri) -> Result<&Doc> {
-        self.docs.get(uri).ok_or_else(not_open)
+        self.docs.get(uri).filter(|d| d.opened).ok_or_else(not_open)
     }
 
     /// [`State::open`], to change the document.
     fn open_mut(&mut self, uri: &Uri) -> Result<&mut Doc> {
-        self.docs.get_mut(uri).ok_or_else(not_open)
+        self.docs
+            .get_mut(uri)
+            .filter(|d| d.opened)
+            .ok_or_else(not_open)
     }
 
-    fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
+    /// The text of a document the client has open.
+    fn open_text(&self, uri: &Uri) -> Option<String> {
+        Some(self.open(uri).ok()?.doc.text.clone())
+    }
+
+    fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, Option<i32>)> {
         let d = self.docs.get(uri)?;
         let mut all = d.diagnostics.clone();
         let mut checks = Vec::new();
@@ -162,7 +177,7 @@ impl State {
                 .filter(|c| !(query_file && c.code == step))
                 .map(|c| d.located(c)),
         );
-        Some((uri.clone(), all, d.doc.version))
+        Some((uri.clone(), all, d.opened.then_some(d.doc.version)))
     }
 
     fn stale_reason(&self, d: &Doc) -> Staleness {
@@ -194,11 +209,15 @@ impl State {
             Trigger::Change => self.settings.check_on_change,
         };
         let job_id = self.next_job;
+        // A query file's queries are checked on the model beside it, as
+        // the editor has it.
+        let model = (foreign::kind(uri, "") == foreign::Kind::QueryFile)
+            .then(|| foreign::model_of(uri, |m| self.open_text(m)));
         let Some(d) = self.docs.get_mut(uri) else {
             return;
         };
         if trigger != Trigger::Save {
-            d.analyse(uri, out);
+            d.analyse(uri, model, out);
         }
         if let Some(job) = d.job.take() {
             job.stop();
@@ -208,8 +227,59 @@ impl State {
             self.next_job += 1;
             out.jobs.push((uri.clone(), job_id));
         }
+        let model = !d.ignored;
         out.publish.extend(self.publish_payload(uri));
+        if model {
+            self.query_file_follows(uri, trigger, out);
+        }
         out.status = self.status_change();
+    }
+
+    /// The query file `MODEL.q` beside the UPPAAL model `uri`, after the
+    /// model's text changed: read from disk when the model is opened (if
+    /// the client has not opened it too), then checked again on the
+    /// model's new text.
+    fn query_file_follows(&mut self, model: &Uri, trigger: Trigger, out: &mut Outgoing) {
+        let Some(q) = foreign::query_file_beside(model) else {
+            return;
+        };
+        if trigger == Trigger::Open
+            && !self.docs.contains_key(&q)
+            && let Some(d) = Doc::from_disk(&q, self.encoding)
+        {
+            self.docs.insert(q.clone(), d);
+        }
+        if self.docs.contains_key(&q) {
+            self.text_changed(&q, trigger, out);
+        }
+    }
+
+    /// After the client closed `uri`: a query file whose model is still
+    /// open goes on as read from disk; a model's query file read from disk
+    /// goes with it. Returns the documents no longer followed.
+    fn after_close(&mut self, uri: &Uri, out: &mut Outgoing) -> Vec<Uri> {
+        let model_open = foreign::kind(uri, "") == foreign::Kind::QueryFile
+            && foreign::model_of(uri, |m| self.open_text(m)).is_ok_and(|m| {
+                self.docs
+                    .keys()
+                    .any(|k| k.to_file_path().as_deref() == Some(&m.path))
+            });
+        if model_open && let Some(d) = Doc::from_disk(uri, self.encoding) {
+            self.docs.insert(uri.clone(), d);
+            self.text_changed(uri, Trigger::Open, out);
+            return Vec::new();
+        }
+        let mut gone = Vec::new();
+        if let Some(q) = foreign::query_file_beside(uri)
+            && self.docs.get(&q).is_some_and(|d| !d.opened)
+            && let Some(d) = self.docs.remove(&q)
+        {
+            if let Some(job) = d.job {
+                job.stop();
+            }
+            gone.push(q);
+        }
+        gone
     }
 }
 
@@ -227,7 +297,17 @@ impl Doc {
             cursor: None,
             translation: None,
             ignored: false,
+            opened: true,
         }
+    }
+
+    /// A query file the client has not opened, read from disk; `None` when
+    /// it cannot be read (there is then nothing to follow).
+    fn from_disk(uri: &Uri, encoding: Encoding) -> Option<Doc> {
+        let bytes = std::fs::read(uri.to_file_path()?).ok()?;
+        let mut d = Doc::new(0, String::from_utf8_lossy(&bytes).into_owned(), encoding);
+        d.opened = false;
+        Some(d)
     }
 
     /// The line index of the analysed text: the document's own, or its
@@ -287,7 +367,12 @@ impl Doc {
 
     /// Runs the frontend on the current text. A panic in it becomes one
     /// diagnostic and a fresh database (the old one may be inconsistent).
-    fn analyse(&mut self, uri: &Uri, out: &mut Outgoing) {
+    fn analyse(
+        &mut self,
+        uri: &Uri,
+        model: Option<std::result::Result<foreign::Model, String>>,
+        out: &mut Outgoing,
+    ) {
         // The verdicts of the old text stay visible until the new ones come;
         // results of a version not fully checked leave the older ones.
         if let Some(network) = &self.network
@@ -315,7 +400,12 @@ impl Doc {
                 String::new()
             }
             foreign::Kind::QueryFile => {
-                match foreign::query_file_translation(uri, &self.doc.text, self.doc.encoding) {
+                let translation = model
+                    .unwrap_or_else(|| Err("no model".to_string()))
+                    .and_then(|model| {
+                        foreign::query_file_translation(&model, &self.doc.text, self.doc.encoding)
+                    });
+                match translation {
                     Ok((translation, diagnostics)) => {
                         input_diagnostics = diagnostics;
                         let zeno = translation.zeno.clone();
@@ -445,7 +535,7 @@ impl Backend {
         }
         for (uri, diagnostics, version) in out.publish {
             self.client
-                .publish_diagnostics(uri, diagnostics, Some(version))
+                .publish_diagnostics(uri, diagnostics, version)
                 .await;
         }
         if let Some(quiescent) = out.status {
@@ -812,7 +902,11 @@ impl LanguageServer for Backend {
                 if let Some(job) = d.job {
                     job.stop();
                 }
-                out.publish.push((uri.clone(), Vec::new(), d.doc.version));
+                out.publish
+                    .push((uri.clone(), Vec::new(), Some(d.doc.version)));
+            }
+            for gone in st.after_close(&uri, out) {
+                out.publish.push((gone, Vec::new(), None));
             }
             out.status = st.status_change();
         })
