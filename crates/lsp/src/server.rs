@@ -890,10 +890,12 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let fixes = features::code_actions::quick_fixes(
-            &params.text_document.uri,
-            &params.context.diagnostics,
-        );
+        let uri = &params.text_document.uri;
+        let diagnostics = &params.context.diagnostics;
+        let mut fixes = features::code_actions::quick_fixes(uri, diagnostics);
+        fixes.extend(self.on_document(uri, |s| {
+            Ok(features::code_actions::declarations(s, diagnostics))
+        })?);
         Ok((!fixes.is_empty()).then_some(fixes))
     }
 
