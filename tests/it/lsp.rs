@@ -1693,7 +1693,11 @@ fn apply_edits(text: &str, action: &Value, uri: &str) -> String {
         .iter()
         .map(|e| {
             let r = &e["range"];
-            (offset(&r["start"]), offset(&r["end"]), e["newText"].as_str().unwrap())
+            (
+                offset(&r["start"]),
+                offset(&r["end"]),
+                e["newText"].as_str().unwrap(),
+            )
         })
         .collect();
     edits.sort_by_key(|e| std::cmp::Reverse(e.0));
@@ -1765,7 +1769,11 @@ async fn a_misspelt_location_in_an_edge_or_a_query_gets_did_you_mean_and_its_fix
         .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
         .await;
     for (needle, line, character) in [
-        ("unknown location `Critcal`; did you mean `Critical`?", 2, 12),
+        (
+            "unknown location `Critcal`; did you mean `Critical`?",
+            2,
+            12,
+        ),
         (
             "process `P` has no location or variable `Critcal`; did you mean `Critical`?",
             5,

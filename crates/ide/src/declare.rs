@@ -126,15 +126,15 @@ pub(crate) fn declare_missing(a: &Analysis, span: Span) -> Option<Declaration> {
     let (at, insert) = match local {
         Some(k) => {
             let t = &tree.templates[k];
-            let decls = t.data.decls.iter().map(|d| absolute(t, decl_span(d)));
-            match decls.filter(|d| d.end <= first_use).last() {
+            let mut decls = t.data.decls.iter().map(|d| absolute(t, decl_span(d)));
+            match decls.rfind(|d| d.end <= first_use) {
                 Some(after) => after_line_of(text, after, &decl),
                 None => template_start(text, t, &decl)?,
             }
         }
         None => {
-            let decls = tree.globals.iter().map(decl_span);
-            match decls.filter(|d| d.end <= first_use).last() {
+            let mut decls = tree.globals.iter().map(decl_span);
+            match decls.rfind(|d| d.end <= first_use) {
                 Some(after) => after_line_of(text, after, &decl),
                 None => {
                     let first = first_item(&tree)?;
@@ -163,7 +163,9 @@ fn decl_span(d: &Decl) -> Span {
 
 /// The start of the line holding `offset`.
 fn line_start(text: &str, offset: u32) -> u32 {
-    text[..offset as usize].rfind('\n').map_or(0, |i| i as u32 + 1)
+    text[..offset as usize]
+        .rfind('\n')
+        .map_or(0, |i| i as u32 + 1)
 }
 
 /// The end of the line holding `offset` (before its line break).
@@ -228,7 +230,10 @@ fn template_start(text: &str, t: &TemplateItem, decl: &str) -> Option<(u32, Stri
 /// Where the file's first item starts.
 fn first_item(tree: &ItemTree) -> Option<u32> {
     let globals = tree.globals.iter().map(|d| decl_span(d).start);
-    let templates = tree.templates.iter().map(|t| absolute(t, t.data.span).start);
+    let templates = tree
+        .templates
+        .iter()
+        .map(|t| absolute(t, t.data.span).start);
     let instances = tree.instances.iter().map(|i| i.span.start);
     let checks = tree.checks.iter().map(|c| c.span.start);
     globals
@@ -295,7 +300,10 @@ impl Walker<'_> {
     /// Whether `e` is the name itself, unresolved.
     fn is_use(&self, e: &Expr, at: &dyn Fn(Span) -> Span) -> bool {
         matches!(&e.kind, ExprKind::Name(n) if n == self.name)
-            && self.res.at(at(e.span).start).is_none_or(|r| r.span != at(e.span))
+            && self
+                .res
+                .at(at(e.span).start)
+                .is_none_or(|r| r.span != at(e.span))
     }
 
     /// Whether `e` mentions a declared clock.
@@ -319,10 +327,11 @@ impl Walker<'_> {
         if def.kind != DefKind::Variable {
             return false;
         }
-        let clock = |d: &Decl, at: &dyn Fn(Span) -> Span| {
-            matches!(d, Decl::Var(v) if at(v.name.span) == def.span && matches!(v.ty, TypeRef::Clock { .. }))
-        };
-        match def.template.and_then(|k| self.tree.templates.get(k as usize)) {
+        let clock = |d: &Decl, at: &dyn Fn(Span) -> Span| matches!(d, Decl::Var(v) if at(v.name.span) == def.span && matches!(v.ty, TypeRef::Clock { .. }));
+        match def
+            .template
+            .and_then(|k| self.tree.templates.get(k as usize))
+        {
             Some(t) => t.data.decls.iter().any(|d| clock(d, &|s| absolute(t, s))),
             None => self.tree.globals.iter().any(|d| clock(d, &|s| s)),
         }
@@ -600,7 +609,8 @@ mod tests {
     fn a_name_compared_with_a_clock_is_a_clock() {
         // Compared with the clock `x` (a difference bound): a clock, even
         // with an equality.
-        let text = "template P() { clock x; init location a; a -> a when x - z == 1; }\nsystem P;\n";
+        let text =
+            "template P() { clock x; init location a; a -> a when x - z == 1; }\nsystem P;\n";
         let (out, title) = fixed(text).unwrap();
         assert_eq!(title, "Declare `clock z` in template `P`");
         assert_eq!(
@@ -656,7 +666,8 @@ mod tests {
 
     #[test]
     fn a_condition_is_a_bool() {
-        let text = "template P() { init location a; a -> a when !ready do ready = true; }\nsystem P;\n";
+        let text =
+            "template P() { init location a; a -> a when !ready do ready = true; }\nsystem P;\n";
         let (out, title) = fixed(text).unwrap();
         assert_eq!(title, "Declare `bool ready` globally");
         assert_eq!(
@@ -675,7 +686,8 @@ mod tests {
         let text = "template P() { init location a; a -> a do v[0] = 1; }\nsystem P;\n";
         assert_eq!(fixed(text), None);
         // A clock in arithmetic.
-        let text = "template P() { init location a invariant x <= 2; a -> a do n = x + 1; }\nsystem P;\n";
+        let text =
+            "template P() { init location a invariant x <= 2; a -> a do n = x + 1; }\nsystem P;\n";
         let a = Analysis::from_text(text);
         let x = a
             .diagnostics()
