@@ -55,6 +55,7 @@ pub mod lenses;
 mod line_index;
 pub mod lsp_ext;
 mod order;
+mod places;
 pub mod pictures;
 pub mod results;
 mod server;
