@@ -419,7 +419,7 @@ step("Debug trace steps through mutex's counterexample in the debugger", async (
   await page.keyboard.press("F5");
   const cs = lineOf("fischer-buggy.zeno", /^\s*location cs;/);
   await expectCursorOn(cs, "the end of mutex's trace");
-  await page.locator(".zone-widget, .exception-widget", { hasText: "violates `mutex`" }).first()
+  await page.locator(".zone-widget, .exception-widget", { hasText: "so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated" }).first()
     .waitFor({ timeout: UI });
   // The clocks with their zone bounds; the violation as a watch expression
   // typed into the Debug Console (evaluated in the state).
