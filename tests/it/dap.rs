@@ -258,10 +258,7 @@ fn a_counterexample_stepped_forward_and_back() {
     );
     // The violation, seen through the adapter's frames and a watch.
     let cs_line = line_of(&text, "location cs;");
-    assert_eq!(
-        dap.top_frame(1),
-        ("cs (violation)".to_string(), cs_line)
-    );
+    assert_eq!(dap.top_frame(1), ("cs (violation)".to_string(), cs_line));
     assert_eq!(dap.top_frame(2).1, cs_line);
     assert_eq!(dap.evaluate("Proc(1).cs && Proc(2).cs"), "true");
     // In a frame of Proc(2) (thread 2's top frame is 3), its own names are
@@ -276,7 +273,10 @@ fn a_counterexample_stepped_forward_and_back() {
     let x2 = dap.evaluate("Proc(2).x");
     assert_ne!(x2, dap.evaluate("Proc(1).x"), "the test needs them apart");
     assert_eq!(in_frame(&mut dap, "x"), x2);
-    assert_eq!(in_frame(&mut dap, "pid + id"), format!("{}", 2 + dap.evaluate("id").parse::<i32>().unwrap()));
+    assert_eq!(
+        in_frame(&mut dap, "pid + id"),
+        format!("{}", 2 + dap.evaluate("id").parse::<i32>().unwrap())
+    );
     assert_eq!(in_frame(&mut dap, "cs && Proc(1).cs"), "true");
     // The frame below the location is the edge the last step took.
     let body = dap.ok("stackTrace", json!({"threadId": last["threadId"]}));

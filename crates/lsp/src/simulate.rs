@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
-use super::places::Places;
 use super::lsp_ext::{Answer, Params, SimulateRequest};
+use super::places::Places;
 use super::results::{EdgeView, StateView, edges_view, location_values};
 use super::server::Backend;
 use zeno_checker::{Trace, Transition};

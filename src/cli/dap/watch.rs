@@ -259,7 +259,10 @@ mod tests {
         // Already qualified, called, or unknown: as written.
         assert_eq!(in_process(MODEL, "P", "P.y"), "P.y");
         assert_eq!(in_process(MODEL, "P", "nosuch"), "nosuch");
-        assert_eq!(eval(&in_process(MODEL, "P", "y"), &[0, 3, 2]), Ok("2".into()));
+        assert_eq!(
+            eval(&in_process(MODEL, "P", "y"), &[0, 3, 2]),
+            Ok("2".into())
+        );
     }
 
     #[test]
