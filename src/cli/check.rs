@@ -18,10 +18,10 @@ use zeno::diagnostics::Diagnostic;
 use zeno::import::QueryOutcome;
 use zeno::ir::Span;
 
+use super::distributed::{Decided, Runner};
 use super::load::{LoadError, Model, load_reporting_queries};
 use super::report::{self, CheckReport, FileReport, NotCheckedReport, QueryFileReport};
 use super::source::{ReadError, Source};
-use super::distributed::{Decided, Runner};
 use super::{diag, json, out, sarif, text};
 
 /// A search flag, or a combination of them, the checker cannot take.
@@ -474,6 +474,10 @@ pub fn run(args: &CheckArgs) -> u8 {
                 let mut result = match runner.decide(shared, id, &options, &cancel, &source.text) {
                     Decided::Result(result) => *result,
                     Decided::Elsewhere => continue,
+                    Decided::Lost => {
+                        outcome.add(exit::LIMIT);
+                        continue;
+                    }
                     Decided::Refused(why) => {
                         diag::error(why);
                         outcome.add(exit::ERROR);

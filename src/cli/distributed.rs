@@ -50,7 +50,8 @@ pub fn plan(args: &CheckArgs) -> Result<Option<Plan>, String> {
         (Some(path), Some(process)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read --hosts {}: {e}", path.display()))?;
-            let addresses = hosts::parse(&text).map_err(|e| format!("{}:{e}", path.display()))?;
+            let addresses = hosts::parse(&text)
+                .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))?;
             if process >= addresses.len() {
                 return Err(format!(
                     "--process {process}: {} lists {} processes (0 to {})",
@@ -94,6 +95,9 @@ pub enum Decided {
     Result(Box<CheckResult>),
     /// Decided, and reported by process 0.
     Elsewhere,
+    /// The run lost a peer (this process reports no result; the error is
+    /// printed).
+    Lost,
     /// Not a check the distributed search decides: a usage error.
     Refused(String),
 }
@@ -132,13 +136,10 @@ impl Runner {
         text: &str,
     ) -> Decided {
         if let Some(why) = checker::distributed::refusal(net, check, options) {
-            return Decided::Refused(format!(
-                "check `{}`: {why}",
-                net.check(check).name
-            ));
+            return Decided::Refused(format!("check `{}`: {why}", net.check(check).name));
         }
-        if let Some(lost) = &self.lost {
-            return self.unknown(lost.clone());
+        if self.lost.is_some() {
+            return self.unknown();
         }
         let cluster = self
             .cluster
@@ -148,8 +149,8 @@ impl Runner {
             Err(e) => {
                 let why = format!("distributed search: {e}");
                 diag::error(&why);
-                self.lost = Some(why.clone());
-                return self.unknown(why);
+                self.lost = Some(why);
+                return self.unknown();
             }
         };
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -164,16 +165,16 @@ impl Runner {
             Err(e) => {
                 let why = format!("distributed search: {e}");
                 diag::error(&why);
-                self.lost = Some(why.clone());
-                self.unknown(why)
+                self.lost = Some(why);
+                self.unknown()
             }
         }
     }
 
     /// `unknown` for a lost peer, on process 0; nothing elsewhere.
-    fn unknown(&self, _why: String) -> Decided {
+    fn unknown(&self) -> Decided {
         if !Runner::prints(Some(&self.plan)) {
-            return Decided::Elsewhere;
+            return Decided::Lost;
         }
         Decided::Result(Box::new(CheckResult {
             verdict: Verdict::Unknown(Limit::Peer),

@@ -99,7 +99,9 @@ fn greeting(stream: &mut TcpStream, deadline: Instant) -> Result<usize, String> 
     let left = deadline
         .saturating_duration_since(Instant::now())
         .max(Duration::from_millis(100));
-    stream.set_read_timeout(Some(left)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(left))
+        .map_err(|e| e.to_string())?;
     stream.set_nodelay(true).map_err(|e| e.to_string())?;
     let mut magic = [0u8; 8];
     stream

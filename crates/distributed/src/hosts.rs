@@ -73,7 +73,10 @@ mod tests {
     fn lines_comments_and_errors() {
         assert_eq!(
             parse("# two hosts\nlocalhost:2101\n\n  10.0.0.2:2101  # the second\n"),
-            Ok(vec!["localhost:2101".to_string(), "10.0.0.2:2101".to_string()])
+            Ok(vec![
+                "localhost:2101".to_string(),
+                "10.0.0.2:2101".to_string()
+            ])
         );
         let err = |text: &str| parse(text).unwrap_err();
         assert_eq!(err("localhost:1\nlocalhost\n").line, 2);

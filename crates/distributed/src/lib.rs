@@ -122,16 +122,20 @@ impl Cluster {
             timely_communication::Hooks::default().refill,
             None,
         );
-        let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
-            match &plan.hosts {
-                None => (
-                    builders.into_iter().map(AllocatorBuilder::Process).collect(),
-                    Box::new(()),
-                ),
-                Some(h) => {
-                    let sockets = connect::sockets(&h.addresses, h.process, h.connect_timeout)
-                        .map_err(ClusterError::Peer)?;
-                    let (tcp, guard) =
+        let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) = match &plan
+            .hosts
+        {
+            None => (
+                builders
+                    .into_iter()
+                    .map(AllocatorBuilder::Process)
+                    .collect(),
+                Box::new(()),
+            ),
+            Some(h) => {
+                let sockets = connect::sockets(&h.addresses, h.process, h.connect_timeout)
+                    .map_err(ClusterError::Peer)?;
+                let (tcp, guard) =
                         timely_communication::allocator::zero_copy::initialize::initialize_networking_from_sockets(
                             builders,
                             sockets,
@@ -140,16 +144,20 @@ impl Cluster {
                             timely_communication::Hooks::default(),
                         )
                         .map_err(|e| ClusterError::Peer(format!("starting the network: {e}")))?;
-                    (
-                        tcp.into_iter().map(AllocatorBuilder::Tcp).collect(),
-                        Box::new(guard),
-                    )
-                }
-            };
+                (
+                    tcp.into_iter().map(AllocatorBuilder::Tcp).collect(),
+                    Box::new(guard),
+                )
+            }
+        };
         let (job_senders, job_receivers): (Vec<_>, Vec<_>) =
             (0..threads).map(|_| mpsc::channel::<Job>()).unzip();
-        let job_receivers: Arc<Vec<Mutex<Option<Receiver<Job>>>>> =
-            Arc::new(job_receivers.into_iter().map(|r| Mutex::new(Some(r))).collect());
+        let job_receivers: Arc<Vec<Mutex<Option<Receiver<Job>>>>> = Arc::new(
+            job_receivers
+                .into_iter()
+                .map(|r| Mutex::new(Some(r)))
+                .collect(),
+        );
         let (answer_sender, answers) = mpsc::channel::<Answer>();
         let answer_sender = Mutex::new(answer_sender);
         let sent = Arc::new(Mutex::new(0u64));

@@ -7,12 +7,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::generic::Operator;
 use timely::dataflow::operators::{Exchange as _, Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
-use timely::container::CapacityContainerBuilder;
 use zeno_checker::distributed::Exchange;
 
 /// A record: destination worker, round, sending worker, the bytes.
@@ -72,8 +72,7 @@ impl Exchange for Transport<'_> {
             if dest != me {
                 self.sent_bytes += bytes.len() as u64;
             }
-            self.input
-                .send((dest as u64, self.round, me as u64, bytes));
+            self.input.send((dest as u64, self.round, me as u64, bytes));
         }
         self.round += 1;
         self.input.advance_to(self.round);

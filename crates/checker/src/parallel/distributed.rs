@@ -45,7 +45,9 @@ use crate::goal::Goal;
 use crate::semantics::{Model, TransitionBuf};
 use crate::store::{Inserted, NO_PARENT, Subsumption};
 use crate::zone_graph::{Unlisted, ZoneGraph};
-use crate::{Cancel, CheckResult, Enhance, Limit, Options, Reduce, SearchOrder, Stats, Stop, Task, Verdict};
+use crate::{
+    Cancel, CheckResult, Enhance, Limit, Options, Reduce, SearchOrder, Stats, Stop, Task, Verdict,
+};
 
 /// The transport of a distributed search: all-to-all supersteps among
 /// `peers()` workers.
@@ -94,10 +96,15 @@ pub fn refusal(net: &Network, check: CheckId, options: &Options) -> Option<Strin
         || options.config.enhance != Enhance::None
         || options.config.safe_abstraction
     {
-        return Some("distributed search runs breadth-first search only (`--search bfs`, no --enhance)".to_string());
+        return Some(
+            "distributed search runs breadth-first search only (`--search bfs`, no --enhance)"
+                .to_string(),
+        );
     }
     if options.reduce != Reduce::None {
-        return Some("distributed search does not reduce by partial order (`--reduce none`)".to_string());
+        return Some(
+            "distributed search does not reduce by partial order (`--reduce none`)".to_string(),
+        );
     }
     let cancel = Cancel::new();
     let stop = Stop::new(&cancel, None);
@@ -155,7 +162,7 @@ pub fn check(
         ..Stats::default()
     };
     if model.beyond_zones().is_some() {
-        return Ok((me == 0).then(|| CheckResult {
+        return Ok((me == 0).then_some(CheckResult {
             verdict: Verdict::Unknown(Limit::ClockRange),
             stats,
             trace: None,
@@ -306,7 +313,10 @@ impl Worker<'_, '_> {
             self.shard.parents.push(None);
             level.push((0, id));
         }
-        if self.ctx.is_goal(&ikey, &izone, &mut TransitionBuf::default()) {
+        if self
+            .ctx
+            .is_goal(&ikey, &izone, &mut TransitionBuf::default())
+        {
             // Only its owner inserted it: as the first, its id is 0.
             return Ok(Some(Found::Goal(Gid {
                 shard: init_owner as u32,
@@ -354,10 +364,6 @@ impl Worker<'_, '_> {
         graph: &mut ZoneGraph,
         next: &mut Vec<(Pos, u32)>,
     ) -> Result<Option<Found>, Limit> {
-        // Marked before their successors are inserted, as `bfs.rs` does.
-        for &(_, id) in mine {
-            self.shard.store.mark_expanded(id);
-        }
         let mut bodies: Vec<Writer> = (0..self.workers).map(|_| Writer::default()).collect();
         let expanded = self.expand(mine, graph, &mut bodies);
         // Every message starts with the sender's figures, for all to add.
@@ -395,7 +401,7 @@ impl Worker<'_, '_> {
         if let Some(limit) = stopped {
             return Err(limit);
         }
-        let inserts = self.insert(&mut readers, error.map(|(pos, _)| pos), next);
+        let inserts = self.insert(mine, &mut readers, error.map(|(pos, _)| pos), next);
 
         // Second superstep: the first goal and the stores' refusals.
         let mut w = Writer::default();
@@ -441,12 +447,7 @@ impl Worker<'_, '_> {
     /// owning worker: each successor's position, parent id, depth,
     /// transition, discrete part and zone. Stops at the first model error
     /// and at a limit.
-    fn expand(
-        &self,
-        mine: &[(u64, u32)],
-        graph: &mut ZoneGraph,
-        out: &mut [Writer],
-    ) -> Expanded {
+    fn expand(&self, mine: &[(u64, u32)], graph: &mut ZoneGraph, out: &mut [Writer]) -> Expanded {
         let ctx = self.ctx;
         let store = &self.shard.store;
         let mut e = Expanded::default();
@@ -507,9 +508,13 @@ impl Worker<'_, '_> {
     /// Inserts the successors the `readers` hold (each sender's in order),
     /// all in the sequential order, up to the position `before` (a model
     /// error's), stopping at the first goal state; adds the new states to
-    /// `next`.
+    /// `next`. This worker's states `mine` of the slab are marked expanded
+    /// as the sequential search marks them: each just before the
+    /// successors of its rank (a larger zone may replace an expanded state
+    /// of the level, and not one the search has still to expand).
     fn insert(
         &mut self,
+        mine: &[(u64, u32)],
         readers: &mut [Reader],
         before: Option<Pos>,
         next: &mut Vec<(Pos, u32)>,
@@ -526,32 +531,34 @@ impl Worker<'_, '_> {
         let mut zone = Dbm::zero(dim);
         let mut goal_buf = TransitionBuf::default();
         let mut room = 0;
-        loop {
-            let Some(w) = (0..heads.len())
-                .filter(|&w| heads[w].is_some())
-                .min_by_key(|&w| heads[w].as_ref().map(|s| s.pos))
-            else {
-                return out;
-            };
+        let mut marked = 0;
+        while let Some(w) = (0..heads.len())
+            .filter(|&w| heads[w].is_some())
+            .min_by_key(|&w| heads[w].as_ref().map(|s| s.pos))
+        {
             let s = heads[w].take().expect("a head was chosen");
             heads[w] = Successor::read(&mut readers[w], ctx.nkey, dim);
             if before.is_some_and(|b| s.pos >= b) {
-                return out;
+                break;
+            }
+            while marked < mine.len() && mine[marked].0 <= s.pos.0 {
+                self.shard.store.mark_expanded(mine[marked].1);
+                marked += 1;
             }
             if room == 0 {
                 // The tables grow here, within the memory budget.
                 room = RESERVE_STATES;
                 if self.shard.store.reserve(room).is_err() {
                     out.memory_refused = true;
-                    return out;
+                    break;
                 }
             }
             room -= 1;
             zone.set_raw_from(dim, s.zone.iter().copied());
-            let Inserted::New(id) =
-                self.shard
-                    .store
-                    .insert(&s.key, &zone, NO_PARENT, &s.edges, s.g, rule)
+            let Inserted::New(id) = self
+                .shard
+                .store
+                .insert(&s.key, &zone, NO_PARENT, &s.edges, s.g, rule)
             else {
                 continue;
             };
@@ -562,10 +569,14 @@ impl Worker<'_, '_> {
             out.new += 1;
             if ctx.is_goal(&s.key, &zone, &mut goal_buf) {
                 out.goal = Some((s.pos, id));
-                return out;
+                break;
             }
             next.push((s.pos, id));
         }
+        for &(_, id) in &mine[marked..] {
+            self.shard.store.mark_expanded(id);
+        }
+        out
     }
 
     /// The last superstep of a level: every worker tells every worker the
