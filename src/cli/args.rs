@@ -289,6 +289,11 @@ pub struct CheckArgs {
     /// (then each check is `unknown`).
     #[arg(long, value_name = "S", default_value_t = 30.0)]
     pub connect_timeout: f64,
+    /// With --workers or --hosts: write what the workers sent each other,
+    /// level by level, to FILE (tab-separated: check, level, states,
+    /// successors sent, bytes sent, supersteps).
+    #[arg(long, value_name = "FILE")]
+    pub traffic: Option<PathBuf>,
 }
 
 /// How to search: shared by every command that runs the checker.

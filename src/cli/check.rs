@@ -571,6 +571,18 @@ pub fn run(args: &CheckArgs) -> u8 {
     }
 
     if let Some(runner) = runner {
+        if let Some(path) = &args.traffic
+            && prints
+        {
+            let table = format!(
+                "check\tlevel\tstates\tsent_states\tsent_bytes\tsupersteps\n{}",
+                runner.traffic
+            );
+            if let Err(e) = std::fs::write(path, table) {
+                diag::error(format!("cannot write --traffic {}: {e}", path.display()));
+                outcome.add(exit::ERROR);
+            }
+        }
         runner.finish();
     }
     let code = outcome.code();

@@ -19,6 +19,9 @@ use super::diag;
 /// do not make one.
 pub fn plan(args: &CheckArgs) -> Result<Option<Plan>, String> {
     if args.workers.is_none() && args.hosts.is_none() {
+        if args.traffic.is_some() {
+            return Err("--traffic is written by --workers or --hosts only".to_string());
+        }
         return Ok(None);
     }
     let workers = match args.workers {
@@ -108,6 +111,8 @@ pub struct Runner {
     cluster: Option<Result<Cluster, ClusterError>>,
     /// The run's failure: every later check is `unknown` for it.
     lost: Option<String>,
+    /// The `--traffic` table's lines so far.
+    pub traffic: String,
 }
 
 impl Runner {
@@ -116,6 +121,7 @@ impl Runner {
             plan,
             cluster: None,
             lost: None,
+            traffic: String::new(),
         }
     }
 
@@ -156,7 +162,16 @@ impl Runner {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (text, &net.check(check).name, format!("{options:?}")).hash(&mut h);
         match cluster.check(net, check, options, cancel, h.finish()) {
-            Ok(Some(result)) => Decided::Result(Box::new(result)),
+            Ok(Some((result, traffic))) => {
+                let name = &net.check(check).name;
+                for (level, t) in traffic.iter().enumerate() {
+                    self.traffic.push_str(&format!(
+                        "{name}\t{level}\t{}\t{}\t{}\t{}\n",
+                        t.states, t.sent_states, t.sent_bytes, t.supersteps
+                    ));
+                }
+                Decided::Result(Box::new(result))
+            }
             Ok(None) => Decided::Elsewhere,
             Err(ClusterError::Mismatch(m)) => Decided::Refused(format!(
                 "check `{}`: the processes differ: {m}",

@@ -60,6 +60,7 @@ fn distributed(net: &Network, workers: usize, options: &Options) -> Vec<CheckRes
                 .check(&shared, id, options, &Cancel::new(), 7)
                 .expect("no peer is lost")
                 .expect("worker 0 is here")
+                .0
         })
         .collect();
     cluster.finish(Duration::from_secs(10)).expect("ends");
@@ -239,11 +240,34 @@ fn processes_on_loopback_agree_with_the_sequential_search() {
         (expected[0].1, expected[0].2, expected[0].3),
         (2635, 3589, 303)
     );
+    let dir = scratch("dist-fddi-workers");
     for workers in ["1", "2", "4"] {
+        let traffic = dir.join(format!("traffic-{workers}.tsv"));
         let mut a = args.to_vec();
-        a.extend(["--workers", workers]);
+        a.extend(["--workers", workers, "--traffic", traffic.to_str().unwrap()]);
         let out = zeno(&a);
         assert_eq!(figures(&stdout(&out)), expected, "--workers {workers}");
+        // The traffic table: its levels' states add up to the explored
+        // states; one worker sends nothing, more send some of the
+        // generated successors.
+        let table = std::fs::read_to_string(&traffic).expect("the traffic table");
+        let rows: Vec<Vec<u64>> = table
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').skip(1).map(|n| n.parse().unwrap()).collect())
+            .collect();
+        let sum = |i: usize| rows.iter().map(|r| r[i]).sum::<u64>();
+        assert_eq!(sum(1), 2635, "{table}");
+        assert_eq!(
+            rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+            (0..rows.len() as u64).collect::<Vec<_>>()
+        );
+        if workers == "1" {
+            assert_eq!((sum(2), sum(3)), (0, 0), "{table}");
+        } else {
+            assert!(sum(2) > 0 && sum(2) <= 3589, "{table}");
+            assert!(sum(3) > sum(2), "{table}");
+        }
     }
     for processes in [1, 2, 4] {
         let outs = on_processes(

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use timely_communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely_communication::initialize::WorkerGuards;
-use zeno_checker::distributed::{self, Mismatch};
+use zeno_checker::distributed::{self, LevelTraffic, Mismatch};
 use zeno_checker::{Cancel, CheckResult, Options};
 use zeno_ir::{CheckId, Network};
 
@@ -65,8 +65,11 @@ struct Job {
     fingerprint: u64,
 }
 
+/// A check's result with the traffic of each of its levels.
+pub type Decided = (CheckResult, Vec<LevelTraffic>);
+
 /// What a local worker answers a job with.
-type Answer = Result<Option<CheckResult>, Mismatch>;
+type Answer = Result<Option<Decided>, Mismatch>;
 
 /// Running workers of this process, connected to those of the others.
 pub struct Cluster {
@@ -202,8 +205,9 @@ impl Cluster {
         })
     }
 
-    /// Decides `check` of `net` on every worker: the result on the
-    /// process holding worker 0, `None` on the others. Every process must
+    /// Decides `check` of `net` on every worker: the result (with each
+    /// level's traffic) on the process holding worker 0, `None` on the
+    /// others. Every process must
     /// ask for the same checks in the same order (`fingerprint`, the
     /// caller's digest of the model, check and flags, is compared).
     pub fn check(
@@ -213,7 +217,7 @@ impl Cluster {
         options: &Options,
         cancel: &Cancel,
         fingerprint: u64,
-    ) -> Result<Option<CheckResult>, ClusterError> {
+    ) -> Result<Option<Decided>, ClusterError> {
         for jobs in &self.jobs {
             let job = Job {
                 net: Arc::clone(net),

@@ -135,11 +135,27 @@ pub enum Mismatch {
     },
 }
 
+/// What the workers sent each other while they explored one level
+/// (added up over the workers; messages a worker sends itself are not
+/// counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LevelTraffic {
+    /// States of the level (expanded).
+    pub states: u64,
+    /// Successors sent to the worker owning them.
+    pub sent_states: u64,
+    /// Bytes sent, successors and figures together.
+    pub sent_bytes: u64,
+    /// Supersteps the level took (two per slab and one for the ranks).
+    pub supersteps: u64,
+}
+
 /// Decides `check` of `net` on the worker `ex.index()` of a distributed
 /// search; every worker calls it with the same network, check, options and
 /// `fingerprint` (the caller's digest of them: the model's text, the
-/// check, the flags). Worker 0 returns the result; the others `Ok(None)`.
-/// `refusal` must have accepted the check.
+/// check, the flags). Worker 0 returns the result, with the traffic of
+/// each level; the others `Ok(None)`. `refusal` must have accepted the
+/// check.
 pub fn check(
     net: &Network,
     check: CheckId,
@@ -147,7 +163,7 @@ pub fn check(
     cancel: &Cancel,
     fingerprint: u64,
     ex: &mut dyn Exchange,
-) -> Result<Option<CheckResult>, Mismatch> {
+) -> Result<Option<(CheckResult, Vec<LevelTraffic>)>, Mismatch> {
     debug_assert!(refusal(net, check, options).is_none());
     let started = Instant::now();
     handshake(ex, fingerprint)?;
@@ -162,11 +178,12 @@ pub fn check(
         ..Stats::default()
     };
     if model.beyond_zones().is_some() {
-        return Ok((me == 0).then_some(CheckResult {
+        let result = CheckResult {
             verdict: Verdict::Unknown(Limit::ClockRange),
             stats,
             trace: None,
-        }));
+        };
+        return Ok((me == 0).then_some((result, Vec::new())));
     }
     let shared = SharedStop::new(&stop);
     let nkey = model.nproc + net.variables.len();
@@ -192,6 +209,8 @@ pub fn check(
         explored: 0,
         generated: 0,
         pushes: 0,
+        level: LevelTraffic::default(),
+        traffic: Vec::new(),
     };
     let found = worker.explore(options.max_states);
     shared.report_to(&stop);
@@ -205,16 +224,18 @@ pub fn check(
     stats.bytes_per_state = totals.bytes / totals.states.max(1);
     let verdicts = Verdict::of_reachability(&chk.kind);
     let answer = worker.answer(found, verdicts, &stop);
+    let traffic = std::mem::take(&mut worker.traffic);
     Ok(answer.map(|(verdict, trace)| {
         if let Some(None) = trace {
             stats.trace_limit = stop.reason();
         }
         stats.elapsed = started.elapsed();
-        CheckResult {
+        let result = CheckResult {
             verdict,
             stats,
             trace: trace.flatten(),
-        }
+        };
+        (result, traffic)
     }))
 }
 
@@ -266,6 +287,10 @@ struct Worker<'a, 'c> {
     explored: u64,
     generated: u64,
     pushes: u64,
+    /// This worker's traffic in the level being explored.
+    level: LevelTraffic,
+    /// Every level's, added up over the workers.
+    traffic: Vec<LevelTraffic>,
 }
 
 /// What a worker tells every worker after expanding its part of a slab.
@@ -274,6 +299,8 @@ struct Expanded {
     explored: u64,
     generated: u64,
     stopped: Option<Limit>,
+    /// Successors sent to other workers.
+    sent: u64,
     /// Its first model error: where, and the state that raised it.
     error: Option<(Pos, u32)>,
 }
@@ -288,6 +315,19 @@ struct Inserts {
 }
 
 impl Worker<'_, '_> {
+    /// A superstep, counting what is sent to the other workers.
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let me = self.me;
+        self.level.sent_bytes += out
+            .iter()
+            .enumerate()
+            .filter(|&(w, _)| w != me)
+            .map(|(_, m)| m.len() as u64)
+            .sum::<u64>();
+        self.level.supersteps += 1;
+        self.ex.exchange(out)
+    }
+
     /// Explores level by level: `Ok(None)` when the state space is
     /// exhausted, `Err` when a limit stopped the search.
     fn explore(&mut self, max_states: Option<u64>) -> Result<Option<Found>, Limit> {
@@ -351,7 +391,7 @@ impl Worker<'_, '_> {
             // a larger zone later in it; the sequential search skips it when
             // it is popped, this one before the level starts.
             next.retain(|&(_, id)| !self.shard.store.removed(id));
-            (level, level_len) = self.rank(next);
+            (level, level_len) = self.rank(next, level_len);
         }
         Ok(None)
     }
@@ -366,6 +406,7 @@ impl Worker<'_, '_> {
     ) -> Result<Option<Found>, Limit> {
         let mut bodies: Vec<Writer> = (0..self.workers).map(|_| Writer::default()).collect();
         let expanded = self.expand(mine, graph, &mut bodies);
+        self.level.sent_states += expanded.sent;
         // Every message starts with the sender's figures, for all to add.
         let out = bodies
             .into_iter()
@@ -380,7 +421,7 @@ impl Worker<'_, '_> {
                 w.0
             })
             .collect();
-        let got = self.ex.exchange(out);
+        let got = self.exchange(out);
         let mut readers: Vec<Reader> = got.iter().map(|m| Reader::new(m)).collect();
         let mut stopped = None;
         // The first model error in the sequential order, and its state.
@@ -410,7 +451,7 @@ impl Worker<'_, '_> {
         w.u8(u8::from(inserts.memory_refused));
         w.u64(inserts.new);
         w.limit(self.ctx.stop.reason());
-        let got = self.ex.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers]);
         let mut goal: Option<(Pos, Gid)> = None;
         let mut memory = false;
         for (sender, m) in got.iter().enumerate() {
@@ -490,9 +531,11 @@ impl Worker<'_, '_> {
                     Ok(None) => continue,
                     Ok(Some(step)) => step,
                 };
-                let w = &mut out[owner(step.key, self.workers)];
+                let dest = owner(step.key, self.workers);
+                let w = &mut out[dest];
                 for (z, succ) in step.zones.iter().enumerate() {
                     e.generated += 1;
+                    e.sent += u64::from(dest != self.me);
                     w.pos(Some((rank, index(t + 1), index(z + 1))));
                     w.u32(id);
                     w.u32(g);
@@ -583,20 +626,34 @@ impl Worker<'_, '_> {
     /// positions of its new states (`next`, in order), and each takes its
     /// states' ranks in the next level from all of them. Returns this
     /// worker's states of the next level and the level's length.
-    fn rank(&mut self, next: Vec<(Pos, u32)>) -> (Vec<(u64, u32)>, u64) {
+    fn rank(&mut self, next: Vec<(Pos, u32)>, level_len: u64) -> (Vec<(u64, u32)>, u64) {
         let mut w = Writer::default();
+        // The level's traffic before this superstep, and this one's.
+        let supersteps = self.level.supersteps + 1;
+        w.u64(self.level.sent_states);
+        let bytes = (next.len() * 17 + 16) as u64 * (self.workers as u64 - 1);
+        w.u64(self.level.sent_bytes + bytes);
         for &(pos, _) in &next {
             w.pos(Some(pos));
         }
-        let got = self.ex.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers]);
+        let mut level = LevelTraffic {
+            states: level_len,
+            supersteps,
+            ..LevelTraffic::default()
+        };
         let mut all: Vec<Pos> = Vec::new();
         for m in &got {
             let mut r = Reader::new(m);
+            level.sent_states += r.u64();
+            level.sent_bytes += r.u64();
             while !r.done() {
                 all.push(r.pos().expect("a position"));
             }
         }
         all.sort_unstable();
+        self.traffic.push(level);
+        self.level = LevelTraffic::default();
         let level = next
             .into_iter()
             .map(|(pos, id)| (all.partition_point(|&p| p < pos) as u64, id))
@@ -612,7 +669,7 @@ impl Worker<'_, '_> {
         w.u64(store.live());
         w.u64(self.shard.parents.len() as u64);
         w.u64(store.bytes() + (self.shard.parents.capacity() * 8) as u64);
-        let got = self.ex.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers]);
         let mut t = Totals {
             live: 0,
             states: 0,
@@ -724,7 +781,7 @@ impl Worker<'_, '_> {
                     w.i32s(z.raw());
                 }
             }
-            let got = self.ex.exchange(vec![w.0; self.workers]);
+            let got = self.exchange(vec![w.0; self.workers]);
             let mut r = Reader::new(&got[g.shard as usize]);
             let has_parent = r.u8() != 0;
             let parent = Gid {
