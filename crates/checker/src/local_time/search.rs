@@ -20,6 +20,7 @@ use crate::{Limit, SearchOrder, Stats, Task, Ties};
 use zeno_ir::{EdgeId, EvalError, ProcId};
 
 use super::graph::LocalGraph;
+use super::por::Ample;
 
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -139,11 +140,13 @@ fn priority(order: SearchOrder, g: u32, h: Option<u32>) -> u64 {
 }
 
 /// Searches the local-time graph in the task's order, with `heuristic`
-/// for greedy and A* (`None`: every state equal).
+/// for greedy and A* (`None`: every state equal), following only the
+/// ample transitions of each state when `ample` is given.
 pub fn run(
     task: Task,
     graph: &mut LocalGraph,
     goal: &Goal,
+    mut ample: Option<Ample>,
     mut heuristic: Option<&mut dyn Heuristic>,
     stats: &mut Stats,
     progress: &mut dyn FnMut(&Stats),
@@ -220,8 +223,13 @@ pub fn run(
             if let Some(limit) = buf.stopped {
                 break 'search Found::Stopped(limit);
             }
-            order_buf.clear();
-            order_buf.extend(0..buf.len());
+            match ample.as_mut() {
+                Some(ample) => ample.select(&key, &buf, &mut order_buf),
+                None => {
+                    order_buf.clear();
+                    order_buf.extend(0..buf.len());
+                }
+            }
             if order == SearchOrder::RandomDfs {
                 order_buf.shuffle(&mut rng);
             }
