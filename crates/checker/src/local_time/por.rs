@@ -10,8 +10,9 @@
 //!   synchronises the reference clocks of those, `graph::sync_group`);
 //!   `l` is not committed and no edge leaving it enters a committed
 //!   location (committed locations restrict what others may do);
-//! - (*time-free*) no such edge has a clock guard, and the target's clock
-//!   invariant holds right after the edge whenever it held before: each of
+//! - (*time-free*) no such edge has a clock guard, its target has no data
+//!   invariant (so the key's data guards decide whether it is enabled),
+//!   and the target's clock invariant holds right after the edge whenever it held before: each of
 //!   its constraints is one of the source's, with a constant bound, on
 //!   clocks the edge leaves alone, or an upper bound `x <= b` (constant
 //!   `b`) on a clock the edge resets to a constant within it;
@@ -190,8 +191,9 @@ fn weak_in_a_vector(net: &Network, p: usize) -> bool {
     })
 }
 
-/// Whether edge `e` of process `p` has no clock guard and keeps the
-/// target's clock invariant true whenever the source's held.
+/// Whether edge `e` of process `p` has no clock guard, enters a location
+/// without data invariant, and keeps the target's clock invariant true
+/// whenever the source's held.
 fn time_free(net: &Network, p: usize, e: usize) -> bool {
     let proc_ = &net.processes[p];
     let edge = &proc_.edges[e];
@@ -200,7 +202,9 @@ fn time_free(net: &Network, p: usize, e: usize) -> bool {
     }
     let source = &proc_.locations[edge.source as usize];
     let target = &proc_.locations[edge.target as usize];
-    if target.kind == LocationKind::Committed {
+    // A data invariant of the target could disable the edge where the
+    // data guard enables it (`Model::transitions` reads guards only).
+    if target.kind == LocationKind::Committed || target.data_invariant.is_some() {
         return false;
     }
     let touched = |x: u32| x != 0 && edge.updates.iter().any(|u| u.may_reset(x));

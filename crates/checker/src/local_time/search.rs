@@ -230,6 +230,7 @@ pub fn run(
                     order_buf.extend(0..buf.len());
                 }
             }
+            let partial = order_buf.len() < buf.len();
             if order == SearchOrder::RandomDfs {
                 order_buf.shuffle(&mut rng);
             }
@@ -240,7 +241,12 @@ pub fn run(
                 let edges = buf.get(k);
                 match graph.successor(&key, &zone, edges, &mut group, &mut new_key, &mut succ) {
                     Ok(true) => {}
-                    Ok(false) => continue,
+                    Ok(false) => {
+                        // An ample move is enabled wherever its data guard
+                        // holds (`por.rs`, step (1) of the argument).
+                        debug_assert!(!partial, "a disabled ample move");
+                        continue;
+                    }
                     Err(e) => break 'search Found::ModelError(e),
                 }
                 stats.generated += 1;
