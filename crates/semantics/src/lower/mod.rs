@@ -840,29 +840,3 @@ impl Ctx {
 fn clamp32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
-
-fn bin_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::Div => BinOp::Div,
-        BinaryOp::Rem => BinOp::Mod,
-        BinaryOp::Lt => BinOp::Lt,
-        BinaryOp::Le => BinOp::Le,
-        BinaryOp::Eq => BinOp::Eq,
-        BinaryOp::Ne => BinOp::Ne,
-        BinaryOp::Ge => BinOp::Ge,
-        BinaryOp::Gt => BinOp::Gt,
-        BinaryOp::And | BinaryOp::Imply => BinOp::And,
-        BinaryOp::Or => BinOp::Or,
-        BinaryOp::BitAnd => BinOp::BitAnd,
-        BinaryOp::BitOr => BinOp::BitOr,
-        BinaryOp::BitXor => BinOp::BitXor,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::Pow => BinOp::Pow,
-        BinaryOp::Shr => BinOp::Shr,
-        BinaryOp::Min => BinOp::Min,
-        BinaryOp::Max => BinOp::Max,
-    }
-}
