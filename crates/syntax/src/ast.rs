@@ -825,6 +825,31 @@ impl Check {
     pub fn target(&self) -> Option<Expr> {
         self.syntax.children().filter_map(Expr::cast).nth(1)
     }
+    /// `sup` or `inf` of a value query `sup{pred}: e, …`: the check's one
+    /// identifier token of its own (a check's name sits in its [`Name`]).
+    pub fn extremum_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, IDENT).filter(|t| matches!(t.text(), "sup" | "inf"))
+    }
+    accessors! {
+        /// `{pred}` of a value query, when the text has it.
+        fn bound_predicate: BoundPredicate;
+        /// The check's expressions in text order: the formula (and the
+        /// target of `p --> q`), or a value query's terms.
+        fn exprs: [Expr];
+    }
+}
+
+ast_node!(
+    /// `{pred}` of a value query `sup{pred}: e, …`: the states it ranges over.
+    BoundPredicate,
+    BOUND_PREDICATE
+);
+
+impl BoundPredicate {
+    accessors! {
+        /// The predicate ([`Expr`]), when the text has it.
+        fn expr: Expr;
+    }
 }
 
 // ------------------------------------------------------------------ functions
