@@ -603,8 +603,8 @@ impl Lowerer {
         };
         let mut formulas = c.exprs();
         let formula = self.opt_expr(formulas.next(), c.syntax());
-        let target = (quantifier == Quantifier::LeadsTo)
-            .then(|| self.opt_expr(formulas.next(), c.syntax()));
+        let target =
+            (quantifier == Quantifier::LeadsTo).then(|| self.opt_expr(formulas.next(), c.syntax()));
         Some(CheckDecl {
             name,
             quantifier,

@@ -1270,12 +1270,9 @@ pub fn agreement_with_lowering(text: &str) -> Agreement {
     }
     let mut ctx = Ctx::new(Mode::Lower);
     ctx.names = Some(Vec::new());
-    let mut ctx = crate::system::lower_network_in(
-        ctx,
-        &tree,
-        &Default::default(),
-        &mut |req| Arc::new(crate::system::lower_instance(&req)),
-    );
+    let mut ctx = crate::system::lower_network_in(ctx, &tree, &Default::default(), &mut |req| {
+        Arc::new(crate::system::lower_instance(&req))
+    });
     compare(ctx.names.take().unwrap_or_default(), 0, "the network");
     out
 }
