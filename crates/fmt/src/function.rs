@@ -29,7 +29,7 @@ fn is_stmt(kind: SyntaxKind) -> bool {
 fn head(node: &SyntaxNode) -> String {
     let tokens: Vec<SyntaxToken> = node
         .children_with_tokens()
-        .take_while(|e| !is_stmt(e.kind()) && e.kind() != ELSE_BRANCH)
+        .take_while(|e| !is_stmt(e.kind()) && !ast::ElseBranch::can_cast(e.kind()))
         .flat_map(tokens_of)
         .collect();
     inline::render_tokens(tokens.into_iter(), 0).text
@@ -123,7 +123,7 @@ fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
     let own_comments = node.children_with_tokens().any(|e| match e {
         rowan::NodeOrToken::Token(t) => t.kind() == COMMENT,
         rowan::NodeOrToken::Node(n) => {
-            !is_stmt(n.kind()) && n.kind() != ELSE_BRANCH && inline::has_comments(&n)
+            !is_stmt(n.kind()) && !ast::ElseBranch::can_cast(n.kind()) && inline::has_comments(&n)
         }
     });
     if !structured || own_comments {

@@ -937,8 +937,20 @@ impl IfStmt {
     }
     /// The else branch ([`Stmt`]), when the text has it.
     pub fn else_branch(&self) -> Option<Stmt> {
-        let e = self.syntax.children().find(|c| c.kind() == ELSE_BRANCH)?;
-        child(&e)
+        child::<ElseBranch>(&self.syntax)?.stmt()
+    }
+}
+
+ast_node!(
+    /// `else s` of an `if`.
+    ElseBranch,
+    ELSE_BRANCH
+);
+
+impl ElseBranch {
+    accessors! {
+        /// The statement ([`Stmt`]), when the text has it.
+        fn stmt: Stmt;
     }
 }
 
