@@ -11,8 +11,8 @@ use zeno_import::{
 };
 use zeno_ir::Span;
 use zeno_semantics::{self as semantics, Analysis};
-use zeno_syntax::ast::{self, AstNode};
 use zeno_syntax as syntax;
+use zeno_syntax::ast::{self, AstNode};
 
 /// A model ready for analysis.
 #[derive(Debug, Clone)]
