@@ -130,6 +130,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         take_turns: args.is_default(),
         symmetry: args.symmetry == OnOff::On,
         reduce: args.reduce,
+        partial_order: true,
     })
 }
 
