@@ -6,11 +6,8 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
-use crate::lsp_ext::{Answer, GraphSvgRequest, Params, TraceSvgRequest};
-use crate::server::Backend;
 use zeno_checker::{CheckResult, Trace, Verdict};
 use zeno_ir::Network;
 
@@ -52,8 +49,11 @@ pub struct GraphSvg {
 pub(crate) struct Snapshot {
     pub network: Arc<Network>,
     pub results: Vec<CheckResult>,
-    /// The byte offset of the requested position, if any.
+    /// The byte offset of the requested position in the analysed text, if
+    /// any (`u32::MAX`: in no template).
     pub offset: u32,
+    /// The drawing a UPPAAL XML file carries (empty for other documents).
+    pub drawings: Vec<zeno_import::TemplateLayout>,
 }
 
 /// The template whose body contains `offset` (processes carry their
@@ -74,7 +74,8 @@ pub fn highlight_trace(results: &[CheckResult]) -> Option<&Trace> {
         .find_map(|r| r.trace.as_ref())
 }
 
-fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
+/// The timeline of check `check`'s current trace (`None` without one).
+pub(crate) fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
     let id = s.network.check_named(check)?;
     let trace = s.results.get(id.index())?.trace.as_ref()?;
     Some(TraceSvg {
@@ -82,53 +83,20 @@ fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
     })
 }
 
-fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
+/// The automata of the template at the snapshot's offset (`None`
+/// outside templates), the first violated check's trace numbered on them.
+pub(crate) fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
     let Some(template) = template_at(&s.network, s.offset) else {
         return Ok(None);
     };
-    let svg = zeno_pictures::graph_svg(&s.network, Some(template), highlight_trace(&s.results))
-        .map_err(|e| e.to_string())?;
+    let trace = highlight_trace(&s.results);
+    let svg = match s.drawings.is_empty() {
+        true => zeno_pictures::graph_svg(&s.network, Some(template), trace),
+        false => zeno_pictures::graph_svg_drawn(&s.network, Some(template), trace, &s.drawings),
+    }
+    .map_err(|e| e.to_string())?;
     Ok(Some(GraphSvg {
         svg,
         template: template.to_owned(),
     }))
-}
-
-async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| Error {
-        message: format!("internal error while drawing: {e}").into(),
-        ..Error::internal_error()
-    })
-}
-
-impl Backend {
-    /// `zeno/traceSvg`: the timeline of a check's current trace, or `null`
-    /// when the check is unknown or has no trace (yet).
-    pub async fn trace_svg(
-        &self,
-        params: Params<TraceSvgRequest>,
-    ) -> Result<Answer<TraceSvgRequest>> {
-        let Some(snap) = self.picture_snapshot(&params.uri, None)? else {
-            return Ok(None);
-        };
-        off_thread(move || draw_trace(&snap, &params.check)).await
-    }
-
-    /// `zeno/graphSvg`: the automata of the template under the cursor (all
-    /// its instances), with the first violated check's trace numbered on
-    /// them; `null` outside templates.
-    pub async fn graph_svg(
-        &self,
-        params: Params<GraphSvgRequest>,
-    ) -> Result<Answer<GraphSvgRequest>> {
-        let Some(snap) = self.picture_snapshot(&params.uri, Some(params.position))? else {
-            return Ok(None);
-        };
-        off_thread(move || draw_graph(&snap))
-            .await?
-            .map_err(|msg| Error {
-                message: msg.into(),
-                ..Error::internal_error()
-            })
-    }
 }

@@ -563,10 +563,22 @@ impl Ctx {
             let mut ok = true;
             for (k, n) in [&e.source, &e.target].into_iter().enumerate() {
                 match loc_ids.get(&n.text) {
-                    Some((id, _)) => ends[k] = *id,
+                    Some(&(id, def)) => {
+                        self.record_name(n.span, LoweredName::Local(def));
+                        ends[k] = id;
+                    }
                     None => {
                         if !n.text.is_empty() {
-                            self.error(n.span, format!("unknown location `{}`", n.text));
+                            let near = super::suggest::closest(
+                                &n.text,
+                                loc_ids.keys().map(String::as_str),
+                            );
+                            let msg = format!(
+                                "unknown location `{}`{}",
+                                n.text,
+                                super::suggest::did_you_mean(near)
+                            );
+                            self.error(n.span, msg);
                         }
                         ok = false;
                     }
