@@ -1,4 +1,5 @@
-//! Random small networks for property tests: two processes of three
+//! Random small networks for property tests ([`larger_spec`]: three of four
+//! locations, for searches of hundreds of states): two processes of three
 //! locations, two clocks, a bounded variable and channels (binary and
 //! broadcast, some urgent), with random guards, invariants, updates and
 //! goals, and one synchronisation vector `sync P0.a, P1.a?;` over the edges
@@ -89,9 +90,92 @@ pub fn spec() -> impl Strategy<Value = Spec> {
         })
 }
 
+/// Larger networks than [`spec`]'s, for tests that need state spaces of
+/// hundreds of states rather than a handful: three processes of four
+/// locations, each with a clock of its own (so that clocks are inactive
+/// where their process resets them before reading), larger clock
+/// constants, more edges and resets, and fewer increments of the variable
+/// (which end most searches of larger networks in a model error when it
+/// leaves its range).
+pub fn larger_spec() -> impl Strategy<Value = Spec> {
+    const PROCS: usize = 3;
+    const LOCS: u32 = 4;
+    let edge = (
+        0..PROCS,
+        0..LOCS,
+        0..LOCS,
+        proptest::option::weighted(0.5, (any::<bool>(), 0..7i32)),
+        proptest::option::weighted(0.2, 0..3i32),
+        proptest::option::weighted(0.3, (0..4usize, any::<bool>())),
+        proptest::option::weighted(0.3, (proptest::bool::weighted(0.05), 0..3i32)),
+        proptest::bool::weighted(0.5),
+    )
+        .prop_map(
+            |(proc_, from, to, clock_guard, data_guard, sync, assign, reset)| {
+                // Each process reads and resets its own clock.
+                let clock = proc_ as u32 + 1;
+                EdgeSpec {
+                    proc_,
+                    from,
+                    to,
+                    clock_guard: clock_guard.map(|(upper, c)| (clock, upper, c)),
+                    data_guard,
+                    sync,
+                    assign,
+                    reset: reset.then_some(clock),
+                }
+            },
+        );
+    (
+        proptest::collection::vec(proptest::collection::vec(0..10u8, LOCS as usize), PROCS),
+        proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::option::weighted(0.4, (1..8i32, any::<bool>())),
+                LOCS as usize,
+            ),
+            PROCS,
+        ),
+        proptest::collection::vec((any::<bool>(), any::<bool>()), 3),
+        proptest::collection::vec(edge, 16..40),
+        (
+            0..LOCS,
+            0..LOCS,
+            proptest::option::weighted(0.4, (1..=PROCS as u32, 0..9i32)),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(|(kinds, invariants, channels, edges, goal)| Spec {
+            kinds,
+            invariants: invariants
+                .into_iter()
+                .enumerate()
+                .map(|(p, invs)| {
+                    let clock = p as u32 + 1;
+                    invs.into_iter()
+                        .map(|i| i.map(|(c, reads)| (clock, c, reads)))
+                        .collect()
+                })
+                .collect(),
+            channels,
+            edges,
+            goal,
+        })
+}
+
 pub fn build(s: &Spec) -> Network {
     let mut n = Net::new();
-    let clocks: Vec<ClockId> = (1..=CLOCKS).map(|i| n.clock(&format!("x{i}"))).collect();
+    // Two clocks, or one per process where the spec reads more.
+    let read = s
+        .edges
+        .iter()
+        .flat_map(|e| e.clock_guard.map(|g| g.0).into_iter().chain(e.reset));
+    let read = read.chain(s.invariants.iter().flatten().flatten().map(|i| i.0));
+    let nclocks = read
+        .chain(s.goal.2.map(|g| g.0))
+        .max()
+        .unwrap_or(0)
+        .max(CLOCKS);
+    let clocks: Vec<ClockId> = (1..=nclocks).map(|i| n.clock(&format!("x{i}"))).collect();
     let var = n.var("v", 0, 2, 0);
     let chans: Vec<ChanId> = s
         .channels
@@ -106,8 +190,8 @@ pub fn build(s: &Spec) -> Network {
             n.chan(&format!("c{i}"), kind, u)
         })
         .collect();
-    for p in 0..PROCS {
-        let locs: Vec<(String, LocationKind)> = (0..LOCS as usize)
+    for p in 0..s.kinds.len() {
+        let locs: Vec<(String, LocationKind)> = (0..s.kinds[p].len())
             .map(|l| {
                 let k = match s.kinds[p][l] {
                     0 => LocationKind::Urgent,
@@ -119,7 +203,7 @@ pub fn build(s: &Spec) -> Network {
             .collect();
         let refs: Vec<(&str, LocationKind)> = locs.iter().map(|(a, k)| (a.as_str(), *k)).collect();
         n.process(&format!("P{p}"), &refs);
-        for l in 0..LOCS as usize {
+        for l in 0..s.kinds[p].len() {
             if let Some((x, c, reads)) = s.invariants[p][l] {
                 let mut cc = le(clocks[x as usize - 1], c);
                 if reads {
