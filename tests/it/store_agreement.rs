@@ -114,6 +114,8 @@ struct Active {
 }
 
 impl Active {
+    // The fixpoint reads one location's row and writes another's: indices.
+    #[allow(clippy::needless_range_loop)]
     fn new(net: &Network, goal: &Formula) -> Active {
         let dim = net.dbm_dim();
         let read = |a: &mut Vec<bool>, cc: &ClockConstraint| {
