@@ -23,7 +23,8 @@
 #
 # PEER is a directory holding `models/` (the peer instances described in
 # docs/checker.md), e.g. `../shared/peer`. Each run is made REPEAT times
-# (default 1); ratios use the fastest run of each kind. Set ZENO to use
+# (default 1); ratios use the fastest run of each kind. KEEP=FILE keeps
+# the runs' figures (JSON lines). Set ZENO to use
 # another binary (default: target/release/zeno, built here first). The
 # load average is printed before and after: on a loaded machine, compare
 # CPU times, not wall times.
@@ -99,6 +100,7 @@ print("| %(model)s | %(run)s | %(verdict)s | %(explored)d | %(stored)d | %(decid
 done
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -z "${KEEP:-}" ] || cp "$tmp/rows" "$KEEP"
 echo
 python3 - "$tmp/rows" <<'EOF'
 import json, sys
@@ -133,54 +135,51 @@ for m in models:
 EOF
 python3 - "$tmp/rows" <<'EOF2'
 # The scaling model of docs/checker.md ("A model for more threads"), from
-# the two-thread run's counts: per level, slabs of 4,096 states; a slab's
-# expansion is chunks of 64 states spread over p workers (the phase lasts
-# ceil(chunks / p) chunks), its insertion the slab's successors spread
-# over 4p shards, with the imbalance the two-thread run measured; the
-# serial part and a fixed cost per phase (the two-thread run's wall time
-# not explained by the rest, shared out per phase) do not shrink.
+# the two-thread run's counts, which are CPU times and so hold on a loaded
+# machine too: per level, slabs of 4,096 states; a slab's expansion is
+# chunks of 64 states over p workers (the phase lasts ceil(chunks / p)
+# chunks of the measured CPU time per state); its insertion is the slab's
+# successors over 4p shards, taken by the workers as rayon hands them out,
+# so the phase ends within one shard of the ideal (counted as half a shard
+# more: 1/8 over the ideal); each phase costs SYNC seconds to start and
+# join (an assumption: 50 µs, not measured); the serial part (the calling
+# thread's wall time outside the phases) does not shrink. Memory bandwidth
+# and caches shared by more workers are not modelled.
 import json, math, sys
+SYNC = 50e-6
 rows = [json.loads(l) for l in open(sys.argv[1])]
 print()
-print("Modelled wall seconds of the parallel search at p threads (speed-up over")
-print("the measured wall of bfs1, the sequential search; the model is calibrated")
-print("on the two-thread run, so at p = 2 it is that run; at p = 1 it is the")
-print("parallel search's work on one worker, beside bfs1's measured wall):")
+print("Modelled wall seconds of the parallel search at p threads, from the")
+print("two-thread run's CPU counts (speed-up over the sequential search, bfs1's")
+print("CPU time, which on a quiet machine is its wall time):")
 print()
-print("| model | p = 1 (bfs1 measured) | 2 | 4 | 8 | 16 |")
+print("| model | p = 1 | 2 | 4 | 8 | 16 |")
 print("|---|---:|---:|---:|---:|---:|")
 for m in dict.fromkeys(r["model"] for r in rows):
     two = [r for r in rows if r["model"] == m and r["run"] == "bfs2" and r["parallel"]]
-    one = [r["wall"] for r in rows if r["model"] == m and r["run"] == "bfs1"]
-    if not two or not one:
+    if not two:
         continue
-    r2 = min(two, key=lambda r: r["wall"])
-    p2 = r2["parallel"]
+    p2 = min(two, key=lambda r: r["cpu"])["parallel"]
     levels = p2["level_states"]
     explored = max(sum(levels), 1)
     per_state = p2["expand_busy_seconds"] / explored
     per_succ = p2["insert_busy_seconds"] / max(p2["batched"], 1)
-    succ_per_state = p2["batched"] / explored
-    phases = 2 * max(p2["slabs"], 1)
+    fanout = p2["batched"] / explored
     def slabs():
         for n in levels:
             while n > 0:
                 k = min(n, 4096)
                 yield k
                 n -= k
-    # Imbalance of the insertion at two threads: its wall over busy / 2.
-    ideal = p2["insert_busy_seconds"] / 2
-    imbalance = p2["insert_seconds"] / ideal if ideal > 0 else 1.0
-    def phase_work(p):
-        t = 0.0
+    def model(p):
+        t = p2["serial_seconds"]
         for k in slabs():
             t += math.ceil(math.ceil(k / 64) / p) * min(k, 64) * per_state
-            t += k * succ_per_state * per_succ / p * (imbalance if p > 1 else 1.0)
+            insert = k * fanout * per_succ
+            t += insert / p + (insert / (4 * p) / 2 if p > 1 else 0.0)
+            t += 2 * SYNC if p > 1 else 0.0
         return t
-    fixed = max(r2["wall"] - p2["serial_seconds"] - phase_work(2), 0.0) / phases
-    model = lambda p: p2["serial_seconds"] + phase_work(p) + (phases * fixed if p > 1 else 0.0)
-    w1 = min(one)
-    cells = ["%.2f (%.1f×)" % (model(p), w1 / model(p)) for p in (1, 2, 4, 8, 16)]
-    cells[0] = "%.2f (%.2f)" % (model(1), w1)
-    print("| %s | %s |" % (m, " | ".join(cells)))
+    one = [r["cpu"] for r in rows if r["model"] == m and r["run"] == "bfs1"]
+    t1 = min(one) if one else model(1)
+    print("| %s | %s |" % (m, " | ".join("%.2f (%.1f×)" % (model(p), t1 / model(p)) for p in (1, 2, 4, 8, 16))))
 EOF2
