@@ -250,6 +250,8 @@ struct Figures {
     stored_after: Vec<u64>,
     /// The largest finite bound (raw) of a stored zone.
     widest: Raw,
+    /// States expanded at each depth.
+    per_depth: Vec<u64>,
 }
 
 /// Breadth-first search of check `k` over the plain store, in the order
@@ -273,6 +275,7 @@ fn plain_bfs(net: &Network, k: usize, active_clocks: bool) -> Figures {
         stored: 0,
         stored_after: Vec::new(),
         widest: 0,
+        per_depth: Vec::new(),
     };
     let end = 'search: {
         let (key, mut zone) = match model.initial() {
@@ -301,6 +304,10 @@ fn plain_bfs(net: &Network, k: usize, active_clocks: bool) -> Figures {
                 let s = &store.states[id];
                 (s.key.clone(), s.zone.clone(), s.g)
             };
+            if f.per_depth.len() <= g as usize {
+                f.per_depth.resize(g as usize + 1, 0);
+            }
+            f.per_depth[g as usize] += 1;
             if model.transitions(&key, &mut buf).is_err() {
                 break 'search End::ModelError;
             }
@@ -511,4 +518,30 @@ fn scaled_networks_leave_16_bits() {
         })
         .count();
     assert!(wide > 0, "no scaled network stored a wide zone");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// The parallel search's counts (`Stats::parallel`) on full
+    /// explorations: its levels are the plain search's depths, every
+    /// successor but the initial state went through a batch, and the
+    /// cross-shard ones are among them.
+    #[test]
+    fn parallel_levels_are_the_plain_search_depths(s in larger_spec()) {
+        let net = network(&s);
+        let k = net.checks.len() - 1;
+        let plain = plain_bfs(&net, k, true);
+        prop_assume!(plain.end == End::Exhausted);
+        let options = Options { threads: 2, ..Options::default() };
+        let r = check(&net, net.check_at(k).unwrap(), &options, &Cancel::new(), &mut no_progress);
+        let p = r.stats.parallel.as_ref().expect("the parallel search's counts");
+        prop_assert_eq!(&p.level_states, &plain.per_depth);
+        prop_assert_eq!(p.batched, plain.generated - 1);
+        prop_assert!(p.cross_shard <= p.batched);
+        prop_assert!(p.slabs >= p.level_states.len() as u64);
+        for t in [p.expand_seconds, p.expand_busy_seconds, p.insert_seconds, p.insert_busy_seconds, p.serial_seconds, p.wait_seconds] {
+            prop_assert!(t.is_finite() && t >= 0.0);
+        }
+    }
 }
