@@ -49,7 +49,7 @@ instances=(
     "$peer/models/csmacd/csmacd_12_808_26_full.tck nvA,nvB"
     "$peer/models/fddi/fddi_13_full.tck nvA,nvB"
     "$peer/models/mutex/mutex_3_1_2_lab.tck unsafe1,unsafe2"
-    "$tmp/chain_5000.zeno -"
+    "$tmp/C5000.zeno -"
 )
 runs=(
     "bfs1 --search bfs --threads 1"

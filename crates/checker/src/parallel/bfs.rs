@@ -335,28 +335,30 @@ impl Search {
         let before = error.map(|e| e.pos);
         let rule = Subsumption::NoDeeperUnlessExpanded;
         let shards = &mut self.sharded.shards;
-        let (inserts, new): (Vec<Inserts>, Vec<Vec<(Pos, Gid)>>) =
-            self.sharded.pool.install(|| {
-                shards
-                    .par_iter_mut()
-                    .enumerate()
-                    .map(|(s, shard)| {
-                        let mut new = Vec::new();
-                        let inserts = insert(
-                            ctx,
-                            shard,
-                            s,
-                            &expanded,
-                            before,
-                            rule,
-                            |_, item, gid, _, _| {
-                                new.push((item.pos, gid));
-                            },
-                        );
-                        (inserts, new)
-                    })
-                    .unzip()
-            });
+        let insert_into = |(s, shard): (usize, &mut Shard)| {
+            let mut new = Vec::new();
+            let inserts = insert(
+                ctx,
+                shard,
+                s,
+                &expanded,
+                before,
+                rule,
+                |_, item, gid, _, _| {
+                    new.push((item.pos, gid));
+                },
+            );
+            (inserts, new)
+        };
+        // A slab of one chunk was expanded on this thread (see
+        // `Sharded::expand`); its successors are inserted here too.
+        let (inserts, new): (Vec<Inserts>, Vec<Vec<(Pos, Gid)>>) = if slab.len() <= CHUNK {
+            shards.iter_mut().enumerate().map(insert_into).unzip()
+        } else {
+            self.sharded
+                .pool
+                .install(|| shards.par_iter_mut().enumerate().map(insert_into).unzip())
+        };
         self.rounds.insert_seconds += inserting.elapsed().as_secs_f64();
         self.rounds.insert_busy_seconds +=
             inserts.iter().map(|i| i.busy.as_secs_f64()).sum::<f64>();

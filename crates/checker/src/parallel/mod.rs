@@ -352,19 +352,36 @@ impl Sharded {
             0 => 4,
             n => self.stats.generated.div_ceil(n) as usize,
         };
-        let expanded: Vec<Expanded> = self.pool.install(|| {
-            states
-                .par_chunks(size)
-                .enumerate()
-                .map_init(
-                    || Scratch::new(ctx),
-                    |scratch, (c, chunk)| {
-                        let at = pos0 + c * size;
-                        bfs::expand(ctx, shards, nshards, chunk, at, fanout, scratch)
-                    },
-                )
-                .collect()
-        });
+        // A single chunk gains nothing from the workers but costs a round
+        // of waking them and joining: on a deep, narrow state space (a
+        // chain of 5,000 locations, one state a level) those rounds were
+        // most of the time, and two threads four times slower than one.
+        let expanded: Vec<Expanded> = if states.len() <= size {
+            let mut scratch = Scratch::new(ctx);
+            vec![bfs::expand(
+                ctx,
+                shards,
+                nshards,
+                states,
+                pos0,
+                fanout,
+                &mut scratch,
+            )]
+        } else {
+            self.pool.install(|| {
+                states
+                    .par_chunks(size)
+                    .enumerate()
+                    .map_init(
+                        || Scratch::new(ctx),
+                        |scratch, (c, chunk)| {
+                            let at = pos0 + c * size;
+                            bfs::expand(ctx, shards, nshards, chunk, at, fanout, scratch)
+                        },
+                    )
+                    .collect()
+            })
+        };
         for e in &expanded {
             self.stats.explored += e.explored;
             self.stats.generated += e.generated;
