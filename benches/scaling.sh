@@ -141,7 +141,8 @@ python3 - "$tmp/rows" <<'EOF2'
 # chunks of the measured CPU time per state); its insertion is the slab's
 # successors over 4p shards, taken by the workers as rayon hands them out,
 # so the phase ends within one shard of the ideal (counted as half a shard
-# more: 1/8 over the ideal); each phase costs SYNC seconds to start and
+# more: 1/8 over the ideal); a slab of one chunk (64 states) runs on the
+# calling thread alone, as the search does; each phase costs SYNC seconds to start and
 # join (an assumption: 50 µs, not measured); the serial part (the calling
 # thread's wall time outside the phases) does not shrink. Memory bandwidth
 # and caches shared by more workers are not modelled.
@@ -174,10 +175,13 @@ for m in dict.fromkeys(r["model"] for r in rows):
     def model(p):
         t = p2["serial_seconds"]
         for k in slabs():
-            t += math.ceil(math.ceil(k / 64) / p) * min(k, 64) * per_state
             insert = k * fanout * per_succ
-            t += insert / p + (insert / (4 * p) / 2 if p > 1 else 0.0)
-            t += 2 * SYNC if p > 1 else 0.0
+            if k <= 64 or p == 1:
+                # One chunk: expanded and inserted on the calling thread.
+                t += k * per_state + insert
+                continue
+            t += math.ceil(math.ceil(k / 64) / p) * 64 * per_state
+            t += insert / p + insert / (4 * p) / 2 + 2 * SYNC
         return t
     one = [r["cpu"] for r in rows if r["model"] == m and r["run"] == "bfs1"]
     t1 = min(one) if one else model(1)
