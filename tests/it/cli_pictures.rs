@@ -277,17 +277,11 @@ fn segment_meets(a: (f64, f64), b: (f64, f64), r: (f64, f64, f64, f64)) -> bool 
     })
 }
 
-#[test]
-fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
-    let xml = "tests/data/uppaal/train-gate/train-gate.xml";
-    let o = zeno(&["graph", xml]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let svg = stdout(&o);
-    // The file's coordinates of Train's locations (by hand from the XML).
-    let text = std::fs::read_to_string(xml).unwrap();
-    let train = &text[..text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap()];
-    let mut at: Vec<(String, (f64, f64))> = Vec::new();
-    for part in train.split("<location ").skip(1) {
+/// The file's coordinates of each location in `part` of a UPPAAL XML
+/// file, read by hand from its `<location x=.. y=..>` and `<name>`.
+pub(crate) fn file_locations(part: &str) -> Vec<(String, (f64, f64))> {
+    let mut at = Vec::new();
+    for part in part.split("<location ").skip(1) {
         let head = &part[..part.find('>').unwrap()];
         let name = &part[part.find("\">").unwrap() + 2..];
         let name = &name[name.find('>').map_or(0, |i| i + 1)..];
@@ -297,17 +291,21 @@ fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
             (attr_f(head, "x").unwrap(), attr_f(head, "y").unwrap()),
         ));
     }
-    assert_eq!(at.len(), 5, "{at:?}");
-    let d = drawn_process(&svg, "Train(0)");
+    at
+}
+
+/// Asserts that `process` is drawn in `svg` with each location of `at` at
+/// k·(x, y) + offset, one k >= 1 for both axes and every location.
+pub(crate) fn assert_drawn_at(svg: &str, process: &str, at: &[(String, (f64, f64))]) {
+    let d = drawn_process(svg, process);
     let centre = |name: &str| {
         let (_, r) = d
             .nodes
             .iter()
-            .find(|(n, _)| n == &format!("Train(0).{name}"))
+            .find(|(n, _)| n == &format!("{process}.{name}"))
             .unwrap_or_else(|| panic!("no {name} in {:?}", d.nodes));
         ((r.0 + r.2) / 2.0, (r.1 + r.3) / 2.0)
     };
-    // Drawn at k·(x, y) + offset, one k for both axes and every location.
     let (a, b) = (&at[0], &at[1]);
     let (ca, cb) = (centre(&a.0), centre(&b.0));
     let k = if (b.1.0 - a.1.0).abs() > (b.1.1 - a.1.1).abs() {
@@ -316,7 +314,7 @@ fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
         (cb.1 - ca.1) / (b.1.1 - a.1.1)
     };
     assert!(k >= 1.0, "spread, never shrunk: {k}");
-    for (name, p) in &at {
+    for (name, p) in at {
         let c = centre(name);
         let expect = (ca.0 + k * (p.0 - a.1.0), ca.1 + k * (p.1 - a.1.1));
         assert!(
@@ -324,6 +322,20 @@ fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
             "{name}: drawn at {c:?}, the file's coordinates give {expect:?}"
         );
     }
+}
+
+#[test]
+fn a_uppaal_file_is_drawn_at_its_coordinates_with_labels_clear_of_edges() {
+    let xml = "tests/data/uppaal/train-gate/train-gate.xml";
+    let o = zeno(&["graph", xml]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = stdout(&o);
+    // The file's coordinates of Train's locations (by hand from the XML).
+    let text = std::fs::read_to_string(xml).unwrap();
+    let train = &text[..text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap()];
+    let at = file_locations(train);
+    assert_eq!(at.len(), 5, "{at:?}");
+    assert_drawn_at(&svg, "Train(0)", &at);
     // No label line crosses an edge or a location, in any process.
     for process in ["Train(0)", "Train(1)", "Train(2)", "Gate"] {
         let d = drawn_process(&svg, process);

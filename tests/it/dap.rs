@@ -249,22 +249,35 @@ fn a_counterexample_stepped_forward_and_back() {
         assert!(steps < 6, "no end after {steps} steps: {stop}");
     };
     assert_eq!(steps, 6);
-    assert_eq!(last["description"], "violation of `mutex`");
-    assert!(
-        last["text"]
-            .as_str()
-            .unwrap()
-            .contains("this state violates `mutex` (A[] !(Proc(1).cs && Proc(2).cs))"),
+    // Why it ends, in the words `zeno check` uses (report::Ending).
+    assert_eq!(last["description"], "violation");
+    assert_eq!(
+        last["text"],
+        "state 6 of 6: `!(Proc(1).cs && Proc(2).cs)` is false here, so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated",
         "{last}"
     );
     // The violation, seen through the adapter's frames and a watch.
     let cs_line = line_of(&text, "location cs;");
-    assert_eq!(
-        dap.top_frame(1),
-        ("cs (violation of `mutex`)".to_string(), cs_line)
-    );
+    assert_eq!(dap.top_frame(1), ("cs (violation)".to_string(), cs_line));
     assert_eq!(dap.top_frame(2).1, cs_line);
     assert_eq!(dap.evaluate("Proc(1).cs && Proc(2).cs"), "true");
+    // In a frame of Proc(2) (thread 2's top frame is 3), its own names are
+    // its: `x` and `pid` are Proc(2)'s, `id` stays the global.
+    let in_frame = |dap: &mut Dap, expression: &str| {
+        let body = dap.ok(
+            "evaluate",
+            json!({"expression": expression, "frameId": 3, "context": "hover"}),
+        );
+        body["result"].as_str().unwrap().to_string()
+    };
+    let x2 = dap.evaluate("Proc(2).x");
+    assert_ne!(x2, dap.evaluate("Proc(1).x"), "the test needs them apart");
+    assert_eq!(in_frame(&mut dap, "x"), x2);
+    assert_eq!(
+        in_frame(&mut dap, "pid + id"),
+        format!("{}", 2 + dap.evaluate("id").parse::<i32>().unwrap())
+    );
+    assert_eq!(in_frame(&mut dap, "cs && Proc(1).cs"), "true");
     // The frame below the location is the edge the last step took.
     let body = dap.ok("stackTrace", json!({"threadId": last["threadId"]}));
     assert_eq!(body["stackFrames"][1]["name"], "via wait -> cs");
@@ -325,7 +338,7 @@ fn the_trace_agrees_with_zeno_check() {
     let mut dap = Dap::start();
     dap.launch(json!({"program": file, "check": "mutex", "search": "bfs"}));
     let stop = dap.step("continue");
-    assert_eq!(stop["description"], "violation of `mutex`");
+    assert_eq!(stop["description"], "violation");
     let globals = dap.variables(1);
     assert!(
         value(&globals, "(state)").starts_with(&format!("{} of {}", trace.len(), trace.len())),
@@ -423,7 +436,7 @@ fn breakpoints_on_edges_locations_and_conditions() {
 }
 
 #[test]
-fn a_lasso_marks_its_loop() {
+fn a_lasso_marks_its_loop_says_why_and_steps_round_it() {
     // `A<> P.c` with `c` unreachable: the only counterexample is the
     // cycle a -> b -> a (the invariants force each move within 1).
     let dir = scratch("dap-lasso");
@@ -436,10 +449,35 @@ fn a_lasso_marks_its_loop() {
     let mut dap = Dap::start();
     let entry = dap.launch(json!({"program": path(&file), "check": "never_c"}));
     assert_eq!(entry["description"], "state 0 of 2: loop start");
+    // Why it ends: the words `zeno check` uses (report::Ending).
+    let why = "loop: back at the initial state (clocks in its zone), steps 1–2 repeat forever, never reaching `P.c`, so `never_c` (A<> P.c) is violated";
+    assert_eq!(
+        entry["text"],
+        format!("the trace's last state (state 2) comes back here: {why}")
+    );
     let stop = dap.step("continue");
     assert_eq!(stop["reason"], "exception");
-    assert_eq!(stop["description"], "loop back to state 0");
-    assert_eq!(dap.top_frame(1).0, "a (loop back to state 0)");
+    assert_eq!(stop["description"], "loop to 0");
+    assert_eq!(stop["text"], format!("state 2 of 2: {why}"));
+    assert_eq!(dap.top_frame(1).0, "a (loop to 0)");
+    // Past the end, round the loop again: the state after its first step
+    // (P at b), a second time.
+    let round = dap.step("next");
+    assert_eq!(round["description"], "state 1 of 2 (round 2 of the loop)");
+    assert_eq!(dap.top_frame(1).0, "b");
+    assert_eq!(dap.evaluate("P.b"), "true");
+    // Back from there is the end of the first round.
+    let back = dap.step("stepBack");
+    assert_eq!(back["description"], "loop to 0");
+    assert_eq!(dap.top_frame(1).0, "a (loop to 0)");
+    // `continue` goes one round and stops at the end again.
+    dap.step("next");
+    let again = dap.step("continue");
+    assert_eq!(again["reason"], "exception");
+    assert_eq!(
+        again["text"],
+        format!("state 2 of 2 (round 2 of the loop): {why}")
+    );
     dap.finish();
 }
 
@@ -461,7 +499,7 @@ fn a_model_error_ends_the_trace_with_its_message() {
     assert_eq!(stop["description"], "model error");
     assert_eq!(
         stop["text"],
-        "state 2 of 2: taking P: a -> a here fails: value 3 is outside the range [0, 2] of `n`"
+        "state 2 of 2: model error: value 3 is outside the range [0, 2] of `n` (taking P: a -> a here)"
     );
     assert_eq!(value(&dap.variables(1), "n"), "2 (was 1)");
     dap.finish();
@@ -554,7 +592,11 @@ fn an_imported_model_is_placed_in_its_xml() {
         ("idle".to_string(), line_of(&xml, "<name>idle"))
     );
     let stop = dap.step("next");
-    assert_eq!(stop["description"], "state 1 of 1: goal of `mutex` reached");
+    assert_eq!(stop["description"], "state 1 of 1: goal");
+    assert_eq!(
+        stop["text"],
+        "`P1.busy` holds here, so `mutex` (E<> P1.busy) is witnessed"
+    );
     let body = dap.ok("stackTrace", json!({"threadId": 1}));
     assert_eq!(body["stackFrames"][0]["line"], line_of(&xml, "<name>busy"));
     assert_eq!(

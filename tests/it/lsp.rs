@@ -1678,3 +1678,125 @@ async fn an_unknown_name_suggests_the_nearest_and_a_quick_fix_replaces_it() {
         .await;
     assert!(r["result"].is_null(), "{r}");
 }
+
+/// `changes[uri]` of a code action, applied to `text` (edits given by
+/// line and character; the texts here are ASCII).
+fn apply_edits(text: &str, action: &Value, uri: &str) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().unwrap() as usize
+    };
+    let mut edits: Vec<(usize, usize, &str)> = action["edit"]["changes"][uri]
+        .as_array()
+        .unwrap_or_else(|| panic!("{action}"))
+        .iter()
+        .map(|e| {
+            let r = &e["range"];
+            (
+                offset(&r["start"]),
+                offset(&r["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (start, end, new) in edits {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undeclared_clock_or_channel_gets_its_declaration_as_a_quick_fix() {
+    let uri = "file:///undeclared.zeno";
+    let text = "template P() {\n    init location a invariant x <= 3;\n    a -> a when x > 2 sync go! do x = 0;\n}\ntemplate Q() {\n    init location b;\n    b -> b sync go?;\n}\nsystem P, Q;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    let mut fixed = Vec::new();
+    for needle in ["unknown name `x`", "unknown name `go`"] {
+        let unknown = find_diagnostic(&d, needle);
+        let r = c
+            .request(
+                "textDocument/codeAction",
+                json!({
+                    "textDocument": {"uri": uri},
+                    "range": unknown["range"],
+                    "context": {"diagnostics": [unknown]},
+                }),
+            )
+            .await;
+        let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+        assert_eq!(actions.len(), 1, "{r}");
+        assert_eq!(actions[0]["kind"], "quickfix");
+        fixed.push((
+            actions[0]["title"].as_str().unwrap().to_string(),
+            apply_edits(text, &actions[0], uri),
+        ));
+    }
+    // The clock in the template that uses it, at the body's start; the
+    // channel two templates share, globally, before the first template.
+    assert_eq!(fixed[0].0, "Declare `clock x` in template `P`");
+    assert_eq!(
+        fixed[0].1,
+        text.replace("template P() {\n", "template P() {\n    clock x;\n")
+    );
+    assert_eq!(fixed[1].0, "Declare `chan go` globally");
+    assert_eq!(fixed[1].1, format!("chan go;\n{text}"));
+    // Both applied, the model has no errors left.
+    let both = fixed[1]
+        .1
+        .replace("template P() {\n", "template P() {\n    clock x;\n");
+    let analysis = zeno::semantics::analyze(&both);
+    assert!(analysis.network.is_some(), "{:?}", analysis.diagnostics);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misspelt_location_in_an_edge_or_a_query_gets_did_you_mean_and_its_fix() {
+    let uri = "file:///locations.zeno";
+    // `Critcal` at line 2, character 12 (the edge) and line 5, character
+    // 15 (the query), counted from 0.
+    let text = "template P() {\n    init location Idle; location Critical;\n    Idle -> Critcal;\n}\nsystem P;\ncheck c: E<> P.Critcal;\n";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"checkOn": "save"})).await;
+    c.open(uri, text).await;
+    let d = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == uri)
+        .await;
+    for (needle, line, character) in [
+        (
+            "unknown location `Critcal`; did you mean `Critical`?",
+            2,
+            12,
+        ),
+        (
+            "process `P` has no location or variable `Critcal`; did you mean `Critical`?",
+            5,
+            15,
+        ),
+    ] {
+        let typo = find_diagnostic(&d, needle);
+        let start = json!({"line": line, "character": character});
+        assert_eq!(typo["range"]["start"], start, "{typo}");
+        let r = c
+            .request(
+                "textDocument/codeAction",
+                json!({
+                    "textDocument": {"uri": uri},
+                    "range": typo["range"],
+                    "context": {"diagnostics": [typo]},
+                }),
+            )
+            .await;
+        let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+        assert_eq!(actions.len(), 1, "{r}");
+        assert_eq!(actions[0]["title"], "Replace with `Critical`");
+        let fixed = apply_edits(text, &actions[0], uri);
+        assert_eq!(fixed.matches("Critcal").count(), 1, "{fixed}");
+    }
+}

@@ -296,3 +296,38 @@ async fn a_query_file_shows_each_verdict_on_its_line() {
         "{done}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_simulator_on_an_uppaal_file_points_at_its_locations_and_transitions() {
+    let uri = "file:///models/lock.xml";
+    let mut c = started().await;
+    c.open(uri, LOCK).await;
+    c.diagnostics_when_quiescent(uri).await;
+    let r = c.request("zeno/simulate", json!({"uri": uri})).await;
+    let start = &r["result"];
+    assert!(r.get("error").is_none(), "{r}");
+    // The start tag of an element, by hand from the text.
+    let tag = |tag: &str| {
+        let start = LOCK.find(tag).unwrap();
+        json!({"start": position(LOCK, start), "end": position(LOCK, start + tag.len())})
+    };
+    // Both processes are at `idle`, the location `id0`.
+    let idle = tag("<location id=\"id0\">");
+    assert_eq!(start["state"]["locationRanges"], json!([idle, idle]), "{r}");
+    // P1 and P2 may take the lock: each edge is the first `<transition>`.
+    let transitions = start["transitions"].as_array().unwrap();
+    assert_eq!(transitions.len(), 2, "{r}");
+    for t in transitions {
+        assert_eq!(t["edges"][0]["range"], tag("<transition>"), "{t}");
+    }
+    // Taken, P1 is at `busy`, the location `id1`.
+    let step = transitions[0]["step"].clone();
+    let r = c
+        .request("zeno/simulate", json!({"uri": uri, "steps": [step]}))
+        .await;
+    assert_eq!(
+        r["result"]["state"]["locationRanges"][0],
+        tag("<location id=\"id1\">"),
+        "{r}"
+    );
+}

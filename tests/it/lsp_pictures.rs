@@ -109,3 +109,31 @@ async fn pictures_of_a_closed_document_are_an_error() {
         .await;
     assert!(r.get("error").is_some(), "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uppaal_file_is_drawn_at_its_own_coordinates_for_the_template_under_the_cursor() {
+    let text = std::fs::read_to_string("tests/data/uppaal/train-gate/train-gate.xml").unwrap();
+    let uri = "file:///models/train-gate.xml";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"debounceMs": 20}})).await;
+    c.open(uri, &text).await;
+    c.diagnostics_when_quiescent(uri).await;
+    let gate = text.find("<name x=\"40\" y=\"16\">Gate</name>").unwrap();
+    let graph = |offset: usize| json!({"uri": uri, "position": position(&text, offset)});
+    // The cursor on Train's first location: Train, at the file's
+    // coordinates (read by hand from the XML).
+    let on_train = text.find("<location ").unwrap();
+    assert!(on_train < gate);
+    let r = c.request("zeno/graphSvg", graph(on_train)).await;
+    assert_eq!(result(&r)["template"], "Train", "{r}");
+    let svg = result(&r)["svg"].as_str().unwrap();
+    let at = crate::cli_pictures::file_locations(&text[..gate]);
+    assert_eq!(at.len(), 5, "{at:?}");
+    crate::cli_pictures::assert_drawn_at(svg, "Train(0)", &at);
+    // Inside Gate's template: Gate.
+    let r = c.request("zeno/graphSvg", graph(gate + 30)).await;
+    assert_eq!(result(&r)["template"], "Gate", "{r}");
+    // Outside every template (the XML header): nothing.
+    let r = c.request("zeno/graphSvg", graph(0)).await;
+    assert_eq!(result(&r), &Value::Null, "{r}");
+}

@@ -76,6 +76,7 @@ mod query_census;
 mod query_language;
 mod report_agreement;
 mod safe_abstraction;
+mod scaled_clocks;
 mod semantics_corpus;
 mod semantics_incremental;
 mod semantics_lower;

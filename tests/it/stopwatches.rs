@@ -54,17 +54,15 @@ const SPURIOUS: &str = "template P() {\n\
     check real: A[] !(P.l1 && P.x <= 1 && P.y <= 3 && P.z >= 4);\n\
     check witness: E<> (P.l1 && P.x <= 1 && P.y <= 3 && P.z >= 4);\n\
     check live: A<> P.l1;\n";
+// `live` holds: `l0` bounds the running `x` by 2 and `l0 -> l1` is enabled
+// from `x = 1` on, so every run leaves `l0`; no run of the
+// over-approximation stays out of `l1`, so none of the model does.
 
 #[test]
 fn a_spurious_trace_is_never_a_violation() {
     let bfs = support::every_order(
         SPURIOUS,
-        &[
-            Unknown(Limit::Unconfirmed),
-            Fails,
-            Holds,
-            Unknown(Limit::Stopwatches),
-        ],
+        &[Unknown(Limit::Unconfirmed), Fails, Holds, Holds],
     );
     for r in &bfs[1..3] {
         let t = r.trace.as_ref().expect("a confirmed trace");
@@ -424,4 +422,118 @@ fn forall_stops_a_clock_array() {
         check left_at_zero: E<> (P.b && x[0] == 0 && x[1] == 0 && t == 3);\n\
         check run_in_b: E<> (P.b && x[1] == 1 && t == 4);\n";
     support::every_order(text, &[Fails, Holds, Holds]);
+}
+
+/// Liveness on a stopwatch model. `x <= 3` does not stop time in `a`
+/// while `x` is stopped there: a run may wait in `a` for ever (from
+/// `x = 0`), never reaching `b`. The found run ends by waiting for ever,
+/// which exact delays confirm (the trace replays in the simulator).
+#[test]
+fn a_stopped_clock_lets_time_diverge() {
+    let text = "clock x, y;\n\
+        template W() {\n\
+          init location a invariant x <= 3 && x' == 0;\n\
+          location b;\n\
+          a -> b when y >= 2;\n\
+        }\n\
+        system W;\n\
+        check reaches_b: A<> W.b;\n\
+        check stays: E[] W.a;\n\
+        check leads: W.a --> W.b;\n";
+    let bfs = support::every_order(text, &[Fails, Holds, Fails]);
+    for r in &bfs {
+        let t = r.trace.as_ref().expect("a confirmed run");
+        assert!(t.steps.is_empty(), "{t:?}");
+        assert!(
+            matches!(t.end, zeno::checker::TraceEnd::TimeDiverges),
+            "{:?}",
+            t.end
+        );
+    }
+}
+
+/// `Q` leaves `a` at some `u_e` in [1, 2] (`u <= 2` with `u` running) and
+/// stops `u` in `c`, where `v <= 4`; `c -> d` needs `u >= 2`, so with
+/// `u_e < 2` the run is stuck at `v = 4`: a deadlock, confirmed with exact
+/// delays (`u_e = 1`). With `u_e = 2` it may go on to `d`.
+#[test]
+fn a_deadlock_of_a_stopwatch_run_is_confirmed() {
+    let text = "template Q() {\n\
+          clock u, v;\n\
+          init location a invariant u <= 2;\n\
+          location c invariant v <= 4 && u' == 0;\n\
+          location d;\n\
+          a -> c when u >= 1 do v = 0;\n\
+          c -> d when u >= 2;\n\
+        }\n\
+        system Q;\n\
+        check done: A<> Q.d;\n\
+        check stuck: E[] !Q.d;\n\
+        check c_leads_to_d: Q.c --> Q.d;\n\
+        check a_leads_to_c: Q.a --> Q.c;\n\
+        check may_finish: E[] (Q.a || Q.c || Q.d);\n";
+    let bfs = support::every_order(text, &[Fails, Holds, Fails, Holds, Holds]);
+    for r in &bfs[..3] {
+        let t = r.trace.as_ref().expect("a confirmed run");
+        assert!(
+            matches!(t.end, zeno::checker::TraceEnd::Deadlock { .. }),
+            "{:?}",
+            t.end
+        );
+    }
+}
+
+/// The over-approximation's deadlock that no run reaches. As in
+/// `SPURIOUS`, `S` enters `l1` at `p = t1` in [1, 2] with `q = 0` and
+/// stops `p`; there `r - q = p` always, but the zone keeps `p` and
+/// `r - q` apart and so holds `p = 1, q = 3, r = 5`. At `q = 3` every
+/// real valuation may leave (`p = 1` has `r = 4`; `p > 1` takes the other
+/// edge), the corner may not. `A<> S.l2` holds, and the answer is
+/// `unknown` (the corner's run is not confirmed), never `violated`; so is
+/// `E[] S.l0 || S.l1`, which fails, never `holds`.
+#[test]
+fn a_spurious_deadlock_is_never_a_violation() {
+    let text = "template S() {\n\
+          clock p, q, r;\n\
+          init location l0 invariant p <= 2;\n\
+          location l1 invariant q <= 3 && p' == 0;\n\
+          location l2;\n\
+          l0 -> l1 when p >= 1 do q = 0;\n\
+          l1 -> l2 when p <= 1 && r <= 4;\n\
+          l1 -> l2 when p > 1;\n\
+        }\n\
+        system S;\n\
+        check reaches_l2: A<> S.l2;\n\
+        check avoids_l2: E[] (S.l0 || S.l1);\n\
+        check timed: A<> S.r > 2;\n";
+    support::every_order(
+        text,
+        &[
+            Unknown(Limit::Unconfirmed),
+            Unknown(Limit::Unconfirmed),
+            Unknown(Limit::Stopwatches),
+        ],
+    );
+}
+
+/// A cycle of the over-approximation is not confirmed with exact delays
+/// (they would have to repeat for ever), so a check it would decide stays
+/// `unknown`. Here the cycle is real (`t` stopped at 0 in `a` never lets
+/// `a -> b` fire), but the answer is `unknown`, never a wrong `holds`.
+#[test]
+fn a_cycle_is_not_confirmed() {
+    let text = "template R() {\n\
+          clock s, t;\n\
+          init location a invariant s <= 1 && t' == 0;\n\
+          location b;\n\
+          a -> a when s == 1 do s = 0;\n\
+          a -> b when t >= 1;\n\
+        }\n\
+        system R;\n\
+        check reaches_b: A<> R.b;\n\
+        check loops: E[] R.a;\n";
+    support::every_order(
+        text,
+        &[Unknown(Limit::Unconfirmed), Unknown(Limit::Unconfirmed)],
+    );
 }

@@ -348,8 +348,23 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             false => trace,
         },
     };
+    // On a stopwatch model the zone graph over-approximates: finding no
+    // run proves the check (every concrete run is a run of the graph, and
+    // `ends_here` misses no concrete end), but a run found stands only once
+    // exact delays confirm it. A path into a deadlock or into waiting for
+    // ever is confirmed by `lasso_trace`; a cycle is not (its delays would
+    // have to repeat for ever), so it leaves the check `unknown`.
+    let unconfirmed = || Verdict::Unknown(task.stop.reason().unwrap_or(Limit::Unconfirmed));
+    let stopwatches = model.has_stopwatches();
     match found {
         Ok(None) => result(none_verdict, stats, None),
+        Ok(Some((_, _, End::Loop(..)))) if stopwatches => result(unconfirmed(), stats, None),
+        Ok(Some((path, _, end))) if stopwatches => {
+            match lasso_trace(&model, &path, end, task.stop) {
+                Some(trace) => result(found_verdict, stats, Some(trace)),
+                None => result(unconfirmed(), stats, None),
+            }
+        }
         Ok(Some((path, zones, end))) => {
             let trace = match search.timed.take() {
                 Some(mut keep) => {
@@ -363,6 +378,9 @@ pub fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         Err(Halt::Limit(limit)) => result(Verdict::Unknown(limit), stats, None),
         Err(Halt::Error(path, edges, error)) => {
             let trace = concrete::error_trace(&model, &path, &edges, error, task.stop);
+            if stopwatches && trace.is_none() {
+                return result(unconfirmed(), stats, None);
+            }
             stats.trace_limit = trace.is_none().then(|| task.stop.reason()).flatten();
             result(Verdict::ModelError(error), stats, trace)
         }
@@ -701,17 +719,26 @@ impl Search<'_, '_> {
     }
 
     /// Whether time can pass for ever in this discrete state: delays are
-    /// allowed and no invariant bounds a clock from above (diagonal
-    /// constraints do not change with time).
+    /// allowed and no invariant bound `x_i - x_j <= c` grows while time
+    /// passes, which it does exactly when `x_i` runs and `x_j` does not
+    /// (the reference clock never runs): an upper bound of a running
+    /// clock, or, with stopwatches, a difference of a running and a
+    /// stopped one. Every valuation of the state can wait for ever, or
+    /// none can.
     fn time_diverges(&self, key: &[i32]) -> bool {
         let net = self.model.net;
-        self.model.can_delay(key)
-            && net.processes.iter().enumerate().all(|(p, proc_)| {
-                proc_.locations[key[p] as usize]
-                    .invariant
-                    .iter()
-                    .all(|c| c.j != 0 || c.i == 0)
-            })
+        if !self.model.can_delay(key) {
+            return false;
+        }
+        let Some(running) = self.model.rates(key) else {
+            return false;
+        };
+        net.processes.iter().enumerate().all(|(p, proc_)| {
+            proc_.locations[key[p] as usize]
+                .invariant
+                .iter()
+                .all(|c| !running[c.i as usize] || running[c.j as usize])
+        })
     }
 
     /// Whether the run may end in this symbolic state (cases 2 and 3).

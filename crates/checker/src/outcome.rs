@@ -24,13 +24,15 @@ pub enum Limit {
     /// used.
     ClockRange,
     /// A stopwatch model's search met a goal along a path whose exact
-    /// delays do not confirm it (the zone graph over-approximates), or the
+    /// delays do not confirm it (the zone graph over-approximates; a
+    /// liveness search's cycle is never confirmed), or the
     /// local-time search's path (`--reduce por`) did not replay as an
     /// ordinary run (`Stats::reduce_note` says why): no verdict is drawn
     /// from it.
     Unconfirmed,
-    /// A check of a stopwatch model that is not decided: liveness, value
-    /// queries (`sup`/`inf`: the zones over-approximate, so their bounds
+    /// A check of a stopwatch model that is not decided: liveness with
+    /// clock constraints or `deadlock` in its formula (or beside diagonal
+    /// constraints), value queries (`sup`/`inf`: the zones over-approximate, so their bounds
     /// could be too wide), and `deadlock` beside diagonal clock constraints.
     Stopwatches,
 }

@@ -5,10 +5,12 @@
 //! A trace that is not confirmed never becomes a verdict: the sequential
 //! search passes a refuted goal by and goes on (another path may reach the
 //! goal for real), and the check ends `unknown` when none is confirmed.
-//! Liveness checks are not decided on such models, nor `deadlock` beside
-//! diagonal clock constraints.
+//! Liveness checks whose formulas are discrete run the liveness search on
+//! the over-approximation (`liveness.rs` says which answers stand);
+//! those with clock constraints or `deadlock` in their formulas are not
+//! decided, nor `deadlock` beside diagonal clock constraints.
 
-use super::goal::Goal;
+use super::goal::{self, Goal};
 use super::semantics::Model;
 use super::{
     CheckResult, HeuristicKind, Limit, Options, Stats, Stop, Task, Verdict, concrete, reach_until,
@@ -54,7 +56,7 @@ impl Refutations {
 }
 
 /// Whether a guard or an invariant compares two clocks (`x - y < 3`).
-fn has_diagonal(net: &zeno_ir::Network) -> bool {
+pub(super) fn has_diagonal(net: &zeno_ir::Network) -> bool {
     let diagonal = |cs: &[zeno_ir::ClockConstraint]| cs.iter().any(|c| c.i != 0 && c.j != 0);
     net.processes.iter().any(|p| {
         p.locations.iter().any(|l| diagonal(&l.invariant))
@@ -69,7 +71,14 @@ pub(super) fn check(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult
     // (`Dbm::down_with_rates`), exact only where guards and invariants
     // bound single clocks: beside a diagonal constraint it could miss one.
     let deadlock_beside_diagonal = kind.goal().mentions_deadlock() && has_diagonal(task.net);
-    if kind.is_liveness() || deadlock_beside_diagonal {
+    // A liveness search ends a run in a deadlock it finds the same way,
+    // and its timed formulas' pieces (`liveness/timed.rs`) know no rates.
+    let liveness_undecided =
+        kind.is_liveness() && (goal::is_symbolic(&kind.goal()) || has_diagonal(task.net));
+    if kind.is_liveness() && !liveness_undecided {
+        return super::liveness::run(task, progress);
+    }
+    if liveness_undecided || deadlock_beside_diagonal {
         return CheckResult {
             verdict: Verdict::Unknown(Limit::Stopwatches),
             stats: Stats::default(),

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 mod completion;
+mod declare;
 mod diagnostics;
 mod hover;
 mod navigation;
@@ -39,6 +40,7 @@ use zeno_semantics::resolve::{self, Resolutions};
 use zeno_semantics::{AnalysisHost, lower::GlobalScope};
 
 pub use completion::{CompletionItem, CompletionKind};
+pub use declare::Declaration;
 pub use diagnostics::{MAX_DIAGNOSTICS, cap_diagnostics};
 pub use hover::HoverResult;
 pub use navigation::{NavTarget, RenameError};
@@ -147,6 +149,13 @@ impl Analysis {
     /// Help for the template argument list around `offset`.
     pub fn signature_help(&self, offset: u32) -> Option<SignatureHelp> {
         signature::signature_help(self, offset)
+    }
+
+    /// A declaration for the unknown name at `span` (the span of an
+    /// "unknown name" diagnostic), with the type its uses imply; `None`
+    /// when they do not agree on one.
+    pub fn declare_missing(&self, span: Span) -> Option<Declaration> {
+        declare::declare_missing(self, span)
     }
 
     /// Foldable ranges: the template bodies.

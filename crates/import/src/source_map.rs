@@ -109,6 +109,18 @@ impl SourceMap {
         Some(piece.narrow(generated, source, span))
     }
 
+    /// Where a position of the source file is in the zeno text: the
+    /// generated span of the innermost piece whose source holds `offset`
+    /// (a label inside a location inside a template). `None` outside every
+    /// piece.
+    pub fn back(&self, offset: u32) -> Option<Span> {
+        self.pieces
+            .iter()
+            .filter(|p| p.source.start <= offset && offset < p.source.end)
+            .min_by_key(|p| p.source.end - p.source.start)
+            .map(|p| p.generated)
+    }
+
     /// The same map for `new`, a copy of the text `old` it was recorded on
     /// with only whitespace changed (by the formatter) and `//` inserted
     /// (checks commented out). `None` when `new` differs otherwise: then no
@@ -215,5 +227,22 @@ mod tests {
         let moved = m.realign(old, new).unwrap();
         assert_eq!(moved.pieces()[0].generated, Span::new(9, 14));
         assert_eq!(m.realign(old, "check b: x>1;"), None);
+    }
+}
+
+#[cfg(test)]
+mod back_tests {
+    use super::*;
+
+    #[test]
+    fn a_source_position_goes_back_to_its_innermost_piece() {
+        let mut m = SourceMap::default();
+        // A template (source 0..100) holding a guard (source 40..50).
+        m.record(Span::new(0, 60), Span::new(0, 100), "in template P".into());
+        m.record(Span::new(20, 25), Span::new(40, 50), "in the guard".into());
+        assert_eq!(m.back(45), Some(Span::new(20, 25)));
+        assert_eq!(m.back(10), Some(Span::new(0, 60)));
+        // The end of a piece is outside it.
+        assert_eq!(m.back(100), None);
     }
 }

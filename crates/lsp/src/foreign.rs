@@ -8,10 +8,11 @@
 //! declaration they are about; so are the checks' verdicts (at the query's
 //! `<formula>`) and their traces' steps (at the `<transition>`). What the
 //! map does not cover (text the import wrote itself) is shown at the top of
-//! the file, its message naming the translation's line. Requests that need positions
-//! in zeno text (hover, definition, trace stepping, the simulator,
-//! pictures) answer nothing or say why; `zeno import FILE` gives the text
-//! they work on.
+//! the file, its message naming the translation's line. The simulator and
+//! the automaton picture work through the map too ([`Places`],
+//! [`Translation::back`]). Requests that need positions in zeno text
+//! (hover, definition, trace stepping) answer nothing or say why; `zeno
+//! import FILE` gives the text they work on.
 //!
 //! Only the extension decides: an untitled buffer or one without a known
 //! extension is zeno text, even while half-typed text looks like something
@@ -24,6 +25,7 @@ use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
 
 use super::line_index::LineIndex;
+use super::places::Places;
 use zeno_base::diagnostics::Diagnostic;
 use zeno_import::{Format, SourceMap};
 use zeno_ir::Span;
@@ -213,6 +215,38 @@ impl Translation {
             "line {} of the zeno translation (`zeno import` prints it)",
             at.line + 1
         )
+    }
+
+    /// Where the translation's spans are in the document `text` (whose
+    /// line index is `index`).
+    pub fn places(&self, text: &str, index: Arc<LineIndex>) -> Places {
+        Places::Imported {
+            zeno: self.zeno.clone(),
+            map: self.source_map.clone().unwrap_or_default(),
+            text: text.to_string(),
+            index,
+        }
+    }
+
+    /// Where the document `text`'s byte `offset` is in the translation: the
+    /// start of the innermost piece translated from around it (a label, a
+    /// location's or transition's start tag); in a UPPAAL XML file, between
+    /// those, the template whose `<template>` the offset is in. `None`
+    /// outside every piece and template.
+    pub fn back(&self, text: &str, offset: u32) -> Option<u32> {
+        let map = self.source_map.as_ref()?;
+        if let Some(piece) = map.back(offset) {
+            return Some(piece.start);
+        }
+        if self.format != Format::UppaalXml {
+            return None;
+        }
+        let before = text.get(..offset as usize)?;
+        let open = before.rfind("<template")?;
+        if before[open..].contains("</template>") {
+            return None;
+        }
+        Some(map.back(open as u32)?.start)
     }
 
     /// The answer to a request that needs positions in zeno text.

@@ -56,6 +56,7 @@ mod line_index;
 pub mod lsp_ext;
 mod order;
 pub mod pictures;
+mod places;
 pub mod results;
 mod server;
 pub mod simulate;

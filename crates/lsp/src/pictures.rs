@@ -52,8 +52,11 @@ pub struct GraphSvg {
 pub(crate) struct Snapshot {
     pub network: Arc<Network>,
     pub results: Vec<CheckResult>,
-    /// The byte offset of the requested position, if any.
+    /// The byte offset of the requested position in the analysed text, if
+    /// any (`u32::MAX`: in no template).
     pub offset: u32,
+    /// The drawing a UPPAAL XML file carries (empty for other documents).
+    pub drawings: Vec<zeno_import::TemplateLayout>,
 }
 
 /// The template whose body contains `offset` (processes carry their
@@ -86,8 +89,12 @@ fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
     let Some(template) = template_at(&s.network, s.offset) else {
         return Ok(None);
     };
-    let svg = zeno_pictures::graph_svg(&s.network, Some(template), highlight_trace(&s.results))
-        .map_err(|e| e.to_string())?;
+    let trace = highlight_trace(&s.results);
+    let svg = match s.drawings.is_empty() {
+        true => zeno_pictures::graph_svg(&s.network, Some(template), trace),
+        false => zeno_pictures::graph_svg_drawn(&s.network, Some(template), trace, &s.drawings),
+    }
+    .map_err(|e| e.to_string())?;
     Ok(Some(GraphSvg {
         svg,
         template: template.to_owned(),

@@ -440,9 +440,11 @@ pub enum EndView {
     TimeDiverges,
 }
 
+/// The edges of `t`, each placed by `range` (a span of the analysed text
+/// to a range of the document).
 pub(crate) fn edges_view(
     network: &ir::Network,
-    index: &LineIndex,
+    range: &dyn Fn(Span) -> Range,
     t: &Transition,
 ) -> Vec<EdgeView> {
     t.edges
@@ -454,7 +456,7 @@ pub(crate) fn edges_view(
                 process: process.to_string(),
                 source: source.to_string(),
                 target: target.to_string(),
-                range: range(index, edge.span),
+                range: range(edge.span),
                 selects: edge
                     .selects
                     .iter()
@@ -525,7 +527,7 @@ pub fn error_trace(
         .iter()
         .map(|s| StepView {
             delay: s.delay.to_string(),
-            edges: edges_view(network, index, &s.transition),
+            edges: edges_view(network, &|span| range(index, span), &s.transition),
             after: state_view(network, &s.after),
         })
         .collect();
@@ -539,7 +541,7 @@ pub fn error_trace(
             error,
         } => EndView::ModelError {
             delay: delay.to_string(),
-            edges: edges_view(network, index, transition),
+            edges: edges_view(network, &|span| range(index, span), transition),
             error: report::describe_error(network, error),
         },
         TraceEnd::Loop { delay, start, .. } => EndView::Loop {

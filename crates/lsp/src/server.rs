@@ -557,11 +557,25 @@ impl Backend {
     ) -> Result<Option<super::pictures::Snapshot>> {
         let st = lock(&self.state);
         let d = st.open(uri)?;
-        d.needs_zeno_text("drawing")?;
+        let offset = position.map_or(0, |p| d.doc.line_index.offset(p));
+        // An imported model is drawn too: the cursor found in the
+        // translation, a UPPAAL file at its own coordinates.
+        let (offset, drawings) = match &d.translation {
+            None => (offset, Vec::new()),
+            Some(t) if t.query_file => return Err(t.unsupported("drawing")),
+            Some(t) => (
+                t.back(&d.doc.text, offset).unwrap_or(u32::MAX),
+                match t.format {
+                    zeno_import::Format::UppaalXml => zeno_import::uppaal_layout(&d.doc.text),
+                    _ => Vec::new(),
+                },
+            ),
+        };
         Ok(d.network.as_ref().map(|n| super::pictures::Snapshot {
             network: Arc::clone(n),
             results: d.results.clone(),
-            offset: position.map_or(0, |p| d.doc.line_index.offset(p)),
+            offset,
+            drawings,
         }))
     }
 }
@@ -577,7 +591,12 @@ impl Backend {
     ) -> Result<Option<super::simulate::SimSnapshot>> {
         let st = lock(&self.state);
         let d = st.open(uri)?;
-        d.needs_zeno_text("the simulator")?;
+        // An imported model is simulated too, its places in the file.
+        let places = match &d.translation {
+            None => super::places::Places::Text(d.doc.line_index.clone()),
+            Some(t) if t.query_file => return Err(t.unsupported("the simulator")),
+            Some(t) => t.places(&d.doc.text, d.doc.line_index.clone()),
+        };
         let Some(network) = &d.network else {
             return Ok(None);
         };
@@ -598,7 +617,7 @@ impl Backend {
         });
         Ok(Some(super::simulate::SimSnapshot {
             network: Arc::clone(network),
-            index: d.doc.line_index.clone(),
+            places,
             trace,
         }))
     }
@@ -890,10 +909,12 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let fixes = features::code_actions::quick_fixes(
-            &params.text_document.uri,
-            &params.context.diagnostics,
-        );
+        let uri = &params.text_document.uri;
+        let diagnostics = &params.context.diagnostics;
+        let mut fixes = features::code_actions::quick_fixes(uri, diagnostics);
+        fixes.extend(self.on_document(uri, |s| {
+            Ok(features::code_actions::declarations(s, diagnostics))
+        })?);
         Ok((!fixes.is_empty()).then_some(fixes))
     }
 

@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
-use super::line_index::LineIndex;
 use super::lsp_ext::{Answer, Params, SimulateRequest};
-use super::results::{EdgeView, StateView, edges_view, location_values, range};
+use super::places::Places;
+use super::results::{EdgeView, StateView, edges_view, location_values};
 use super::server::Backend;
 use zeno_checker::{Trace, Transition};
 use zeno_ir::Network;
@@ -143,7 +143,8 @@ pub struct SimTransition {
 /// What the request needs from the server's state, copied out of the lock.
 pub(crate) struct SimSnapshot {
     pub network: Arc<Network>,
-    pub index: Arc<LineIndex>,
+    /// Where the network's spans are in the document.
+    pub places: Places,
     /// The requested check's current trace: `Err` says why there is none.
     pub trace: Option<std::result::Result<Trace, SimulateError>>,
 }
@@ -287,7 +288,7 @@ pub(crate) fn simulate(
             }
         }
     }
-    let mut result = answer(&sim, &snap.index, steps, error);
+    let mut result = answer(&sim, &snap.places, steps, error);
     if params.timeline
         && let Ok(Some(run)) = sim.run_as_trace()
     {
@@ -298,7 +299,7 @@ pub(crate) fn simulate(
 
 fn answer(
     sim: &Simulator,
-    index: &LineIndex,
+    places: &Places,
     steps: Vec<SimStep>,
     error: Option<String>,
 ) -> SimulateResult {
@@ -328,7 +329,7 @@ fn answer(
             .iter()
             .enumerate()
             .filter_map(|(p, &l)| net.processes[p].locations.get(l as usize))
-            .map(|l| range(index, l.span))
+            .map(|l| places.range(l.span))
             .collect(),
         zone: match &s.clocks {
             Clocks::Zone(z) => zone::describe(net, z),
@@ -340,7 +341,7 @@ fn answer(
     let transitions = enabled
         .iter()
         .enumerate()
-        .map(|(i, o)| transition(net, index, &enabled, i, o))
+        .map(|(i, o)| transition(net, places, &enabled, i, o))
         .collect();
     SimulateResult {
         steps,
@@ -353,12 +354,12 @@ fn answer(
 
 fn transition(
     net: &Network,
-    index: &LineIndex,
+    places: &Places,
     all: &[Enabled],
     i: usize,
     o: &Enabled,
 ) -> SimTransition {
-    let edges = edges_view(net, index, &o.transition);
+    let edges = edges_view(net, &|s| places.range(s), &o.transition);
     // Which piece of its transition this option is (symbolic broadcast splits).
     let piece = all[..i]
         .iter()

@@ -419,11 +419,13 @@ step("Debug trace steps through mutex's counterexample in the debugger", async (
   await page.keyboard.press("F5");
   const cs = lineOf("fischer-buggy.zeno", /^\s*location cs;/);
   await expectCursorOn(cs, "the end of mutex's trace");
-  await page.locator(".zone-widget, .exception-widget", { hasText: "violates `mutex`" }).first()
+  await page.locator(".zone-widget, .exception-widget", { hasText: "so `mutex` (A[] !(Proc(1).cs && Proc(2).cs)) is violated" }).first()
     .waitFor({ timeout: UI });
   // The clocks with their zone bounds; the violation as a watch expression
   // typed into the Debug Console (evaluated in the state).
-  await variables.locator(".monaco-list-row", { hasText: "Clocks" }).first().click();
+  // Expanded unless it is already (VS Code may have expanded it itself).
+  const clocks = variables.locator(".monaco-list-row", { hasText: "Clocks" }).first();
+  if ((await clocks.getAttribute("aria-expanded")) !== "true") await clocks.click();
   await variables.locator(".monaco-list-row", { hasText: "Proc(3).x" }).first().waitFor({ timeout: UI });
   await page.locator(".repl-input-wrapper .monaco-editor").first().click();
   await page.keyboard.type("Proc(1).cs && Proc(2).cs");

@@ -202,8 +202,15 @@ impl Server {
             }
             "evaluate" => {
                 let d = self.debuggee()?;
-                let expression = args["expression"].as_str().unwrap_or("");
-                let w = watch::parse(d.places.zeno(), expression)?;
+                let mut expression = args["expression"].as_str().unwrap_or("").to_string();
+                // In a frame (a hover, a watch with a frame selected), the
+                // frame's process's own names are its.
+                if let Some(frame) = args["frameId"].as_i64() {
+                    let p = view::process_of(d, (frame + 1) / 2)?;
+                    let process = &d.net.processes[p as usize].name;
+                    expression = watch::in_process(d.places.zeno(), process, &expression);
+                }
+                let w = watch::parse(d.places.zeno(), &expression)?;
                 let value = d.evaluate(&w)?;
                 Ok((
                     json!({"result": value.to_string(), "variablesReference": 0}),

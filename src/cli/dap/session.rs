@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use num_rational::Rational64;
 use zeno::checker::dbm::Dbm;
 use zeno::checker::{self, Cancel, ConcreteState, Options, TraceEnd, Transition};
-use zeno::ir::{CheckId, CheckKind, Network};
+use zeno::ir::{CheckId, Network};
 use zeno::simulate::{Clocks, Mode, Move, Simulator};
 
 use super::place::{Places, Target};
@@ -29,8 +29,10 @@ pub enum Purpose {
     /// A check's counterexample or witness.
     Trace {
         check: CheckId,
-        /// How the trace ends (why, for the last stop).
+        /// How the trace ends, as the checker gives it ...
         end: TraceEnd,
+        /// ... and why, in the words every front end shares.
+        ending: zeno::report::Ending,
     },
     /// A simulation from the initial state.
     Simulation {
@@ -77,6 +79,9 @@ pub struct Debuggee {
     stops: Vec<usize>,
     /// The current stop.
     at: usize,
+    /// How many times a lasso's loop has been followed past the trace's
+    /// end to reach the current stop (0: on the trace itself).
+    lap: usize,
     /// The zone of the state after n transitions, by n (or why there is
     /// none): the run replayed in the symbolic mode, computed when first
     /// asked for after the history changed (`continue` in a simulation
@@ -112,6 +117,7 @@ impl Debuggee {
                     .map_err(|e| format!("the trace of `{}`: {e}", net.check(k).name))?;
                 Purpose::Trace {
                     check: k,
+                    ending: zeno::simulate::ending(net, net.check(k), &trace),
                     end: trace.end,
                 }
             }
@@ -132,6 +138,7 @@ impl Debuggee {
             sim,
             stops: Vec::new(),
             at: 0,
+            lap: 0,
             zones: RefCell::new(None),
             breakpoints: Vec::new(),
         };
@@ -283,8 +290,16 @@ impl Debuggee {
         while self.sim.position() > target && self.sim.back().is_ok() {}
     }
 
-    /// Goes to stop `k` (one that exists).
+    /// Goes to stop `k` of the trace itself (a `goto` request: off any
+    /// round of a lasso's loop).
     pub fn goto(&mut self, k: usize) -> Result<(), String> {
+        self.move_to(k)?;
+        self.lap = 0;
+        Ok(())
+    }
+
+    /// Moves to stop `k` (one that exists).
+    fn move_to(&mut self, k: usize) -> Result<(), String> {
         if k >= self.stops.len() {
             return Err(format!(
                 "there is no state {k}: the states are numbered 0 to {}",
@@ -296,11 +311,16 @@ impl Debuggee {
         Ok(())
     }
 
-    /// One stop forward: along the known stops, else (a simulation) one
-    /// random transition. `Err` says why it cannot go on.
+    /// One stop forward: along the known stops; past a lasso's end, round
+    /// its loop again (to the state after the loop's first step); else (a
+    /// simulation) one random transition. `Err` says why it cannot go on.
     pub fn forward(&mut self) -> Result<(), String> {
         if self.at + 1 < self.stops.len() {
-            return self.goto(self.at + 1);
+            return self.move_to(self.at + 1);
+        }
+        if let Some(first) = self.loop_entry() {
+            self.lap += 1;
+            return self.move_to(first);
         }
         let Purpose::Simulation { seed, .. } = self.purpose else {
             return Err("the end of the trace".to_string());
@@ -321,12 +341,34 @@ impl Debuggee {
         Ok(())
     }
 
-    /// One stop back.
+    /// One stop back; on a lap of a lasso's loop, from its first state back
+    /// to the end of the lap before.
     pub fn back(&mut self) -> Result<(), String> {
+        if self.lap > 0 && self.loop_entry() == Some(self.at) {
+            self.lap -= 1;
+            return self.move_to(self.stops.len() - 1);
+        }
         if self.at == 0 {
             return Err("already at the initial state".to_string());
         }
-        self.goto(self.at - 1)
+        self.move_to(self.at - 1)
+    }
+
+    /// For a lasso, the stop its loop goes on to after the trace's end:
+    /// the state after the loop's first step.
+    fn loop_entry(&self) -> Option<usize> {
+        match self.purpose {
+            Purpose::Trace {
+                end: TraceEnd::Loop { start, .. },
+                ..
+            } => self.stop_after(start + 1),
+            _ => None,
+        }
+    }
+
+    /// How many times the lasso's loop was followed past the trace's end.
+    pub fn lap(&self) -> usize {
+        self.lap
     }
 
     /// Runs forward (or backward) until a breakpoint is hit, the run's end
@@ -348,6 +390,10 @@ impl Debuggee {
                 Ok(Some(b)) => return Halt::Breakpoint(b),
                 Ok(None) => {}
                 Err(e) => return Halt::ConditionError(e),
+            }
+            // A lasso goes round for ever: one lap per run.
+            if forward && self.at_trace_end() {
+                return Halt::Edge;
             }
             taken += 1;
             if let Purpose::Simulation { max_steps, .. } = self.purpose
@@ -417,85 +463,45 @@ impl Debuggee {
         )
     }
 
-    /// Why the trace ends, said at its last stop; the loop's start is
-    /// said at the stop the lasso returns to.
+    /// Why the trace ends, said at its last stop, in the words every front
+    /// end shares (`report::Ending`); the loop's start is said at the stop
+    /// the lasso returns to.
     pub fn ending(&self) -> Option<Ending> {
-        let Purpose::Trace { check, end } = &self.purpose else {
+        let Purpose::Trace {
+            check, end, ending, ..
+        } = &self.purpose
+        else {
             return None;
         };
         let last = self.stops.len() - 1;
         let check = self.net.check(*check);
-        let name = &check.name;
+        let formula = cli_report::formula_of(&self.places.snippet(check.span));
+        let words = ending.words(&check.name, &formula);
         if let TraceEnd::Loop { start, .. } = end
             && self.at != last
-            && self.transitions_before(self.at) == *start
             && self.stop_after(*start) == Some(self.at)
         {
             return Some(Ending {
                 violation: false,
                 short: "loop start".to_string(),
-                text: format!(
-                    "the lasso of `{name}` returns here: from state {} the run loops back to this state forever",
-                    last
-                ),
+                text: format!("the trace's last state (state {last}) comes back here: {words}"),
             });
         }
         if self.at != last {
             return None;
         }
-        let formula = cli_report::formula_of(&self.places.snippet(check.span));
-        let universal = check.kind.is_universal();
-        let (short, text) = match end {
-            TraceEnd::Goal { .. } => match &check.kind {
-                CheckKind::Invariant(_) => (
-                    format!("violation of `{name}`"),
-                    format!("this state violates `{name}` ({formula})"),
-                ),
-                _ => (
-                    format!("goal of `{name}` reached"),
-                    format!("this state satisfies the goal of `{name}` ({formula})"),
-                ),
-            },
-            TraceEnd::ModelError {
-                transition, error, ..
-            } => (
-                "model error".to_string(),
-                format!(
-                    "taking {} here fails: {}",
-                    self.describe(transition, &self.state()),
-                    zeno::report::describe_error(self.net, error)
-                ),
+        let text = match end {
+            TraceEnd::ModelError { transition, .. } => format!(
+                "{words} (taking {} here)",
+                self.describe(transition, &self.state())
             ),
-            TraceEnd::Loop { start, .. } => (
-                format!(
-                    "loop back to state {}",
-                    self.stop_after(*start).unwrap_or(0)
-                ),
-                format!(
-                    "the run loops back to state {} forever, so {} `{name}` ({formula})",
-                    self.stop_after(*start).unwrap_or(0),
-                    if universal { "violating" } else { "witnessing" }
-                ),
-            ),
-            TraceEnd::Deadlock { .. } => (
-                "deadlock".to_string(),
-                format!(
-                    "deadlock: no transition is possible now or after any delay, so the run ends here, {} `{name}` ({formula})",
-                    if universal { "violating" } else { "witnessing" }
-                ),
-            ),
-            TraceEnd::TimeDiverges => (
-                "time diverges".to_string(),
-                format!(
-                    "time passes forever from here without another transition, {} `{name}` ({formula})",
-                    if universal { "violating" } else { "witnessing" }
-                ),
-            ),
+            _ => words,
         };
         Some(Ending {
             // A model error ends every check's trace as a failure.
-            violation: universal || matches!(end, TraceEnd::ModelError { .. }),
-            short,
+            violation: check.kind.is_universal()
+                || ending.kind == zeno::report::EndingKind::ModelError,
+            short: ending.label(),
             text,
         })
     }

@@ -41,10 +41,13 @@ const ARRAYS: i64 = 1 << 24;
 /// text at the frame.
 pub fn stopped(d: &Debuggee, reason: &str, note: Option<String>) -> Value {
     let ending = d.ending();
-    let position = match d.trace_len() {
+    let mut position = match d.trace_len() {
         Some(_) => format!("state {} of {}", d.at(), d.len() - 1),
         None => format!("state {}", d.at()),
     };
+    if d.lap() > 0 {
+        position.push_str(&format!(" (round {} of the loop)", d.lap() + 1));
+    }
     let (reason, description, text) = match (&note, &ending) {
         (Some(n), _) => (reason, format!("{position}: {n}"), n.clone()),
         (None, Some(e)) if e.violation && d.at_trace_end() => (
@@ -110,7 +113,7 @@ fn source(d: &Debuggee) -> Value {
     json!({"name": name, "path": path})
 }
 
-fn process_of(d: &Debuggee, thread: i64) -> Result<ProcId, String> {
+pub(super) fn process_of(d: &Debuggee, thread: i64) -> Result<ProcId, String> {
     usize::try_from(thread - 1)
         .ok()
         .filter(|&p| p < d.net.processes.len())

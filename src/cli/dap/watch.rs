@@ -58,6 +58,42 @@ pub fn parse(zeno: &str, expression: &str) -> Result<Watch, String> {
     }
 }
 
+/// `expression` as read inside the template of `process` (a frame's
+/// process): each bare name that is one of the process's own (a local
+/// variable, clock, parameter or location: `process.NAME` is an
+/// expression by itself) qualified with the process, `x` as `Proc(1).x`,
+/// as the template's text reads it (its own names hide the globals). Names
+/// after a `.` and names called (`f(…)`, `Proc(1)`) stay as written.
+pub fn in_process(zeno: &str, process: &str, expression: &str) -> String {
+    let chars: Vec<(usize, char)> = expression.char_indices().collect();
+    let mut out = String::new();
+    let mut k = 0;
+    while k < chars.len() {
+        let (start, c) = chars[k];
+        if !(c.is_alphabetic() || c == '_') {
+            out.push(c);
+            k += 1;
+            continue;
+        }
+        let mut end = k;
+        while end < chars.len() && (chars[end].1.is_alphanumeric() || chars[end].1 == '_') {
+            end += 1;
+        }
+        let stop = chars.get(end).map_or(expression.len(), |&(i, _)| i);
+        let name = &expression[start..stop];
+        let after_dot = expression[..start].trim_end().ends_with('.');
+        let called = expression[stop..].trim_start().starts_with('(');
+        let own = !after_dot && !called && parse(zeno, &format!("{process}.{name}")).is_ok();
+        if own {
+            out.push_str(process);
+            out.push('.');
+        }
+        out.push_str(name);
+        k = end;
+    }
+    out
+}
+
 /// The analysed check `PREFIX(EXPRESSION)` appended to the model, or the
 /// first error about it, located by the expression's column.
 fn analyse(zeno: &str, prefix: &str, expression: &str) -> Result<CheckKind, String> {
@@ -213,6 +249,20 @@ mod tests {
         assert_eq!(eval("P.B && x > 2", &[0, 3, 2]), Ok("true".into()));
         assert_eq!(eval("P.A || x - P.y > 1", &[0, 3, 2]), Ok("false".into()));
         assert_eq!(eval("deadlock", &[0, 0, 0]), Ok("true".into()));
+    }
+
+    #[test]
+    fn a_frames_own_names_are_read_as_its_process() {
+        // `y` is P's clock, `B` its location; `n` and `x` are globals.
+        assert_eq!(in_process(MODEL, "P", "y + n"), "P.y + n");
+        assert_eq!(in_process(MODEL, "P", "B && x > 2"), "P.B && x > 2");
+        // Already qualified, called, or unknown: as written.
+        assert_eq!(in_process(MODEL, "P", "P.y"), "P.y");
+        assert_eq!(in_process(MODEL, "P", "nosuch"), "nosuch");
+        assert_eq!(
+            eval(&in_process(MODEL, "P", "y"), &[0, 3, 2]),
+            Ok("2".into())
+        );
     }
 
     #[test]

@@ -161,16 +161,9 @@ impl Ctx {
         let (term, bound, op) = if let Some(t) = self.clock_term(a) {
             (t, b, *op)
         } else if let Some(t) = self.clock_term(b) {
-            let flipped = match op {
-                BinaryOp::Lt => BinaryOp::Gt,
-                BinaryOp::Le => BinaryOp::Ge,
-                BinaryOp::Gt => BinaryOp::Lt,
-                BinaryOp::Ge => BinaryOp::Le,
-                o => *o,
-            };
-            (t, a, flipped)
+            (t, a, flip(*op))
         } else {
-            return None;
+            return self.scaled_clock_cmp(e, *op, a, b);
         };
         let bound_span = bound.span;
         let bound = self.data(bound).expr;
@@ -186,6 +179,114 @@ impl Ctx {
             );
         }
         Some(self.clock_bound(e, term, op, bound))
+    }
+
+    /// `k * x ~ c` or `c ~ x * k` (UPPAAL models write `2 >= 5*xabs`), `x`
+    /// a clock or a difference of two, `k` and `c` constants: the bound of
+    /// `x` is `c / k`, kept when it is an integer. A zone holds integer
+    /// bounds only and `x` is a real, so `5*x <= 2` (`x <= 2/5`) has no
+    /// exact integer form: it is an error located on the comparison, which
+    /// says how to scale the model instead. `None` when `e` compares no
+    /// scaled clock.
+    fn scaled_clock_cmp(
+        &mut self,
+        e: &hir::Expr,
+        op: BinaryOp,
+        a: &hir::Expr,
+        b: &hir::Expr,
+    ) -> Option<Vec<ClockConstraint>> {
+        let (term, factor, bound, op) = if let Some((t, k)) = self.scaled_clock_term(a) {
+            (t, k, b, op)
+        } else if let Some((t, k)) = self.scaled_clock_term(b) {
+            (t, k, a, flip(op))
+        } else {
+            return None;
+        };
+        if self.mentions_clock(bound) {
+            self.error(
+                e.span,
+                "a clock multiplied by a constant can only be compared with a constant",
+            );
+            return Some(vec![]);
+        }
+        let (Some(k), Some(c)) = (self.scale_constant(factor), self.scale_constant(bound)) else {
+            // Reported, or a template parameter while the template is
+            // checked on its own (the instances are checked when lowered).
+            return Some(vec![]);
+        };
+        // `k*x ~ c` with `k < 0` is `|k|*x ~' -c`, `~'` the flipped `~`.
+        let (k, c, op) = if k < 0 {
+            (-k, -c, flip(op))
+        } else {
+            (k, c, op)
+        };
+        if k == 0 {
+            self.error(
+                e.span,
+                "a clock multiplied by 0 compares no clock: write the comparison without it",
+            );
+            return Some(vec![]);
+        }
+        if c % k != 0 {
+            self.error(
+                e.span,
+                format!(
+                    "this bounds the clock by {c}/{k}, and a zone holds integer bounds only: \
+                     multiply the model's time constants by {k} to keep its meaning with \
+                     integers"
+                ),
+            );
+            return Some(vec![]);
+        }
+        let Ok(bound) = i32::try_from(c / k) else {
+            self.error(
+                e.span,
+                format!("the clock bound {c}/{k} leaves the integers"),
+            );
+            return Some(vec![]);
+        };
+        Some(self.clock_bound(e, term, op, ir::Expr::Const(bound)))
+    }
+
+    /// `k * t` or `t * k` with `t` a clock term and `k` naming no clock.
+    fn scaled_clock_term<'e>(
+        &mut self,
+        e: &'e hir::Expr,
+    ) -> Option<((ClockId, ClockId), &'e hir::Expr)> {
+        let ExprKind::Binary(BinaryOp::Mul, a, b) = &e.kind else {
+            return None;
+        };
+        if let Some(t) = self.clock_term(a)
+            && !self.mentions_clock(b)
+        {
+            return Some((t, b));
+        }
+        if let Some(t) = self.clock_term(b)
+            && !self.mentions_clock(a)
+        {
+            return Some((t, a));
+        }
+        None
+    }
+
+    /// The value of a scale factor or of the bound it is compared with:
+    /// a constant; `None` when it is not one (reported) or while a template
+    /// is checked on its own and it names a parameter.
+    fn scale_constant(&mut self, e: &hir::Expr) -> Option<i64> {
+        let t = self.data(e);
+        match (t.ty, t.expr) {
+            (Ty::Error, _) => None,
+            (_, ir::Expr::Const(v)) if t.is_const => Some(i64::from(v)),
+            _ if t.is_const && self.mode == Mode::Check => None,
+            _ => {
+                self.error(
+                    e.span,
+                    "a clock multiplied by a constant is compared with constants only \
+                     (its bound is divided by the factor when the model is built)",
+                );
+                None
+            }
+        }
     }
 
     /// The constraints of `term op bound`, `term` a clock or a difference
@@ -392,6 +493,17 @@ impl Ctx {
                 }
             }
         }
+    }
+}
+
+/// The comparison with its operands swapped: `a < b` is `b > a`.
+fn flip(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        o => o,
     }
 }
 

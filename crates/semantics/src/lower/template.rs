@@ -566,7 +566,16 @@ impl Ctx {
                     Some((id, _)) => ends[k] = *id,
                     None => {
                         if !n.text.is_empty() {
-                            self.error(n.span, format!("unknown location `{}`", n.text));
+                            let near = super::suggest::closest(
+                                &n.text,
+                                loc_ids.keys().map(String::as_str),
+                            );
+                            let msg = format!(
+                                "unknown location `{}`{}",
+                                n.text,
+                                super::suggest::did_you_mean(near)
+                            );
+                            self.error(n.span, msg);
                         }
                         ok = false;
                     }
