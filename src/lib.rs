@@ -11,6 +11,8 @@ pub use zeno_base::{diagnostics, line_index, memory, operators, text};
 #[cfg(feature = "bench")]
 pub use zeno_bench as bench;
 pub use zeno_checker as checker;
+#[cfg(feature = "cli")]
+pub use zeno_distributed as distributed;
 pub use zeno_fmt as fmt;
 pub use zeno_ide as ide;
 pub use zeno_import as import;

@@ -271,6 +271,29 @@ pub struct CheckArgs {
     /// e.g. `greedy:hu,greedy:hcg+safe+ut,bfs+ce,rdfs`.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub portfolio_configs: Vec<String>,
+    /// Search each check breadth-first on W worker threads that share no
+    /// store, on timely-dataflow (with `--hosts`, W in each process): the
+    /// same verdicts, counts and traces as `--search bfs --threads 1`.
+    #[arg(long, value_name = "W")]
+    pub workers: Option<usize>,
+    /// Run as one process of a search across processes or hosts: FILE
+    /// lists each process's `host:port`, one a line (timely's host file);
+    /// start `zeno check … --hosts FILE --process I` once for each line.
+    /// Process 0 prints the results, the others only errors.
+    #[arg(long, value_name = "FILE", requires = "process")]
+    pub hosts: Option<PathBuf>,
+    /// This process's line in the `--hosts` file, from 0.
+    #[arg(long, value_name = "I", requires = "hosts")]
+    pub process: Option<usize>,
+    /// Seconds the processes of `--hosts` wait for each other to connect
+    /// (then each check is `unknown`).
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub connect_timeout: f64,
+    /// With --workers or --hosts: write what the workers sent each other,
+    /// level by level, to FILE (tab-separated: check, level, states,
+    /// successors sent, bytes sent, supersteps).
+    #[arg(long, value_name = "FILE")]
+    pub traffic: Option<PathBuf>,
 }
 
 /// How to search: shared by every command that runs the checker.

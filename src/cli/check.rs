@@ -12,11 +12,13 @@ use super::exit::{self, Outcome};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use zeno::diagnostics::Diagnostic;
 use zeno::import::QueryOutcome;
 use zeno::ir::Span;
 
+use super::distributed::{Decided, Runner};
 use super::load::{LoadError, Model, load_reporting_queries};
 use super::report::{self, CheckReport, FileReport, NotCheckedReport, QueryFileReport};
 use super::source::{ReadError, Source};
@@ -130,6 +132,7 @@ pub fn options(args: &SearchArgs) -> Result<Options, FlagError> {
         take_turns: args.is_default(),
         symmetry: args.symmetry == OnOff::On,
         reduce: args.reduce,
+        partial_order: true,
     })
 }
 
@@ -324,6 +327,16 @@ pub fn run(args: &CheckArgs) -> u8 {
     let Some(options) = diag::ok(options(&args.search)) else {
         return exit::ERROR;
     };
+    let Some(plan) = diag::ok(super::distributed::plan(args)) else {
+        return exit::ERROR;
+    };
+    let options = match plan {
+        Some(_) => super::distributed::options(options),
+        None => options,
+    };
+    // With `--hosts`, process 0 alone prints results.
+    let prints = Runner::prints(plan.as_ref());
+    let mut runner = plan.map(Runner::new);
     let Some(configs) = diag::ok(portfolio(args, &options)) else {
         return exit::ERROR;
     };
@@ -421,7 +434,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             Some(n) if !file.has_errors() => n,
             _ => {
                 outcome.add(exit::ERROR);
-                if args.format == Format::Text && !file.not_checked.is_empty() {
+                if prints && args.format == Format::Text && !file.not_checked.is_empty() {
                     out::print(format_args!(
                         "{}{}",
                         text::header(&file),
@@ -433,7 +446,8 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         };
         let mut header_shown = false;
-        if network.checks.is_empty() && args.format == Format::Text {
+        let mut shared_network: Option<Arc<zeno::ir::Network>> = None;
+        if prints && network.checks.is_empty() && args.format == Format::Text {
             // Say so rather than print nothing: an empty output reads as a
             // crash or a filter that matched nothing.
             out::println(format_args!(
@@ -450,9 +464,43 @@ pub fn run(args: &CheckArgs) -> u8 {
                     None => continue,
                 }
             }
-            if args.format == Format::Text && !header_shown {
+            if prints && args.format == Format::Text && !header_shown {
                 out::print(text::header(&file));
                 header_shown = true;
+            }
+            if let Some(runner) = &mut runner {
+                let shared = shared_network.get_or_insert_with(|| Arc::new(network.clone()));
+                let options = options.for_check(&network, id);
+                zeno::memory::reset_peak();
+                let mut result = match runner.decide(shared, id, &options, &cancel, &source.text) {
+                    Decided::Result(result) => *result,
+                    Decided::Elsewhere => continue,
+                    Decided::Lost => {
+                        outcome.add(exit::LIMIT);
+                        continue;
+                    }
+                    Decided::Refused(why) => {
+                        diag::error(why);
+                        outcome.add(exit::ERROR);
+                        continue;
+                    }
+                };
+                if let Some(peak) = zeno::memory::peak() {
+                    result.stats.peak_memory = peak;
+                }
+                let mut r = report::check_report(source, &network, id, &result);
+                let generated = r.range.bytes;
+                model.relocate_check(&mut r);
+                describe_query(&model, generated, &mut r);
+                outcome.add(r.verdict.exit_code());
+                if args.format == Format::Text {
+                    out::print(text::check(&file, &r, args.trace));
+                }
+                file.checks.push(r);
+                if cancel.is_cancelled() {
+                    break;
+                }
+                continue;
             }
             let mut progress = Progress::new(&c.name);
             zeno::memory::reset_peak();
@@ -503,7 +551,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 break;
             }
         }
-        if args.format == Format::Text && !file.not_checked.is_empty() {
+        if prints && args.format == Format::Text && !file.not_checked.is_empty() {
             if !header_shown {
                 out::print(text::header(&file));
             }
@@ -523,8 +571,24 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     }
 
+    if let Some(runner) = runner {
+        if let Some(path) = &args.traffic
+            && prints
+        {
+            let table = format!(
+                "check\tlevel\tstates\tsent_states\tsent_bytes\tsupersteps\n{}",
+                runner.traffic
+            );
+            if let Err(e) = std::fs::write(path, table) {
+                diag::error(format!("cannot write --traffic {}: {e}", path.display()));
+                outcome.add(exit::ERROR);
+            }
+        }
+        runner.finish();
+    }
     let code = outcome.code();
     match args.format {
+        _ if !prints => {}
         Format::Text => {}
         Format::Json => out::println(json::document(&reports, code)),
         Format::Sarif => out::println(

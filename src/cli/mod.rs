@@ -6,6 +6,7 @@ pub mod bench;
 pub mod check;
 pub mod dap;
 pub mod diag;
+pub mod distributed;
 pub mod exit;
 pub mod export;
 pub mod fmt;

@@ -26,6 +26,7 @@ mod data_invariants;
 mod data_rates;
 mod data_types;
 mod diagonals;
+mod distributed;
 mod docs_samples;
 mod editors;
 mod editors_keywords;

@@ -88,6 +88,7 @@ pub fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Unknown(Limit::ClockRange) => "unknown (clock range)",
         Verdict::Unknown(Limit::Unconfirmed) => "unknown (unconfirmed)",
         Verdict::Unknown(Limit::Stopwatches) => "unknown (stopwatches)",
+        Verdict::Unknown(Limit::Peer) => "unknown (peer)",
     }
 }
 

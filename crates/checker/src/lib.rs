@@ -43,6 +43,7 @@ pub use enhance::Enhance;
 pub use frontier::{Frontier, MultiQueue, Queue, Ties};
 pub use heuristics::Heuristic;
 pub use heuristics::pdb::PdbOptions;
+pub use parallel::distributed;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, Reduce, SearchOrder, Subsume, no_progress};

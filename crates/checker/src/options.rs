@@ -195,6 +195,9 @@ pub struct Options {
     /// A state-space reduction of reachability searches (`none` by
     /// default; see [`Reduce`]).
     pub reduce: Reduce,
+    /// Partial-order reduction on the local-time graph of `--reduce por`
+    /// (`local_time/por.rs`). On by default; off only to compare.
+    pub partial_order: bool,
 }
 
 impl Default for Options {
@@ -216,6 +219,7 @@ impl Default for Options {
             take_turns: false,
             symmetry: true,
             reduce: Reduce::None,
+            partial_order: true,
         }
     }
 }

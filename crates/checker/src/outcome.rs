@@ -35,6 +35,9 @@ pub enum Limit {
     /// constraints), value queries (`sup`/`inf`: the zones over-approximate, so their bounds
     /// could be too wide), and `deadlock` beside diagonal clock constraints.
     Stopwatches,
+    /// A distributed search lost a peer: a process ended or its connection
+    /// failed, or it never connected in time (the front end says which).
+    Peer,
 }
 
 /// The answer to a check, in the checker's terms (`report::Outcome` words it

@@ -77,6 +77,10 @@ pub fn limit_words(limit: Limit) -> (&'static str, &'static str) {
             "unconfirmed",
             "the search found only traces that exact delays do not confirm (a stopwatch over-approximation: a path, or a liveness check's cycle, which is never confirmed; or a local-time path of `--reduce por` that did not replay)",
         ),
+        Limit::Peer => (
+            "peer",
+            "a process of the distributed search was lost or never connected",
+        ),
         Limit::Stopwatches => (
             "stopwatches",
             "not decided on models with stopwatches (`x' == 0`): `sup`/`inf` values, liveness with clock constraints or `deadlock` in its formula, and deadlock beside diagonal clock constraints",

@@ -65,6 +65,15 @@ impl<'a> LocalGraph<'a> {
         }
     }
 
+    /// Whether edge `e` of process `p` moves its process alone: no channel
+    /// and no synchronisation vector names it.
+    pub fn moves_alone(&self, p: ProcId, e: EdgeId) -> bool {
+        self.model.net.processes[p as usize].edges[e as usize]
+            .sync
+            .is_none()
+            && self.vectors_of[p as usize][e as usize].is_empty()
+    }
+
     /// Dimension of a zone of this graph.
     pub fn dim(&self) -> usize {
         self.layout.dim

@@ -39,6 +39,11 @@
 //! is turned into an ordinary timed run (`trace.rs`) and replayed exactly;
 //! if that fails the verdict is `unknown`.
 //!
+//! **Partial-order reduction** (`por.rs`, `Options::partial_order`): a
+//! state may be expanded by the time-free local moves of one invisible
+//! process only, with a static cycle proviso; the module comment there
+//! argues why no goal is lost, in every search order.
+//!
 //! **What is not covered** is refused with the reason (`support.rs`), and
 //! the caller searches the ordinary zone graph with the reason in the
 //! result: liveness and value queries, stopwatches, diagonal constraints,
@@ -49,6 +54,7 @@
 //! trace).
 
 mod graph;
+mod por;
 mod refdbm;
 mod search;
 mod support;
@@ -145,7 +151,18 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Outcome {
         Some(h) => Some(h.as_mut()),
         None => None,
     };
-    let found = search::run(task, &mut graph, &goal, h, &mut stats, progress);
+    let ample = task
+        .options
+        .partial_order
+        .then(|| por::Ample::new(&graph, &goal.formula));
+    if task.options.threads > 1 {
+        // Said in the output rather than ignored in silence.
+        stats.reduce_note = Some(format!(
+            "the local-time search is sequential: 1 thread, not {}",
+            task.options.threads
+        ));
+    }
+    let found = search::run(task, &mut graph, &goal, ample, h, &mut stats, progress);
     Outcome::Decided(Box::new(match found {
         Found::Exhausted => CheckResult {
             verdict: none_verdict,

@@ -20,6 +20,7 @@ use crate::{Limit, SearchOrder, Stats, Task, Ties};
 use zeno_ir::{EdgeId, EvalError, ProcId};
 
 use super::graph::LocalGraph;
+use super::por::Ample;
 
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -139,11 +140,13 @@ fn priority(order: SearchOrder, g: u32, h: Option<u32>) -> u64 {
 }
 
 /// Searches the local-time graph in the task's order, with `heuristic`
-/// for greedy and A* (`None`: every state equal).
+/// for greedy and A* (`None`: every state equal), following only the
+/// ample transitions of each state when `ample` is given.
 pub fn run(
     task: Task,
     graph: &mut LocalGraph,
     goal: &Goal,
+    mut ample: Option<Ample>,
     mut heuristic: Option<&mut dyn Heuristic>,
     stats: &mut Stats,
     progress: &mut dyn FnMut(&Stats),
@@ -220,8 +223,14 @@ pub fn run(
             if let Some(limit) = buf.stopped {
                 break 'search Found::Stopped(limit);
             }
-            order_buf.clear();
-            order_buf.extend(0..buf.len());
+            match ample.as_mut() {
+                Some(ample) => ample.select(&key, &buf, &mut order_buf),
+                None => {
+                    order_buf.clear();
+                    order_buf.extend(0..buf.len());
+                }
+            }
+            let partial = order_buf.len() < buf.len();
             if order == SearchOrder::RandomDfs {
                 order_buf.shuffle(&mut rng);
             }
@@ -232,7 +241,12 @@ pub fn run(
                 let edges = buf.get(k);
                 match graph.successor(&key, &zone, edges, &mut group, &mut new_key, &mut succ) {
                     Ok(true) => {}
-                    Ok(false) => continue,
+                    Ok(false) => {
+                        // An ample move is enabled wherever its data guard
+                        // holds (`por.rs`, step (1) of the argument).
+                        debug_assert!(!partial, "a disabled ample move");
+                        continue;
+                    }
                     Err(e) => break 'search Found::ModelError(e),
                 }
                 stats.generated += 1;

@@ -10,6 +10,7 @@
 
 mod best;
 mod bfs;
+pub mod distributed;
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
