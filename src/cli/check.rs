@@ -507,6 +507,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             let mut r = if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
                 // A value query: an answer, not a verdict (docs/cli.md, "Exit
                 // codes"); the portfolio races for verdicts only.
+                let options = options.for_check(&network, id);
                 let mut answer = checker::check_bounds(&network, id, &options, &cancel, &mut |s| {
                     progress.update(s)
                 });
@@ -663,5 +664,78 @@ mod tests {
         assert_eq!(code(&[3, 1, 0]), 1);
         assert_eq!(code(&[1, 2, 3]), 2);
         assert_eq!(VerdictKind::ModelError.exit_code(), 1);
+    }
+
+    /// The same search asked of `zeno check` by flags and of the language
+    /// server by the editors' settings gives the same checker options for
+    /// every check, the goal's policy included (a `deadlock` goal turns a
+    /// greedy search breadth-first in both).
+    #[test]
+    fn the_cli_and_the_language_server_build_the_same_options() {
+        use clap::Parser;
+        use serde_json::json;
+        let network = zeno::semantics::analyze(
+            "template P() { init location a; }\nsystem P;\ncheck reach: E<> P.a;\ncheck dl: A[] !deadlock;\n",
+        )
+        .network
+        .expect("the model lowers");
+        let cli = |flags: &[&str]| {
+            let argv = ["zeno", "check", "m.zeno"].iter().chain(flags);
+            let crate::cli::args::Command::Check(args) =
+                crate::cli::args::Cli::parse_from(argv).command
+            else {
+                panic!("not a check command");
+            };
+            options(&args.search).expect("valid flags")
+        };
+        let cases = [
+            (
+                vec!["--search", "greedy", "--heuristic", "hu", "--threads", "1"],
+                json!({"search": "greedy", "heuristic": "hu", "threads": 1, "subsume": "alu"}),
+            ),
+            (
+                vec![
+                    "--search",
+                    "bfs",
+                    "--max-states",
+                    "500",
+                    "--timeout",
+                    "2.5",
+                    "--threads",
+                    "3",
+                    "--subsume",
+                    "inclusion",
+                    "--symmetry",
+                    "off",
+                    "--non-zeno",
+                ],
+                json!({"search": "bfs", "maxStates": 500, "timeoutSeconds": 2.5, "threads": 3,
+                       "subsume": "inclusion", "symmetry": "off", "nonZeno": true}),
+            ),
+        ];
+        for (flags, settings) in cases {
+            let (server, bad) = zeno::lsp::checker_options(&settings);
+            assert!(bad.is_empty(), "{bad:?}");
+            let cli = cli(&flags);
+            for id in network.check_ids() {
+                let (a, b) = (cli.for_check(&network, id), server.for_check(&network, id));
+                assert_eq!(
+                    a,
+                    b,
+                    "{flags:?} / {settings}, check {}",
+                    network.check(id).name
+                );
+            }
+        }
+        // The policy itself: greedy for the plain goal, breadth-first for `deadlock`.
+        let greedy = zeno::lsp::checker_options(&json!({"search": "greedy"})).0;
+        let order = |i| {
+            greedy
+                .for_check(&network, network.check_ids().nth(i).unwrap())
+                .config
+                .search
+        };
+        assert_eq!(order(0), zeno::checker::SearchOrder::Greedy);
+        assert_eq!(order(1), zeno::checker::SearchOrder::Bfs);
     }
 }

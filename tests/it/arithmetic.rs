@@ -45,6 +45,9 @@ fn reference(e: &Expr, vars: &[i32]) -> Option<i32> {
         Expr::Binary(BinOp::Or, a, b) => {
             (reference(a, vars)? != 0 || reference(b, vars)? != 0) as i32
         }
+        Expr::Binary(BinOp::Imply, a, b) => {
+            (reference(a, vars)? == 0 || reference(b, vars)? != 0) as i32
+        }
         Expr::Binary(op, a, b) => {
             let (x, y) = (reference(a, vars)?, reference(b, vars)?);
             let (bx, by) = (big(x), big(y));
@@ -86,7 +89,7 @@ fn reference(e: &Expr, vars: &[i32]) -> Option<i32> {
                     _ if y > 40 => return None,
                     _ => fit(bx.checked_pow(y as u32)?)?,
                 },
-                BinOp::And | BinOp::Or => unreachable!("short-circuit above"),
+                BinOp::And | BinOp::Or | BinOp::Imply => unreachable!("short-circuit above"),
             }
         }
         Expr::Cond(c, a, b) => {
@@ -148,7 +151,7 @@ fn expr(ops: Vec<BinOp>, unops: Vec<UnOp>, lazy: bool) -> impl Strategy<Value = 
     })
 }
 
-const ALL_BINARY: [BinOp; 21] = [
+const ALL_BINARY: [BinOp; 22] = [
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,
@@ -162,6 +165,7 @@ const ALL_BINARY: [BinOp; 21] = [
     BinOp::Gt,
     BinOp::And,
     BinOp::Or,
+    BinOp::Imply,
     BinOp::BitAnd,
     BinOp::BitOr,
     BinOp::BitXor,

@@ -297,6 +297,131 @@ async fn a_query_file_shows_each_verdict_on_its_line() {
     );
 }
 
+/// The last diagnostics published for each document until the server is
+/// quiescent.
+async fn published_until_quiescent(c: &mut TestClient) -> std::collections::HashMap<String, Value> {
+    let mut last = std::collections::HashMap::new();
+    loop {
+        let msg = c.next_pending().await;
+        if msg["method"] == "textDocument/publishDiagnostics" {
+            let uri = msg["params"]["uri"].as_str().unwrap().to_string();
+            last.insert(uri, msg["params"].clone());
+        }
+        if msg["method"] == "zeno/serverStatus" && msg["params"]["quiescent"] == true {
+            return last;
+        }
+    }
+}
+
+/// `(line, severity)` of each verdict of a query file, in line order.
+fn verdicts(published: &Value) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "check")
+        .map(|d| {
+            (
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["severity"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Opening a UPPAAL model reads the query file `MODEL.q` beside it, as
+/// `zeno check MODEL.xml` does: its verdicts are published on the query
+/// file's lines though the editor has not opened it (with no version), an
+/// edit of the model checks them again on the model's new text, whether
+/// the query file is open or not, and closing the model clears them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_query_file_beside_an_opened_model_follows_the_model() {
+    const ERROR: u64 = 1;
+    const INFO: u64 = 3;
+    let dir = support::cli::scratch("lsp-query-beside");
+    std::fs::write(dir.join("lock.xml"), LOCK).unwrap();
+    // Line 0: violated (P1 takes the free lock); line 1: witnessed.
+    let q = "A[] not P1.busy\nE<> P2.busy\n";
+    std::fs::write(dir.join("lock.q"), q).unwrap();
+    let model = format!("file://{}", dir.join("lock.xml").display());
+    let queries = format!("file://{}", dir.join("lock.q").display());
+    let mut c = started().await;
+    c.open(&model, LOCK).await;
+    let seen = published_until_quiescent(&mut c).await;
+    let beside = &seen[&queries];
+    assert_eq!(verdicts(beside), [(0, ERROR), (1, INFO)], "{beside}");
+    assert!(beside["version"].is_null(), "{beside}");
+    // The model's own three verdicts stay on its `<formula>`s.
+    assert_eq!(verdicts(&seen[&model]).len(), 3, "{seen:?}");
+    // Requests about the query file answer as about a closed document.
+    let text = c
+        .request("zeno/documentText", json!({"uri": queries}))
+        .await;
+    assert!(
+        text["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not open"),
+        "{text}"
+    );
+
+    // An unsaved edit of the model: the lock is never free, so no process
+    // is ever busy. The query file is checked on the edited text.
+    let locked = LOCK.replace("<declaration>int lock = 0;", "<declaration>int lock = 1;");
+    c.change(&model, 2, json!([{"text": locked}])).await;
+    let seen = published_until_quiescent(&mut c).await;
+    assert_eq!(
+        verdicts(&seen[&queries]),
+        [(0, INFO), (1, ERROR)],
+        "{seen:?}"
+    );
+
+    // Opened in the editor too, it follows the model's edits as well.
+    c.open(&queries, q).await;
+    let seen = published_until_quiescent(&mut c).await;
+    assert_eq!(
+        verdicts(&seen[&queries]),
+        [(0, INFO), (1, ERROR)],
+        "{seen:?}"
+    );
+    assert_eq!(seen[&queries]["version"], 1, "{seen:?}");
+    c.change(&model, 3, json!([{"text": LOCK}])).await;
+    let seen = published_until_quiescent(&mut c).await;
+    assert_eq!(
+        verdicts(&seen[&queries]),
+        [(0, ERROR), (1, INFO)],
+        "{seen:?}"
+    );
+    assert_eq!(seen[&queries]["version"], 1, "{seen:?}");
+
+    // Closed in the editor while its model is open: read from disk again.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": queries}}),
+    )
+    .await;
+    let seen = published_until_quiescent(&mut c).await;
+    assert_eq!(
+        verdicts(&seen[&queries]),
+        [(0, ERROR), (1, INFO)],
+        "{seen:?}"
+    );
+    assert!(seen[&queries]["version"].is_null(), "{seen:?}");
+
+    // Closing the model clears the query file it brought.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": model}}),
+    )
+    .await;
+    let cleared = c
+        .wait_for("textDocument/publishDiagnostics", |p| p["uri"] == queries)
+        .await;
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_simulator_on_an_uppaal_file_points_at_its_locations_and_transitions() {
     let uri = "file:///models/lock.xml";

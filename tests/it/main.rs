@@ -54,6 +54,7 @@ mod liveness_views;
 mod local_time;
 mod lower_bound_invariants;
 mod lsp;
+mod lsp_analysis;
 mod lsp_foreign;
 mod lsp_framing;
 mod lsp_fuzz;

@@ -1,13 +1,19 @@
 //! Name resolution for tools (`semantics::resolve`) holds to lowering's:
-//! both walk a template's HIR with the same scoping rules, and here, on
-//! every bundled model, every test model and the ticktac suite's models
-//! (imported), each name that lowering looks up in its scopes (variables,
-//! constants, typedefs, functions, parameters, `select` and quantifier
-//! bindings, inside templates) must resolve to the same definition in the
-//! resolver: a global of the same name, or the template's definition at
-//! the same place. Lowering records its answers itself
-//! (`Ctx::names`), so the two are computed independently.
+//! both walk the HIR with the same scoping rules, and here, on every
+//! bundled model, every test model and the ticktac suite's models
+//! (imported), each name that lowering looks up in its scopes must resolve
+//! to the same declaration in the resolver: a global of the same name, or
+//! the definition at the same place. That covers the templates checked on
+//! their own (variables, constants, typedefs, functions and their
+//! parameters and locals, template parameters, `select` and quantifier
+//! bindings, the locations edges name) and the whole network (global
+//! declarations and functions, partial instantiations' parameters, the
+//! checks and their quantifiers). Lowering records its answers itself
+//! (`Ctx::names`), so the two are computed independently. Not covered:
+//! record fields and a process's members in checks (`P.x`), which
+//! lowering reads through types and processes, not scopes.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use zeno::semantics::resolve::agreement_with_lowering;
@@ -37,6 +43,7 @@ fn the_resolver_answers_as_lowering_on_every_model() {
     }
     files.sort();
     let (mut agreed, mut texts) = (0, 0);
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
     let mut disagreements = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -49,6 +56,9 @@ fn the_resolver_answers_as_lowering_on_every_model() {
         let a = agreement_with_lowering(&loaded.zeno);
         texts += 1;
         agreed += a.agreed;
+        for (kind, n) in a.by_kind {
+            *by_kind.entry(format!("{kind:?}")).or_default() += n;
+        }
         disagreements.extend(a.disagreements.into_iter().map(|d| format!("{name}: {d}")));
     }
     assert!(
@@ -62,5 +72,23 @@ fn the_resolver_answers_as_lowering_on_every_model() {
         texts > 100 && agreed > 1000,
         "{texts} texts, {agreed} names"
     );
-    eprintln!("{texts} texts, {agreed} names resolved alike");
+    // Every kind of definition lowering resolves through its scopes is
+    // exercised, so a kind the comparison missed would show.
+    for kind in [
+        "Variable",
+        "Constant",
+        "Typedef",
+        "Function",
+        "Parameter",
+        "Local",
+        "Location",
+        "Select",
+        "Quantifier",
+    ] {
+        assert!(
+            by_kind.get(kind).is_some_and(|&n| n > 0),
+            "no {kind} compared: {by_kind:?}"
+        );
+    }
+    eprintln!("{texts} texts, {agreed} names resolved alike: {by_kind:?}");
 }

@@ -209,6 +209,7 @@ fn shape(e: &zeno::ir::Expr) -> String {
                 BinOp::Gt => ">",
                 BinOp::And => "&&",
                 BinOp::Or => "||",
+                BinOp::Imply => "imply",
                 BinOp::BitAnd => "&",
                 BinOp::BitOr => "|",
                 BinOp::BitXor => "^",

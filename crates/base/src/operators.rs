@@ -120,7 +120,7 @@ pub enum BinaryOp {
     /// `/`
     Div,
     /// `%`
-    Rem,
+    Mod,
     /// `<`
     Lt,
     /// `<=`
@@ -216,7 +216,7 @@ pub const BINARY: &[Binary] = &[
     left(BinaryOp::Sub, "-", Prec::Additive),
     left(BinaryOp::Mul, "*", Prec::Multiplicative),
     left(BinaryOp::Div, "/", Prec::Multiplicative),
-    left(BinaryOp::Rem, "%", Prec::Multiplicative),
+    left(BinaryOp::Mod, "%", Prec::Multiplicative),
     left(BinaryOp::Pow, "**", Prec::Power),
 ];
 

@@ -42,7 +42,8 @@ pub fn run(
         timeout: limits.timeout,
         threads: limits.threads.max(1),
         ..config.options()
-    };
+    }
+    .for_check(network, check);
     let result = checker::check(network, check, &options, cancel, &mut checker::no_progress);
     let name = network.check(check).name.as_str();
     Row::new(model, name, &config.to_string(), &result)

@@ -12,11 +12,10 @@
 //! clause per line, and a group that would be wider than that when aligned
 //! is not aligned.
 
-use zeno_syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use zeno_syntax::ast::{self, AstNode};
+use zeno_syntax::{SyntaxNode, SyntaxToken};
 
 use super::{INDENT, inline};
-
-const CLAUSES: [SyntaxKind; 4] = [SELECT_CLAUSE, GUARD, SYNC, UPDATE];
 
 /// Edges with comments inside are laid out on their own.
 pub fn alignable(edge: &SyntaxNode) -> bool {
@@ -26,28 +25,36 @@ pub fn alignable(edge: &SyntaxNode) -> bool {
 struct Row {
     source: String,
     target: String,
-    clauses: [Option<String>; 4],
+    /// `select`, `when`, `sync` and `do`, each its column.
+    clauses: [Option<String>; CLAUSES],
 }
 
+/// The clause columns of an edge.
+const CLAUSES: usize = 4;
+
 fn row(edge: &SyntaxNode, depth: usize) -> Row {
-    let mut names = edge.children().filter(|c| c.kind() == NAME_REF);
-    let source = names
-        .next()
-        .map(|n| inline::render(&n, depth).text)
-        .unwrap_or_default();
-    let target = names
-        .next()
-        .map(|n| inline::render(&n, depth).text)
-        .unwrap_or_default();
-    let clauses = CLAUSES.map(|kind| {
-        edge.children()
-            .find(|c| c.kind() == kind)
-            .map(|c| inline::render(&c, depth).text)
-    });
+    let render = |n: Option<&SyntaxNode>| n.map(|n| inline::render(n, depth).text);
+    let Some(edge) = ast::Edge::cast(edge.clone()) else {
+        return Row {
+            source: String::new(),
+            target: String::new(),
+            clauses: [None, None, None, None],
+        };
+    };
+    let source = edge.source();
+    let target = edge.target();
+    let (select, guard) = (edge.select(), edge.guard());
+    let (sync, update) = (edge.sync(), edge.update());
     Row {
-        source,
-        target,
-        clauses,
+        source: render(source.as_ref().map(|n| n.syntax())).unwrap_or_default(),
+        target: render(target.as_ref().map(|n| n.syntax())).unwrap_or_default(),
+        // The clauses in their order in the grammar, one column each.
+        clauses: [
+            render(select.as_ref().map(|c| c.syntax())),
+            render(guard.as_ref().map(|c| c.syntax())),
+            render(sync.as_ref().map(|c| c.syntax())),
+            render(update.as_ref().map(|c| c.syntax())),
+        ],
     }
 }
 
@@ -78,7 +85,7 @@ fn lone_line(row: &Row) -> String {
 fn aligned_lines(rows: &[&Row]) -> Vec<String> {
     let source_w = rows.iter().map(|r| width(&r.source)).max().unwrap_or(0);
     let target_w = rows.iter().map(|r| width(&r.target)).max().unwrap_or(0);
-    let clause_w: Vec<Option<usize>> = (0..CLAUSES.len())
+    let clause_w: Vec<Option<usize>> = (0..CLAUSES)
         .map(|k| {
             rows.iter()
                 .filter_map(|r| r.clauses[k].as_deref().map(width))

@@ -15,20 +15,21 @@
 //! with comments inside it (not between statements) is written as the
 //! other items are, on its own line with its comments kept.
 
+use zeno_syntax::ast::{self, AstNode};
 use zeno_syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 use super::{INDENT, entries, format_item, inline, push_trailing};
 
 /// Whether a node of this kind is a statement of a function body.
 fn is_stmt(kind: SyntaxKind) -> bool {
-    <zeno_syntax::ast::Stmt as zeno_syntax::ast::AstNode>::can_cast(kind)
+    ast::Stmt::can_cast(kind)
 }
 
 /// The tokens of `node`'s children before its first statement (or block).
 fn head(node: &SyntaxNode) -> String {
     let tokens: Vec<SyntaxToken> = node
         .children_with_tokens()
-        .take_while(|e| !is_stmt(e.kind()) && e.kind() != ELSE_BRANCH)
+        .take_while(|e| !is_stmt(e.kind()) && !ast::ElseBranch::can_cast(e.kind()))
         .flat_map(tokens_of)
         .collect();
     inline::render_tokens(tokens.into_iter(), 0).text
@@ -56,12 +57,12 @@ fn tokens_of(e: rowan::NodeOrToken<SyntaxNode, SyntaxToken>) -> Vec<SyntaxToken>
 }
 
 /// `int f(params) { … }` at `depth`, without the final newline.
-pub fn format_function(node: &SyntaxNode, depth: usize, out: &mut String) {
+pub fn format_function(f: &ast::Function, depth: usize, out: &mut String) {
     out.push_str(&INDENT.repeat(depth));
-    out.push_str(&head(node));
-    if let Some(body) = node.children().find(|c| c.kind() == BLOCK) {
+    out.push_str(&head(f.syntax()));
+    if let Some(body) = f.body() {
         out.push(' ');
-        block(&body, depth, out);
+        block(body.syntax(), depth, out);
     }
 }
 
@@ -98,21 +99,31 @@ fn block(node: &SyntaxNode, depth: usize, out: &mut String) {
 /// One statement at `depth` (indentation included), without the final
 /// newline.
 fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
-    if node.kind() == VAR_DECL || node.kind() == TYPEDEF_DECL {
+    let Some(stmt) = ast::Stmt::cast(node.clone()) else {
+        out.push_str(&INDENT.repeat(depth));
+        out.push_str(&inline::render(node, depth).text);
+        return;
+    };
+    if let ast::Stmt::VarDecl(_) | ast::Stmt::TypedefDecl(_) = stmt {
         format_item(node, depth, out);
         return;
     }
     let indent = INDENT.repeat(depth);
     let structured = matches!(
-        node.kind(),
-        BLOCK | IF_STMT | WHILE_STMT | DO_STMT | FOR_STMT | FOR_RANGE_STMT
+        stmt,
+        ast::Stmt::Block(_)
+            | ast::Stmt::IfStmt(_)
+            | ast::Stmt::WhileStmt(_)
+            | ast::Stmt::DoStmt(_)
+            | ast::Stmt::ForStmt(_)
+            | ast::Stmt::ForRangeStmt(_)
     );
     // Comments inside the statement's own tokens (not inside its blocks)
     // are kept by writing it as other items are.
     let own_comments = node.children_with_tokens().any(|e| match e {
         rowan::NodeOrToken::Token(t) => t.kind() == COMMENT,
         rowan::NodeOrToken::Node(n) => {
-            !is_stmt(n.kind()) && n.kind() != ELSE_BRANCH && inline::has_comments(&n)
+            !is_stmt(n.kind()) && !ast::ElseBranch::can_cast(n.kind()) && inline::has_comments(&n)
         }
     });
     if !structured || own_comments {
@@ -121,15 +132,16 @@ fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
         return;
     }
     out.push_str(&indent);
-    if node.kind() == BLOCK {
-        block(node, depth, out);
+    if let ast::Stmt::Block(b) = &stmt {
+        block(b.syntax(), depth, out);
         return;
     }
     out.push_str(&head(node));
-    let body = node.children().find(|c| is_stmt(c.kind()));
+    // The body of a loop, the `then` branch of an `if`.
+    let body = node.children().find_map(ast::Stmt::cast);
     let body_was_block = body_after(body.as_ref(), depth, out);
-    match node.kind() {
-        DO_STMT => {
+    match &stmt {
+        ast::Stmt::DoStmt(_) => {
             if !body_was_block {
                 out.push('\n');
                 out.push_str(&indent);
@@ -138,8 +150,8 @@ fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
             }
             out.push_str(&tail(node));
         }
-        IF_STMT => {
-            if let Some(els) = node.children().find(|c| c.kind() == ELSE_BRANCH) {
+        ast::Stmt::IfStmt(i) => {
+            if let Some(els) = i.else_branch() {
                 if body_was_block {
                     out.push(' ');
                 } else {
@@ -147,17 +159,16 @@ fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
                     out.push_str(&indent);
                 }
                 out.push_str("else");
-                let inner = els.children().find(|c| is_stmt(c.kind()));
-                match inner {
+                match els {
                     // `else if` stays on one line.
-                    Some(i) if i.kind() == IF_STMT => {
+                    ast::Stmt::IfStmt(nested_if) => {
                         out.push(' ');
                         let mut nested = String::new();
-                        statement(&i, depth, &mut nested);
+                        statement(nested_if.syntax(), depth, &mut nested);
                         out.push_str(nested.trim_start());
                     }
                     other => {
-                        body_after(other.as_ref(), depth, out);
+                        body_after(Some(&other), depth, out);
                     }
                 }
             }
@@ -168,16 +179,16 @@ fn statement(node: &SyntaxNode, depth: usize, out: &mut String) {
 
 /// Writes a branch or loop body after its header: ` { … }` for a block
 /// (true), else the statement on the next line, one level deeper.
-fn body_after(body: Option<&SyntaxNode>, depth: usize, out: &mut String) -> bool {
+fn body_after(body: Option<&ast::Stmt>, depth: usize, out: &mut String) -> bool {
     match body {
-        Some(b) if b.kind() == BLOCK => {
+        Some(ast::Stmt::Block(b)) => {
             out.push(' ');
-            block(b, depth, out);
+            block(b.syntax(), depth, out);
             true
         }
         Some(b) => {
             out.push('\n');
-            statement(b, depth + 1, out);
+            statement(b.syntax(), depth + 1, out);
             false
         }
         None => false,

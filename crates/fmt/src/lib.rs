@@ -13,7 +13,8 @@ mod function;
 mod inline;
 
 use zeno_base::diagnostics::Diagnostic;
-use zeno_syntax::{SyntaxKind::*, SyntaxNode, SyntaxToken, parse};
+use zeno_syntax::ast::{self, AstNode};
+use zeno_syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, parse};
 
 const INDENT: &str = "    ";
 
@@ -106,10 +107,11 @@ fn format_items(container: &SyntaxNode, depth: usize, out: &mut String) {
                 out.push('\n');
             }
             Entry::Item { node, trailing } => {
-                if node.kind() == EDGE && edges::alignable(node) {
+                let is_edge = |n: &SyntaxNode| ast::Edge::can_cast(n.kind());
+                if is_edge(node) && edges::alignable(node) {
                     let mut group = Vec::new();
                     while let Some(Entry::Item { node, trailing }) = entries.get(i) {
-                        if node.kind() != EDGE || !edges::alignable(node) {
+                        if !is_edge(node) || !edges::alignable(node) {
                             break;
                         }
                         group.push((node.clone(), trailing.clone()));
@@ -139,30 +141,40 @@ fn push_trailing(out: &mut String, comment: &SyntaxToken) {
 /// without the final newline.
 fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
-    let record = node.children().find(|c| c.kind() == STRUCT_TYPE);
-    match node.kind() {
-        TEMPLATE => format_template(node, depth, out),
-        FUNCTION if !header_has_comments(node) => function::format_function(node, depth, out),
-        VAR_DECL | TYPEDEF_DECL if record.is_some() && !inline::has_comments(node) => {
+    let item = ast::Item::cast(node.clone());
+    // A declaration of a record type: `struct { … } r;`.
+    let record = match &item {
+        Some(ast::Item::VarDecl(v)) => v.ty(),
+        Some(ast::Item::TypedefDecl(t)) => t.ty(),
+        _ => None,
+    }
+    .and_then(|ty| match ty {
+        ast::Type::StructType(record) => Some(record),
+        _ => None,
+    });
+    match item {
+        Some(ast::Item::Template(t)) => format_template(&t, depth, out),
+        Some(ast::Item::Function(f)) if !header_has_comments(node) => {
+            function::format_function(&f, depth, out)
+        }
+        Some(ast::Item::VarDecl(_) | ast::Item::TypedefDecl(_))
+            if record.is_some() && !inline::has_comments(node) =>
+        {
             if let Some(record) = record {
                 format_record_decl(node, &record, depth, out);
             }
         }
-        VAR_DECL if !inline::has_comments(node) => {
-            let declarators: Vec<SyntaxNode> = node
-                .children()
-                .filter(|c| c.kind() == VAR_DECLARATOR)
-                .collect();
-            let prefix = tokens_before(node, VAR_DECLARATOR);
+        Some(ast::Item::VarDecl(v)) if !inline::has_comments(node) => {
+            let prefix = tokens_before(node, ast::VarDeclarator::can_cast);
             let prefix = inline::render_tokens(prefix.into_iter(), depth).text;
-            for (n, declarator) in declarators.iter().enumerate() {
+            for (n, declarator) in v.declarators().enumerate() {
                 if n > 0 {
                     out.push('\n');
                 }
                 out.push_str(&indent);
                 out.push_str(&prefix);
                 out.push(' ');
-                out.push_str(&inline::render(declarator, depth).text);
+                out.push_str(&inline::render(declarator.syntax(), depth).text);
                 out.push(';');
             }
         }
@@ -176,7 +188,7 @@ fn format_item(node: &SyntaxNode, depth: usize, out: &mut String) {
 /// Comments in a function's header (not its body) keep it on one line.
 fn header_has_comments(node: &SyntaxNode) -> bool {
     node.children_with_tokens()
-        .take_while(|e| e.kind() != BLOCK)
+        .take_while(|e| !ast::Block::can_cast(e.kind()))
         .any(|e| match e {
             rowan::NodeOrToken::Token(t) => t.kind() == COMMENT,
             rowan::NodeOrToken::Node(n) => inline::has_comments(&n),
@@ -200,11 +212,12 @@ fn tokens_of(
         .collect()
 }
 
-/// Every token of `node` before its first child of kind `kind`.
-fn tokens_before(node: &SyntaxNode, kind: zeno_syntax::SyntaxKind) -> Vec<SyntaxToken> {
+/// Every token of `node` before its first child that `stop` accepts
+/// (`ast::Block::can_cast` and the like).
+fn tokens_before(node: &SyntaxNode, stop: fn(SyntaxKind) -> bool) -> Vec<SyntaxToken> {
     let mut before = true;
     tokens_of(node, |e| {
-        before &= e.kind() != kind;
+        before &= !stop(e.kind());
         before
     })
 }
@@ -212,8 +225,9 @@ fn tokens_before(node: &SyntaxNode, kind: zeno_syntax::SyntaxKind) -> Vec<Syntax
 /// A declaration whose type is a `struct { … }`: one field per line,
 /// indented, and the rest (`} name;`, all declared names together, as they
 /// share the one record type) after the closing brace.
-fn format_record_decl(node: &SyntaxNode, record: &SyntaxNode, depth: usize, out: &mut String) {
+fn format_record_decl(node: &SyntaxNode, record: &ast::StructType, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
+    let record = record.syntax();
     let is_record =
         |e: &rowan::NodeOrToken<SyntaxNode, SyntaxToken>| e.as_node().is_some_and(|n| n == record);
     let mut seen = false;
@@ -234,8 +248,11 @@ fn format_record_decl(node: &SyntaxNode, record: &SyntaxNode, depth: usize, out:
         out.push(' ');
     }
     out.push_str("struct {\n");
-    for field in record.children().filter(|c| c.kind() == VAR_DECL) {
-        format_item(&field, depth + 1, out);
+    for field in ast::StructType::cast(record.clone())
+        .into_iter()
+        .flat_map(|r| r.fields())
+    {
+        format_item(field.syntax(), depth + 1, out);
         out.push('\n');
     }
     out.push_str(&indent);
@@ -247,9 +264,9 @@ fn format_record_decl(node: &SyntaxNode, record: &SyntaxNode, depth: usize, out:
     out.push_str(&after);
 }
 
-fn format_template(node: &SyntaxNode, depth: usize, out: &mut String) {
+fn format_template(template: &ast::Template, depth: usize, out: &mut String) {
     let indent = INDENT.repeat(depth);
-    let header = tokens_before(node, TEMPLATE_BODY);
+    let header = tokens_before(template.syntax(), ast::TemplateBody::can_cast);
     let header = inline::render_tokens(header.into_iter(), depth);
     out.push_str(&indent);
     out.push_str(&header.text);
@@ -260,13 +277,14 @@ fn format_template(node: &SyntaxNode, depth: usize, out: &mut String) {
     } else {
         out.push_str(" {");
     }
-    if let Some(body) = node.children().find(|c| c.kind() == TEMPLATE_BODY) {
-        let (opener_comment, _) = entries(&body);
+    if let Some(body) = template.body() {
+        let body = body.syntax();
+        let (opener_comment, _) = entries(body);
         if let Some(comment) = opener_comment {
             push_trailing(out, &comment);
         }
         out.push('\n');
-        format_items(&body, depth + 1, out);
+        format_items(body, depth + 1, out);
     } else {
         out.push('\n');
     }

@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use zeno_semantics::hir::{Decl, ItemTree, TypeRef, VarDecl};
 use zeno_semantics::parsed::relative;
 use zeno_semantics::resolve::{DefKind, absolute};
+use zeno_syntax::ast::{self, AstNode};
 use zeno_syntax::{SyntaxKind, SyntaxToken};
 
 use super::Analysis;
@@ -278,10 +279,11 @@ fn in_expression(a: &Analysis, offset: u32) -> bool {
     };
     let inside = |t: &SyntaxToken| {
         t.parent_ancestors().any(|n| {
-            matches!(
-                n.kind(),
-                SyntaxKind::GUARD | SyntaxKind::SYNC | SyntaxKind::UPDATE | SyntaxKind::INVARIANT
-            )
+            let k = n.kind();
+            ast::Guard::can_cast(k)
+                || ast::Sync::can_cast(k)
+                || ast::Update::can_cast(k)
+                || ast::Invariant::can_cast(k)
         })
     };
     // The cursor's token, or the word before it (after `x > 1 && `, the

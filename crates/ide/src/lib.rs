@@ -96,7 +96,8 @@ impl Analysis {
         db::global_scope(&self.db, self.file).clone()
     }
 
-    fn network(&self) -> Option<Arc<ir::Network>> {
+    /// The lowered network, or `None` when the model has errors.
+    pub fn network(&self) -> Option<Arc<ir::Network>> {
         db::network(&self.db, self.file)
     }
 

@@ -15,6 +15,7 @@ use zeno_base::text::Span;
 use zeno_semantics::hir::{Decl, ItemTree};
 use zeno_semantics::parsed::relative;
 use zeno_semantics::resolve::{Def, DefKind, absolute};
+use zeno_syntax::ast::{self, AstNode};
 use zeno_syntax::{SyntaxKind, SyntaxNode};
 
 use super::Analysis;
@@ -95,10 +96,9 @@ fn argument_at(root: &SyntaxNode, offset: TextSize) -> Option<(u32, u32)> {
     while token.kind().is_trivia() {
         token = token.prev_token()?;
     }
-    let list = token
-        .parent_ancestors()
-        .find(|n| n.kind() == SyntaxKind::ARG_LIST)?;
-    if token.kind() == SyntaxKind::R_PAREN && token.parent().as_ref() == Some(&list) {
+    let list = token.parent_ancestors().find_map(ast::ArgList::cast)?;
+    let list = list.syntax();
+    if token.kind() == SyntaxKind::R_PAREN && token.parent().as_ref() == Some(list) {
         return None;
     }
     // The callee: the name just before the list (`NAME_REF` of an

@@ -439,3 +439,31 @@ fn template_local_record_fields_resolve() {
     assert_eq!(a.references(field_a.start, true), uses_a);
     assert_eq!(a.rename(at("r.a =") + 2, "x"), Ok(uses_a.to_vec()));
 }
+
+#[test]
+fn partial_instantiation_parameters_and_value_query_terms_resolve() {
+    let text = "\
+typedef int[0, 1] id_t;
+int n;
+template T(const id_t a) { init location l; }
+P(const id_t i) = T(i);
+system P;
+check most: sup{P(0).l}: n;
+";
+    let a = Analysis::from_text(text);
+    let at = |pattern: &str, skip: usize| (text.find(pattern).unwrap() + skip) as u32;
+    // `i` in `T(i)`: the instance's parameter, declared in `P(const id_t i)`.
+    let i = a.definition(at("T(i)", 2)).unwrap();
+    assert_eq!(i.range, span(at("id_t i)", 5), at("id_t i)", 6)));
+    assert_eq!(i.kind, DefKind::Parameter);
+    // `id_t` in the instance's parameter list: the typedef.
+    assert_eq!(
+        a.definition(at("id_t i)", 0)).unwrap().range,
+        span(at("id_t;", 0), at("id_t;", 4))
+    );
+    // `n` as a term of the value query: the global.
+    assert_eq!(
+        a.definition(at(": n;", 2)).unwrap().range,
+        span(at("n;", 0), at("n;", 1))
+    );
+}

@@ -206,6 +206,9 @@ impl Expr {
             Expr::Binary(BinOp::Or, a, b) => {
                 Ok(truth(a.eval_in(env)? != 0 || b.eval_in(env)? != 0))
             }
+            Expr::Binary(BinOp::Imply, a, b) => {
+                Ok(truth(a.eval_in(env)? == 0 || b.eval_in(env)? != 0))
+            }
             Expr::Binary(op, a, b) => Ok(apply_binary(*op, a.eval_in(env)?, b.eval_in(env)?)?),
             Expr::Cond(c, a, b) => {
                 if c.eval_in(env)? != 0 {
@@ -273,8 +276,8 @@ fn shift_left(a: i32, b: i32) -> Option<i32> {
     (r >> b == a).then_some(r)
 }
 
-/// `a op b` on two values, exactly or an error (`&&` and `||` here take
-/// both values; [`Expr::eval`] short-circuits them before calling this): the
+/// `a op b` on two values, exactly or an error (`&&`, `||` and `imply`
+/// here take both values; [`Expr::eval`] short-circuits them before calling this): the
 /// one definition of the binary operators' arithmetic, which constant folding
 /// in the semantics layer uses too, so that a constant and the same
 /// expression evaluated at run time can never disagree.
@@ -297,6 +300,7 @@ pub fn apply_binary(op: BinOp, a: i32, b: i32) -> Result<i32, ErrorKind> {
         BinOp::Gt => truth(a > b),
         BinOp::And => truth(a != 0 && b != 0),
         BinOp::Or => truth(a != 0 || b != 0),
+        BinOp::Imply => truth(a == 0 || b != 0),
         BinOp::BitAnd => a & b,
         BinOp::BitOr => a | b,
         BinOp::BitXor => a ^ b,
@@ -402,7 +406,12 @@ mod tests {
         let div0 = Box::new(Expr::Binary(BinOp::Div, c(1), c(0)));
         let and = Expr::Binary(BinOp::And, c(0), div0.clone());
         assert_eq!(and.eval(&[]), Ok(0));
-        let or = Expr::Binary(BinOp::Or, c(1), div0);
+        let or = Expr::Binary(BinOp::Or, c(1), div0.clone());
         assert_eq!(or.eval(&[]), Ok(1));
+        // 0 imply (1 / 0) is true without the division; 1 imply 0 is false.
+        let imply = Expr::Binary(BinOp::Imply, c(0), div0);
+        assert_eq!(imply.eval(&[]), Ok(1));
+        assert_eq!(Expr::Binary(BinOp::Imply, c(1), c(0)).eval(&[]), Ok(0));
+        assert_eq!(Expr::Binary(BinOp::Imply, c(2), c(3)).eval(&[]), Ok(1));
     }
 }

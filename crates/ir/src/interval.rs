@@ -187,7 +187,8 @@ fn binary(op: BinOp, x: Interval, y: Interval) -> Range {
         | BinOp::Ge
         | BinOp::Gt
         | BinOp::And
-        | BinOp::Or => Range::exact(0, 1),
+        | BinOp::Or
+        | BinOp::Imply => Range::exact(0, 1),
         BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => Range::exact(I32.0, I32.1),
         // A shift is `x · 2^y` or `⌊x / 2^y⌋`, monotone in each argument, so
         // its extremes lie at the corners of the amounts that can succeed
@@ -433,6 +434,7 @@ mod tests {
                     BinOp::Eq,
                     BinOp::And,
                     BinOp::Or,
+                    BinOp::Imply,
                     BinOp::BitAnd,
                     BinOp::Shl,
                     BinOp::Shr,

@@ -460,53 +460,14 @@ pub enum UnOp {
     BitNot,
 }
 
-/// A binary operator; arithmetic that overflows is a model error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// Truncating division; by zero is a model error.
-    Div,
-    /// Remainder with the sign of the dividend (as C); by zero is a model error.
-    Mod,
-    /// `<` (0 or 1)
-    Lt,
-    /// `<=` (0 or 1)
-    Le,
-    /// `==` (0 or 1)
-    Eq,
-    /// `!=` (0 or 1)
-    Ne,
-    /// `>=` (0 or 1)
-    Ge,
-    /// `>` (0 or 1)
-    Gt,
-    /// Short-circuit logical and on non-zero values; the result is 0 or 1.
-    And,
-    /// Short-circuit logical or; the result is 0 or 1.
-    Or,
-    /// `&`
-    BitAnd,
-    /// `|`
-    BitOr,
-    /// `^`
-    BitXor,
-    /// `<<`: losing a significant bit, or a negative or too large shift, is a model error
-    Shl,
-    /// `>>`, arithmetic: a negative shift or one of 32 or more is a model error
-    Shr,
-    /// `<?`: the smaller operand
-    Min,
-    /// `>?`: the larger operand
-    Max,
-    /// `**`: integer power; a negative exponent or a result outside `i32`
-    /// is a model error
-    Pow,
-}
+/// A binary operator: the one operator set of the language
+/// (`zeno_base::operators`, which also holds each one's spelling and
+/// precedence). What each evaluates to is `eval.rs`'s: comparisons and the
+/// logical operators give 0 or 1, `&&`, `||` and `imply` short-circuit,
+/// and arithmetic that leaves `i32` (a shift losing a significant bit, a
+/// negative or too large shift or exponent, a division by zero) is a model
+/// error. Lowering writes `imply` as `!a || b`, but the ir evaluates it too.
+pub use zeno_base::operators::BinaryOp as BinOp;
 
 /// An integer expression over variable slots. Booleans are 0 and 1.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,7 +7,7 @@
 //! spellings in which the target languages differ.
 
 use super::{BinOp, Call, Expr, UnOp, VarId};
-use zeno_base::operators::{BinaryOp, Prec};
+use zeno_base::operators::Prec;
 
 /// How the text being written names what the ir indexes.
 pub trait Names {
@@ -76,38 +76,11 @@ const RELATION: u8 = Prec::Relation.level();
 const UNARY: u8 = Prec::Prefix.level();
 const ATOM: u8 = Prec::Atom.level();
 
-/// The operator of zeno's syntax that `op` evaluates.
-fn operator(op: BinOp) -> BinaryOp {
-    match op {
-        BinOp::Add => BinaryOp::Add,
-        BinOp::Sub => BinaryOp::Sub,
-        BinOp::Mul => BinaryOp::Mul,
-        BinOp::Div => BinaryOp::Div,
-        BinOp::Mod => BinaryOp::Rem,
-        BinOp::Lt => BinaryOp::Lt,
-        BinOp::Le => BinaryOp::Le,
-        BinOp::Eq => BinaryOp::Eq,
-        BinOp::Ne => BinaryOp::Ne,
-        BinOp::Ge => BinaryOp::Ge,
-        BinOp::Gt => BinaryOp::Gt,
-        BinOp::And => BinaryOp::And,
-        BinOp::Or => BinaryOp::Or,
-        BinOp::BitAnd => BinaryOp::BitAnd,
-        BinOp::BitOr => BinaryOp::BitOr,
-        BinOp::BitXor => BinaryOp::BitXor,
-        BinOp::Shl => BinaryOp::Shl,
-        BinOp::Shr => BinaryOp::Shr,
-        BinOp::Min => BinaryOp::Min,
-        BinOp::Max => BinaryOp::Max,
-        BinOp::Pow => BinaryOp::Pow,
-    }
-}
-
 fn binop_prec(op: BinOp, style: Style) -> u8 {
     match op {
         // Printed as calls, which need no parentheses.
         BinOp::Min | BinOp::Max if !style.infix_min_max => ATOM,
-        _ => operator(op).prec().level(),
+        _ => op.prec().level(),
     }
 }
 
@@ -116,7 +89,7 @@ pub fn binop_text(op: BinOp, style: Style) -> &'static str {
     match op {
         BinOp::Min if !style.infix_min_max => "min",
         BinOp::Max if !style.infix_min_max => "max",
-        _ => operator(op).spelling(),
+        _ => op.spelling(),
     }
 }
 

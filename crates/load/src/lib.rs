@@ -11,7 +11,8 @@ use zeno_import::{
 };
 use zeno_ir::Span;
 use zeno_semantics::{self as semantics, Analysis};
-use zeno_syntax::{self as syntax, SyntaxKind};
+use zeno_syntax as syntax;
+use zeno_syntax::ast::{self, AstNode};
 
 /// A model ready for analysis.
 #[derive(Debug, Clone)]
@@ -169,11 +170,8 @@ pub fn set_aside_failing_checks(text: &str, from: usize) -> (String, Vec<Diagnos
     let checks: Vec<Span> = syntax::parse(text)
         .syntax_node()
         .children()
-        .filter(|n| n.kind() == SyntaxKind::CHECK)
-        .map(|n| {
-            let r = n.text_range();
-            Span::new(u32::from(r.start()), u32::from(r.end()))
-        })
+        .filter_map(ast::Check::cast)
+        .map(|c| c.span())
         .filter(|c| c.start as usize >= from)
         .collect();
     // The failing checks, each with its first error, in text order.
@@ -253,12 +251,10 @@ pub fn refuse_set_aside(queries: &mut [Query], zeno: &str, set_aside: &[Diagnost
 pub fn without_checks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for node in syntax::parse(text).syntax_node().children() {
-        if node.kind() != SyntaxKind::CHECK {
-            continue;
-        }
-        let r = node.text_range();
-        let (start, end) = (usize::from(r.start()), usize::from(r.end()));
+    let root = syntax::parse(text).syntax_node();
+    for check in root.children().filter_map(ast::Check::cast) {
+        let span = check.span();
+        let (start, end) = (span.start as usize, span.end as usize);
         out.push_str(&text[at..start]);
         for (i, line) in text[start..end].split('\n').enumerate() {
             if i > 0 {

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use zeno_checker::config::Config;
 use zeno_checker::{HeuristicKind, Options, Reduce, SearchOrder, Subsume};
-use zeno_ir::Formula;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -147,7 +146,13 @@ impl Settings {
                         .filter(|&n| n > 0)
                         .and_then(|n| usize::try_from(n).ok()),
                     || "a number of threads, at least 1".into(),
-                ),
+                )
+                .or_else(|| {
+                    // As `zeno check --threads`: also the threads of a
+                    // breadth-first search standing in for a best-first one.
+                    self.options.fallback_threads = self.options.threads;
+                    None
+                }),
                 "nonZeno" => set(&mut self.options.non_zeno, v.as_bool(), || {
                     "true or false".into()
                 }),
@@ -186,14 +191,14 @@ impl Settings {
         Config::plain(self.search, self.heuristic)
     }
 
-    /// Checker options for a check of `goal`, under the checker's policy
-    /// for goals a heuristic cannot measure ([`Config::for_goal`]).
-    pub fn options(&self, goal: &Formula) -> Options {
+    /// The checker options the settings ask for; a check runs with
+    /// [`Options::for_check`] of them (the goal's policy), as in every
+    /// front end.
+    pub fn options(&self) -> Options {
         Options {
             config: self.config(),
             ..self.options.clone()
         }
-        .for_goal(goal)
     }
 }
 
@@ -239,6 +244,7 @@ fn limit<T>(v: &Value, read: impl FnOnce(&Value) -> Option<T>) -> Option<Option<
 mod tests {
     use super::*;
     use serde_json::json;
+    use zeno_ir::Formula;
 
     #[test]
     fn subsumption_defaults_to_alu_and_reads_both_names() {
@@ -251,10 +257,10 @@ mod tests {
             vec!["subsume: expected one of inclusion, alu, got \"simulation\"".to_string()]
         );
         assert_eq!(s.options.subsume, Subsume::Inclusion);
-        assert_eq!(s.options(&Formula::True).subsume, Subsume::Inclusion);
+        assert_eq!(s.options().subsume, Subsume::Inclusion);
         assert!(s.options.symmetry);
         assert!(s.update(&json!({"symmetry": "off"})).is_empty());
-        assert!(!s.options(&Formula::True).symmetry);
+        assert!(!s.options().symmetry);
         assert_eq!(
             s.update(&json!({"symmetry": true})),
             vec!["symmetry: expected on or off, got true".to_string()]
@@ -267,7 +273,7 @@ mod tests {
         let mut s = Settings::default();
         assert_eq!(s.options.reduce, Reduce::None);
         assert!(s.update(&json!({"reduce": "por"})).is_empty());
-        assert_eq!(s.options(&Formula::True).reduce, Reduce::Por);
+        assert_eq!(s.options().reduce, Reduce::Por);
         assert_eq!(
             s.update(&json!({"reduce": "symmetry"})),
             vec!["reduce: expected one of none, por, got \"symmetry\"".to_string()]
@@ -358,9 +364,9 @@ mod tests {
     #[test]
     fn non_zeno_is_a_setting() {
         let mut s = Settings::default();
-        assert!(!s.options(&Formula::True).non_zeno);
+        assert!(!s.options().non_zeno);
         assert!(s.update(&json!({"nonZeno": true})).is_empty());
-        assert!(s.options(&Formula::True).non_zeno);
+        assert!(s.options().non_zeno);
         assert_eq!(
             s.update(&json!({"nonZeno": "yes"})),
             vec!["nonZeno: expected true or false, got \"yes\"".to_string()]
@@ -371,9 +377,9 @@ mod tests {
     #[test]
     fn threads_default_to_one() {
         let mut s = Settings::default();
-        assert_eq!(s.options(&Formula::True).threads, 1);
+        assert_eq!(s.options().threads, 1);
         assert!(s.update(&json!({"threads": 4})).is_empty());
-        assert_eq!(s.options(&Formula::True).threads, 4);
+        assert_eq!(s.options().threads, 4);
         for bad in [json!(0), json!(-2), json!(1.5), json!("2")] {
             let problems = s.update(&json!({ "threads": bad }));
             assert_eq!(problems.len(), 1, "{bad}");
@@ -387,9 +393,18 @@ mod tests {
         let s = Settings::default();
         let plain = Formula::True;
         let deadlock = Formula::Deadlock;
-        assert_eq!(s.options(&plain).config.search, SearchOrder::Greedy);
-        assert_eq!(s.options(&plain).config.heuristic, HeuristicKind::HU);
-        assert_eq!(s.options(&deadlock).config.search, SearchOrder::Bfs);
+        assert_eq!(
+            s.options().for_goal(&plain).config.search,
+            SearchOrder::Greedy
+        );
+        assert_eq!(
+            s.options().for_goal(&plain).config.heuristic,
+            HeuristicKind::HU
+        );
+        assert_eq!(
+            s.options().for_goal(&deadlock).config.search,
+            SearchOrder::Bfs
+        );
     }
 
     /// Every order and heuristic the checker has is a setting, by the

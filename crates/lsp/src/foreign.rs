@@ -19,6 +19,7 @@
 //! else. An `.xml` file that is not a UPPAAL model (no `<nta>` element) is
 //! left alone: the server neither reports nor checks it.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc;
@@ -79,38 +80,72 @@ pub struct Translation {
     pub query_file: bool,
 }
 
-/// The model a query file at `path` belongs to: `NAME.xml`, else
-/// `NAME.xta` or `NAME.ta`, beside it.
-fn model_beside(path: &std::path::Path) -> Option<std::path::PathBuf> {
-    ["xml", "xta", "ta"]
-        .iter()
-        .map(|e| path.with_extension(e))
-        .find(|p| p.is_file())
+/// `uri` with its extension (the text after the last `.` of its last
+/// segment) replaced by `ext`; `None` when it has none.
+fn with_extension(uri: &Uri, ext: &str) -> Option<Uri> {
+    let s = uri.as_str();
+    let dot = s.rfind('.').filter(|&d| d > s.rfind('/').unwrap_or(0))?;
+    format!("{}.{ext}", &s[..dot]).parse().ok()
 }
 
-/// The translation of a query file `text` at `uri`: the model beside it
-/// (read from disk) with the file's queries as its checks, in place of the
-/// model's own, each check mapped to its query's line; and the diagnostics
-/// of the file's queries that are not checked (an error for one zeno
-/// refuses, a note for a query of another engine), located in `text`.
-/// `Err` with why no model could be read.
+/// The query file `MODEL.q` beside a UPPAAL model `uri` (`.xml`, `.xta`,
+/// `.ta`), whose queries `zeno check` checks with the model's; `None` for
+/// any other document.
+pub fn query_file_beside(uri: &Uri) -> Option<Uri> {
+    match kind(uri, "<nta") {
+        Kind::Foreign(Format::UppaalXml | Format::UppaalXta) => with_extension(uri, "q"),
+        _ => None,
+    }
+}
+
+/// The model a query file's queries are checked on.
+pub struct Model {
+    /// Its path, for the importer and for messages.
+    pub path: PathBuf,
+    /// Its text: the editor's copy when it is open, else the file's.
+    pub text: String,
+}
+
+/// The model the query file `uri` belongs to: `NAME.xml`, else `NAME.xta`
+/// or `NAME.ta`, beside it; the first that is open in the editor (`open`
+/// gives its text) or on disk. `Err` with why there is none.
+pub fn model_of(uri: &Uri, open: impl Fn(&Uri) -> Option<String>) -> Result<Model, String> {
+    let path = uri
+        .to_file_path()
+        .ok_or("this query file is not a file on disk: no model beside it")?
+        .into_owned();
+    for ext in ["xml", "xta", "ta"] {
+        let model = path.with_extension(ext);
+        if let Some(text) = with_extension(uri, ext).and_then(|u| open(&u)) {
+            return Ok(Model { path: model, text });
+        }
+        if model.is_file() {
+            let shown = model.display();
+            let bytes = std::fs::read(&model)
+                .map_err(|e| format!("cannot read the model `{shown}`: {e}"))?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            return Ok(Model { path: model, text });
+        }
+    }
+    Err(format!(
+        "no model beside this query file: its queries are checked on `{}` (or `.xta`), which does not exist",
+        path.with_extension("xml").display()
+    ))
+}
+
+/// The translation of a query file `text` checked on `model`: the model
+/// with the file's queries as its checks, in place of the model's own,
+/// each check mapped to its query's line; and the diagnostics of the
+/// file's queries that are not checked (an error for one zeno refuses, a
+/// note for a query of another engine), located in `text`. `Err` with why
+/// the model could not be read.
 pub fn query_file_translation(
-    uri: &Uri,
+    model: &Model,
     text: &str,
     encoding: super::line_index::Encoding,
 ) -> Result<(Translation, Vec<Diagnostic>), String> {
-    let path = std::path::PathBuf::from(uri.path().as_str());
-    let Some(model) = model_beside(&path) else {
-        return Err(format!(
-            "no model beside this query file: its queries are checked on `{}` (or `.xta`), which does not exist",
-            path.with_extension("xml").display()
-        ));
-    };
-    let shown = model.display();
-    let model_text =
-        std::fs::read(&model).map_err(|e| format!("cannot read the model `{shown}`: {e}"))?;
-    let model_text = String::from_utf8_lossy(&model_text);
-    let loaded = zeno_load::load(&model.to_string_lossy(), &model_text, &[])
+    let shown = model.path.display();
+    let loaded = zeno_load::load(&model.path.to_string_lossy(), &model.text, &[])
         .map_err(|e| format!("the model `{shown}` beside this file: {e}"))?;
     let format = loaded.imported_from().unwrap_or(Format::UppaalXml);
     let zeno = zeno_load::without_checks(&loaded.zeno);
@@ -288,6 +323,25 @@ mod tests {
         // Content never decides: an untitled buffer holding XML is zeno text.
         assert_eq!(kind(&uri("untitled:Untitled-1"), xml), Kind::Zeno);
         assert_eq!(kind(&uri("file:///m/a.zeno"), xml), Kind::Zeno);
+    }
+
+    #[test]
+    fn a_uppaal_model_has_its_query_file_beside_it() {
+        let beside = |s: &str| query_file_beside(&uri(s)).map(|u| u.as_str().to_string());
+        assert_eq!(
+            beside("file:///m/a.b/lock.xml").as_deref(),
+            Some("file:///m/a.b/lock.q")
+        );
+        assert_eq!(
+            beside("file:///m/Lock.XTA").as_deref(),
+            Some("file:///m/Lock.q")
+        );
+        assert_eq!(beside("file:///m/x.ta").as_deref(), Some("file:///m/x.q"));
+        // TChecker files, zeno text and query files have none.
+        assert_eq!(beside("file:///m/a.tck"), None);
+        assert_eq!(beside("file:///m/a.zeno"), None);
+        assert_eq!(beside("file:///m/a.q"), None);
+        assert_eq!(beside("untitled:Untitled-1"), None);
     }
 
     #[test]

@@ -19,6 +19,17 @@ fn message(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
+/// Runs an analysis on a snapshot: `None` when a newer text cancelled it
+/// (salsa unwinds with [`salsa::Cancelled`]), else its answer or the
+/// message of its panic.
+pub fn computed<T>(f: impl FnOnce() -> T) -> Option<std::result::Result<T, String>> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(answer) => Some(Ok(answer)),
+        Err(payload) if payload.is::<salsa::Cancelled>() => None,
+        Err(payload) => Some(Err(message(&*payload))),
+    }
+}
+
 /// An "internal error" response carrying a panic's message.
 pub fn internal(msg: String) -> Error {
     Error {

@@ -72,8 +72,28 @@ use tower_lsp_server::{LspService, Server};
 use lsp_ext::{
     DocumentTextRequest, ErrorTraceRequest, GraphSvgRequest, SimulateRequest, TraceSvgRequest,
 };
+use tower_lsp_server::ls_types::notification::{Notification as _, WorkDoneProgressCancel};
 
-pub use server::ServerStatusParams;
+/// Registers each method `TYPE => HANDLER` (a method of `server::Backend`)
+/// under `TYPE::METHOD`.
+macro_rules! custom_methods {
+    ($builder:expr; $($method:ty => $handler:ident),* $(,)?) => {
+        $builder$(.custom_method(<$method>::METHOD, server::Backend::$handler))*
+    };
+}
+
+pub use lsp_ext::ServerStatusParams;
+
+/// The checker options the editors' settings `value` ask for (the object
+/// `initializationOptions` and `workspace/didChangeConfiguration` carry),
+/// applied to the server's defaults, and the settings it could not read.
+/// Each background check runs with [`zeno_checker::Options::for_check`] of
+/// them, as `zeno check` runs with that of its flags' options.
+pub fn checker_options(value: &serde_json::Value) -> (zeno_checker::Options, Vec<String>) {
+    let mut settings = config::Settings::default();
+    let bad = settings.update(value);
+    (settings.options(), bad)
+}
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,17 +129,17 @@ where
     let (server_output, from_server) = tokio::io::duplex(1 << 16);
     tokio::spawn(framing::forward_server_output(from_server, frames));
     let flag = shut_down.clone();
-    let (service, socket) = LspService::build(move |client| server::Backend::new(client, flag))
-        .custom_method(ErrorTraceRequest::METHOD, server::Backend::error_trace)
-        .custom_method(TraceSvgRequest::METHOD, server::Backend::trace_svg)
-        .custom_method(GraphSvgRequest::METHOD, server::Backend::graph_svg)
-        .custom_method(DocumentTextRequest::METHOD, server::Backend::document_text)
-        .custom_method(SimulateRequest::METHOD, server::Backend::simulate)
-        .custom_method(
-            "window/workDoneProgress/cancel",
-            server::Backend::work_done_progress_cancel,
-        )
-        .finish();
+    let builder = LspService::build(move |client| server::Backend::new(client, flag));
+    // zeno's own requests, each under the name its `lsp_ext` type declares.
+    let builder = custom_methods!(builder;
+        ErrorTraceRequest => error_trace,
+        TraceSvgRequest => trace_svg,
+        GraphSvgRequest => graph_svg,
+        DocumentTextRequest => document_text,
+        SimulateRequest => simulate,
+        WorkDoneProgressCancel => work_done_progress_cancel,
+    );
+    let (service, socket) = builder.finish();
     tokio::join!(
         Server::new(input, server_output, socket).serve(order::Ordered::new(service)),
         framing::write_output(to_write, output),

@@ -5,12 +5,13 @@
 //! name and types have this one home. The editors' clients (editors/)
 //! call them by the same names.
 
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::Uri;
 use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::request::Request;
 
 use super::pictures::{GraphSvg, GraphSvgParams, TraceSvg, TraceSvgParams};
 use super::results::{ErrorTrace, ErrorTraceParams};
-use super::server::{DocumentText, DocumentTextParams, ServerStatusParams};
 use super::simulate::{SimulateParams, SimulateResult};
 
 /// The parameters of the request `R`.
@@ -70,4 +71,28 @@ pub enum ServerStatus {}
 impl Notification for ServerStatus {
     type Params = ServerStatusParams;
     const METHOD: &'static str = "zeno/serverStatus";
+}
+
+/// Parameters of `zeno/documentText`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DocumentTextParams {
+    /// The open document.
+    pub uri: Uri,
+}
+
+/// The server's copy of an open document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentText {
+    /// The version of `text`: the last one applied (edits waiting for an
+    /// earlier version are not in it).
+    pub version: i32,
+    /// The text.
+    pub text: String,
+}
+
+/// Parameters of `zeno/serverStatus` ([`ServerStatus`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerStatusParams {
+    /// Every check of every open document is done.
+    pub quiescent: bool,
 }

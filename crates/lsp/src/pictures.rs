@@ -6,11 +6,8 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
-use crate::lsp_ext::{Answer, GraphSvgRequest, Params, TraceSvgRequest};
-use crate::server::Backend;
 use zeno_checker::{CheckResult, Trace, Verdict};
 use zeno_ir::Network;
 
@@ -77,7 +74,8 @@ pub fn highlight_trace(results: &[CheckResult]) -> Option<&Trace> {
         .find_map(|r| r.trace.as_ref())
 }
 
-fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
+/// The timeline of check `check`'s current trace (`None` without one).
+pub(crate) fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
     let id = s.network.check_named(check)?;
     let trace = s.results.get(id.index())?.trace.as_ref()?;
     Some(TraceSvg {
@@ -85,7 +83,9 @@ fn draw_trace(s: &Snapshot, check: &str) -> Option<TraceSvg> {
     })
 }
 
-fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
+/// The automata of the template at the snapshot's offset (`None`
+/// outside templates), the first violated check's trace numbered on them.
+pub(crate) fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
     let Some(template) = template_at(&s.network, s.offset) else {
         return Ok(None);
     };
@@ -99,43 +99,4 @@ fn draw_graph(s: &Snapshot) -> std::result::Result<Option<GraphSvg>, String> {
         svg,
         template: template.to_owned(),
     }))
-}
-
-async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| Error {
-        message: format!("internal error while drawing: {e}").into(),
-        ..Error::internal_error()
-    })
-}
-
-impl Backend {
-    /// `zeno/traceSvg`: the timeline of a check's current trace, or `null`
-    /// when the check is unknown or has no trace (yet).
-    pub async fn trace_svg(
-        &self,
-        params: Params<TraceSvgRequest>,
-    ) -> Result<Answer<TraceSvgRequest>> {
-        let Some(snap) = self.picture_snapshot(&params.uri, None)? else {
-            return Ok(None);
-        };
-        off_thread(move || draw_trace(&snap, &params.check)).await
-    }
-
-    /// `zeno/graphSvg`: the automata of the template under the cursor (all
-    /// its instances), with the first violated check's trace numbered on
-    /// them; `null` outside templates.
-    pub async fn graph_svg(
-        &self,
-        params: Params<GraphSvgRequest>,
-    ) -> Result<Answer<GraphSvgRequest>> {
-        let Some(snap) = self.picture_snapshot(&params.uri, Some(params.position))? else {
-            return Ok(None);
-        };
-        off_thread(move || draw_graph(&snap))
-            .await?
-            .map_err(|msg| Error {
-                message: msg.into(),
-                ..Error::internal_error()
-            })
-    }
 }

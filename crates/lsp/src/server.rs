@@ -1,7 +1,9 @@
 //! The language server: open documents, their analyses and background checks.
 //!
 //! State lives behind one `std::sync::Mutex` that is never held across an
-//! `.await`; frontend analysis runs under it (it is cheap), while checks run on
+//! `.await`. An edit is applied under it; the analysis of the new text runs
+//! after it is released, on a blocking thread on a salsa snapshot, and is
+//! stored only while its text is the last one ([`analysis`]). Checks run on
 //! blocking worker threads on an owned `ir::Network`, so no database is held
 //! during a search. Messages to the client go through `outbox`, an async lock
 //! taken before the state lock, so that they leave in the order in which the
@@ -12,12 +14,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+mod analysis;
+mod custom;
 mod jobs;
 mod requests;
 
@@ -28,8 +31,7 @@ use super::foreign::{self, Translation};
 use super::guard::{self, guarded};
 use super::lenses::{self, Cursor};
 use super::line_index::{Encoding, LineIndex};
-use super::lsp_ext::{Answer, DocumentTextRequest, ErrorTraceRequest, Params};
-use super::results::{self, ErrorTrace, ErrorTraceParams, StaleVerdict, Staleness};
+use super::results::{self, StaleVerdict, Staleness};
 use super::snapshot::Snapshot;
 use jobs::Job;
 use zeno_checker::CheckResult;
@@ -41,14 +43,7 @@ use zeno_semantics::AnalysisHost;
 /// applied anyway (a client may skip version numbers).
 const GAP_WAIT: Duration = Duration::from_millis(200);
 
-pub use super::lsp_ext::ServerStatus;
-
-/// Parameters of `zeno/serverStatus` ([`ServerStatus`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ServerStatusParams {
-    /// Every check of every open document is done.
-    pub quiescent: bool,
-}
+use super::lsp_ext::{ServerStatus, ServerStatusParams};
 
 pub struct Backend {
     client: Client,
@@ -56,6 +51,9 @@ pub struct Backend {
     outbox: Arc<tokio::sync::Mutex<()>>,
     /// Set by the `shutdown` request: `exit` then ends the process with 0.
     shut_down: Arc<AtomicBool>,
+    /// Counts the analyses stored: a request about a document's model
+    /// waits here for the analysis of its last text ([`Backend::settled`]).
+    analyses_done: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 #[derive(Default)]
@@ -98,12 +96,27 @@ struct Doc {
     /// An `.xml` file that is not a UPPAAL model: neither reported nor
     /// checked.
     ignored: bool,
+    /// The client opened the document. `false` for a query file `MODEL.q`
+    /// read from disk because its model is open (as `zeno check MODEL.xml`
+    /// reads it): checked and reported all the same, but requests about it
+    /// are answered as about a closed document.
+    opened: bool,
+    /// Counts the texts set for analysis: an analysis is stored and
+    /// published only while its text is the last one.
+    generation: u64,
+    /// The generation whose analysis is running off the lock, if any.
+    analysing: Option<u64>,
+    /// Check once that analysis is done.
+    check_when_analysed: bool,
 }
 
 /// Messages computed under the state lock, sent after it is released.
 #[derive(Default)]
 struct Outgoing {
-    publish: Vec<(Uri, Vec<Diagnostic>, i32)>,
+    /// Diagnostics of a document, with its version (`None` for one the
+    /// client has not opened).
+    publish: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>,
+    analyses: Vec<analysis::Pending>,
     status: Option<bool>,
     jobs: Vec<(Uri, u64)>,
     log: Vec<String>,
@@ -130,15 +143,23 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 impl State {
     /// An open document, or the error a request about a closed one gets.
     fn open(&self, uri: &Uri) -> Result<&Doc> {
-        self.docs.get(uri).ok_or_else(not_open)
+        self.docs.get(uri).filter(|d| d.opened).ok_or_else(not_open)
     }
 
     /// [`State::open`], to change the document.
     fn open_mut(&mut self, uri: &Uri) -> Result<&mut Doc> {
-        self.docs.get_mut(uri).ok_or_else(not_open)
+        self.docs
+            .get_mut(uri)
+            .filter(|d| d.opened)
+            .ok_or_else(not_open)
     }
 
-    fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, i32)> {
+    /// The text of a document the client has open.
+    fn open_text(&self, uri: &Uri) -> Option<String> {
+        Some(self.open(uri).ok()?.doc.text.clone())
+    }
+
+    fn publish_payload(&self, uri: &Uri) -> Option<(Uri, Vec<Diagnostic>, Option<i32>)> {
         let d = self.docs.get(uri)?;
         let mut all = d.diagnostics.clone();
         let mut checks = Vec::new();
@@ -162,7 +183,7 @@ impl State {
                 .filter(|c| !(query_file && c.code == step))
                 .map(|c| d.located(c)),
         );
-        Some((uri.clone(), all, d.doc.version))
+        Some((uri.clone(), all, d.opened.then_some(d.doc.version)))
     }
 
     fn stale_reason(&self, d: &Doc) -> Staleness {
@@ -177,7 +198,11 @@ impl State {
 
     /// The status to send, if it changed since the last one sent.
     fn status_change(&mut self) -> Option<bool> {
-        let quiescent = self.docs.values().all(|d| d.job.is_none());
+        let quiescent = self
+            .docs
+            .values()
+            // An analysis that a check will follow counts as the check.
+            .all(|d| d.job.is_none() && !(d.analysing.is_some() && d.check_when_analysed));
         if self.quiescent_sent == Some(quiescent) {
             return None;
         }
@@ -185,31 +210,103 @@ impl State {
         Some(quiescent)
     }
 
-    /// Re-analyses a document after its text changed, drops the results of
-    /// the old text, cancels its running check and (depending on the trigger
-    /// and the settings) schedules a new one.
+    /// After a document's text changed: starts its analysis (off the
+    /// lock, see [`analysis`]) unless it was only saved, drops the results
+    /// of the old text, cancels its running check and (depending on the
+    /// trigger and the settings) checks it again, once analysed.
     fn text_changed(&mut self, uri: &Uri, trigger: Trigger, out: &mut Outgoing) {
         let check = match trigger {
             Trigger::Open | Trigger::Save => true,
             Trigger::Change => self.settings.check_on_change,
         };
-        let job_id = self.next_job;
+        // A query file's queries are checked on the model beside it, as
+        // the editor has it.
+        let model = (foreign::kind(uri, "") == foreign::Kind::QueryFile)
+            .then(|| foreign::model_of(uri, |m| self.open_text(m)));
         let Some(d) = self.docs.get_mut(uri) else {
             return;
         };
-        if trigger != Trigger::Save {
-            d.analyse(uri, out);
-        }
         if let Some(job) = d.job.take() {
             job.stop();
         }
-        if check && !d.ignored {
-            d.job = Some(Job::new(job_id));
-            self.next_job += 1;
-            out.jobs.push((uri.clone(), job_id));
+        if trigger != Trigger::Save {
+            out.analyses.push(d.begin_analysis(uri, model));
+            d.check_when_analysed = check;
+        } else if d.analysing.is_some() {
+            d.check_when_analysed |= check;
+        } else if check {
+            self.schedule_check(uri, out);
+            out.publish.extend(self.publish_payload(uri));
         }
-        out.publish.extend(self.publish_payload(uri));
+        self.query_file_follows(uri, trigger, out);
         out.status = self.status_change();
+    }
+
+    /// Schedules a check job for an analysed document (none for a file the
+    /// server leaves alone).
+    fn schedule_check(&mut self, uri: &Uri, out: &mut Outgoing) {
+        let job_id = self.next_job;
+        let Some(d) = self.docs.get_mut(uri).filter(|d| !d.ignored) else {
+            return;
+        };
+        d.job = Some(Job::new(job_id));
+        self.next_job += 1;
+        out.jobs.push((uri.clone(), job_id));
+    }
+
+    /// The query file `MODEL.q` beside the UPPAAL model `uri`, after the
+    /// model's text changed: read from disk when the model is opened (if
+    /// the client has not opened it too), then checked again on the
+    /// model's new text.
+    fn query_file_follows(&mut self, model: &Uri, trigger: Trigger, out: &mut Outgoing) {
+        let Some(q) = foreign::query_file_beside(model) else {
+            return;
+        };
+        // An `.xml` file that is not a UPPAAL model has no query file.
+        let is_model = self
+            .docs
+            .get(model)
+            .is_some_and(|d| foreign::kind(model, &d.doc.text) != foreign::Kind::NotAModel);
+        if !is_model {
+            return;
+        }
+        if trigger == Trigger::Open
+            && !self.docs.contains_key(&q)
+            && let Some(d) = Doc::from_disk(&q, self.encoding)
+        {
+            self.docs.insert(q.clone(), d);
+        }
+        if self.docs.contains_key(&q) {
+            self.text_changed(&q, trigger, out);
+        }
+    }
+
+    /// After the client closed `uri`: a query file whose model is still
+    /// open goes on as read from disk; a model's query file read from disk
+    /// goes with it. Returns the documents no longer followed.
+    fn after_close(&mut self, uri: &Uri, out: &mut Outgoing) -> Vec<Uri> {
+        let model_open = foreign::kind(uri, "") == foreign::Kind::QueryFile
+            && foreign::model_of(uri, |m| self.open_text(m)).is_ok_and(|m| {
+                self.docs
+                    .keys()
+                    .any(|k| k.to_file_path().as_deref() == Some(&m.path))
+            });
+        if model_open && let Some(d) = Doc::from_disk(uri, self.encoding) {
+            self.docs.insert(uri.clone(), d);
+            self.text_changed(uri, Trigger::Open, out);
+            return Vec::new();
+        }
+        let mut gone = Vec::new();
+        if let Some(q) = foreign::query_file_beside(uri)
+            && self.docs.get(&q).is_some_and(|d| !d.opened)
+            && let Some(d) = self.docs.remove(&q)
+        {
+            if let Some(job) = d.job {
+                job.stop();
+            }
+            gone.push(q);
+        }
+        gone
     }
 }
 
@@ -227,7 +324,20 @@ impl Doc {
             cursor: None,
             translation: None,
             ignored: false,
+            opened: true,
+            generation: 0,
+            analysing: None,
+            check_when_analysed: false,
         }
+    }
+
+    /// A query file the client has not opened, read from disk; `None` when
+    /// it cannot be read (there is then nothing to follow).
+    fn from_disk(uri: &Uri, encoding: Encoding) -> Option<Doc> {
+        let bytes = std::fs::read(uri.to_file_path()?).ok()?;
+        let mut d = Doc::new(0, String::from_utf8_lossy(&bytes).into_owned(), encoding);
+        d.opened = false;
+        Some(d)
     }
 
     /// The line index of the analysed text: the document's own, or its
@@ -284,138 +394,6 @@ impl Doc {
             })
             .collect()
     }
-
-    /// Runs the frontend on the current text. A panic in it becomes one
-    /// diagnostic and a fresh database (the old one may be inconsistent).
-    fn analyse(&mut self, uri: &Uri, out: &mut Outgoing) {
-        // The verdicts of the old text stay visible until the new ones come;
-        // results of a version not fully checked leave the older ones.
-        if let Some(network) = &self.network
-            && !self.results.is_empty()
-        {
-            self.stale = results::stale_verdicts(network, &self.results);
-            // A value query's last answer, rather than its bare verdict.
-            for (s, answer) in self.stale.iter_mut().zip(&self.answers) {
-                if let Some(answer) = answer {
-                    s.message = answer.clone();
-                }
-            }
-        }
-        self.results.clear();
-        self.answers.clear();
-        self.cursor = None;
-        self.translation = None;
-        self.ignored = false;
-        let index = Arc::clone(&self.doc.line_index);
-        let mut input_diagnostics = Vec::new();
-        let zeno = match foreign::kind(uri, &self.doc.text) {
-            foreign::Kind::Zeno => self.doc.text.clone(),
-            foreign::Kind::NotAModel => {
-                self.ignored = true;
-                String::new()
-            }
-            foreign::Kind::QueryFile => {
-                match foreign::query_file_translation(uri, &self.doc.text, self.doc.encoding) {
-                    Ok((translation, diagnostics)) => {
-                        input_diagnostics = diagnostics;
-                        let zeno = translation.zeno.clone();
-                        self.translation = Some(translation);
-                        zeno
-                    }
-                    Err(why) => {
-                        input_diagnostics = vec![zeno_base::diagnostics::Diagnostic::error(
-                            ir::Span::new(0, 0),
-                            why,
-                        )];
-                        String::new()
-                    }
-                }
-            }
-            foreign::Kind::Foreign(format) => {
-                match zeno_load::load(uri.path().as_str(), &self.doc.text, &[]) {
-                    Ok(loaded) => {
-                        input_diagnostics = loaded.import_warnings;
-                        self.translation = Some(Translation {
-                            format,
-                            index: Arc::new(LineIndex::with_encoding(
-                                &loaded.zeno,
-                                self.doc.encoding,
-                            )),
-                            zeno: loaded.zeno.clone(),
-                            source_map: loaded.source_map,
-                            query_file: false,
-                        });
-                        loaded.zeno
-                    }
-                    Err(e) => {
-                        input_diagnostics = match e {
-                            zeno_load::LoadError::Import { diagnostics, .. } => diagnostics,
-                            other => vec![zeno_base::diagnostics::Diagnostic::error(
-                                ir::Span::new(0, 0),
-                                other.to_string(),
-                            )],
-                        };
-                        String::new()
-                    }
-                }
-            }
-        };
-        let host = &mut self.host;
-        let analysis = guarded(|| {
-            host.set_text(&zeno);
-            (host.diagnostics(), host.network())
-        });
-        let model_index = Arc::clone(match &self.translation {
-            Some(t) => &t.index,
-            None => &self.doc.line_index,
-        });
-        match analysis {
-            Ok((diagnostics, network)) => {
-                let ours = ide::cap_diagnostics(diagnostics, ide::MAX_DIAGNOSTICS);
-                // A query file shows the model's errors (nothing is checked
-                // without them), not its warnings.
-                let query_file = self.translation.as_ref().is_some_and(|t| t.query_file);
-                let ours: Vec<_> = ours
-                    .into_iter()
-                    .filter(|d| {
-                        !query_file || d.severity == zeno_base::diagnostics::Severity::Error
-                    })
-                    .collect();
-                self.diagnostics = input_diagnostics
-                    .iter()
-                    .map(|d| results::frontend_diagnostic(uri, &index, d))
-                    .chain(ours.iter().map(|d| {
-                        // Mapped into the imported document where the
-                        // source map covers it; else at its top.
-                        let mapped = self
-                            .translation
-                            .as_ref()
-                            .and_then(|t| t.map(&self.doc.text, d));
-                        match mapped {
-                            Some(m) => results::frontend_diagnostic(uri, &index, &m),
-                            None => {
-                                self.located(results::frontend_diagnostic(uri, &model_index, d))
-                            }
-                        }
-                    }))
-                    .collect();
-                self.network = network;
-            }
-            Err(msg) => {
-                out.log
-                    .push(format!("internal error analysing {}: {msg}", uri.as_str()));
-                self.host = AnalysisHost::new();
-                self.network = None;
-                self.diagnostics = vec![Diagnostic {
-                    range: Range::default(),
-                    severity: Some(DiagnosticSeverity::ERROR),
-                    source: Some("zeno".to_string()),
-                    message: format!("internal error in the analysis: {msg}"),
-                    ..Diagnostic::default()
-                }];
-            }
-        }
-    }
 }
 
 impl Backend {
@@ -425,6 +403,7 @@ impl Backend {
             state: Arc::new(Mutex::new(State::default())),
             outbox: Arc::new(tokio::sync::Mutex::new(())),
             shut_down,
+            analyses_done: Arc::new(tokio::sync::watch::Sender::new(0)),
         }
     }
 
@@ -434,6 +413,25 @@ impl Backend {
             state: self.state.clone(),
             outbox: self.outbox.clone(),
             shut_down: self.shut_down.clone(),
+            analyses_done: self.analyses_done.clone(),
+        }
+    }
+
+    /// Waits until the last text of `uri` is analysed, so that a request
+    /// about its model (verdicts, traces, pictures, the simulator) that
+    /// came after an edit is answered on the edited text, as the protocol's
+    /// order implies. Returns at once for a document that is not open.
+    async fn settled(&self, uri: &Uri) {
+        let mut done = self.analyses_done.subscribe();
+        loop {
+            let analysing = lock(&self.state)
+                .docs
+                .get(uri)
+                .is_some_and(|d| d.analysing.is_some());
+            // The sender lives in `self`: waiting cannot fail.
+            if !analysing || done.changed().await.is_err() {
+                return;
+            }
         }
     }
 
@@ -445,7 +443,7 @@ impl Backend {
         }
         for (uri, diagnostics, version) in out.publish {
             self.client
-                .publish_diagnostics(uri, diagnostics, Some(version))
+                .publish_diagnostics(uri, diagnostics, version)
                 .await;
         }
         if let Some(quiescent) = out.status {
@@ -457,6 +455,9 @@ impl Backend {
             // Not awaited here: the answer may take a while.
             let client = self.client.clone();
             tokio::spawn(async move { client.code_lens_refresh().await });
+        }
+        for pending in out.analyses {
+            tokio::spawn(self.clone_handle().run_analysis(pending));
         }
         for (uri, id) in out.jobs {
             let this = self.clone_handle();
@@ -484,66 +485,6 @@ impl Backend {
             }
         })
         .await;
-    }
-
-    /// `zeno/errorTrace`: the structured trace of a check of an open document.
-    pub async fn error_trace(
-        &self,
-        params: Params<ErrorTraceRequest>,
-    ) -> Result<Answer<ErrorTraceRequest>> {
-        guard::request(|| self.error_trace_now(params))
-    }
-
-    fn error_trace_now(&self, params: ErrorTraceParams) -> Result<Option<ErrorTrace>> {
-        let st = lock(&self.state);
-        let d = st.open(&params.uri)?;
-        d.needs_zeno_text("zeno/errorTrace")?;
-        let Some(network) = &d.network else {
-            return Ok(None);
-        };
-        let index = network
-            .checks
-            .iter()
-            .position(|c| c.name == params.check)
-            .ok_or_else(|| Error::invalid_params(format!("no check named `{}`", params.check)))?;
-        Ok(d.results
-            .get(index)
-            .and_then(|r| results::error_trace(&d.doc.line_index, network, index, r)))
-    }
-}
-
-/// Parameters of `zeno/documentText`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DocumentTextParams {
-    pub uri: Uri,
-}
-
-/// The server's copy of an open document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DocumentText {
-    /// The version of `text`: the last one applied (edits waiting for an
-    /// earlier version are not in it).
-    pub version: i32,
-    pub text: String,
-}
-
-impl Backend {
-    /// `zeno/documentText`: the text the server holds for an open document,
-    /// so that a client (or a test) can see that it equals its own.
-    pub async fn document_text(
-        &self,
-        params: Params<DocumentTextRequest>,
-    ) -> Result<Answer<DocumentTextRequest>> {
-        guard::request(|| self.document_text_now(params))
-    }
-
-    fn document_text_now(&self, params: DocumentTextParams) -> Result<DocumentText> {
-        let st = lock(&self.state);
-        let d = st.open(&params.uri)?;
-        Ok(DocumentText {
-            version: d.doc.version,
-            text: d.doc.text.clone(),
-        })
     }
 }
 
@@ -831,7 +772,11 @@ impl LanguageServer for Backend {
                 if let Some(job) = d.job {
                     job.stop();
                 }
-                out.publish.push((uri.clone(), Vec::new(), d.doc.version));
+                out.publish
+                    .push((uri.clone(), Vec::new(), Some(d.doc.version)));
+            }
+            for gone in st.after_close(&uri, out) {
+                out.publish.push((gone, Vec::new(), None));
             }
             out.status = st.status_change();
         })
@@ -899,6 +844,7 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
+        self.settled(&p.text_document.uri).await;
         if let Some(check) = guard::request(|| self.check_hover(&p.text_document.uri, p.position))?
         {
             return Ok(Some(check));
@@ -938,6 +884,7 @@ impl LanguageServer for Backend {
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.settled(&params.text_document.uri).await;
         guard::request(|| self.on_inlay_hint(params))
     }
 
@@ -957,10 +904,15 @@ impl LanguageServer for Backend {
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.settled(&params.text_document.uri).await;
         guard::request(|| self.on_code_lens(params))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let uri = params.arguments.first().and_then(|a| a.get("uri"));
+        if let Some(uri) = uri.and_then(|u| serde_json::from_value::<Uri>(u.clone()).ok()) {
+            self.settled(&uri).await;
+        }
         guard::request(|| self.on_execute_command(params))
     }
 

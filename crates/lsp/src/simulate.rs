@@ -15,13 +15,10 @@ use std::sync::Arc;
 
 use num_rational::Rational64;
 use serde::{Deserialize, Serialize};
-use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Range, Uri};
 
-use super::lsp_ext::{Answer, Params, SimulateRequest};
 use super::places::Places;
 use super::results::{EdgeView, StateView, edges_view, location_values};
-use super::server::Backend;
 use zeno_checker::{Trace, Transition};
 use zeno_ir::Network;
 use zeno_report::{NamedValue, clock_values};
@@ -375,30 +372,5 @@ fn transition(
             piece,
         }),
         error: o.error.clone(),
-    }
-}
-
-impl Backend {
-    /// `zeno/simulate`: replays the steps (or a check's trace) on an open
-    /// document's network; `null` while the document has errors (no
-    /// network).
-    pub async fn simulate(
-        &self,
-        params: Params<SimulateRequest>,
-    ) -> Result<Answer<SimulateRequest>> {
-        let Some(snap) = self.simulation_snapshot(&params.uri, params.trace.as_deref())? else {
-            return Ok(None);
-        };
-        let work = move || {
-            super::guard::request(|| {
-                simulate(&snap, &params)
-                    .map(Some)
-                    .map_err(|e| Error::invalid_params(e.to_string()))
-            })
-        };
-        tokio::task::spawn_blocking(work).await.map_err(|e| Error {
-            message: format!("internal error while simulating: {e}").into(),
-            ..Error::internal_error()
-        })?
     }
 }

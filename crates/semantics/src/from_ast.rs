@@ -1,9 +1,10 @@
 //! Syntax tree → HIR.
 //!
-//! Reads the lossless tree by node kinds and keeps whatever is there: a
-//! missing piece becomes [`ExprKind::Missing`] or an empty name (the parser
-//! has already reported it), and nodes inside `ERROR` are skipped. Spans
-//! inside a template are made relative to the template's start.
+//! Reads the lossless tree through its typed views (`zeno_syntax::ast`)
+//! and keeps whatever is there: a missing piece becomes
+//! [`ExprKind::Missing`] or an empty name (the parser has already reported
+//! it), and nodes inside `ERROR` are skipped. Spans inside a template are
+//! made relative to the template's start.
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use super::hir::*;
 use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{LocationKind, Span, SyncDir};
 use zeno_syntax::ast::{self, AstNode};
-use zeno_syntax::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use zeno_syntax::{SyntaxNode, SyntaxToken};
 
 /// Parses a text and lowers it to its item tree, with the syntax diagnostics.
 pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
@@ -23,98 +24,49 @@ pub fn lower_file(text: &str) -> (ItemTree, Vec<Diagnostic>) {
 /// chunk's memoised parse, so a chunk is parsed once), with its syntax
 /// diagnostics.
 pub fn lower_parse(parse: &zeno_syntax::Parse) -> (ItemTree, Vec<Diagnostic>) {
-    let root = parse.syntax_node();
     let mut tree = ItemTree::default();
     let mut diags = parse.errors().to_vec();
     let top = Lowerer::new(0);
-    for item in root.children() {
-        match item.kind() {
-            VAR_DECL => top.var_decl(&item, &mut tree.globals),
-            TYPEDEF_DECL => tree.globals.push(Decl::Typedef(top.typedef(&item))),
-            FUNCTION => tree
+    let items = ast::SourceFile::cast(parse.syntax_node()).into_iter();
+    for item in items.flat_map(|file| file.items()) {
+        match item {
+            ast::Item::VarDecl(v) => top.var_decl(&v, &mut tree.globals),
+            ast::Item::TypedefDecl(t) => tree.globals.push(Decl::Typedef(top.typedef(&t))),
+            ast::Item::Function(f) => tree
                 .globals
-                .push(Decl::Function(Arc::new(top.function(&item)))),
-            TEMPLATE => {
-                let offset = u32::from(item.text_range().start());
+                .push(Decl::Function(Arc::new(top.function(&f)))),
+            ast::Item::Template(t) => {
+                let offset = u32::from(t.syntax().text_range().start());
                 let l = Lowerer::new(offset);
                 tree.templates.push(TemplateItem {
-                    data: Arc::new(l.template(&item)),
+                    data: Arc::new(l.template(&t)),
                     offset,
                 });
                 diags.extend(l.diags.into_inner());
             }
-            INSTANCE => tree.instances.push(top.instance(&item)),
-            SYSTEM => {
+            ast::Item::Instance(i) => tree.instances.push(top.instance(&i)),
+            ast::Item::System(sys) => {
                 // The level continues across `system` lines (one line is usual).
                 let base = tree.system_levels.last().copied().unwrap_or(0);
-                tree.system_span.get_or_insert(top.span(&item));
-                if let Some(sys) = ast::System::cast(item.clone()) {
-                    for (r, level) in sys.leveled_entries() {
-                        tree.system.push(top.name(r.syntax()));
-                        tree.system_levels.push(base + level);
-                    }
+                tree.system_span.get_or_insert(top.span(sys.syntax()));
+                for (r, level) in sys.leveled_entries() {
+                    tree.system.push(top.name_ref(&r));
+                    tree.system_levels.push(base + level);
                 }
             }
-            SYNC_VECTOR => tree.vectors.push(top.vector(&item)),
-            PRIORITY_DECL => tree.priorities.push(top.priority(&item)),
-            CHECK => {
-                if let Some(c) = top.check(&item) {
+            ast::Item::SyncVector(v) => tree.vectors.push(top.vector(&v)),
+            ast::Item::PriorityDecl(p) => tree.priorities.push(top.priority(&p)),
+            ast::Item::Check(c) => {
+                if let Some(c) = top.check(&c) {
                     tree.checks.push(c);
                 }
             }
-            _ => {}
+            // Locations and edges outside a template: the parser reported them.
+            ast::Item::Location(_) | ast::Item::Edge(_) => {}
         }
     }
     diags.extend(top.diags.into_inner());
     (tree, diags)
-}
-
-fn is_expr(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        LITERAL
-            | NAME_REF
-            | PAREN_EXPR
-            | PREFIX_EXPR
-            | BIN_EXPR
-            | COND_EXPR
-            | INDEX_EXPR
-            | FIELD_EXPR
-            | CALL_EXPR
-            | POSTFIX_EXPR
-            | ASSIGN_EXPR
-            | QUANT_EXPR
-    )
-}
-
-/// Whether a node of this kind is a statement of a function body.
-fn is_stmt(kind: SyntaxKind) -> bool {
-    <zeno_syntax::ast::Stmt as zeno_syntax::ast::AstNode>::can_cast(kind)
-}
-
-fn is_type(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        INT_TYPE | BOOL_TYPE | CLOCK_TYPE | CHAN_TYPE | NAMED_TYPE | STRUCT_TYPE | SCALAR_TYPE
-    )
-}
-
-fn child(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxNode> {
-    node.children().find(|c| c.kind() == kind)
-}
-
-fn exprs(node: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
-    node.children().filter(|c| is_expr(c.kind()))
-}
-
-fn tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
-}
-
-fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
-    tokens(node).any(|t| t.kind() == kind)
 }
 
 struct Lowerer {
@@ -142,7 +94,8 @@ impl Lowerer {
         }
     }
 
-    fn error_at(&self, node: &SyntaxNode, message: &str) {
+    /// An error located in the chunk, as the parser's are.
+    fn error_at(&self, node: &SyntaxNode, message: impl Into<String>) {
         let r = node.text_range();
         self.diags.borrow_mut().push(Diagnostic::error(
             Span::new(u32::from(r.start()), u32::from(r.end())),
@@ -150,28 +103,25 @@ impl Lowerer {
         ));
     }
 
-    /// The `ARRAY_SIZE` children: the dimensions, outermost first.
-    fn array_sizes(&self, node: &SyntaxNode) -> Vec<Expr> {
-        node.children()
-            .filter(|c| c.kind() == ARRAY_SIZE)
-            .map(|size| self.opt_expr(exprs(&size).next(), &size))
-            .collect()
+    /// The dimensions, outermost first.
+    fn array_sizes(&self, sizes: impl Iterator<Item = ast::ArraySize>) -> Vec<Expr> {
+        sizes.map(|size| self.size(&size)).collect()
+    }
+
+    fn size(&self, size: &ast::ArraySize) -> Expr {
+        self.opt_expr(size.expr(), size.syntax())
     }
 
     /// An initial value: an expression or a `{ … }` list (nested lists
     /// for arrays of arrays and records).
-    fn init(&self, node: &SyntaxNode) -> Expr {
-        if node.kind() != ARRAY_INIT {
-            return self.expr(node);
-        }
+    fn init(&self, e: &ast::Expr) -> Expr {
+        let ast::Expr::ArrayInit(list) = e else {
+            return self.expr(e);
+        };
         // Lists nest no deeper than the parser allows, which is within
         // the expression depth every later pass is built for.
-        let elements = node
-            .children()
-            .filter(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
-            .map(|c| self.init(&c))
-            .collect();
-        Expr::new(ExprKind::List(elements), self.span(node))
+        let elements = list.elements().map(|c| self.init(&c)).collect();
+        Expr::new(ExprKind::List(elements), self.span(list.syntax()))
     }
 
     fn span(&self, node: &SyntaxNode) -> Span {
@@ -190,24 +140,21 @@ impl Lowerer {
         )
     }
 
-    /// A `NAME` or `NAME_REF` node.
-    fn name(&self, node: &SyntaxNode) -> Name {
-        let text = tokens(node)
-            .find(|t| t.kind() == IDENT)
-            .map(|t| t.text().to_string())
-            .unwrap_or_default();
-        Name::new(text, self.span(node))
+    fn name_ref(&self, n: &ast::NameRef) -> Name {
+        Name::new(n.text(), self.span(n.syntax()))
     }
 
-    /// The `NAME` child, or an empty name at the node's start when missing.
-    fn name_child(&self, node: &SyntaxNode) -> Name {
-        match child(node, NAME) {
-            Some(n) => self.name(&n),
-            None => {
-                let s = self.span(node);
-                Name::new("", Span::new(s.start, s.start))
-            }
+    /// A defined name, or an empty name at `parent`'s start when missing.
+    fn name_or_empty(&self, name: Option<ast::Name>, parent: &SyntaxNode) -> Name {
+        match name {
+            Some(n) => Name::new(n.text(), self.span(n.syntax())),
+            None => self.empty_name(parent),
         }
+    }
+
+    fn empty_name(&self, node: &SyntaxNode) -> Name {
+        let s = self.span(node);
+        Name::new("", Span::new(s.start, s.start))
     }
 
     fn missing(&self, node: &SyntaxNode) -> Expr {
@@ -215,42 +162,41 @@ impl Lowerer {
         Expr::new(ExprKind::Missing, Span::new(s.end, s.end))
     }
 
-    fn opt_expr(&self, node: Option<SyntaxNode>, parent: &SyntaxNode) -> Expr {
-        match node {
-            Some(n) => self.expr(&n),
+    fn opt_expr(&self, e: Option<ast::Expr>, parent: &SyntaxNode) -> Expr {
+        match e {
+            Some(e) => self.expr(&e),
             None => self.missing(parent),
         }
     }
 
+    fn exprs(&self, es: impl Iterator<Item = ast::Expr>) -> Vec<Expr> {
+        es.map(|e| self.expr(&e)).collect()
+    }
+
     // ---- declarations ----
 
-    fn var_decl(&self, node: &SyntaxNode, out: &mut Vec<Decl>) {
-        let is_const = has_token(node, CONST_KW);
-        let Some(ty) = node.children().find(|c| is_type(c.kind())) else {
+    fn var_decl(&self, v: &ast::VarDecl, out: &mut Vec<Decl>) {
+        let is_const = v.is_const();
+        let Some(ty) = v.ty() else {
             return;
         };
         let ty = self.ty(&ty);
-        for d in node.children().filter(|c| c.kind() == VAR_DECLARATOR) {
-            let array = self.array_sizes(&d);
-            let init = d
-                .children()
-                .find(|c| c.kind() == ARRAY_INIT || is_expr(c.kind()))
-                .map(|e| self.init(&e));
+        for d in v.declarators() {
             out.push(Decl::Var(VarDecl {
                 is_const,
                 ty: ty.clone(),
-                name: self.name_child(&d),
-                array,
-                init,
-                span: self.span(&d),
+                name: self.name_or_empty(d.name(), d.syntax()),
+                array: self.array_sizes(d.array_sizes()),
+                init: d.init().map(|e| self.init(&e)),
+                span: self.span(d.syntax()),
             }));
         }
     }
 
-    /// The type child of `node`; plain `int` at the node where the text
-    /// has none (a half-written model), so lowering goes on.
-    fn ty_child(&self, node: &SyntaxNode) -> TypeRef {
-        match node.children().find(|c| is_type(c.kind())) {
+    /// The type written, or plain `int` at `node` where the text has none
+    /// (a half-written model), so lowering goes on.
+    fn ty_or_int(&self, ty: Option<ast::Type>, node: &SyntaxNode) -> TypeRef {
+        match ty {
             Some(t) => self.ty(&t),
             None => TypeRef::Int {
                 range: None,
@@ -259,42 +205,40 @@ impl Lowerer {
         }
     }
 
-    fn typedef(&self, node: &SyntaxNode) -> Typedef {
-        let ty = self.ty_child(node);
+    fn typedef(&self, t: &ast::TypedefDecl) -> Typedef {
         Typedef {
-            ty,
-            name: self.name_child(node),
-            array: self.array_sizes(node),
-            span: self.span(node),
+            ty: self.ty_or_int(t.ty(), t.syntax()),
+            name: self.name_or_empty(t.name(), t.syntax()),
+            array: self.array_sizes(t.array_sizes()),
+            span: self.span(t.syntax()),
         }
     }
 
-    fn ty(&self, node: &SyntaxNode) -> TypeRef {
-        let span = self.span(node);
-        match node.kind() {
-            INT_TYPE => TypeRef::Int {
-                range: child(node, RANGE).map(|r| {
-                    let mut es = exprs(&r);
-                    let lo = self.opt_expr(es.next(), &r);
-                    let hi = self.opt_expr(es.next(), &r);
+    fn ty(&self, ty: &ast::Type) -> TypeRef {
+        let span = self.span(ty.syntax());
+        match ty {
+            ast::Type::IntType(t) => TypeRef::Int {
+                range: t.range().map(|r| {
+                    let lo = self.opt_expr(r.lo(), r.syntax());
+                    let hi = self.opt_expr(r.hi(), r.syntax());
                     Box::new((lo, hi))
                 }),
                 span,
             },
-            BOOL_TYPE => TypeRef::Bool { span },
-            SCALAR_TYPE => {
-                let size = match child(node, ARRAY_SIZE) {
-                    Some(s) => self.opt_expr(exprs(&s).next(), &s),
-                    None => self.missing(node),
+            ast::Type::BoolType(_) => TypeRef::Bool { span },
+            ast::Type::ScalarType(t) => {
+                let size = match t.size() {
+                    Some(s) => self.size(&s),
+                    None => self.missing(t.syntax()),
                 };
                 TypeRef::Scalar {
                     size: Box::new(size),
                     span,
                 }
             }
-            STRUCT_TYPE => {
+            ast::Type::StructType(t) => {
                 let mut decls = Vec::new();
-                for field in node.children().filter(|c| c.kind() == VAR_DECL) {
+                for field in t.fields() {
                     self.var_decl(&field, &mut decls);
                 }
                 let fields = decls
@@ -306,14 +250,14 @@ impl Lowerer {
                     .collect();
                 TypeRef::Struct { fields, span }
             }
-            CLOCK_TYPE => TypeRef::Clock { span },
-            CHAN_TYPE => TypeRef::Chan {
-                urgent: has_token(node, URGENT_KW),
-                broadcast: has_token(node, BROADCAST_KW),
+            ast::Type::ClockType(_) => TypeRef::Clock { span },
+            ast::Type::ChanType(t) => TypeRef::Chan {
+                urgent: t.is_urgent(),
+                broadcast: t.is_broadcast(),
                 span,
             },
-            _ => match child(node, NAME_REF) {
-                Some(n) => TypeRef::Named(self.name(&n)),
+            ast::Type::NamedType(t) => match t.name_ref() {
+                Some(n) => TypeRef::Named(self.name_ref(&n)),
                 None => TypeRef::Int { range: None, span },
             },
         }
@@ -321,26 +265,31 @@ impl Lowerer {
 
     // ---- templates ----
 
-    fn template(&self, node: &SyntaxNode) -> Template {
-        let params = self.params(node);
+    fn template(&self, node: &ast::Template) -> Template {
         let mut t = Template {
-            name: self.name_child(node),
-            params,
+            name: self.name_or_empty(node.name(), node.syntax()),
+            params: self.params(node.params()),
             decls: Vec::new(),
             locations: Vec::new(),
             edges: Vec::new(),
-            span: self.span(node),
+            span: self.span(node.syntax()),
         };
-        if let Some(body) = child(node, TEMPLATE_BODY) {
-            for item in body.children() {
-                match item.kind() {
-                    VAR_DECL => self.var_decl(&item, &mut t.decls),
-                    TYPEDEF_DECL => t.decls.push(Decl::Typedef(self.typedef(&item))),
-                    FUNCTION => t.decls.push(Decl::Function(Arc::new(self.function(&item)))),
-                    LOCATION => t.locations.push(self.location(&item)),
-                    EDGE => t.edges.push(self.edge(&item)),
-                    _ => {}
+        for item in node.items() {
+            match item {
+                ast::Item::VarDecl(v) => self.var_decl(&v, &mut t.decls),
+                ast::Item::TypedefDecl(d) => t.decls.push(Decl::Typedef(self.typedef(&d))),
+                ast::Item::Function(f) => {
+                    t.decls.push(Decl::Function(Arc::new(self.function(&f))));
                 }
+                ast::Item::Location(l) => t.locations.push(self.location(&l)),
+                ast::Item::Edge(e) => t.edges.push(self.edge(&e)),
+                // Not template items: the parser reported them.
+                ast::Item::Template(_)
+                | ast::Item::Instance(_)
+                | ast::Item::System(_)
+                | ast::Item::SyncVector(_)
+                | ast::Item::PriorityDecl(_)
+                | ast::Item::Check(_) => {}
             }
         }
         t
@@ -348,336 +297,289 @@ impl Lowerer {
 
     // ---- functions ----
 
-    fn function(&self, node: &SyntaxNode) -> Function {
-        let ret = if has_token(node, VOID_KW) {
+    fn function(&self, f: &ast::Function) -> Function {
+        let ret = if f.is_void() {
             None
         } else {
-            Some(self.ty_child(node))
+            Some(self.ty_or_int(f.ret_type(), f.syntax()))
         };
-        let params = self.params(node);
-        let (body, end) = match child(node, BLOCK) {
+        let (body, end) = match f.body() {
             Some(b) => {
-                let span = self.span(&b);
+                let span = self.span(b.syntax());
                 (
                     self.block(&b),
                     Span::new(span.end.saturating_sub(1), span.end),
                 )
             }
             None => {
-                let span = self.span(node);
+                let span = self.span(f.syntax());
                 (Vec::new(), Span::new(span.end, span.end))
             }
         };
         Function {
-            name: self.name_child(node),
+            name: self.name_or_empty(f.name(), f.syntax()),
             ret,
-            params,
+            params: self.params(f.params()),
             body,
             end,
-            span: self.span(node),
+            span: self.span(f.syntax()),
         }
     }
 
-    fn block(&self, node: &SyntaxNode) -> Vec<Stmt> {
+    fn block(&self, block: &ast::Block) -> Vec<Stmt> {
         let mut out = Vec::new();
-        for c in node.children() {
-            self.statement_into(&c, &mut out);
+        for node in block.syntax().children() {
+            if ast::Function::can_cast(node.kind()) {
+                self.error_at(&node, "functions cannot be declared inside functions");
+            } else if let Some(s) = ast::Stmt::cast(node) {
+                self.statement_into(&s, &mut out);
+            }
         }
         out
     }
 
-    /// Lowers a statement node (a declaration may declare several
-    /// variables, hence `out`).
-    fn statement_into(&self, node: &SyntaxNode, out: &mut Vec<Stmt>) {
-        let span = self.span(node);
-        let kind = match node.kind() {
-            VAR_DECL => {
+    /// Lowers a statement (a declaration may declare several variables,
+    /// hence `out`).
+    fn statement_into(&self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        let span = self.span(s.syntax());
+        let kind = match s {
+            ast::Stmt::VarDecl(v) => {
                 let mut decls = Vec::new();
-                self.var_decl(node, &mut decls);
+                self.var_decl(v, &mut decls);
                 out.extend(decls.into_iter().map(|d| Stmt {
                     span,
                     kind: StmtKind::Decl(d),
                 }));
                 return;
             }
-            FUNCTION => {
-                self.error_at(node, "functions cannot be declared inside functions");
-                return;
-            }
-            TYPEDEF_DECL => StmtKind::Decl(Decl::Typedef(self.typedef(node))),
-            BLOCK => StmtKind::Block(self.block(node)),
-            EXPR_STMT => match exprs(node).next() {
+            ast::Stmt::TypedefDecl(t) => StmtKind::Decl(Decl::Typedef(self.typedef(t))),
+            ast::Stmt::Block(b) => StmtKind::Block(self.block(b)),
+            ast::Stmt::ExprStmt(e) => match e.expr() {
                 Some(e) => StmtKind::Expr(self.expr(&e)),
                 None => StmtKind::Empty,
             },
-            IF_STMT => {
-                let cond = self.opt_expr(exprs(node).next(), node);
-                let then = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
-                let els = child(node, ELSE_BRANCH).map(|e| {
-                    Box::new(self.sub_statement(e.children().find(|c| is_stmt(c.kind())), &e))
-                });
+            ast::Stmt::IfStmt(i) => {
+                let cond = self.opt_expr(i.condition(), i.syntax());
+                let then = self.sub_statement(i.then_branch(), i.syntax());
+                let els = i
+                    .else_branch()
+                    .map(|e| Box::new(self.sub_statement(Some(e), i.syntax())));
                 StmtKind::If(cond, Box::new(then), els)
             }
-            WHILE_STMT => {
-                let cond = self.opt_expr(exprs(node).next(), node);
-                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+            ast::Stmt::WhileStmt(w) => {
+                let cond = self.opt_expr(w.condition(), w.syntax());
+                let body = self.sub_statement(w.body(), w.syntax());
                 StmtKind::While(cond, Box::new(body))
             }
-            DO_STMT => {
-                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
-                let cond = self.opt_expr(exprs(node).next(), node);
+            ast::Stmt::DoStmt(d) => {
+                let body = self.sub_statement(d.body(), d.syntax());
+                let cond = self.opt_expr(d.condition(), d.syntax());
                 StmtKind::DoWhile(Box::new(body), cond)
             }
-            FOR_STMT => {
-                let part = |kind| -> Vec<Expr> {
-                    child(node, kind)
-                        .map(|p| exprs(&p).map(|e| self.expr(&e)).collect())
-                        .unwrap_or_default()
-                };
-                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
-                StmtKind::For {
-                    init: part(FOR_INIT),
-                    cond: part(FOR_COND).into_iter().next(),
-                    step: part(FOR_STEP),
-                    body: Box::new(body),
-                }
-            }
-            FOR_RANGE_STMT => {
-                let ty = self.ty_child(node);
-                let body = self.sub_statement(node.children().find(|c| is_stmt(c.kind())), node);
+            ast::Stmt::ForStmt(f) => StmtKind::For {
+                init: self.exprs(f.init().into_iter()),
+                cond: f.condition().map(|c| self.expr(&c)),
+                step: self.exprs(f.step().into_iter()),
+                body: Box::new(self.sub_statement(f.body(), f.syntax())),
+            },
+            ast::Stmt::ForRangeStmt(f) => {
+                let ty = self.ty_or_int(f.ty(), f.syntax());
+                let body = self.sub_statement(f.body(), f.syntax());
                 StmtKind::ForRange {
-                    name: self.name_child(node),
+                    name: self.name_or_empty(f.name(), f.syntax()),
                     ty,
                     body: Box::new(body),
                 }
             }
-            RETURN_STMT => StmtKind::Return(exprs(node).next().map(|e| self.expr(&e))),
-            EMPTY_STMT => StmtKind::Empty,
-            _ => return,
+            ast::Stmt::ReturnStmt(r) => StmtKind::Return(r.expr().map(|e| self.expr(&e))),
+            ast::Stmt::EmptyStmt(_) => StmtKind::Empty,
         };
         out.push(Stmt { kind, span });
     }
 
     /// The single statement of an `if`/`while`/`for` body; a declaration
     /// there becomes a block of its own.
-    fn sub_statement(&self, node: Option<SyntaxNode>, parent: &SyntaxNode) -> Stmt {
-        let Some(node) = node else {
-            let s = self.span(parent);
+    fn sub_statement(&self, s: Option<ast::Stmt>, parent: &SyntaxNode) -> Stmt {
+        let Some(s) = s else {
+            let end = self.span(parent).end;
             return Stmt {
                 kind: StmtKind::Empty,
-                span: Span::new(s.end, s.end),
+                span: Span::new(end, end),
             };
         };
         let mut out = Vec::new();
-        self.statement_into(&node, &mut out);
+        self.statement_into(&s, &mut out);
         if out.len() == 1 && !matches!(out[0].kind, StmtKind::Decl(_)) {
             return out.remove(0);
         }
         Stmt {
             kind: StmtKind::Block(out),
-            span: self.span(&node),
+            span: self.span(s.syntax()),
         }
     }
 
-    /// The parameters in the parameter list of `node`, if any.
-    fn params(&self, node: &SyntaxNode) -> Vec<Param> {
-        child(node, PARAM_LIST)
-            .map(|pl| {
-                pl.children()
-                    .filter(|c| c.kind() == PARAM)
-                    .map(|p| self.param(&p))
-                    .collect()
-            })
-            .unwrap_or_default()
+    fn params(&self, params: impl Iterator<Item = ast::Param>) -> Vec<Param> {
+        params.map(|p| self.param(&p)).collect()
     }
 
-    fn param(&self, node: &SyntaxNode) -> Param {
-        let ty = self.ty_child(node);
+    fn param(&self, p: &ast::Param) -> Param {
         Param {
-            is_const: has_token(node, CONST_KW),
-            is_ref: has_token(node, AMP),
-            array: self.array_sizes(node),
-            ty,
-            name: self.name_child(node),
-            span: self.span(node),
+            is_const: p.is_const(),
+            is_ref: p.is_ref(),
+            array: self.array_sizes(p.array_sizes()),
+            ty: self.ty_or_int(p.ty(), p.syntax()),
+            name: self.name_or_empty(p.name(), p.syntax()),
+            span: self.span(p.syntax()),
         }
     }
 
-    fn location(&self, node: &SyntaxNode) -> Location {
-        let kind = if has_token(node, COMMITTED_KW) {
+    fn location(&self, l: &ast::Location) -> Location {
+        let kind = if l.is_committed() {
             LocationKind::Committed
-        } else if has_token(node, URGENT_KW) {
+        } else if l.is_urgent() {
             LocationKind::Urgent
         } else {
             LocationKind::Normal
         };
         Location {
-            name: self.name_child(node),
-            init: has_token(node, INIT_KW),
+            name: self.name_or_empty(l.name(), l.syntax()),
+            init: l.is_init(),
             kind,
-            invariant: child(node, INVARIANT).map(|i| self.opt_expr(exprs(&i).next(), &i)),
-            span: self.span(node),
+            invariant: l.invariant().map(|i| self.opt_expr(i.expr(), i.syntax())),
+            span: self.span(l.syntax()),
         }
     }
 
-    fn edge(&self, node: &SyntaxNode) -> Edge {
-        let mut ends = node.children().filter(|c| c.kind() == NAME_REF);
-        let source = ends.next().map(|n| self.name(&n));
-        let target = ends.next().map(|n| self.name(&n));
-        let empty = || {
-            let s = self.span(node);
-            Name::new("", Span::new(s.start, s.start))
+    fn edge(&self, e: &ast::Edge) -> Edge {
+        let end = |n: Option<ast::NameRef>| match n {
+            Some(n) => self.name_ref(&n),
+            None => self.empty_name(e.syntax()),
         };
-        let selects = child(node, SELECT_CLAUSE)
-            .map(|sc| {
-                sc.children()
-                    .filter(|c| c.kind() == SELECT_BINDING)
-                    .map(|b| Select {
-                        name: self.name_child(&b),
-                        ty: self.ty_child(&b),
-                    })
-                    .collect()
+        let selects = e
+            .select()
+            .into_iter()
+            .flat_map(|clause| clause.bindings())
+            .map(|b| Select {
+                name: self.name_or_empty(b.name(), b.syntax()),
+                ty: self.ty_or_int(b.ty(), b.syntax()),
             })
-            .unwrap_or_default();
-        let guard = child(node, GUARD).map(|g| self.opt_expr(exprs(&g).next(), &g));
-        let sync_node = child(node, SYNC);
-        let is_label = |s: &SyntaxNode| !has_token(s, QUESTION) && !has_token(s, BANG);
-        let label =
-            sync_node
-                .as_ref()
-                .filter(|s| is_label(s))
-                .and_then(|s| match exprs(s).next() {
-                    Some(e) if e.kind() == NAME_REF => Some(self.name(&e)),
-                    Some(e) => {
-                        self.error_at(
-                            &e,
-                            "an action label is a plain name; \
+            .collect();
+        let guard = e.guard().map(|g| self.opt_expr(g.expr(), g.syntax()));
+        let (mut sync, mut label) = (None, None);
+        if let Some(s) = e.sync() {
+            match s.kind() {
+                Some(kind) => {
+                    sync = Some(SyncHir {
+                        channel: self.opt_expr(s.channel(), s.syntax()),
+                        dir: match kind {
+                            ast::SyncKind::Send => SyncDir::Send,
+                            ast::SyncKind::Receive => SyncDir::Receive,
+                        },
+                        span: self.span(s.syntax()),
+                    });
+                }
+                None => match s.channel() {
+                    Some(ast::Expr::NameRef(n)) => label = Some(self.name_ref(&n)),
+                    Some(other) => self.error_at(
+                        other.syntax(),
+                        "an action label is a plain name; \
                          a channel synchronisation needs `!` or `?`",
-                        );
-                        None
-                    }
-                    None => None,
-                });
-        let sync = sync_node.filter(|s| !is_label(s)).map(|s| SyncHir {
-            channel: self.opt_expr(exprs(&s).next(), &s),
-            dir: if has_token(&s, QUESTION) {
-                SyncDir::Receive
-            } else {
-                SyncDir::Send
-            },
-            span: self.span(&s),
-        });
-        let updates = child(node, UPDATE)
-            .map(|u| exprs(&u).map(|e| self.expr(&e)).collect())
+                    ),
+                    None => {}
+                },
+            }
+        }
+        let updates = e
+            .update()
+            .map(|u| self.exprs(u.exprs()))
             .unwrap_or_default();
         Edge {
-            source: source.unwrap_or_else(empty),
-            target: target.unwrap_or_else(empty),
+            source: end(e.source()),
+            target: end(e.target()),
             selects,
             guard,
             sync,
             label,
             updates,
-            span: self.span(node),
+            span: self.span(e.syntax()),
         }
     }
 
     /// `sync P.a, Q(1).b?;`
-    fn vector(&self, node: &SyntaxNode) -> VectorDecl {
+    fn vector(&self, v: &ast::SyncVector) -> VectorDecl {
         let mut participants = Vec::new();
-        for part in node.children().filter(|c| c.kind() == SYNC_PARTICIPANT) {
-            let Some(e) = exprs(&part).next() else {
+        for part in v.participants() {
+            let Some(e) = part.expr() else {
                 continue; // the parser reported it
             };
-            let weak = has_token(&part, QUESTION);
             match self.expr(&e).kind {
                 ExprKind::Field(process, label) => participants.push(ParticipantDecl {
                     process: *process,
                     label,
-                    weak,
-                    span: self.span(&part),
+                    weak: part.is_weak(),
+                    span: self.span(part.syntax()),
                 }),
                 _ => self.error_at(
-                    &e,
+                    e.syntax(),
                     "expected a participant `Process.label` (e.g. `Bus.cd` or `Station(1).cd`)",
                 ),
             }
         }
         VectorDecl {
             participants,
-            span: self.span(node),
+            span: self.span(v.syntax()),
         }
     }
 
     /// `priority a, d[0] < default < b;`
-    fn priority(&self, node: &SyntaxNode) -> PriorityDecl {
-        let entries = ast::PriorityDecl::cast(node.clone())
-            .map(|d| d.entries())
-            .unwrap_or_default()
+    fn priority(&self, p: &ast::PriorityDecl) -> PriorityDecl {
+        let entries = p
+            .entries()
             .into_iter()
             .map(|(e, level)| {
                 let e = match e {
-                    ast::PriorityEntry::Default(t) => {
-                        let r = t.text_range();
-                        PriorityEntry::Default(Span::new(
-                            u32::from(r.start()) - self.offset,
-                            u32::from(r.end()) - self.offset,
-                        ))
-                    }
-                    ast::PriorityEntry::Channel(e) => PriorityEntry::Channel(self.expr(e.syntax())),
+                    ast::PriorityEntry::Default(t) => PriorityEntry::Default(self.token_span(&t)),
+                    ast::PriorityEntry::Channel(e) => PriorityEntry::Channel(self.expr(&e)),
                 };
                 (e, level)
             })
             .collect();
         PriorityDecl {
             entries,
-            span: self.span(node),
+            span: self.span(p.syntax()),
         }
     }
 
     // ---- system line and checks ----
 
-    fn instance(&self, node: &SyntaxNode) -> InstanceDecl {
+    fn instance(&self, i: &ast::Instance) -> InstanceDecl {
         InstanceDecl {
-            name: self.name_child(node),
-            params: self.params(node),
-            template: child(node, NAME_REF)
-                .map(|n| self.name(&n))
-                .unwrap_or_else(|| self.name_child(node)),
-            args: child(node, ARG_LIST)
-                .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
-                .unwrap_or_default(),
-            span: self.span(node),
+            name: self.name_or_empty(i.name(), i.syntax()),
+            params: self.params(i.params()),
+            template: match i.template() {
+                Some(n) => self.name_ref(&n),
+                None => self.name_or_empty(i.name(), i.syntax()),
+            },
+            args: self.exprs(i.args()),
+            span: self.span(i.syntax()),
         }
     }
 
-    fn check(&self, node: &SyntaxNode) -> Option<CheckDecl> {
-        let quantifier = tokens(node).find_map(|t| match t.kind() {
-            A_BOX => Some(Quantifier::Always),
-            E_DIAMOND => Some(Quantifier::Eventually),
-            A_DIAMOND => Some(Quantifier::Inevitably),
-            E_BOX => Some(Quantifier::Potentially),
-            LEADS_TO => Some(Quantifier::LeadsTo),
-            _ => None,
-        });
-        let span = self.span(node);
-        let name = match child(node, NAME) {
-            Some(n) => self.name(&n),
+    fn check(&self, c: &ast::Check) -> Option<CheckDecl> {
+        let span = self.span(c.syntax());
+        let name = match c.name() {
+            Some(n) => Name::new(n.text(), self.span(n.syntax())),
             // Unnamed checks are numbered when the network is built.
             None => Name::new("", span),
         };
-        // `sup{pred}: e, …`: the word is the check's one identifier token
-        // of its own (a name sits in its `NAME` node).
-        let extremum = tokens(node)
-            .find(|t| t.kind() == IDENT)
-            .and_then(|t| match t.text() {
-                "sup" => Some((Quantifier::Sup, t)),
-                "inf" => Some((Quantifier::Inf, t)),
-                _ => None,
-            });
-        if let Some((quantifier, word)) = extremum {
-            let formula = match child(node, BOUND_PREDICATE) {
-                Some(pred) => self.opt_expr(exprs(&pred).next(), &pred),
+        if let Some(word) = c.extremum_token() {
+            let quantifier = if word.text() == "sup" {
+                Quantifier::Sup
+            } else {
+                Quantifier::Inf
+            };
+            let formula = match c.bound_predicate() {
+                Some(pred) => self.opt_expr(pred.expr(), pred.syntax()),
                 None => Expr::new(ExprKind::Bool(true), self.token_span(&word)),
             };
             return Some(CheckDecl {
@@ -685,15 +587,24 @@ impl Lowerer {
                 quantifier,
                 formula,
                 target: None,
-                terms: exprs(node).map(|e| self.expr(&e)).collect(),
+                terms: self.exprs(c.exprs()),
                 span,
             });
         }
-        let quantifier = quantifier?;
-        let mut formulas = exprs(node);
-        let formula = self.opt_expr(formulas.next(), node);
+        let quantifier = match c.quantifier() {
+            Some(ast::PathQuantifier::AlwaysGlobally) => Quantifier::Always,
+            Some(ast::PathQuantifier::ExistsEventually) => Quantifier::Eventually,
+            Some(ast::PathQuantifier::AlwaysEventually) => Quantifier::Inevitably,
+            Some(ast::PathQuantifier::ExistsGlobally) => Quantifier::Potentially,
+            None => {
+                c.leads_to_token()?;
+                Quantifier::LeadsTo
+            }
+        };
+        let mut formulas = c.exprs();
+        let formula = self.opt_expr(formulas.next(), c.syntax());
         let target =
-            (quantifier == Quantifier::LeadsTo).then(|| self.opt_expr(formulas.next(), node));
+            (quantifier == Quantifier::LeadsTo).then(|| self.opt_expr(formulas.next(), c.syntax()));
         Some(CheckDecl {
             name,
             quantifier,
@@ -706,149 +617,132 @@ impl Lowerer {
 
     // ---- expressions ----
 
-    fn expr(&self, node: &SyntaxNode) -> Expr {
+    fn expr(&self, e: &ast::Expr) -> Expr {
         if self.depth.get() >= MAX_EXPR_DEPTH {
             if !self.too_deep.replace(true) {
-                let r = node.text_range();
-                self.diags.borrow_mut().push(Diagnostic::error(
-                    Span::new(u32::from(r.start()), u32::from(r.end())),
+                self.error_at(
+                    e.syntax(),
                     format!("expression nested more than {MAX_EXPR_DEPTH} levels deep"),
-                ));
+                );
             }
-            return Expr::new(ExprKind::Missing, self.span(node));
+            return Expr::new(ExprKind::Missing, self.span(e.syntax()));
         }
         self.depth.set(self.depth.get() + 1);
-        let e = self.expr_inner(node);
+        let lowered = self.expr_inner(e);
         self.depth.set(self.depth.get() - 1);
-        e
+        lowered
     }
 
-    fn expr_inner(&self, node: &SyntaxNode) -> Expr {
+    fn expr_inner(&self, e: &ast::Expr) -> Expr {
+        let node = e.syntax();
         let span = self.span(node);
-        let sub = |i: usize| self.opt_expr(exprs(node).nth(i), node);
-        let op_token = || tokens(node).next().map(|t| t.kind());
-        let kind = match node.kind() {
-            LITERAL => match tokens(node).next() {
-                Some(t) if t.kind() == INT_NUMBER => match t.text().parse::<i64>() {
+        let operand = |e: Option<ast::Expr>| Box::new(self.opt_expr(e, node));
+        let kind = match e {
+            ast::Expr::Literal(l) => match (l.kind(), l.token()) {
+                (Some(ast::LiteralKind::Int), Some(t)) => match t.text().parse::<i64>() {
                     Ok(v) => ExprKind::Int(v),
                     // Too long for i64: still reported as "too large".
                     Err(_) => ExprKind::Int(i64::MAX),
                 },
-                Some(t) if t.kind() == TRUE_KW => ExprKind::Bool(true),
-                Some(t) if t.kind() == FALSE_KW => ExprKind::Bool(false),
-                Some(t) if t.kind() == DEADLOCK_KW => ExprKind::Deadlock,
+                (Some(ast::LiteralKind::True), _) => ExprKind::Bool(true),
+                (Some(ast::LiteralKind::False), _) => ExprKind::Bool(false),
+                (Some(ast::LiteralKind::Deadlock), _) => ExprKind::Deadlock,
                 _ => ExprKind::Missing,
             },
-            NAME_REF => ExprKind::Name(self.name(node).text),
-            PAREN_EXPR => return self.opt_expr(exprs(node).next(), node),
-            PREFIX_EXPR => {
-                let op = match op_token() {
-                    Some(MINUS) => UnaryOp::Neg,
-                    Some(PLUS) => UnaryOp::Plus,
-                    Some(TILDE) => UnaryOp::BitNot,
-                    Some(kind @ (PLUS2 | MINUS2)) => {
-                        let op_span = tokens(node)
-                            .next()
-                            .map(|t| {
-                                let r = t.text_range();
-                                Span::new(
-                                    u32::from(r.start()) - self.offset,
-                                    u32::from(r.end()) - self.offset,
-                                )
-                            })
-                            .unwrap_or(span);
-                        let op = if kind == PLUS2 {
+            ast::Expr::NameRef(n) => ExprKind::Name(n.text()),
+            ast::Expr::ParenExpr(p) => return self.opt_expr(p.expr(), node),
+            ast::Expr::PrefixExpr(p) => {
+                let op = match p.op() {
+                    Some(ast::PrefixOp::Neg) => UnaryOp::Neg,
+                    Some(ast::PrefixOp::Plus) => UnaryOp::Plus,
+                    Some(ast::PrefixOp::BitNot) => UnaryOp::BitNot,
+                    Some(ast::PrefixOp::Not) => UnaryOp::Not,
+                    Some(step @ (ast::PrefixOp::Incr | ast::PrefixOp::Decr)) => {
+                        // `++v` is `v += 1`, the `1` spanning the operator.
+                        let op_span = p.op_token().map_or(span, |t| self.token_span(&t));
+                        let op = if step == ast::PrefixOp::Incr {
                             AssignOp::Add
                         } else {
                             AssignOp::Sub
                         };
                         let one = Expr::new(ExprKind::Int(1), op_span);
                         return Expr::new(
-                            ExprKind::Assign(op, Box::new(sub(0)), Box::new(one)),
+                            ExprKind::Assign(op, operand(p.expr()), Box::new(one)),
                             span,
                         );
                     }
-                    _ => UnaryOp::Not,
+                    None => return Expr::new(ExprKind::Missing, span),
                 };
-                ExprKind::Unary(op, Box::new(sub(0)))
+                ExprKind::Unary(op, operand(p.expr()))
             }
-            BIN_EXPR => {
-                let op = tokens(node)
-                    .next()
-                    .and_then(|t| zeno_syntax::ast::bin_op(t.kind()));
-                let Some(op) = op else {
-                    return Expr::new(ExprKind::Missing, span);
+            ast::Expr::BinExpr(b) => match b.op() {
+                Some(op) => ExprKind::Binary(op, operand(b.lhs()), operand(b.rhs())),
+                None => ExprKind::Missing,
+            },
+            ast::Expr::CondExpr(c) => ExprKind::Cond(
+                operand(c.condition()),
+                operand(c.then_branch()),
+                operand(c.else_branch()),
+            ),
+            ast::Expr::IndexExpr(i) => ExprKind::Index(operand(i.base()), operand(i.index())),
+            ast::Expr::FieldExpr(f) => {
+                let field = match f.field() {
+                    Some(n) => self.name_ref(&n),
+                    None => Name::new("", Span::new(span.end, span.end)),
                 };
-                ExprKind::Binary(op, Box::new(sub(0)), Box::new(sub(1)))
+                ExprKind::Field(operand(f.base()), field)
             }
-            COND_EXPR => ExprKind::Cond(Box::new(sub(0)), Box::new(sub(1)), Box::new(sub(2))),
-            INDEX_EXPR => ExprKind::Index(Box::new(sub(0)), Box::new(sub(1))),
-            FIELD_EXPR => {
-                let base = sub(0);
-                let field = node
-                    .children()
-                    .filter(|c| c.kind() == NAME_REF)
-                    .last()
-                    .filter(|_| exprs(node).count() >= 2)
-                    .map(|n| self.name(&n))
-                    .unwrap_or_else(|| Name::new("", Span::new(span.end, span.end)));
-                ExprKind::Field(Box::new(base), field)
-            }
-            CALL_EXPR => {
-                let callee = exprs(node).next();
-                let args = child(node, ARG_LIST)
-                    .map(|a| exprs(&a).map(|e| self.expr(&e)).collect())
-                    .unwrap_or_default();
-                match callee {
-                    Some(c) if c.kind() == NAME_REF => ExprKind::Call(self.name(&c), args),
+            ast::Expr::CallExpr(c) => {
+                let args = self.exprs(c.args());
+                match c.callee() {
+                    Some(ast::Expr::NameRef(n)) => ExprKind::Call(self.name_ref(&n), args),
                     // `P(1).f()`: the field expression names the process and
                     // the function.
-                    Some(c) if c.kind() == FIELD_EXPR => match self.expr(&c).kind {
+                    Some(callee @ ast::Expr::FieldExpr(_)) => match self.expr(&callee).kind {
                         ExprKind::Field(process, function) if !function.text.is_empty() => {
                             ExprKind::ProcessCall(process, function, args)
                         }
                         // `P.` with the name missing: the parser reported it.
                         _ => ExprKind::Missing,
                     },
-                    Some(c) => {
+                    Some(callee) => {
                         // `a[0]()`, `(f)()`: nothing to call, and never read as
                         // a value silently.
-                        // Located in the chunk, as the parser's errors.
-                        let r = c.text_range();
-                        self.diags.borrow_mut().push(Diagnostic::error(
-                            Span::new(u32::from(r.start()), u32::from(r.end())),
+                        self.error_at(
+                            callee.syntax(),
                             "only a function, or a process's function (`P(1).f()`), can be called",
-                        ));
+                        );
                         ExprKind::Missing
                     }
                     None => ExprKind::Missing,
                 }
             }
-            POSTFIX_EXPR if tokens(node).any(|t| t.kind() == PRIME) => {
-                ExprKind::Rate(Box::new(sub(0)))
-            }
-            POSTFIX_EXPR => {
-                let up = tokens(node).any(|t| t.kind() == PLUS2);
-                ExprKind::Incr(Box::new(sub(0)), up)
-            }
-            ASSIGN_EXPR => {
-                let op = tokens(node)
-                    .next()
-                    .and_then(|t| AssignOp::from_token(t.kind()))
-                    .unwrap_or(AssignOp::Assign);
-                ExprKind::Assign(op, Box::new(sub(0)), Box::new(sub(1)))
-            }
-            QUANT_EXPR => {
-                let kind = match op_token() {
-                    Some(EXISTS_KW) => QuantKind::Exists,
-                    Some(SUM_KW) => QuantKind::Sum,
-                    _ => QuantKind::Forall,
+            ast::Expr::PostfixExpr(p) => match p.op() {
+                Some(ast::PostfixOp::Rate) => ExprKind::Rate(operand(p.expr())),
+                Some(ast::PostfixOp::Incr) => ExprKind::Incr(operand(p.expr()), true),
+                Some(ast::PostfixOp::Decr) => ExprKind::Incr(operand(p.expr()), false),
+                None => ExprKind::Missing,
+            },
+            ast::Expr::AssignExpr(a) => ExprKind::Assign(
+                a.op().unwrap_or(AssignOp::Assign),
+                operand(a.lhs()),
+                operand(a.rhs()),
+            ),
+            ast::Expr::QuantExpr(q) => {
+                let kind = match q.quantifier() {
+                    Some(ast::Quantifier::Exists) => QuantKind::Exists,
+                    Some(ast::Quantifier::Sum) => QuantKind::Sum,
+                    Some(ast::Quantifier::Forall) | None => QuantKind::Forall,
                 };
-                let name = self.name_child(node);
-                let ty = self.ty_child(node);
-                ExprKind::Quant(kind, name, ty, Box::new(sub(0)))
+                ExprKind::Quant(
+                    kind,
+                    self.name_or_empty(q.name(), node),
+                    self.ty_or_int(q.ty(), node),
+                    operand(q.body()),
+                )
             }
-            _ => ExprKind::Missing,
+            // Only initial values are lists (`init`).
+            ast::Expr::ArrayInit(_) => return self.init(e),
         };
         Expr::new(kind, span)
     }

@@ -441,8 +441,8 @@ pub enum UnaryOp {
     Plus,
 }
 
-// The infix and assignment operators are the syntax's own: lowering maps
-// them onto the checker's (`ir::BinOp`), which has no `imply`.
+// The infix and assignment operators are the syntax's own; the infix ones
+// are also the checker's (`ir::BinOp`): one operator set, in `zeno_base`.
 pub use zeno_syntax::ast::{AssignOp, BinOp as BinaryOp};
 
 /// The binders of a quantified expression.

@@ -14,7 +14,8 @@
 //!   `Proc(1).cs` / `P1.cs` in checks, where the field may also be a local
 //!   variable of that process's template;
 //! - `system` entries and the processes of checks and synchronisation
-//!   vectors are instances or templates;
+//!   vectors are instances or templates; a partial instantiation's
+//!   parameters (`P(const id_t i) = T(i);`) are seen by its arguments;
 //! - an action label (`sync go` without `!`/`?`) is "declared" by the first
 //!   edge of its template that carries it, so that every use (in the
 //!   template and in the vectors) resolves to one place.
@@ -43,7 +44,8 @@ pub enum DefKind {
     Typedef,
     /// A template.
     Template,
-    /// A template parameter.
+    /// A parameter of a template, a function or a partial instantiation
+    /// (`P(const id_t i) = T(i);`).
     Parameter,
     /// A location of a template.
     Location,
@@ -899,9 +901,23 @@ impl<'a> FileWalk<'a> {
         for i in &tree.instances {
             let t = self.templates.get(i.template.text.as_str()).map(|t| t.0);
             self.refer(i.template.span, t);
+            // A partial instantiation's parameters, `P(const id_t i) =
+            // T(i);`: seen by its arguments.
+            let depth = self.scope.len();
+            for p in &i.params {
+                self.ty(&p.ty);
+                for size in &p.array {
+                    self.expr(size);
+                }
+                if !p.name.text.is_empty() {
+                    let id = self.def(&p.name.text, DefKind::Parameter, p.name.span, None);
+                    self.scope.push((p.name.text.clone(), id));
+                }
+            }
             for a in &i.args {
                 self.expr(a);
             }
+            self.scope.truncate(depth);
         }
         for n in &tree.system {
             let def = self.process_def(&n.text).map(|(d, _)| d);
@@ -923,8 +939,8 @@ impl<'a> FileWalk<'a> {
         }
         for c in &tree.checks {
             self.expr(&c.formula);
-            if let Some(t) = &c.target {
-                self.expr(t);
+            for e in c.target.iter().chain(&c.terms) {
+                self.expr(e);
             }
         }
         self.out.names.sort_by_key(|n| (n.span.start, n.span.end));
@@ -1176,80 +1192,87 @@ mod tests {
 }
 
 /// How the resolver's answers compare with lowering's on the names written
-/// in a text's templates: the two walk the same HIR with the same scoping
-/// rules, and the agreement test holds them to it.
+/// in a text: the two walk the same HIR with the same scoping rules, and
+/// the agreement test holds them to it.
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Agreement {
     /// The name references lowering looked up and the resolver answered
     /// the same.
     pub agreed: usize,
+    /// Of those, how many per kind of definition.
+    pub by_kind: FxHashMap<DefKind, usize>,
     /// Each reference where they differ, described with its place.
     pub disagreements: Vec<String>,
 }
 
-/// Checks every template of `text` as lowering does, recording which
-/// definition each name it looks up in its scopes resolves to (a global by
-/// name, anything else by its defining span), and compares each with the
-/// resolver's answer for the same occurrence.
+/// Lowers `text` as the analysis does, recording which declaration each
+/// name that lowering looks up in its scopes resolves to (a global by name,
+/// anything else by its defining span), and compares each with the
+/// resolver's answer ([`Resolutions`]) for the same occurrence: every
+/// template checked on its own (its declarations, its functions' bodies,
+/// locations, edges with their `select` bindings), and the whole network
+/// (the global declarations and functions' bodies, the instances'
+/// arguments, the checks with their quantifiers). Names inside a call's
+/// inlined body are the called function's text, and are compared where
+/// that function is declared.
 #[doc(hidden)]
 pub fn agreement_with_lowering(text: &str) -> Agreement {
-    use crate::lower::{Ctx, LoweredName};
+    use crate::lower::{Ctx, LoweredName, Mode};
     let mut host = crate::AnalysisHost::new();
     host.set_text(text);
     let tree = host.item_tree();
-    let scope = host.global_scope();
+    let resolved = host.resolutions();
+    // The first global declaration of each name: the one lowering's global
+    // scope holds.
+    let mut globals: FxHashMap<&str, Span> = FxHashMap::default();
+    for d in &tree.globals {
+        globals.entry(&d.name().text).or_insert(d.name().span);
+    }
     let mut out = Agreement::default();
+    let mut compare = |lowered: Vec<(Span, LoweredName)>, offset: u32, place: &str| {
+        for (span, found) in lowered {
+            let at = span.shifted(offset);
+            let written = text.get(at.start as usize..at.end as usize).unwrap_or("");
+            let expected = match &found {
+                LoweredName::Global(name) => {
+                    // Lowering also looks names up at spans that are not
+                    // the name's own (an initialiser's); the resolver
+                    // records names where they are written.
+                    if written != name {
+                        continue;
+                    }
+                    globals.get(name.as_str()).copied()
+                }
+                LoweredName::Local(def) => Some(def.shifted(offset)),
+            };
+            let answer = resolved.names.iter().find(|n| n.span == at);
+            let def = answer.map(|n| resolved.def(n.def));
+            if let Some(def) = def.filter(|d| Some(d.span) == expected) {
+                out.agreed += 1;
+                *out.by_kind.entry(def.kind).or_default() += 1;
+            } else {
+                out.disagreements.push(format!(
+                    "`{written}` at {}..{} in {place}: lowering {found:?} (defined at {expected:?}), \
+                     resolver {def:?}",
+                    at.start, at.end
+                ));
+            }
+        }
+    };
+    let scope = host.global_scope();
     for t in &tree.templates {
         let mut ctx = Ctx::with_globals(&scope);
         ctx.names = Some(Vec::new());
         ctx.template(&t.data, None, &t.data.name.text, 0);
-        let lowered = ctx.names.take().unwrap_or_default();
-        let names = TemplateWalk::default().run(&t.data);
-        let resolved: FxHashMap<Span, &Target> = names
-            .refs
-            .iter()
-            .map(|(span, target)| (*span, target))
-            .collect();
-        let slice = |span: Span| {
-            let at = absolute(t, span);
-            text.get(at.start as usize..at.end as usize)
-                .unwrap_or_default()
-        };
-        for (span, lowered) in lowered {
-            // Lowering also looks up names in the text of the global
-            // functions a template calls (their parameters' types): only the
-            // occurrences written in this template are the resolver's.
-            let name = match &lowered {
-                LoweredName::Global(name) => name.as_str(),
-                LoweredName::Local(def) => slice(*def),
-            };
-            if slice(span) != name {
-                continue;
-            }
-            let answer = resolved.get(&span).copied();
-            let same = match (&lowered, answer) {
-                (LoweredName::Global(name), Some(Target::Global(g))) => name == g,
-                (LoweredName::Local(def), Some(Target::Local(id))) => {
-                    names.defs.get(*id as usize).is_some_and(|d| d.2 == *def)
-                }
-                _ => false,
-            };
-            if same {
-                out.agreed += 1;
-            } else {
-                let at = absolute(t, span);
-                let written = slice(span);
-                let resolver = answer.map(|target| match target {
-                    Target::Local(id) => format!("{:?}", names.defs.get(*id as usize)),
-                    other => format!("{other:?}"),
-                });
-                out.disagreements.push(format!(
-                    "`{written}` at {}..{} in template {}: lowering {lowered:?}, resolver {resolver:?}",
-                    at.start, at.end, t.data.name.text
-                ));
-            }
-        }
+        let place = format!("template {}", t.data.name.text);
+        compare(ctx.names.take().unwrap_or_default(), t.offset, &place);
     }
+    let mut ctx = Ctx::new(Mode::Lower);
+    ctx.names = Some(Vec::new());
+    let mut ctx = crate::system::lower_network_in(ctx, &tree, &Default::default(), &mut |req| {
+        Arc::new(crate::system::lower_instance(&req))
+    });
+    compare(ctx.names.take().unwrap_or_default(), 0, "the network");
     out
 }

@@ -32,7 +32,19 @@ pub fn lower_network_with(
     template_uses: &FxHashSet<String>,
     lower: &mut InstanceLowerer<'_>,
 ) -> (ir::Network, Vec<Diagnostic>) {
-    let mut ctx = Ctx::new(Mode::Lower);
+    let ctx = lower_network_in(Ctx::new(Mode::Lower), tree, template_uses, lower);
+    (ctx.net, ctx.diags)
+}
+
+/// [`lower_network_with`] in a context the caller made (the agreement test
+/// of `resolve` records the names it looks up), returned with the network
+/// and the diagnostics in it.
+pub(crate) fn lower_network_in(
+    mut ctx: Ctx,
+    tree: &ItemTree,
+    template_uses: &FxHashSet<String>,
+    lower: &mut InstanceLowerer<'_>,
+) -> Ctx {
     ctx.declare(&tree.globals, "");
     let scope = Arc::new(ctx.global_scope());
     let mut sink = Sink { scope, lower };
@@ -218,7 +230,7 @@ pub fn lower_network_with(
             ));
         }
     }
-    (ctx.net, ctx.diags)
+    ctx
 }
 
 fn shift(span: Span, offset: u32) -> Span {
@@ -511,7 +523,7 @@ fn partial(
         return;
     }
     for values in combinations(&ranges) {
-        let binds: Vec<(String, Sym)> = inst
+        let binds: Vec<(String, Span, Sym)> = inst
             .params
             .iter()
             .zip(&values)
@@ -521,7 +533,7 @@ fn partial(
                     value: Some(*v),
                     ty: ty.clone(),
                 };
-                (p.name.text.clone(), sym)
+                (p.name.text.clone(), p.name.span, sym)
             })
             .collect();
         // An error in the arguments stops the expansion, so it is reported

@@ -825,6 +825,31 @@ impl Check {
     pub fn target(&self) -> Option<Expr> {
         self.syntax.children().filter_map(Expr::cast).nth(1)
     }
+    /// `sup` or `inf` of a value query `sup{pred}: e, …`: the check's one
+    /// identifier token of its own (a check's name sits in its [`Name`]).
+    pub fn extremum_token(&self) -> Option<SyntaxToken> {
+        token(&self.syntax, IDENT).filter(|t| matches!(t.text(), "sup" | "inf"))
+    }
+    accessors! {
+        /// `{pred}` of a value query, when the text has it.
+        fn bound_predicate: BoundPredicate;
+        /// The check's expressions in text order: the formula (and the
+        /// target of `p --> q`), or a value query's terms.
+        fn exprs: [Expr];
+    }
+}
+
+ast_node!(
+    /// `{pred}` of a value query `sup{pred}: e, …`: the states it ranges over.
+    BoundPredicate,
+    BOUND_PREDICATE
+);
+
+impl BoundPredicate {
+    accessors! {
+        /// The predicate ([`Expr`]), when the text has it.
+        fn expr: Expr;
+    }
 }
 
 // ------------------------------------------------------------------ functions
@@ -912,8 +937,20 @@ impl IfStmt {
     }
     /// The else branch ([`Stmt`]), when the text has it.
     pub fn else_branch(&self) -> Option<Stmt> {
-        let e = self.syntax.children().find(|c| c.kind() == ELSE_BRANCH)?;
-        child(&e)
+        child::<ElseBranch>(&self.syntax)?.stmt()
+    }
+}
+
+ast_node!(
+    /// `else s` of an `if`.
+    ElseBranch,
+    ELSE_BRANCH
+);
+
+impl ElseBranch {
+    accessors! {
+        /// The statement ([`Stmt`]), when the text has it.
+        fn stmt: Stmt;
     }
 }
 

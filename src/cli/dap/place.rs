@@ -5,6 +5,7 @@
 
 use zeno::import::SourceMap;
 use zeno::ir::{EdgeId, LocId, Network, ProcId, Span};
+use zeno::line_index::{Encoding, LineIndex};
 
 /// A range in the opened file, 0-based lines and UTF-16 columns (the
 /// server converts to the client's bases).
@@ -29,8 +30,8 @@ pub struct Places {
     /// For an imported file, where the translation came from (`None` when
     /// the import's positions could not be followed through formatting).
     map: Option<SourceMap>,
-    /// Byte offset of each line's start in `text`.
-    line_starts: Vec<u32>,
+    /// Lines and UTF-16 columns of `text`.
+    index: LineIndex,
 }
 
 impl Places {
@@ -41,16 +42,14 @@ impl Places {
         imported: bool,
         map: Option<SourceMap>,
     ) -> Places {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
-            .collect();
+        let index = LineIndex::new(&text, Encoding::Utf16);
         Places {
             path,
             text,
             zeno,
             imported,
             map,
-            line_starts,
+            index,
         }
     }
 
@@ -92,14 +91,8 @@ impl Places {
 
     /// The line and UTF-16 column of byte `offset` of the file.
     fn position(&self, offset: u32) -> (u32, u32) {
-        let offset = offset.min(self.text.len() as u32);
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line] as usize;
-        let column = self
-            .text
-            .get(start..offset as usize)
-            .map_or(0, |s| s.encode_utf16().count());
-        (line as u32, column as u32)
+        let at = self.index.line_col(offset);
+        (at.line, at.col)
     }
 
     /// The locations and edges whose text covers 0-based `line` of the

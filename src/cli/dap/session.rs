@@ -105,7 +105,8 @@ impl Debuggee {
             .map_err(|e| format!("cannot simulate the model: {e}"))?;
         let purpose = match check {
             Some(k) => {
-                let result = checker::check(net, k, options, &Cancel::new(), &mut |_| {});
+                let options = options.for_check(net, k);
+                let result = checker::check(net, k, &options, &Cancel::new(), &mut |_| {});
                 let Some(trace) = result.trace else {
                     return Err(format!(
                         "check `{}` has no trace to debug: {}",

@@ -116,7 +116,7 @@ impl<'a> Session<'a> {
         let result = checker::check(
             net,
             k,
-            &self.options,
+            &self.options.for_check(net, k),
             &Cancel::new(),
             &mut checker::no_progress,
         );

@@ -237,6 +237,7 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
         Expr::Unary(UnOp::BitNot, a) => Ok(!eval_in(a, m)?),
         Expr::Binary(BinOp::And, a, b) => Ok((eval_in(a, m)? != 0 && eval_in(b, m)? != 0) as i32),
         Expr::Binary(BinOp::Or, a, b) => Ok((eval_in(a, m)? != 0 || eval_in(b, m)? != 0) as i32),
+        Expr::Binary(BinOp::Imply, a, b) => Ok((eval_in(a, m)? == 0 || eval_in(b, m)? != 0) as i32),
         Expr::Binary(op, a, b) => {
             let (x, y) = (eval_in(a, m)?, eval_in(b, m)?);
             let ov = EvalError::from(ErrorKind::Overflow);
@@ -257,7 +258,9 @@ fn eval_in(e: &Expr, m: &mut Mem) -> Result<i32, EvalError> {
                 BinOp::Ne => (x != y) as i32,
                 BinOp::Ge => (x >= y) as i32,
                 BinOp::Gt => (x > y) as i32,
-                BinOp::And | BinOp::Or => unreachable!("handled above (short circuit)"),
+                BinOp::And | BinOp::Or | BinOp::Imply => {
+                    unreachable!("handled above (short circuit)")
+                }
                 BinOp::BitAnd => x & y,
                 BinOp::BitOr => x | y,
                 BinOp::BitXor => x ^ y,

@@ -600,7 +600,7 @@ fn binary(op: BinOp, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
             }
         }
         // Handled by the caller (short-circuit); reaching here is harmless.
-        BinOp::And | BinOp::Or => (0, 1),
+        BinOp::And | BinOp::Or | BinOp::Imply => (0, 1),
     }
 }
 

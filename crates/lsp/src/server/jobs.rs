@@ -167,7 +167,7 @@ impl Backend {
                 None
             };
             let cancel = input.checks.get(i).cloned().unwrap_or_default();
-            let options = input.settings.options(&check.kind.goal());
+            let options = input.settings.options().for_check(&input.network, check_id);
             let network = input.network.clone();
             let text = input.text.clone();
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();

@@ -132,7 +132,7 @@ impl Ctx {
                         Ty::Bool,
                     ),
                     _ => {
-                        let bop = bin_op(*op);
+                        let bop = *op;
                         let ty = if op.is_comparison() || matches!(op, BinaryOp::And | BinaryOp::Or)
                         {
                             Ty::Bool

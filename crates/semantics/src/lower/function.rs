@@ -51,6 +51,9 @@ pub(super) struct FnFrame {
 pub(super) struct FnState {
     /// Functions being inlined, innermost last (recursion detection).
     frames: Vec<FnFrame>,
+    /// Calls being inlined (a declaration's check is not one): their
+    /// bodies are the called function's text, not the text being lowered.
+    pub(super) calls: u32,
     /// Next free frame slot, and the highest slot used since `peak` was reset.
     pub(super) top: u32,
     pub(super) peak: u32,
@@ -684,7 +687,9 @@ impl Ctx {
         };
         let top = self.fns.top;
         let results = self.fns.results.take();
+        self.fns.calls += 1;
         let inlined = self.inline(&def, Args::Call(args, span), result_base);
+        self.fns.calls -= 1;
         self.fns.results = results;
         self.fns.top = top;
         let Some((call, ty)) = inlined else {

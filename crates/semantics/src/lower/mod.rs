@@ -154,8 +154,9 @@ pub struct Ctx {
     clock_split: Option<clocks::ClockSplit>,
     /// While a location's invariant is lowered: the clock rates it sets.
     rates: Option<rates::Rates>,
-    /// When set, every name looked up in a scope, with what it resolved
-    /// to (for the test that holds `resolve` to lowering's answers).
+    /// When set, every name looked up in a scope and every location an
+    /// edge names, with what it resolved to (for the test that holds
+    /// `resolve` to lowering's answers).
     pub names: Option<Vec<(Span, LoweredName)>>,
 }
 
@@ -164,8 +165,10 @@ pub struct Ctx {
 pub enum LoweredName {
     /// The global declaration of this name.
     Global(String),
-    /// A definition of the template, a function, a `select` or a
-    /// quantifier, at this span (relative to the template, as the HIR's).
+    /// A definition of the template (a location too), of a function, a
+    /// `select` or quantifier binding or a partial instantiation's
+    /// parameter, at this span (relative to the template while one is
+    /// checked, as the HIR's).
     Local(Span),
 }
 
@@ -302,16 +305,17 @@ impl Ctx {
 
     // ---- scopes ----
 
-    /// Runs `f` with `binds` visible as names (a partial instantiation's
-    /// parameters while its arguments are evaluated).
+    /// Runs `f` with `binds` (each name with its defining span) visible as
+    /// names (a partial instantiation's parameters while its arguments are
+    /// evaluated).
     pub fn with_bindings<R>(
         &mut self,
-        binds: &[(String, Sym)],
+        binds: &[(String, Span, Sym)],
         f: impl FnOnce(&mut Ctx) -> R,
     ) -> R {
         self.push_scope();
-        for (name, sym) in binds {
-            self.bind(name, sym.clone());
+        for (name, span, sym) in binds {
+            self.bind_at(name, *span, sym.clone());
         }
         let r = f(self);
         self.pop_scope(false);
@@ -428,10 +432,18 @@ impl Ctx {
         None
     }
 
+    /// Records what the name written at `span` resolved to, when names are
+    /// recorded. A call's inlined body (and its parameters' types) is the
+    /// called function's text: only the names of the text being lowered (a
+    /// declared function's body included) are recorded.
+    fn record_name(&mut self, span: Span, found: LoweredName) {
+        if let Some(names) = self.names.as_mut().filter(|_| self.fns.calls == 0) {
+            names.push((span, found));
+        }
+    }
+
     fn lookup_or_error(&mut self, name: &str, span: Span) -> Option<Sym> {
-        // A call's inlined body is the function's text, not this
-        // template's: only names written here are recorded.
-        if let Some(names) = self.names.as_mut().filter(|_| !self.fns.inside_function()) {
+        if self.names.is_some() {
             let found = self
                 .scopes
                 .iter()
@@ -443,7 +455,9 @@ impl Ctx {
                         _ => LoweredName::Local(entry.span),
                     })
                 });
-            names.extend(found.map(|found| (span, found)));
+            if let Some(found) = found {
+                self.record_name(span, found);
+            }
         }
         let sym = self.lookup(name);
         if sym.is_none() {
@@ -839,30 +853,4 @@ impl Ctx {
 
 fn clamp32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
-}
-
-fn bin_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::Div => BinOp::Div,
-        BinaryOp::Rem => BinOp::Mod,
-        BinaryOp::Lt => BinOp::Lt,
-        BinaryOp::Le => BinOp::Le,
-        BinaryOp::Eq => BinOp::Eq,
-        BinaryOp::Ne => BinOp::Ne,
-        BinaryOp::Ge => BinOp::Ge,
-        BinaryOp::Gt => BinOp::Gt,
-        BinaryOp::And | BinaryOp::Imply => BinOp::And,
-        BinaryOp::Or => BinOp::Or,
-        BinaryOp::BitAnd => BinOp::BitAnd,
-        BinaryOp::BitOr => BinOp::BitOr,
-        BinaryOp::BitXor => BinOp::BitXor,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::Pow => BinOp::Pow,
-        BinaryOp::Shr => BinOp::Shr,
-        BinaryOp::Min => BinOp::Min,
-        BinaryOp::Max => BinOp::Max,
-    }
 }

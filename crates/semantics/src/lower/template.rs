@@ -563,7 +563,10 @@ impl Ctx {
             let mut ok = true;
             for (k, n) in [&e.source, &e.target].into_iter().enumerate() {
                 match loc_ids.get(&n.text) {
-                    Some((id, _)) => ends[k] = *id,
+                    Some(&(id, def)) => {
+                        self.record_name(n.span, LoweredName::Local(def));
+                        ends[k] = id;
+                    }
                     None => {
                         if !n.text.is_empty() {
                             let near = super::suggest::closest(
