@@ -196,6 +196,10 @@ pub struct StatsReport {
     /// ordinary zone graph was searched), or why it gave no verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reduce_note: Option<String>,
+    /// The parallel breadth-first search's levels, phases and waits
+    /// (`checker::ParallelStats`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<zeno::checker::ParallelStats>,
 }
 
 /// Safe abstraction's figures: components removed (#s) and the trace as
@@ -539,6 +543,7 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
         safe: s.safe.clone(),
         symmetry: s.symmetry.clone(),
         reduce_note: s.reduce_note.clone(),
+        parallel: s.parallel.clone(),
     }
 }
 

@@ -88,6 +88,7 @@ mod simulate;
 mod simulator;
 mod state_counts;
 mod stopwatches;
+mod store_agreement;
 mod symmetry;
 mod syntax_ast;
 mod syntax_corpus;

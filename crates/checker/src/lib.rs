@@ -47,7 +47,9 @@ pub use parallel::distributed;
 pub use parallel::{max_threads, runs_parallel, shares_heuristic, threads_used};
 
 pub use options::{Cancel, HeuristicKind, Options, Reduce, SearchOrder, Subsume, no_progress};
-pub use outcome::{Alongside, CheckResult, Limit, SafeStats, Stats, SymmetryUse, Verdict};
+pub use outcome::{
+    Alongside, CheckResult, Limit, ParallelStats, SafeStats, Stats, SymmetryUse, Verdict,
+};
 pub(crate) use stop::Stop;
 pub use trace::{ConcreteState, Step, Trace, TraceEnd, Transition, ZoneBound};
 

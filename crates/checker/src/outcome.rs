@@ -103,6 +103,44 @@ pub struct Stats {
     /// applied (the ordinary zone graph was searched), or why its search
     /// gave no verdict.
     pub reduce_note: Option<String>,
+    /// The parallel breadth-first search's rounds and where its time went
+    /// (`parallel/bfs.rs`; `None` for every other search).
+    pub parallel: Option<ParallelStats>,
+}
+
+/// What the parallel breadth-first search did, per level and per phase:
+/// the counts a scaling model reads (docs/checker.md, "Parallel
+/// breadth-first search"). Each slab of a level is expanded by the workers
+/// and then inserted shard by shard; each of the two phases ends when its
+/// slowest worker does, so a worker's *wait* is the phase's wall time less
+/// its own busy time. Busy time is the workers' thread CPU time, so on a
+/// loaded machine the time a worker was not run counts as waiting.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct ParallelStats {
+    /// States expanded per level, in order.
+    pub level_states: Vec<u64>,
+    /// Slabs (each one expansion and one insertion phase).
+    pub slabs: u64,
+    /// Successors handed to the shards (every generated state but the
+    /// initial one).
+    pub batched: u64,
+    /// Of those, the ones whose shard is not their parent's: the messages
+    /// between machines were the shards on different machines.
+    pub cross_shard: u64,
+    /// Wall time of the expansion phases.
+    pub expand_seconds: f64,
+    /// The workers' busy (CPU) time in them, summed over workers.
+    pub expand_busy_seconds: f64,
+    /// Wall time of the insertion phases.
+    pub insert_seconds: f64,
+    /// The workers' busy (CPU) time in them, summed over workers.
+    pub insert_busy_seconds: f64,
+    /// Wall time outside both phases, on the calling thread alone: ordering
+    /// the next level, settling a slab, reporting progress.
+    pub serial_seconds: f64,
+    /// The workers' wait at the phases' ends: threads × phase wall time
+    /// less busy time, both phases.
+    pub wait_seconds: f64,
 }
 
 /// What the searches taking turns in the default search did besides the

@@ -6,6 +6,9 @@
 //! particular no clock guard on a broadcast receiver nor on an edge of the
 //! weak participant `P1.a`, which the language forbids.
 //!
+//! [`larger_spec`] makes larger ones: three processes of four locations,
+//! for searches of hundreds to thousands of states.
+//!
 //! [`owned_spec`] makes networks for the local-time graph (`--reduce por`)
 //! instead: four processes, each owning one clock and one variable
 //! (its guards, invariants, updates and resets read and write its own),
@@ -149,6 +152,81 @@ pub fn owned_spec() -> impl Strategy<Value = Spec> {
         )
 }
 
+/// Larger networks than [`spec`]'s, for tests that need state spaces of
+/// hundreds of states rather than a handful: three processes of four
+/// locations, each with a clock of its own (so that clocks are inactive
+/// where their process resets them before reading), larger clock
+/// constants, more edges and resets, and fewer increments of the variable
+/// (which end most searches of larger networks in a model error when it
+/// leaves its range).
+pub fn larger_spec() -> impl Strategy<Value = Spec> {
+    const PROCS: usize = 3;
+    const LOCS: u32 = 4;
+    let edge = (
+        0..PROCS,
+        0..LOCS,
+        0..LOCS,
+        proptest::option::weighted(0.5, (any::<bool>(), 0..7i32)),
+        proptest::option::weighted(0.2, 0..3i32),
+        proptest::option::weighted(0.3, (0..4usize, any::<bool>())),
+        proptest::option::weighted(0.3, (proptest::bool::weighted(0.05), 0..3i32)),
+        proptest::bool::weighted(0.5),
+    )
+        .prop_map(
+            |(proc_, from, to, clock_guard, data_guard, sync, assign, reset)| {
+                // Each process reads and resets its own clock.
+                let clock = proc_ as u32 + 1;
+                EdgeSpec {
+                    proc_,
+                    from,
+                    to,
+                    clock_guard: clock_guard.map(|(upper, c)| (clock, upper, c)),
+                    data_guard,
+                    sync,
+                    assign,
+                    reset: reset.then_some(clock),
+                }
+            },
+        );
+    (
+        proptest::collection::vec(proptest::collection::vec(0..10u8, LOCS as usize), PROCS),
+        proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::option::weighted(0.4, (1..8i32, any::<bool>())),
+                LOCS as usize,
+            ),
+            PROCS,
+        ),
+        proptest::collection::vec((any::<bool>(), any::<bool>()), 3),
+        proptest::collection::vec(edge, 16..40),
+        (
+            0..LOCS,
+            0..LOCS,
+            proptest::option::weighted(0.4, (1..=PROCS as u32, 0..9i32)),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(|(kinds, invariants, channels, edges, goal)| Spec {
+            kinds,
+            invariants: invariants
+                .into_iter()
+                .enumerate()
+                .map(|(p, invs)| {
+                    let clock = p as u32 + 1;
+                    invs.into_iter()
+                        .map(|i| i.map(|(c, reads)| (clock, c, reads)))
+                        .collect()
+                })
+                .collect(),
+            channels,
+            edges,
+            goal,
+            procs: PROCS,
+            owned: false,
+            goal_names_p1: true,
+        })
+}
+
 pub fn build(s: &Spec) -> Network {
     let mut n = Net::new();
     // Owned: process p's clock and variable; shared: clock `x{i}`, `v`.
@@ -159,7 +237,19 @@ pub fn build(s: &Spec) -> Network {
             .collect();
         (clocks, vars)
     } else {
-        let clocks = (1..=CLOCKS).map(|i| n.clock(&format!("x{i}"))).collect();
+        // Two clocks, or one per process where the spec reads more
+        // ([`larger_spec`]).
+        let read = s
+            .edges
+            .iter()
+            .flat_map(|e| e.clock_guard.map(|g| g.0).into_iter().chain(e.reset));
+        let read = read.chain(s.invariants.iter().flatten().flatten().map(|i| i.0));
+        let nclocks = read
+            .chain(s.goal.2.map(|g| g.0))
+            .max()
+            .unwrap_or(0)
+            .max(CLOCKS);
+        let clocks = (1..=nclocks).map(|i| n.clock(&format!("x{i}"))).collect();
         (clocks, vec![n.var("v", 0, 2, 0)])
     };
     // The clock a spec's clock index names for process `p`, its variable.
@@ -185,7 +275,7 @@ pub fn build(s: &Spec) -> Network {
         })
         .collect();
     for p in 0..s.procs {
-        let locs: Vec<(String, LocationKind)> = (0..LOCS as usize)
+        let locs: Vec<(String, LocationKind)> = (0..s.kinds[p].len())
             .map(|l| {
                 let k = match s.kinds[p][l] {
                     0 => LocationKind::Urgent,
@@ -197,7 +287,7 @@ pub fn build(s: &Spec) -> Network {
             .collect();
         let refs: Vec<(&str, LocationKind)> = locs.iter().map(|(a, k)| (a.as_str(), *k)).collect();
         n.process(&format!("P{p}"), &refs);
-        for l in 0..LOCS as usize {
+        for l in 0..s.kinds[p].len() {
             if let Some((x, c, reads)) = s.invariants[p][l] {
                 let mut cc = le(clock(p, x), c);
                 if reads {

@@ -16,6 +16,8 @@
 //! and model errors found in a slab are compared by that order and the
 //! first one wins. Traces are therefore shortest, and reproducible.
 
+use std::time::{Duration, Instant};
+
 use rayon::prelude::*;
 
 use zeno_ir::{EdgeId, EvalError, ProcId};
@@ -29,7 +31,7 @@ use super::super::packed_key::KeyCodec;
 use super::super::semantics::{Model, TransitionBuf};
 use super::super::store::{Inserted, NO_PARENT, Store, Subsumption};
 use super::super::zone_graph::{Unlisted, ZoneGraph};
-use super::super::{CheckResult, Limit, Stats, Task};
+use super::super::{CheckResult, Limit, ParallelStats, Stats, Task};
 use super::{Found, Gid, Sharded, SharedStop, owner};
 
 /// Frontier states per task of the expansion phase: enough to amortise
@@ -123,6 +125,10 @@ pub(super) struct Expanded {
     /// The first model error met in the chunk (the chunk stops there).
     pub error: Option<ErrorAt>,
     pub stopped: Option<Limit>,
+    /// Successors bound for a shard other than their parent's.
+    pub cross_shard: u64,
+    /// The worker's CPU time on the chunk.
+    pub busy: Duration,
 }
 
 /// A model error met while expanding `state`: where it comes in the
@@ -158,6 +164,33 @@ pub(super) struct Inserts {
     /// The first goal state inserted (the shard stops there).
     pub goal: Option<(Pos, Gid)>,
     pub memory_refused: bool,
+    /// The worker's CPU time on the shard.
+    pub busy: Duration,
+}
+
+/// A worker's busy time: its thread's CPU time where the platform has a
+/// per-thread clock, so that a loaded machine (a worker descheduled in the
+/// middle of a phase) shows as waiting rather than as work; wall time
+/// elsewhere.
+struct Busy {
+    cpu: Option<Duration>,
+    wall: Instant,
+}
+
+impl Busy {
+    fn start() -> Busy {
+        Busy {
+            cpu: zeno_base::clock::thread_cpu_time(),
+            wall: Instant::now(),
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        match (self.cpu, zeno_base::clock::thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => self.wall.elapsed(),
+        }
+    }
 }
 
 /// What every phase reads: the model, the goal, the stop conditions and
@@ -184,9 +217,21 @@ impl Ctx<'_> {
 pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> Option<CheckResult> {
     let options = task.options;
     super::search(task, |ctx, sharded| {
-        let mut search = Search { sharded, pushes: 0 };
+        let mut search = Search {
+            sharded,
+            pushes: 0,
+            rounds: ParallelStats::default(),
+        };
+        let started = Instant::now();
         let found = search.explore(ctx, options.max_states, progress);
         search.sharded.finish(search.pushes, 0);
+        let mut rounds = search.rounds;
+        let phases = rounds.expand_seconds + rounds.insert_seconds;
+        rounds.serial_seconds = (started.elapsed().as_secs_f64() - phases).max(0.0);
+        let threads = options.threads as f64;
+        rounds.wait_seconds =
+            (threads * phases - rounds.expand_busy_seconds - rounds.insert_busy_seconds).max(0.0);
+        search.sharded.stats.parallel = Some(rounds);
         (found, search.sharded)
     })
 }
@@ -196,6 +241,8 @@ struct Search {
     sharded: Sharded,
     /// States put on a level.
     pushes: u64,
+    /// Its levels, phases and where their time went.
+    rounds: ParallelStats,
 }
 
 impl Search {
@@ -216,6 +263,7 @@ impl Search {
 
         let mut level = vec![init];
         while !level.is_empty() {
+            self.rounds.level_states.push(level.len() as u64);
             let mut next: Vec<(Pos, Gid)> = Vec::new();
             let mut first = 0;
             while first < level.len() {
@@ -269,7 +317,17 @@ impl Search {
                 .store
                 .mark_expanded(g.id);
         }
-        let expanded = self.sharded.expand(ctx, slab, CHUNK, first)?;
+        let expanding = Instant::now();
+        let expanded = self.sharded.expand(ctx, slab, CHUNK, first);
+        self.rounds.slabs += 1;
+        self.rounds.expand_seconds += expanding.elapsed().as_secs_f64();
+        let expanded = expanded?;
+        for e in &expanded {
+            self.rounds.expand_busy_seconds += e.busy.as_secs_f64();
+            self.rounds.cross_shard += e.cross_shard;
+            self.rounds.batched += e.generated;
+        }
+        let inserting = Instant::now();
         let error = expanded
             .iter()
             .filter_map(|e| e.error.as_ref())
@@ -277,28 +335,33 @@ impl Search {
         let before = error.map(|e| e.pos);
         let rule = Subsumption::NoDeeperUnlessExpanded;
         let shards = &mut self.sharded.shards;
-        let (inserts, new): (Vec<Inserts>, Vec<Vec<(Pos, Gid)>>) =
-            self.sharded.pool.install(|| {
-                shards
-                    .par_iter_mut()
-                    .enumerate()
-                    .map(|(s, shard)| {
-                        let mut new = Vec::new();
-                        let inserts = insert(
-                            ctx,
-                            shard,
-                            s,
-                            &expanded,
-                            before,
-                            rule,
-                            |_, item, gid, _, _| {
-                                new.push((item.pos, gid));
-                            },
-                        );
-                        (inserts, new)
-                    })
-                    .unzip()
-            });
+        let insert_into = |(s, shard): (usize, &mut Shard)| {
+            let mut new = Vec::new();
+            let inserts = insert(
+                ctx,
+                shard,
+                s,
+                &expanded,
+                before,
+                rule,
+                |_, item, gid, _, _| {
+                    new.push((item.pos, gid));
+                },
+            );
+            (inserts, new)
+        };
+        // A slab of one chunk was expanded on this thread (see
+        // `Sharded::expand`); its successors are inserted here too.
+        let (inserts, new): (Vec<Inserts>, Vec<Vec<(Pos, Gid)>>) = if slab.len() <= CHUNK {
+            shards.iter_mut().enumerate().map(insert_into).unzip()
+        } else {
+            self.sharded
+                .pool
+                .install(|| shards.par_iter_mut().enumerate().map(insert_into).unzip())
+        };
+        self.rounds.insert_seconds += inserting.elapsed().as_secs_f64();
+        self.rounds.insert_busy_seconds +=
+            inserts.iter().map(|i| i.busy.as_secs_f64()).sum::<f64>();
         self.pushes += new.iter().map(|n| n.len() as u64).sum::<u64>();
         let held = in_flight(&expanded) + (level.len() * 8) as u64;
         if let Some(g) = self.sharded.settle(ctx, &inserts, held, 0)? {
@@ -316,21 +379,36 @@ impl Search {
 }
 
 /// Expands the states `chunk` (the first at position `pos0` of the level)
-/// into one batch of successors per shard.
+/// into one batch of successors per shard, each made room for `fanout`
+/// successors a state.
 pub(super) fn expand(
     ctx: &Ctx,
     shards: &[Shard],
     nshards: usize,
     chunk: &[Gid],
     pos0: usize,
+    fanout: usize,
     s: &mut Scratch,
 ) -> Expanded {
+    let started = Busy::start();
+    // A shard's share and a little more, for the hash's unevenness.
+    let items = (chunk.len() * fanout).div_ceil(nshards) * 5 / 4 + 1;
+    let cells = ctx.model.dim * ctx.model.dim;
     let mut out = Expanded {
-        batches: (0..nshards).map(|_| Batch::default()).collect(),
+        batches: (0..nshards)
+            .map(|_| Batch {
+                items: Vec::with_capacity(items),
+                keys: Vec::with_capacity(items * ctx.nkey),
+                zones: Vec::with_capacity(items * cells),
+                edges: Vec::with_capacity(items),
+            })
+            .collect(),
         explored: 0,
         generated: 0,
         error: None,
         stopped: None,
+        cross_shard: 0,
+        busy: Duration::ZERO,
     };
     'states: for (i, &gid) in chunk.iter().enumerate() {
         let p = pos0 + i;
@@ -381,7 +459,11 @@ pub(super) fn expand(
                 Ok(None) => continue,
                 Ok(Some(step)) => step,
             };
-            let batch = &mut out.batches[owner(step.key, nshards)];
+            let to = owner(step.key, nshards);
+            if to != gid.shard as usize {
+                out.cross_shard += step.zones.len() as u64;
+            }
+            let batch = &mut out.batches[to];
             for (z, zone) in step.zones.iter().enumerate() {
                 out.generated += 1;
                 let e0 = batch.edges.len();
@@ -397,6 +479,7 @@ pub(super) fn expand(
             }
         }
     }
+    out.busy = started.elapsed();
     out
 }
 
@@ -405,6 +488,22 @@ pub(super) fn expand(
 /// first goal state; `new` is handed every other new state, its item, its
 /// discrete part and its zone.
 pub(super) fn insert(
+    ctx: &Ctx,
+    shard: &mut Shard,
+    s: usize,
+    expanded: &[Expanded],
+    before: Option<Pos>,
+    rule: Subsumption,
+    new: impl FnMut(&mut Store, &Item, Gid, &[i32], &Dbm),
+) -> Inserts {
+    let started = Busy::start();
+    let mut out = insert_batches(ctx, shard, s, expanded, before, rule, new);
+    out.busy = started.elapsed();
+    out
+}
+
+/// [`insert`] without the clock.
+fn insert_batches(
     ctx: &Ctx,
     shard: &mut Shard,
     s: usize,
