@@ -468,10 +468,12 @@ pub fn run(args: &CheckArgs) -> u8 {
                 out::print(text::header(&file));
                 header_shown = true;
             }
-            if let Some(runner) = &mut runner {
+            let mut progress = Progress::new(&c.name);
+            zeno::memory::reset_peak();
+            let mut r = if let Some(runner) = &mut runner {
+                // Distributed: the engine reports no progress of its own.
                 let shared = shared_network.get_or_insert_with(|| Arc::new(network.clone()));
                 let options = options.for_check(&network, id);
-                zeno::memory::reset_peak();
                 let mut result = match runner.decide(shared, id, &options, &cancel, &source.text) {
                     Decided::Result(result) => *result,
                     Decided::Elsewhere => continue,
@@ -488,23 +490,8 @@ pub fn run(args: &CheckArgs) -> u8 {
                 if let Some(peak) = zeno::memory::peak() {
                     result.stats.peak_memory = peak;
                 }
-                let mut r = report::check_report(source, &network, id, &result);
-                let generated = r.range.bytes;
-                model.relocate_check(&mut r);
-                describe_query(&model, generated, &mut r);
-                outcome.add(r.verdict.exit_code());
-                if args.format == Format::Text {
-                    out::print(text::check(&file, &r, args.trace));
-                }
-                file.checks.push(r);
-                if cancel.is_cancelled() {
-                    break;
-                }
-                continue;
-            }
-            let mut progress = Progress::new(&c.name);
-            zeno::memory::reset_peak();
-            let mut r = if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
+                report::check_report(source, &network, id, &result)
+            } else if matches!(c.kind, zeno::ir::CheckKind::Bound(_)) {
                 // A value query: an answer, not a verdict (docs/cli.md, "Exit
                 // codes"); the portfolio races for verdicts only.
                 let options = options.for_check(&network, id);
