@@ -173,7 +173,7 @@ pub fn stats(s: &StatsReport) -> String {
     let after = match (s.breadth_first_after, s.decided_by, s.explored_alongside) {
         (Some(n), _, _) => format!(" (breadth-first, after {n} states of best-first search)"),
         // Nothing said when the others never ran (best-first search
-        // decided in its head start).
+        // decided in its first slice).
         (None, Some(by), Some(n)) if n > 0 => format!(
             " (decided by {by}; {n} more {} explored alongside)",
             if n == 1 { "state" } else { "states" }

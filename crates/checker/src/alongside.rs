@@ -8,11 +8,14 @@
 //! graph, which breadth-first search covers with fewer states and no
 //! heuristic to compute; where the heuristic misleads, random dives with
 //! restarts find long traces that neither finds soon. So the best-first
-//! search starts alone for [`HEAD`], then the three share the time by
-//! [`SHARES`]: when the property holds, breadth-first search decides in at
-//! most `sum / bfs share` of its own time plus the head start; when the
-//! heuristic leads to the goal, best-first search finds it as before, in
-//! at most `sum / its share` of its own time after the head start.
+//! search starts, and takes turns with breadth-first search by
+//! [`HEAD_SHARES`] until it has used [`HEAD`]; then the three share the
+//! time by [`SHARES`]. When the property holds, breadth-first search
+//! decides in at most `9/8` of its own time on a small state space (the
+//! head is never over) and in `sum / bfs share` of it plus the head on a
+//! large one; when the heuristic leads to the goal, best-first search
+//! finds it as before, in 9 times its own time within the head, and at
+//! `sum / its share` of its speed after it.
 //! Random restarts only find goals (or exhaust the graph in one run), and
 //! each search's verdict is exact, so whichever decides, the verdict and
 //! its trace are what that search alone gives.
@@ -22,7 +25,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::config::Config;
-use super::turns::Turns;
+use super::turns::{Head, Turns};
 use super::{Alongside, Cancel, CheckResult, Limit, Options, Stats, Stop, Task, Verdict};
 
 /// The searches, in the order of [`SHARES`].
@@ -36,15 +39,26 @@ const RESTARTS: usize = 1;
 const BREADTH_FIRST: usize = 2;
 /// Time shares: best-first search and random restarts 1 each,
 /// breadth-first search 24 (so a full exploration costs at most 26/24 ≈
-/// 1.08× its own time, plus the head start and the cost of switching
+/// 1.08× its own time, plus the head and the cost of switching
 /// between three stores; best-first search and random restarts run at
-/// 1/26 of their own speed after the head start).
+/// 1/26 of their own speed after the head).
 const SHARES: [u32; 3] = [1, 1, 24];
-/// The best-first search's start alone: where its heuristic leads to the
-/// goal at once (the papers' families need milliseconds), it decides
-/// before the others start. Short, because a full exploration pays it
-/// too: on small models it is most of the overhead.
-pub(crate) const HEAD: Duration = Duration::from_millis(20);
+/// The best-first search's head: until it has used this much CPU time, it
+/// takes turns with breadth-first search alone, by [`HEAD_SHARES`]. Where
+/// its heuristic leads to the goal at once (the papers' families need
+/// milliseconds), it decides before random restarts start, in the states
+/// and with the trace it finds alone (unless breadth-first search, at
+/// eight times its time, finds a goal first).
+const HEAD: Duration = Duration::from_millis(20);
+/// Shares in the head: best-first search 1, breadth-first search 8, so
+/// that a full exploration pays the head in proportion to its own work
+/// (1/8 of it) rather than as a fixed start-up cost: a head start alone
+/// of 20 ms was most of the overhead on small models (mutex N=3, a
+/// 0.05 s exploration, took 1.6–2× the time of breadth-first search).
+const HEAD_SHARES: [u32; 3] = [1, 0, 8];
+/// Slices in the head: short, so that a small exploration pays at most
+/// about a slice more than its 1/8.
+const HEAD_SLICE: Duration = Duration::from_millis(1);
 
 /// Decides the `task`'s reachability check with the three searches taking
 /// turns. The result is the deciding search's, with the states the others
@@ -52,7 +66,14 @@ pub(crate) const HEAD: Duration = Duration::from_millis(20);
 /// `options.max_states` on its own; the deadline is the check's.
 pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let started = Instant::now();
-    let turns = Turns::new(&SHARES, HEAD);
+    let turns = Turns::new(
+        &SHARES,
+        Head {
+            until: HEAD,
+            shares: HEAD_SHARES.to_vec(),
+            slice: HEAD_SLICE,
+        },
+    );
     let race = Cancel::new();
     let winner: Mutex<Option<usize>> = Mutex::new(None);
     let base = Options {
@@ -82,7 +103,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         (task.net, task.check, task.stop.deadline, task.stop.cancel);
     let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
     // A search starts at its first turn, and not at all when the race was
-    // decided before (so that a goal found in the head start is reported
+    // decided before (so that a goal found in its first slice is reported
     // alone, as the best-first search alone reports it).
     let first_turn = |me: usize| {
         turns.gate(me).poll();

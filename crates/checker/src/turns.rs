@@ -1,6 +1,8 @@
 //! Searches taking turns on one core: each holds the turn for a short
 //! slice, and the next turn goes to the one furthest below its share of the
-//! time used so far. A search notices that its slice is over where it polls
+//! time used so far. The turns have two phases: a [`Head`] with its own
+//! shares and slices, until search 0 has used a given time, then the
+//! shares of [`Turns::new`]. A search notices that its slice is over where it polls
 //! its stop condition ([`super::Stop::reason`], at every explored state),
 //! so the searches themselves need no change: a search waiting for its turn
 //! is blocked in that poll and uses no CPU time.
@@ -23,9 +25,35 @@ use zeno_base::clock::thread_cpu_time;
 /// a check a user waits for.
 const SLICE: Duration = Duration::from_millis(10);
 
+/// The first phase of the turns: until search 0 has used `until` of CPU
+/// time (or has finished), the turns go by `shares` in slices of `slice`.
+/// A search with a share of 0 waits for the second phase (unless no search
+/// with a share is left).
+#[derive(Clone, Debug)]
+pub(crate) struct Head {
+    pub until: Duration,
+    pub shares: Vec<u32>,
+    pub slice: Duration,
+}
+
+impl Head {
+    /// Search 0 alone for `d` (of `n` searches).
+    #[cfg(test)]
+    fn alone(d: Duration, n: usize) -> Head {
+        let mut shares = vec![0; n];
+        shares[0] = 1;
+        Head {
+            until: d,
+            shares,
+            slice: d.max(SLICE),
+        }
+    }
+}
+
 /// The turn and the time each search has used.
 pub(crate) struct Turns {
     state: Mutex<Ledger>,
+    head: Head,
     changed: Condvar,
     epoch: Instant,
     /// The search holding the turn and when its slice ends (nanoseconds
@@ -47,31 +75,39 @@ struct Ledger {
     /// thread CPU clock exists).
     since: Instant,
     /// The holder's thread CPU time when its slice began, set by the
-    /// holder when it takes the turn; `None` for the head start, which
-    /// counts the thread's whole CPU time.
+    /// holder when it takes the turn; `None` for search 0's first slice,
+    /// which counts the thread's whole CPU time.
     slice_cpu_start: Option<Duration>,
     /// The CPU time the current slice lasts.
     slice_len: Duration,
 }
 
 impl Turns {
-    /// Searches with these shares; search 0 holds the first turn, for
-    /// `head` (not counted against its share), then every one takes turns.
-    pub(crate) fn new(shares: &[u32], head: Duration) -> Turns {
+    /// Searches with these shares after the `head` phase; search 0 holds
+    /// the first turn (of the head's slice, or of a plain slice where the
+    /// head lasts no time). Time used in the head counts against the
+    /// shares.
+    pub(crate) fn new(shares: &[u32], head: Head) -> Turns {
         let epoch = Instant::now();
+        let first = if head.until.is_zero() {
+            SLICE
+        } else {
+            head.slice
+        };
         Turns {
             state: Mutex::new(Ledger {
                 used: vec![Duration::ZERO; shares.len()],
                 shares: shares.to_vec(),
                 finished: vec![false; shares.len()],
-                since: epoch + head,
+                since: epoch,
                 slice_cpu_start: None,
-                slice_len: head.max(SLICE),
+                slice_len: first,
             }),
+            head,
             changed: Condvar::new(),
             epoch,
             holder: AtomicUsize::new(0),
-            slice_end: AtomicU64::new(nanos(head.max(SLICE))),
+            slice_end: AtomicU64::new(nanos(first)),
             released: AtomicBool::new(false),
         }
     }
@@ -157,20 +193,28 @@ impl Turns {
             None => now.saturating_duration_since(ledger.since),
         };
         ledger.used[me] += spent;
-        let next = (0..ledger.used.len())
-            .filter(|&i| !ledger.finished[i])
-            .min_by(|&a, &b| {
-                let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(ledger.shares[i]);
-                share(a).total_cmp(&share(b))
-            });
-        let Some(next) = next else {
-            return;
+        let in_head = !ledger.finished[0] && ledger.used[0] < self.head.until;
+        let furthest_below = |shares: &[u32]| {
+            (0..ledger.used.len())
+                .filter(|&i| !ledger.finished[i] && shares[i] > 0)
+                .min_by(|&a, &b| {
+                    let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(shares[i]);
+                    share(a).total_cmp(&share(b))
+                })
+        };
+        let (next, slice) = match in_head.then(|| furthest_below(&self.head.shares)) {
+            Some(Some(next)) => (next, self.head.slice),
+            // After the head, or nobody with a share in it is left.
+            _ => match furthest_below(&ledger.shares) {
+                Some(next) => (next, SLICE),
+                None => return,
+            },
         };
         ledger.since = now;
         ledger.slice_cpu_start = None;
-        ledger.slice_len = SLICE;
+        ledger.slice_len = slice;
         self.slice_end
-            .store(self.now() + nanos(SLICE), Ordering::Release);
+            .store(self.now() + nanos(slice), Ordering::Release);
         self.holder.store(next, Ordering::Release);
         if next != me {
             self.changed.notify_all();
@@ -251,7 +295,7 @@ mod tests {
     #[test]
     #[cfg(unix)]
     fn a_holder_that_did_not_run_keeps_its_turn() {
-        let turns = Turns::new(&[1, 1], Duration::from_millis(30));
+        let turns = Turns::new(&[1, 1], Head::alone(Duration::from_millis(30), 2));
         let other_ran = AtomicBool::new(false);
         std::thread::scope(|s| {
             s.spawn(|| {
@@ -280,7 +324,7 @@ mod tests {
     /// shares say (within a slice or two: each finishes at its own pace).
     #[test]
     fn searches_take_turns_by_their_shares() {
-        let turns = Turns::new(&[1, 3], Duration::ZERO);
+        let turns = Turns::new(&[1, 3], Head::alone(Duration::ZERO, 2));
         let running = AtomicUsize::new(0);
         let most = AtomicUsize::new(0);
         std::thread::scope(|s| {
@@ -308,10 +352,48 @@ mod tests {
         assert!(used[1] >= Duration::from_millis(35), "{used:?}");
     }
 
+    /// The head phase: search 1 (share 0 in the head) waits until search 0
+    /// has used the head's time, while search 2 gets four times search 0's
+    /// time meanwhile; then search 1 takes its turns.
+    #[test]
+    fn the_head_phase_has_its_own_shares() {
+        let head = Head {
+            until: Duration::from_millis(10),
+            shares: vec![1, 0, 4],
+            slice: Duration::from_millis(1),
+        };
+        let turns = Turns::new(&[1, 1, 1], head);
+        let at_first_turn_of_1 = Mutex::new(None);
+        std::thread::scope(|s| {
+            for me in 0..3 {
+                let (turns, seen) = (&turns, &at_first_turn_of_1);
+                s.spawn(move || {
+                    let gate = turns.gate(me);
+                    gate.poll();
+                    if me == 1 {
+                        *seen.lock().unwrap() = Some(turns.used());
+                    }
+                    let chunks = if me == 1 { 5 } else { 250 };
+                    for _ in 0..chunks {
+                        spin_cpu(Duration::from_micros(200));
+                        gate.poll();
+                    }
+                    turns.finish(me);
+                });
+            }
+        });
+        let used = at_first_turn_of_1.lock().unwrap().clone().unwrap();
+        assert!(used[0] >= Duration::from_millis(10), "{used:?}");
+        // Search 2 caught up with four times search 0's time before each of
+        // search 0's slices (of 1 ms, overrun by at most a chunk).
+        assert!(used[2] >= (used[0] - Duration::from_millis(2)) * 4, "{used:?}");
+        assert!(used[2] <= (used[0] + Duration::from_millis(2)) * 4, "{used:?}");
+    }
+
     /// The head start goes to search 0; after `release` nobody waits.
     #[test]
     fn the_first_search_starts_and_release_frees_all() {
-        let turns = Turns::new(&[1, 1], Duration::from_millis(50));
+        let turns = Turns::new(&[1, 1], Head::alone(Duration::from_millis(50), 2));
         let gate0 = turns.gate(0);
         work(gate0, Duration::from_millis(20));
         // Less CPU time than the head start: search 0 still holds the turn
@@ -328,7 +410,7 @@ mod tests {
     /// A finished search hands the turn on at once.
     #[test]
     fn finishing_hands_on_the_turn() {
-        let turns = Turns::new(&[1, 1], Duration::from_secs(3600));
+        let turns = Turns::new(&[1, 1], Head::alone(Duration::from_secs(3600), 2));
         std::thread::scope(|s| {
             s.spawn(|| work(turns.gate(1), Duration::from_millis(5)));
             std::thread::sleep(Duration::from_millis(5));
