@@ -7,15 +7,19 @@
 //! heuristic leads there, but a property that holds needs the whole zone
 //! graph, which breadth-first search covers with fewer states and no
 //! heuristic to compute; where the heuristic misleads, random dives with
-//! restarts find long traces that neither finds soon. So the best-first
-//! search starts, and takes turns with breadth-first search by
-//! [`HEAD_SHARES`] until it has used [`HEAD`]; then the three share the
-//! time by [`SHARES`]. When the property holds, breadth-first search
-//! decides in at most `9/8` of its own time on a small state space (the
-//! head is never over) and in `sum / bfs share` of it plus the head on a
-//! large one; when the heuristic leads to the goal, best-first search
-//! finds it as before, in 9 times its own time within the head, and at
-//! `sum / its share` of its speed after it.
+//! restarts find long traces that neither finds soon. So breadth-first
+//! search starts, and takes turns with best-first search by
+//! [`HEAD_SHARES`] in short slices, 8 ms and 1 ms (the head), until best-first search has
+//! used [`HEAD`] and breadth-first search eight times that; then the three
+//! share the time by [`SHARES`]. When the property holds, breadth-first
+//! search decides in at most `9/8` of its own time on a small state space
+//! (the head is never over) and in `sum / bfs share` of it plus the head on
+//! a large one, so the default's cost grows with the search's own work, not
+//! by a fixed start-up cost. A goal that breadth-first search finds in the
+//! head waits for the head's end: if best-first search finds one within its
+//! head, it decides, in the states and with the trace it finds alone (as
+//! when the head was its start alone), at 9 times its own time; after the
+//! head it runs at `its share / sum` of its speed.
 //! Random restarts only find goals (or exhaust the graph in one run), and
 //! each search's verdict is exact, so whichever decides, the verdict and
 //! its trace are what that search alone gives.
@@ -47,17 +51,20 @@ const SHARES: [u32; 3] = [1, 1, 24];
 /// takes turns with breadth-first search alone, by [`HEAD_SHARES`]. Where
 /// its heuristic leads to the goal at once (the papers' families need
 /// milliseconds), it decides before random restarts start, in the states
-/// and with the trace it finds alone (unless breadth-first search, at
-/// eight times its time, finds a goal first).
+/// and with the trace it finds alone (a goal breadth-first search finds
+/// meanwhile waits for the head's end).
 const HEAD: Duration = Duration::from_millis(20);
-/// Shares in the head: best-first search 1, breadth-first search 8, so
-/// that a full exploration pays the head in proportion to its own work
-/// (1/8 of it) rather than as a fixed start-up cost: a head start alone
-/// of 20 ms was most of the overhead on small models (mutex N=3, a
-/// 0.05 s exploration, took 1.6–2× the time of breadth-first search).
+/// Shares in the head: best-first search 1, breadth-first search 8 (it
+/// goes first), so that a full exploration pays the head in proportion to
+/// its own work (1/8 of it) rather than as a fixed start-up cost: a head
+/// start of best-first search alone for 20 ms was most of the overhead on
+/// small models (mutex N=3, a 0.05 s exploration, took 1.6–2× the time of
+/// breadth-first search), and on a chain of 5,000 locations, where
+/// breadth-first search needs milliseconds, the heuristic's set-up alone
+/// took longer; now it is never built there.
 const HEAD_SHARES: [u32; 3] = [1, 0, 8];
-/// Slices in the head: short, so that a small exploration pays at most
-/// about a slice more than its 1/8.
+/// Slices in the head, times each search's share there: short, so that a
+/// small exploration pays at most about a slice more than its 1/8.
 const HEAD_SLICE: Duration = Duration::from_millis(1);
 
 /// Decides the `task`'s reachability check with the three searches taking
@@ -69,6 +76,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let turns = Turns::new(
         &SHARES,
         Head {
+            first: BREADTH_FIRST,
             until: HEAD,
             shares: HEAD_SHARES.to_vec(),
             slice: HEAD_SLICE,
@@ -101,6 +109,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // What the threads need of the task (its stop condition stays here).
     let (net, check, deadline, cancel) =
         (task.net, task.check, task.stop.deadline, task.stop.cancel);
+    let (found_verdict, _) = Verdict::of_reachability(&net.check(check).kind);
     let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
     // A search starts at its first turn, and not at all when the race was
     // decided before (so that a goal found in its first slice is reported
@@ -110,6 +119,8 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         !race.is_cancelled()
     };
     let mut results: [Option<CheckResult>; 3] = [None, None, None];
+    // Breadth-first search, on this thread, holds the first turn.
+    turns.begin();
     thread::scope(|s| {
         let best = s.spawn(|| {
             let _turn = Finish(&turns, BEST_FIRST);
@@ -120,7 +131,11 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
                 options: &base,
                 stop: &stop,
             };
-            let r = super::reach_until(task, &mut |_| {});
+            let r = if first_turn(BEST_FIRST) {
+                super::reach_until(task, &mut |_| {})
+            } else {
+                not_started()
+            };
             done(BEST_FIRST, &r);
             r
         });
@@ -167,6 +182,12 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         } else {
             not_started()
         };
+        // A goal (or model error) found in the head waits for the head's
+        // end: best-first search, at 1/8 of the time, decides if it finds
+        // one within its head, as it did when the head was its start alone.
+        if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
+            turns.hold_until_head_ends(BREADTH_FIRST);
+        }
         done(BREADTH_FIRST, &r);
         drop(turn);
         results[BREADTH_FIRST] = Some(r);

@@ -25,12 +25,16 @@ use zeno_base::clock::thread_cpu_time;
 /// a check a user waits for.
 const SLICE: Duration = Duration::from_millis(10);
 
-/// The first phase of the turns: until search 0 has used `until` of CPU
-/// time (or has finished), the turns go by `shares` in slices of `slice`.
-/// A search with a share of 0 waits for the second phase (unless no search
-/// with a share is left).
+/// The first phase of the turns: `first` holds the first turn, and until
+/// search 0 has used `until` of CPU time (or has finished), and as long as
+/// another search with a share in it is below that share of search 0's
+/// time, the turns go by `shares`, each search's slices lasting `slice`
+/// times its share (so that the turns pass once per round). Search 0 has a
+/// share; a search with a share of 0 waits for the second phase (unless no
+/// search with a share is left).
 #[derive(Clone, Debug)]
 pub(crate) struct Head {
+    pub first: usize,
     pub until: Duration,
     pub shares: Vec<u32>,
     pub slice: Duration,
@@ -43,12 +47,16 @@ impl Head {
         let mut shares = vec![0; n];
         shares[0] = 1;
         Head {
+            first: 0,
             until: d,
             shares,
             slice: d.max(SLICE),
         }
     }
 }
+
+/// The holder once a held result ends the turns.
+const NOBODY: usize = usize::MAX;
 
 /// The turn and the time each search has used.
 pub(crate) struct Turns {
@@ -80,19 +88,24 @@ struct Ledger {
     slice_cpu_start: Option<Duration>,
     /// The CPU time the current slice lasts.
     slice_len: Duration,
+    /// A search holds a result until the head is over
+    /// ([`Turns::hold_until_head_ends`]): then nobody gets the turn.
+    holding: bool,
 }
 
 impl Turns {
-    /// Searches with these shares after the `head` phase; search 0 holds
-    /// the first turn (of the head's slice, or of a plain slice where the
-    /// head lasts no time). Time used in the head counts against the
-    /// shares.
+    /// Searches with these shares after the `head` phase; `head.first`
+    /// holds the first turn (of the head's slice, or of a plain slice where
+    /// the head lasts no time), its slice counting its thread's whole CPU
+    /// time unless [`Turns::begin`] says otherwise. Time used in the head
+    /// counts against the shares.
     pub(crate) fn new(shares: &[u32], head: Head) -> Turns {
         let epoch = Instant::now();
+        let head_first = head.first;
         let first = if head.until.is_zero() {
             SLICE
         } else {
-            head.slice
+            head.slice * head.shares[head.first]
         };
         Turns {
             state: Mutex::new(Ledger {
@@ -102,14 +115,21 @@ impl Turns {
                 since: epoch,
                 slice_cpu_start: None,
                 slice_len: first,
+                holding: false,
             }),
             head,
             changed: Condvar::new(),
             epoch,
-            holder: AtomicUsize::new(0),
+            holder: AtomicUsize::new(head_first),
             slice_end: AtomicU64::new(nanos(first)),
             released: AtomicBool::new(false),
         }
+    }
+
+    /// The first holder runs on this thread, which did other work before:
+    /// its first slice starts now.
+    pub(crate) fn begin(&self) {
+        self.lock().slice_cpu_start = thread_cpu_time();
     }
 
     /// The gate search `me` polls.
@@ -129,10 +149,37 @@ impl Turns {
     /// if it held it.
     pub(crate) fn finish(&self, me: usize) {
         let mut ledger = self.lock();
+        self.finish_locked(&mut ledger, me);
+    }
+
+    fn finish_locked(&self, ledger: &mut Ledger, me: usize) {
         ledger.finished[me] = true;
         if self.holder.load(Ordering::Acquire) == me {
-            self.hand_on(&mut ledger, me);
+            self.hand_on(ledger, me);
         }
+        // Search 0's end ends the head, which a holder may wait for.
+        self.changed.notify_all();
+    }
+
+    /// Search `me` is done, with a result that must wait for the head:
+    /// the others take their turns without it until search 0 has used
+    /// the head's time (or finished, or the turns were released); then
+    /// nobody gets the turn, and this returns.
+    pub(crate) fn hold_until_head_ends(&self, me: usize) {
+        let mut ledger = self.lock();
+        ledger.holding = true;
+        self.finish_locked(&mut ledger, me);
+        while !self.released.load(Ordering::Acquire) && self.in_head(&ledger) {
+            ledger = self.changed.wait(ledger).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Whether the head phase lasts.
+    fn in_head(&self, ledger: &Ledger) -> bool {
+        let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(self.head.shares[i]);
+        let behind = (1..ledger.used.len())
+            .any(|i| !ledger.finished[i] && self.head.shares[i] > 0 && share(i) < share(0));
+        !ledger.finished[0] && (ledger.used[0] < self.head.until || behind)
     }
 
     fn lock(&self) -> MutexGuard<'_, Ledger> {
@@ -193,7 +240,13 @@ impl Turns {
             None => now.saturating_duration_since(ledger.since),
         };
         ledger.used[me] += spent;
-        let in_head = !ledger.finished[0] && ledger.used[0] < self.head.until;
+        let in_head = self.in_head(ledger);
+        if ledger.holding && !in_head {
+            // A result waited for the head's end: the turns are over.
+            self.holder.store(NOBODY, Ordering::Release);
+            self.changed.notify_all();
+            return;
+        }
         let furthest_below = |shares: &[u32]| {
             (0..ledger.used.len())
                 .filter(|&i| !ledger.finished[i] && shares[i] > 0)
@@ -203,7 +256,7 @@ impl Turns {
                 })
         };
         let (next, slice) = match in_head.then(|| furthest_below(&self.head.shares)) {
-            Some(Some(next)) => (next, self.head.slice),
+            Some(Some(next)) => (next, self.head.slice * self.head.shares[next]),
             // After the head, or nobody with a share in it is left.
             _ => match furthest_below(&ledger.shares) {
                 Some(next) => (next, SLICE),
@@ -358,6 +411,7 @@ mod tests {
     #[test]
     fn the_head_phase_has_its_own_shares() {
         let head = Head {
+            first: 0,
             until: Duration::from_millis(10),
             shares: vec![1, 0, 4],
             slice: Duration::from_millis(1),
@@ -386,8 +440,58 @@ mod tests {
         assert!(used[0] >= Duration::from_millis(10), "{used:?}");
         // Search 2 caught up with four times search 0's time before each of
         // search 0's slices (of 1 ms, overrun by at most a chunk).
-        assert!(used[2] >= (used[0] - Duration::from_millis(2)) * 4, "{used:?}");
-        assert!(used[2] <= (used[0] + Duration::from_millis(2)) * 4, "{used:?}");
+        assert!(
+            used[2] >= (used[0] - Duration::from_millis(2)) * 4,
+            "{used:?}"
+        );
+        assert!(
+            used[2] <= (used[0] + Duration::from_millis(2)) * 4,
+            "{used:?}"
+        );
+    }
+
+    /// A result held in the head: its search waits until search 0 has used
+    /// the head's time; search 1 (no share in the head) never runs, and
+    /// then nobody holds the turn.
+    #[test]
+    fn a_held_result_waits_for_the_head_and_ends_the_turns() {
+        let head = Head {
+            first: 0,
+            until: Duration::from_millis(10),
+            shares: vec![1, 0, 4],
+            slice: Duration::from_millis(1),
+        };
+        let turns = Turns::new(&[1, 1, 1], head);
+        let ran = [AtomicBool::new(false), AtomicBool::new(false)];
+        let used_when_released = Mutex::new(None);
+        std::thread::scope(|s| {
+            for me in 0..2 {
+                let (turns, ran) = (&turns, &ran);
+                s.spawn(move || {
+                    let gate = turns.gate(me);
+                    gate.poll();
+                    ran[me].store(true, Ordering::SeqCst);
+                    // Works until the turns are released.
+                    while !turns.released.load(Ordering::SeqCst) {
+                        spin_cpu(Duration::from_micros(200));
+                        gate.poll();
+                    }
+                    turns.finish(me);
+                });
+            }
+            let gate = turns.gate(2);
+            gate.poll();
+            spin_cpu(Duration::from_millis(2));
+            turns.hold_until_head_ends(2);
+            *used_when_released.lock().unwrap() =
+                Some((turns.used(), ran[1].load(Ordering::SeqCst)));
+            assert_eq!(turns.holder.load(Ordering::SeqCst), NOBODY);
+            turns.release();
+        });
+        let (used, ran1) = used_when_released.lock().unwrap().clone().unwrap();
+        assert!(used[0] >= Duration::from_millis(10), "{used:?}");
+        assert!(ran[0].load(Ordering::SeqCst));
+        assert!(!ran1, "search 1 ran before the held result was released");
     }
 
     /// The head start goes to search 0; after `release` nobody waits.
