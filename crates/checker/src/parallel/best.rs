@@ -339,15 +339,14 @@ impl Search {
                 .collect()
         });
         let queues = self.queue_bytes();
-        if let Some(g) = self
-            .sharded
-            .settle(ctx, &inserts, in_flight(&expanded), queues)?
-        {
+        let held = in_flight(&expanded) + self.sharded.spare.bytes();
+        if let Some(g) = self.sharded.settle(ctx, &inserts, held, queues)? {
             return Ok(Some(Found::Goal(g)));
         }
         if let Some(limit) = ctx.stop.reason() {
             return Err(limit);
         }
+        self.sharded.spare.keep(expanded);
         Ok(None)
     }
 

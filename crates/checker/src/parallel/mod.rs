@@ -29,7 +29,7 @@ use super::{
     Cancel, CheckResult, Enhance, HeuristicKind, Limit, Options, SearchOrder, Stats, Stop, Task,
     Verdict,
 };
-use bfs::{Ctx, Expanded, Inserts, Scratch, Shard};
+use bfs::{Ctx, Expanded, Inserts, Scratch, Shard, SpareBatches};
 
 pub(crate) use best::run as best;
 pub(crate) use bfs::run as bfs;
@@ -231,6 +231,8 @@ struct Sharded {
     /// The workers; the search itself runs on the caller's thread, which
     /// alone calls `progress`.
     pool: rayon::ThreadPool,
+    /// Emptied batches of earlier rounds, reused by the next ones.
+    spare: SpareBatches,
 }
 
 /// A parallel search of the `task`'s check: builds the model, the goal and
@@ -289,6 +291,7 @@ fn search(
         store_bytes: SampledBytes::default(),
         start,
         pool,
+        spare: SpareBatches::default(),
     };
     let (found, sharded) = explore(&ctx, sharded);
     shared.report_to(task.stop);
@@ -345,7 +348,7 @@ impl Sharded {
         pos0: usize,
     ) -> Result<Vec<Expanded>, Limit> {
         let nshards = self.shards.len();
-        let shards = &self.shards;
+        let (shards, spare) = (&self.shards, &self.spare);
         // Successors per state so far: the batches are made that large at
         // once rather than grown (their reallocations and copies were a
         // few percent of a two-thread search's time).
@@ -366,6 +369,7 @@ impl Sharded {
                 states,
                 pos0,
                 fanout,
+                spare,
                 &mut scratch,
             )]
         } else {
@@ -377,7 +381,7 @@ impl Sharded {
                         || Scratch::new(ctx),
                         |scratch, (c, chunk)| {
                             let at = pos0 + c * size;
-                            bfs::expand(ctx, shards, nshards, chunk, at, fanout, scratch)
+                            bfs::expand(ctx, shards, nshards, chunk, at, fanout, spare, scratch)
                         },
                     )
                     .collect()
