@@ -299,9 +299,9 @@ pub struct CheckArgs {
 /// How to search: shared by every command that runs the checker.
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Order in which the search explores the state space [default: greedy;
-    /// with the default heuristic, a search still without a verdict after
-    /// 50,000 states continues breadth-first on every core].
+    /// Order in which the search explores the state space [default: greedy
+    /// with hu, taking turns with breadth-first search and random restarts
+    /// on one core; the first verdict decides].
     #[arg(long, value_parser = search_order())]
     pub search: Option<SearchOrder>,
     /// Distance heuristic guiding `greedy` and `astar` [default: hu].
