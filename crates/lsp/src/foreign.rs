@@ -6,7 +6,7 @@
 //! located in that file; so are the semantic diagnostics of the
 //! translation, through the import's source map, at the label or
 //! declaration they are about; so are the checks' verdicts (at the query's
-//! `<formula>`) and their traces' steps (at the `<transition>`). What the
+//! `<formula>`) and their traces' steps (at the transition's first label). What the
 //! map does not cover (text the import wrote itself) is shown at the top of
 //! the file, its message naming the translation's line. The simulator and
 //! the automaton picture work through the map too ([`Places`],
@@ -211,7 +211,7 @@ impl Translation {
     /// Moves a diagnostic located in the translation into the document
     /// `text` (whose line index is `doc`): each range the source map covers
     /// to its place there (a check's verdict to the query's `<formula>`, a
-    /// trace step to its `<transition>`), the others to the top of the
+    /// trace step to its transition's first label), the others to the top of the
     /// file, naming the translation's line ([`Translation::relocate`]).
     pub fn place_in_document(
         &self,
@@ -265,7 +265,7 @@ impl Translation {
 
     /// Where the document `text`'s byte `offset` is in the translation: the
     /// start of the innermost piece translated from around it (a label, a
-    /// location's or transition's start tag); in a UPPAAL XML file, between
+    /// location's name); in a UPPAAL XML file, between
     /// those, the template whose `<template>` the offset is in. `None`
     /// outside every piece and template.
     pub fn back(&self, text: &str, offset: u32) -> Option<u32> {

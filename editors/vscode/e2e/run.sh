@@ -117,6 +117,8 @@ ws=$work/workspace
 mkdir -p "$ws"
 cp "$repo/models/fischer-buggy.zeno" "$repo/editors/test/models/lamp.zeno" "$ws/"
 cp "$repo/tests/data/import/case/coffee.xml" "$ws/"
+# A UPPAAL model with its query file beside it (tests/data/uppaal/bridge/EXPECTED).
+cp "$repo/tests/data/uppaal/bridge/bridge.xml" "$repo/tests/data/uppaal/bridge/bridge.q" "$ws/"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 setsid "$codeserver" --auth none --bind-addr "127.0.0.1:$port" --disable-workspace-trust \
