@@ -74,13 +74,14 @@ server=""
 stop() {
   if [ -n "$server" ]; then
     # code-server runs in its own session: end it, its extension host and
-    # the language servers together.
-    kill -TERM -- "-$server" 2>/dev/null || true
+    # the language servers together (`kill -SIG -PGID`: dash's kill takes
+    # no `--`).
+    kill -TERM "-$server" 2>/dev/null || true
     for _ in 1 2 3 4 5 6 7 8 9 10; do
-      kill -0 -- "-$server" 2>/dev/null || break
+      kill -0 "-$server" 2>/dev/null || break
       sleep 0.5
     done
-    kill -KILL -- "-$server" 2>/dev/null || true
+    kill -KILL "-$server" 2>/dev/null || true
   fi
   rm -rf "$work"
 }
