@@ -482,12 +482,20 @@ async fn without_a_name_or_a_label_the_simulator_points_at_the_tags() {
     let start = &r["result"];
     assert!(r.get("error").is_none(), "{r}");
     // `a` has no `<name>`: its tag, the whole of line 1.
-    assert_eq!(start["state"]["locationRanges"], json!([on_line(1, 0, 18)]), "{r}");
+    assert_eq!(
+        start["state"]["locationRanges"],
+        json!([on_line(1, 0, 18)]),
+        "{r}"
+    );
     // The comment says nothing the edge does: its `<source ref="a"/>`,
     // after `<transition>` (12) and the comment label (33) on line 4.
     let transitions = start["transitions"].as_array().unwrap();
     assert_eq!(transitions.len(), 1, "{r}");
-    assert_eq!(transitions[0]["edges"][0]["range"], on_line(4, 45, 62), "{r}");
+    assert_eq!(
+        transitions[0]["edges"][0]["range"],
+        on_line(4, 45, 62),
+        "{r}"
+    );
     // `b`'s name is blank: its start tag `<location id="b">` on line 2.
     let step = transitions[0]["step"].clone();
     let r = c
