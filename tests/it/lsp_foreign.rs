@@ -270,11 +270,25 @@ async fn a_query_file_shows_each_verdict_on_its_line() {
     assert!(message(mutex[0]).contains("holds"), "{done}");
     // Line 3: violated, an error with its trace.
     let violated = on_line(2);
+    let verdict = violated
+        .iter()
+        .find(|d| d["severity"] == 1 && message(d).contains("violated"))
+        .unwrap_or_else(|| panic!("{done}"));
+    // Its one step (P1 takes the free lock) is in the model's file, at the
+    // first transition's guard `lock == 0` (line 11, after 6 spaces and
+    // `<label kind="guard">`, counted by hand), not in the query file.
+    let model = format!("file://{}", dir.join("lock.xml").display());
+    let steps = verdict["relatedInformation"].as_array().unwrap();
+    assert_eq!(steps.len(), 1, "{verdict}");
+    assert_eq!(steps[0]["location"]["uri"], model.as_str(), "{verdict}");
+    assert_eq!(
+        steps[0]["location"]["range"]["start"],
+        json!({"line": 11, "character": 26}),
+        "{verdict}"
+    );
     assert!(
-        violated
-            .iter()
-            .any(|d| d["severity"] == 1 && message(d).contains("violated")),
-        "{done}"
+        !steps[0]["message"].as_str().unwrap().contains(PREFIX),
+        "{verdict}"
     );
     // Line 4: not checked, a note (information); line 5: refused, an error.
     let stat = on_line(3);
