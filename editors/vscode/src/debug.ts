@@ -7,7 +7,6 @@ import { DEBUG_TYPE, debuggableChecks, resolveConfig, simulationConfig, traceCon
 import { findChecks } from "./checks";
 import { isModelLanguage } from "./languages";
 
-
 export class TraceDebugger implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
