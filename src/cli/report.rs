@@ -407,8 +407,7 @@ pub fn bounds_report(
         .map(|t| source.slice(t.span).to_string())
         .collect();
     let scale = net.time_scale;
-    report.summary =
-        zeno::report::bound_summary(query.extremum, &texts, &answer.values, scale);
+    report.summary = zeno::report::bound_summary(query.extremum, &texts, &answer.values, scale);
     if answer.values.iter().any(|v| matches!(v, Value::Above(_))) {
         // A value not decided is no answer: `unknown`, never a pass.
         report.verdict = VerdictKind::Unknown;

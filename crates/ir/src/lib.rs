@@ -31,9 +31,9 @@ mod test_exprs;
 pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot, reset_summary};
 pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
-pub use sites::{shift_local_calls, shift_local_calls_in};
 use num_rational::Rational64;
 use num_traits::CheckedDiv;
+pub use sites::{shift_local_calls, shift_local_calls_in};
 
 /// Index of a variable slot in [`Network::variables`].
 pub type VarId = u32;

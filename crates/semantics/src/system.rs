@@ -44,7 +44,10 @@ pub fn lower_network_with(
     refined.time_scale = scale;
     let mut ctx = lower_network_in(refined, tree, template_uses, lower);
     ctx.net.time_scale = ir::TimeScale(scale as u32);
-    if let Some(at) = tree.system_span.or_else(|| tree.checks.first().map(|c| c.span)) {
+    if let Some(at) = tree
+        .system_span
+        .or_else(|| tree.checks.first().map(|c| c.span))
+    {
         ctx.diags.push(Diagnostic::info(
             at,
             format!(

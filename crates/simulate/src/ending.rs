@@ -85,5 +85,7 @@ fn standstill(
     }
     // In the model's time unit.
     let scale = network.time_scale;
-    Ok(Some(sim.time_limit()?.map(|l| (scale.user_text(l.most), l.why))))
+    Ok(Some(
+        sim.time_limit()?.map(|l| (scale.user_text(l.most), l.why)),
+    ))
 }
