@@ -333,3 +333,45 @@ fn clock_disjunctions_in_checks_split_the_zone() {
     // The last fails exactly at entering `b` with `x = 5`, `y = 0`.
     support::every_order(text, &[Holds, Fails, Holds, Holds, Fails]);
 }
+
+/// What the CLI shows of a refined model: the note, a witness's delays and
+/// clock values and a `sup` bound in the model's time unit, in text and
+/// JSON (`bound` is no integer there: `null`, with `exact`). By hand: `a`
+/// holds `x` to 2/5, so the witness of `x == 2/5` waits 2/5.
+#[test]
+fn the_cli_shows_the_models_time_unit() {
+    use support::cli::{path, scratch, stderr, stdout, zeno};
+    let dir = scratch("scaled_clocks_cli");
+    let file = dir.join("m.zeno");
+    std::fs::write(
+        &file,
+        "clock x;\n\
+         template P() {\n\
+           init location a invariant 2 >= 5 * x;\n\
+           location b;\n\
+           a -> b when 5 * x == 2;\n\
+         }\n\
+         system P;\n\
+         check late: E<> (P.b && 5 * x == 2);\n\
+         check most: sup{P.a}: x;\n",
+    )
+    .unwrap();
+    let out = zeno(&["check", path(&file)]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{text}{err}");
+    assert!(err.contains("time unit refined by 5"), "{err}");
+    assert!(text.contains("1. delay 2/5: P: a -> b"), "{text}");
+    assert!(text.contains("then delay 0:"), "{text}");
+    assert!(text.contains("most: sup: x <= 2/5"), "{text}");
+
+    let out = zeno(&["check", path(&file), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let checks = &json["files"][0]["checks"];
+    let step = &checks[0]["trace"]["steps"][0];
+    assert_eq!(step["delay"], "2/5", "{step}");
+    assert_eq!(step["after"]["clocks"][0]["value"], "2/5", "{step}");
+    let value = &checks[1]["values"][0];
+    assert_eq!(value["bound"], serde_json::Value::Null, "{value}");
+    assert_eq!(value["exact"], "2/5", "{value}");
+    assert_eq!(value["strict"], false, "{value}");
+}
