@@ -375,3 +375,25 @@ fn the_cli_shows_the_models_time_unit() {
     assert_eq!(value["exact"], "2/5", "{value}");
     assert_eq!(value["strict"], false, "{value}");
 }
+
+/// The simulators step in the network's time unit and do not translate it
+/// yet: `zeno simulate` refuses a refined model with the reason, rather
+/// than show delays and clock values in fifths.
+#[test]
+fn the_simulator_refuses_a_refined_model() {
+    use support::cli::{path, scratch, stderr, zeno_with_stdin};
+    let dir = scratch("scaled_clocks_simulate");
+    let file = dir.join("m.zeno");
+    std::fs::write(
+        &file,
+        "clock x;\ntemplate P() { init location a invariant 2 >= 5 * x; }\nsystem P;\n",
+    )
+    .unwrap();
+    let out = zeno_with_stdin(&["simulate", path(&file)], "quit\n");
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("time unit is refined by 5") && err.contains("does not show such models"),
+        "{err}"
+    );
+}
