@@ -397,3 +397,52 @@ fn the_simulator_refuses_a_refined_model() {
         "{err}"
     );
 }
+
+/// `zeno trace` and `zeno graph` show the model's constants and times, not
+/// the refined network's; `zeno export` says the exported model counts in
+/// fifths. By hand: `a` is left at `x = 2/5` and `x` reset to 1; `b` is
+/// left at `x = n = 2`, a delay of 1, at time 7/5.
+#[test]
+fn pictures_and_export_show_the_models_time_unit() {
+    use support::cli::{path, scratch, stderr, stdout, zeno};
+    let dir = scratch("scaled_clocks_pictures");
+    let file = dir.join("m.zeno");
+    std::fs::write(
+        &file,
+        "clock x;\n\
+         int n = 2;\n\
+         template P() {\n\
+           init location a invariant 5 * x <= 2;\n\
+           location b;\n\
+           location c;\n\
+           a -> b when 5 * x == 2 do x = 1;\n\
+           b -> c when x >= n;\n\
+         }\n\
+         system P;\n\
+         check late: E<> (P.c && x >= 2);\n",
+    )
+    .unwrap();
+    let out = zeno(&["trace", path(&file), "--check", "late", "--format", "text"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    for line in [
+        "step 1: delay 2/5, t = 2/5",
+        "take    P: a -> b  [when x == 2/5; do x = 1]",
+        "step 2: delay 1, t = 7/5",
+        "clocks  x = 2",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let out = zeno(&["graph", path(&file), "--format", "dot"]);
+    let dot = stdout(&out);
+    assert!(dot.contains("a\\nx <= 2/5"), "{dot}");
+    assert!(dot.contains("when x >= n"), "{dot}");
+    let out = zeno(&["export", "--to", "xta", path(&file)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("counts time in 1/5 of this model's time unit"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("x <= 2"), "{}", stdout(&out));
+}
