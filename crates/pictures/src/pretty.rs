@@ -104,9 +104,7 @@ fn model_time(net: &Network, e: &Expr, negate: bool) -> Option<String> {
             let b = if negate { -b } else { b };
             Some(scale.user_text(num_rational::Rational64::from_integer(b)))
         }
-        Expr::Binary(zeno_ir::BinOp::Mul, k, inner)
-            if matches!(**k, Expr::Const(k) if k as u32 == scale.0) =>
-        {
+        Expr::Binary(zeno_ir::BinOp::Mul, k, inner) if matches!(**k, Expr::Const(k) if k as u32 == scale.0) => {
             Some(if negate {
                 negated(net, inner)
             } else {
@@ -139,8 +137,7 @@ pub fn constraints(net: &Network, cs: &[ClockConstraint]) -> Vec<String> {
         match mirror {
             Some(m) => {
                 used[m] = true;
-                let value =
-                    model_time(net, &c.bound, false).unwrap_or_else(|| expr(net, &c.bound));
+                let value = model_time(net, &c.bound, false).unwrap_or_else(|| expr(net, &c.bound));
                 out.push(format!("{} == {value}", clock_name(net, c.i)));
             }
             None => out.push(constraint(net, c)),
@@ -183,8 +180,8 @@ pub fn update(net: &Network, u: &Update) -> String {
             format!("{} = {}", lvalue(net, target), expr(net, value))
         }
         Update::ResetClock { clock, value } => {
-            let value = model_time(net, &Expr::Const(*value), false)
-                .unwrap_or_else(|| value.to_string());
+            let value =
+                model_time(net, &Expr::Const(*value), false).unwrap_or_else(|| value.to_string());
             format!("{} = {value}", clock_name(net, *clock))
         }
         // An assignment that calls a function with effects runs as a call
@@ -200,8 +197,7 @@ pub fn update(net: &Network, u: &Update) -> String {
                     Some(i) => format!("{}[{}]", array_name(&name), expr(net, i)),
                     None => name,
                 };
-                let value =
-                    model_time(net, value, false).unwrap_or_else(|| expr(net, value));
+                let value = model_time(net, value, false).unwrap_or_else(|| expr(net, value));
                 format!("{lhs} = {value}")
             }
             _ => String::new(),
