@@ -34,8 +34,17 @@ impl Ctx {
             },
             ExprKind::Field(b, f) => {
                 let pid = self.find_process(b)?;
-                match self.procs[pid].locals.get(&f.text) {
-                    Some(Sym::Clock { id }) => Some((*id, 0)),
+                let p = &self.procs[pid];
+                match p.locals.get(&f.text) {
+                    Some(&Sym::Clock { id }) => {
+                        let template = p.template.clone();
+                        let member = LoweredName::Member {
+                            template,
+                            location: false,
+                        };
+                        self.record_name(f.span, member);
+                        Some((id, 0))
+                    }
                     _ => None,
                 }
             }

@@ -178,6 +178,23 @@ pub enum LoweredName {
     /// parameter, at this span (relative to the template while one is
     /// checked, as the HIR's).
     Local(Span),
+    /// A field of a record type (found through the type of what it is
+    /// read from): the `index`th of the record's `fields`, by name.
+    Field {
+        /// The names of the record type's fields, in order.
+        fields: Vec<String>,
+        /// Which of them.
+        index: usize,
+    },
+    /// A member of a process named in a check (`P1.x`, `P(1).cs`): a
+    /// location or a local symbol of the process's template (for a
+    /// partial instance, of the instance's: [`ProcInfo::template`]).
+    Member {
+        /// [`ProcInfo::template`] of the process.
+        template: String,
+        /// Whether it is a location.
+        location: bool,
+    },
 }
 
 impl Ctx {
