@@ -21,6 +21,7 @@ use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 
 mod clocks;
+pub use clocks::MAX_TIME_SCALE;
 mod counts;
 mod data;
 mod disjunction;
@@ -154,6 +155,13 @@ pub struct Ctx {
     clock_split: Option<clocks::ClockSplit>,
     /// While a location's invariant is lowered: the clock rates it sets.
     rates: Option<rates::Rates>,
+    /// The refinement of the time unit in force: every clock bound and
+    /// reset value of the text is multiplied by it (see
+    /// [`ir::Network::time_scale`]).
+    pub time_scale: i64,
+    /// The least refinement that makes every clock quotient met so far an
+    /// integer (`5` for `2 >= 5*x`): the lcm of their denominators.
+    pub needed_scale: i64,
     /// When set, every name looked up in a scope and every location an
     /// edge names, with what it resolved to (for the test that holds
     /// `resolve` to lowering's answers).
@@ -211,6 +219,8 @@ impl Ctx {
             fns: function::FnState::default(),
             clock_split: None,
             rates: None,
+            time_scale: 1,
+            needed_scale: 1,
             names: None,
         }
     }
