@@ -41,6 +41,10 @@ use super::{Gid, SharedStop, owner};
 use crate::active::ActiveClocks;
 use crate::concrete;
 use crate::dbm::Dbm;
+use crate::dbm::bound::Raw;
+use crate::packed_key::KeyCodec;
+use crate::store;
+use crate::zone_table::{narrow, widen};
 use crate::goal::Goal;
 use crate::semantics::{Model, TransitionBuf};
 use crate::store::{Inserted, NO_PARENT, Subsumption};
@@ -206,6 +210,7 @@ pub fn check(
         me,
         workers,
         shard: Shard::new(nkey, &model, active.as_ref(), alu),
+        packing: Packing::new(&ctx),
         explored: 0,
         generated: 0,
         pushes: 0,
@@ -283,6 +288,7 @@ struct Worker<'a, 'c> {
     me: usize,
     workers: usize,
     shard: Shard,
+    packing: Packing<'a>,
     /// Figures of the whole search (every worker adds up the same).
     explored: u64,
     generated: u64,
@@ -488,9 +494,10 @@ impl Worker<'_, '_> {
     /// owning worker: each successor's position, parent id, depth,
     /// transition, discrete part and zone. Stops at the first model error
     /// and at a limit.
-    fn expand(&self, mine: &[(u64, u32)], graph: &mut ZoneGraph, out: &mut [Writer]) -> Expanded {
+    fn expand(&mut self, mine: &[(u64, u32)], graph: &mut ZoneGraph, out: &mut [Writer]) -> Expanded {
         let ctx = self.ctx;
         let store = &self.shard.store;
+        let packing = &mut self.packing;
         let mut e = Expanded::default();
         let mut key = Vec::new();
         let mut zone = Dbm::zero(ctx.model.dim);
@@ -536,12 +543,13 @@ impl Worker<'_, '_> {
                 for (z, succ) in step.zones.iter().enumerate() {
                     e.generated += 1;
                     e.sent += u64::from(dest != self.me);
-                    w.pos(Some((rank, index(t + 1), index(z + 1))));
-                    w.u32(id);
-                    w.u32(g);
-                    w.edges(step.edges);
-                    w.i32s(step.key);
-                    w.i32s(succ.raw());
+                    w.var(rank);
+                    w.var(u64::from(index(t + 1)));
+                    w.var(u64::from(index(z + 1)));
+                    w.var(u64::from(id));
+                    w.var(u64::from(g));
+                    w.var_edges(step.edges);
+                    packing.write(w, step.key, succ);
                 }
             }
         }
@@ -563,15 +571,14 @@ impl Worker<'_, '_> {
         next: &mut Vec<(Pos, u32)>,
     ) -> Inserts {
         let ctx = self.ctx;
-        let dim = ctx.model.dim;
         let rule = Subsumption::NoDeeperUnlessExpanded;
         let mut out = Inserts::default();
         // Every sender's successors come in order: merge them.
+        let packing = &mut self.packing;
         let mut heads: Vec<Option<Successor>> = readers
             .iter_mut()
-            .map(|r| Successor::read(r, ctx.nkey, dim))
+            .map(|r| Successor::read(r, packing))
             .collect();
-        let mut zone = Dbm::zero(dim);
         let mut goal_buf = TransitionBuf::default();
         let mut room = 0;
         let mut marked = 0;
@@ -580,7 +587,7 @@ impl Worker<'_, '_> {
             .min_by_key(|&w| heads[w].as_ref().map(|s| s.pos))
         {
             let s = heads[w].take().expect("a head was chosen");
-            heads[w] = Successor::read(&mut readers[w], ctx.nkey, dim);
+            heads[w] = Successor::read(&mut readers[w], packing);
             if before.is_some_and(|b| s.pos >= b) {
                 break;
             }
@@ -597,11 +604,10 @@ impl Worker<'_, '_> {
                 }
             }
             room -= 1;
-            zone.set_raw_from(dim, s.zone.iter().copied());
             let Inserted::New(id) = self
                 .shard
                 .store
-                .insert(&s.key, &zone, NO_PARENT, &s.edges, s.g, rule)
+                .insert(&s.key, &s.zone, NO_PARENT, &s.edges, s.g, rule)
             else {
                 continue;
             };
@@ -610,7 +616,7 @@ impl Worker<'_, '_> {
                 id: s.parent,
             }));
             out.new += 1;
-            if ctx.is_goal(&s.key, &zone, &mut goal_buf) {
+            if ctx.is_goal(&s.key, &s.zone, &mut goal_buf) {
                 out.goal = Some((s.pos, id));
                 break;
             }
@@ -622,43 +628,101 @@ impl Worker<'_, '_> {
         out
     }
 
-    /// The last superstep of a level: every worker tells every worker the
-    /// positions of its new states (`next`, in order), and each takes its
-    /// states' ranks in the next level from all of them. Returns this
-    /// worker's states of the next level and the level's length.
+    /// The last two supersteps of a level, which rank its new states
+    /// (`next`, this worker's, in order) in the next level: the sequential
+    /// order is that of their positions, so a state's rank is the number
+    /// of new states, on every worker, with smaller positions. The level's
+    /// parent ranks are cut into one block per worker; each worker sends
+    /// the positions in block `b` to worker `b` (one superstep), which
+    /// ranks them within the block and answers each sender the ranks of
+    /// its positions, with the block's size (the other), so that each
+    /// position crosses the network once each way rather than reaching
+    /// every worker. Returns this worker's states of the next level and
+    /// the level's length.
     fn rank(&mut self, next: Vec<(Pos, u32)>, level_len: u64) -> (Vec<(u64, u32)>, u64) {
-        let mut w = Writer::default();
-        // The level's traffic before this superstep, and this one's.
-        let supersteps = self.level.supersteps + 1;
-        w.u64(self.level.sent_states);
-        let bytes = (next.len() * 17 + 16) as u64 * (self.workers as u64 - 1);
-        w.u64(self.level.sent_bytes + bytes);
-        for &(pos, _) in &next {
-            w.pos(Some(pos));
+        let workers = self.workers;
+        let block = level_len.div_ceil(workers as u64).max(1);
+        let block_of = |rank: u64| usize::try_from(rank / block).expect("a worker's block");
+        let mut out: Vec<Writer> = (0..workers).map(|_| Writer::default()).collect();
+        let mut last = vec![0u64; workers];
+        for &((rank, t, z), _) in &next {
+            // Sorted, so the parent ranks go up: their differences are small.
+            let b = block_of(rank);
+            out[b].var(rank - last[b]);
+            out[b].var(u64::from(t));
+            out[b].var(u64::from(z));
+            last[b] = rank;
         }
-        let got = self.exchange(vec![w.0; self.workers]);
-        let mut level = LevelTraffic {
+        let got = self.exchange(out.into_iter().map(|w| w.0).collect());
+
+        // This worker's block: every sender's positions (each in order),
+        // sorted together; a sender's come out in its order.
+        let mut all: Vec<(Pos, usize)> = Vec::new();
+        for (sender, m) in got.iter().enumerate() {
+            let mut r = Reader::new(m);
+            let mut rank = 0;
+            while !r.done() {
+                rank += r.var();
+                all.push(((rank, r.var_u32(), r.var_u32()), sender));
+            }
+        }
+        all.sort_unstable();
+        let mut ranks: Vec<Writer> = (0..workers).map(|_| Writer::default()).collect();
+        let mut last = vec![0u64; workers];
+        for (i, &(_, sender)) in all.iter().enumerate() {
+            ranks[sender].var(i as u64 - last[sender]);
+            last[sender] = i as u64;
+        }
+        // The level's traffic so far and this superstep's, for all to add.
+        let figures = 24;
+        let bytes: u64 = ranks
+            .iter()
+            .enumerate()
+            .filter(|&(w, _)| w != self.me)
+            .map(|(_, m)| (m.0.len() + figures) as u64)
+            .sum();
+        let out = ranks
+            .into_iter()
+            .map(|body| {
+                let mut w = Writer::default();
+                w.u64(all.len() as u64);
+                w.u64(self.level.sent_states);
+                w.u64(self.level.sent_bytes + bytes);
+                w.0.extend_from_slice(&body.0);
+                w.0
+            })
+            .collect();
+        let supersteps = self.level.supersteps + 1;
+        let got = self.exchange(out);
+
+        let mut traffic = LevelTraffic {
             states: level_len,
             supersteps,
             ..LevelTraffic::default()
         };
-        let mut all: Vec<Pos> = Vec::new();
-        for m in &got {
+        let mut level = Vec::with_capacity(next.len());
+        let mut mine = next.into_iter().peekable();
+        let mut before = 0u64;
+        for (b, m) in got.iter().enumerate() {
             let mut r = Reader::new(m);
-            level.sent_states += r.u64();
-            level.sent_bytes += r.u64();
-            while !r.done() {
-                all.push(r.pos().expect("a position"));
+            let size = r.u64();
+            traffic.sent_states += r.u64();
+            traffic.sent_bytes += r.u64();
+            let mut rank = 0;
+            while let Some(&((parent, _, _), id)) = mine.peek() {
+                if block_of(parent) != b {
+                    break;
+                }
+                mine.next();
+                rank += r.var();
+                level.push((before + rank, id));
             }
+            debug_assert!(r.done(), "worker {b} ranked what it was sent");
+            before += size;
         }
-        all.sort_unstable();
-        self.traffic.push(level);
+        self.traffic.push(traffic);
         self.level = LevelTraffic::default();
-        let level = next
-            .into_iter()
-            .map(|(pos, id)| (all.partition_point(|&p| p < pos) as u64, id))
-            .collect();
-        (level, all.len() as u64)
+        (level, before)
     }
 
     /// The stores' figures, added up over the workers (every worker gets
@@ -817,23 +881,117 @@ struct Successor {
     g: u32,
     edges: Vec<(ProcId, EdgeId)>,
     key: Vec<i32>,
-    zone: Vec<i32>,
+    zone: Dbm,
 }
 
 impl Successor {
     /// The next successor in `r`, if any.
-    fn read(r: &mut Reader, nkey: usize, dim: usize) -> Option<Successor> {
+    fn read(r: &mut Reader, packing: &mut Packing) -> Option<Successor> {
         if r.done() {
             return None;
         }
+        let pos = (r.var(), r.var_u32(), r.var_u32());
+        let parent = r.var_u32();
+        let g = r.var_u32();
+        let edges = r.var_edges();
+        let mut key = Vec::new();
+        let mut zone = Dbm::zero(packing.dim);
+        packing.read(r, &mut key, &mut zone);
         Some(Successor {
-            pos: r.pos().expect("a successor's position"),
-            parent: r.u32(),
-            g: r.u32(),
-            edges: r.edges(),
-            key: r.i32s(nkey),
-            zone: r.i32s(dim * dim),
+            pos,
+            parent,
+            g,
+            edges,
+            key,
+            zone,
         })
+    }
+}
+
+/// How a successor's discrete part and zone go on the wire: as the store
+/// keeps them (`store.rs`), the discrete part packed by the network's
+/// [`KeyCodec`] and the zone by its active clocks' entries only, 16 bits
+/// each where they fit (`zone_table.rs`), so that a message carries a
+/// fraction of the unpacked matrix. A flag byte says which form each
+/// takes (a value outside the codec's ranges, a bound beyond 16 bits).
+struct Packing<'a> {
+    codec: KeyCodec,
+    active: Option<&'a ActiveClocks>,
+    nproc: usize,
+    nkey: usize,
+    dim: usize,
+    /// Scratch: the active set, the projected zone.
+    set: Vec<u16>,
+    entries: Vec<Raw>,
+}
+
+impl<'a> Packing<'a> {
+    fn new(ctx: &Ctx<'a>) -> Packing<'a> {
+        Packing {
+            codec: KeyCodec::of_network(ctx.model.net),
+            active: ctx.active,
+            nproc: ctx.model.nproc,
+            nkey: ctx.nkey,
+            dim: ctx.model.dim,
+            set: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The active clocks at `key` (all of them without the reduction).
+    fn fill_set(&mut self, key: &[i32]) {
+        match self.active {
+            Some(a) => a.fill(&key[..self.nproc], &mut self.set),
+            None => {
+                self.set.clear();
+                self.set.extend(0..self.dim as u16);
+            }
+        }
+    }
+
+    fn write(&mut self, w: &mut Writer, key: &[i32], zone: &Dbm) {
+        let at = w.0.len();
+        w.u8(0);
+        if !self.codec.encode(key, &mut w.0) {
+            w.0[at] = 1;
+            w.i32s(key);
+        }
+        self.fill_set(key);
+        store::project(zone, &self.set, &mut self.entries);
+        if self.entries.iter().all(|&e| narrow(e).is_some()) {
+            w.u8(0);
+            for &e in &self.entries {
+                let v = narrow(e).expect("checked narrow");
+                w.0.extend_from_slice(&v.to_le_bytes());
+            }
+        } else {
+            w.u8(1);
+            w.i32s(&self.entries);
+        }
+    }
+
+    fn read(&mut self, r: &mut Reader, key: &mut Vec<i32>, zone: &mut Dbm) {
+        key.clear();
+        if r.u8() == 0 {
+            self.codec.decode(r.bytes(self.codec.len()), key);
+        } else {
+            key.extend(r.i32s(self.nkey));
+        }
+        self.fill_set(key);
+        let n = self.set.len() * self.set.len();
+        self.entries.clear();
+        if r.u8() == 0 {
+            let bytes = r.bytes(2 * n);
+            self.entries.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| widen(i16::from_le_bytes([b[0], b[1]]))),
+            );
+        } else {
+            self.entries.extend(r.i32s(n));
+        }
+        let entries = &self.entries;
+        store::unproject(self.dim, &self.set, |i| entries[i], zone);
     }
 }
 
@@ -865,6 +1023,22 @@ impl Writer {
                 self.u32(t);
                 self.u32(z);
             }
+        }
+    }
+    /// `v` in 7-bit groups, low first, the top bit saying more follow
+    /// (LEB128): the small figures a successor carries take a byte or two.
+    fn var(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push((v as u8 & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+    }
+    fn var_edges(&mut self, edges: &[(ProcId, EdgeId)]) {
+        self.var(edges.len() as u64);
+        for &(p, e) in edges {
+            self.var(u64::from(p));
+            self.var(u64::from(e));
         }
     }
     fn edges(&mut self, edges: &[(ProcId, EdgeId)]) {
@@ -922,6 +1096,32 @@ impl<'m> Reader<'m> {
     }
     fn i32s(&mut self, n: usize) -> Vec<i32> {
         (0..n).map(|_| i32::from_le_bytes(self.take())).collect()
+    }
+    fn bytes(&mut self, n: usize) -> &'m [u8] {
+        let (head, rest) = self
+            .bytes
+            .split_at_checked(n)
+            .expect("a distributed search's message is whole");
+        self.bytes = rest;
+        head
+    }
+    fn var(&mut self) -> u64 {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8();
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return v;
+            }
+        }
+        panic!("a variable-length figure runs past 64 bits")
+    }
+    fn var_u32(&mut self) -> u32 {
+        u32::try_from(self.var()).expect("a 32-bit figure")
+    }
+    fn var_edges(&mut self) -> Vec<(ProcId, EdgeId)> {
+        let n = self.var_u32();
+        (0..n).map(|_| (self.var_u32(), self.var_u32())).collect()
     }
     fn pos(&mut self) -> Option<Pos> {
         match self.u8() {
