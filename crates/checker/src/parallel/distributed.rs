@@ -62,9 +62,14 @@ pub trait Exchange {
     fn peers(&self) -> usize;
     /// One superstep: sends `out[w]` to worker `w` (this one included) and
     /// returns what every worker sent to this one, indexed by sender.
-    /// Every worker calls it the same number of times.
-    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+    /// Every worker calls it the same number of times. `Err`: a worker
+    /// was lost (the transport failed), and the search ends.
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Lost>;
 }
+
+/// A superstep could not be completed: a worker was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lost;
 
 /// The version of the messages below: workers of different builds refuse
 /// to work together (see [`check`]'s handshake).
@@ -170,7 +175,7 @@ pub fn check(
 ) -> Result<Option<(CheckResult, Vec<LevelTraffic>)>, Mismatch> {
     debug_assert!(refusal(net, check, options).is_none());
     let started = Instant::now();
-    handshake(ex, fingerprint)?;
+    let handshake = handshake(ex, fingerprint)?;
     let stop = Stop::new(cancel, options.timeout);
     let chk = net.check(check);
     let goal = Goal::new(chk.kind.goal());
@@ -181,6 +186,14 @@ pub fn check(
         threads: u32::try_from(workers).unwrap_or(u32::MAX),
         ..Stats::default()
     };
+    if handshake.is_err() {
+        let result = CheckResult {
+            verdict: Verdict::Unknown(Limit::Peer),
+            stats,
+            trace: None,
+        };
+        return Ok((me == 0).then_some((result, Vec::new())));
+    }
     if model.beyond_zones().is_some() {
         let result = CheckResult {
             verdict: Verdict::Unknown(Limit::ClockRange),
@@ -214,21 +227,30 @@ pub fn check(
         explored: 0,
         generated: 0,
         pushes: 0,
+        stored: 0,
         level: LevelTraffic::default(),
         traffic: Vec::new(),
     };
     let found = worker.explore(options.max_states);
     shared.report_to(&stop);
+    // The figures every worker agreed on at the last superstep (after a
+    // lost worker, those before the loss; the memory figures stay 0).
     stats.explored = worker.explored;
     stats.generated = worker.generated;
-    let totals = worker.totals();
-    stats.stored = totals.live;
+    stats.stored = worker.stored;
     stats.queue_pushes = vec![worker.pushes];
     stats.queue_pops = vec![worker.explored];
-    stats.peak_memory = totals.bytes;
-    stats.bytes_per_state = totals.bytes / totals.states.max(1);
     let verdicts = Verdict::of_reachability(&chk.kind);
-    let answer = worker.answer(found, verdicts, &stop);
+    let answer = match found {
+        Err(Limit::Peer) => Ok((me == 0).then_some((Verdict::Unknown(Limit::Peer), None))),
+        found => worker.totals().and_then(|totals| {
+            stats.stored = totals.live;
+            stats.peak_memory = totals.bytes;
+            stats.bytes_per_state = totals.bytes / totals.states.max(1);
+            worker.answer(found, verdicts, &stop)
+        }),
+    };
+    let answer = answer.unwrap_or_else(|_| (me == 0).then_some((Verdict::Unknown(Limit::Peer), None)));
     let traffic = std::mem::take(&mut worker.traffic);
     Ok(answer.map(|(verdict, trace)| {
         if let Some(None) = trace {
@@ -246,16 +268,19 @@ pub fn check(
 
 /// The first superstep: every worker sends its fingerprint (with the
 /// protocol's version) to every other; all refuse alike when one differs.
-fn handshake(ex: &mut dyn Exchange, fingerprint: u64) -> Result<(), Mismatch> {
+fn handshake(ex: &mut dyn Exchange, fingerprint: u64) -> Result<Result<(), Lost>, Mismatch> {
     let mut h = FxHasher::default();
     (PROTOCOL, env!("CARGO_PKG_VERSION"), fingerprint).hash(&mut h);
     let mine = h.finish();
-    let got = ex.exchange(vec![mine.to_le_bytes().to_vec(); ex.peers()]);
+    let got = match ex.exchange(vec![mine.to_le_bytes().to_vec(); ex.peers()]) {
+        Ok(got) => got,
+        Err(lost) => return Ok(Err(lost)),
+    };
     let of = |m: &Vec<u8>| Reader::new(m).u64();
     let first = of(&got[0]);
     match got.iter().position(|m| of(m) != first) {
         Some(worker) => Err(Mismatch::Fingerprint { worker }),
-        None => Ok(()),
+        None => Ok(Ok(())),
     }
 }
 
@@ -293,6 +318,8 @@ struct Worker<'a, 'c> {
     explored: u64,
     generated: u64,
     pushes: u64,
+    /// The states stored, as of the last slab inserted.
+    stored: u64,
     /// This worker's traffic in the level being explored.
     level: LevelTraffic,
     /// Every level's, added up over the workers.
@@ -321,8 +348,9 @@ struct Inserts {
 }
 
 impl Worker<'_, '_> {
-    /// A superstep, counting what is sent to the other workers.
-    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    /// A superstep, counting what is sent to the other workers; a lost
+    /// worker ends the search (`Limit::Peer`).
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Limit> {
         let me = self.me;
         self.level.sent_bytes += out
             .iter()
@@ -331,7 +359,7 @@ impl Worker<'_, '_> {
             .map(|(_, m)| m.len() as u64)
             .sum::<u64>();
         self.level.supersteps += 1;
-        self.ex.exchange(out)
+        self.ex.exchange(out).map_err(|Lost| Limit::Peer)
     }
 
     /// Explores level by level: `Ok(None)` when the state space is
@@ -345,6 +373,7 @@ impl Worker<'_, '_> {
         };
         self.generated += 1;
         self.pushes += 1;
+        self.stored = 1;
         let init_owner = owner(&ikey, self.workers);
         let mut level: Vec<(u64, u32)> = Vec::new();
         if init_owner == self.me {
@@ -397,7 +426,7 @@ impl Worker<'_, '_> {
             // a larger zone later in it; the sequential search skips it when
             // it is popped, this one before the level starts.
             next.retain(|&(_, id)| !self.shard.store.removed(id));
-            (level, level_len) = self.rank(next, level_len);
+            (level, level_len) = self.rank(next, level_len)?;
         }
         Ok(None)
     }
@@ -427,7 +456,7 @@ impl Worker<'_, '_> {
                 w.0
             })
             .collect();
-        let got = self.exchange(out);
+        let got = self.exchange(out)?;
         let mut readers: Vec<Reader> = got.iter().map(|m| Reader::new(m)).collect();
         let mut stopped = None;
         // The first model error in the sequential order, and its state.
@@ -456,16 +485,19 @@ impl Worker<'_, '_> {
         w.u32(inserts.goal.map_or(0, |(_, id)| id));
         w.u8(u8::from(inserts.memory_refused));
         w.u64(inserts.new);
+        w.u64(self.shard.store.live());
         w.limit(self.ctx.stop.reason());
-        let got = self.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers])?;
         let mut goal: Option<(Pos, Gid)> = None;
         let mut memory = false;
+        let mut stored = 0;
         for (sender, m) in got.iter().enumerate() {
             let mut r = Reader::new(m);
             let pos = r.pos();
             let id = r.u32();
             memory |= r.u8() != 0;
             self.pushes += r.u64();
+            stored += r.u64();
             stopped = stopped.or(r.limit());
             if let Some(pos) = pos
                 && goal.is_none_or(|(first, _)| pos < first)
@@ -474,6 +506,7 @@ impl Worker<'_, '_> {
                 goal = Some((pos, Gid { shard, id }));
             }
         }
+        self.stored = stored;
         if memory {
             self.ctx.stop.memory_refused();
             return Err(Limit::Memory);
@@ -639,7 +672,12 @@ impl Worker<'_, '_> {
     /// position crosses the network once each way rather than reaching
     /// every worker. Returns this worker's states of the next level and
     /// the level's length.
-    fn rank(&mut self, next: Vec<(Pos, u32)>, level_len: u64) -> (Vec<(u64, u32)>, u64) {
+    #[allow(clippy::type_complexity)]
+    fn rank(
+        &mut self,
+        next: Vec<(Pos, u32)>,
+        level_len: u64,
+    ) -> Result<(Vec<(u64, u32)>, u64), Limit> {
         let workers = self.workers;
         let block = level_len.div_ceil(workers as u64).max(1);
         let block_of = |rank: u64| usize::try_from(rank / block).expect("a worker's block");
@@ -653,7 +691,7 @@ impl Worker<'_, '_> {
             out[b].var(u64::from(z));
             last[b] = rank;
         }
-        let got = self.exchange(out.into_iter().map(|w| w.0).collect());
+        let got = self.exchange(out.into_iter().map(|w| w.0).collect())?;
 
         // This worker's block: every sender's positions (each in order),
         // sorted together; a sender's come out in its order.
@@ -693,7 +731,7 @@ impl Worker<'_, '_> {
             })
             .collect();
         let supersteps = self.level.supersteps + 1;
-        let got = self.exchange(out);
+        let got = self.exchange(out)?;
 
         let mut traffic = LevelTraffic {
             states: level_len,
@@ -722,18 +760,18 @@ impl Worker<'_, '_> {
         }
         self.traffic.push(traffic);
         self.level = LevelTraffic::default();
-        (level, before)
+        Ok((level, before))
     }
 
     /// The stores' figures, added up over the workers (every worker gets
     /// them: a superstep).
-    fn totals(&mut self) -> Totals {
+    fn totals(&mut self) -> Result<Totals, Limit> {
         let store = &self.shard.store;
         let mut w = Writer::default();
         w.u64(store.live());
         w.u64(self.shard.parents.len() as u64);
         w.u64(store.bytes() + (self.shard.parents.capacity() * 8) as u64);
-        let got = self.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers])?;
         let mut t = Totals {
             live: 0,
             states: 0,
@@ -745,23 +783,24 @@ impl Worker<'_, '_> {
             t.states += r.u64();
             t.bytes += r.u64();
         }
-        t
+        Ok(t)
     }
 
     /// The verdict and, where it has one, its trace (`Some(None)`: a limit
     /// stopped building it), on worker 0; `None` on the others. Every
-    /// worker takes part in following the parents.
+    /// worker takes part in following the parents (`Err`: a worker was
+    /// lost meanwhile).
     #[allow(clippy::type_complexity)]
     fn answer(
         &mut self,
         found: Result<Option<Found>, Limit>,
         (found_verdict, none_verdict): (Verdict, Verdict),
         stop: &Stop,
-    ) -> Option<(Verdict, Option<Option<crate::Trace>>)> {
+    ) -> Result<Option<(Verdict, Option<Option<crate::Trace>>)>, Limit> {
         let model = self.ctx.model;
         let found = match found {
-            Err(limit) => return (self.me == 0).then_some((Verdict::Unknown(limit), None)),
-            Ok(None) => return (self.me == 0).then_some((none_verdict, None)),
+            Err(limit) => return Ok((self.me == 0).then_some((Verdict::Unknown(limit), None))),
+            Ok(None) => return Ok((self.me == 0).then_some((none_verdict, None))),
             Ok(Some(found)) => found,
         };
         let (state, at) = match found {
@@ -769,22 +808,22 @@ impl Worker<'_, '_> {
             Found::Error(Some((g, pos))) => (g, Some(pos)),
             Found::Error(None) => {
                 if self.me != 0 {
-                    return None;
+                    return Ok(None);
                 }
                 let error = match ZoneGraph::new(model, self.ctx.active).initial() {
                     Err(e) => e,
                     Ok(_) => unreachable!("the initial state's error is computed again"),
                 };
                 let trace = concrete::error_trace(model, &[], &[], error, stop);
-                return Some((Verdict::ModelError(error), Some(trace)));
+                return Ok(Some((Verdict::ModelError(error), Some(trace))));
             }
         };
-        let (path, key, zone) = self.path_to(state);
+        let (path, key, zone) = self.path_to(state)?;
         if self.me != 0 {
-            return None;
+            return Ok(None);
         }
         let mut buf = TransitionBuf::default();
-        Some(match at {
+        Ok(Some(match at {
             None => match self.ctx.goal.error(model, &key, &zone, &mut buf) {
                 // The check's formula is undefined at this state.
                 Some(error) => (
@@ -814,7 +853,7 @@ impl Worker<'_, '_> {
                 let trace = concrete::error_trace(model, &path, &edges, error, stop);
                 (Verdict::ModelError(error), Some(trace))
             }
-        })
+        }))
     }
 
     /// The transitions from the initial state to `g`, and `g`'s discrete
@@ -822,7 +861,7 @@ impl Worker<'_, '_> {
     /// superstep a step, in which the owner of the state reached tells
     /// every worker its parent.
     #[allow(clippy::type_complexity)]
-    fn path_to(&mut self, mut g: Gid) -> (Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm) {
+    fn path_to(&mut self, mut g: Gid) -> Result<(Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm), Limit> {
         let dim = self.ctx.model.dim;
         let mut path = Vec::new();
         let mut key = Vec::new();
@@ -845,7 +884,7 @@ impl Worker<'_, '_> {
                     w.i32s(z.raw());
                 }
             }
-            let got = self.exchange(vec![w.0; self.workers]);
+            let got = self.exchange(vec![w.0; self.workers])?;
             let mut r = Reader::new(&got[g.shard as usize]);
             let has_parent = r.u8() != 0;
             let parent = Gid {
@@ -865,7 +904,7 @@ impl Worker<'_, '_> {
             g = parent;
         }
         path.reverse();
-        (path, key, zone)
+        Ok((path, key, zone))
     }
 }
 
@@ -1146,5 +1185,80 @@ impl<'m> Reader<'m> {
             8 => Some(Limit::Peer),
             other => panic!("no limit has the code {other}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dbm::bound::raw;
+
+    /// A packing of discrete parts `(location 0..=3, variable 0..=10)` and
+    /// zones of two clocks, without the active-clock reduction.
+    fn packing() -> Packing<'static> {
+        Packing {
+            codec: KeyCodec::for_ranges([(0, 3), (0, 10)]),
+            active: None,
+            nproc: 1,
+            nkey: 2,
+            dim: 3,
+            set: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The zone `x1 <= c, x2 - x1 <= 2` after delay from zero.
+    fn zone(c: i32) -> Dbm {
+        let mut z = Dbm::zero(3);
+        z.up();
+        assert!(z.constrain(1, 0, raw(c, false)));
+        assert!(z.constrain(2, 1, raw(2, false)));
+        z
+    }
+
+    /// Writes then reads `(key, zone)`: what was read, and the bytes.
+    fn round_trip(key: &[i32], zone: &Dbm) -> (Vec<i32>, Dbm, usize) {
+        let mut p = packing();
+        let mut w = Writer::default();
+        p.write(&mut w, key, zone);
+        let mut r = Reader::new(&w.0);
+        let (mut k, mut z) = (Vec::new(), Dbm::zero(3));
+        p.read(&mut r, &mut k, &mut z);
+        assert!(r.done(), "the reader took the whole message");
+        (k, z, w.0.len())
+    }
+
+    #[test]
+    fn a_successor_travels_packed_as_the_store_keeps_it() {
+        let (key, z) = (vec![2, 7], zone(5));
+        let (k, back, bytes) = round_trip(&key, &z);
+        assert_eq!((k, back), (key, z));
+        // Two flag bytes, one byte a slot, 9 entries of 2 bytes (the
+        // unpacked form: 8 + 36 bytes).
+        assert_eq!(bytes, 2 + 2 + 9 * 2);
+    }
+
+    #[test]
+    fn values_beyond_the_packed_ranges_travel_wide_and_exact() {
+        // A variable outside its declared range, a bound beyond 16 bits.
+        let (key, z) = (vec![1, 100_000], zone(100_000));
+        let (k, back, bytes) = round_trip(&key, &z);
+        assert_eq!((k, back), (key, z));
+        assert_eq!(bytes, 2 + 2 * 4 + 9 * 4);
+    }
+
+    #[test]
+    fn variable_length_figures_round_trip() {
+        let figures = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut w = Writer::default();
+        for &v in &figures {
+            w.var(v);
+        }
+        // 1 + 1 + 1 + 2 + 2 + 5 + 10 bytes.
+        assert_eq!(w.0.len(), 22);
+        let mut r = Reader::new(&w.0);
+        let back: Vec<u64> = figures.iter().map(|_| r.var()).collect();
+        assert_eq!(back, figures);
+        assert!(r.done());
     }
 }
