@@ -387,7 +387,14 @@ fn a_lost_process_ends_the_run_promptly_with_its_reason_and_figures() {
     let hosts = hostfile(&dir, 2);
     let run = |i: &str| {
         spawn(&[
-            "check", &model, "--format", "json", "--hosts", &hosts, "--process", i,
+            "check",
+            &model,
+            "--format",
+            "json",
+            "--hosts",
+            &hosts,
+            "--process",
+            i,
         ])
     };
     let p0 = run("0");
@@ -401,7 +408,10 @@ fn a_lost_process_ends_the_run_promptly_with_its_reason_and_figures() {
     // The workers look for a failure every 50 ms, answer within 2 s and
     // are joined within 5 s: 15 s leaves room for a loaded machine.
     let took = lost.elapsed();
-    assert!(took < Duration::from_secs(15), "ended {took:?} after the loss");
+    assert!(
+        took < Duration::from_secs(15),
+        "ended {took:?} after the loss"
+    );
     assert_eq!(out0.status.code(), Some(3), "{}", stderr(&out0));
     assert!(
         stderr(&out0).contains("error: distributed search: timely:"),

@@ -42,13 +42,13 @@ use crate::active::ActiveClocks;
 use crate::concrete;
 use crate::dbm::Dbm;
 use crate::dbm::bound::Raw;
-use crate::packed_key::KeyCodec;
-use crate::store;
-use crate::zone_table::{narrow, widen};
 use crate::goal::Goal;
+use crate::packed_key::KeyCodec;
 use crate::semantics::{Model, TransitionBuf};
+use crate::store;
 use crate::store::{Inserted, NO_PARENT, Subsumption};
 use crate::zone_graph::{Unlisted, ZoneGraph};
+use crate::zone_table::{narrow, widen};
 use crate::{
     Cancel, CheckResult, Enhance, Limit, Options, Reduce, SearchOrder, Stats, Stop, Task, Verdict,
 };
@@ -250,7 +250,8 @@ pub fn check(
             worker.answer(found, verdicts, &stop)
         }),
     };
-    let answer = answer.unwrap_or_else(|_| (me == 0).then_some((Verdict::Unknown(Limit::Peer), None)));
+    let answer =
+        answer.unwrap_or_else(|_| (me == 0).then_some((Verdict::Unknown(Limit::Peer), None)));
     let traffic = std::mem::take(&mut worker.traffic);
     Ok(answer.map(|(verdict, trace)| {
         if let Some(None) = trace {
@@ -527,7 +528,12 @@ impl Worker<'_, '_> {
     /// owning worker: each successor's position, parent id, depth,
     /// transition, discrete part and zone. Stops at the first model error
     /// and at a limit.
-    fn expand(&mut self, mine: &[(u64, u32)], graph: &mut ZoneGraph, out: &mut [Writer]) -> Expanded {
+    fn expand(
+        &mut self,
+        mine: &[(u64, u32)],
+        graph: &mut ZoneGraph,
+        out: &mut [Writer],
+    ) -> Expanded {
         let ctx = self.ctx;
         let store = &self.shard.store;
         let packing = &mut self.packing;
@@ -861,7 +867,10 @@ impl Worker<'_, '_> {
     /// superstep a step, in which the owner of the state reached tells
     /// every worker its parent.
     #[allow(clippy::type_complexity)]
-    fn path_to(&mut self, mut g: Gid) -> Result<(Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm), Limit> {
+    fn path_to(
+        &mut self,
+        mut g: Gid,
+    ) -> Result<(Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm), Limit> {
         let dim = self.ctx.model.dim;
         let mut path = Vec::new();
         let mut key = Vec::new();
