@@ -19,9 +19,14 @@
 //!    the first model error, stopping at its first goal, and sends every
 //!    worker its first goal's position and whether its store was refused
 //!    memory.
-//! 3. At the end of a level every worker sends every worker the positions
-//!    of its new states (those a larger zone did not replace), so that all
-//!    agree on each state's rank in the next level.
+//! 3. At the end of a level two supersteps rank the new states (those a
+//!    larger zone did not replace) in the next level (`Worker::rank`):
+//!    each position goes to the worker that ranks its block of parent
+//!    ranks, and its rank comes back.
+//!
+//! A successor travels as the store keeps it (`Packing`): the discrete
+//! part packed, the zone as its active clocks' entries, 16 bits each
+//! where they fit.
 //!
 //! Every worker sees the same figures after each superstep and so takes the
 //! same decisions (the first goal or model error in the sequential order,
@@ -155,7 +160,7 @@ pub struct LevelTraffic {
     pub sent_states: u64,
     /// Bytes sent, successors and figures together.
     pub sent_bytes: u64,
-    /// Supersteps the level took (two per slab and one for the ranks).
+    /// Supersteps the level took (two per slab and two for the ranks).
     pub supersteps: u64,
 }
 
