@@ -11,6 +11,15 @@ pub fn run(args: &ExportArgs) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    if !network.time_scale.is_unit() {
+        // The exported model is the refined network: the same behaviour,
+        // every clock constant (and so every delay) multiplied by L.
+        super::diag::note(&format!(
+            "the exported model counts time in 1/{} of this model's time unit (its clock \
+             constants are multiplied by {}; docs/language.md, \"Time scaling\")",
+            network.time_scale.0, network.time_scale.0
+        ));
+    }
     let result = match args.to {
         ExportFormat::Tchecker => {
             let name = args

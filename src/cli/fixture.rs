@@ -77,6 +77,7 @@ fn edge(source: LocId, target: LocId, chan_dir: SyncDir, text: &str) -> Edge {
 pub fn network() -> Network {
     let at = |process, location| Formula::At { process, location };
     Network {
+        time_scale: Default::default(),
         variables: vec![Variable {
             name: "id".into(),
             lo: 0,

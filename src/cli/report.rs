@@ -149,9 +149,13 @@ pub struct ValueReport {
     pub range: Range,
     /// The answer in words (`x <= 5`, `x = ∞`, `n = 3`).
     pub text: String,
-    /// The bound or value; `null` when unbounded, undecided or when no
-    /// state satisfies the predicate.
+    /// The bound or value; `null` when unbounded, undecided, when no
+    /// state satisfies the predicate or when it is no integer (a clock
+    /// bound like 2/5 in a model whose time unit is refined).
     pub bound: Option<i64>,
+    /// The bound or value as an exact rational (`"13"`, `"2/5"`); `null`
+    /// where `bound` is for another reason than a fraction.
+    pub exact: Option<String>,
     /// For a clock: whether the bound is approached but never reached.
     pub strict: bool,
     /// A clock whose supremum is infinite.
@@ -402,7 +406,8 @@ pub fn bounds_report(
         .iter()
         .map(|t| source.slice(t.span).to_string())
         .collect();
-    report.summary = zeno::report::bound_summary(query.extremum, &texts, &answer.values);
+    let scale = net.time_scale;
+    report.summary = zeno::report::bound_summary(query.extremum, &texts, &answer.values, scale);
     if answer.values.iter().any(|v| matches!(v, Value::Above(_))) {
         // A value not decided is no answer: `unknown`, never a pass.
         report.verdict = VerdictKind::Unknown;
@@ -417,10 +422,21 @@ pub fn bounds_report(
             .map(|((t, text), v)| ValueReport {
                 term: text.clone(),
                 range: range(source, t.span),
-                text: zeno::report::bound_words(query.extremum, text, v),
+                text: zeno::report::bound_words(query.extremum, text, v, scale),
                 bound: match v {
                     Value::Int(n) => Some(i64::from(*n)),
-                    Value::Clock { bound, .. } => Some(i64::from(*bound)),
+                    // In the model's time unit: none where it is no integer.
+                    Value::Clock { bound, .. } => scale
+                        .user_value(Rational64::from_integer(i64::from(*bound)))
+                        .filter(|b| b.is_integer())
+                        .map(|b| b.to_integer()),
+                    _ => None,
+                },
+                exact: match v {
+                    Value::Int(n) => Some(n.to_string()),
+                    Value::Clock { bound, .. } => {
+                        Some(scale.user_text(Rational64::from_integer(i64::from(*bound))))
+                    }
                     _ => None,
                 },
                 strict: matches!(v, Value::Clock { strict: true, .. }),
@@ -547,8 +563,9 @@ fn stats(s: &Stats, trace_length: Option<usize>) -> StatsReport {
     }
 }
 
-pub fn rational(r: &Rational64) -> String {
-    r.to_string()
+/// A delay of the network's trace in the model's time unit.
+pub fn rational(net: &Network, r: &Rational64) -> String {
+    net.time_scale.user_text(*r)
 }
 
 fn trace(source: &Source, net: &Network, check: &Check, formula: &str, t: &Trace) -> TraceReport {
@@ -556,7 +573,7 @@ fn trace(source: &Source, net: &Network, check: &Check, formula: &str, t: &Trace
     let mut steps = Vec::with_capacity(t.steps.len());
     for step in &t.steps {
         steps.push(StepReport {
-            delay: rational(&step.delay),
+            delay: rational(net, &step.delay),
             edges: transition(source, net, &step.transition, before),
             after: state(net, &step.after),
         });
@@ -564,24 +581,24 @@ fn trace(source: &Source, net: &Network, check: &Check, formula: &str, t: &Trace
     }
     let end = match &t.end {
         TraceEnd::Goal { delay } => EndReport::Goal {
-            delay: rational(delay),
+            delay: rational(net, delay),
         },
         TraceEnd::ModelError {
             delay,
             transition: tr,
             error,
         } => EndReport::ModelError {
-            delay: rational(delay),
+            delay: rational(net, delay),
             edges: transition(source, net, tr, before),
             error: describe_error(net, error),
             statement: error.site.map(|site| range(source, site.statement)),
         },
         TraceEnd::Loop { delay, start, .. } => EndReport::Loop {
-            delay: rational(delay),
+            delay: rational(net, delay),
             loop_start: *start,
         },
         TraceEnd::Deadlock { delay } => EndReport::Deadlock {
-            delay: rational(delay),
+            delay: rational(net, delay),
         },
         TraceEnd::TimeDiverges => EndReport::TimeDiverges,
     };

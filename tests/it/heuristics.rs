@@ -35,6 +35,7 @@ fn edge(source: LocId, target: LocId, guard: Option<Expr>, updates: Vec<Update>)
 fn door_and_key() -> (Network, Formula) {
     let unlocked = Expr::Var(0);
     let network = Network {
+        time_scale: Default::default(),
         variables: vec![Variable {
             name: "unlocked".into(),
             lo: 0,

@@ -108,6 +108,7 @@ fn network() -> Network {
         span: Span::default(),
     };
     Network {
+        time_scale: Default::default(),
         variables: vec![
             var("id", 0, 2, false),
             var("flag[0]", 0, 1, true),

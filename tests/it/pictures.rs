@@ -183,6 +183,7 @@ fn net() -> Network {
         span: span(),
     };
     Network {
+        time_scale: Default::default(),
         variables,
         clocks,
         channels,

@@ -48,6 +48,7 @@ fn network(n_locs: usize, edges: &[(usize, usize, bool)]) -> Network {
         })
         .collect();
     Network {
+        time_scale: Default::default(),
         variables: vec![Variable {
             name: "v\\\"x".into(),
             lo: 0,

@@ -9,9 +9,14 @@
 //! bindings, the locations edges name) and the whole network (global
 //! declarations and functions, partial instantiations' parameters, the
 //! checks and their quantifiers). Lowering records its answers itself
-//! (`Ctx::names`), so the two are computed independently. Not covered:
-//! record fields and a process's members in checks (`P.x`), which
-//! lowering reads through types and processes, not scopes.
+//! (`Ctx::names`), so the two are computed independently. Lowering's
+//! type-directed answers are compared too: a record's field (lowering
+//! finds it through the record's type: the resolver's field must be the
+//! same one of a record type with the same fields) and a process's
+//! location or variable in a check (`P1.x`, `Proc(1).cs`, `Q(2).b` of a
+//! partial instance; lowering finds it through the process: the
+//! resolver's must be the definition of that name and kind in the
+//! process's template).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,6 +49,7 @@ fn the_resolver_answers_as_lowering_on_every_model() {
     files.sort();
     let (mut agreed, mut texts) = (0, 0);
     let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_route: BTreeMap<&str, usize> = BTreeMap::new();
     let mut disagreements = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -58,6 +64,9 @@ fn the_resolver_answers_as_lowering_on_every_model() {
         agreed += a.agreed;
         for (kind, n) in a.by_kind {
             *by_kind.entry(format!("{kind:?}")).or_default() += n;
+        }
+        for (route, n) in a.by_route {
+            *by_route.entry(route).or_default() += n;
         }
         disagreements.extend(a.disagreements.into_iter().map(|d| format!("{name}: {d}")));
     }
@@ -84,11 +93,73 @@ fn the_resolver_answers_as_lowering_on_every_model() {
         "Location",
         "Select",
         "Quantifier",
+        "Field",
     ] {
         assert!(
             by_kind.get(kind).is_some_and(|&n| n > 0),
             "no {kind} compared: {by_kind:?}"
         );
     }
-    eprintln!("{texts} texts, {agreed} names resolved alike: {by_kind:?}");
+    // And every way lowering finds a name: in its scopes, a record's field
+    // through the record's type, a process's member in a check through the
+    // process.
+    for route in ["scope", "field", "member"] {
+        assert!(
+            by_route.get(route).is_some_and(|&n| n > 0),
+            "no {route} compared: {by_route:?}"
+        );
+    }
+    eprintln!("{texts} texts, {agreed} names resolved alike: {by_kind:?}, {by_route:?}");
+}
+
+/// A process's members named in checks resolve to the template's
+/// definitions, whichever way the process is named: an instance (`P1.x`),
+/// a template's process (`T(1).a`) and a partial instance's (`Q(2).b`,
+/// `Q` being `Q(const id_t i) = T(i);`, which the resolver once missed).
+#[test]
+fn process_members_in_checks_resolve_to_the_template() {
+    use zeno::semantics::AnalysisHost;
+    use zeno::semantics::resolve::DefKind;
+    let text = "typedef int[0, 2] id_t;
+template T(const id_t i) {
+    int[0, 3] x;
+    clock c;
+    init location a;
+    location b;
+    a -> b do x = i;
+}
+P1 = T(0);
+Q(const id_t i) = T(i);
+system P1, Q;
+check one: E<> P1.x == 1 && P1.b;
+check two: E<> Q(2).b && Q(1).c > 3;
+";
+    let mut host = AnalysisHost::new();
+    host.set_text(text);
+    let errors: Vec<_> = host
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .cloned()
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let res = host.resolutions();
+    // The definition the name at the start of `pattern` + `offset` names:
+    // its kind and the text from its start to the end of its line.
+    let def = |pattern: &str, offset: usize| {
+        let at = text.find(pattern).unwrap() + offset;
+        let def = res.def(res.at(at as u32).expect("a resolved name").def);
+        let rest = &text[def.span.start as usize..];
+        (def.kind, rest[..rest.find('\n').unwrap()].to_string())
+    };
+    let line = |kind, s: &str| (kind, s.to_string());
+    assert_eq!(def("P1.x", 0), line(DefKind::Instance, "P1 = T(0);"));
+    assert_eq!(def("P1.x", 3), line(DefKind::Variable, "x;"));
+    assert_eq!(def("P1.b", 3), line(DefKind::Location, "b;"));
+    assert_eq!(
+        def("Q(2).b", 0),
+        line(DefKind::Instance, "Q(const id_t i) = T(i);")
+    );
+    assert_eq!(def("Q(2).b", 5), line(DefKind::Location, "b;"));
+    assert_eq!(def("Q(1).c", 5), line(DefKind::Variable, "c;"));
 }

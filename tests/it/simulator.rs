@@ -186,6 +186,7 @@ fn timed() -> Network {
         Update::ResetClock { clock: 1, value: 0 },
     ];
     Network {
+        time_scale: Default::default(),
         variables: vec![variable("v", 0, 1)],
         clocks: clocks(&["x"]),
         channels: vec![],
@@ -384,6 +385,7 @@ fn an_out_of_range_assignment_ends_a_model_error_trace() {
 
 fn committed() -> Network {
     Network {
+        time_scale: Default::default(),
         variables: vec![],
         clocks: clocks(&["x"]),
         channels: vec![],
@@ -455,6 +457,7 @@ fn broadcast() -> Network {
         process(name, vec![normal("A"), normal("B")], vec![e])
     };
     Network {
+        time_scale: Default::default(),
         variables: vec![variable("v", 0, 1), variable("w", 0, 20)],
         clocks: clocks(&[]),
         channels: vec![Channel {
@@ -559,6 +562,7 @@ fn handshake(urgent: bool) -> Network {
     let mut recv2 = edge(0, 1);
     recv2.sync = sync(0, SyncDir::Receive);
     Network {
+        time_scale: Default::default(),
         variables: vec![variable("v", 0, 10)],
         clocks: clocks(&["x"]),
         channels: vec![Channel {
@@ -646,6 +650,7 @@ fn one_edge(inv: ClockConstraint, guard: ClockConstraint) -> Network {
     let mut e = edge(0, 1);
     e.clock_guard = vec![guard];
     Network {
+        time_scale: Default::default(),
         variables: vec![],
         clocks: clocks(&["x"]),
         channels: vec![],
@@ -822,6 +827,7 @@ fn a_guard_that_cannot_be_evaluated_ends_a_model_error_trace() {
     ));
     e.updates = vec![assign(2, bin(BinOp::Add, var(2), c(1)))];
     let net = Network {
+        time_scale: Default::default(),
         variables: vec![
             variable("a[0]", 0, 1),
             variable("a[1]", 0, 1),
@@ -875,6 +881,7 @@ fn deadlock_with_a_broadcast_receiver_enabled_by_time() {
     recv.sync = sync(0, SyncDir::Receive);
     recv.clock_guard = vec![ge(1, 3, false)];
     let net = Network {
+        time_scale: Default::default(),
         variables: vec![],
         clocks: clocks(&["x"]),
         channels: vec![Channel {

@@ -58,6 +58,14 @@ impl Diagnostic {
         }
     }
 
+    /// A note at `range` (information a user should not be surprised by).
+    pub fn info(range: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Info,
+            ..Diagnostic::error(range, message)
+        }
+    }
+
     /// The diagnostic with one more related place.
     pub fn with_related(mut self, range: Span, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related {

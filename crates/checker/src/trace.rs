@@ -145,6 +145,46 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The trace with its delays and clock values in the model's time unit
+    /// (divided by `scale`, see [`zeno_ir::Network::time_scale`]), for
+    /// display only: it replays on no network. A lasso's zone stays in the
+    /// network's unit. `None` where a value leaves `Rational64`.
+    pub fn in_model_time(&self, scale: zeno_ir::TimeScale) -> Option<Trace> {
+        let state = |s: &ConcreteState| -> Option<ConcreteState> {
+            Some(ConcreteState {
+                clocks: s
+                    .clocks
+                    .iter()
+                    .map(|c| scale.user_value(*c))
+                    .collect::<Option<_>>()?,
+                ..s.clone()
+            })
+        };
+        let mut end = self.end.clone();
+        match &mut end {
+            TraceEnd::Goal { delay }
+            | TraceEnd::ModelError { delay, .. }
+            | TraceEnd::Loop { delay, .. }
+            | TraceEnd::Deadlock { delay } => *delay = scale.user_value(*delay)?,
+            TraceEnd::TimeDiverges => {}
+        }
+        Some(Trace {
+            initial: state(&self.initial)?,
+            steps: self
+                .steps
+                .iter()
+                .map(|s| {
+                    Some(Step {
+                        delay: scale.user_value(s.delay)?,
+                        transition: s.transition.clone(),
+                        after: state(&s.after)?,
+                    })
+                })
+                .collect::<Option<_>>()?,
+            end,
+        })
+    }
+
     /// Number of action transitions (the papers' trace length).
     pub fn len(&self) -> usize {
         self.steps.len()

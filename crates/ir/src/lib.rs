@@ -31,6 +31,8 @@ mod test_exprs;
 pub use call::{Call, FRAME, MAX_LOOP_STEPS, Stmt, footprint, is_frame_slot, reset_summary};
 pub use eval::{ErrorKind, EvalError, FnSite, apply_binary, apply_unary};
 pub use interval::{Interval, Range};
+use num_rational::Rational64;
+use num_traits::CheckedDiv;
 pub use sites::{shift_local_calls, shift_local_calls_in};
 
 /// Index of a variable slot in [`Network::variables`].
@@ -79,6 +81,55 @@ pub struct Network {
     pub lines: Option<zeno_base::line_index::LineIndex>,
     /// The scalar sets the network is symmetric in (none: no reduction).
     pub symmetry: symmetry::Symmetry,
+    /// How many of the network's time units make one of the model's: every
+    /// clock constant of the text (bounds, reset values) is multiplied by it
+    /// so that a quotient like `2 >= 5*x` (`x <= 2/5`) becomes an integer
+    /// bound (docs/language.md, "Time scaling"). Delays, clock values and
+    /// clock bounds the network gives are divided by it before a user sees
+    /// them ([`TimeScale::user_value`]).
+    pub time_scale: TimeScale,
+}
+
+/// The refinement of the model's time unit (see [`Network::time_scale`]):
+/// 1 unless a clock comparison has a non-integer quotient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TimeScale(pub u32);
+
+impl Default for TimeScale {
+    fn default() -> Self {
+        TimeScale(1)
+    }
+}
+
+impl TimeScale {
+    /// Whether the model's time unit is kept as written.
+    pub fn is_unit(self) -> bool {
+        self.0 <= 1
+    }
+
+    /// A delay, clock value or clock bound of the network in the model's
+    /// own time unit; `None` where the quotient leaves `Rational64`.
+    pub fn user_value(self, v: Rational64) -> Option<Rational64> {
+        v.checked_div(&Rational64::from_integer(i64::from(self.0.max(1))))
+    }
+
+    /// [`Self::user_value`] as exact text (`2/5`, `3`), computed without
+    /// overflow whatever the value.
+    pub fn user_text(self, v: Rational64) -> String {
+        let n = i128::from(*v.numer());
+        let d = i128::from(*v.denom()) * i128::from(self.0.max(1));
+        let (mut a, mut b) = (n.abs(), d);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        let g = a.max(1);
+        let (n, d) = (n / g, d / g);
+        if d == 1 {
+            n.to_string()
+        } else {
+            format!("{n}/{d}")
+        }
+    }
 }
 
 /// UPPAAL's priorities (docs/language.md, "Priorities"). A transition's

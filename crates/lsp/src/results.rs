@@ -254,7 +254,8 @@ pub fn check_diagnostics(
                     range(index, span),
                     format!(
                         "{what} (trace of `{}`, after a delay of {})",
-                        c.name, step.delay
+                        c.name,
+                        network.time_scale.user_text(step.delay)
                     ),
                     vec![(c.name_span, format!("the check `{}`", c.name))],
                 ));
@@ -339,7 +340,7 @@ pub fn bound_answer(
         .collect();
     Some(format!(
         "{}, {} states explored",
-        report::bound_summary(query.extremum, &terms, &answer.values),
+        report::bound_summary(query.extremum, &terms, &answer.values, network.time_scale),
         answer.result.stats.explored
     ))
 }
@@ -526,30 +527,30 @@ pub fn error_trace(
         .steps
         .iter()
         .map(|s| StepView {
-            delay: s.delay.to_string(),
+            delay: network.time_scale.user_text(s.delay),
             edges: edges_view(network, &|span| range(index, span), &s.transition),
             after: state_view(network, &s.after),
         })
         .collect();
     let end = match &trace.end {
         TraceEnd::Goal { delay } => EndView::Goal {
-            delay: delay.to_string(),
+            delay: network.time_scale.user_text(*delay),
         },
         TraceEnd::ModelError {
             delay,
             transition,
             error,
         } => EndView::ModelError {
-            delay: delay.to_string(),
+            delay: network.time_scale.user_text(*delay),
             edges: edges_view(network, &|span| range(index, span), transition),
             error: report::describe_error(network, error),
         },
         TraceEnd::Loop { delay, start, .. } => EndView::Loop {
-            delay: delay.to_string(),
+            delay: network.time_scale.user_text(*delay),
             start: *start,
         },
         TraceEnd::Deadlock { delay } => EndView::Deadlock {
-            delay: delay.to_string(),
+            delay: network.time_scale.user_text(*delay),
         },
         TraceEnd::TimeDiverges => EndView::TimeDiverges,
     };

@@ -265,7 +265,7 @@ pub(crate) fn simulate(
         SimMode::Concrete => Mode::Concrete,
         SimMode::Symbolic => Mode::Symbolic,
     };
-    let mut sim = Simulator::new(net, mode)?;
+    let mut sim = Simulator::for_user(net, mode)?;
     let mut steps = Vec::new();
     let mut error = None;
     match &snap.trace {

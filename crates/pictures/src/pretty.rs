@@ -62,22 +62,56 @@ fn bound(net: &Network, e: &Expr) -> String {
     Printer::new(&DisplayNames(net), Style::ZENO).operand(e, zeno_ir::BinOp::Le)
 }
 
-/// A clock constraint as the user wrote it: `x <= 5`, `x > 2`, `x - y < 3`.
+/// A clock constraint as the user wrote it: `x <= 5`, `x > 2`, `x - y < 3`
+/// (in the model's time unit where lowering refined it: `x <= 2/5`).
 pub fn constraint(net: &Network, c: &ClockConstraint) -> String {
     let op = if c.strict { "<" } else { "<=" };
     if c.j == 0 {
-        format!("{} {op} {}", clock_name(net, c.i), bound(net, &c.bound))
+        let b = model_time(net, &c.bound, false).unwrap_or_else(|| bound(net, &c.bound));
+        format!("{} {op} {b}", clock_name(net, c.i))
     } else if c.i == 0 {
         // 0 - x <= b  is  x >= -b
         let op = if c.strict { ">" } else { ">=" };
-        format!("{} {op} {}", clock_name(net, c.j), negated(net, &c.bound))
+        let b = model_time(net, &c.bound, true).unwrap_or_else(|| negated(net, &c.bound));
+        format!("{} {op} {b}", clock_name(net, c.j))
     } else {
+        let b = model_time(net, &c.bound, false).unwrap_or_else(|| bound(net, &c.bound));
         format!(
-            "{} - {} {op} {}",
+            "{} - {} {op} {b}",
             clock_name(net, c.i),
             clock_name(net, c.j),
-            bound(net, &c.bound)
         )
+    }
+}
+
+/// A clock bound or reset value of a network whose time unit lowering
+/// refined by L, in the model's unit (negated with `negate`): a constant
+/// divided by L (`2/5`), `L * e` as `e` (lowering multiplies a value read
+/// from the state so). `None` where the unit is the model's, or for
+/// another form.
+fn model_time(net: &Network, e: &Expr, negate: bool) -> Option<String> {
+    let scale = net.time_scale;
+    if scale.is_unit() {
+        return None;
+    }
+    let (e, negate) = match e {
+        Expr::Unary(zeno_ir::UnOp::Neg, inner) => (&**inner, !negate),
+        e => (e, negate),
+    };
+    match e {
+        Expr::Const(b) => {
+            let b = i64::from(*b);
+            let b = if negate { -b } else { b };
+            Some(scale.user_text(num_rational::Rational64::from_integer(b)))
+        }
+        Expr::Binary(zeno_ir::BinOp::Mul, k, inner) if matches!(**k, Expr::Const(k) if k as u32 == scale.0) => {
+            Some(if negate {
+                negated(net, inner)
+            } else {
+                bound(net, inner)
+            })
+        }
+        _ => None,
     }
 }
 
@@ -103,11 +137,8 @@ pub fn constraints(net: &Network, cs: &[ClockConstraint]) -> Vec<String> {
         match mirror {
             Some(m) => {
                 used[m] = true;
-                out.push(format!(
-                    "{} == {}",
-                    clock_name(net, c.i),
-                    expr(net, &c.bound)
-                ));
+                let value = model_time(net, &c.bound, false).unwrap_or_else(|| expr(net, &c.bound));
+                out.push(format!("{} == {value}", clock_name(net, c.i)));
             }
             None => out.push(constraint(net, c)),
         }
@@ -148,7 +179,11 @@ pub fn update(net: &Network, u: &Update) -> String {
         Update::Assign { target, value } => {
             format!("{} = {}", lvalue(net, target), expr(net, value))
         }
-        Update::ResetClock { clock, value } => format!("{} = {value}", clock_name(net, *clock)),
+        Update::ResetClock { clock, value } => {
+            let value =
+                model_time(net, &Expr::Const(*value), false).unwrap_or_else(|| value.to_string());
+            format!("{} = {value}", clock_name(net, *clock))
+        }
         // An assignment that calls a function with effects runs as a call
         // without a name: show the assignment.
         Update::Call(c) if c.name.is_empty() => match c.body.first() {
@@ -162,7 +197,8 @@ pub fn update(net: &Network, u: &Update) -> String {
                     Some(i) => format!("{}[{}]", array_name(&name), expr(net, i)),
                     None => name,
                 };
-                format!("{lhs} = {}", expr(net, value))
+                let value = model_time(net, value, false).unwrap_or_else(|| expr(net, value));
+                format!("{lhs} = {value}")
             }
             _ => String::new(),
         },

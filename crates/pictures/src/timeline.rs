@@ -174,7 +174,8 @@ fn timeline_svg(
     trace: &Trace,
     ending: Option<&Ending>,
 ) -> String {
-    let mut cols = columns(network, trace);
+    let (trace, unit) = super::trace_text::in_model_time(network, trace);
+    let mut cols = columns(network, &trace);
     // The last column says why the trace ends (a run by hand just stops).
     if let Some(last) = cols.last_mut()
         && matches!(last.kind, ColumnKind::Goal | ColumnKind::End(..))
@@ -267,7 +268,7 @@ fn timeline_svg(
         num(MARGIN),
         style::INK,
         esc(&format!(
-            "{name} {kind}: {role}, {} step(s), total time {total}",
+            "{name} {kind}: {role}, {} step(s), total time {total}{unit}",
             trace.len()
         ))
     );

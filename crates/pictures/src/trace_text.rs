@@ -99,14 +99,37 @@ fn var_name(network: &Network, i: usize) -> String {
         .map_or_else(|| format!("v{i}"), |v| v.name.clone())
 }
 
+/// `trace` with its delays and clock values in the model's time unit
+/// ([`Trace::in_model_time`]), with `""`; where a value cannot be divided
+/// back, `trace` as it is with a note that says its unit.
+pub(crate) fn in_model_time<'t>(
+    network: &Network,
+    trace: &'t Trace,
+) -> (std::borrow::Cow<'t, Trace>, String) {
+    match trace.in_model_time(network.time_scale) {
+        _ if network.time_scale.is_unit() => (std::borrow::Cow::Borrowed(trace), String::new()),
+        Some(t) => (std::borrow::Cow::Owned(t), String::new()),
+        None => (
+            std::borrow::Cow::Borrowed(trace),
+            format!(
+                " (times in 1/{} of the model's time unit)",
+                network.time_scale.0
+            ),
+        ),
+    }
+}
+
 /// The trace as readable text: the initial state, then each step with its
 /// delay, absolute time, edges, variable changes and clock values.
 pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
     let (name, kind, role) = check_role(network, check);
+    let ending = zeno_simulate::ending(network, network.check(check), trace);
+    let (trace, unit) = in_model_time(network, trace);
+    let trace: &Trace = &trace;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{role} for check `{name}` {kind}, {} step(s)",
+        "{role} for check `{name}` {kind}, {} step(s){unit}",
         trace.len()
     );
     let locs = |s: &ConcreteState| -> String {
@@ -177,7 +200,6 @@ pub fn trace_text(network: &Network, check: CheckId, trace: &Trace) -> String {
     }
     // The time at the end, after the last wait.
     time += trace.end.delay();
-    let ending = zeno_simulate::ending(network, network.check(check), trace);
     match &trace.end {
         TraceEnd::Goal { delay } => {
             let _ = writeln!(out, "{}: after delay {delay}, t = {time}", ending.label());
@@ -258,6 +280,11 @@ fn edges_json(network: &Network, t: &Transition) -> Value {
 /// initial state and each step; rationals are strings such as `"5/2"`.
 pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
     let (name, kind, role) = check_role(network, check);
+    let ending = zeno_simulate::ending(network, network.check(check), trace);
+    // Rationals in the model's time unit; where they cannot be, the JSON
+    // says which unit they are in (`time_unit`).
+    let (trace, unit) = in_model_time(network, trace);
+    let trace: &Trace = &trace;
     let mut time = Rational64::from_integer(0);
     let mut steps = Vec::new();
     let mut prev = &trace.initial;
@@ -305,11 +332,10 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
         }
         TraceEnd::TimeDiverges => json!({ "kind": "time_diverges" }),
     };
-    let ending = zeno_simulate::ending(network, network.check(check), trace);
     let mut end = end;
     end["ending"] = json!(ending);
     end["why"] = json!(ending.event(None));
-    json!({
+    let mut picture = json!({
         "check": name,
         "kind": kind,
         "role": role,
@@ -319,5 +345,9 @@ pub fn trace_json(network: &Network, check: CheckId, trace: &Trace) -> Value {
         "initial": state_json(network, &trace.initial, &trace.initial.clocks),
         "steps": steps,
         "end": end,
-    })
+    });
+    if !unit.is_empty() {
+        picture["time_unit"] = json!(format!("1/{}", network.time_scale.0));
+    }
+    picture
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use zeno_checker::bounds::Value as BoundValueAnswer;
 use zeno_checker::{CheckResult, Limit, TraceEnd, Verdict};
-use zeno_ir::{Check, ErrorKind, EvalError, Extremum, Network, is_frame_slot};
+use zeno_ir::{Check, ErrorKind, EvalError, Extremum, Network, TimeScale, is_frame_slot};
 
 /// A check's result read with its kind: `A[]`, `A<>` and `-->` checks hold
 /// or are violated, `E<>` and `E[]` checks are witnessed or have no witness.
@@ -169,9 +169,17 @@ pub fn summary(network: &Network, check: &Check, result: &CheckResult) -> String
 
 /// One answer of a `sup:`/`inf:` query in words, the expression written as
 /// `term`: `x <= 5` (reached), `x < 5` (approached), `x = ∞`, `x >= 3` and
-/// `x > 3` for an infimum, `n = 3` for an integer expression.
-pub fn bound_words(extremum: Extremum, term: &str, value: &BoundValueAnswer) -> String {
+/// `x > 3` for an infimum, `n = 3` for an integer expression. A clock's
+/// bound is in the model's time unit (`x <= 2/5` where the network counts
+/// in fifths: `scale`).
+pub fn bound_words(
+    extremum: Extremum,
+    term: &str,
+    value: &BoundValueAnswer,
+    scale: TimeScale,
+) -> String {
     let sup = extremum == Extremum::Sup;
+    let time = |b: &i32| scale.user_text(Rational64::from_integer(i64::from(*b)));
     match value {
         BoundValueAnswer::Int(v) => format!("{term} = {v}"),
         BoundValueAnswer::Clock { bound, strict } => {
@@ -181,12 +189,13 @@ pub fn bound_words(extremum: Extremum, term: &str, value: &BoundValueAnswer) -> 
                 (false, false) => ">=",
                 (false, true) => ">",
             };
-            format!("{term} {op} {bound}")
+            format!("{term} {op} {}", time(bound))
         }
         BoundValueAnswer::Infinite => format!("{term} = ∞"),
         BoundValueAnswer::Above(t) => format!(
-            "{term} > {t} (not decided whether it is finite: the {} lies beyond the bound \
+            "{term} > {} (not decided whether it is finite: the {} lies beyond the bound \
              explored)",
+            time(t),
             if sup { "supremum" } else { "infimum" }
         ),
         BoundValueAnswer::NoState => format!("{term}: no reachable state satisfies the predicate"),
@@ -194,8 +203,14 @@ pub fn bound_words(extremum: Extremum, term: &str, value: &BoundValueAnswer) -> 
 }
 
 /// A `sup:`/`inf:` query's answer as one line: `sup: x <= 5, n = 3`.
-/// `terms` are the expressions' texts, in order.
-pub fn bound_summary(extremum: Extremum, terms: &[String], values: &[BoundValueAnswer]) -> String {
+/// `terms` are the expressions' texts, in order; `scale` the network's
+/// time unit.
+pub fn bound_summary(
+    extremum: Extremum,
+    terms: &[String],
+    values: &[BoundValueAnswer],
+    scale: TimeScale,
+) -> String {
     let word = match extremum {
         Extremum::Sup => "sup",
         Extremum::Inf => "inf",
@@ -206,7 +221,7 @@ pub fn bound_summary(extremum: Extremum, terms: &[String], values: &[BoundValueA
     let parts: Vec<String> = terms
         .iter()
         .zip(values)
-        .map(|(t, v)| bound_words(extremum, t, v))
+        .map(|(t, v)| bound_words(extremum, t, v, scale))
         .collect();
     format!("{word}: {}", parts.join(", "))
 }
@@ -303,7 +318,7 @@ pub struct State<L, V> {
 }
 
 /// Every clock of `network` but the reference clock with its value in
-/// `values`, by name (`#3` for a slot the network does not name).
+/// `values` (in the model's time unit), by name (`#3` for a slot the network does not name).
 pub fn clock_values(network: &Network, values: &[Rational64]) -> Vec<NamedValue> {
     values
         .iter()
@@ -314,7 +329,8 @@ pub fn clock_values(network: &Network, values: &[Rational64]) -> Vec<NamedValue>
                 .clocks
                 .get(i)
                 .map_or(format!("#{i}"), |c| c.name.clone()),
-            value: value.to_string(),
+            // In the model's time unit.
+            value: network.time_scale.user_text(*value),
         })
         .collect()
 }

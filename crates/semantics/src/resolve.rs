@@ -967,12 +967,17 @@ impl<'a> FileWalk<'a> {
                 found.and_then(|f| f.1)
             }
             ExprKind::Call(name, args) => {
-                let found = self.templates.get(name.text.as_str()).copied();
+                // A template's process, or a partial instance's
+                // (`P(const id_t i) = T(i);` names them `P(1)`).
+                let found = match self.templates.get(name.text.as_str()) {
+                    Some(&(id, k)) => Some((id, Some(k))),
+                    None => self.process_def(&name.text),
+                };
                 self.refer(name.span, found.map(|f| f.0));
                 for a in args {
                     self.expr(a);
                 }
-                found.map(|f| f.1)
+                found.and_then(|f| f.1)
             }
             _ => {
                 self.expr(e);
@@ -1202,13 +1207,20 @@ pub struct Agreement {
     pub agreed: usize,
     /// Of those, how many per kind of definition.
     pub by_kind: FxHashMap<DefKind, usize>,
+    /// Of those, how many per way lowering found them: `scope` (looked up
+    /// in its scopes, or a location an edge names), `field` (a record's
+    /// field, through the record's type) or `member` (a process's location
+    /// or variable in a check, through the process).
+    pub by_route: FxHashMap<&'static str, usize>,
     /// Each reference where they differ, described with its place.
     pub disagreements: Vec<String>,
 }
 
 /// Lowers `text` as the analysis does, recording which declaration each
 /// name that lowering looks up in its scopes resolves to (a global by name,
-/// anything else by its defining span), and compares each with the
+/// anything else by its defining span), each record field it reads (by its
+/// record type's fields) and each process member a check names (by the
+/// process's template), and compares each with the
 /// resolver's answer ([`Resolutions`]) for the same occurrence: every
 /// template checked on its own (its declarations, its functions' bodies,
 /// locations, edges with their `select` bindings), and the whole network
@@ -1229,32 +1241,66 @@ pub fn agreement_with_lowering(text: &str) -> Agreement {
     for d in &tree.globals {
         globals.entry(&d.name().text).or_insert(d.name().span);
     }
+    let fields = record_fields(&tree);
     let mut out = Agreement::default();
     let mut compare = |lowered: Vec<(Span, LoweredName)>, offset: u32, place: &str| {
         for (span, found) in lowered {
             let at = span.shifted(offset);
             let written = text.get(at.start as usize..at.end as usize).unwrap_or("");
-            let expected = match &found {
-                LoweredName::Global(name) => {
-                    // Lowering also looks names up at spans that are not
-                    // the name's own (an initialiser's); the resolver
-                    // records names where they are written.
-                    if written != name {
-                        continue;
-                    }
-                    globals.get(name.as_str()).copied()
-                }
-                LoweredName::Local(def) => Some(def.shifted(offset)),
-            };
+            // Lowering also looks names up at spans that are not the
+            // name's own (an initialiser's); the resolver records names
+            // where they are written.
+            if matches!(&found, LoweredName::Global(name) if written != name) {
+                continue;
+            }
             let answer = resolved.names.iter().find(|n| n.span == at);
             let def = answer.map(|n| resolved.def(n.def));
-            if let Some(def) = def.filter(|d| Some(d.span) == expected) {
+            let same = def.is_some_and(|def| match &found {
+                LoweredName::Global(name) => globals.get(name.as_str()) == Some(&def.span),
+                LoweredName::Local(span) => def.span == span.shifted(offset),
+                // The same field of a record type with the same fields.
+                LoweredName::Field {
+                    fields: names,
+                    index,
+                } => {
+                    def.kind == DefKind::Field
+                        && fields.get(&def.span) == Some(&(names.clone(), *index))
+                }
+                // A location or variable of the same name of the process's
+                // template (a partial instance's: the one it instantiates).
+                LoweredName::Member { template, location } => {
+                    let template = tree
+                        .instances
+                        .iter()
+                        .find(|i| i.name.text == *template)
+                        .map_or(template.as_str(), |i| i.template.text.as_str());
+                    let kind_ok = match location {
+                        true => def.kind == DefKind::Location,
+                        false => matches!(
+                            def.kind,
+                            DefKind::Variable | DefKind::Constant | DefKind::Parameter
+                        ),
+                    };
+                    kind_ok
+                        && def.name == written
+                        && def
+                            .template
+                            .and_then(|k| tree.templates.get(k as usize))
+                            .is_some_and(|t| t.data.name.text == template)
+                }
+            });
+            if let (true, Some(def)) = (same, def) {
                 out.agreed += 1;
                 *out.by_kind.entry(def.kind).or_default() += 1;
+                let route = match found {
+                    LoweredName::Global(_) | LoweredName::Local(_) => "scope",
+                    LoweredName::Field { .. } => "field",
+                    LoweredName::Member { .. } => "member",
+                };
+                *out.by_route.entry(route).or_default() += 1;
             } else {
                 out.disagreements.push(format!(
-                    "`{written}` at {}..{} in {place}: lowering {found:?} (defined at {expected:?}), \
-                     resolver {def:?}",
+                    "`{written}` at {}..{} in {place}: lowering {found:?}, resolver {def:?}",
                     at.start, at.end
                 ));
             }
@@ -1274,5 +1320,67 @@ pub fn agreement_with_lowering(text: &str) -> Agreement {
         Arc::new(crate::system::lower_instance(&req))
     });
     compare(ctx.names.take().unwrap_or_default(), 0, "the network");
+    out
+}
+
+/// Every field of every record type written in the file, by the absolute
+/// span of its name: the names of its record's fields, in order, and its
+/// place among them (what lowering knows of a field it reads).
+fn record_fields(tree: &ItemTree) -> FxHashMap<Span, (Vec<String>, usize)> {
+    fn ty(t: &TypeRef, offset: u32, out: &mut FxHashMap<Span, (Vec<String>, usize)>) {
+        if let TypeRef::Struct { fields, .. } = t {
+            let names: Vec<String> = fields.iter().map(|f| f.name.text.clone()).collect();
+            for (index, f) in fields.iter().enumerate() {
+                out.insert(f.name.span.shifted(offset), (names.clone(), index));
+                ty(&f.ty, offset, out);
+            }
+        }
+    }
+    fn decl(d: &Decl, offset: u32, out: &mut FxHashMap<Span, (Vec<String>, usize)>) {
+        match d {
+            Decl::Var(v) => ty(&v.ty, offset, out),
+            Decl::Typedef(t) => ty(&t.ty, offset, out),
+            Decl::Function(f) => {
+                for t in f.ret.iter().chain(f.params.iter().map(|p| &p.ty)) {
+                    ty(t, offset, out);
+                }
+                stmts(&f.body, offset, out);
+            }
+        }
+    }
+    fn stmts(body: &[hir::Stmt], offset: u32, out: &mut FxHashMap<Span, (Vec<String>, usize)>) {
+        use hir::StmtKind;
+        for s in body {
+            match &s.kind {
+                StmtKind::Block(b) => stmts(b, offset, out),
+                StmtKind::Decl(d) => decl(d, offset, out),
+                StmtKind::If(_, t, e) => {
+                    stmts(std::slice::from_ref(t), offset, out);
+                    if let Some(e) = e {
+                        stmts(std::slice::from_ref(e), offset, out);
+                    }
+                }
+                StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => {
+                    stmts(std::slice::from_ref(b), offset, out)
+                }
+                StmtKind::For { body, .. } | StmtKind::ForRange { body, .. } => {
+                    stmts(std::slice::from_ref(body), offset, out)
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    for d in &tree.globals {
+        decl(d, 0, &mut out);
+    }
+    for t in &tree.templates {
+        for p in &t.data.params {
+            ty(&p.ty, t.offset, &mut out);
+        }
+        for d in &t.data.decls {
+            decl(d, t.offset, &mut out);
+        }
+    }
     out
 }

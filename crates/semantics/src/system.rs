@@ -6,9 +6,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::hir::{self, ExprKind, ItemTree, Quantifier};
 use std::sync::Arc;
 
-use super::lower::{Ctx, GlobalScope, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
+use super::lower::{Ctx, GlobalScope, MAX_TIME_SCALE, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
 use super::ty::{MAX_EXPANSION, Sym, Ty};
-use zeno_base::diagnostics::Diagnostic;
+use zeno_base::diagnostics::{Diagnostic, Severity};
 use zeno_ir as ir;
 use zeno_ir::ChannelKind;
 
@@ -33,6 +33,30 @@ pub fn lower_network_with(
     lower: &mut InstanceLowerer<'_>,
 ) -> (ir::Network, Vec<Diagnostic>) {
     let ctx = lower_network_in(Ctx::new(Mode::Lower), tree, template_uses, lower);
+    if ctx.needed_scale == 1 || ctx.diags.iter().any(|d| d.severity == Severity::Error) {
+        return (ctx.net, ctx.diags);
+    }
+    // A clock quotient is no integer (`2 >= 5*x`): lowered again with the
+    // time unit refined by the lcm of their denominators, as UPPAAL's
+    // rational bounds are in effect (docs/language.md, "Time scaling").
+    let scale = ctx.needed_scale;
+    let mut refined = Ctx::new(Mode::Lower);
+    refined.time_scale = scale;
+    let mut ctx = lower_network_in(refined, tree, template_uses, lower);
+    ctx.net.time_scale = ir::TimeScale(scale as u32);
+    if let Some(at) = tree
+        .system_span
+        .or_else(|| tree.checks.first().map(|c| c.span))
+    {
+        ctx.diags.push(Diagnostic::info(
+            at,
+            format!(
+                "time unit refined by {scale}: a clock of the model is compared with a \
+                 non-integer quotient, so the search counts in 1/{scale} time units \
+                 (delays, clock values and bounds are shown in the model's own)"
+            ),
+        ));
+    }
     (ctx.net, ctx.diags)
 }
 
@@ -568,6 +592,8 @@ pub struct InstanceRequest {
     pub args: Vec<i64>,
     /// First variable, clock and channel index of the instance's locals.
     pub bases: (u32, u32, u32),
+    /// The refinement of the time unit in force ([`Ctx::time_scale`]).
+    pub time_scale: i64,
 }
 
 /// A lowered instance, spans relative to its template's start.
@@ -590,11 +616,15 @@ pub struct InstanceLowered {
     pub spent: i64,
     /// Global names the instance reads or writes, sorted.
     pub used_globals: Vec<String>,
+    /// The refinement of the time unit its clock quotients need
+    /// ([`Ctx::needed_scale`]).
+    pub needed_scale: i64,
 }
 
 /// Lowers one instance on its own (the salsa query memoises this).
 pub fn lower_instance(req: &InstanceRequest) -> InstanceLowered {
     let mut ctx = Ctx::for_instance(&req.scope, req.bases);
+    ctx.time_scale = req.time_scale;
     let (process, mut info) = ctx.template(&req.template, Some(&req.params), &req.name, 0);
     info.args = req.args.clone();
     let spent = MAX_TOTAL_EXPANSION - ctx.budget_left();
@@ -609,6 +639,7 @@ pub fn lower_instance(req: &InstanceRequest) -> InstanceLowered {
         channels: ctx.net.channels,
         diagnostics: ctx.diags,
         spent,
+        needed_scale: ctx.needed_scale,
     }
 }
 
@@ -646,10 +677,12 @@ fn instantiate(
         name: name.to_string(),
         args,
         bases,
+        time_scale: ctx.time_scale,
     });
     if lowered.spent > 0 && !ctx.spend(lowered.spent, at) {
         return;
     }
+    ctx.merge_needed_scale(lowered.needed_scale, at);
     let d = t.offset;
     let mv = |s: Span| shift(s, d);
     ctx.net
@@ -697,6 +730,26 @@ fn instantiate(
 }
 
 impl Ctx {
+    /// Takes in an instance's needed refinement of the time unit: the lcm
+    /// with the others (an error at `at` beyond [`MAX_TIME_SCALE`]).
+    fn merge_needed_scale(&mut self, needed: i64, at: Span) {
+        let (mut a, mut b) = (self.needed_scale, needed);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        match (self.needed_scale / a).checked_mul(needed) {
+            Some(l) if l <= MAX_TIME_SCALE => self.needed_scale = l,
+            _ => self.diags.push(Diagnostic::error(
+                at,
+                format!(
+                    "the clock quotients of this instance and of the others need the time unit \
+                     refined by more than {MAX_TIME_SCALE}: multiply the model's time \
+                     constants instead"
+                ),
+            )),
+        }
+    }
+
     fn param_type_at(&mut self, p: &hir::Param, offset: u32) -> Ty {
         let saved = self.set_offset(offset);
         let ty = self.param_type(p);

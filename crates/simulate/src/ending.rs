@@ -83,5 +83,9 @@ fn standstill(
     if !sim.enabled()?.is_empty() {
         return Ok(None);
     }
-    Ok(Some(sim.time_limit()?.map(|l| (l.most.to_string(), l.why))))
+    // In the model's time unit.
+    let scale = network.time_scale;
+    Ok(Some(
+        sim.time_limit()?.map(|l| (scale.user_text(l.most), l.why)),
+    ))
 }

@@ -195,6 +195,16 @@ pub enum SimError {
     /// Clock values too large for exact arithmetic.
     #[error("clock values grew beyond what exact arithmetic can hold")]
     Overflow,
+    /// A network whose time unit is refined (`2 >= 5*x`): the simulator
+    /// steps in the network's unit, which the front ends do not translate
+    /// (yet), so they refuse such a model rather than show other numbers
+    /// than the model's.
+    #[error(
+        "the model's time unit is refined by {0} (a clock is compared with a non-integer \
+         quotient, see docs/language.md, \"Time scaling\"): the simulator does not show such \
+         models yet; `zeno check` answers their checks, with traces in the model's time unit"
+    )]
+    RefinedTimeUnit(u32),
     /// A clock constant zones cannot hold (the simulator steps with zones).
     #[error(
         "the model compares a clock with {0} (or resets one to it), beyond ±268435455, more than a zone holds"
@@ -235,6 +245,18 @@ pub struct Simulator<'a> {
 }
 
 impl<'a> Simulator<'a> {
+    /// [`Simulator::new`] for a person at a front end (`zeno simulate`, the
+    /// editors' simulator, `zeno dap`): refuses a network whose time unit is
+    /// refined ([`SimError::RefinedTimeUnit`]), whose delays and clock
+    /// values it would show in the wrong unit. The checker's own replays
+    /// (the ending of a trace) use [`Simulator::new`].
+    pub fn for_user(net: &'a Network, mode: Mode) -> Result<Simulator<'a>, SimError> {
+        if !net.time_scale.is_unit() {
+            return Err(SimError::RefinedTimeUnit(net.time_scale.0));
+        }
+        Simulator::new(net, mode)
+    }
+
     /// A simulation in the network's initial state.
     pub fn new(net: &'a Network, mode: Mode) -> Result<Simulator<'a>, SimError> {
         // No goal: the simulator never extrapolates, so the LU bounds the

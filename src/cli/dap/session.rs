@@ -101,7 +101,7 @@ impl Debuggee {
         max_steps: usize,
     ) -> Result<Debuggee, String> {
         let net: &'static Network = Box::leak(Box::new(net));
-        let mut sim = Simulator::new(net, Mode::Concrete)
+        let mut sim = Simulator::for_user(net, Mode::Concrete)
             .map_err(|e| format!("cannot simulate the model: {e}"))?;
         let purpose = match check {
             Some(k) => {

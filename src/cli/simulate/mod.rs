@@ -41,7 +41,7 @@ pub fn run(args: &SimulateArgs) -> u8 {
         SimMode::Concrete => Mode::Concrete,
         SimMode::Symbolic => Mode::Symbolic,
     };
-    let sim = match Simulator::new(&network, mode) {
+    let sim = match Simulator::for_user(&network, mode) {
         Ok(s) => s,
         Err(e) => {
             diag::error(format!("cannot simulate `{}`: {e}", model.display_path()));

@@ -34,8 +34,17 @@ impl Ctx {
             },
             ExprKind::Field(b, f) => {
                 let pid = self.find_process(b)?;
-                match self.procs[pid].locals.get(&f.text) {
-                    Some(Sym::Clock { id }) => Some((*id, 0)),
+                let p = &self.procs[pid];
+                match p.locals.get(&f.text) {
+                    Some(&Sym::Clock { id }) => {
+                        let template = p.template.clone();
+                        let member = LoweredName::Member {
+                            template,
+                            location: false,
+                        };
+                        self.record_name(f.span, member);
+                        Some((id, 0))
+                    }
                     _ => None,
                 }
             }
@@ -167,27 +176,22 @@ impl Ctx {
         };
         let bound_span = bound.span;
         let bound = self.data(bound).expr;
-        if let ir::Expr::Const(v) = bound
-            && v.unsigned_abs() > zeno_ir::MAX_CLOCK_CONSTANT as u32
-        {
-            self.warning(
-                bound_span,
-                format!(
-                    "clock constant {v} is beyond ±{}, more than a zone holds: checks of this model end `unknown`",
-                    zeno_ir::MAX_CLOCK_CONSTANT
-                ),
-            );
+        let Some(bound) = self.scale_time(bound, bound_span) else {
+            return Some(vec![]);
+        };
+        if let ir::Expr::Const(v) = bound {
+            self.warn_beyond_zone(bound_span, v);
         }
         Some(self.clock_bound(e, term, op, bound))
     }
 
     /// `k * x ~ c` or `c ~ x * k` (UPPAAL models write `2 >= 5*xabs`), `x`
     /// a clock or a difference of two, `k` and `c` constants: the bound of
-    /// `x` is `c / k`, kept when it is an integer. A zone holds integer
-    /// bounds only and `x` is a real, so `5*x <= 2` (`x <= 2/5`) has no
-    /// exact integer form: it is an error located on the comparison, which
-    /// says how to scale the model instead. `None` when `e` compares no
-    /// scaled clock.
+    /// `x` is `c / k`. A zone holds integer bounds only, so where `c / k`
+    /// is no integer in the time unit in force, its denominator is noted
+    /// ([`Ctx::needed_scale`]) and the network is lowered again with the
+    /// time unit refined (`system.rs`). `None` when `e` compares no scaled
+    /// clock.
     fn scaled_clock_cmp(
         &mut self,
         e: &hir::Expr,
@@ -227,25 +231,92 @@ impl Ctx {
             );
             return Some(vec![]);
         }
-        if c % k != 0 {
+        // `k` and `c` are `i32` values, the scale at most `MAX_TIME_SCALE`:
+        // no product leaves `i128`.
+        let scaled = i128::from(c) * i128::from(self.time_scale);
+        if scaled % i128::from(k) != 0 {
+            self.note_denominator(e.span, k / gcd(c.abs(), k));
+            return Some(vec![]);
+        }
+        let Ok(bound) = i32::try_from(scaled / i128::from(k)) else {
             self.error(
                 e.span,
                 format!(
-                    "this bounds the clock by {c}/{k}, and a zone holds integer bounds only: \
-                     multiply the model's time constants by {k} to keep its meaning with \
-                     integers"
+                    "the clock bound {c}/{k} leaves the integers once the time unit is refined by {}",
+                    self.time_scale
                 ),
             );
             return Some(vec![]);
-        }
-        let Ok(bound) = i32::try_from(c / k) else {
-            self.error(
-                e.span,
-                format!("the clock bound {c}/{k} leaves the integers"),
-            );
-            return Some(vec![]);
         };
+        self.warn_beyond_zone(e.span, bound);
         Some(self.clock_bound(e, term, op, ir::Expr::Const(bound)))
+    }
+
+    /// Notes that the time unit must be refined by `denominator` (with
+    /// every other one met: their lcm); an error located at `span` when
+    /// the refinement would exceed [`MAX_TIME_SCALE`].
+    fn note_denominator(&mut self, span: Span, denominator: i64) {
+        let g = gcd(self.needed_scale, denominator);
+        match (self.needed_scale / g).checked_mul(denominator) {
+            Some(l) if l <= MAX_TIME_SCALE => self.needed_scale = l,
+            _ => self.error(
+                span,
+                format!(
+                    "this bound needs the time unit refined by {denominator}, and with the \
+                     model's other clock quotients by more than {MAX_TIME_SCALE}: multiply \
+                     the model's time constants instead"
+                ),
+            ),
+        }
+    }
+
+    /// A clock bound or reset value of the text in the time unit in force
+    /// (multiplied by [`Ctx::time_scale`]); `None` after an error located at
+    /// `span` (a constant that leaves the integers; a value computed at run
+    /// time is multiplied then, with its overflow a model error).
+    pub(super) fn scale_time(&mut self, value: ir::Expr, span: Span) -> Option<ir::Expr> {
+        if self.time_scale == 1 {
+            return Some(value);
+        }
+        match value {
+            ir::Expr::Const(v) => match i32::try_from(i64::from(v) * self.time_scale) {
+                Ok(v) => Some(ir::Expr::Const(v)),
+                Err(_) => {
+                    self.error(
+                        span,
+                        format!(
+                            "{v} leaves the integers once the time unit is refined by {}",
+                            self.time_scale
+                        ),
+                    );
+                    None
+                }
+            },
+            // `time_scale <= MAX_TIME_SCALE` fits an `i32`.
+            other => Some(ty::binary(
+                BinOp::Mul,
+                ir::Expr::Const(self.time_scale as i32),
+                other,
+            )),
+        }
+    }
+
+    /// Warns about a constant clock bound beyond what a zone holds.
+    fn warn_beyond_zone(&mut self, span: Span, v: i32) {
+        if v.unsigned_abs() > zeno_ir::MAX_CLOCK_CONSTANT as u32 {
+            let refined = if self.time_scale > 1 {
+                format!(" (in the time unit refined by {})", self.time_scale)
+            } else {
+                String::new()
+            };
+            self.warning(
+                span,
+                format!(
+                    "clock constant {v}{refined} is beyond ±{}, more than a zone holds: checks of this model end `unknown`",
+                    zeno_ir::MAX_CLOCK_CONSTANT
+                ),
+            );
+        }
     }
 
     /// `k * t` or `t * k` with `t` a clock term and `k` naming no clock.
@@ -494,6 +565,20 @@ impl Ctx {
             }
         }
     }
+}
+
+/// The greatest refinement of the time unit lowering makes: `2/5` and
+/// `1/3` refine it by 15, and a zone's bounds stay within
+/// [`zeno_ir::MAX_CLOCK_CONSTANT`] only for small refinements anyway.
+pub const MAX_TIME_SCALE: i64 = 1_000_000;
+
+/// The greatest common divisor of two non-negative numbers (`gcd(0, k)`
+/// is `k`).
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The comparison with its operands swapped: `a < b` is `b > a`.

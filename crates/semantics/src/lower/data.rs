@@ -540,6 +540,10 @@ impl Ctx {
                     _ => return self.wrong_type(p, f.span, "has no fields: it is not a record"),
                 };
                 let mut offset = 0u32;
+                if let Some(index) = fields.iter().position(|(name, _)| *name == f.text) {
+                    let fields = fields.iter().map(|(name, _)| name.clone()).collect();
+                    self.record_name(f.span, LoweredName::Field { fields, index });
+                }
                 for (name, t) in fields {
                     if name == f.text {
                         p.offset = p.offset.saturating_add(offset);

@@ -380,10 +380,17 @@ impl Ctx {
     pub(super) fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {
         self.resolve_process(base).map_or(FieldRes::Error, |pid| {
             let p = &self.procs[pid];
-            if let Some(l) = p.locations.get(&field.text) {
-                FieldRes::Location(pid as ir::ProcId, *l)
-            } else if let Some(s) = p.locals.get(&field.text) {
-                FieldRes::Sym(s.clone())
+            let template = p.template.clone();
+            let member = |location| LoweredName::Member { template, location };
+            let (location, local) = (p.locations.get(&field.text), p.locals.get(&field.text));
+            let found = match (location, local) {
+                (Some(&l), _) => Some((true, FieldRes::Location(pid as ir::ProcId, l))),
+                (None, Some(s)) => Some((false, FieldRes::Sym(s.clone()))),
+                (None, None) => None,
+            };
+            if let Some((is_location, res)) = found {
+                self.record_name(field.span, member(is_location));
+                res
             } else {
                 let near = super::suggest::closest(
                     &field.text,

@@ -21,6 +21,7 @@ use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
 
 mod clocks;
+pub use clocks::MAX_TIME_SCALE;
 mod counts;
 mod data;
 mod disjunction;
@@ -154,6 +155,13 @@ pub struct Ctx {
     clock_split: Option<clocks::ClockSplit>,
     /// While a location's invariant is lowered: the clock rates it sets.
     rates: Option<rates::Rates>,
+    /// The refinement of the time unit in force: every clock bound and
+    /// reset value of the text is multiplied by it (see
+    /// [`ir::Network::time_scale`]).
+    pub time_scale: i64,
+    /// The least refinement that makes every clock quotient met so far an
+    /// integer (`5` for `2 >= 5*x`): the lcm of their denominators.
+    pub needed_scale: i64,
     /// When set, every name looked up in a scope and every location an
     /// edge names, with what it resolved to (for the test that holds
     /// `resolve` to lowering's answers).
@@ -170,6 +178,23 @@ pub enum LoweredName {
     /// parameter, at this span (relative to the template while one is
     /// checked, as the HIR's).
     Local(Span),
+    /// A field of a record type (found through the type of what it is
+    /// read from): the `index`th of the record's `fields`, by name.
+    Field {
+        /// The names of the record type's fields, in order.
+        fields: Vec<String>,
+        /// Which of them.
+        index: usize,
+    },
+    /// A member of a process named in a check (`P1.x`, `P(1).cs`): a
+    /// location or a local symbol of the process's template (for a
+    /// partial instance, of the instance's: [`ProcInfo::template`]).
+    Member {
+        /// [`ProcInfo::template`] of the process.
+        template: String,
+        /// Whether it is a location.
+        location: bool,
+    },
 }
 
 impl Ctx {
@@ -194,6 +219,8 @@ impl Ctx {
             fns: function::FnState::default(),
             clock_split: None,
             rates: None,
+            time_scale: 1,
+            needed_scale: 1,
             names: None,
         }
     }

@@ -238,10 +238,16 @@ impl Ctx {
                 self.error(e.span, "a clock can only be reset to a non-negative value");
                 return None;
             }
+            // In the time unit in force (`x = 1` is `x = 5` refined by 5).
+            let Some(ir::Expr::Const(scaled)) =
+                self.scale_time(ir::Expr::Const(value as i32), e.span)
+            else {
+                return None;
+            };
             out.push((
                 ir::Update::ResetClock {
                     clock,
-                    value: value as i32,
+                    value: scaled,
                 },
                 Ty::Clock,
             ));
@@ -320,9 +326,12 @@ impl Ctx {
             );
             return None;
         }
+        // In the time unit in force: multiplied when it runs, an overflow
+        // then a model error.
+        let scaled = self.scale_time(value.expr.clone(), span)?;
         let stmt = ir::Stmt::ResetClock {
             clock,
-            value: value.expr.clone(),
+            value: scaled,
         };
         out.push((self.update_call(vec![stmt], 0, span), Ty::Clock));
         Some(value)
