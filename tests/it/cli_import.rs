@@ -233,7 +233,7 @@ fn xta_diagnostics_are_located_in_the_xta() {
 }
 
 #[test]
-fn a_model_error_in_an_imported_file_is_located_at_its_transition() {
+fn a_model_error_in_an_imported_file_is_located_at_its_transitions_label() {
     let xml = r#"<nta>
   <declaration>int lock = 0;
 int a[2];</declaration>
@@ -259,7 +259,8 @@ int a[2];</declaration>
     let o = zeno(&["check", path(&m), "--trace", "full"]);
     let out = stdout(&o);
     assert!(out.contains("out of bounds"), "{out}");
-    let (line, col) = position_of(xml, "<transition>");
+    // The edge is shown at its first label, the assignment.
+    let (line, col) = position_of(xml, "lock := lock + 1");
     assert!(
         out.contains(&format!("index.xml:{line}:{col}: idle -> busy")),
         "{out}"

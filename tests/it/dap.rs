@@ -601,7 +601,7 @@ fn an_imported_model_is_placed_in_its_xml() {
     assert_eq!(body["stackFrames"][0]["line"], line_of(&xml, "<name>busy"));
     assert_eq!(
         body["stackFrames"][1]["line"],
-        line_of(&xml, "<transition>")
+        line_of(&xml, "<label kind=\"guard\">lock == 0")
     );
     assert_eq!(body["stackFrames"][1]["source"]["path"], path(&file));
     assert_eq!(value(&dap.variables(1), "lock"), "1 (was 0)");

@@ -90,34 +90,129 @@ fn row_values(text: &str, setting: &str) -> Vec<String> {
         .collect()
 }
 
+/// A setting the editors offer as a list of values.
+struct Setting {
+    /// VS Code's key (`zeno.search`), as the READMEs name it too.
+    key: &'static str,
+    /// The `zeno check` flag that takes the same values.
+    flag: &'static str,
+    /// The list's name in settings.ts (`export const NAME`) and the
+    /// Neovim plugin (`M.NAME =`).
+    list: &'static str,
+    /// The values, as the checker lists them.
+    values: Vec<String>,
+    /// The default of package.json and `zeno check --help`, where the
+    /// editors keep the command line's.
+    default: Option<&'static str>,
+}
+
+/// The help text of `option` in `zeno check --help`: up to the next option.
+fn help_of<'a>(help: &'a str, option: &str) -> &'a str {
+    let at = &help[help
+        .find(option)
+        .unwrap_or_else(|| panic!("no {option} in the help"))..];
+    &at[..at.find("\n      --").unwrap_or(at.len())]
+}
+
 #[test]
 fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
+    let names = |all: &[&str]| all.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let orders = checker_list("nope");
     let heuristics = checker_list("greedy:nope");
     assert!(heuristics.contains(&"hcg".to_string()), "{heuristics:?}");
-    assert_eq!(cli_list("--search"), orders, "zeno check --search");
-    assert_eq!(
-        cli_list("--heuristic"),
-        heuristics,
-        "zeno check --heuristic"
-    );
+    let subsume = names(&zeno::checker::Subsume::ALL.map(|s| s.name()));
+    let reduce = names(&zeno::checker::Reduce::ALL.map(|r| r.name()));
+    let settings = [
+        Setting {
+            key: "zeno.search",
+            flag: "--search",
+            list: "SEARCH_ORDERS",
+            values: orders.clone(),
+            default: None,
+        },
+        Setting {
+            key: "zeno.heuristic",
+            flag: "--heuristic",
+            list: "HEURISTICS",
+            values: heuristics,
+            default: None,
+        },
+        // The editors' default is the server's and `zeno check`'s.
+        Setting {
+            key: "zeno.subsume",
+            flag: "--subsume",
+            list: "SUBSUME",
+            values: subsume,
+            default: Some("alu"),
+        },
+        // Symmetry reduction: `on` or `off`, on by default as in `zeno
+        // check` and the server.
+        Setting {
+            key: "zeno.symmetry",
+            flag: "--symmetry",
+            list: "SYMMETRY",
+            values: names(&["on", "off"]),
+            default: Some("on"),
+        },
+        Setting {
+            key: "zeno.reduce",
+            flag: "--reduce",
+            list: "REDUCE",
+            values: reduce,
+            default: Some("none"),
+        },
+    ];
 
     let package: Value = serde_json::from_str(&read("editors/vscode/package.json")).unwrap();
     let props = &package["contributes"]["configuration"]["properties"];
-    let list = |key: &str| -> Vec<String> {
-        props[key]["enum"]
+    let ts = read("editors/vscode/src/settings.ts");
+    let lua = read("editors/nvim/lua/zeno/init.lua");
+    let readme = read("editors/README.md");
+    let vscode_readme = read("editors/vscode/README.md");
+    let help = Command::new(env!("CARGO_BIN_EXE_zeno"))
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for s in &settings {
+        let (key, values) = (s.key, &s.values);
+        assert_eq!(&cli_list(s.flag), values, "zeno check {}", s.flag);
+        let enumerated: Vec<String> = props[key]["enum"]
             .as_array()
             .unwrap_or_else(|| panic!("no enum for {key}"))
             .iter()
             .map(|v| v.as_str().unwrap().to_string())
-            .collect()
-    };
-    assert_eq!(list("zeno.search"), orders, "package.json zeno.search");
-    assert_eq!(
-        list("zeno.heuristic"),
-        heuristics,
-        "package.json zeno.heuristic"
-    );
+            .collect();
+        assert_eq!(&enumerated, values, "package.json {key}");
+        if let Some(default) = s.default {
+            assert_eq!(
+                props[key]["default"].as_str(),
+                Some(default),
+                "package.json {key}'s default"
+            );
+            let flag_help = help_of(&help, s.flag);
+            assert!(
+                flag_help.contains(&format!("[default: {default}]")),
+                "{flag_help}"
+            );
+        }
+        let marker = format!("export const {}", s.list);
+        assert_eq!(&quoted_after(&ts, &marker, '[', ']'), values, "settings.ts");
+        let marker = format!("M.{} =", s.list);
+        assert_eq!(&quoted_after(&lua, &marker, '{', '}'), values, "init.lua");
+        let marker = format!("`{key}`");
+        assert_eq!(
+            &backquoted_after(&readme, &marker),
+            values,
+            "editors/README.md"
+        );
+        assert_eq!(
+            &row_values(&vscode_readme, key),
+            values,
+            "editors/vscode/README.md"
+        );
+    }
+
     // The trace debugger's launch attribute `search` (zeno dap reads it).
     let debug_search: Vec<String> = package["contributes"]["debuggers"][0]
         ["configurationAttributes"]["launch"]["properties"]["search"]["enum"]
@@ -127,138 +222,6 @@ fn every_list_of_search_orders_and_heuristics_is_the_checkers() {
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
     assert_eq!(debug_search, orders, "package.json debuggers: search");
-
-    let ts = read("editors/vscode/src/settings.ts");
-    assert_eq!(
-        quoted_after(&ts, "export const SEARCH_ORDERS", '[', ']'),
-        orders,
-        "settings.ts"
-    );
-    assert_eq!(
-        quoted_after(&ts, "export const HEURISTICS", '[', ']'),
-        heuristics,
-        "settings.ts"
-    );
-
-    let lua = read("editors/nvim/lua/zeno/init.lua");
-    assert_eq!(
-        quoted_after(&lua, "M.SEARCH_ORDERS =", '{', '}'),
-        orders,
-        "init.lua"
-    );
-    assert_eq!(
-        quoted_after(&lua, "M.HEURISTICS =", '{', '}'),
-        heuristics,
-        "init.lua"
-    );
-
-    let readme = read("editors/README.md");
-    assert_eq!(
-        backquoted_after(&readme, "`zeno.search`"),
-        orders,
-        "editors/README.md"
-    );
-    assert_eq!(
-        backquoted_after(&readme, "`zeno.heuristic`"),
-        heuristics,
-        "editors/README.md"
-    );
-    let vscode_readme = read("editors/vscode/README.md");
-    assert_eq!(row_values(&vscode_readme, "zeno.search"), orders);
-    assert_eq!(row_values(&vscode_readme, "zeno.heuristic"), heuristics);
-
-    // The subsumptions, in every list, are the checker's.
-    let subsume: Vec<String> = zeno::checker::Subsume::ALL
-        .map(|s| s.name().to_string())
-        .to_vec();
-    assert_eq!(cli_list("--subsume"), subsume, "zeno check --subsume");
-    assert_eq!(list("zeno.subsume"), subsume, "package.json zeno.subsume");
-    // The editors' default is the server's and `zeno check`'s.
-    let default = props["zeno.subsume"]["default"].as_str().unwrap();
-    assert_eq!(default, "alu", "package.json zeno.subsume's default");
-    let help = Command::new(env!("CARGO_BIN_EXE_zeno"))
-        .args(["check", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&help.stdout);
-    let subsume_help = &help[help.find("--subsume").unwrap()..];
-    assert!(
-        subsume_help[..subsume_help
-            .find("\n      --")
-            .unwrap_or(subsume_help.len())]
-            .contains("[default: alu]"),
-        "{subsume_help}"
-    );
-    assert_eq!(
-        quoted_after(&ts, "export const SUBSUME", '[', ']'),
-        subsume,
-        "settings.ts"
-    );
-    assert_eq!(
-        quoted_after(&lua, "M.SUBSUME =", '{', '}'),
-        subsume,
-        "init.lua"
-    );
-    assert_eq!(
-        backquoted_after(&readme, "`zeno.subsume`"),
-        subsume,
-        "editors/README.md"
-    );
-    assert_eq!(row_values(&vscode_readme, "zeno.subsume"), subsume);
-
-    // Symmetry reduction: `on` or `off` everywhere, on by default as in
-    // `zeno check` and the server.
-    let switch = vec!["on".to_string(), "off".to_string()];
-    assert_eq!(cli_list("--symmetry"), switch, "zeno check --symmetry");
-    assert_eq!(list("zeno.symmetry"), switch, "package.json zeno.symmetry");
-    assert_eq!(props["zeno.symmetry"]["default"].as_str(), Some("on"));
-    let symmetry_help = &help[help.find("--symmetry").unwrap()..];
-    assert!(symmetry_help.contains("[default: on]"), "{symmetry_help}");
-    assert_eq!(
-        quoted_after(&ts, "export const SYMMETRY", '[', ']'),
-        switch,
-        "settings.ts"
-    );
-    assert_eq!(
-        quoted_after(&lua, "M.SYMMETRY =", '{', '}'),
-        switch,
-        "init.lua"
-    );
-    assert_eq!(
-        backquoted_after(&readme, "`zeno.symmetry`"),
-        switch,
-        "editors/README.md"
-    );
-    assert_eq!(row_values(&vscode_readme, "zeno.symmetry"), switch);
-    // The reductions, in every list, are the checker's; `none` by default.
-    let reduce: Vec<String> = zeno::checker::Reduce::ALL
-        .map(|r| r.name().to_string())
-        .to_vec();
-    assert_eq!(cli_list("--reduce"), reduce, "zeno check --reduce");
-    assert_eq!(list("zeno.reduce"), reduce, "package.json zeno.reduce");
-    assert_eq!(props["zeno.reduce"]["default"].as_str(), Some("none"));
-    let reduce_help = &help[help.find("--reduce").unwrap()..];
-    assert!(
-        reduce_help[..reduce_help.find("\n      --").unwrap_or(reduce_help.len())]
-            .contains("[default: none]"),
-        "{reduce_help}"
-    );
-    assert_eq!(
-        quoted_after(&ts, "export const REDUCE", '[', ']'),
-        reduce,
-        "settings.ts"
-    );
-    assert_eq!(
-        quoted_after(&lua, "M.REDUCE =", '{', '}'),
-        reduce,
-        "init.lua"
-    );
-    assert_eq!(
-        backquoted_after(&readme, "`zeno.reduce`"),
-        reduce,
-        "editors/README.md"
-    );
-    assert_eq!(row_values(&vscode_readme, "zeno.reduce"), reduce);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

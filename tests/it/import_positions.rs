@@ -138,7 +138,7 @@ fn run_time_phase_an_overflowing_tchecker_update() {
 
 #[test]
 fn run_time_phase_an_index_out_of_range_in_an_xml_update() {
-    // The XML twin: the failing edge at its `<transition>`.
+    // The XML twin: the failing edge at its first label (the assignment).
     let xml = r#"<nta><declaration>int a[2];</declaration>
 <template><name>P</name>
 <location id="a"><name>a</name></location><location id="b"><name>b</name></location><init ref="a"/>
@@ -154,7 +154,7 @@ fn run_time_phase_an_index_out_of_range_in_an_xml_update() {
     assert_eq!(check["verdict"], "model_error", "{doc}");
     assert_eq!(start(&check["range"]), at(xml, "E&lt;&gt; P.b"), "{doc}");
     let edge = &check["trace"]["end"]["edges"][0];
-    assert_eq!(start(&edge["range"]), at(xml, "<transition>"), "{doc}");
+    assert_eq!(start(&edge["range"]), at(xml, "a[5] = 1"), "{doc}");
     // The static warning is on the index in the XML.
     let w = &doc["files"][0]["diagnostics"][0];
     assert_eq!(w["severity"], "warning", "{doc}");

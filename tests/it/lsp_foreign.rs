@@ -97,8 +97,10 @@ async fn an_uppaal_model_is_checked_with_verdicts_at_their_formulas() {
         violated["message"].as_str().unwrap().contains("violated"),
         "{violated}"
     );
-    // Its trace's step (P1 takes the lock) is at the first `<transition>`.
-    let first_edge = position(LOCK, LOCK.find("<transition>").unwrap());
+    // Its trace's step (P1 takes the lock) is at the first transition's
+    // first label, its guard `lock == 0` (line 11, after 6 spaces and
+    // `<label kind="guard">`, counted by hand).
+    let first_edge = json!({"line": 11, "character": 26});
     let related = violated["relatedInformation"].as_array().unwrap();
     assert_eq!(related.len(), 1, "{violated}");
     assert_eq!(
@@ -268,11 +270,25 @@ async fn a_query_file_shows_each_verdict_on_its_line() {
     assert!(message(mutex[0]).contains("holds"), "{done}");
     // Line 3: violated, an error with its trace.
     let violated = on_line(2);
+    let verdict = violated
+        .iter()
+        .find(|d| d["severity"] == 1 && message(d).contains("violated"))
+        .unwrap_or_else(|| panic!("{done}"));
+    // Its one step (P1 takes the free lock) is in the model's file, at the
+    // first transition's guard `lock == 0` (line 11, after 6 spaces and
+    // `<label kind="guard">`, counted by hand), not in the query file.
+    let model = format!("file://{}", dir.join("lock.xml").display());
+    let steps = verdict["relatedInformation"].as_array().unwrap();
+    assert_eq!(steps.len(), 1, "{verdict}");
+    assert_eq!(steps[0]["location"]["uri"], model.as_str(), "{verdict}");
+    assert_eq!(
+        steps[0]["location"]["range"]["start"],
+        json!({"line": 11, "character": 26}),
+        "{verdict}"
+    );
     assert!(
-        violated
-            .iter()
-            .any(|d| d["severity"] == 1 && message(d).contains("violated")),
-        "{done}"
+        !steps[0]["message"].as_str().unwrap().contains(PREFIX),
+        "{verdict}"
     );
     // Line 4: not checked, a note (information); line 5: refused, an error.
     let stat = on_line(3);
@@ -422,8 +438,13 @@ async fn the_query_file_beside_an_opened_model_follows_the_model() {
     assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
 }
 
+/// A range on one line of a document, 0-based, counted by hand.
+fn on_line(line: u32, start: u32, end: u32) -> Value {
+    json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": end}})
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_simulator_on_an_uppaal_file_points_at_its_locations_and_transitions() {
+async fn the_simulator_on_an_uppaal_file_points_at_location_names_and_transition_labels() {
     let uri = "file:///models/lock.xml";
     let mut c = started().await;
     c.open(uri, LOCK).await;
@@ -431,28 +452,72 @@ async fn the_simulator_on_an_uppaal_file_points_at_its_locations_and_transitions
     let r = c.request("zeno/simulate", json!({"uri": uri})).await;
     let start = &r["result"];
     assert!(r.get("error").is_none(), "{r}");
-    // The start tag of an element, by hand from the text.
-    let tag = |tag: &str| {
-        let start = LOCK.find(tag).unwrap();
-        json!({"start": position(LOCK, start), "end": position(LOCK, start + tag.len())})
-    };
-    // Both processes are at `idle`, the location `id0`.
-    let idle = tag("<location id=\"id0\">");
+    // Both processes are at `idle`: its name on line 6, after 4 spaces,
+    // `<location id="id0">` (19) and `<name>` (6).
+    let idle = on_line(6, 29, 33);
     assert_eq!(start["state"]["locationRanges"], json!([idle, idle]), "{r}");
-    // P1 and P2 may take the lock: each edge is the first `<transition>`.
+    // P1 and P2 may take the lock: each edge is the first transition, at
+    // its first label, the guard `lock == 0` on line 11 (6 spaces and
+    // `<label kind="guard">`, 20).
     let transitions = start["transitions"].as_array().unwrap();
     assert_eq!(transitions.len(), 2, "{r}");
     for t in transitions {
-        assert_eq!(t["edges"][0]["range"], tag("<transition>"), "{t}");
+        assert_eq!(t["edges"][0]["range"], on_line(11, 26, 35), "{t}");
     }
-    // Taken, P1 is at `busy`, the location `id1`.
+    // Taken, P1 is at `busy`, named on line 7 as `idle` on line 6.
     let step = transitions[0]["step"].clone();
     let r = c
         .request("zeno/simulate", json!({"uri": uri, "steps": [step]}))
         .await;
     assert_eq!(
         r["result"]["state"]["locationRanges"][0],
-        tag("<location id=\"id1\">"),
+        on_line(7, 29, 33),
+        "{r}"
+    );
+}
+
+/// Locations without a name (none, or a blank one) and a transition whose
+/// only label is a comment.
+const UNNAMED: &str = r#"<nta><template><name>Q</name>
+<location id="a"/>
+<location id="b"><name> </name></location>
+<init ref="a"/>
+<transition><label kind="comments">go</label><source ref="a"/><target ref="b"/></transition>
+</template><system>system Q;</system></nta>
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_name_or_a_label_the_simulator_points_at_the_tags() {
+    let uri = "file:///models/unnamed.xml";
+    let mut c = started().await;
+    c.open(uri, UNNAMED).await;
+    c.diagnostics_when_quiescent(uri).await;
+    let r = c.request("zeno/simulate", json!({"uri": uri})).await;
+    let start = &r["result"];
+    assert!(r.get("error").is_none(), "{r}");
+    // `a` has no `<name>`: its tag, the whole of line 1.
+    assert_eq!(
+        start["state"]["locationRanges"],
+        json!([on_line(1, 0, 18)]),
+        "{r}"
+    );
+    // The comment says nothing the edge does: its `<source ref="a"/>`,
+    // after `<transition>` (12) and the comment label (33) on line 4.
+    let transitions = start["transitions"].as_array().unwrap();
+    assert_eq!(transitions.len(), 1, "{r}");
+    assert_eq!(
+        transitions[0]["edges"][0]["range"],
+        on_line(4, 45, 62),
+        "{r}"
+    );
+    // `b`'s name is blank: its start tag `<location id="b">` on line 2.
+    let step = transitions[0]["step"].clone();
+    let r = c
+        .request("zeno/simulate", json!({"uri": uri, "steps": [step]}))
+        .await;
+    assert_eq!(
+        r["result"]["state"]["locationRanges"][0],
+        on_line(2, 0, 17),
         "{r}"
     );
 }

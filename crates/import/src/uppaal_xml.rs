@@ -145,6 +145,8 @@ struct XLocation {
 #[derive(Debug, Default)]
 struct XTransition {
     source: Option<String>,
+    /// The `<source>` tag.
+    source_tag: Option<Span>,
     target: Option<String>,
     labels: Vec<XLabel>,
     span: Span,
@@ -187,6 +189,34 @@ impl Nta {
     /// The transition being read: the last of the last template.
     fn transition(&mut self) -> Option<&mut XTransition> {
         self.templates.last_mut()?.transitions.last_mut()
+    }
+}
+
+impl XLocation {
+    /// Where the location is shown in the file (the simulator's and the
+    /// debugger's jumps, its messages): its name, which a reader looks
+    /// for, when it has one; else its start tag.
+    fn place(&self) -> Span {
+        match &self.name {
+            Some(n) if !blank(n) => n.trimmed_span(),
+            _ => self.span,
+        }
+    }
+}
+
+impl XTransition {
+    /// Where the transition is shown in the file: its first label that
+    /// says what it does (select, guard, synchronisation, assignment),
+    /// else its `<source>` tag (the start tag when it has none); not the
+    /// `<transition>` tag, which carries nothing to read.
+    fn place(&self) -> Span {
+        const SAYS: [&str; 4] = ["select", "guard", "synchronisation", "assignment"];
+        self.labels
+            .iter()
+            .find(|l| SAYS.contains(&l.kind.as_str()) && !blank(&l.text))
+            .map(|l| l.text.trimmed_span())
+            .or(self.source_tag)
+            .unwrap_or(self.span)
     }
 }
 
@@ -338,7 +368,10 @@ fn parse_xml(text: &str, sink: &mut Sink) -> Option<Nta> {
                     (["nta", "template", "transition"], child) => {
                         if let Some(tr) = nta.transition() {
                             match child {
-                                "source" => tr.source = attr(e, "ref"),
+                                "source" => {
+                                    tr.source = attr(e, "ref");
+                                    tr.source_tag = Some(span);
+                                }
                                 "target" => tr.target = attr(e, "ref"),
                                 "label" => tr.labels.push(XLabel::open(e, end_pos, span)),
                                 // Drawing only.
@@ -845,7 +878,7 @@ fn template(t: &XTemplate, env: &mut Env, cx: &Rc<Context>, sink: &mut Sink) -> 
             committed: l.committed,
             invariant: None,
             invariant_origin: None,
-            origin: Some(l.span),
+            origin: Some(l.place()),
         };
         for lab in &l.labels {
             match lab.kind.as_str() {
@@ -903,7 +936,7 @@ fn template(t: &XTemplate, env: &mut Env, cx: &Rc<Context>, sink: &mut Sink) -> 
             dst,
             ..Edge::default()
         };
-        e.origins.whole = Some(tr.span);
+        e.origins.whole = Some(tr.place());
         for lab in &tr.labels {
             if blank(&lab.text) {
                 continue;

@@ -6,7 +6,7 @@
 //! located in that file; so are the semantic diagnostics of the
 //! translation, through the import's source map, at the label or
 //! declaration they are about; so are the checks' verdicts (at the query's
-//! `<formula>`) and their traces' steps (at the `<transition>`). What the
+//! `<formula>`) and their traces' steps (at the transition's first label). What the
 //! map does not cover (text the import wrote itself) is shown at the top of
 //! the file, its message naming the translation's line. The simulator and
 //! the automaton picture work through the map too ([`Places`],
@@ -78,6 +78,22 @@ pub struct Translation {
     /// The document is a query file: only the checks of its queries come
     /// from it, and the model's own warnings are not its business.
     pub query_file: bool,
+    /// For a query file: its model's file, where the steps of its checks'
+    /// traces are ([`Translation::place_in_document`]).
+    pub model: Option<ModelPlaces>,
+}
+
+/// Where the pieces of a query file's translation that came from its model
+/// are in the model's file.
+#[derive(Clone)]
+pub struct ModelPlaces {
+    /// The model's URI, spelled as the query file's.
+    pub uri: Uri,
+    /// The model's text and its line index.
+    pub text: String,
+    pub index: Arc<LineIndex>,
+    /// The model's source map, on the query file's translation.
+    pub map: SourceMap,
 }
 
 /// `uri` with its extension (the text after the last `.` of its last
@@ -102,6 +118,9 @@ pub fn query_file_beside(uri: &Uri) -> Option<Uri> {
 pub struct Model {
     /// Its path, for the importer and for messages.
     pub path: PathBuf,
+    /// Its URI, spelled as the query file's (`None` when that has no
+    /// extension to replace).
+    pub uri: Option<Uri>,
     /// Its text: the editor's copy when it is open, else the file's.
     pub text: String,
 }
@@ -116,15 +135,24 @@ pub fn model_of(uri: &Uri, open: impl Fn(&Uri) -> Option<String>) -> Result<Mode
         .into_owned();
     for ext in ["xml", "xta", "ta"] {
         let model = path.with_extension(ext);
-        if let Some(text) = with_extension(uri, ext).and_then(|u| open(&u)) {
-            return Ok(Model { path: model, text });
+        let model_uri = with_extension(uri, ext);
+        if let Some(text) = model_uri.as_ref().and_then(&open) {
+            return Ok(Model {
+                path: model,
+                uri: model_uri,
+                text,
+            });
         }
         if model.is_file() {
             let shown = model.display();
             let bytes = std::fs::read(&model)
                 .map_err(|e| format!("cannot read the model `{shown}`: {e}"))?;
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            return Ok(Model { path: model, text });
+            return Ok(Model {
+                path: model,
+                uri: model_uri,
+                text,
+            });
         }
     }
     Err(format!(
@@ -176,12 +204,26 @@ pub fn query_file_translation(
             }),
         })
         .collect();
+    // The model's part of the translation is the model's own with its
+    // checks commented out: its map follows (the queries come after it).
+    let model_places = model.uri.clone().and_then(|uri| {
+        Some(ModelPlaces {
+            uri,
+            text: model.text.clone(),
+            index: Arc::new(LineIndex::with_encoding(&model.text, encoding)),
+            map: loaded
+                .source_map
+                .as_ref()?
+                .realign(&loaded.zeno, &added.zeno)?,
+        })
+    });
     let translation = Translation {
         format,
         index: Arc::new(LineIndex::with_encoding(&added.zeno, encoding)),
         zeno: added.zeno,
         source_map: Some(map),
         query_file: true,
+        model: model_places,
     };
     Ok((translation, diagnostics))
 }
@@ -211,7 +253,8 @@ impl Translation {
     /// Moves a diagnostic located in the translation into the document
     /// `text` (whose line index is `doc`): each range the source map covers
     /// to its place there (a check's verdict to the query's `<formula>`, a
-    /// trace step to its `<transition>`), the others to the top of the
+    /// trace step to its transition's first label); for a query file, a
+    /// trace step into its model's file; the others to the top of the
     /// file, naming the translation's line ([`Translation::relocate`]).
     pub fn place_in_document(
         &self,
@@ -232,8 +275,15 @@ impl Translation {
         d.range = range;
         if let Some(related) = &mut d.related_information {
             for r in related {
-                match mapped(r.location.range) {
-                    Some(range) => r.location.range = range,
+                if let Some(range) = mapped(r.location.range) {
+                    r.location.range = range;
+                    continue;
+                }
+                match self.in_model(r.location.range) {
+                    Some((uri, range)) => {
+                        r.location.uri = uri;
+                        r.location.range = range;
+                    }
                     None => {
                         r.message =
                             format!("{}: {}", self.place(r.location.range.start), r.message);
@@ -243,6 +293,15 @@ impl Translation {
             }
         }
         d
+    }
+
+    /// For a query file, where `range` of the translation is in its
+    /// model's file, when the model's source map covers it.
+    fn in_model(&self, range: Range) -> Option<(Uri, Range)> {
+        let m = self.model.as_ref()?;
+        let span = Span::new(self.index.offset(range.start), self.index.offset(range.end));
+        let placed = m.map.map(&self.zeno, &m.text, span)?;
+        Some((m.uri.clone(), m.index.range(placed.span)))
     }
 
     fn place(&self, at: Position) -> String {
@@ -265,7 +324,7 @@ impl Translation {
 
     /// Where the document `text`'s byte `offset` is in the translation: the
     /// start of the innermost piece translated from around it (a label, a
-    /// location's or transition's start tag); in a UPPAAL XML file, between
+    /// location's name); in a UPPAAL XML file, between
     /// those, the template whose `<template>` the offset is in. `None`
     /// outside every piece and template.
     pub fn back(&self, text: &str, offset: u32) -> Option<u32> {
@@ -352,6 +411,7 @@ mod tests {
             zeno: "a\nb\nc\n".to_string(),
             source_map: None,
             query_file: false,
+            model: None,
         };
         let d = lsp::Diagnostic {
             range: Range::new(Position::new(2, 4), Position::new(2, 9)),

@@ -1,9 +1,10 @@
 //! Where the network's spans are in the document the client has open:
 //! for zeno text, in the text itself; for an imported UPPAAL or TChecker
 //! file, through the import's source map, at the label, location or
-//! transition each span was translated from (a location's name inside its
-//! `<location>` when the name occurs there once). What the map does not
-//! cover is placed at the top of the file.
+//! transition each span was translated from (in a UPPAAL XML file a
+//! location at its `<name>`, a transition at its first label: see the
+//! importer's `XLocation::place`). What the map does not cover is placed
+//! at the top of the file.
 
 use std::sync::Arc;
 

@@ -13,7 +13,10 @@
 # shows its own check's trace or witness) and the default key mappings
 # (test/lenses.lua), and the trace debugger: `zeno dap` as the adapter that
 # require('zeno.dap') registers with nvim-dap, driven by a small DAP client
-# (test/dap.lua). Exits non-zero on failure. Runs the trace model's unit
+# (test/dap.lua); and a UPPAAL model with its query file beside it
+# (tests/data/uppaal/bridge: each query's verdict on its line of the .q
+# buffer, the simulator on the XML buffer; test/query_file.lua). Exits
+# non-zero on failure. Runs the trace model's unit
 # tests (test/trace_spec.lua) first.
 set -eu
 
@@ -55,4 +58,9 @@ else
     timeout 60 nvim --headless -u NONE -i NONE -n \
     --cmd "set rtp^=$plugin" \
     -c "luafile $here/dap.lua"
+  cp "$repo/tests/data/uppaal/bridge/bridge.xml" "$repo/tests/data/uppaal/bridge/bridge.q" "$work/"
+  ZENO_BIN=$zeno ZENO_MODEL=$work/bridge.xml \
+    timeout 90 nvim --headless -u NONE -i NONE -n \
+    --cmd "set rtp^=$plugin" \
+    -c "luafile $here/query_file.lua"
 fi

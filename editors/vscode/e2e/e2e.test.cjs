@@ -1,7 +1,7 @@
 // What a person sees of the extension in a real VS Code (code-server) in a
 // real browser (Chromium): run by run.sh, which starts code-server with the
-// .vsix installed and a workspace holding fischer-buggy.zeno, lamp.zeno and
-// coffee.xml. The expected lines and verdicts come from the models'
+// .vsix installed and a workspace holding fischer-buggy.zeno, lamp.zeno,
+// coffee.xml and bridge.xml with its query file bridge.q. The expected lines and verdicts come from the models'
 // comments (worked out by hand), not from the server. Each step saves a
 // screenshot to ZENO_E2E_SHOTS.
 "use strict";
@@ -71,7 +71,8 @@ async function open(file) {
   await row.waitFor({ timeout: UI });
   await row.click();
   await page.locator(`.tab.active[aria-label^="${file}"]`).first().waitFor({ timeout: UI });
-  await page.locator(".monaco-editor .view-lines").first().waitFor({ timeout: UI });
+  // In the editor area: other widgets (a panel's input) are editors too, hidden ones.
+  await page.locator(".part.editor .monaco-editor .view-lines").first().waitFor({ timeout: UI });
 }
 
 /** Hides the bottom panel (Problems, Test Results), making room for the editor. */
@@ -487,4 +488,90 @@ step("an imported UPPAAL model gets its queries' verdicts", async () => {
     "not six verdicts for coffee.xml");
   assert.deepEqual(verdicts(text), { hold: 4, fail: 2 }, text);
   await shot("uppaal-xml");
+});
+
+/**
+ * The diagnostics the Problems panel lists under `file`: each row's text
+ * and its line ("[Ln 6, Col 1]").
+ */
+async function problemsOf(file) {
+  await problems();
+  const rows = await page.evaluate(() =>
+    [...document.querySelectorAll(".markers-panel .monaco-list-row")].map((r) => ({
+      level: r.getAttribute("aria-level"),
+      text: r.innerText.replace(/\s+/g, " "),
+    })),
+  );
+  const found = [];
+  let current = "";
+  for (const r of rows) {
+    if (r.level === "1") current = r.text;
+    else if (current.startsWith(file)) {
+      const m = /\[Ln (\d+), Col \d+\]/.exec(r.text);
+      if (m) found.push({ line: Number(m[1]), text: r.text });
+    }
+  }
+  return found;
+}
+
+async function waitForProblemsOf(file, predicate, what) {
+  const deadline = Date.now() + SERVER;
+  let found = [];
+  while (Date.now() < deadline) {
+    found = await problemsOf(file);
+    if (predicate(found)) return found;
+    await page.waitForTimeout(500);
+  }
+  assert.fail(`${what}: the Problems panel lists for ${file}:\n${found.map((f) => `${f.line}: ${f.text}`).join("\n")}`);
+}
+
+step("an imported UPPAAL model's automaton, and the verdicts of its query file", async () => {
+  await command("View: Close All Editor Groups");
+  await hidePanel();
+  await open("bridge.xml");
+  // The cursor inside the template Torch: its automaton, with its locations.
+  await goToLine(lineOf("bridge.xml", /<name>Torch<\/name>/));
+  await command("zeno: Show Automaton");
+  await page.locator(".tab", { hasText: "zeno automaton: Torch" }).waitFor({ timeout: UI });
+  await webview("svg text", "choose");
+  await shot("uppaal-automaton");
+
+  // bridge.q beside it: crossing in under 60 minutes is impossible (its
+  // comment works it out; EXPECTED: line6 fails), so its line has an error.
+  await command("View: Close All Editor Groups");
+  await open("bridge.q");
+  const faster = lineOf("bridge.q", /time < 60$/);
+  await waitForProblemsOf(
+    "bridge.q",
+    (rows) => rows.some((r) => r.line === faster && /fails: no reachable state/.test(r.text)),
+    `no failed verdict on line ${faster} of bridge.q`,
+  );
+  await shot("uppaal-query");
+
+  // An edit in the editor is checked (the client serves .q files): with
+  // `<=` it is the question of line 4, which holds (18 steps, EXPECTED).
+  await goToLine(faster);
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.type("=");
+  // Its verdict where the editor shows it (the Problems panel lists line
+  // 4's witness steps first, past its height): Go to Next Problem (F8)
+  // from the line above opens the edited line's diagnostic.
+  const deadline = Date.now() + SERVER;
+  let shown = "";
+  let line = 0;
+  while (Date.now() < deadline) {
+    await page.keyboard.press("Escape");
+    await goToLine(faster - 1);
+    await page.keyboard.press("F8");
+    shown = await page.locator(".marker-widget").first().innerText({ timeout: 2000 }).catch(() => "");
+    line = await cursorLine();
+    if (line === faster && /holds: witness of \d+ steps/.test(shown)) break;
+    await page.waitForTimeout(500);
+  }
+  assert.equal(line, faster, `F8 went to line ${line}, showing: ${shown}`);
+  assert.match(shown, /holds: witness of \d+ steps/, `the edited line ${faster} of bridge.q`);
+  await shot("uppaal-query-edited");
 });

@@ -74,13 +74,14 @@ server=""
 stop() {
   if [ -n "$server" ]; then
     # code-server runs in its own session: end it, its extension host and
-    # the language servers together.
-    kill -TERM -- "-$server" 2>/dev/null || true
+    # the language servers together (`kill -SIG -PGID`: dash's kill takes
+    # no `--`).
+    kill -TERM "-$server" 2>/dev/null || true
     for _ in 1 2 3 4 5 6 7 8 9 10; do
-      kill -0 -- "-$server" 2>/dev/null || break
+      kill -0 "-$server" 2>/dev/null || break
       sleep 0.5
     done
-    kill -KILL -- "-$server" 2>/dev/null || true
+    kill -KILL "-$server" 2>/dev/null || true
   fi
   rm -rf "$work"
 }
@@ -117,6 +118,8 @@ ws=$work/workspace
 mkdir -p "$ws"
 cp "$repo/models/fischer-buggy.zeno" "$repo/editors/test/models/lamp.zeno" "$ws/"
 cp "$repo/tests/data/import/case/coffee.xml" "$ws/"
+# A UPPAAL model with its query file beside it (tests/data/uppaal/bridge/EXPECTED).
+cp "$repo/tests/data/uppaal/bridge/bridge.xml" "$repo/tests/data/uppaal/bridge/bridge.q" "$ws/"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 setsid "$codeserver" --auth none --bind-addr "127.0.0.1:$port" --disable-workspace-trust \

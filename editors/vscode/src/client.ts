@@ -11,6 +11,7 @@ import {
   ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
+import { DOCUMENT_SELECTOR } from "./languages";
 import { needsRestart, serverCommand, serverPayload, serverSettings } from "./settings";
 import { CrashPolicy, Quiescence } from "./status";
 
@@ -59,14 +60,10 @@ export class ZenoClient implements vscode.Disposable {
     const { command, args } = serverCommand(getter(), this.bundled);
     const serverOptions: ServerOptions = { command, args, transport: TransportKind.stdio };
     const clientOptions: LanguageClientOptions = {
-      // UPPAAL and TChecker models too: the server imports and checks them
-      // (and ignores XML files that are not UPPAAL models).
-      documentSelector: [
-        { language: "zeno" },
-        { language: "uppaal-xta" },
-        { language: "tchecker" },
-        { language: "xml", scheme: "file" },
-      ],
+      // UPPAAL and TChecker models and UPPAAL query files too: the server
+      // imports and checks them (and ignores XML files that are not UPPAAL
+      // models).
+      documentSelector: [...DOCUMENT_SELECTOR],
       initializationOptions: serverPayload(getter()),
       outputChannel: this.output,
       errorHandler: {

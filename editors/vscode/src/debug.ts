@@ -5,8 +5,7 @@
 import * as vscode from "vscode";
 import { DEBUG_TYPE, debuggableChecks, resolveConfig, simulationConfig, traceConfig } from "./debugConfig";
 import { findChecks } from "./checks";
-
-const MODEL_LANGUAGES = ["zeno", "uppaal-xta", "tchecker", "xml"];
+import { isModelLanguage } from "./languages";
 
 export class TraceDebugger implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -21,7 +20,7 @@ export class TraceDebugger implements vscode.Disposable {
       vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
         resolveDebugConfiguration: (_folder, config) => {
           const active = vscode.window.activeTextEditor?.document;
-          const file = active && MODEL_LANGUAGES.includes(active.languageId) ? active.uri.fsPath : undefined;
+          const file = active && isModelLanguage(active.languageId) ? active.uri.fsPath : undefined;
           const resolved = resolveConfig(config, file);
           if (!resolved) {
             void vscode.window.showErrorMessage("zeno: open a model to debug (or set \"program\" in launch.json)");

@@ -5,6 +5,7 @@
 // server has new results (quiescent) or the model changes.
 
 import * as vscode from "vscode";
+import { isModelLanguage } from "./languages";
 import { parseSvgAnswer, pictureHtml } from "./svgPage";
 
 export { CSP, inlineSvg, parseSvgAnswer, pictureHtml } from "./svgPage";
@@ -78,8 +79,10 @@ export class Pictures implements vscode.Disposable {
   /** Opens (or reuses) the automaton panel for the template under the cursor. */
   async showAutomaton(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== "zeno") {
-      void vscode.window.showInformationMessage("zeno: open a zeno model to show an automaton.");
+    if (!editor || !isModelLanguage(editor.document.languageId)) {
+      void vscode.window.showInformationMessage(
+        "zeno: open a model (.zeno, UPPAAL .xml or .xta, TChecker .tck) to show an automaton.",
+      );
       return;
     }
     const uri = editor.document.uri.toString();

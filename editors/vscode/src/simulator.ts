@@ -9,6 +9,7 @@
 // timeline (the server's picture of `zeno trace`), growing with each step.
 
 import * as vscode from "vscode";
+import { isModelLanguage } from "./languages";
 import { CSP, inlineSvg } from "./svgPage";
 
 /** Sends a request to the server (null when there is no server). */
@@ -164,8 +165,10 @@ export class Simulator implements vscode.Disposable {
   /** Starts simulating the active zeno editor's model. */
   async start(mode: "concrete" | "symbolic" = "concrete"): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== "zeno") {
-      void vscode.window.showInformationMessage("zeno: open a .zeno model to simulate it");
+    if (!editor || !isModelLanguage(editor.document.languageId)) {
+      void vscode.window.showInformationMessage(
+        "zeno: open a model (.zeno, UPPAAL .xml or .xta, TChecker .tck) to simulate it",
+      );
       return;
     }
     this.uri = editor.document.uri.toString();

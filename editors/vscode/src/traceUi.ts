@@ -4,6 +4,7 @@
 
 import * as vscode from "vscode";
 import { findChecks } from "./checks";
+import { isModelLanguage } from "./languages";
 import {
   parseTrace,
   Range,
@@ -145,7 +146,15 @@ export class TraceUi implements vscode.Disposable {
     if (named) return this.store.activate(named.uri, named.check) ?? this.load(named.uri, named.check);
     if (this.store.active) return this.store.active;
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== "zeno") return undefined;
+    if (!editor || !isModelLanguage(editor.document.languageId)) return undefined;
+    if (editor.document.languageId !== "zeno") {
+      // The server keeps an imported model's traces in its zeno
+      // translation: the debugger steps through them in this file.
+      void vscode.window.showInformationMessage(
+        "zeno: trace stepping works on zeno text; step through an imported model's trace with zeno: Debug Trace of a Check",
+      );
+      return undefined;
+    }
     const checks = findChecks(editor.document.getText());
     const line = editor.selection.active.line;
     const here = [...checks].reverse().find((c) => c.range.start.line <= line) ?? checks[0];

@@ -108,14 +108,31 @@ test("Show Automaton sends the cursor position and titles the panel by template"
   pictures.dispose();
 });
 
-test("Show Automaton outside a zeno editor asks for one", async () => {
+test("Show Automaton outside a model asks for one", async () => {
   reset();
   state.editor = new FakeEditor({ uri: { toString: () => "file:///a.txt" }, languageId: "plaintext", getText: () => "" });
   const { asked, request } = server({});
   await new Pictures(request).showAutomaton();
   assert.equal(asked.length, 0);
   assert.equal(state.panels.length, 0);
-  assert.ok(state.messages.some((m) => m.includes("open a zeno model")), state.messages.join());
+  assert.ok(state.messages.some((m) => m.includes("open a model")), state.messages.join());
+});
+
+test("Show Automaton on an imported UPPAAL or TChecker model asks the server", async () => {
+  for (const [languageId, uri] of [
+    ["xml", "file:///models/bridge.xml"],
+    ["uppaal-xta", "file:///models/press.xta"],
+    ["tchecker", "file:///models/ad94.tck"],
+  ]) {
+    reset();
+    state.editor = new FakeEditor({ uri: { toString: () => uri }, languageId, getText: () => "" });
+    const { asked, request } = server({ "zeno/graphSvg": [{ svg: SVG("Torch"), template: "Torch" }] });
+    const pictures = new Pictures(request, 0);
+    await pictures.showAutomaton();
+    assert.deepEqual(asked, [["zeno/graphSvg", { uri, position: { line: 20, character: 0 } }]], languageId);
+    assert.equal(state.panels[0].title, "zeno automaton: Torch", languageId);
+    pictures.dispose();
+  }
 });
 
 test("Show Timeline from the trace view draws the trace shown there", async () => {

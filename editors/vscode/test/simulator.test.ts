@@ -66,7 +66,7 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
   const { calls, request } = server();
   const sim = new Simulator(request);
   await sim.start();
-  assert.deepEqual(state.messages, ["zeno: open a .zeno model to simulate it"]);
+  assert.deepEqual(state.messages, ["zeno: open a model (.zeno, UPPAAL .xml or .xta, TChecker .tck) to simulate it"]);
   assert.equal(calls.length, 0);
 
   state.editor = new FakeEditor({ uri: { toString: () => URI }, languageId: "zeno", getText: () => "" });
@@ -109,4 +109,20 @@ test("start, fire, back, a refused delay and a trace prefix", async () => {
   await sim.fromTrace(URI, "mutex", 1);
   assert.deepEqual(calls.at(-2)!.params, { uri: URI, mode: "concrete", trace: "mutex" });
   assert.deepEqual(calls.at(-1)!.params.steps, [{ kind: "delay", delay: "1" }, FIRE_A]);
+});
+
+test("an imported UPPAAL model is simulated too; a plain-text editor is not", async () => {
+  state.panels.length = 0;
+  state.messages.length = 0;
+  const { calls, request } = server();
+  const sim = new Simulator(request);
+  state.editor = new FakeEditor({ uri: { toString: () => "file:///a.txt" }, languageId: "plaintext", getText: () => "" });
+  await sim.start();
+  assert.equal(calls.length, 0);
+  assert.match(state.messages.at(-1) ?? "", /open a model/);
+  const xml = "file:///models/bridge.xml";
+  state.editor = new FakeEditor({ uri: { toString: () => xml }, languageId: "xml", getText: () => "" });
+  await sim.start("symbolic");
+  assert.deepEqual(calls.at(-1), { method: "zeno/simulate", params: { uri: xml, mode: "symbolic", steps: [], timeline: false } });
+  sim.dispose();
 });

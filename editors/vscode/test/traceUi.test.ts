@@ -118,3 +118,15 @@ test("traceTarget reads both argument shapes and nothing else", () => {
   assert.equal(traceTarget([null]), undefined);
   assert.equal(traceTarget([]), undefined);
 });
+
+test("stepping in an imported model points to the debugger instead of asking the server", async () => {
+  const { ui, asked } = setup();
+  state.editor = new FakeEditor({
+    uri: { toString: () => "file:///models/bridge.xml" },
+    languageId: "xml",
+    getText: () => "<nta></nta>",
+  });
+  assert.equal(await ui.next([]), undefined);
+  assert.deepEqual(asked, []);
+  assert.match(state.messages.at(-1) ?? "", /works on zeno text.*Debug Trace of a Check/);
+});

@@ -107,6 +107,7 @@ fn translate(
                     zeno: loaded.zeno.clone(),
                     source_map: loaded.source_map,
                     query_file: false,
+                    model: None,
                 });
                 out.zeno = loaded.zeno;
             }

@@ -19,6 +19,12 @@ M.SYMMETRY = { 'on', 'off' }
 M.REDUCE = { 'none', 'por' }
 M.CHECK_ON = { 'change', 'save' }
 
+-- The filetypes the server is attached to: zeno text, the models it
+-- imports (UPPAAL XTA, TChecker, UPPAAL XML: only a buffer with `<nta>`,
+-- see M.is_uppaal_xml) and UPPAAL query files (`*.q`), whose queries it
+-- checks on the model beside them (`NAME.xml`, else `NAME.xta`).
+M.FILETYPES = { 'zeno', 'uppaal', 'tchecker', 'xml', 'uppaalq' }
+
 M.config = {
   -- The zeno binary; `cmd` overrides the whole command line.
   path = 'zeno',
@@ -500,7 +506,9 @@ function M.register_config()
   local ok = pcall(function()
     vim.lsp.config('zeno', {
       cmd = M.config.cmd or { M.config.path, 'lsp' },
-      filetypes = { 'zeno', 'uppaal', 'tchecker' },
+      -- Not xml: Neovim 0.11's configurations cannot tell a UPPAAL model
+      -- from other XML (the plugin's FileType autocommand does).
+      filetypes = { 'zeno', 'uppaal', 'tchecker', 'uppaalq' },
       root_markers = { '.git' },
       init_options = settings_payload(),
       settings = settings_payload(),
