@@ -177,6 +177,18 @@ impl Runner {
                 "check `{}`: the processes differ: {m}",
                 net.check(check).name
             )),
+            Err(ClusterError::Lost { why, stats }) => {
+                let why = format!("distributed search: {why}");
+                diag::error(&why);
+                self.lost = Some(why);
+                match self.unknown() {
+                    Decided::Result(mut r) => {
+                        r.stats = stats.map(|s| *s).unwrap_or_default();
+                        Decided::Result(r)
+                    }
+                    other => other,
+                }
+            }
             Err(e) => {
                 let why = format!("distributed search: {e}");
                 diag::error(&why);
@@ -198,18 +210,21 @@ impl Runner {
         }))
     }
 
-    /// Ends the workers (after the last check of every process). A run
-    /// that lost a peer leaves its threads behind: the process ends.
+    /// Ends the workers (after the last check of every process). After a
+    /// lost peer (its error printed already) the workers have given up
+    /// their rounds and are joined; the process ends after at most
+    /// `LOST_JOIN` whatever the other processes do.
     pub fn finish(mut self) {
+        const LOST_JOIN: Duration = Duration::from_secs(5);
         match self.cluster.take() {
             Some(Ok(cluster)) if self.lost.is_none() => {
                 if let Err(e) = cluster.finish(Duration::from_secs(30)) {
                     diag::error(format!("distributed search: {e}"));
                 }
             }
-            // Its workers wait for peers that are gone: joining them
-            // would wait forever.
-            Some(Ok(cluster)) => std::mem::forget(cluster),
+            Some(Ok(cluster)) => {
+                let _ = cluster.finish(LOST_JOIN);
+            }
             _ => {}
         }
     }

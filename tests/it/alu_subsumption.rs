@@ -106,7 +106,18 @@ proptest! {
             for order in SearchOrder::ALL {
                 let inclusion = run(&net, k, order, Subsume::Inclusion, 1);
                 let alu = run(&net, k, order, Subsume::Alu, 1);
-                prop_assert_eq!(&alu.verdict, &inclusion.verdict, "check {}, {:?}", k, order);
+                // With a reachable model error, what a search that stops at
+                // its first find meets first depends on the order it visits
+                // states in, and under a randomized or guided order the two
+                // stores visit them differently (as in `checker_random`);
+                // breadth-first search meets them level by level in both.
+                let order_dependent = order != SearchOrder::Bfs
+                    && [&alu.verdict, &inclusion.verdict]
+                        .iter()
+                        .any(|v| matches!(v, Verdict::ModelError(_)));
+                if !order_dependent {
+                    prop_assert_eq!(&alu.verdict, &inclusion.verdict, "check {}, {:?}", k, order);
+                }
                 if let Some(t) = &alu.trace {
                     let replayed = support::simulator::replay(&net, k, t);
                     prop_assert!(replayed.is_ok(), "check {k}, {order:?}: {replayed:?}");

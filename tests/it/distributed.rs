@@ -17,32 +17,10 @@ use crate::support;
 
 use proptest::prelude::*;
 use support::cli::{scratch, stderr, stdout, zeno};
-use support::random_net::{build, spec};
+use support::random_net::{bfs, build, run, spec};
 use zeno::checker::*;
 use zeno::distributed::{Cluster, Plan};
 use zeno::ir::*;
-
-fn bfs(max_states: u64) -> Options {
-    Options {
-        config: zeno::checker::config::Config {
-            search: SearchOrder::Bfs,
-            ..Default::default()
-        },
-        threads: 1,
-        max_states: Some(max_states),
-        ..Options::default()
-    }
-}
-
-fn sequential(net: &Network, k: usize, options: &Options) -> CheckResult {
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        options,
-        &Cancel::new(),
-        &mut zeno::checker::no_progress,
-    )
-}
 
 /// Every check of `net` on a cluster of `workers` threads.
 fn distributed(net: &Network, workers: usize, options: &Options) -> Vec<CheckResult> {
@@ -73,9 +51,9 @@ proptest! {
     #[test]
     fn distributed_bfs_agrees_with_sequential_bfs(s in spec()) {
         let net = build(&s);
-        let options = bfs(20_000);
+        let options = bfs(1, 20_000);
         let seq: Vec<CheckResult> =
-            (0..net.checks.len()).map(|k| sequential(&net, k, &options)).collect();
+            (0..net.checks.len()).map(|k| run(&net, k, &options)).collect();
         for workers in [1, 2, 4] {
             for (k, (d, s)) in distributed(&net, workers, &options).iter().zip(&seq).enumerate() {
                 prop_assert!(!matches!(s.verdict, Verdict::Unknown(_)));
@@ -106,9 +84,9 @@ proptest! {
     #[test]
     fn a_state_limit_stops_both_alike(s in spec(), max in 1u64..40) {
         let net = build(&s);
-        let options = bfs(max);
+        let options = bfs(1, max);
         for (k, d) in distributed(&net, 3, &options).iter().enumerate() {
-            let s = sequential(&net, k, &options);
+            let s = run(&net, k, &options);
             prop_assert_eq!(&d.verdict, &s.verdict);
             prop_assert_eq!(&d.trace, &s.trace);
             if s.verdict == Verdict::Unknown(Limit::States) {
@@ -397,6 +375,68 @@ fn a_killed_process_ends_the_others_with_unknown() {
         stderr(&out1)
     );
     assert_eq!(out1.status.code(), Some(3));
+}
+
+/// After a lost process the others give up their rounds, join their
+/// threads and end: within seconds of the loss, never a hang, with the
+/// reason, and with the figures the workers had agreed on before it.
+#[test]
+fn a_lost_process_ends_the_run_promptly_with_its_reason_and_figures() {
+    let dir = scratch("dist-lost-prompt");
+    let model = long_chain(&dir);
+    let hosts = hostfile(&dir, 2);
+    let run = |i: &str| {
+        spawn(&[
+            "check",
+            &model,
+            "--format",
+            "json",
+            "--hosts",
+            &hosts,
+            "--process",
+            i,
+        ])
+    };
+    let p0 = run("0");
+    let mut p1 = run("1");
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(p1.try_wait().unwrap().is_none(), "still searching");
+    p1.kill().expect("kill process 1");
+    let _ = p1.wait();
+    let lost = Instant::now();
+    let out0 = wait(p0, Duration::from_secs(60));
+    // The workers look for a failure every 50 ms, answer within 2 s and
+    // are joined within 5 s: 15 s leaves room for a loaded machine.
+    let took = lost.elapsed();
+    assert!(
+        took < Duration::from_secs(15),
+        "ended {took:?} after the loss"
+    );
+    assert_eq!(out0.status.code(), Some(3), "{}", stderr(&out0));
+    assert!(
+        stderr(&out0).contains("error: distributed search: timely:"),
+        "{}",
+        stderr(&out0)
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out0)).expect("JSON");
+    let check = &doc["files"][0]["checks"][0];
+    assert_eq!(check["verdict"], "unknown");
+    assert_eq!(check["limit"], "peer");
+    // The chain has one state a level: the levels explored before the
+    // loss, which took two seconds, are some and far from all.
+    let explored = check["stats"]["explored"].as_u64().expect("explored");
+    assert!(
+        explored > 0 && explored < 1_000_001,
+        "explored {explored} before the loss"
+    );
+    // Each state of the chain generates the next, after the initial one.
+    let generated = check["stats"]["generated"].as_u64().expect("generated");
+    assert_eq!(generated, explored + 1);
+    // Every state of the chain is new: stored as of the last slab
+    // inserted, which the loss may have caught between the expansion of a
+    // slab and the insertion of its successor.
+    let stored = check["stats"]["stored"].as_u64().expect("stored");
+    assert!(explored <= stored && stored <= generated, "stored {stored}");
 }
 
 #[test]

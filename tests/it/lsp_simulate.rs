@@ -183,3 +183,25 @@ async fn a_checks_trace_as_steps_and_symbolic_zones() {
     assert_eq!(sym["state"]["clocks"], json!([]));
     assert_eq!(sym["state"]["zone"][0], "Proc(1).x <= 2");
 }
+
+/// A model whose time unit lowering refines (`2 >= 5 * x`): the editors'
+/// simulator refuses it with the reason (it steps in fifths and would show
+/// them), as an error of the request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_with_a_refined_time_unit_is_refused() {
+    const REFINED: &str = "file:///models/refined.zeno";
+    let mut c = TestClient::start().await;
+    c.initialize(json!({"zeno": {"debounceMs": 20}})).await;
+    c.open(
+        REFINED,
+        "clock x;\ntemplate P() { init location a invariant 2 >= 5 * x; }\nsystem P;\n",
+    )
+    .await;
+    c.diagnostics_when_quiescent(REFINED).await;
+    let r = c.request("zeno/simulate", json!({"uri": REFINED})).await;
+    let message = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("time unit is refined by 5") && message.contains("does not show"),
+        "{r}"
+    );
+}

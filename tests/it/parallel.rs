@@ -8,30 +8,12 @@ use crate::support;
 
 use proptest::prelude::*;
 use support::cli::{data_file, stderr, stdout, zeno};
-use support::random_net::{build, spec};
+use support::random_net::{self, build, run, spec};
 use zeno::checker::*;
 use zeno::ir::*;
 
 fn bfs(threads: usize) -> Options {
-    Options {
-        config: zeno::checker::config::Config {
-            search: SearchOrder::Bfs,
-            ..Default::default()
-        },
-        threads,
-        max_states: Some(20_000),
-        ..Options::default()
-    }
-}
-
-fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        options,
-        &Cancel::new(),
-        &mut zeno::checker::no_progress,
-    )
+    random_net::bfs(threads, 20_000)
 }
 
 proptest! {

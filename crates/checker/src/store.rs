@@ -157,6 +157,47 @@ pub enum Inserted {
     Subsumed,
 }
 
+/// The entries of `zone` on the clocks `set` (increasing, 0 first), row
+/// by row, `set.len()²` of them: what a store keeps of a zone whose other
+/// clocks are free (the distributed search sends the same).
+pub(crate) fn project(zone: &Dbm, set: &[u16], out: &mut Vec<Raw>) {
+    out.clear();
+    for &i in set {
+        for &j in set {
+            out.push(zone.get(i as usize, j as usize));
+        }
+    }
+}
+
+/// The canonical zone of `dim` clocks whose clocks `set` have the entries
+/// `entry(0..set.len()²)` (as [`project`] lists them) and whose other
+/// clocks are free.
+pub(crate) fn unproject(dim: usize, set: &[u16], entry: impl Fn(usize) -> Raw, out: &mut Dbm) {
+    let (n, k) = (dim, set.len());
+    if k == n {
+        out.set_raw_from(n, (0..n * n).map(entry));
+        return;
+    }
+    // A free clock x: x - x_j unbounded, x_i - x bounded as x_i - 0
+    // (the reference clock is active, at position 0). So row i of the
+    // full zone is row `pos(i)` of the stored one spread over the
+    // columns, with an inactive column reading the stored column 0,
+    // and an inactive row is unbounded but for its diagonal.
+    out.set_raw_from(n, std::iter::repeat_n(INF, n * n));
+    let m = out.raw_mut();
+    for (a, &i) in set.iter().enumerate() {
+        let row = &mut m[i as usize * n..(i as usize + 1) * n];
+        row.fill(entry(a * k));
+        for (b, &j) in set.iter().enumerate().skip(1) {
+            row[j as usize] = entry(a * k + b);
+        }
+        row[i as usize] = LE_ZERO;
+    }
+    for x in 0..n {
+        m[x * n + x] = LE_ZERO;
+    }
+}
+
 impl Store {
     /// A store that keeps every clock of every zone.
     pub fn new(nkey: usize, dim: usize) -> Store {
@@ -262,26 +303,8 @@ impl Store {
             out.set_raw_from(self.dim, self.zones[self.dim].get(s.zone_slot));
             return;
         }
-        let (n, k) = (self.dim, set.len());
-        let table = &self.zones[k];
-        // A free clock x: x - x_j unbounded, x_i - x bounded as x_i - 0
-        // (the reference clock is active, at position 0). So row i of the
-        // full zone is row `pos(i)` of the stored one spread over the
-        // columns, with an inactive column reading the stored column 0,
-        // and an inactive row is unbounded but for its diagonal.
-        out.set_raw_from(n, std::iter::repeat_n(INF, n * n));
-        let m = out.raw_mut();
-        for (a, &i) in set.iter().enumerate() {
-            let row = &mut m[i as usize * n..(i as usize + 1) * n];
-            row.fill(table.entry(s.zone_slot, a * k));
-            for (b, &j) in set.iter().enumerate().skip(1) {
-                row[j as usize] = table.entry(s.zone_slot, a * k + b);
-            }
-            row[i as usize] = LE_ZERO;
-        }
-        for x in 0..n {
-            m[x * n + x] = LE_ZERO;
-        }
+        let table = &self.zones[set.len()];
+        unproject(self.dim, set, |i| table.entry(s.zone_slot, i), out);
     }
 
     /// Writes the discrete part of `id` to `out` (cleared first).
@@ -415,12 +438,7 @@ impl Store {
         if table == self.dim {
             self.zones[table].load_probe(zone.raw());
         } else {
-            self.probe.clear();
-            for &i in set.iter() {
-                for &j in set.iter() {
-                    self.probe.push(zone.get(i as usize, j as usize));
-                }
-            }
+            project(zone, set, &mut self.probe);
             debug_assert!(
                 (0..self.dim).all(|x| set.contains(&(x as u16)) || {
                     let mut free = zone.clone();

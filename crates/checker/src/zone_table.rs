@@ -25,7 +25,7 @@ use zeno_base::memory::{self, OutOfMemory};
 /// as `INF` is in the wide one.
 const NARROW_INF: i16 = i16::MAX;
 
-fn narrow(r: Raw) -> Option<i16> {
+pub(crate) fn narrow(r: Raw) -> Option<i16> {
     if r == INF {
         Some(NARROW_INF)
     } else if r > i16::MIN as Raw && r < NARROW_INF as Raw {
@@ -35,7 +35,7 @@ fn narrow(r: Raw) -> Option<i16> {
     }
 }
 
-fn widen(v: i16) -> Raw {
+pub(crate) fn widen(v: i16) -> Raw {
     if v == NARROW_INF { INF } else { v as Raw }
 }
 

@@ -15,14 +15,15 @@ pub mod connect;
 pub mod hosts;
 mod transport;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, Once};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use timely_communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely_communication::initialize::WorkerGuards;
 use zeno_checker::distributed::{self, LevelTraffic, Mismatch};
-use zeno_checker::{Cancel, CheckResult, Options};
+use zeno_checker::{Cancel, CheckResult, Options, Stats};
 use zeno_ir::{CheckId, Network};
 
 /// Where the workers run.
@@ -46,11 +47,19 @@ pub struct Hosts {
 }
 
 /// Why a run ended without a result.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ClusterError {
-    /// A process was lost, never connected, or a worker failed.
+    /// A process never connected, or the workers could not start or end.
     #[error("{0}")]
     Peer(String),
+    /// A process was lost (or a worker failed) during a check: why, and
+    /// on the process of worker 0 the figures the workers had agreed on
+    /// at the last superstep (the stores' are not known).
+    #[error("{why}")]
+    Lost {
+        why: String,
+        stats: Option<Box<Stats>>,
+    },
     /// The processes do not run the same search.
     #[error("{0}")]
     Mismatch(#[from] Mismatch),
@@ -83,6 +92,12 @@ pub struct Cluster {
 /// The first failure of a timely thread in this process (a lost
 /// connection panics its receiving thread), set by the panic hook.
 static FAILURE: Mutex<Option<String>> = Mutex::new(None);
+/// Whether [`FAILURE`] is set (read by waiting workers without a lock).
+static FAILED: AtomicBool = AtomicBool::new(false);
+
+/// How long the local workers have, after a failure, to notice it and
+/// answer with their figures (each looks every `transport::WAKE`).
+const LOST_GRACE: Duration = Duration::from_secs(2);
 
 /// Installs (once) a panic hook that records the panics of timely's
 /// threads as the run's failure instead of printing them; other panics go
@@ -103,6 +118,7 @@ fn watch_panics() {
                     .unwrap_or_else(|| "a panic".to_string());
                 let mut failure = FAILURE.lock().unwrap_or_else(|e| e.into_inner());
                 failure.get_or_insert(format!("{name}: {what}"));
+                FAILED.store(true, Ordering::Release);
             } else {
                 previous(info);
             }
@@ -112,6 +128,10 @@ fn watch_panics() {
 
 fn failure() -> Option<String> {
     FAILURE.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn failed() -> bool {
+    FAILED.load(Ordering::Acquire)
 }
 
 impl Cluster {
@@ -194,6 +214,16 @@ impl Cluster {
                 if let Ok(mut s) = sent_by_workers.lock() {
                     *s += transport.sent_bytes;
                 }
+                drop(transport);
+                if failed() {
+                    // Its rounds can never complete without the lost
+                    // process, and timely keeps a worker stepping until
+                    // its dataflows complete: dropping them lets the
+                    // thread end, to be joined.
+                    for id in worker.installed_dataflows() {
+                        worker.drop_dataflow(id);
+                    }
+                }
             },
         )
         .map_err(|e| ClusterError::Peer(format!("starting the workers: {e}")))?;
@@ -233,10 +263,10 @@ impl Cluster {
             }
         }
         let mut result = None;
-        for _ in 0..self.jobs.len() {
+        for answered in 0..self.jobs.len() {
             let answer = loop {
                 if let Some(f) = failure() {
-                    return Err(ClusterError::Peer(f));
+                    return Err(self.lost(f, result, self.jobs.len() - answered));
                 }
                 match self.answers.recv_timeout(Duration::from_millis(50)) {
                     Ok(answer) => break answer,
@@ -252,34 +282,74 @@ impl Cluster {
                 result = Some(r);
             }
         }
+        // The workers answer as soon as they notice a failure: it may have
+        // come in with their answers.
+        if let Some(f) = failure() {
+            return Err(self.lost(f, result, 0));
+        }
         Ok(result)
     }
 
+    /// The error of a check during which `why` happened: with the figures
+    /// of worker 0's answer (`result`, or among the `waiting` answers still
+    /// to come, which the workers give once they notice the failure).
+    fn lost(&self, why: String, mut result: Option<Decided>, waiting: usize) -> ClusterError {
+        let deadline = Instant::now() + LOST_GRACE;
+        for _ in 0..waiting {
+            match self
+                .answers
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(Ok(Some(decided))) => result = Some(decided),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        ClusterError::Lost {
+            why,
+            stats: result.map(|(r, _)| Box::new(r.stats)),
+        }
+    }
+
     /// Ends the workers once every process has asked for its last check,
-    /// waiting at most `timeout`; returns the bytes this process's workers
-    /// sent to other workers.
+    /// waiting at most `timeout`, or after a failure (the threads are
+    /// joined then too); returns the bytes this process's workers sent to
+    /// other workers.
     pub fn finish(mut self, timeout: Duration) -> Result<u64, ClusterError> {
         self.jobs.clear();
         let guards = self.guards.take();
         let (done, ended) = mpsc::channel();
-        std::thread::spawn(move || {
-            let joined = guards.map(|g| g.join());
-            let _ = done.send(joined);
-        });
-        let waited = std::time::Instant::now();
+        // Joining the workers then joins timely's network threads, and
+        // after a lost process timely's guard panics on the thread that
+        // read from it ("Recv thread panic"): named as timely's threads
+        // are, this one's panic is recorded by the hook, not printed, and
+        // the network threads after it in the guard's list are left to
+        // end with their connections.
+        let joiner = std::thread::Builder::new()
+            .name("timely:join".to_string())
+            .spawn(move || {
+                let joined = guards.map(|g| g.join());
+                let _ = done.send(joined);
+            });
+        if let Err(e) = joiner {
+            return Err(ClusterError::Peer(format!("ending the workers: {e}")));
+        }
+        let waited = Instant::now();
         loop {
-            if let Some(f) = failure() {
-                return Err(ClusterError::Peer(f));
-            }
             match ended.recv_timeout(Duration::from_millis(50)) {
                 Ok(_) => break,
                 Err(RecvTimeoutError::Timeout) if waited.elapsed() < timeout => {}
-                Err(_) => {
-                    return Err(ClusterError::Peer(
-                        "the other processes did not end their run".to_string(),
-                    ));
+                // The joining thread panicked (a failure recorded below).
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(ClusterError::Peer(failure().unwrap_or_else(|| {
+                        "the other processes did not end their run".to_string()
+                    })));
                 }
             }
+        }
+        if let Some(f) = failure() {
+            return Err(ClusterError::Peer(f));
         }
         Ok(self.sent.lock().map(|s| *s).unwrap_or(0))
     }

@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Pipeline;
@@ -13,7 +14,11 @@ use timely::dataflow::operators::generic::Operator;
 use timely::dataflow::operators::{Exchange as _, Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
-use zeno_checker::distributed::Exchange;
+use zeno_checker::distributed::{Exchange, Lost};
+
+/// How long a worker waiting for a round sleeps before it looks whether
+/// the run has failed (a message wakes it at once).
+pub(crate) const WAKE: Duration = Duration::from_millis(50);
 
 /// A record: destination worker, round, sending worker, the bytes.
 type Record = (u64, u64, u64, Vec<u8>);
@@ -66,7 +71,7 @@ impl Exchange for Transport<'_> {
         self.worker.peers()
     }
 
-    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Lost> {
         let me = self.worker.index();
         for (dest, bytes) in out.into_iter().enumerate() {
             if dest != me {
@@ -77,7 +82,12 @@ impl Exchange for Transport<'_> {
         self.round += 1;
         self.input.advance_to(self.round);
         while self.probe.less_than(self.input.time()) {
-            self.worker.step_or_park(None);
+            // A lost process never completes the round: the failure its
+            // network thread recorded ends the wait.
+            if crate::failed() {
+                return Err(Lost);
+            }
+            self.worker.step_or_park(Some(WAKE));
         }
         // A faster worker's records of the next round may be here already.
         let round = self.round - 1;
@@ -92,6 +102,6 @@ impl Exchange for Transport<'_> {
             }
         }
         *inbox = kept;
-        got
+        Ok(got)
     }
 }

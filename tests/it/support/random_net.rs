@@ -15,6 +15,7 @@
 //! no urgent channel, and the goal's negation as the second check.
 
 use proptest::prelude::*;
+use zeno::checker::{Cancel, CheckResult, Options, SearchOrder, check};
 use zeno::ir::*;
 
 use super::net::*;
@@ -383,4 +384,29 @@ pub fn build(s: &Spec) -> Network {
         n.always(Formula::Data(bin(BinOp::Le, v(vars[0]), super::net::c(1))));
     }
     n.n
+}
+
+/// Breadth-first search on `threads` threads, stopped after `max_states`:
+/// the search the parallel and distributed ones are compared with.
+pub fn bfs(threads: usize, max_states: u64) -> Options {
+    Options {
+        config: zeno::checker::config::Config {
+            search: SearchOrder::Bfs,
+            ..Default::default()
+        },
+        threads,
+        max_states: Some(max_states),
+        ..Options::default()
+    }
+}
+
+/// The `k`-th check of `net` searched with `options`.
+pub fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
+    check(
+        net,
+        net.check_at(k).unwrap(),
+        options,
+        &Cancel::new(),
+        &mut zeno::checker::no_progress,
+    )
 }

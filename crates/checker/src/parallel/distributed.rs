@@ -19,9 +19,14 @@
 //!    the first model error, stopping at its first goal, and sends every
 //!    worker its first goal's position and whether its store was refused
 //!    memory.
-//! 3. At the end of a level every worker sends every worker the positions
-//!    of its new states (those a larger zone did not replace), so that all
-//!    agree on each state's rank in the next level.
+//! 3. At the end of a level two supersteps rank the new states (those a
+//!    larger zone did not replace) in the next level (`Worker::rank`):
+//!    each position goes to the worker that ranks its block of parent
+//!    ranks, and its rank comes back.
+//!
+//! A successor travels as the store keeps it (`Packing`): the discrete
+//! part packed, the zone as its active clocks' entries, 16 bits each
+//! where they fit.
 //!
 //! Every worker sees the same figures after each superstep and so takes the
 //! same decisions (the first goal or model error in the sequential order,
@@ -41,10 +46,14 @@ use super::{Gid, SharedStop, owner};
 use crate::active::ActiveClocks;
 use crate::concrete;
 use crate::dbm::Dbm;
+use crate::dbm::bound::Raw;
 use crate::goal::Goal;
+use crate::packed_key::KeyCodec;
 use crate::semantics::{Model, TransitionBuf};
+use crate::store;
 use crate::store::{Inserted, NO_PARENT, Subsumption};
 use crate::zone_graph::{Unlisted, ZoneGraph};
+use crate::zone_table::{narrow, widen};
 use crate::{
     Cancel, CheckResult, Enhance, Limit, Options, Reduce, SearchOrder, Stats, Stop, Task, Verdict,
 };
@@ -58,9 +67,14 @@ pub trait Exchange {
     fn peers(&self) -> usize;
     /// One superstep: sends `out[w]` to worker `w` (this one included) and
     /// returns what every worker sent to this one, indexed by sender.
-    /// Every worker calls it the same number of times.
-    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+    /// Every worker calls it the same number of times. `Err`: a worker
+    /// was lost (the transport failed), and the search ends.
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Lost>;
 }
+
+/// A superstep could not be completed: a worker was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lost;
 
 /// The version of the messages below: workers of different builds refuse
 /// to work together (see [`check`]'s handshake).
@@ -146,7 +160,7 @@ pub struct LevelTraffic {
     pub sent_states: u64,
     /// Bytes sent, successors and figures together.
     pub sent_bytes: u64,
-    /// Supersteps the level took (two per slab and one for the ranks).
+    /// Supersteps the level took (two per slab and two for the ranks).
     pub supersteps: u64,
 }
 
@@ -166,7 +180,7 @@ pub fn check(
 ) -> Result<Option<(CheckResult, Vec<LevelTraffic>)>, Mismatch> {
     debug_assert!(refusal(net, check, options).is_none());
     let started = Instant::now();
-    handshake(ex, fingerprint)?;
+    let handshake = handshake(ex, fingerprint)?;
     let stop = Stop::new(cancel, options.timeout);
     let chk = net.check(check);
     let goal = Goal::new(chk.kind.goal());
@@ -177,6 +191,14 @@ pub fn check(
         threads: u32::try_from(workers).unwrap_or(u32::MAX),
         ..Stats::default()
     };
+    if handshake.is_err() {
+        let result = CheckResult {
+            verdict: Verdict::Unknown(Limit::Peer),
+            stats,
+            trace: None,
+        };
+        return Ok((me == 0).then_some((result, Vec::new())));
+    }
     if model.beyond_zones().is_some() {
         let result = CheckResult {
             verdict: Verdict::Unknown(Limit::ClockRange),
@@ -206,24 +228,35 @@ pub fn check(
         me,
         workers,
         shard: Shard::new(nkey, &model, active.as_ref(), alu),
+        packing: Packing::new(&ctx),
         explored: 0,
         generated: 0,
         pushes: 0,
+        stored: 0,
         level: LevelTraffic::default(),
         traffic: Vec::new(),
     };
     let found = worker.explore(options.max_states);
     shared.report_to(&stop);
+    // The figures every worker agreed on at the last superstep (after a
+    // lost worker, those before the loss; the memory figures stay 0).
     stats.explored = worker.explored;
     stats.generated = worker.generated;
-    let totals = worker.totals();
-    stats.stored = totals.live;
+    stats.stored = worker.stored;
     stats.queue_pushes = vec![worker.pushes];
     stats.queue_pops = vec![worker.explored];
-    stats.peak_memory = totals.bytes;
-    stats.bytes_per_state = totals.bytes / totals.states.max(1);
     let verdicts = Verdict::of_reachability(&chk.kind);
-    let answer = worker.answer(found, verdicts, &stop);
+    let answer = match found {
+        Err(Limit::Peer) => Ok((me == 0).then_some((Verdict::Unknown(Limit::Peer), None))),
+        found => worker.totals().and_then(|totals| {
+            stats.stored = totals.live;
+            stats.peak_memory = totals.bytes;
+            stats.bytes_per_state = totals.bytes / totals.states.max(1);
+            worker.answer(found, verdicts, &stop)
+        }),
+    };
+    let answer =
+        answer.unwrap_or_else(|_| (me == 0).then_some((Verdict::Unknown(Limit::Peer), None)));
     let traffic = std::mem::take(&mut worker.traffic);
     Ok(answer.map(|(verdict, trace)| {
         if let Some(None) = trace {
@@ -241,16 +274,19 @@ pub fn check(
 
 /// The first superstep: every worker sends its fingerprint (with the
 /// protocol's version) to every other; all refuse alike when one differs.
-fn handshake(ex: &mut dyn Exchange, fingerprint: u64) -> Result<(), Mismatch> {
+fn handshake(ex: &mut dyn Exchange, fingerprint: u64) -> Result<Result<(), Lost>, Mismatch> {
     let mut h = FxHasher::default();
     (PROTOCOL, env!("CARGO_PKG_VERSION"), fingerprint).hash(&mut h);
     let mine = h.finish();
-    let got = ex.exchange(vec![mine.to_le_bytes().to_vec(); ex.peers()]);
+    let got = match ex.exchange(vec![mine.to_le_bytes().to_vec(); ex.peers()]) {
+        Ok(got) => got,
+        Err(lost) => return Ok(Err(lost)),
+    };
     let of = |m: &Vec<u8>| Reader::new(m).u64();
     let first = of(&got[0]);
     match got.iter().position(|m| of(m) != first) {
         Some(worker) => Err(Mismatch::Fingerprint { worker }),
-        None => Ok(()),
+        None => Ok(Ok(())),
     }
 }
 
@@ -283,10 +319,13 @@ struct Worker<'a, 'c> {
     me: usize,
     workers: usize,
     shard: Shard,
+    packing: Packing<'a>,
     /// Figures of the whole search (every worker adds up the same).
     explored: u64,
     generated: u64,
     pushes: u64,
+    /// The states stored, as of the last slab inserted.
+    stored: u64,
     /// This worker's traffic in the level being explored.
     level: LevelTraffic,
     /// Every level's, added up over the workers.
@@ -315,8 +354,9 @@ struct Inserts {
 }
 
 impl Worker<'_, '_> {
-    /// A superstep, counting what is sent to the other workers.
-    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    /// A superstep, counting what is sent to the other workers; a lost
+    /// worker ends the search (`Limit::Peer`).
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Limit> {
         let me = self.me;
         self.level.sent_bytes += out
             .iter()
@@ -325,7 +365,7 @@ impl Worker<'_, '_> {
             .map(|(_, m)| m.len() as u64)
             .sum::<u64>();
         self.level.supersteps += 1;
-        self.ex.exchange(out)
+        self.ex.exchange(out).map_err(|Lost| Limit::Peer)
     }
 
     /// Explores level by level: `Ok(None)` when the state space is
@@ -339,6 +379,7 @@ impl Worker<'_, '_> {
         };
         self.generated += 1;
         self.pushes += 1;
+        self.stored = 1;
         let init_owner = owner(&ikey, self.workers);
         let mut level: Vec<(u64, u32)> = Vec::new();
         if init_owner == self.me {
@@ -391,7 +432,7 @@ impl Worker<'_, '_> {
             // a larger zone later in it; the sequential search skips it when
             // it is popped, this one before the level starts.
             next.retain(|&(_, id)| !self.shard.store.removed(id));
-            (level, level_len) = self.rank(next, level_len);
+            (level, level_len) = self.rank(next, level_len)?;
         }
         Ok(None)
     }
@@ -421,7 +462,7 @@ impl Worker<'_, '_> {
                 w.0
             })
             .collect();
-        let got = self.exchange(out);
+        let got = self.exchange(out)?;
         let mut readers: Vec<Reader> = got.iter().map(|m| Reader::new(m)).collect();
         let mut stopped = None;
         // The first model error in the sequential order, and its state.
@@ -450,16 +491,19 @@ impl Worker<'_, '_> {
         w.u32(inserts.goal.map_or(0, |(_, id)| id));
         w.u8(u8::from(inserts.memory_refused));
         w.u64(inserts.new);
+        w.u64(self.shard.store.live());
         w.limit(self.ctx.stop.reason());
-        let got = self.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers])?;
         let mut goal: Option<(Pos, Gid)> = None;
         let mut memory = false;
+        let mut stored = 0;
         for (sender, m) in got.iter().enumerate() {
             let mut r = Reader::new(m);
             let pos = r.pos();
             let id = r.u32();
             memory |= r.u8() != 0;
             self.pushes += r.u64();
+            stored += r.u64();
             stopped = stopped.or(r.limit());
             if let Some(pos) = pos
                 && goal.is_none_or(|(first, _)| pos < first)
@@ -468,6 +512,7 @@ impl Worker<'_, '_> {
                 goal = Some((pos, Gid { shard, id }));
             }
         }
+        self.stored = stored;
         if memory {
             self.ctx.stop.memory_refused();
             return Err(Limit::Memory);
@@ -488,9 +533,15 @@ impl Worker<'_, '_> {
     /// owning worker: each successor's position, parent id, depth,
     /// transition, discrete part and zone. Stops at the first model error
     /// and at a limit.
-    fn expand(&self, mine: &[(u64, u32)], graph: &mut ZoneGraph, out: &mut [Writer]) -> Expanded {
+    fn expand(
+        &mut self,
+        mine: &[(u64, u32)],
+        graph: &mut ZoneGraph,
+        out: &mut [Writer],
+    ) -> Expanded {
         let ctx = self.ctx;
         let store = &self.shard.store;
+        let packing = &mut self.packing;
         let mut e = Expanded::default();
         let mut key = Vec::new();
         let mut zone = Dbm::zero(ctx.model.dim);
@@ -536,12 +587,13 @@ impl Worker<'_, '_> {
                 for (z, succ) in step.zones.iter().enumerate() {
                     e.generated += 1;
                     e.sent += u64::from(dest != self.me);
-                    w.pos(Some((rank, index(t + 1), index(z + 1))));
-                    w.u32(id);
-                    w.u32(g);
-                    w.edges(step.edges);
-                    w.i32s(step.key);
-                    w.i32s(succ.raw());
+                    w.var(rank);
+                    w.var(u64::from(index(t + 1)));
+                    w.var(u64::from(index(z + 1)));
+                    w.var(u64::from(id));
+                    w.var(u64::from(g));
+                    w.var_edges(step.edges);
+                    packing.write(w, step.key, succ);
                 }
             }
         }
@@ -563,15 +615,14 @@ impl Worker<'_, '_> {
         next: &mut Vec<(Pos, u32)>,
     ) -> Inserts {
         let ctx = self.ctx;
-        let dim = ctx.model.dim;
         let rule = Subsumption::NoDeeperUnlessExpanded;
         let mut out = Inserts::default();
         // Every sender's successors come in order: merge them.
+        let packing = &mut self.packing;
         let mut heads: Vec<Option<Successor>> = readers
             .iter_mut()
-            .map(|r| Successor::read(r, ctx.nkey, dim))
+            .map(|r| Successor::read(r, packing))
             .collect();
-        let mut zone = Dbm::zero(dim);
         let mut goal_buf = TransitionBuf::default();
         let mut room = 0;
         let mut marked = 0;
@@ -580,7 +631,7 @@ impl Worker<'_, '_> {
             .min_by_key(|&w| heads[w].as_ref().map(|s| s.pos))
         {
             let s = heads[w].take().expect("a head was chosen");
-            heads[w] = Successor::read(&mut readers[w], ctx.nkey, dim);
+            heads[w] = Successor::read(&mut readers[w], packing);
             if before.is_some_and(|b| s.pos >= b) {
                 break;
             }
@@ -597,11 +648,10 @@ impl Worker<'_, '_> {
                 }
             }
             room -= 1;
-            zone.set_raw_from(dim, s.zone.iter().copied());
             let Inserted::New(id) = self
                 .shard
                 .store
-                .insert(&s.key, &zone, NO_PARENT, &s.edges, s.g, rule)
+                .insert(&s.key, &s.zone, NO_PARENT, &s.edges, s.g, rule)
             else {
                 continue;
             };
@@ -610,7 +660,7 @@ impl Worker<'_, '_> {
                 id: s.parent,
             }));
             out.new += 1;
-            if ctx.is_goal(&s.key, &zone, &mut goal_buf) {
+            if ctx.is_goal(&s.key, &s.zone, &mut goal_buf) {
                 out.goal = Some((s.pos, id));
                 break;
             }
@@ -622,54 +672,117 @@ impl Worker<'_, '_> {
         out
     }
 
-    /// The last superstep of a level: every worker tells every worker the
-    /// positions of its new states (`next`, in order), and each takes its
-    /// states' ranks in the next level from all of them. Returns this
-    /// worker's states of the next level and the level's length.
-    fn rank(&mut self, next: Vec<(Pos, u32)>, level_len: u64) -> (Vec<(u64, u32)>, u64) {
-        let mut w = Writer::default();
-        // The level's traffic before this superstep, and this one's.
-        let supersteps = self.level.supersteps + 1;
-        w.u64(self.level.sent_states);
-        let bytes = (next.len() * 17 + 16) as u64 * (self.workers as u64 - 1);
-        w.u64(self.level.sent_bytes + bytes);
-        for &(pos, _) in &next {
-            w.pos(Some(pos));
+    /// The last two supersteps of a level, which rank its new states
+    /// (`next`, this worker's, in order) in the next level: the sequential
+    /// order is that of their positions, so a state's rank is the number
+    /// of new states, on every worker, with smaller positions. The level's
+    /// parent ranks are cut into one block per worker; each worker sends
+    /// the positions in block `b` to worker `b` (one superstep), which
+    /// ranks them within the block and answers each sender the ranks of
+    /// its positions, with the block's size (the other), so that each
+    /// position crosses the network once each way rather than reaching
+    /// every worker. Returns this worker's states of the next level and
+    /// the level's length.
+    #[allow(clippy::type_complexity)]
+    fn rank(
+        &mut self,
+        next: Vec<(Pos, u32)>,
+        level_len: u64,
+    ) -> Result<(Vec<(u64, u32)>, u64), Limit> {
+        let workers = self.workers;
+        let block = level_len.div_ceil(workers as u64).max(1);
+        let block_of = |rank: u64| usize::try_from(rank / block).expect("a worker's block");
+        let mut out: Vec<Writer> = (0..workers).map(|_| Writer::default()).collect();
+        let mut last = vec![0u64; workers];
+        for &((rank, t, z), _) in &next {
+            // Sorted, so the parent ranks go up: their differences are small.
+            let b = block_of(rank);
+            out[b].var(rank - last[b]);
+            out[b].var(u64::from(t));
+            out[b].var(u64::from(z));
+            last[b] = rank;
         }
-        let got = self.exchange(vec![w.0; self.workers]);
-        let mut level = LevelTraffic {
+        let got = self.exchange(out.into_iter().map(|w| w.0).collect())?;
+
+        // This worker's block: every sender's positions (each in order),
+        // sorted together; a sender's come out in its order.
+        let mut all: Vec<(Pos, usize)> = Vec::new();
+        for (sender, m) in got.iter().enumerate() {
+            let mut r = Reader::new(m);
+            let mut rank = 0;
+            while !r.done() {
+                rank += r.var();
+                all.push(((rank, r.var_u32(), r.var_u32()), sender));
+            }
+        }
+        all.sort_unstable();
+        let mut ranks: Vec<Writer> = (0..workers).map(|_| Writer::default()).collect();
+        let mut last = vec![0u64; workers];
+        for (i, &(_, sender)) in all.iter().enumerate() {
+            ranks[sender].var(i as u64 - last[sender]);
+            last[sender] = i as u64;
+        }
+        // The level's traffic so far and this superstep's, for all to add.
+        let figures = 24;
+        let bytes: u64 = ranks
+            .iter()
+            .enumerate()
+            .filter(|&(w, _)| w != self.me)
+            .map(|(_, m)| (m.0.len() + figures) as u64)
+            .sum();
+        let out = ranks
+            .into_iter()
+            .map(|body| {
+                let mut w = Writer::default();
+                w.u64(all.len() as u64);
+                w.u64(self.level.sent_states);
+                w.u64(self.level.sent_bytes + bytes);
+                w.0.extend_from_slice(&body.0);
+                w.0
+            })
+            .collect();
+        let supersteps = self.level.supersteps + 1;
+        let got = self.exchange(out)?;
+
+        let mut traffic = LevelTraffic {
             states: level_len,
             supersteps,
             ..LevelTraffic::default()
         };
-        let mut all: Vec<Pos> = Vec::new();
-        for m in &got {
+        let mut level = Vec::with_capacity(next.len());
+        let mut mine = next.into_iter().peekable();
+        let mut before = 0u64;
+        for (b, m) in got.iter().enumerate() {
             let mut r = Reader::new(m);
-            level.sent_states += r.u64();
-            level.sent_bytes += r.u64();
-            while !r.done() {
-                all.push(r.pos().expect("a position"));
+            let size = r.u64();
+            traffic.sent_states += r.u64();
+            traffic.sent_bytes += r.u64();
+            let mut rank = 0;
+            while let Some(&((parent, _, _), id)) = mine.peek() {
+                if block_of(parent) != b {
+                    break;
+                }
+                mine.next();
+                rank += r.var();
+                level.push((before + rank, id));
             }
+            debug_assert!(r.done(), "worker {b} ranked what it was sent");
+            before += size;
         }
-        all.sort_unstable();
-        self.traffic.push(level);
+        self.traffic.push(traffic);
         self.level = LevelTraffic::default();
-        let level = next
-            .into_iter()
-            .map(|(pos, id)| (all.partition_point(|&p| p < pos) as u64, id))
-            .collect();
-        (level, all.len() as u64)
+        Ok((level, before))
     }
 
     /// The stores' figures, added up over the workers (every worker gets
     /// them: a superstep).
-    fn totals(&mut self) -> Totals {
+    fn totals(&mut self) -> Result<Totals, Limit> {
         let store = &self.shard.store;
         let mut w = Writer::default();
         w.u64(store.live());
         w.u64(self.shard.parents.len() as u64);
         w.u64(store.bytes() + (self.shard.parents.capacity() * 8) as u64);
-        let got = self.exchange(vec![w.0; self.workers]);
+        let got = self.exchange(vec![w.0; self.workers])?;
         let mut t = Totals {
             live: 0,
             states: 0,
@@ -681,23 +794,24 @@ impl Worker<'_, '_> {
             t.states += r.u64();
             t.bytes += r.u64();
         }
-        t
+        Ok(t)
     }
 
     /// The verdict and, where it has one, its trace (`Some(None)`: a limit
     /// stopped building it), on worker 0; `None` on the others. Every
-    /// worker takes part in following the parents.
+    /// worker takes part in following the parents (`Err`: a worker was
+    /// lost meanwhile).
     #[allow(clippy::type_complexity)]
     fn answer(
         &mut self,
         found: Result<Option<Found>, Limit>,
         (found_verdict, none_verdict): (Verdict, Verdict),
         stop: &Stop,
-    ) -> Option<(Verdict, Option<Option<crate::Trace>>)> {
+    ) -> Result<Option<(Verdict, Option<Option<crate::Trace>>)>, Limit> {
         let model = self.ctx.model;
         let found = match found {
-            Err(limit) => return (self.me == 0).then_some((Verdict::Unknown(limit), None)),
-            Ok(None) => return (self.me == 0).then_some((none_verdict, None)),
+            Err(limit) => return Ok((self.me == 0).then_some((Verdict::Unknown(limit), None))),
+            Ok(None) => return Ok((self.me == 0).then_some((none_verdict, None))),
             Ok(Some(found)) => found,
         };
         let (state, at) = match found {
@@ -705,22 +819,22 @@ impl Worker<'_, '_> {
             Found::Error(Some((g, pos))) => (g, Some(pos)),
             Found::Error(None) => {
                 if self.me != 0 {
-                    return None;
+                    return Ok(None);
                 }
                 let error = match ZoneGraph::new(model, self.ctx.active).initial() {
                     Err(e) => e,
                     Ok(_) => unreachable!("the initial state's error is computed again"),
                 };
                 let trace = concrete::error_trace(model, &[], &[], error, stop);
-                return Some((Verdict::ModelError(error), Some(trace)));
+                return Ok(Some((Verdict::ModelError(error), Some(trace))));
             }
         };
-        let (path, key, zone) = self.path_to(state);
+        let (path, key, zone) = self.path_to(state)?;
         if self.me != 0 {
-            return None;
+            return Ok(None);
         }
         let mut buf = TransitionBuf::default();
-        Some(match at {
+        Ok(Some(match at {
             None => match self.ctx.goal.error(model, &key, &zone, &mut buf) {
                 // The check's formula is undefined at this state.
                 Some(error) => (
@@ -750,7 +864,7 @@ impl Worker<'_, '_> {
                 let trace = concrete::error_trace(model, &path, &edges, error, stop);
                 (Verdict::ModelError(error), Some(trace))
             }
-        })
+        }))
     }
 
     /// The transitions from the initial state to `g`, and `g`'s discrete
@@ -758,7 +872,10 @@ impl Worker<'_, '_> {
     /// superstep a step, in which the owner of the state reached tells
     /// every worker its parent.
     #[allow(clippy::type_complexity)]
-    fn path_to(&mut self, mut g: Gid) -> (Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm) {
+    fn path_to(
+        &mut self,
+        mut g: Gid,
+    ) -> Result<(Vec<Vec<(ProcId, EdgeId)>>, Vec<i32>, Dbm), Limit> {
         let dim = self.ctx.model.dim;
         let mut path = Vec::new();
         let mut key = Vec::new();
@@ -781,7 +898,7 @@ impl Worker<'_, '_> {
                     w.i32s(z.raw());
                 }
             }
-            let got = self.exchange(vec![w.0; self.workers]);
+            let got = self.exchange(vec![w.0; self.workers])?;
             let mut r = Reader::new(&got[g.shard as usize]);
             let has_parent = r.u8() != 0;
             let parent = Gid {
@@ -801,7 +918,7 @@ impl Worker<'_, '_> {
             g = parent;
         }
         path.reverse();
-        (path, key, zone)
+        Ok((path, key, zone))
     }
 }
 
@@ -817,23 +934,117 @@ struct Successor {
     g: u32,
     edges: Vec<(ProcId, EdgeId)>,
     key: Vec<i32>,
-    zone: Vec<i32>,
+    zone: Dbm,
 }
 
 impl Successor {
     /// The next successor in `r`, if any.
-    fn read(r: &mut Reader, nkey: usize, dim: usize) -> Option<Successor> {
+    fn read(r: &mut Reader, packing: &mut Packing) -> Option<Successor> {
         if r.done() {
             return None;
         }
+        let pos = (r.var(), r.var_u32(), r.var_u32());
+        let parent = r.var_u32();
+        let g = r.var_u32();
+        let edges = r.var_edges();
+        let mut key = Vec::new();
+        let mut zone = Dbm::zero(packing.dim);
+        packing.read(r, &mut key, &mut zone);
         Some(Successor {
-            pos: r.pos().expect("a successor's position"),
-            parent: r.u32(),
-            g: r.u32(),
-            edges: r.edges(),
-            key: r.i32s(nkey),
-            zone: r.i32s(dim * dim),
+            pos,
+            parent,
+            g,
+            edges,
+            key,
+            zone,
         })
+    }
+}
+
+/// How a successor's discrete part and zone go on the wire: as the store
+/// keeps them (`store.rs`), the discrete part packed by the network's
+/// [`KeyCodec`] and the zone by its active clocks' entries only, 16 bits
+/// each where they fit (`zone_table.rs`), so that a message carries a
+/// fraction of the unpacked matrix. A flag byte says which form each
+/// takes (a value outside the codec's ranges, a bound beyond 16 bits).
+struct Packing<'a> {
+    codec: KeyCodec,
+    active: Option<&'a ActiveClocks>,
+    nproc: usize,
+    nkey: usize,
+    dim: usize,
+    /// Scratch: the active set, the projected zone.
+    set: Vec<u16>,
+    entries: Vec<Raw>,
+}
+
+impl<'a> Packing<'a> {
+    fn new(ctx: &Ctx<'a>) -> Packing<'a> {
+        Packing {
+            codec: KeyCodec::of_network(ctx.model.net),
+            active: ctx.active,
+            nproc: ctx.model.nproc,
+            nkey: ctx.nkey,
+            dim: ctx.model.dim,
+            set: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The active clocks at `key` (all of them without the reduction).
+    fn fill_set(&mut self, key: &[i32]) {
+        match self.active {
+            Some(a) => a.fill(&key[..self.nproc], &mut self.set),
+            None => {
+                self.set.clear();
+                self.set.extend(0..self.dim as u16);
+            }
+        }
+    }
+
+    fn write(&mut self, w: &mut Writer, key: &[i32], zone: &Dbm) {
+        let at = w.0.len();
+        w.u8(0);
+        if !self.codec.encode(key, &mut w.0) {
+            w.0[at] = 1;
+            w.i32s(key);
+        }
+        self.fill_set(key);
+        store::project(zone, &self.set, &mut self.entries);
+        if self.entries.iter().all(|&e| narrow(e).is_some()) {
+            w.u8(0);
+            for &e in &self.entries {
+                let v = narrow(e).expect("checked narrow");
+                w.0.extend_from_slice(&v.to_le_bytes());
+            }
+        } else {
+            w.u8(1);
+            w.i32s(&self.entries);
+        }
+    }
+
+    fn read(&mut self, r: &mut Reader, key: &mut Vec<i32>, zone: &mut Dbm) {
+        key.clear();
+        if r.u8() == 0 {
+            self.codec.decode(r.bytes(self.codec.len()), key);
+        } else {
+            key.extend(r.i32s(self.nkey));
+        }
+        self.fill_set(key);
+        let n = self.set.len() * self.set.len();
+        self.entries.clear();
+        if r.u8() == 0 {
+            let bytes = r.bytes(2 * n);
+            self.entries.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| widen(i16::from_le_bytes([b[0], b[1]]))),
+            );
+        } else {
+            self.entries.extend(r.i32s(n));
+        }
+        let entries = &self.entries;
+        store::unproject(self.dim, &self.set, |i| entries[i], zone);
     }
 }
 
@@ -865,6 +1076,22 @@ impl Writer {
                 self.u32(t);
                 self.u32(z);
             }
+        }
+    }
+    /// `v` in 7-bit groups, low first, the top bit saying more follow
+    /// (LEB128): the small figures a successor carries take a byte or two.
+    fn var(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push((v as u8 & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+    }
+    fn var_edges(&mut self, edges: &[(ProcId, EdgeId)]) {
+        self.var(edges.len() as u64);
+        for &(p, e) in edges {
+            self.var(u64::from(p));
+            self.var(u64::from(e));
         }
     }
     fn edges(&mut self, edges: &[(ProcId, EdgeId)]) {
@@ -923,6 +1150,32 @@ impl<'m> Reader<'m> {
     fn i32s(&mut self, n: usize) -> Vec<i32> {
         (0..n).map(|_| i32::from_le_bytes(self.take())).collect()
     }
+    fn bytes(&mut self, n: usize) -> &'m [u8] {
+        let (head, rest) = self
+            .bytes
+            .split_at_checked(n)
+            .expect("a distributed search's message is whole");
+        self.bytes = rest;
+        head
+    }
+    fn var(&mut self) -> u64 {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8();
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return v;
+            }
+        }
+        panic!("a variable-length figure runs past 64 bits")
+    }
+    fn var_u32(&mut self) -> u32 {
+        u32::try_from(self.var()).expect("a 32-bit figure")
+    }
+    fn var_edges(&mut self) -> Vec<(ProcId, EdgeId)> {
+        let n = self.var_u32();
+        (0..n).map(|_| (self.var_u32(), self.var_u32())).collect()
+    }
     fn pos(&mut self) -> Option<Pos> {
         match self.u8() {
             0 => None,
@@ -946,5 +1199,80 @@ impl<'m> Reader<'m> {
             8 => Some(Limit::Peer),
             other => panic!("no limit has the code {other}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dbm::bound::raw;
+
+    /// A packing of discrete parts `(location 0..=3, variable 0..=10)` and
+    /// zones of two clocks, without the active-clock reduction.
+    fn packing() -> Packing<'static> {
+        Packing {
+            codec: KeyCodec::for_ranges([(0, 3), (0, 10)]),
+            active: None,
+            nproc: 1,
+            nkey: 2,
+            dim: 3,
+            set: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The zone `x1 <= c, x2 - x1 <= 2` after delay from zero.
+    fn zone(c: i32) -> Dbm {
+        let mut z = Dbm::zero(3);
+        z.up();
+        assert!(z.constrain(1, 0, raw(c, false)));
+        assert!(z.constrain(2, 1, raw(2, false)));
+        z
+    }
+
+    /// Writes then reads `(key, zone)`: what was read, and the bytes.
+    fn round_trip(key: &[i32], zone: &Dbm) -> (Vec<i32>, Dbm, usize) {
+        let mut p = packing();
+        let mut w = Writer::default();
+        p.write(&mut w, key, zone);
+        let mut r = Reader::new(&w.0);
+        let (mut k, mut z) = (Vec::new(), Dbm::zero(3));
+        p.read(&mut r, &mut k, &mut z);
+        assert!(r.done(), "the reader took the whole message");
+        (k, z, w.0.len())
+    }
+
+    #[test]
+    fn a_successor_travels_packed_as_the_store_keeps_it() {
+        let (key, z) = (vec![2, 7], zone(5));
+        let (k, back, bytes) = round_trip(&key, &z);
+        assert_eq!((k, back), (key, z));
+        // Two flag bytes, one byte a slot, 9 entries of 2 bytes (the
+        // unpacked form: 8 + 36 bytes).
+        assert_eq!(bytes, 2 + 2 + 9 * 2);
+    }
+
+    #[test]
+    fn values_beyond_the_packed_ranges_travel_wide_and_exact() {
+        // A variable outside its declared range, a bound beyond 16 bits.
+        let (key, z) = (vec![1, 100_000], zone(100_000));
+        let (k, back, bytes) = round_trip(&key, &z);
+        assert_eq!((k, back), (key, z));
+        assert_eq!(bytes, 2 + 2 * 4 + 9 * 4);
+    }
+
+    #[test]
+    fn variable_length_figures_round_trip() {
+        let figures = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut w = Writer::default();
+        for &v in &figures {
+            w.var(v);
+        }
+        // 1 + 1 + 1 + 2 + 2 + 5 + 10 bytes.
+        assert_eq!(w.0.len(), 22);
+        let mut r = Reader::new(&w.0);
+        let back: Vec<u64> = figures.iter().map(|_| r.var()).collect();
+        assert_eq!(back, figures);
+        assert!(r.done());
     }
 }

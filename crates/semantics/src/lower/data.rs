@@ -540,7 +540,10 @@ impl Ctx {
                     _ => return self.wrong_type(p, f.span, "has no fields: it is not a record"),
                 };
                 let mut offset = 0u32;
-                if let Some(index) = fields.iter().position(|(name, _)| *name == f.text) {
+                // Only while names are recorded: lowering needs no copy.
+                if self.names.is_some()
+                    && let Some(index) = fields.iter().position(|(name, _)| *name == f.text)
+                {
                     let fields = fields.iter().map(|(name, _)| name.clone()).collect();
                     self.record_name(f.span, LoweredName::Field { fields, index });
                 }
