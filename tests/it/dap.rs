@@ -505,6 +505,28 @@ fn a_model_error_ends_the_trace_with_its_message() {
     dap.finish();
 }
 
+/// A model whose time unit is refined (`2 >= 5 * x` bounds `x` by 2/5,
+/// docs/language.md "Time scaling") is refused at launch with the reason,
+/// rather than stepped in other units than the model's; the adapter stays
+/// usable and ends cleanly.
+#[test]
+fn a_model_with_a_refined_time_unit_is_refused_with_the_reason() {
+    let dir = scratch("dap-refined");
+    let file = dir.join("refined.zeno");
+    std::fs::write(
+        &file,
+        "clock x;\ntemplate P() { init location a invariant 2 >= 5 * x; }\nsystem P;\n",
+    )
+    .unwrap();
+    let mut dap = Dap::start();
+    let message = dap.error("launch", json!({"program": path(&file)}));
+    assert!(
+        message.contains("time unit is refined by 5") && message.contains("does not show"),
+        "{message}"
+    );
+    dap.finish();
+}
+
 #[test]
 fn a_simulation_pauses_and_stops_where_nothing_is_enabled() {
     // fischer-buggy never deadlocks (its comment): `continue` without a
