@@ -8,18 +8,21 @@
 //! graph, which breadth-first search covers with fewer states and no
 //! heuristic to compute; where the heuristic misleads, random dives with
 //! restarts find long traces that neither finds soon. So breadth-first
-//! search starts, and takes turns with best-first search by
-//! [`HEAD_SHARES`] in short slices, 8 ms and 1 ms (the head), until best-first search has
-//! used [`HEAD`] and breadth-first search eight times that; then the three
-//! share the time by [`SHARES`]. When the property holds, breadth-first
-//! search decides in at most `9/8` of its own time on a small state space
-//! (the head is never over) and in `sum / bfs share` of it plus the head on
-//! a large one, so the default's cost grows with the search's own work, not
-//! by a fixed start-up cost. A goal that breadth-first search finds in the
-//! head waits for the head's end: if best-first search finds one within its
-//! head, it decides, in the states and with the trace it finds alone (as
-//! when the head was its start alone), at 9 times its own time; after the
-//! head it runs at `its share / sum` of its speed.
+//! search starts, and takes turns with best-first search and random
+//! restarts by [`HEAD_SHARES`] in short slices, 8 ms, 1 ms and 0.5 ms (the
+//! head), until best-first search has used [`HEAD`] and breadth-first
+//! search eight times that; then the three share the time by [`SHARES`].
+//! When the property holds, breadth-first search decides in at most
+//! `19/16` of its own time on a small state space (the head is never over)
+//! and in `sum / bfs share` of it plus the head on a large one, so the
+//! default's cost grows with the search's own work, not by a fixed start-up
+//! cost. A goal that breadth-first search or random restarts find in the
+//! head waits for the head's end, and meanwhile best-first search alone
+//! takes the turns (the others' work would be spent on a check already
+//! answered): if best-first search finds one within its head, it decides,
+//! in the states and with the trace it finds alone (as when the head was
+//! its start alone); after the head it runs at `its share / sum` of its
+//! speed.
 //! Random restarts only find goals (or exhaust the graph in one run), and
 //! each search's verdict is exact, so whichever decides, the verdict and
 //! its trace are what that search alone gives.
@@ -54,18 +57,21 @@ const SHARES: [u32; 3] = [1, 1, 24];
 /// and with the trace it finds alone (a goal breadth-first search finds
 /// meanwhile waits for the head's end).
 const HEAD: Duration = Duration::from_millis(20);
-/// Shares in the head: best-first search 1, breadth-first search 8 (it
-/// goes first), so that a full exploration pays the head in proportion to
-/// its own work (1/8 of it) rather than as a fixed start-up cost: a head
+/// Shares in the head: best-first search 2, random restarts 1,
+/// breadth-first search 16 (it goes first), so that a full exploration
+/// pays the head in proportion to its own work (3/16 of it) rather than as
+/// a fixed start-up cost, and random dives, which find the goals of
+/// gossiping-girls models in tens of states, get their chance before
+/// breadth-first search has explored thousands: a head
 /// start of best-first search alone for 20 ms was most of the overhead on
 /// small models (mutex N=3, a 0.05 s exploration, took 1.6–2× the time of
 /// breadth-first search), and on a chain of 5,000 locations, where
 /// breadth-first search needs milliseconds, the heuristic's set-up alone
 /// took longer; now it is never built there.
-const HEAD_SHARES: [u32; 3] = [1, 0, 8];
+const HEAD_SHARES: [u32; 3] = [2, 1, 16];
 /// Slices in the head, times each search's share there: short, so that a
 /// small exploration pays at most about a slice more than its 1/8.
-const HEAD_SLICE: Duration = Duration::from_millis(1);
+const HEAD_SLICE: Duration = Duration::from_micros(500);
 
 /// Decides the `task`'s reachability check with the three searches taking
 /// turns. The result is the deciding search's, with the states the others
@@ -153,6 +159,11 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             } else {
                 not_started()
             };
+            // A goal found in the head waits for best-first search's head,
+            // as breadth-first search's does (below).
+            if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
+                turns.hold_until_head_ends(RESTARTS);
+            }
             done(RESTARTS, &r);
             r
         });

@@ -162,9 +162,9 @@ impl Turns {
     }
 
     /// Search `me` is done, with a result that must wait for the head:
-    /// the others take their turns without it until search 0 has used
-    /// the head's time (or finished, or the turns were released); then
-    /// nobody gets the turn, and this returns.
+    /// search 0 alone takes the turns until it has used the head's time
+    /// (or finished, or the turns were released); then nobody gets the
+    /// turn, and this returns.
     pub(crate) fn hold_until_head_ends(&self, me: usize) {
         let mut ledger = self.lock();
         ledger.holding = true;
@@ -174,12 +174,13 @@ impl Turns {
         }
     }
 
-    /// Whether the head phase lasts.
+    /// Whether the head phase lasts. While a result is held only search 0
+    /// runs, so the others' shares no longer keep the head going.
     fn in_head(&self, ledger: &Ledger) -> bool {
         let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(self.head.shares[i]);
         let behind = (1..ledger.used.len())
             .any(|i| !ledger.finished[i] && self.head.shares[i] > 0 && share(i) < share(0));
-        !ledger.finished[0] && (ledger.used[0] < self.head.until || behind)
+        !ledger.finished[0] && (ledger.used[0] < self.head.until || (!ledger.holding && behind))
     }
 
     fn lock(&self) -> MutexGuard<'_, Ledger> {
@@ -255,7 +256,17 @@ impl Turns {
                     share(a).total_cmp(&share(b))
                 })
         };
-        let (next, slice) = match in_head.then(|| furthest_below(&self.head.shares)) {
+        // While a result is held, the head goes on for search 0 alone: it
+        // still decides if it finds a result in its head, and the others'
+        // work would be spent on a check already answered.
+        let head_next = || {
+            if ledger.holding {
+                Some(0)
+            } else {
+                furthest_below(&self.head.shares)
+            }
+        };
+        let (next, slice) = match in_head.then(head_next) {
             Some(Some(next)) => (next, self.head.slice * self.head.shares[next]),
             // After the head, or nobody with a share in it is left.
             _ => match furthest_below(&ledger.shares) {
@@ -452,7 +463,8 @@ mod tests {
 
     /// A result held in the head: its search waits until search 0 has used
     /// the head's time; search 1 (no share in the head) never runs, and
-    /// then nobody holds the turn.
+    /// then nobody holds the turn. (With a share in the head it would not
+    /// run either once the result is held: `a_held_result_stops_the_others`.)
     #[test]
     fn a_held_result_waits_for_the_head_and_ends_the_turns() {
         let head = Head {
@@ -492,6 +504,63 @@ mod tests {
         assert!(used[0] >= Duration::from_millis(10), "{used:?}");
         assert!(ran[0].load(Ordering::SeqCst));
         assert!(!ran1, "search 1 ran before the held result was released");
+    }
+
+    /// Searches 1 and 2 have shares in the head; 2 holds a result after
+    /// its first slice: from then on search 0 alone takes the turns until
+    /// it has used the head's time, though search 1 is far below its
+    /// share, and search 1 does no work meanwhile.
+    #[test]
+    fn a_held_result_stops_the_others() {
+        let head = Head {
+            first: 2,
+            until: Duration::from_millis(10),
+            shares: vec![1, 1, 4],
+            slice: Duration::from_millis(1),
+        };
+        let turns = Turns::new(&[1, 1, 1], head);
+        let polls_of_1_while_held = AtomicU64::new(0);
+        let holding = AtomicBool::new(false);
+        let seen = Mutex::new(None);
+        std::thread::scope(|s| {
+            for me in 0..2 {
+                let (turns, polls, holding) = (&turns, &polls_of_1_while_held, &holding);
+                s.spawn(move || {
+                    let gate = turns.gate(me);
+                    gate.poll();
+                    while !turns.released.load(Ordering::SeqCst) {
+                        spin_cpu(Duration::from_micros(200));
+                        if me == 1 && holding.load(Ordering::SeqCst) {
+                            polls.fetch_add(1, Ordering::SeqCst);
+                        }
+                        gate.poll();
+                    }
+                    turns.finish(me);
+                });
+            }
+            let gate = turns.gate(2);
+            gate.poll();
+            spin_cpu(Duration::from_millis(4));
+            gate.poll();
+            // Search 2's slice (4 ms) is over: 0 and 1 have had a turn or
+            // will; it holds its result from its next turn on.
+            gate.poll();
+            holding.store(true, Ordering::SeqCst);
+            let used_before = turns.used();
+            turns.hold_until_head_ends(2);
+            *seen.lock().unwrap() = Some((used_before, turns.used()));
+            assert_eq!(turns.holder.load(Ordering::SeqCst), NOBODY);
+            turns.release();
+        });
+        let (before, after) = seen.lock().unwrap().clone().unwrap();
+        assert!(after[0] >= Duration::from_millis(10), "{after:?}");
+        // Search 1 may finish the slice it held when 2 began to hold (one
+        // slice, 1 ms), no more.
+        assert!(
+            after[1] <= before[1] + Duration::from_millis(3),
+            "{before:?} {after:?}"
+        );
+        assert!(polls_of_1_while_held.load(Ordering::SeqCst) <= 15);
     }
 
     /// The head start goes to search 0; after `release` nobody waits.
