@@ -416,18 +416,22 @@ mod tests {
         assert!(used[1] >= Duration::from_millis(35), "{used:?}");
     }
 
+    /// A head of 10 ms of search 0's time, in 1 ms slices times `shares`.
+    fn ten_ms_head(first: usize, shares: Vec<u32>) -> Head {
+        Head {
+            first,
+            until: Duration::from_millis(10),
+            shares,
+            slice: Duration::from_millis(1),
+        }
+    }
+
     /// The head phase: search 1 (share 0 in the head) waits until search 0
     /// has used the head's time, while search 2 gets four times search 0's
     /// time meanwhile; then search 1 takes its turns.
     #[test]
     fn the_head_phase_has_its_own_shares() {
-        let head = Head {
-            first: 0,
-            until: Duration::from_millis(10),
-            shares: vec![1, 0, 4],
-            slice: Duration::from_millis(1),
-        };
-        let turns = Turns::new(&[1, 1, 1], head);
+        let turns = Turns::new(&[1, 1, 1], ten_ms_head(0, vec![1, 0, 4]));
         let at_first_turn_of_1 = Mutex::new(None);
         std::thread::scope(|s| {
             for me in 0..3 {
@@ -467,13 +471,7 @@ mod tests {
     /// run either once the result is held: `a_held_result_stops_the_others`.)
     #[test]
     fn a_held_result_waits_for_the_head_and_ends_the_turns() {
-        let head = Head {
-            first: 0,
-            until: Duration::from_millis(10),
-            shares: vec![1, 0, 4],
-            slice: Duration::from_millis(1),
-        };
-        let turns = Turns::new(&[1, 1, 1], head);
+        let turns = Turns::new(&[1, 1, 1], ten_ms_head(0, vec![1, 0, 4]));
         let ran = [AtomicBool::new(false), AtomicBool::new(false)];
         let used_when_released = Mutex::new(None);
         std::thread::scope(|s| {
@@ -512,13 +510,7 @@ mod tests {
     /// share, and search 1 does no work meanwhile.
     #[test]
     fn a_held_result_stops_the_others() {
-        let head = Head {
-            first: 2,
-            until: Duration::from_millis(10),
-            shares: vec![1, 1, 4],
-            slice: Duration::from_millis(1),
-        };
-        let turns = Turns::new(&[1, 1, 1], head);
+        let turns = Turns::new(&[1, 1, 1], ten_ms_head(2, vec![1, 1, 4]));
         let polls_of_1_while_held = AtomicU64::new(0);
         let holding = AtomicBool::new(false);
         let seen = Mutex::new(None);
@@ -541,9 +533,8 @@ mod tests {
             let gate = turns.gate(2);
             gate.poll();
             spin_cpu(Duration::from_millis(4));
-            gate.poll();
-            // Search 2's slice (4 ms) is over: 0 and 1 have had a turn or
-            // will; it holds its result from its next turn on.
+            // Search 2's slice (4 ms) is over: this poll hands the turn to
+            // 0 and 1 and returns at 2's next turn, where it holds a result.
             gate.poll();
             holding.store(true, Ordering::SeqCst);
             let used_before = turns.used();

@@ -7,17 +7,9 @@
 -- expected lines come from the model's text; the trace's length from its
 -- comment (BFS gives the shortest counterexample, 6 steps).
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function check(cond, msg)
-  if not cond then
-    fail(msg)
-    error(msg)
-  end
-end
+-- fail/check: expect.lua beside this script.
+local expect = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'expect.lua')
+local fail, check = expect.fail, expect.check
 
 local ok, err = pcall(function()
   local model = os.getenv('ZENO_MODEL')

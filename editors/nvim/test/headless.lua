@@ -1,16 +1,8 @@
 -- Driven by run.sh: fails with a message and exit code 1, passes with 0.
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function check(cond, msg)
-  if not cond then
-    fail(msg)
-    error(msg) -- stop this script if cquit is delayed
-  end
-end
+-- fail/check: expect.lua beside this script.
+local expect = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'expect.lua')
+local fail, check = expect.fail, expect.check
 
 -- What the server logs and what the plugin tells the user, to check that
 -- the documented settings start cleanly and errors read well.

@@ -5,17 +5,9 @@
 -- stepping) work; `mappings` switches them off. Fails with a message and
 -- exit code 1, passes with 0.
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function check(cond, msg)
-  if not cond then
-    fail(msg)
-    error(msg)
-  end
-end
+-- fail/check: expect.lua beside this script.
+local expect = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'expect.lua')
+local fail, check = expect.fail, expect.check
 
 local notified = {}
 local default_notify = vim.notify

@@ -4,17 +4,9 @@
 -- line. The XML buffer is attached too, and the simulator works on it,
 -- its enabled edges highlighted at their first labels.
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function check(cond, msg)
-  if not cond then
-    fail(msg)
-    error(msg)
-  end
-end
+-- fail/check: expect.lua beside this script.
+local expect = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'expect.lua')
+local fail, check = expect.fail, expect.check
 
 -- The 0-based line of `bufnr` that holds `text` (plain), by search.
 local function line_of(bufnr, text)
