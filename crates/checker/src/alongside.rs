@@ -117,6 +117,15 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         (task.net, task.check, task.stop.deadline, task.stop.cancel);
     let (found_verdict, _) = Verdict::of_reachability(&net.check(check).kind);
     let stop_at = |me: usize| Stop::taking_turns(&race, deadline, turns.gate(me));
+    // A goal (or model error) that breadth-first search or random restarts
+    // find in the head waits for the head's end: best-first search decides
+    // if it finds one within its head, as it did when the head was its
+    // start alone (turns.rs: meanwhile it alone takes the turns).
+    let hold_if_found = |me: usize, r: &CheckResult| {
+        if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
+            turns.hold_until_head_ends(me);
+        }
+    };
     // A search starts at its first turn, and not at all when the race was
     // decided before (so that a goal found in its first slice is reported
     // alone, as the best-first search alone reports it).
@@ -159,11 +168,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             } else {
                 not_started()
             };
-            // A goal found in the head waits for best-first search's head,
-            // as breadth-first search's does (below).
-            if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
-                turns.hold_until_head_ends(RESTARTS);
-            }
+            hold_if_found(RESTARTS, &r);
             done(RESTARTS, &r);
             r
         });
@@ -193,12 +198,7 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         } else {
             not_started()
         };
-        // A goal (or model error) found in the head waits for the head's
-        // end: best-first search, at 1/8 of the time, decides if it finds
-        // one within its head, as it did when the head was its start alone.
-        if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
-            turns.hold_until_head_ends(BREADTH_FIRST);
-        }
+        hold_if_found(BREADTH_FIRST, &r);
         done(BREADTH_FIRST, &r);
         drop(turn);
         results[BREADTH_FIRST] = Some(r);
