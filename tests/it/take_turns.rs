@@ -204,6 +204,49 @@ fn random_restarts_find_the_gossip_goals() {
     }
 }
 
+/// Random restarts dive first, before breadth-first search starts: on
+/// the gossiping girls G5, the goal "girl 0 knows every secret" costs the
+/// default, every search together, at most 1/10 of the states
+/// breadth-first search alone explores to find it (when breadth-first
+/// search went first, its first slice alone explored about as many).
+#[test]
+fn random_restarts_dive_first_on_gossip() {
+    let text = zeno::bench::families::gossip(5);
+    let net = zeno::semantics::analyze(&text).network.expect("lowers");
+    let plain = run(&net, 0, &bfs());
+    assert_eq!(plain.verdict, Verdict::Holds);
+    let r = run(&net, 0, &default_search(1));
+    assert_eq!(r.verdict, Verdict::Holds);
+    support::simulator::replay(&net, 0, r.trace.as_ref().expect("a witness")).unwrap();
+    let along = r.stats.alongside.as_ref().unwrap();
+    let all = r.stats.explored + along.others_explored;
+    assert!(
+        all * 10 <= plain.stats.explored,
+        "{all} states in all (decided by {}), BFS alone {}",
+        along.decided_by,
+        plain.stats.explored
+    );
+    // The dive finds the goal (12 states with the default seed), and
+    // best-first search alone then decides (19): breadth-first search,
+    // which explores hundreds of states in a slice, never ran.
+    assert!(all <= 100, "{all} states in all");
+}
+
+/// A property that holds on a network so small that random restarts'
+/// first dive covers it: the restarts do not decide (their exhaustive run
+/// is no goal), breadth-first search does, with its own figures.
+#[test]
+fn a_graph_the_dive_covers_is_left_to_breadth_first_search() {
+    let net = fischer(2, 1, false);
+    let plain = run(&net, 0, &bfs());
+    assert_eq!(plain.verdict, Verdict::Holds);
+    assert!(plain.stats.explored < 100, "{}", plain.stats.explored);
+    let r = run(&net, 0, &default_search(1));
+    let along = r.stats.alongside.as_ref().unwrap();
+    assert_eq!(along.decided_by, "breadth-first search");
+    agrees(&net, 0, &r, &plain).unwrap();
+}
+
 /// `net` with one more process: a ring of `n` locations, stepping on
 /// without clocks or data. It multiplies the state space by `n` and leaves
 /// every verdict as it was.

@@ -7,25 +7,23 @@
 //! heuristic leads there, but a property that holds needs the whole zone
 //! graph, which breadth-first search covers with fewer states and no
 //! heuristic to compute; where the heuristic misleads, random dives with
-//! restarts find long traces that neither finds soon. So breadth-first
-//! search starts, and takes turns with best-first search and random
-//! restarts by [`HEAD_SHARES`] in short slices, 8 ms, 1 ms and 0.5 ms (the
-//! head), until best-first search has used [`HEAD`] and breadth-first
-//! search eight times that; then the three share the time by [`SHARES`].
-//! When the property holds, breadth-first search decides in at most
-//! `19/16` of its own time on a small state space (the head is never over)
-//! and in `sum / bfs share` of it plus the head on a large one, so the
-//! default's cost grows with the search's own work, not by a fixed start-up
-//! cost. A goal that breadth-first search or random restarts find in the
-//! head waits for the head's end, and meanwhile best-first search alone
-//! takes the turns (the others' work would be spent on a check already
-//! answered): if best-first search finds one within its head, it decides,
-//! in the states and with the trace it finds alone (as when the head was
-//! its start alone); after the head it runs at `its share / sum` of its
-//! speed.
-//! Random restarts only find goals (or exhaust the graph in one run), and
-//! each search's verdict is exact, so whichever decides, the verdict and
-//! its trace are what that search alone gives.
+//! restarts find long traces that neither finds soon. So random restarts
+//! start with one dive of [`DIVE`] (their set-up included), and then the
+//! three share the time by [`SHARES`], in slices of 12 ms for
+//! breadth-first search and 0.5 ms for the others until best-first search
+//! has used [`HEAD`] (the head), of 10 ms after it. When the property
+//! holds, breadth-first search decides in `sum / bfs share` of its own
+//! time plus the dive, so the default's cost grows with the search's own
+//! work, not by a fixed start-up cost. A goal that breadth-first search or
+//! random restarts find in the head waits for the head's end, and
+//! meanwhile best-first search alone takes the turns (the others' work
+//! would be spent on a check already answered): if best-first search finds
+//! one within its head, it decides, in the states and with the trace it
+//! finds alone; after the head it runs at `its share / sum` of its speed.
+//! Random restarts decide by a goal (or a model error) only; a run of
+//! theirs that covers the whole graph decides only where the others
+//! stopped at their limits. Each search's verdict is exact, so whichever
+//! decides, the verdict and its trace are what that search alone gives.
 
 use std::sync::Mutex;
 use std::thread;
@@ -45,32 +43,30 @@ const BEST_FIRST: usize = 0;
 const RESTARTS: usize = 1;
 const BREADTH_FIRST: usize = 2;
 /// Time shares: best-first search and random restarts 1 each,
-/// breadth-first search 24 (so a full exploration costs at most 26/24 ≈
-/// 1.08× its own time, plus the head and the cost of switching
-/// between three stores; best-first search and random restarts run at
-/// 1/26 of their own speed after the head).
+/// breadth-first search 24, from the start (so a full exploration costs
+/// about 26/24 ≈ 1.08× its own time, plus the dive and the cost of
+/// switching between three stores; best-first search and random restarts
+/// run at 1/26 of their own speed). Shares of 2 : 1 : 16 in the head cost
+/// mutex N=3 (a 0.05 s exploration) 1.21× the CPU time of breadth-first
+/// search alone, whole process, mean of 20 runs; these 1.14×
+/// (docs/checker.md).
 const SHARES: [u32; 3] = [1, 1, 24];
-/// The best-first search's head: until it has used this much CPU time, it
-/// takes turns with breadth-first search alone, by [`HEAD_SHARES`]. Where
-/// its heuristic leads to the goal at once (the papers' families need
-/// milliseconds), it decides before random restarts start, in the states
-/// and with the trace it finds alone (a goal breadth-first search finds
-/// meanwhile waits for the head's end).
-const HEAD: Duration = Duration::from_millis(20);
-/// Shares in the head: best-first search 2, random restarts 1,
-/// breadth-first search 16 (it goes first), so that a full exploration
-/// pays the head in proportion to its own work (3/16 of it) rather than as
-/// a fixed start-up cost, and random dives, which find the goals of
-/// gossiping-girls models in tens of states, get their chance before
-/// breadth-first search has explored thousands: a head
-/// start of best-first search alone for 20 ms was most of the overhead on
-/// small models (mutex N=3, a 0.05 s exploration, took 1.6–2× the time of
-/// breadth-first search), and on a chain of 5,000 locations, where
-/// breadth-first search needs milliseconds, the heuristic's set-up alone
-/// took longer; now it is never built there.
-const HEAD_SHARES: [u32; 3] = [2, 1, 16];
-/// Slices in the head, times each search's share there: short, so that a
-/// small exploration pays at most about a slice more than its 1/8.
+/// The best-first search's head: until it has used this much CPU time, a
+/// goal (or model error) that another search finds waits, and best-first
+/// search alone takes the turns, so that where its heuristic leads to the
+/// goal within its head (the papers' families need milliseconds; the
+/// arbiter tree A5 about 21 ms, set-up included), it decides in the states
+/// and with the trace it finds alone.
+const HEAD: Duration = Duration::from_millis(30);
+/// Random restarts' first slice, before the others start: one dive (the
+/// set-up of its search included), long enough for the goals of the
+/// gossiping-girls models, tens of states deep (0.7 ms on G5, 2.2–2.7 ms on
+/// G8), to be found before breadth-first search has explored thousands of
+/// states (it went first, and explored 2,271 on G5's girl-0 goal, where
+/// breadth-first search alone needs as many).
+const DIVE: Duration = Duration::from_millis(3);
+/// Slices in the head, times each search's share: short, so that a goal
+/// best-first search finds within its head is found soon.
 const HEAD_SLICE: Duration = Duration::from_micros(500);
 
 /// Decides the `task`'s reachability check with the three searches taking
@@ -82,9 +78,10 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     let turns = Turns::new(
         &SHARES,
         Head {
-            first: BREADTH_FIRST,
+            first: RESTARTS,
+            first_slice: DIVE,
             until: HEAD,
-            shares: HEAD_SHARES.to_vec(),
+            shares: SHARES.to_vec(),
             slice: HEAD_SLICE,
         },
     );
@@ -121,8 +118,10 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
     // find in the head waits for the head's end: best-first search decides
     // if it finds one within its head, as it did when the head was its
     // start alone (turns.rs: meanwhile it alone takes the turns).
+    let found =
+        |r: &CheckResult| r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_));
     let hold_if_found = |me: usize, r: &CheckResult| {
-        if r.verdict == found_verdict || matches!(r.verdict, Verdict::ModelError(_)) {
+        if found(r) {
             turns.hold_until_head_ends(me);
         }
     };
@@ -134,8 +133,8 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         !race.is_cancelled()
     };
     let mut results: [Option<CheckResult>; 3] = [None, None, None];
-    // Breadth-first search, on this thread, holds the first turn.
-    turns.begin();
+    // Random restarts hold the first turn (a dive, on their own thread);
+    // breadth-first search runs on this one.
     thread::scope(|s| {
         let best = s.spawn(|| {
             let _turn = Finish(&turns, BEST_FIRST);
@@ -168,8 +167,14 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
             } else {
                 not_started()
             };
-            hold_if_found(RESTARTS, &r);
-            done(RESTARTS, &r);
+            // Random restarts decide by a goal (or model error) only: a run
+            // that covered the whole graph is left to breadth-first search,
+            // which covers it in fewer states (with the figures a user
+            // compares), and decides only if nobody else does (below).
+            if found(&r) {
+                hold_if_found(RESTARTS, &r);
+                done(RESTARTS, &r);
+            }
             r
         });
         // The caller's cancel flag stops the race too (woken at the end,
@@ -207,7 +212,15 @@ pub(crate) fn run(task: Task, progress: &mut dyn FnMut(&Stats)) -> CheckResult {
         finished.store(true, std::sync::atomic::Ordering::Release);
         watcher.thread().unpark();
     });
-    let winner = *winner.lock().unwrap_or_else(|e| e.into_inner());
+    let mut winner = *winner.lock().unwrap_or_else(|e| e.into_inner());
+    let exhausted = |r: &Option<CheckResult>| {
+        r.as_ref()
+            .is_some_and(|r| !matches!(r.verdict, Verdict::Unknown(_)))
+    };
+    if winner.is_none() && exhausted(&results[RESTARTS]) {
+        // The others stopped at their limits; a restart covered the graph.
+        winner = Some(RESTARTS);
+    }
     let decided_by = winner.unwrap_or(BREADTH_FIRST);
     let explored = |i: usize| results[i].as_ref().map_or(0, |r| r.stats.explored);
     let others_explored = (0..3).filter(|&i| i != decided_by).map(explored).sum();

@@ -25,7 +25,8 @@ use zeno_base::clock::thread_cpu_time;
 /// a check a user waits for.
 const SLICE: Duration = Duration::from_millis(10);
 
-/// The first phase of the turns: `first` holds the first turn, and until
+/// The first phase of the turns: `first` holds the first turn, for
+/// `first_slice`, and until
 /// search 0 has used `until` of CPU time (or has finished), and as long as
 /// another search with a share in it is below that share of search 0's
 /// time, the turns go by `shares`, each search's slices lasting `slice`
@@ -35,6 +36,7 @@ const SLICE: Duration = Duration::from_millis(10);
 #[derive(Clone, Debug)]
 pub(crate) struct Head {
     pub first: usize,
+    pub first_slice: Duration,
     pub until: Duration,
     pub shares: Vec<u32>,
     pub slice: Duration,
@@ -48,6 +50,7 @@ impl Head {
         shares[0] = 1;
         Head {
             first: 0,
+            first_slice: d.max(SLICE),
             until: d,
             shares,
             slice: d.max(SLICE),
@@ -97,15 +100,15 @@ impl Turns {
     /// Searches with these shares after the `head` phase; `head.first`
     /// holds the first turn (of the head's slice, or of a plain slice where
     /// the head lasts no time), its slice counting its thread's whole CPU
-    /// time unless [`Turns::begin`] says otherwise. Time used in the head
-    /// counts against the shares.
+    /// time (so it should run on a thread of its own, started for it). Time
+    /// used in the head counts against the shares.
     pub(crate) fn new(shares: &[u32], head: Head) -> Turns {
         let epoch = Instant::now();
         let head_first = head.first;
         let first = if head.until.is_zero() {
             SLICE
         } else {
-            head.slice * head.shares[head.first]
+            head.first_slice
         };
         Turns {
             state: Mutex::new(Ledger {
@@ -124,12 +127,6 @@ impl Turns {
             slice_end: AtomicU64::new(nanos(first)),
             released: AtomicBool::new(false),
         }
-    }
-
-    /// The first holder runs on this thread, which did other work before:
-    /// its first slice starts now.
-    pub(crate) fn begin(&self) {
-        self.lock().slice_cpu_start = thread_cpu_time();
     }
 
     /// The gate search `me` polls.
@@ -248,12 +245,16 @@ impl Turns {
             self.changed.notify_all();
             return;
         }
+        // Between searches equally far below their shares (at the start:
+        // none has used any time), the larger share goes first.
         let furthest_below = |shares: &[u32]| {
             (0..ledger.used.len())
                 .filter(|&i| !ledger.finished[i] && shares[i] > 0)
                 .min_by(|&a, &b| {
                     let share = |i: usize| ledger.used[i].as_secs_f64() / f64::from(shares[i]);
-                    share(a).total_cmp(&share(b))
+                    share(a)
+                        .total_cmp(&share(b))
+                        .then(shares[b].cmp(&shares[a]))
                 })
         };
         // While a result is held, the head goes on for search 0 alone: it
@@ -420,10 +421,50 @@ mod tests {
     fn ten_ms_head(first: usize, shares: Vec<u32>) -> Head {
         Head {
             first,
+            first_slice: Duration::from_millis(shares[first].into()),
             until: Duration::from_millis(10),
             shares,
             slice: Duration::from_millis(1),
         }
+    }
+
+    /// The first holder keeps the turn for its first slice (here 6 ms,
+    /// six times its slices in the head), and then the turn goes to the
+    /// search with the larger share, search 2 (8 ms), before search 0,
+    /// though neither has used any time: the order of the first turns is
+    /// 1, 2, 0.
+    #[test]
+    fn the_first_slice_and_then_the_larger_share() {
+        let turns = Turns::new(
+            &[1, 1, 1],
+            Head {
+                first: 1,
+                first_slice: Duration::from_millis(6),
+                ..ten_ms_head(1, vec![1, 1, 8])
+            },
+        );
+        let first_turns = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for me in 0..3 {
+                let (turns, first_turns) = (&turns, &first_turns);
+                s.spawn(move || {
+                    let gate = turns.gate(me);
+                    gate.poll();
+                    first_turns.lock().unwrap().push((me, turns.used()));
+                    for _ in 0..50 {
+                        spin_cpu(Duration::from_micros(200));
+                        gate.poll();
+                    }
+                    turns.finish(me);
+                });
+            }
+        });
+        let first_turns = first_turns.into_inner().unwrap();
+        let order: Vec<usize> = first_turns.iter().map(|(me, _)| *me).collect();
+        assert_eq!(order, [1, 2, 0], "{first_turns:?}");
+        // Search 1 had its whole first slice before search 2's first turn.
+        let at_2 = &first_turns[1].1;
+        assert!(at_2[1] >= Duration::from_millis(6), "{first_turns:?}");
     }
 
     /// The head phase: search 1 (share 0 in the head) waits until search 0
