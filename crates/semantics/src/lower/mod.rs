@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::resolve::{DefKind, LocalDef, TemplateNames};
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use zeno_base::diagnostics::Diagnostic;
