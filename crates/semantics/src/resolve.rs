@@ -130,6 +130,21 @@ impl Resolutions {
         after
     }
 
+    /// The definition the name `text` written exactly at `span` denotes
+    /// (lowering's question: it knows where each name it reads is
+    /// written). The text is checked too, so that HIR whose names share a
+    /// span finds nothing rather than another name's definition.
+    pub fn def_of(&self, span: Span, text: &str) -> Option<&Def> {
+        let first = self
+            .names
+            .partition_point(|n| (n.span.start, n.span.end) < (span.start, span.end));
+        self.names[first..]
+            .iter()
+            .take_while(|n| n.span == span)
+            .map(|n| self.def(n.def))
+            .find(|d| d.name == text)
+    }
+
     /// Every occurrence of a definition (itself included), in text order.
     pub fn occurrences(&self, def: DefId) -> impl Iterator<Item = &NameRef> {
         self.names.iter().filter(move |n| n.def == def)
@@ -691,6 +706,16 @@ pub fn resolutions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Resolution
     Arc::new(FileWalk::new(&tree).run(&templates))
 }
 
+/// [`resolutions`] of an item tree, without a database (lowering).
+pub fn resolve_file(tree: &ItemTree) -> Resolutions {
+    let templates: Vec<TemplateNames> = tree
+        .templates
+        .iter()
+        .map(|t| resolve_template(&t.data))
+        .collect();
+    FileWalk::new(tree).run(&templates.iter().collect::<Vec<_>>())
+}
+
 struct FileWalk<'a> {
     tree: &'a ItemTree,
     out: Resolutions,
@@ -1248,7 +1273,10 @@ mod tests {
     /// The span of `len` bytes at `skip` bytes into the first occurrence of
     /// `pattern` in `text`.
     fn at(text: &str, pattern: &str, skip: u32, len: u32) -> Span {
-        let start = text.find(pattern).unwrap_or_else(|| panic!("no `{pattern}`")) as u32 + skip;
+        let start = text
+            .find(pattern)
+            .unwrap_or_else(|| panic!("no `{pattern}`")) as u32
+            + skip;
         Span::new(start, start + len)
     }
 
@@ -1257,7 +1285,9 @@ mod tests {
         let mut host = AnalysisHost::new();
         host.set_text(text);
         let r = host.resolutions();
-        let name = r.at(span.start).unwrap_or_else(|| panic!("nothing at {span:?}"));
+        let name = r
+            .at(span.start)
+            .unwrap_or_else(|| panic!("nothing at {span:?}"));
         assert_eq!(name.span, span, "the name found at {span:?}");
         let def = r.def(name.def);
         (def.kind, def.span)
@@ -1271,7 +1301,10 @@ mod tests {
         let text = "int x;\ntemplate T() {\n  int x;\n  void f() { int x = 1; x = 2; }\n  \
                     init location a;\n  a -> a do f(), x = 3;\n}\nsystem T;\n";
         let local = at(text, "x = 1", 0, 1);
-        assert_eq!(denotes(text, at(text, "x = 2", 0, 1)), (DefKind::Local, local));
+        assert_eq!(
+            denotes(text, at(text, "x = 2", 0, 1)),
+            (DefKind::Local, local)
+        );
         // Outside the function the template's own `x` hides the global.
         let template_x = at(text, "int x;\n  void", 4, 1);
         let edge_x = at(text, "x = 3", 0, 1);
@@ -1283,9 +1316,15 @@ mod tests {
         let text = "int j;\nint k;\ntemplate T() {\n  init location a;\n  \
                     a -> a select j : int[0, 1] do k = j;\n  a -> a do k = j + 1;\n}\nsystem T;\n";
         let select = at(text, "j : int", 0, 1);
-        assert_eq!(denotes(text, at(text, "k = j;", 4, 1)), (DefKind::Select, select));
+        assert_eq!(
+            denotes(text, at(text, "k = j;", 4, 1)),
+            (DefKind::Select, select)
+        );
         let global = at(text, "int j", 4, 1);
-        assert_eq!(denotes(text, at(text, "j + 1", 0, 1)), (DefKind::Variable, global));
+        assert_eq!(
+            denotes(text, at(text, "j + 1", 0, 1)),
+            (DefKind::Variable, global)
+        );
     }
 
     #[test]
@@ -1294,10 +1333,16 @@ mod tests {
                     template T(const int[0, 3] U) {\n  int[0, 3] y = U;\n  init location a;\n}\n\
                     T1 = T(1);\nsystem T1, U;\n";
         let param = at(text, "U) {", 0, 1);
-        assert_eq!(denotes(text, at(text, "= U;", 2, 1)), (DefKind::Parameter, param));
+        assert_eq!(
+            denotes(text, at(text, "= U;", 2, 1)),
+            (DefKind::Parameter, param)
+        );
         // In the system line it is the template.
         let template = at(text, "U()", 0, 1);
-        assert_eq!(denotes(text, at(text, ", U;", 2, 1)), (DefKind::Template, template));
+        assert_eq!(
+            denotes(text, at(text, ", U;", 2, 1)),
+            (DefKind::Template, template)
+        );
     }
 
     #[test]
@@ -1305,10 +1350,19 @@ mod tests {
         let text = "int i;\nint a[3];\nbool f() { return forall (i : int[0, 2]) a[i] == i; }\n\
                     template T() { init location l; l -> l when f() do i = 1; }\nsystem T;\n";
         let binding = at(text, "i : int", 0, 1);
-        assert_eq!(denotes(text, at(text, "a[i]", 2, 1)), (DefKind::Quantifier, binding));
-        assert_eq!(denotes(text, at(text, "== i", 3, 1)), (DefKind::Quantifier, binding));
+        assert_eq!(
+            denotes(text, at(text, "a[i]", 2, 1)),
+            (DefKind::Quantifier, binding)
+        );
+        assert_eq!(
+            denotes(text, at(text, "== i", 3, 1)),
+            (DefKind::Quantifier, binding)
+        );
         let global = at(text, "int i", 4, 1);
-        assert_eq!(denotes(text, at(text, "i = 1", 0, 1)), (DefKind::Variable, global));
+        assert_eq!(
+            denotes(text, at(text, "i = 1", 0, 1)),
+            (DefKind::Variable, global)
+        );
     }
 
     #[test]
@@ -1317,9 +1371,15 @@ mod tests {
                     template T(const id_t a) { init location l; l -> l do i = a; }\n\
                     P(const id_t i) = T(i);\nsystem P;\n";
         let param = at(text, "id_t i)", 5, 1);
-        assert_eq!(denotes(text, at(text, "T(i)", 2, 1)), (DefKind::Parameter, param));
+        assert_eq!(
+            denotes(text, at(text, "T(i)", 2, 1)),
+            (DefKind::Parameter, param)
+        );
         let global = at(text, "int i", 4, 1);
-        assert_eq!(denotes(text, at(text, "i = a", 0, 1)), (DefKind::Variable, global));
+        assert_eq!(
+            denotes(text, at(text, "i = a", 0, 1)),
+            (DefKind::Variable, global)
+        );
     }
 
     #[test]
@@ -1327,15 +1387,23 @@ mod tests {
         let text = "template T() {\n  init location a;\n  location b;\n  location a;\n  \
                     a -> b;\n  b -> a;\n}\nsystem T;\n";
         let first = at(text, "location a", 9, 1);
-        assert_eq!(denotes(text, at(text, "a -> b", 0, 1)), (DefKind::Location, first));
-        assert_eq!(denotes(text, at(text, "b -> a", 5, 1)), (DefKind::Location, first));
+        assert_eq!(
+            denotes(text, at(text, "a -> b", 0, 1)),
+            (DefKind::Location, first)
+        );
+        assert_eq!(
+            denotes(text, at(text, "b -> a", 5, 1)),
+            (DefKind::Location, first)
+        );
         // The template's own index answers lowering the same, by use span.
         let mut host = AnalysisHost::new();
         host.set_text(text);
         let t = &host.item_tree().templates[0];
         let names = resolve_template(&t.data);
         let edge_end = at(text, "b -> a", 5, 1).start - t.offset;
-        let def = names.index().local_def(Span::new(edge_end, edge_end + 1), "a");
+        let def = names
+            .index()
+            .local_def(Span::new(edge_end, edge_end + 1), "a");
         let first_rel = Span::new(first.start - t.offset, first.end - t.offset);
         assert_eq!(
             def,

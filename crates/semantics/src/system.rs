@@ -635,8 +635,7 @@ pub fn lower_instance_resolved(
 ) -> InstanceLowered {
     let mut ctx = Ctx::for_instance(&req.scope, req.bases);
     ctx.time_scale = req.time_scale;
-    let (process, mut info) =
-        ctx.template(&req.template, names, Some(&req.params), &req.name, 0);
+    let (process, mut info) = ctx.template(&req.template, names, Some(&req.params), &req.name, 0);
     info.args = req.args.clone();
     let spent = MAX_TOTAL_EXPANSION - ctx.budget_left();
     let mut used_globals: Vec<String> = ctx.used_globals.iter().cloned().collect();

@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::resolve::{DefKind, LocalDef, TemplateNames};
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
+use super::resolve::{DefKind, LocalDef, TemplateNames};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
