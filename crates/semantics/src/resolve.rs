@@ -1,8 +1,11 @@
-//! Name resolution for tools: every name written in a file, mapped to the
+//! Name resolution: every name written in a file, mapped to the
 //! definition it refers to.
 //!
-//! The lowering walker resolves names too, but per instance and into `ir`
-//! slots, not back to the text. Editors need the text: go to definition,
+//! Lowering reads it for the ends of edges ([`NameIndex::local_def`]) and
+//! the symmetry pass for every name ([`Resolutions::def_of`]); the rest of
+//! lowering still resolves names in its own scopes, per instance and into
+//! `ir` slots, held to this module's answers by the agreement test
+//! ([`agreement_with_lowering`]). Editors need the text: go to definition,
 //! references, rename, hover and semantic tokens all start from "which
 //! declaration does the name at this offset mean". This module answers that
 //! once, from the HIR, with the same scoping rules as lowering:
