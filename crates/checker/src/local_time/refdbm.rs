@@ -30,6 +30,63 @@ pub fn open_up(zone: &mut Dbm, p: usize) {
     }
 }
 
+/// Lets the processes `opened` says pass their local time, then
+/// intersects with `invariant` (constraints `v_i - v_j ≺ b`, `(i, j, b)`);
+/// false when the zone empties. The result is exactly that of
+/// [`open_up`] for each opened process followed by [`Dbm::constrain`]
+/// with each constraint, in O(n) per constraint into an opened column
+/// (an upper bound `X_c - t_p ≤ b` of an invariant) instead of O(n²):
+///
+/// 1. The constraints `(a, t_p, b)` into an opened column from one that
+///    is not are first added to the zone before the delay (O(1) each when
+///    it satisfies them already, as it does after the invariants): the
+///    delay only lowers `t_p`, raising `v_a - t_p`, so a valuation that
+///    ends within the bound started within it.
+/// 2. After opening, column `t_p` is unbounded but for the diagonal. Every
+///    other entry stays: a path through a constraint `(a, t_p, b)` with
+///    `a` not opened costs at least the same path with the old bound
+///    `m[a][t_p] ≤ b`, and the old zone was closed. Into `t_p` a shortest
+///    path ends with one of these constraints, so `m[i][t_p]` is the least
+///    `m[i][a] + b` (row `t_p` keeps its diagonal: the old zone had no
+///    negative cycle). No column read here is opened, so the order of
+///    the constraints does not matter.
+/// 3. The rest (bounds into columns not opened, and between two opened
+///    reference clocks, which invariants do not produce) by `constrain`.
+pub fn open_up_within(
+    zone: &mut Dbm,
+    opened: impl Fn(usize) -> bool,
+    invariant: &[(usize, usize, Raw)],
+) -> bool {
+    let into_opened = |i: usize, j: usize| opened(j) && !opened(i);
+    for &(i, j, b) in invariant {
+        if into_opened(i, j) && !zone.constrain(i, j, b) {
+            return false;
+        }
+    }
+    if zone.is_empty() {
+        return false;
+    }
+    let n = zone.dim();
+    for p in (0..n).filter(|&p| opened(p)) {
+        open_up(zone, p);
+    }
+    let m = zone.raw_mut();
+    for &(a, t, b) in invariant {
+        if into_opened(a, t) {
+            for r in (0..n).filter(|&r| r != t) {
+                let through = bound::add(m[r * n + a], b);
+                m[r * n + t] = m[r * n + t].min(through);
+            }
+        }
+    }
+    for &(i, j, b) in invariant {
+        if !into_opened(i, j) && !zone.constrain(i, j, b) {
+            return false;
+        }
+    }
+    !zone.is_empty()
+}
+
 /// Adds `t_p = t_q` for every pair of `procs`; false when the zone empties.
 pub fn synchronise(zone: &mut Dbm, procs: impl IntoIterator<Item = usize>) -> bool {
     let mut first = None;
@@ -140,6 +197,36 @@ pub fn sync_alu_le(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dbm::tests::arb_zone;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn open_up_within_agrees_with_opening_then_constraining(
+            z in arb_zone(5),
+            opened in proptest::collection::vec(any::<bool>(), 3),
+            invariant in proptest::collection::vec((0usize..5, 0usize..5, -6i32..8, any::<bool>()), 0..6),
+        ) {
+            // Reference clocks 0..3, offsets 3..5; any constraint, also
+            // between two opened reference clocks.
+            let invariant: Vec<(usize, usize, Raw)> = invariant
+                .into_iter()
+                .filter(|&(i, j, _, _)| i != j)
+                .map(|(i, j, c, s)| (i, j, bound::raw(c, s)))
+                .collect();
+            let is_opened = |p: usize| p < 3 && opened[p];
+            let mut expected = z.clone();
+            for p in (0..3).filter(|&p| opened[p]) {
+                open_up(&mut expected, p);
+            }
+            let nonempty = invariant.iter().all(|&(i, j, b)| expected.constrain(i, j, b));
+            let mut got = z.clone();
+            prop_assert_eq!(open_up_within(&mut got, is_opened, &invariant), nonempty);
+            if nonempty {
+                prop_assert_eq!(got, expected);
+            }
+        }
+    }
 
     /// Two processes, one clock each: t0 = 0, t1 = 1, X1 = 2 (x of p0), X2 = 3.
     fn start() -> Dbm {
