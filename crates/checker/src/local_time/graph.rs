@@ -329,16 +329,17 @@ impl<'a> LocalGraph<'a> {
             .fill(self.model.locs(key), &mut self.lower, &mut self.upper);
     }
 
-    /// `z1 ⊑ z2` with the bounds of the last [`Self::fill_bounds`].
-    pub fn subsumed_filled(&self, z1: &Dbm, z2: &Dbm) -> bool {
-        let layout = &self.layout;
-        let (lower, upper) = (&self.lower, &self.upper);
-        refdbm::sync_alu_le(
-            z1,
-            z2,
-            layout.nproc,
-            |x| lower[layout.clock(x)],
-            |x| upper[layout.clock(x)],
-        )
+    /// The `refdbm::sync_thresholds` of a zone with `mins` for the bounds
+    /// of the last [`Self::fill_bounds`].
+    pub fn thresholds_filled(&self, mins: &[Raw], out: &mut Vec<Raw>) {
+        // Offset x's clock is x - nproc + 1; clock 0 has no bounds.
+        refdbm::sync_thresholds(mins, &self.upper[1..], out);
+    }
+
+    /// `z1 ⊑ z2`, `z1` with its [`Self::thresholds_filled`] and `z2` with
+    /// its `refdbm::ref_mins`, with the bounds of the last
+    /// [`Self::fill_bounds`].
+    pub fn subsumed_filled(&self, z1: (&Dbm, &[Raw]), z2: (&Dbm, &[Raw])) -> bool {
+        refdbm::sync_alu_le(z1, z2, self.layout.nproc, &self.lower[1..])
     }
 }
