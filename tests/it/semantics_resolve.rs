@@ -6,7 +6,8 @@
 //! the definition at the same place. That covers the templates checked on
 //! their own (variables, constants, typedefs, functions and their
 //! parameters and locals, template parameters, `select` and quantifier
-//! bindings, the locations edges name) and the whole network (global
+//! bindings; not the locations edges name, which lowering reads from the
+//! resolver itself) and the whole network (global
 //! declarations and functions, partial instantiations' parameters, the
 //! checks and their quantifiers). Lowering records its answers itself
 //! (`Ctx::names`), so the two are computed independently. Lowering's

@@ -144,6 +144,30 @@ fn scalar_misuse_turns_the_reduction_off_with_a_located_warning() {
     }
 }
 
+/// The pass reads which declaration a name denotes from the resolver: a
+/// template's plain `g` hides the global value of the set `g`, so
+/// assigning it a literal keeps the reduction; without the local, the
+/// same update assigns a literal to a value of the set and turns it off.
+#[test]
+fn a_local_hiding_a_set_valued_global_is_read_as_the_local() {
+    let text = "typedef scalar[2] id_t;\nid_t g;\nint[0, 1] c[id_t];\n\
+                template P(const id_t i) {\n  int[0, 3] g;\n  init location l;\n  \
+                l -> l do g = 1, c[i] = 1;\n}\nsystem P;\ncheck safe: A[] c[g] <= 1;\n";
+    let off = |t: &str| {
+        support::warnings(t)
+            .into_iter()
+            .filter(|(m, _)| m.contains("without symmetry reduction"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(off(text), []);
+    assert_eq!(network(text).symmetry.sets.len(), 1);
+    let global = text.replacen("  int[0, 3] g;\n", "", 1);
+    assert_ne!(global, text);
+    let w = off(&global);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(network(&global).symmetry.sets.is_empty());
+}
+
 /// A verdict, with a model error's kind only (which variable overflows
 /// first depends on the order).
 fn verdict_kind(v: &Verdict) -> String {

@@ -161,7 +161,11 @@ pub struct TemplateCheck {
 pub fn check_template<'db>(db: &'db dyn salsa::Database, key: TemplateKey<'db>) -> TemplateCheck {
     let mut ctx = Ctx::with_globals(key.scope(db));
     let template = key.template(db);
-    ctx.template(template, None, &template.name.text, 0);
+    let names = super::resolve::template_names(
+        db,
+        super::resolve::TemplateSource::new(db, template.clone()),
+    );
+    ctx.template(template, names, None, &template.name.text, 0);
     let mut used_globals: Vec<String> = ctx.used_globals.into_iter().collect();
     used_globals.sort();
     TemplateCheck {
@@ -254,7 +258,10 @@ pub fn lower_instance<'db>(
     db: &'db dyn salsa::Database,
     key: InstanceKey<'db>,
 ) -> Arc<InstanceLowered> {
-    Arc::new(super::system::lower_instance(key.request(db)))
+    let req = key.request(db);
+    let template = super::resolve::TemplateSource::new(db, req.template.clone());
+    let names = super::resolve::template_names(db, template);
+    Arc::new(super::system::lower_instance_resolved(req, names))
 }
 
 /// The network, and the diagnostics only the whole model shows (system line,

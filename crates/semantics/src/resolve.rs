@@ -1,8 +1,11 @@
-//! Name resolution for tools: every name written in a file, mapped to the
+//! Name resolution: every name written in a file, mapped to the
 //! definition it refers to.
 //!
-//! The lowering walker resolves names too, but per instance and into `ir`
-//! slots, not back to the text. Editors need the text: go to definition,
+//! Lowering reads it for the ends of edges ([`NameIndex::local_def`]) and
+//! the symmetry pass for every name ([`Resolutions::def_of`]); the rest of
+//! lowering still resolves names in its own scopes, per instance and into
+//! `ir` slots, held to this module's answers by the agreement test
+//! ([`agreement_with_lowering`]). Editors need the text: go to definition,
 //! references, rename, hover and semantic tokens all start from "which
 //! declaration does the name at this offset mean". This module answers that
 //! once, from the HIR, with the same scoping rules as lowering:
@@ -130,6 +133,21 @@ impl Resolutions {
         after
     }
 
+    /// The definition the name `text` written exactly at `span` denotes
+    /// (lowering's question: it knows where each name it reads is
+    /// written). The text is checked too, so that HIR whose names share a
+    /// span finds nothing rather than another name's definition.
+    pub fn def_of(&self, span: Span, text: &str) -> Option<&Def> {
+        let first = self
+            .names
+            .partition_point(|n| (n.span.start, n.span.end) < (span.start, span.end));
+        self.names[first..]
+            .iter()
+            .take_while(|n| n.span == span)
+            .map(|n| self.def(n.def))
+            .find(|d| d.name == text)
+    }
+
     /// Every occurrence of a definition (itself included), in text order.
     pub fn occurrences(&self, def: DefId) -> impl Iterator<Item = &NameRef> {
         self.names.iter().filter(move |n| n.def == def)
@@ -189,6 +207,51 @@ pub struct TemplateNames {
     pub refs: Vec<(Span, Target)>,
 }
 
+/// A definition of a template, as lowering keys its symbols: the span of
+/// its defining name (relative to the template) and what it declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LocalDef {
+    /// The defining occurrence of the name.
+    pub span: Span,
+    /// What it declares.
+    pub kind: DefKind,
+}
+
+impl TemplateNames {
+    /// The index lowering asks: what the name written at each span denotes.
+    pub fn index(&self) -> NameIndex<'_> {
+        NameIndex {
+            names: self,
+            at: self.refs.iter().map(|(s, t)| (*s, t)).collect(),
+        }
+    }
+}
+
+/// A template's resolved names by the span of their use
+/// ([`TemplateNames::index`]).
+pub struct NameIndex<'a> {
+    names: &'a TemplateNames,
+    at: FxHashMap<Span, &'a Target>,
+}
+
+impl NameIndex<'_> {
+    /// The template's own definition the name `text` written at `span`
+    /// denotes, if it denotes one (a name the template does not define, or
+    /// no name the resolver knows there: `None`). The text is checked too,
+    /// so HIR whose names share a span (built by hand) finds nothing
+    /// rather than another name's definition.
+    pub fn local_def(&self, span: Span, text: &str) -> Option<LocalDef> {
+        let Target::Local(id) = self.at.get(&span)? else {
+            return None;
+        };
+        let (name, kind, span) = self.names.defs.get(*id as usize)?;
+        (name == text).then_some(LocalDef {
+            span: *span,
+            kind: *kind,
+        })
+    }
+}
+
 /// Resolves one template's names on its own: its own definitions by index,
 /// every other name as a global by text.
 #[salsa::tracked(returns(ref))]
@@ -196,7 +259,12 @@ pub fn template_names<'db>(
     db: &'db dyn salsa::Database,
     key: TemplateSource<'db>,
 ) -> TemplateNames {
-    TemplateWalk::default().run(key.template(db))
+    resolve_template(key.template(db))
+}
+
+/// [`template_names`] without a database (lowering outside one).
+pub fn resolve_template(t: &Template) -> TemplateNames {
+    TemplateWalk::default().run(t)
 }
 
 /// `rs[i].c[j].a` taken apart from the outside in: the fields read
@@ -639,6 +707,16 @@ pub fn resolutions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Resolution
         .map(|t| template_names(db, TemplateSource::new(db, t.data.clone())))
         .collect();
     Arc::new(FileWalk::new(&tree).run(&templates))
+}
+
+/// [`resolutions`] of an item tree, without a database (lowering).
+pub fn resolve_file(tree: &ItemTree) -> Resolutions {
+    let templates: Vec<TemplateNames> = tree
+        .templates
+        .iter()
+        .map(|t| resolve_template(&t.data))
+        .collect();
+    FileWalk::new(tree).run(&templates.iter().collect::<Vec<_>>())
 }
 
 struct FileWalk<'a> {
@@ -1194,6 +1272,150 @@ mod tests {
         assert_eq!((def.kind, def.span), (DefKind::Variable, Span::new(4, 5)));
         assert_eq!(first.names.len(), second.names.len());
     }
+
+    /// The span of `len` bytes at `skip` bytes into the first occurrence of
+    /// `pattern` in `text`.
+    fn at(text: &str, pattern: &str, skip: u32, len: u32) -> Span {
+        let start = text
+            .find(pattern)
+            .unwrap_or_else(|| panic!("no `{pattern}`")) as u32
+            + skip;
+        Span::new(start, start + len)
+    }
+
+    /// The kind and defining span of what the name at `span` denotes.
+    fn denotes(text: &str, span: Span) -> (DefKind, Span) {
+        let mut host = AnalysisHost::new();
+        host.set_text(text);
+        let r = host.resolutions();
+        let name = r
+            .at(span.start)
+            .unwrap_or_else(|| panic!("nothing at {span:?}"));
+        assert_eq!(name.span, span, "the name found at {span:?}");
+        let def = r.def(name.def);
+        (def.kind, def.span)
+    }
+
+    // The scoping cases where a name could mean two things, each with the
+    // answer worked out from the language's rules (docs/language.md).
+
+    #[test]
+    fn a_function_local_shadows_the_template_and_global_variables() {
+        let text = "int x;\ntemplate T() {\n  int x;\n  void f() { int x = 1; x = 2; }\n  \
+                    init location a;\n  a -> a do f(), x = 3;\n}\nsystem T;\n";
+        let local = at(text, "x = 1", 0, 1);
+        assert_eq!(
+            denotes(text, at(text, "x = 2", 0, 1)),
+            (DefKind::Local, local)
+        );
+        // Outside the function the template's own `x` hides the global.
+        let template_x = at(text, "int x;\n  void", 4, 1);
+        let edge_x = at(text, "x = 3", 0, 1);
+        assert_eq!(denotes(text, edge_x), (DefKind::Variable, template_x));
+    }
+
+    #[test]
+    fn a_select_named_like_a_global_hides_it_on_its_edge_only() {
+        let text = "int j;\nint k;\ntemplate T() {\n  init location a;\n  \
+                    a -> a select j : int[0, 1] do k = j;\n  a -> a do k = j + 1;\n}\nsystem T;\n";
+        let select = at(text, "j : int", 0, 1);
+        assert_eq!(
+            denotes(text, at(text, "k = j;", 4, 1)),
+            (DefKind::Select, select)
+        );
+        let global = at(text, "int j", 4, 1);
+        assert_eq!(
+            denotes(text, at(text, "j + 1", 0, 1)),
+            (DefKind::Variable, global)
+        );
+    }
+
+    #[test]
+    fn a_parameter_named_like_a_template_is_the_parameter_inside() {
+        let text = "template U() { init location u; }\n\
+                    template T(const int[0, 3] U) {\n  int[0, 3] y = U;\n  init location a;\n}\n\
+                    T1 = T(1);\nsystem T1, U;\n";
+        let param = at(text, "U) {", 0, 1);
+        assert_eq!(
+            denotes(text, at(text, "= U;", 2, 1)),
+            (DefKind::Parameter, param)
+        );
+        // In the system line it is the template.
+        let template = at(text, "U()", 0, 1);
+        assert_eq!(
+            denotes(text, at(text, ", U;", 2, 1)),
+            (DefKind::Template, template)
+        );
+    }
+
+    #[test]
+    fn a_quantifier_inside_a_function_hides_a_global_of_its_name() {
+        let text = "int i;\nint a[3];\nbool f() { return forall (i : int[0, 2]) a[i] == i; }\n\
+                    template T() { init location l; l -> l when f() do i = 1; }\nsystem T;\n";
+        let binding = at(text, "i : int", 0, 1);
+        assert_eq!(
+            denotes(text, at(text, "a[i]", 2, 1)),
+            (DefKind::Quantifier, binding)
+        );
+        assert_eq!(
+            denotes(text, at(text, "== i", 3, 1)),
+            (DefKind::Quantifier, binding)
+        );
+        let global = at(text, "int i", 4, 1);
+        assert_eq!(
+            denotes(text, at(text, "i = 1", 0, 1)),
+            (DefKind::Variable, global)
+        );
+    }
+
+    #[test]
+    fn a_partial_instantiation_parameter_hides_a_global_in_its_arguments() {
+        let text = "typedef int[0, 1] id_t;\nint i;\n\
+                    template T(const id_t a) { init location l; l -> l do i = a; }\n\
+                    P(const id_t i) = T(i);\nsystem P;\n";
+        let param = at(text, "id_t i)", 5, 1);
+        assert_eq!(
+            denotes(text, at(text, "T(i)", 2, 1)),
+            (DefKind::Parameter, param)
+        );
+        let global = at(text, "int i", 4, 1);
+        assert_eq!(
+            denotes(text, at(text, "i = a", 0, 1)),
+            (DefKind::Variable, global)
+        );
+    }
+
+    #[test]
+    fn an_edge_names_the_first_location_of_a_repeated_name() {
+        let text = "template T() {\n  init location a;\n  location b;\n  location a;\n  \
+                    a -> b;\n  b -> a;\n}\nsystem T;\n";
+        let first = at(text, "location a", 9, 1);
+        assert_eq!(
+            denotes(text, at(text, "a -> b", 0, 1)),
+            (DefKind::Location, first)
+        );
+        assert_eq!(
+            denotes(text, at(text, "b -> a", 5, 1)),
+            (DefKind::Location, first)
+        );
+        // The template's own index answers lowering the same, by use span.
+        let mut host = AnalysisHost::new();
+        host.set_text(text);
+        let t = &host.item_tree().templates[0];
+        let names = resolve_template(&t.data);
+        let edge_end = at(text, "b -> a", 5, 1).start - t.offset;
+        let def = names
+            .index()
+            .local_def(Span::new(edge_end, edge_end + 1), "a");
+        let first_rel = Span::new(first.start - t.offset, first.end - t.offset);
+        assert_eq!(
+            def,
+            Some(LocalDef {
+                span: first_rel,
+                kind: DefKind::Location
+            })
+        );
+    }
 }
 
 /// How the resolver's answers compare with lowering's on the names written
@@ -1310,7 +1532,8 @@ pub fn agreement_with_lowering(text: &str) -> Agreement {
     for t in &tree.templates {
         let mut ctx = Ctx::with_globals(&scope);
         ctx.names = Some(Vec::new());
-        ctx.template(&t.data, None, &t.data.name.text, 0);
+        let names = resolve_template(&t.data);
+        ctx.template(&t.data, &names, None, &t.data.name.text, 0);
         let place = format!("template {}", t.data.name.text);
         compare(ctx.names.take().unwrap_or_default(), t.offset, &place);
     }

@@ -32,6 +32,7 @@ use rustc_hash::FxHashMap;
 
 use super::hir::{self, Decl, ExprKind, ItemTree, StmtKind, TypeRef};
 use super::lower::{GlobalScope, ProcInfo};
+use super::resolve::Resolutions;
 use super::ty::{Sym, Ty};
 use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, Span, symmetry::ScalarSet};
@@ -135,8 +136,21 @@ struct SetDecl {
 
 struct Pass<'a> {
     tree: &'a ItemTree,
+    /// Which definition each name denotes: the one resolver's answer.
+    resolved: &'a Resolutions,
     sets: Vec<SetDecl>,
-    scopes: Vec<FxHashMap<String, Info>>,
+    /// What each definition read so far stands for, by the absolute span
+    /// of its defining name (as the resolver's definitions have it).
+    defs: FxHashMap<Span, Info>,
+    /// How many scopes are open around the current place: 0 among the
+    /// global declarations, 1 among a template's (or a partial
+    /// instance's parameters), more inside functions, edges and bindings.
+    depth: usize,
+    /// The global declarations by name (the places the sets own).
+    globals: FxHashMap<String, Info>,
+    /// While a template is read: the names it declares at its top
+    /// (parameters, locals, functions, locations), for checks' `P.x`.
+    members: Option<FxHashMap<String, Info>>,
     protos: FxHashMap<String, Proto>,
     /// Added to spans inside the template being read.
     offset: u32,
@@ -154,19 +168,26 @@ pub fn analyse(
     procs: &[ProcInfo],
     net: &mut ir::Network,
 ) -> Vec<Diagnostic> {
+    let sets = declare_sets(tree, globals);
+    if sets.is_empty() {
+        return Vec::new();
+    }
+    // Names are resolved only for models with scalar sets (few), so the
+    // others do not pay for it.
+    let resolved = super::resolve::resolve_file(tree);
     let mut pass = Pass {
         tree,
-        sets: Vec::new(),
-        scopes: vec![FxHashMap::default()],
+        resolved: &resolved,
+        sets,
+        defs: FxHashMap::default(),
+        depth: 0,
+        globals: FxHashMap::default(),
+        members: None,
         protos: FxHashMap::default(),
         offset: 0,
         check: None,
         ret: Kind::Val(None),
     };
-    pass.declare_sets(globals);
-    if pass.sets.is_empty() {
-        return Vec::new();
-    }
     pass.decls(&tree.globals, false);
     for t in &tree.templates {
         pass.template(t);
@@ -200,48 +221,64 @@ pub fn analyse(
     pass.build(globals, procs, net, asymmetric)
 }
 
-impl Pass<'_> {
-    /// The global typedefs of scalar sets (`typedef scalar[N] S;`).
-    fn declare_sets(&mut self, globals: &GlobalScope) {
-        for d in &self.tree.globals {
-            let Decl::Typedef(t) = d else { continue };
-            if !t.array.is_empty() {
-                continue;
-            }
-            let TypeRef::Scalar { .. } = t.ty else {
-                continue;
-            };
-            let Some((_, Sym::Typedef(Ty::Int { lo: 0, hi }))) =
-                globals.symbols.iter().find(|(n, _)| *n == t.name.text)
-            else {
-                continue;
-            };
-            self.sets.push(SetDecl {
-                name: t.name.text.clone(),
-                span: t.name.span,
-                size: (*hi + 1) as u32,
-                broken: None,
-                families: Vec::new(),
-                selects: Vec::new(),
-            });
+/// The global typedefs of scalar sets (`typedef scalar[N] S;`).
+fn declare_sets(tree: &ItemTree, globals: &GlobalScope) -> Vec<SetDecl> {
+    let mut sets = Vec::new();
+    for d in &tree.globals {
+        let Decl::Typedef(t) = d else { continue };
+        if !t.array.is_empty() {
+            continue;
         }
+        let TypeRef::Scalar { .. } = t.ty else {
+            continue;
+        };
+        let Some((_, Sym::Typedef(Ty::Int { lo: 0, hi }))) =
+            globals.symbols.iter().find(|(n, _)| *n == t.name.text)
+        else {
+            continue;
+        };
+        sets.push(SetDecl {
+            name: t.name.text.clone(),
+            span: t.name.span,
+            size: (*hi + 1) as u32,
+            broken: None,
+            families: Vec::new(),
+            selects: Vec::new(),
+        });
+    }
+    sets
+}
+
+impl Pass<'_> {
+    /// What the name `text` written at `span` stands for: the definition
+    /// the resolver says it denotes, as this pass has read it.
+    fn lookup(&self, text: &str, span: Span) -> Option<&Info> {
+        let def = self.resolved.def_of(self.abs(span), text)?;
+        self.defs.get(&def.span)
     }
 
-    fn lookup(&self, name: &str) -> Option<&Info> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+    /// Reads the definition of `name` as standing for `info`.
+    fn bind(&mut self, name: &hir::Name, info: Info) {
+        match (self.depth, &mut self.members) {
+            (0, _) => {
+                self.globals.insert(name.text.clone(), info.clone());
+            }
+            (1, Some(members)) => {
+                members.insert(name.text.clone(), info.clone());
+            }
+            _ => {}
+        }
+        self.defs.insert(self.abs(name.span), info);
     }
 
-    fn bind(&mut self, name: &str, info: Info) {
-        self.scopes
-            .last_mut()
-            .expect("a scope")
-            .insert(name.to_string(), info);
+    fn abs(&self, span: Span) -> Span {
+        Span::new(span.start + self.offset, span.end + self.offset)
     }
 
     /// Records that the model (or the check being read) breaks the
     /// discipline of the sets in `sets` at `span`.
     fn broken(&mut self, sets: &[usize], span: Span, why: impl Fn(&str) -> String) {
-        let at = Span::new(span.start + self.offset, span.end + self.offset);
+        let at = self.abs(span);
         for &k in sets {
             let message = why(&self.sets[k].name);
             match &mut self.check {
@@ -286,7 +323,7 @@ impl Pass<'_> {
     fn type_of(&mut self, ty: &TypeRef, array: &[hir::Expr]) -> (Elem, Vec<Dim>) {
         let mut dims: Vec<Dim> = array.iter().map(|d| self.dim(d)).collect();
         let elem = match ty {
-            TypeRef::Named(n) => match self.lookup(&n.text) {
+            TypeRef::Named(n) => match self.lookup(&n.text, n.span) {
                 Some(Info::Type { elem, dims: more }) => {
                     let (elem, more) = (*elem, more.clone());
                     dims.extend(more);
@@ -313,7 +350,7 @@ impl Pass<'_> {
     /// A dimension: the name of a set, or a size.
     fn dim(&mut self, d: &hir::Expr) -> Dim {
         if let ExprKind::Name(n) = &d.kind
-            && let Some(Info::Type { elem, dims }) = self.lookup(n)
+            && let Some(Info::Type { elem, dims }) = self.lookup(n, d.span)
         {
             return match (elem, dims.is_empty()) {
                 (Elem::Set(k), true) => Dim::Set(*k),
@@ -337,13 +374,13 @@ impl Pass<'_> {
                 let (elem, dims) = match &t.ty {
                     TypeRef::Scalar { .. } if t.array.is_empty() => {
                         match self.sets.iter().position(|s| s.name == t.name.text) {
-                            Some(k) if self.scopes.len() == 1 => (Elem::Set(k), Vec::new()),
+                            Some(k) if self.depth == 0 => (Elem::Set(k), Vec::new()),
                             _ => (Elem::Plain, Vec::new()),
                         }
                     }
                     _ => self.type_of(&t.ty, &t.array),
                 };
-                self.bind(&t.name.text, Info::Type { elem, dims });
+                self.bind(&t.name, Info::Type { elem, dims });
             }
             Decl::Var(v) => {
                 let (elem, dims) = self.type_of(&v.ty, &v.array);
@@ -351,7 +388,7 @@ impl Pass<'_> {
                 if let Some(init) = &v.init {
                     self.initialiser(elem, init);
                 }
-                self.bind(&v.name.text, Info::Place { elem, dims });
+                self.bind(&v.name, Info::Place { elem, dims });
             }
             Decl::Function(f) => self.function(f),
         }
@@ -364,7 +401,7 @@ impl Pass<'_> {
             .iter()
             .enumerate()
             .filter_map(|(i, d)| match d {
-                Dim::Set(k) if i > 0 || in_family || self.scopes.len() > 1 => Some(*k),
+                Dim::Set(k) if i > 0 || in_family || self.depth > 0 => Some(*k),
                 _ => None,
             })
             .collect();
@@ -390,7 +427,7 @@ impl Pass<'_> {
     fn param(&mut self, p: &hir::Param) -> Kind {
         let (elem, dims) = self.type_of(&p.ty, &p.array);
         self.bind(
-            &p.name.text,
+            &p.name,
             Info::Place {
                 elem,
                 dims: dims.clone(),
@@ -407,21 +444,21 @@ impl Pass<'_> {
             }
             None => Kind::Val(None),
         };
-        self.scopes.push(FxHashMap::default());
+        self.depth += 1;
         let params: Vec<Kind> = f.params.iter().map(|p| self.param(p)).collect();
         let saved = std::mem::replace(&mut self.ret, ret.clone());
         self.stmts(&f.body);
         self.ret = saved;
-        self.scopes.pop();
-        self.bind(&f.name.text, Info::Function { ret, params });
+        self.depth -= 1;
+        self.bind(&f.name, Info::Function { ret, params });
     }
 
     fn stmts(&mut self, body: &[hir::Stmt]) {
-        self.scopes.push(FxHashMap::default());
+        self.depth += 1;
         for s in body {
             self.stmt(s);
         }
-        self.scopes.pop();
+        self.depth -= 1;
     }
 
     fn stmt(&mut self, s: &hir::Stmt) {
@@ -457,11 +494,11 @@ impl Pass<'_> {
                 self.stmt(body);
             }
             StmtKind::ForRange { name, ty, body } => {
-                self.scopes.push(FxHashMap::default());
+                self.depth += 1;
                 let (elem, dims) = self.type_of(ty, &[]);
-                self.bind(&name.text, Info::Place { elem, dims });
+                self.bind(name, Info::Place { elem, dims });
                 self.stmt(body);
-                self.scopes.pop();
+                self.depth -= 1;
             }
             StmtKind::Return(e) => {
                 if let Some(e) = e {
@@ -490,18 +527,19 @@ impl Pass<'_> {
 
     fn template(&mut self, t: &hir::TemplateItem) {
         self.offset = t.offset;
-        self.scopes.push(FxHashMap::default());
+        self.depth += 1;
+        self.members = Some(FxHashMap::default());
         let params: Vec<Kind> = t.data.params.iter().map(|p| self.param(p)).collect();
         let in_family = params.iter().any(|k| !k.sets().is_empty());
         self.decls(&t.data.decls, in_family);
         for l in &t.data.locations {
-            self.bind(&l.name.text, Info::Location);
+            self.bind(&l.name, Info::Location);
             if let Some(i) = &l.invariant {
                 self.expr(i);
             }
         }
         for e in &t.data.edges {
-            self.scopes.push(FxHashMap::default());
+            self.depth += 1;
             for s in &e.selects {
                 let (elem, dims) = self.type_of(&s.ty, &[]);
                 if let (Elem::Set(k), true) = (elem, dims.is_empty()) {
@@ -511,7 +549,7 @@ impl Pass<'_> {
                         _ => self.sets[k].selects.push((at, vec![s.name.text.clone()])),
                     }
                 }
-                self.bind(&s.name.text, Info::Place { elem, dims });
+                self.bind(&s.name, Info::Place { elem, dims });
             }
             if let Some(g) = &e.guard {
                 self.condition(g);
@@ -522,9 +560,10 @@ impl Pass<'_> {
             for u in &e.updates {
                 self.expr(u);
             }
-            self.scopes.pop();
+            self.depth -= 1;
         }
-        let locals = self.scopes.pop().expect("the template's scope");
+        let locals = self.members.take().unwrap_or_default();
+        self.depth -= 1;
         self.offset = 0;
         self.protos
             .insert(t.data.name.text.clone(), Proto { params, locals });
@@ -535,7 +574,7 @@ impl Pass<'_> {
     /// for checks.
     fn instances(&mut self) {
         for inst in &self.tree.instances {
-            self.scopes.push(FxHashMap::default());
+            self.depth += 1;
             let params: Vec<Kind> = inst.params.iter().map(|p| self.param(p)).collect();
             let wanted = self
                 .protos
@@ -546,7 +585,7 @@ impl Pass<'_> {
                 let got = self.expr(a);
                 self.agree(want, &got, a.span);
             }
-            self.scopes.pop();
+            self.depth -= 1;
             let locals = self
                 .protos
                 .get(&inst.template.text)
@@ -605,7 +644,7 @@ impl Pass<'_> {
         match &e.kind {
             ExprKind::Missing => Kind::Unknown,
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Deadlock => Kind::Val(None),
-            ExprKind::Name(n) => match self.lookup(n) {
+            ExprKind::Name(n) => match self.lookup(n, e.span) {
                 Some(Info::Place { elem, dims }) => Kind::of(*elem, dims),
                 _ => Kind::Val(None),
             },
@@ -651,7 +690,7 @@ impl Pass<'_> {
                 if self.process(e).is_some() {
                     return Kind::Val(None);
                 }
-                let (ret, params) = match self.lookup(&name.text) {
+                let (ret, params) = match self.lookup(&name.text, name.span) {
                     Some(Info::Function { ret, params }) => (ret.clone(), params.clone()),
                     _ => (Kind::Val(None), Vec::new()),
                 };
@@ -720,16 +759,16 @@ impl Pass<'_> {
                 Kind::Val(None)
             }
             ExprKind::Quant(q, name, ty, body) => {
-                self.scopes.push(FxHashMap::default());
+                self.depth += 1;
                 let (elem, dims) = self.type_of(ty, &[]);
-                self.bind(&name.text, Info::Place { elem, dims });
+                self.bind(name, Info::Place { elem, dims });
                 let k = self.expr(body);
                 if *q == hir::QuantKind::Sum {
                     self.plain(&k, body.span, "a sum's term is");
                 } else {
                     self.plain(&k, body.span, "a quantified condition is");
                 }
-                self.scopes.pop();
+                self.depth -= 1;
                 Kind::Val(None)
             }
             ExprKind::List(items) => {
@@ -801,7 +840,7 @@ impl Pass<'_> {
     /// Whether anything is made over set `k` (processes, arrays).
     fn uses(&self, k: usize) -> bool {
         !self.sets[k].families.is_empty()
-            || self.scopes[0].values().any(
+            || self.globals.values().any(
                 |i| matches!(i, Info::Place { dims, .. } if dims.first() == Some(&Dim::Set(k))),
             )
     }
@@ -810,7 +849,7 @@ impl Pass<'_> {
     fn globals_of(&self, k: usize, globals: &GlobalScope, set: &mut ScalarSet) {
         let n = set.size;
         for (name, sym) in &globals.symbols {
-            let Some(Info::Place { elem, dims }) = self.scopes[0].get(name) else {
+            let Some(Info::Place { elem, dims }) = self.globals.get(name) else {
                 continue;
             };
             let over = dims.first() == Some(&Dim::Set(k));

@@ -621,11 +621,21 @@ pub struct InstanceLowered {
     pub needed_scale: i64,
 }
 
-/// Lowers one instance on its own (the salsa query memoises this).
+/// Lowers one instance on its own, resolving its template's names first.
 pub fn lower_instance(req: &InstanceRequest) -> InstanceLowered {
+    lower_instance_resolved(req, &crate::resolve::resolve_template(&req.template))
+}
+
+/// Lowers one instance on its own with its template's names already
+/// resolved (the salsa query memoises this, and the resolution per
+/// template).
+pub fn lower_instance_resolved(
+    req: &InstanceRequest,
+    names: &crate::resolve::TemplateNames,
+) -> InstanceLowered {
     let mut ctx = Ctx::for_instance(&req.scope, req.bases);
     ctx.time_scale = req.time_scale;
-    let (process, mut info) = ctx.template(&req.template, Some(&req.params), &req.name, 0);
+    let (process, mut info) = ctx.template(&req.template, names, Some(&req.params), &req.name, 0);
     info.args = req.args.clone();
     let spent = MAX_TOTAL_EXPANSION - ctx.budget_left();
     let mut used_globals: Vec<String> = ctx.used_globals.iter().cloned().collect();

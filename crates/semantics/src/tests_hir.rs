@@ -8,8 +8,12 @@ use super::hir::*;
 use super::system::lower_network;
 use zeno_ir::{self as ir, ClockConstraint, Expr as IE, LocationKind, Span, Update};
 
+/// A span of its own for each piece of HIR, as the parser gives: the
+/// resolver tells names apart by where they are written.
 fn sp() -> Span {
-    Span::default()
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let start = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Span::new(start, start + 1)
 }
 fn name(s: &str) -> Name {
     Name::new(s, sp())

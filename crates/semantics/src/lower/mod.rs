@@ -16,6 +16,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
+use super::resolve::{DefKind, LocalDef, TemplateNames};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
@@ -162,9 +163,9 @@ pub struct Ctx {
     /// The least refinement that makes every clock quotient met so far an
     /// integer (`5` for `2 >= 5*x`): the lcm of their denominators.
     pub needed_scale: i64,
-    /// When set, every name looked up in a scope and every location an
-    /// edge names, with what it resolved to (for the test that holds
-    /// `resolve` to lowering's answers).
+    /// When set, every name looked up in a scope, with what it resolved
+    /// to (for the test that holds `resolve` to lowering's answers; the
+    /// ends of edges lowering reads from `resolve` itself).
     pub names: Option<Vec<(Span, LoweredName)>>,
 }
 
@@ -173,7 +174,7 @@ pub struct Ctx {
 pub enum LoweredName {
     /// The global declaration of this name.
     Global(String),
-    /// A definition of the template (a location too), of a function, a
+    /// A definition of the template, of a function, a
     /// `select` or quantifier binding or a partial instantiation's
     /// parameter, at this span (relative to the template while one is
     /// checked, as the HIR's).

@@ -457,10 +457,13 @@ impl Ctx {
     // ---- templates ----
 
     /// Checks (in check mode) or lowers (in lower mode, with `params` bound
-    /// and `offset` the template's position) one template.
+    /// and `offset` the template's position) one template; `names` is the
+    /// resolver's answer for it ([`resolve::template_names`]), which says
+    /// what the names written in it denote.
     pub fn template(
         &mut self,
         t: &hir::Template,
+        names: &TemplateNames,
         params: Option<&[Sym]>,
         proc_name: &str,
         offset: u32,
@@ -489,9 +492,11 @@ impl Ctx {
         }
         self.declare(&t.decls, &format!("{proc_name}."));
 
-        // Locations.
+        // Locations: by name for the checks' `P.name`, by definition for
+        // the edges, whose ends the resolver resolves.
         let mut locations = Vec::new();
         let mut loc_ids: FxHashMap<String, (ir::LocId, Span)> = FxHashMap::default();
+        let mut loc_by_def: FxHashMap<LocalDef, ir::LocId> = FxHashMap::default();
         let mut initial: Option<(ir::LocId, Span)> = None;
         for l in &t.locations {
             let id = locations.len() as ir::LocId;
@@ -520,6 +525,11 @@ impl Ctx {
                 self.diags.push(d);
             }
             loc_ids.insert(l.name.text.clone(), (id, l.name.span));
+            let def = LocalDef {
+                span: l.name.span,
+                kind: DefKind::Location,
+            };
+            loc_by_def.insert(def, id);
             if l.init {
                 if let Some((_, first)) = initial {
                     let first = self.abs(first);
@@ -565,17 +575,16 @@ impl Ctx {
         }
 
         // Edges.
+        let names = names.index();
         let mut edges = Vec::new();
         let mut succ: Vec<Vec<ir::LocId>> = vec![Vec::new(); locations.len()];
         for e in &t.edges {
             let mut ends = [0; 2];
             let mut ok = true;
             for (k, n) in [&e.source, &e.target].into_iter().enumerate() {
-                match loc_ids.get(&n.text) {
-                    Some(&(id, def)) => {
-                        self.record_name(n.span, LoweredName::Local(def));
-                        ends[k] = id;
-                    }
+                let def = names.local_def(n.span, &n.text);
+                match def.and_then(|d| Some((d, *loc_by_def.get(&d)?))) {
+                    Some((_, id)) => ends[k] = id,
                     None => {
                         if !n.text.is_empty() {
                             let near = super::suggest::closest(
