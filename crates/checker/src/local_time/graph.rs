@@ -138,8 +138,9 @@ impl<'a> LocalGraph<'a> {
         }
         let processes = &self.model.net.processes;
         let nproc = self.layout.nproc;
-        let opened =
-            |p: usize| p < nproc && processes[p].locations[key[p] as usize].kind == LocationKind::Normal;
+        let opened = |p: usize| {
+            p < nproc && processes[p].locations[key[p] as usize].kind == LocationKind::Normal
+        };
         let nonempty = refdbm::open_up_within(zone, opened, &invariant);
         self.invariant_buf.set(invariant);
         Ok(nonempty)

@@ -20,8 +20,8 @@ use crate::{Limit, SearchOrder, Stats, Task, Ties};
 use zeno_ir::{EdgeId, EvalError, ProcId};
 
 use super::graph::LocalGraph;
-use super::refdbm;
 use super::por::Ample;
+use super::refdbm;
 
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -132,8 +132,10 @@ impl Store {
         let new_right = (zone, &self.new_mins[..]);
         let mut removed = Vec::new();
         ids.retain(|&id| {
-            let covered =
-                graph.subsumed_filled((&zones[id as usize], part(thresholds, offsets, id)), new_right);
+            let covered = graph.subsumed_filled(
+                (&zones[id as usize], part(thresholds, offsets, id)),
+                new_right,
+            );
             if covered {
                 removed.push(id);
             }
