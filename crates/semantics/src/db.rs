@@ -285,8 +285,9 @@ pub fn lowered(db: &dyn salsa::Database, file: SourceFile) -> Lowered {
         .iter()
         .cloned()
         .collect();
+    let resolve = || super::resolve::resolutions(db, file).clone();
     let (mut network, diagnostics) =
-        super::system::lower_network_with(&tree, &uses, &mut |req: InstanceRequest| {
+        super::system::lower_network_with(&tree, &uses, &resolve, &mut |req: InstanceRequest| {
             lower_instance(db, InstanceKey::new(db, req)).clone()
         });
     network.lines = Some(zeno_base::line_index::LineIndex::in_chars(file.text(db)));

@@ -1273,6 +1273,39 @@ mod tests {
         assert_eq!(first.names.len(), second.names.len());
     }
 
+    /// Lowering and the IDE read one memo: lowering a model with a scalar
+    /// set resolves each template once (its check, its instances and the
+    /// symmetry pass share it) and the file once, and the IDE's request
+    /// afterwards runs nothing again.
+    #[test]
+    fn lowering_and_the_ide_share_one_resolution() {
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let l = log.clone();
+        let db = Database::with_event_callback(Box::new(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Ok(mut log) = l.lock()
+            {
+                log.push(format!("{database_key:?}"));
+            }
+        }));
+        let mut host = AnalysisHost::with_database(db);
+        host.set_text(
+            "typedef scalar[2] id_t;\nint[0, 1] c[id_t];\n\
+             template P(const id_t i) { init location l; l -> l do c[i] = 1; }\n\
+             template Q() { init location q; }\nsystem P, Q;\n",
+        );
+        // How many times each resolving query ran since the last look.
+        let runs = || {
+            let keys = std::mem::take(&mut *log.lock().unwrap());
+            let count = |query: &str| keys.iter().filter(|k| k.starts_with(query)).count();
+            (count("template_names("), count("resolutions("))
+        };
+        assert!(host.network().is_some());
+        assert_eq!(runs(), (2, 1));
+        assert!(host.resolutions().names.len() > 10);
+        assert_eq!(runs(), (0, 0));
+    }
+
     /// The span of `len` bytes at `skip` bytes into the first occurrence of
     /// `pattern` in `text`.
     fn at(text: &str, pattern: &str, skip: u32, len: u32) -> Span {
@@ -1539,9 +1572,9 @@ pub fn agreement_with_lowering(text: &str) -> Agreement {
     }
     let mut ctx = Ctx::new(Mode::Lower);
     ctx.names = Some(Vec::new());
-    let mut ctx = crate::system::lower_network_in(ctx, &tree, &Default::default(), &mut |req| {
-        Arc::new(crate::system::lower_instance(&req))
-    });
+    let resolve = || resolved.clone();
+    let lower = &mut |req| Arc::new(crate::system::lower_instance(&req));
+    let mut ctx = crate::system::lower_network_in(ctx, &tree, &Default::default(), &resolve, lower);
     compare(ctx.names.take().unwrap_or_default(), 0, "the network");
     out
 }

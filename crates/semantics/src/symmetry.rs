@@ -164,6 +164,7 @@ struct Pass<'a> {
 /// saying where a scalar set is not used symmetrically.
 pub fn analyse(
     tree: &ItemTree,
+    resolve: &super::system::Resolver<'_>,
     globals: &GlobalScope,
     procs: &[ProcInfo],
     net: &mut ir::Network,
@@ -174,7 +175,7 @@ pub fn analyse(
     }
     // Names are resolved only for models with scalar sets (few), so the
     // others do not pay for it.
-    let resolved = super::resolve::resolve_file(tree);
+    let resolved = resolve();
     let mut pass = Pass {
         tree,
         resolved: &resolved,

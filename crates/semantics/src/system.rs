@@ -7,6 +7,7 @@ use super::hir::{self, ExprKind, ItemTree, Quantifier};
 use std::sync::Arc;
 
 use super::lower::{Ctx, GlobalScope, MAX_TIME_SCALE, MAX_TOTAL_EXPANSION, Mode, ProcInfo};
+use super::resolve::Resolutions;
 use super::ty::{MAX_EXPANSION, Sym, Ty};
 use zeno_base::diagnostics::{Diagnostic, Severity};
 use zeno_ir as ir;
@@ -20,19 +21,25 @@ pub fn lower_network(
     tree: &ItemTree,
     template_uses: &FxHashSet<String>,
 ) -> (ir::Network, Vec<Diagnostic>) {
-    lower_network_with(tree, template_uses, &mut |req| {
+    let resolve = || Arc::new(crate::resolve::resolve_file(tree));
+    lower_network_with(tree, template_uses, &resolve, &mut |req| {
         Arc::new(lower_instance(&req))
     })
 }
 
-/// [`lower_network`] with a custom instance lowerer (the database passes a
-/// memoising one).
+/// The file's names resolved, asked for only when needed (the database
+/// passes its memoised [`crate::resolve::resolutions`]).
+pub type Resolver<'a> = dyn Fn() -> Arc<Resolutions> + 'a;
+
+/// [`lower_network`] with a custom resolver and instance lowerer (the
+/// database passes memoising ones).
 pub fn lower_network_with(
     tree: &ItemTree,
     template_uses: &FxHashSet<String>,
+    resolve: &Resolver<'_>,
     lower: &mut InstanceLowerer<'_>,
 ) -> (ir::Network, Vec<Diagnostic>) {
-    let ctx = lower_network_in(Ctx::new(Mode::Lower), tree, template_uses, lower);
+    let ctx = lower_network_in(Ctx::new(Mode::Lower), tree, template_uses, resolve, lower);
     if ctx.needed_scale == 1 || ctx.diags.iter().any(|d| d.severity == Severity::Error) {
         return (ctx.net, ctx.diags);
     }
@@ -42,7 +49,7 @@ pub fn lower_network_with(
     let scale = ctx.needed_scale;
     let mut refined = Ctx::new(Mode::Lower);
     refined.time_scale = scale;
-    let mut ctx = lower_network_in(refined, tree, template_uses, lower);
+    let mut ctx = lower_network_in(refined, tree, template_uses, resolve, lower);
     ctx.net.time_scale = ir::TimeScale(scale as u32);
     if let Some(at) = tree
         .system_span
@@ -67,6 +74,7 @@ pub(crate) fn lower_network_in(
     mut ctx: Ctx,
     tree: &ItemTree,
     template_uses: &FxHashSet<String>,
+    resolve: &Resolver<'_>,
     lower: &mut InstanceLowerer<'_>,
 ) -> Ctx {
     ctx.declare(&tree.globals, "");
@@ -243,7 +251,7 @@ pub(crate) fn lower_network_in(
         });
     }
 
-    let symmetry = super::symmetry::analyse(tree, &sink.scope, &ctx.procs, &mut ctx.net);
+    let symmetry = super::symmetry::analyse(tree, resolve, &sink.scope, &ctx.procs, &mut ctx.net);
     ctx.diags.extend(symmetry);
 
     for (name, span, kind) in ctx.global_entries() {
