@@ -350,7 +350,7 @@ fn bind_args(ctx: &mut Ctx, t: &hir::TemplateItem, inst: &hir::InstanceDecl) -> 
         let binds_constant = p.is_const
             && p.array.is_empty()
             && ty.bounds().is_some()
-            && !matches!(&arg.kind, ExprKind::Name(n) if matches!(ctx.lookup_global(n), Some(Sym::Var { .. })));
+            && !matches!(&arg.kind, ExprKind::Name(n) if matches!(ctx.lookup_global(n, arg.span), Some(Sym::Var { .. })));
         if p.is_ref && !binds_constant {
             // A global variable or clock, or a part of a variable (`v[i]`,
             // `r.f`) or an element of a clock array (`x[i]`) whose indices

@@ -25,9 +25,9 @@ impl Ctx {
     /// `x` or `x - y` as DBM indices, without reporting anything.
     pub(super) fn clock_term(&mut self, e: &hir::Expr) -> Option<(ClockId, ClockId)> {
         match &e.kind {
-            ExprKind::Name(n) => match self.peek(n) {
+            ExprKind::Name(n) => match self.peek(n, e.span) {
                 Some(Sym::Clock { id }) => {
-                    self.lookup(n);
+                    self.lookup(n, e.span);
                     Some((id, 0))
                 }
                 _ => None,
@@ -65,7 +65,7 @@ impl Ctx {
     pub(super) fn indexes_clock_array(&mut self, e: &hir::Expr) -> bool {
         match &e.kind {
             ExprKind::Index(a, _) => self.indexes_clock_array(a),
-            ExprKind::Name(n) => matches!(self.peek(n), Some(Sym::Clocks { .. })),
+            ExprKind::Name(n) => matches!(self.peek(n, e.span), Some(Sym::Clocks { .. })),
             ExprKind::Field(b, f) => self.find_process(b).is_some_and(|pid| {
                 matches!(
                     self.procs[pid].locals.get(&f.text),
@@ -147,7 +147,12 @@ impl Ctx {
         }
     }
 
-    pub(super) fn peek(&self, name: &str) -> Option<Sym> {
+    /// What `name`, written at `at`, stands for, without marking it used:
+    /// the question lowering asks before it knows whether it will use the
+    /// name (is it a clock? a typedef? a function returning a record?).
+    /// `at` is where the resolver records the name, so the answer can come
+    /// from it (`Resolutions::def_of`) once lowering's scopes go.
+    pub(super) fn peek(&self, name: &str, _at: Span) -> Option<Sym> {
         self.scopes
             .iter()
             .rev()

@@ -193,9 +193,9 @@ impl Ctx {
     /// the first index.
     fn dim(&mut self, d: &hir::Expr) -> Option<(u32, i32)> {
         if let ExprKind::Name(n) = &d.kind {
-            let ty = match self.peek(n) {
+            let ty = match self.peek(n, d.span) {
                 Some(Sym::Typedef(t)) => {
-                    self.lookup(n);
+                    self.lookup(n, d.span);
                     Some(t)
                 }
                 None => ty::builtin_int_type(n),
@@ -396,7 +396,7 @@ impl Ctx {
         let ExprKind::Name(n) = &init.kind else {
             return false;
         };
-        let Some(Sym::ConstData { values, ty: src }) = self.peek(n) else {
+        let Some(Sym::ConstData { values, ty: src }) = self.peek(n, init.span) else {
             return false;
         };
         if !src.same_shape(ty) || ty.slots() != src.slots() {
@@ -425,11 +425,11 @@ impl Ctx {
     pub(super) fn is_record_base(&self, base: &hir::Expr) -> bool {
         match &base.kind {
             ExprKind::Name(n) => matches!(
-                self.peek(n),
+                self.peek(n, base.span),
                 Some(Sym::Var { .. } | Sym::ConstData { .. } | Sym::Const { .. })
             ),
             // `make(1).a`: a field of the record a function returns.
-            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            ExprKind::Call(n, _) => self.returns_aggregate(n),
             _ => true,
         }
     }
@@ -438,11 +438,11 @@ impl Ctx {
     /// reporting anything.
     pub(super) fn is_aggregate_quiet(&mut self, e: &hir::Expr) -> bool {
         match &e.kind {
-            ExprKind::Name(n) => match self.peek(n) {
+            ExprKind::Name(n) => match self.peek(n, e.span) {
                 Some(Sym::Var { ty, .. } | Sym::ConstData { ty, .. }) => ty.is_aggregate(),
                 _ => false,
             },
-            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            ExprKind::Call(n, _) => self.returns_aggregate(n),
             // A choice between two (of the same shape, checked where it is
             // used).
             ExprKind::Cond(_, a, b) => self.is_aggregate_quiet(a) || self.is_aggregate_quiet(b),
@@ -566,7 +566,7 @@ impl Ctx {
                 }
                 FieldRes::Error => None,
             },
-            ExprKind::Call(n, _) if self.returns_aggregate(&n.text) => self.result_place(e),
+            ExprKind::Call(n, _) if self.returns_aggregate(n) => self.result_place(e),
             ExprKind::Cond(c, a, b) => self.cond_place(e, c, a, b),
             ExprKind::Missing => None,
             _ => {

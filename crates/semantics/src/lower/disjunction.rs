@@ -72,7 +72,10 @@ impl Ctx {
     pub(super) fn mentions_clock(&self, e: &hir::Expr) -> bool {
         match &e.kind {
             ExprKind::Name(n) => {
-                matches!(self.peek(n), Some(Sym::Clock { .. } | Sym::Clocks { .. }))
+                matches!(
+                    self.peek(n, e.span),
+                    Some(Sym::Clock { .. } | Sym::Clocks { .. })
+                )
             }
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
                 self.mentions_clock(a) || self.mentions_clock(b)

@@ -65,7 +65,7 @@ impl Ctx {
                 );
                 Typed::error()
             }
-            ExprKind::Call(name, args) => match self.peek(&name.text) {
+            ExprKind::Call(name, args) => match self.peek(&name.text, name.span) {
                 Some(Sym::Function(_)) => self.call(name, args, e.span),
                 other => {
                     self.fns.call_statement = false;

@@ -361,8 +361,8 @@ impl Ctx {
     }
 
     /// Whether `name` is a function that returns an array or a record.
-    pub(super) fn returns_aggregate(&self, name: &str) -> bool {
-        matches!(self.peek(name), Some(Sym::Function(def))
+    pub(super) fn returns_aggregate(&self, name: &hir::Name) -> bool {
+        matches!(self.peek(&name.text, name.span), Some(Sym::Function(def))
             if def.ret.as_ref().is_some_and(Ty::is_aggregate))
     }
 
@@ -370,7 +370,7 @@ impl Ctx {
     /// (`make(1).a`, `row()[2]`).
     pub(super) fn rooted_in_call(&self, e: &hir::Expr) -> bool {
         match &e.kind {
-            ExprKind::Call(n, _) => self.returns_aggregate(&n.text),
+            ExprKind::Call(n, _) => self.returns_aggregate(n),
             ExprKind::Index(a, _) | ExprKind::Field(a, _) => self.rooted_in_call(a),
             _ => false,
         }
@@ -1238,9 +1238,9 @@ impl Ctx {
     /// with constant indices, a clock or a channel.
     pub(crate) fn reference_argument(&mut self, a: &hir::Expr, param: &str) -> Option<Sym> {
         if let ExprKind::Name(n) = &a.kind
-            && let Some(sym @ Sym::Clock { .. }) = self.peek(n)
+            && let Some(sym @ Sym::Clock { .. }) = self.peek(n, a.span)
         {
-            self.lookup(n);
+            self.lookup(n, a.span);
             return Some(sym);
         }
         let p = self.place(a)?;
@@ -1884,14 +1884,14 @@ impl Ctx {
     /// Whether `s` assigns a clock directly (a loop with such a body is
     /// unrolled).
     fn resets_a_clock(&mut self, s: &Stmt) -> bool {
-        fn root(e: &hir::Expr) -> Option<&str> {
+        fn root(e: &hir::Expr) -> Option<(&str, Span)> {
             match &e.kind {
-                ExprKind::Name(n) => Some(n),
+                ExprKind::Name(n) => Some((n, e.span)),
                 ExprKind::Index(a, _) | ExprKind::Field(a, _) => root(a),
                 _ => None,
             }
         }
-        fn assigned<'s>(s: &'s Stmt, out: &mut Vec<&'s str>) {
+        fn assigned<'s>(s: &'s Stmt, out: &mut Vec<(&'s str, Span)>) {
             match &s.kind {
                 StmtKind::Expr(e) => {
                     if let ExprKind::Assign(_, lhs, _) = &e.kind
@@ -1916,9 +1916,12 @@ impl Ctx {
         }
         let mut names = Vec::new();
         assigned(s, &mut names);
-        names
-            .iter()
-            .any(|n| matches!(self.peek(n), Some(Sym::Clock { .. } | Sym::Clocks { .. })))
+        names.iter().any(|&(n, at)| {
+            matches!(
+                self.peek(n, at),
+                Some(Sym::Clock { .. } | Sym::Clocks { .. })
+            )
+        })
     }
 
     /// A constant clock reset in the body being lowered (or one a call it
@@ -2145,13 +2148,13 @@ impl Ctx {
         match &a.kind {
             ExprKind::Name(n) => {
                 matches!(
-                    self.peek(n),
+                    self.peek(n, a.span),
                     Some(Sym::Const { .. } | Sym::ConstData { .. })
                 )
             }
             ExprKind::Index(b, _) => self.is_a_value(b),
             ExprKind::Field(b, _) => self.is_record_base(b) && self.is_a_value(b),
-            ExprKind::Call(n, _) => !self.returns_aggregate(&n.text),
+            ExprKind::Call(n, _) => !self.returns_aggregate(n),
             ExprKind::Missing => false,
             _ => true,
         }
@@ -2160,6 +2163,6 @@ impl Ctx {
     /// Whether a parameter's type names an array or record type.
     fn names_aggregate_type(&self, t: &TypeRef) -> bool {
         matches!(t, TypeRef::Named(n)
-            if matches!(self.peek(&n.text), Some(Sym::Typedef(ty)) if ty.is_aggregate()))
+            if matches!(self.peek(&n.text, n.span), Some(Sym::Typedef(ty)) if ty.is_aggregate()))
     }
 }

@@ -285,12 +285,15 @@ impl Ctx {
             .collect()
     }
 
-    /// Looks a name up in the global scope only.
-    pub fn lookup_global(&mut self, name: &str) -> Option<Sym> {
+    /// Looks a name, written at `at`, up in the global scope only, marking
+    /// it used and recording it (when names are recorded).
+    pub fn lookup_global(&mut self, name: &str, at: Span) -> Option<Sym> {
         let e = self.scopes[0].map.get_mut(name)?;
         e.used = true;
+        let sym = e.sym.clone();
+        self.record_name(at, LoweredName::Global(name.to_string()));
         self.used_globals.insert(name.to_string());
-        Some(e.sym.clone())
+        Some(sym)
     }
 
     /// Sets the span offset, returning the previous one.
@@ -445,7 +448,25 @@ impl Ctx {
         }
     }
 
-    fn lookup(&mut self, name: &str) -> Option<Sym> {
+    /// Looks up `name`, written at `at`, marking it used and recording what
+    /// it resolved to (when names are recorded).
+    fn lookup(&mut self, name: &str, at: Span) -> Option<Sym> {
+        if self.names.is_some() {
+            let found = self
+                .scopes
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(depth, scope)| {
+                    scope.map.get(name).map(|entry| match depth {
+                        0 => LoweredName::Global(name.to_string()),
+                        _ => LoweredName::Local(entry.span),
+                    })
+                });
+            if let Some(found) = found {
+                self.record_name(at, found);
+            }
+        }
         let depth = self.scopes.len();
         for (i, scope) in self.scopes.iter_mut().enumerate().rev() {
             if let Some(e) = scope.map.get_mut(name) {
@@ -471,23 +492,7 @@ impl Ctx {
     }
 
     fn lookup_or_error(&mut self, name: &str, span: Span) -> Option<Sym> {
-        if self.names.is_some() {
-            let found = self
-                .scopes
-                .iter()
-                .enumerate()
-                .rev()
-                .find_map(|(depth, scope)| {
-                    scope.map.get(name).map(|entry| match depth {
-                        0 => LoweredName::Global(name.to_string()),
-                        _ => LoweredName::Local(entry.span),
-                    })
-                });
-            if let Some(found) = found {
-                self.record_name(span, found);
-            }
-        }
-        let sym = self.lookup(name);
+        let sym = self.lookup(name, span);
         if sym.is_none() {
             // The nearest name in scope, for a typo.
             let near = suggest::closest(
@@ -554,7 +559,7 @@ impl Ctx {
                 }
                 None => Ty::Error,
             },
-            TypeRef::Named(n) => match self.peek(&n.text) {
+            TypeRef::Named(n) => match self.peek(&n.text, n.span) {
                 None => match ty::builtin_int_type(&n.text) {
                     Some(t) => t,
                     None => {

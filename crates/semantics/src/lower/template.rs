@@ -651,7 +651,7 @@ impl Ctx {
                         Some(sync)
                     });
                     let label = e.label.as_ref().map(|l| {
-                        if let Some(Sym::Chan { .. }) = self.peek(&l.text) {
+                        if let Some(Sym::Chan { .. }) = self.peek(&l.text, l.span) {
                             self.error(
                                 l.span,
                                 format!(
