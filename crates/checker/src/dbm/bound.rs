@@ -63,17 +63,26 @@ pub fn add(a: Raw, b: Raw) -> Raw {
 }
 
 /// [`add`] when `a` is known finite: the same sum, without the test on
-/// `a`, in a form the compiler can run on several entries at once.
+/// `a`, in 32-bit lanes the compiler can run on several entries at once.
+/// Finite bounds lie in `[-2·MAX_CONST, 2·MAX_CONST + 1]` (what [`raw`]
+/// and [`add`] produce), so the sum of two finite ones fits an `i32`; the
+/// sum with `b == INF` may wrap, and is thrown away for `INF`.
 #[inline]
 pub fn add_finite(a: Raw, b: Raw) -> Raw {
-    debug_assert!(a != INF);
-    let s = a as i64 + b as i64 - ((a | b) & 1) as i64;
-    let s = if s >= 2 * MAX_CONST as i64 + 2 {
+    debug_assert!(in_range(a));
+    debug_assert!(b == INF || in_range(b));
+    let s = a.wrapping_add(b).wrapping_sub((a | b) & 1);
+    let s = if s >= 2 * MAX_CONST + 2 {
         INF
     } else {
-        s.max(-(2 * MAX_CONST as i64)) as Raw
+        s.max(-2 * MAX_CONST)
     };
     if b == INF { INF } else { s }
+}
+
+/// Whether `b` is a finite bound [`raw`] or [`add`] can produce.
+fn in_range(b: Raw) -> bool {
+    (-2 * MAX_CONST..=2 * MAX_CONST + 1).contains(&b)
 }
 
 /// The complement of `x_i - x_j ≺ c` as a bound on `x_j - x_i`:
@@ -102,6 +111,26 @@ mod tests {
         assert_eq!(add(le(2), lt(3)), lt(5));
         assert_eq!(add(lt(-2), lt(3)), lt(1));
         assert_eq!(add(INF, le(3)), INF);
+    }
+
+    #[test]
+    fn finite_addition_agrees_with_addition() {
+        // Both ends of the range, where the sum saturates, and INF.
+        let edge = [
+            -2 * MAX_CONST,
+            -2 * MAX_CONST + 1,
+            lt(-7),
+            LT_ZERO,
+            LE_ZERO,
+            le(9),
+            2 * MAX_CONST,
+            2 * MAX_CONST + 1,
+        ];
+        for &a in &edge {
+            for &b in edge.iter().chain([&INF]) {
+                assert_eq!(add_finite(a, b), add(a, b), "{a} + {b}");
+            }
+        }
     }
 
     #[test]

@@ -159,10 +159,7 @@ impl Dbm {
                     continue;
                 }
                 for (ij, &kj) in row_i.iter_mut().zip(row_k) {
-                    let s = bound::add_finite(ik, kj);
-                    if s < *ij {
-                        *ij = s;
-                    }
+                    *ij = (*ij).min(bound::add_finite(ik, kj));
                 }
             }
         }
@@ -208,18 +205,25 @@ impl Dbm {
         }
         self.set(i, j, b);
         let n = self.dim;
-        // Only paths through the new edge i -> j can get shorter.
-        for k in 0..n {
-            let ki = self.m[k * n + i];
+        // Only paths through the new edge i -> j can get shorter. Row j
+        // itself does not: `m[j][i] + b >= (<=, 0)` (checked above), so
+        // `m[j][i] + b + m[j][l] >= m[j][l]`; it is read while the other
+        // rows are written. Nor does any `m[k][i]` read below (l = i adds
+        // the same non-negative cycle), so the rows may go in any order.
+        let (before, rest) = self.m.split_at_mut(j * n);
+        let (row_j, after) = rest.split_at_mut(n);
+        let row_j: &[Raw] = row_j;
+        for row_k in before.chunks_exact_mut(n).chain(after.chunks_exact_mut(n)) {
+            let ki = row_k[i];
             if ki == INF {
                 continue;
             }
             let kij = bound::add(ki, b);
-            for l in 0..n {
-                let s = bound::add(kij, self.m[j * n + l]);
-                if s < self.m[k * n + l] {
-                    self.m[k * n + l] = s;
-                }
+            if kij == INF {
+                continue;
+            }
+            for (kl, &jl) in row_k.iter_mut().zip(row_j) {
+                *kl = (*kl).min(bound::add_finite(kij, jl));
             }
         }
         true

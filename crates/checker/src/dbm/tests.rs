@@ -176,6 +176,23 @@ proptest! {
     }
 
     #[test]
+    fn constrain_agrees_with_a_full_closure(d in arb_zone(5), i in 0usize..5, j in 0usize..5, c in -8i32..8, s in any::<bool>()) {
+        // The incremental O(n²) update against Floyd–Warshall on the
+        // tightened matrix: the same zone, or both empty.
+        prop_assume!(i != j);
+        let b = bound::raw(c, s);
+        let mut inc = d.clone();
+        let nonempty = inc.constrain(i, j, b);
+        let mut m = d.raw().to_vec();
+        m[i * 5 + j] = m[i * 5 + j].min(b);
+        let full = Dbm::from_raw(5, m);
+        prop_assert_eq!(nonempty, !full.is_empty());
+        if nonempty {
+            prop_assert_eq!(inc, full);
+        }
+    }
+
+    #[test]
     fn inclusion_is_a_partial_order(a in arb_zone(3), b in arb_zone(3), c in arb_zone(3)) {
         prop_assert!(a.is_subset_of(&a));
         if a.is_subset_of(&b) && b.is_subset_of(&a) {

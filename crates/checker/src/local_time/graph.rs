@@ -9,7 +9,9 @@
 //! then let every process that may delay (not in an urgent location)
 //! delay on its own, and intersect with the invariants again.
 
-use crate::dbm::{Dbm, bound};
+use std::cell::Cell;
+
+use crate::dbm::{Dbm, Raw, bound};
 use crate::goal::{self, Goal};
 use crate::lu::LuTable;
 use crate::semantics::{Model, TransitionBuf};
@@ -27,6 +29,9 @@ pub struct LocalGraph<'a> {
     vectors_of: Vec<Vec<Vec<usize>>>,
     lower: Vec<i32>,
     upper: Vec<i32>,
+    /// The invariant constraints [`Self::elapse`] collects, kept to reuse
+    /// the allocation.
+    invariant_buf: Cell<Vec<(usize, usize, Raw)>>,
 }
 
 impl<'a> LocalGraph<'a> {
@@ -62,6 +67,7 @@ impl<'a> LocalGraph<'a> {
             vectors_of,
             lower: vec![0; net.dbm_dim()],
             upper: vec![0; net.dbm_dim()],
+            invariant_buf: Cell::new(Vec::new()),
         }
     }
 
@@ -110,15 +116,34 @@ impl<'a> LocalGraph<'a> {
         Ok(!zone.is_empty())
     }
 
-    /// Every process not in an urgent location lets its own time pass,
-    /// then the invariants again.
+    /// Every process not in an urgent or committed location lets its own
+    /// time pass, then the invariants again (`refdbm::open_up_within`: the
+    /// invariants' upper bounds in O(n) each, not O(n²)).
     pub fn elapse(&self, key: &[i32], zone: &mut Dbm) -> Result<bool, EvalError> {
+        let vars = self.model.vars(key);
+        let mut invariant = self.invariant_buf.take();
+        invariant.clear();
         for (p, proc_) in self.model.net.processes.iter().enumerate() {
-            if proc_.locations[key[p] as usize].kind == LocationKind::Normal {
-                refdbm::open_up(zone, p);
+            let loc = &proc_.locations[key[p] as usize];
+            if let Some(d) = &loc.data_invariant
+                && d.eval(vars)? == 0
+            {
+                self.invariant_buf.set(invariant);
+                return Ok(false);
+            }
+            for c in &loc.invariant {
+                let (i, j) = self.layout.translate(c.i, c.j);
+                invariant.push((i, j, bound::raw(c.bound.eval(vars)?, c.strict)));
             }
         }
-        self.invariants(key, zone)
+        let processes = &self.model.net.processes;
+        let nproc = self.layout.nproc;
+        let opened = |p: usize| {
+            p < nproc && processes[p].locations[key[p] as usize].kind == LocationKind::Normal
+        };
+        let nonempty = refdbm::open_up_within(zone, opened, &invariant);
+        self.invariant_buf.set(invariant);
+        Ok(nonempty)
     }
 
     /// The initial state (all clocks and reference clocks 0, invariants,
@@ -305,16 +330,17 @@ impl<'a> LocalGraph<'a> {
             .fill(self.model.locs(key), &mut self.lower, &mut self.upper);
     }
 
-    /// `z1 ⊑ z2` with the bounds of the last [`Self::fill_bounds`].
-    pub fn subsumed_filled(&self, z1: &Dbm, z2: &Dbm) -> bool {
-        let layout = &self.layout;
-        let (lower, upper) = (&self.lower, &self.upper);
-        refdbm::sync_alu_le(
-            z1,
-            z2,
-            layout.nproc,
-            |x| lower[layout.clock(x)],
-            |x| upper[layout.clock(x)],
-        )
+    /// The `refdbm::sync_thresholds` of a zone with `mins` for the bounds
+    /// of the last [`Self::fill_bounds`].
+    pub fn thresholds_filled(&self, mins: &[Raw], out: &mut Vec<Raw>) {
+        // Offset x's clock is x - nproc + 1; clock 0 has no bounds.
+        refdbm::sync_thresholds(mins, &self.upper[1..], out);
+    }
+
+    /// `z1 ⊑ z2`, `z1` with its [`Self::thresholds_filled`] and `z2` with
+    /// its `refdbm::ref_mins`, with the bounds of the last
+    /// [`Self::fill_bounds`].
+    pub fn subsumed_filled(&self, z1: (&Dbm, &[Raw]), z2: (&Dbm, &[Raw])) -> bool {
+        refdbm::sync_alu_le(z1, z2, self.layout.nproc, &self.lower[1..])
     }
 }

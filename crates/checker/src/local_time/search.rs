@@ -11,7 +11,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use crate::dbm::Dbm;
+use crate::dbm::{Dbm, Raw};
 use crate::frontier::{Frontier, Queue};
 use crate::goal::Goal;
 use crate::heuristics::Heuristic;
@@ -21,6 +21,7 @@ use zeno_ir::{EdgeId, EvalError, ProcId};
 
 use super::graph::LocalGraph;
 use super::por::Ample;
+use super::refdbm;
 
 /// How often (in explored states) progress is reported.
 const PROGRESS_EVERY: u64 = 4096;
@@ -51,17 +52,41 @@ struct State {
 
 const NO_PARENT: u32 = u32::MAX;
 
-#[derive(Default)]
 struct Store {
     keys: Vec<Box<[i32]>>,
     by_key: FxHashMap<Box<[i32]>, (u32, Vec<u32>)>,
     states: Vec<State>,
     zones: Vec<Dbm>,
+    /// Each zone's `refdbm::ref_mins` and `sync_thresholds` (for its
+    /// discrete state's bounds), `offsets` entries per state: what
+    /// subsumption reads of a zone besides its offsets' rows.
+    mins: Vec<Raw>,
+    thresholds: Vec<Raw>,
+    offsets: usize,
+    /// The same for the zone being inserted.
+    new_mins: Vec<Raw>,
+    new_thresholds: Vec<Raw>,
     edges: Vec<(ProcId, EdgeId)>,
     live: u64,
 }
 
 impl Store {
+    fn new(offsets: usize) -> Store {
+        Store {
+            keys: Vec::new(),
+            by_key: FxHashMap::default(),
+            states: Vec::new(),
+            zones: Vec::new(),
+            mins: Vec::new(),
+            thresholds: Vec::new(),
+            offsets,
+            new_mins: Vec::new(),
+            new_thresholds: Vec::new(),
+            edges: Vec::new(),
+            live: 0,
+        }
+    }
+
     fn path_to(&self, mut id: u32) -> Path {
         let mut path = Vec::new();
         while self.states[id as usize].parent != NO_PARENT {
@@ -89,28 +114,42 @@ impl Store {
             self.keys.push(key.into());
             self.by_key.insert(key.into(), (next_key, Vec::new()));
         }
-        let (kid, ids) = self.by_key.get_mut(key).expect("inserted above");
         graph.fill_bounds(key);
-        for &id in ids.iter() {
-            if graph.subsumed_filled(zone, &self.zones[id as usize]) {
-                return None;
-            }
+        refdbm::ref_mins(zone, graph.layout.nproc, &mut self.new_mins);
+        graph.thresholds_filled(&self.new_mins, &mut self.new_thresholds);
+        let (kid, ids) = self.by_key.get_mut(key).expect("inserted above");
+        let offsets = self.offsets;
+        fn part(v: &[Raw], offsets: usize, id: u32) -> &[Raw] {
+            &v[id as usize * offsets..(id as usize + 1) * offsets]
         }
+        let (zones, mins, thresholds) = (&self.zones, &self.mins, &self.thresholds);
+        let new_left = (zone, &self.new_thresholds[..]);
+        if ids.iter().any(|&id| {
+            graph.subsumed_filled(new_left, (&zones[id as usize], part(mins, offsets, id)))
+        }) {
+            return None;
+        }
+        let new_right = (zone, &self.new_mins[..]);
+        let mut removed = Vec::new();
+        ids.retain(|&id| {
+            let covered = graph.subsumed_filled(
+                (&zones[id as usize], part(thresholds, offsets, id)),
+                new_right,
+            );
+            if covered {
+                removed.push(id);
+            }
+            !covered
+        });
         let states = &mut self.states;
         let zones = &mut self.zones;
-        let mut removed = 0;
-        ids.retain(|&id| {
-            if graph.subsumed_filled(&zones[id as usize], zone) {
-                states[id as usize].removed = true;
-                // The zone is not needed again: a trace follows parents
-                // and transitions only.
-                zones[id as usize] = Dbm::zero(0);
-                removed += 1;
-                false
-            } else {
-                true
-            }
-        });
+        for &id in &removed {
+            states[id as usize].removed = true;
+            // The zone is not needed again: a trace follows parents
+            // and transitions only.
+            zones[id as usize] = Dbm::zero(0);
+        }
+        let removed = removed.len() as u64;
         let id = states.len() as u32;
         ids.push(id);
         let start = self.edges.len() as u32;
@@ -123,6 +162,8 @@ impl Store {
             removed: false,
         });
         zones.push(zone.clone());
+        self.mins.extend_from_slice(&self.new_mins);
+        self.thresholds.extend_from_slice(&self.new_thresholds);
         self.live = self.live + 1 - removed;
         Some(id)
     }
@@ -168,7 +209,7 @@ pub fn run(
         let locs: Vec<u32> = model.locs(key).iter().map(|&l| l as u32).collect();
         h.estimate(&locs, model.vars(key))
     };
-    let mut store = Store::default();
+    let mut store = Store::new(graph.dim() - graph.layout.nproc);
     let mut buf = TransitionBuf::default();
     buf.watch = Some(task.stop.watch());
     let mut goal_buf = TransitionBuf::default();

@@ -38,11 +38,6 @@ impl Layout {
         self.nproc + c as usize - 1
     }
 
-    /// The clock of offset variable `x` (`x >= nproc`).
-    pub fn clock(&self, x: usize) -> usize {
-        x - self.nproc + 1
-    }
-
     /// The zone indices `(i, j)` of an ordinary constraint `x_i - x_j`,
     /// with clock 0 read as the reference clock of the other clock's owner.
     pub fn translate(&self, i: ClockId, j: ClockId) -> (usize, usize) {
