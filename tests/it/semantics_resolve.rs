@@ -165,31 +165,31 @@ check two: E<> Q(2).b && Q(1).c > 3;
     assert_eq!(def("Q(1).c", 5), line(DefKind::Variable, "c;"));
 }
 
-/// The errors of `text` and the definition the name at the start of
-/// `pattern` + `offset` denotes: its kind and its line from its start.
-fn errors_and_definitions(
-    text: &str,
-) -> (
-    Vec<String>,
-    impl Fn(&str, usize) -> Option<(zeno::semantics::resolve::DefKind, String)>,
-) {
+/// The errors of `text`, each with its byte range.
+fn errors_of(text: &str) -> Vec<String> {
     let mut host = zeno::semantics::AnalysisHost::new();
     host.set_text(text);
-    let errors = host
-        .diagnostics()
+    host.diagnostics()
         .iter()
         .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
         .map(|d| format!("{}..{}: {}", d.range.start, d.range.end, d.message))
-        .collect();
+        .collect()
+}
+
+/// The definition the name at the start of `pattern` + `offset` in `text`
+/// denotes: its kind and its line from its start.
+fn denotes(
+    text: &str,
+    pattern: &str,
+    offset: usize,
+) -> Option<(zeno::semantics::resolve::DefKind, String)> {
+    let mut host = zeno::semantics::AnalysisHost::new();
+    host.set_text(text);
     let res = host.resolutions();
-    let text = text.to_string();
-    let def = move |pattern: &str, offset: usize| {
-        let at = text.find(pattern).unwrap() + offset;
-        let def = res.def(res.at(at as u32)?.def);
-        let rest = &text[def.span.start as usize..];
-        Some((def.kind, rest[..rest.find('\n').unwrap()].to_string()))
-    };
-    (errors, def)
+    let at = text.find(pattern).unwrap() + offset;
+    let def = res.def(res.at(at as u32)?.def);
+    let rest = &text[def.span.start as usize..];
+    Some((def.kind, rest[..rest.find('\n').unwrap()].to_string()))
 }
 
 /// Checks name processes through the resolver, so scoping decides which
@@ -206,7 +206,8 @@ P1 = T();
 system P1;
 check one: E<> exists (P1 : int[0, 1]) P1.b;
 ";
-    let (errors, def) = errors_and_definitions(quantified);
+    let errors = errors_of(quantified);
+    let def = |p, o| denotes(quantified, p, o);
     let at_b = quantified.find("P1.b").unwrap() + 3;
     assert_eq!(
         errors,
@@ -229,7 +230,8 @@ P1 = T();
 system P1;
 check one: E<> P1.b;
 ";
-    let (errors, def) = errors_and_definitions(global);
+    let errors = errors_of(global);
+    let def = |p, o| denotes(global, p, o);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].ends_with("has no fields: it is not a record"));
     assert_eq!(def("P1.b", 0), Some((DefKind::Variable, "P1;".into())));
@@ -252,7 +254,8 @@ system T;
 check one: E<> T(1).w;
 check two: E<> T(0).b;
 ";
-    let (errors, def) = errors_and_definitions(text);
+    let errors = errors_of(text);
+    let def = |p, o| denotes(text, p, o);
     // `T(0).b`: the instance's processes have no location `b` (the
     // template `T`'s, which is not in the system, has).
     let at_b = text.find("T(0).b").unwrap() + 5;
