@@ -164,3 +164,118 @@ check two: E<> Q(2).b && Q(1).c > 3;
     assert_eq!(def("Q(2).b", 5), line(DefKind::Location, "b;"));
     assert_eq!(def("Q(1).c", 5), line(DefKind::Variable, "c;"));
 }
+
+/// The errors of `text`, each with its byte range.
+fn errors_of(text: &str) -> Vec<String> {
+    let mut host = zeno::semantics::AnalysisHost::new();
+    host.set_text(text);
+    host.diagnostics()
+        .iter()
+        .filter(|d| d.severity == zeno::diagnostics::Severity::Error)
+        .map(|d| format!("{}..{}: {}", d.range.start, d.range.end, d.message))
+        .collect()
+}
+
+/// The definition the name at the start of `pattern` + `offset` in `text`
+/// denotes: its kind and its line from its start.
+fn denotes(
+    text: &str,
+    pattern: &str,
+    offset: usize,
+) -> Option<(zeno::semantics::resolve::DefKind, String)> {
+    let mut host = zeno::semantics::AnalysisHost::new();
+    host.set_text(text);
+    let res = host.resolutions();
+    let at = text.find(pattern).unwrap() + offset;
+    let def = res.def(res.at(at as u32)?.def);
+    let rest = &text[def.span.start as usize..];
+    Some((def.kind, rest[..rest.find('\n').unwrap()].to_string()))
+}
+
+/// Checks name processes through the resolver, so scoping decides which
+/// definition a name denotes, not a search of the processes by name. A
+/// quantifier binding of a check, or a global variable, named like a
+/// process hides it: `P1.b` then reads a field of the integer, which has
+/// none (an error at `b`), and the resolver says the same (it once took
+/// `P1` for the process under the quantifier).
+#[test]
+fn data_named_like_a_process_hides_it_in_a_check() {
+    use zeno::semantics::resolve::DefKind;
+    let quantified = "template T() { init location a; location b; a -> b; }
+P1 = T();
+system P1;
+check one: E<> exists (P1 : int[0, 1]) P1.b;
+";
+    let errors = errors_of(quantified);
+    let def = |p, o| denotes(quantified, p, o);
+    let at_b = quantified.find("P1.b").unwrap() + 3;
+    assert_eq!(
+        errors,
+        [format!(
+            "{at_b}..{}: int[-32768, 32767] has no fields: it is not a record",
+            at_b + 1
+        )]
+    );
+    assert_eq!(
+        def("P1.b", 0),
+        Some((DefKind::Quantifier, "P1 : int[0, 1]) P1.b;".into()))
+    );
+    assert_eq!(def("P1.b", 3), None, "an integer has no field `b`");
+    let a = agreement_with_lowering(quantified);
+    assert!(a.disagreements.is_empty(), "{:?}", a.disagreements);
+
+    let global = "int P1;
+template T() { init location a; location b; a -> b; }
+P1 = T();
+system P1;
+check one: E<> P1.b;
+";
+    let errors = errors_of(global);
+    let def = |p, o| denotes(global, p, o);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].ends_with("has no fields: it is not a record"));
+    assert_eq!(def("P1.b", 0), Some((DefKind::Variable, "P1;".into())));
+    let a = agreement_with_lowering(global);
+    assert!(a.disagreements.is_empty(), "{:?}", a.disagreements);
+}
+
+/// A partial instance named like a template: the `system` line takes the
+/// instance, so only its processes exist, and `T(1)` in a check names the
+/// instance's (a process of `U`), as in the `system` line. The resolver
+/// once took the template there, so the IDE went to the wrong `T`.
+#[test]
+fn a_partial_instance_named_like_a_template_is_what_a_check_names() {
+    use zeno::semantics::resolve::DefKind;
+    let text = "typedef int[0, 1] id_t;
+template T(const id_t i) { init location a; location b; a -> b; }
+template U(const id_t i) { init location u; location w; u -> w; }
+T(const id_t i) = U(i);
+system T;
+check one: E<> T(1).w;
+check two: E<> T(0).b;
+";
+    let errors = errors_of(text);
+    let def = |p, o| denotes(text, p, o);
+    // `T(0).b`: the instance's processes have no location `b` (the
+    // template `T`'s, which is not in the system, has).
+    let at_b = text.find("T(0).b").unwrap() + 5;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "{at_b}..{}: process `T(0)` has no location or variable `b`",
+            at_b + 1
+        )),
+        "{errors:?}"
+    );
+    assert_eq!(
+        def("T(1).w", 0),
+        Some((DefKind::Instance, "T(const id_t i) = U(i);".into()))
+    );
+    assert_eq!(
+        def("T(1).w", 5),
+        Some((DefKind::Location, "w; u -> w; }".into()))
+    );
+    let a = agreement_with_lowering(text);
+    assert!(a.disagreements.is_empty(), "{:?}", a.disagreements);
+    assert_eq!(a.by_route.get("member"), Some(&1), "{:?}", a.by_route);
+}

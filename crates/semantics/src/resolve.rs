@@ -810,12 +810,29 @@ impl<'a> FileWalk<'a> {
             })
     }
 
+    /// Whether `e` names data where it is written outside templates (a
+    /// quantifier binding or a partial instantiation's parameter in scope,
+    /// else a global variable or constant): such a name hides a process of
+    /// the same name, as in lowering's scopes, so under `exists (P1 : …)`
+    /// `P1.b` reads a field of the binding, not process `P1`'s location.
+    fn is_data_name(&self, e: &Expr) -> bool {
+        let ExprKind::Name(n) = &e.kind else {
+            return false;
+        };
+        self.lookup(n).is_some_and(|id| {
+            matches!(
+                self.out.defs[id as usize].kind,
+                DefKind::Variable | DefKind::Constant | DefKind::Quantifier | DefKind::Parameter
+            )
+        })
+    }
+
     /// `r.a`, `rs[i].c[j]` in a check: the names in the indices and the
     /// root, and the fields when the root is a global record. A chain that
     /// starts at a process (`P1.r.a`) resolves its first step only.
     fn field_chain(&mut self, e: &Expr) {
         let is_data = |w: &Self, b: &Expr| {
-            !matches!(b.kind, ExprKind::Name(_) | ExprKind::Call(..)) || w.is_global_data(b)
+            !matches!(b.kind, ExprKind::Name(_) | ExprKind::Call(..)) || w.is_data_name(b)
         };
         let (mut fields, cur) = chain_parts(self, e, Self::expr, is_data);
         self.expr(cur);
@@ -1046,11 +1063,11 @@ impl<'a> FileWalk<'a> {
             }
             ExprKind::Call(name, args) => {
                 // A template's process, or a partial instance's
-                // (`P(const id_t i) = T(i);` names them `P(1)`).
-                let found = match self.templates.get(name.text.as_str()) {
-                    Some(&(id, k)) => Some((id, Some(k))),
-                    None => self.process_def(&name.text),
-                };
+                // (`P(const id_t i) = T(i);` names them `P(1)`): instances
+                // first, as the `system` line reads its names, so a
+                // partial instance named like a template is the one whose
+                // processes exist.
+                let found = self.process_def(&name.text);
                 self.refer(name.span, found.map(|f| f.0));
                 for a in args {
                     self.expr(a);
@@ -1158,7 +1175,7 @@ impl<'a> FileWalk<'a> {
             }
             ExprKind::Field(base, _)
                 if !matches!(base.kind, ExprKind::Name(_) | ExprKind::Call(..))
-                    || self.is_global_data(base) =>
+                    || self.is_data_name(base) =>
             {
                 self.field_chain(e)
             }

@@ -21,7 +21,13 @@ pub fn lower_network(
     tree: &ItemTree,
     template_uses: &FxHashSet<String>,
 ) -> (ir::Network, Vec<Diagnostic>) {
-    let resolve = || Arc::new(crate::resolve::resolve_file(tree));
+    // Resolved once, though a refined time unit lowers the file twice.
+    let resolved = std::cell::OnceCell::new();
+    let resolve = || {
+        resolved
+            .get_or_init(|| Arc::new(crate::resolve::resolve_file(tree)))
+            .clone()
+    };
     lower_network_with(tree, template_uses, &resolve, &mut |req| {
         Arc::new(lower_instance(&req))
     })
@@ -153,15 +159,13 @@ pub(crate) fn lower_network_in(
             if !inst.params.is_empty() {
                 partial(&mut ctx, &mut sink, t, inst);
             } else if let Some(bound) = bind_args(&mut ctx, t, inst) {
-                instantiate(
-                    &mut ctx,
-                    &mut sink,
-                    t,
-                    &bound,
-                    &inst.name.text,
-                    Vec::new(),
-                    inst.span,
-                );
+                let place = Placement {
+                    name: &inst.name.text,
+                    args: Vec::new(),
+                    at: inst.span,
+                    defined_by: inst.name.span,
+                };
+                instantiate(&mut ctx, &mut sink, t, &bound, place);
             }
         } else if let Some(t) = templates.get(entry.text.as_str()) {
             used_templates.insert(&t.data.name.text);
@@ -198,6 +202,11 @@ pub(crate) fn lower_network_in(
         }
     }
 
+    // Vectors and checks name processes; the resolver says which
+    // definition each name denotes.
+    if !tree.vectors.is_empty() || !tree.checks.is_empty() {
+        ctx.set_resolutions(resolve());
+    }
     ctx.vectors(&tree.vectors);
     ctx.priorities(&tree.priorities, process_levels, tree.system_span);
 
@@ -527,7 +536,13 @@ fn expand(ctx: &mut Ctx, sink: &mut Sink<'_, '_>, t: &hir::TemplateItem, entry: 
                 ty: ty.clone(),
             })
             .collect();
-        instantiate(ctx, sink, t, &bound, &name, values, entry.span);
+        let place = Placement {
+            name: &name,
+            args: values,
+            at: entry.span,
+            defined_by: shift(t.data.name.span, t.offset),
+        };
+        instantiate(ctx, sink, t, &bound, place);
     }
 }
 
@@ -575,7 +590,13 @@ fn partial(
         };
         let args: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         let name = format!("{}({})", inst.name.text, args.join(", "));
-        instantiate(ctx, sink, t, &bound, &name, values, inst.span);
+        let place = Placement {
+            name: &name,
+            args: values,
+            at: inst.span,
+            defined_by: inst.name.span,
+        };
+        instantiate(ctx, sink, t, &bound, place);
         // Checks name these processes `P(1)`: by the instance, not the template.
         if let Some(info) = ctx.procs.last_mut() {
             info.template = inst.name.text.clone();
@@ -670,15 +691,31 @@ struct Sink<'a, 'b> {
     lower: &'a mut InstanceLowerer<'b>,
 }
 
+/// Which process an instance becomes in the network.
+struct Placement<'a> {
+    /// The process's name (`P1`, `P(1)`).
+    name: &'a str,
+    /// The parameter values in the name; empty for a named instance.
+    args: Vec<i64>,
+    /// Where the expansion work is charged.
+    at: Span,
+    /// [`ProcInfo::defined_by`].
+    defined_by: Span,
+}
+
 fn instantiate(
     ctx: &mut Ctx,
     sink: &mut Sink<'_, '_>,
     t: &hir::TemplateItem,
     bound: &[Sym],
-    name: &str,
-    args: Vec<i64>,
-    at: Span,
+    place: Placement<'_>,
 ) {
+    let Placement {
+        name,
+        args,
+        at,
+        defined_by,
+    } = place;
     let size = (t.data.edges.len() + t.data.locations.len() + 1) as i64;
     if !ctx.spend(size, at) {
         return;
@@ -733,6 +770,7 @@ fn instantiate(
     ctx.net.processes.push(process);
     ctx.procs.push(ProcInfo {
         offset: d,
+        defined_by,
         ..lowered.info.clone()
     });
     ctx.used_globals

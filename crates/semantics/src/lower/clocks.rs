@@ -133,15 +133,13 @@ impl Ctx {
     /// The process `P1` or `Proc(1)` names, without reporting anything.
     pub(super) fn find_process(&mut self, base: &hir::Expr) -> Option<usize> {
         match &base.kind {
-            ExprKind::Name(p) => self.procs.iter().position(|pi| pi.name == *p),
+            ExprKind::Name(p) => self.denoted_process(base.span, p, None),
             ExprKind::Call(t, args) => {
                 let reported = self.diags.len();
                 let vals: Vec<Option<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
                 self.diags.truncate(reported);
                 let vals: Vec<i64> = vals.into_iter().collect::<Option<_>>()?;
-                self.procs.iter().position(|pi| {
-                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
-                })
+                self.denoted_process(t.span, &t.text, Some(&vals))
             }
             _ => None,
         }

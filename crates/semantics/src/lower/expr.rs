@@ -349,7 +349,7 @@ impl Ctx {
     pub fn resolve_process(&mut self, base: &hir::Expr) -> Option<usize> {
         match &base.kind {
             ExprKind::Name(p) => {
-                let found = self.procs.iter().position(|pi| pi.name == *p);
+                let found = self.denoted_process(base.span, p, None);
                 if found.is_none() {
                     self.error(base.span, format!("unknown process `{p}`"));
                 }
@@ -358,9 +358,7 @@ impl Ctx {
             ExprKind::Call(t, args) => {
                 let vals: Option<Vec<i64>> = args.iter().map(|a| self.const_eval(a)).collect();
                 let vals = vals?;
-                let found = self.procs.iter().position(|pi| {
-                    pi.template == t.text && pi.args == vals && pi.name.contains('(')
-                });
+                let found = self.denoted_process(t.span, &t.text, Some(&vals));
                 if found.is_none() && self.mode == Mode::Lower {
                     let args: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
                     self.error(
@@ -375,6 +373,31 @@ impl Ctx {
                 None
             }
         }
+    }
+
+    /// The process that `text`, written at `at`, names: `P1` (`args`
+    /// `None`) or, with the argument values, `Proc(1)`. The resolver says
+    /// which instance or template the name denotes (instances first, as in
+    /// the `system` line); the process is the one placed from that
+    /// definition, with those values. Outside the network's checks and
+    /// vectors no file resolutions are at hand, and no name is a process.
+    pub(super) fn denoted_process(
+        &self,
+        at: Span,
+        text: &str,
+        args: Option<&[i64]>,
+    ) -> Option<usize> {
+        let def = self.resolved.as_ref()?.def_of(self.abs(at), text)?;
+        if !matches!(def.kind, DefKind::Instance | DefKind::Template) {
+            return None;
+        }
+        self.procs.iter().position(|pi| {
+            pi.defined_by == def.span
+                && match args {
+                    None => !pi.name.contains('('),
+                    Some(values) => pi.name.contains('(') && pi.args == values,
+                }
+        })
     }
 
     pub(super) fn resolve_field(&mut self, base: &hir::Expr, field: &hir::Name) -> FieldRes {

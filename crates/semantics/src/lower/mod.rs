@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::hir::{self, AssignOp, BinaryOp, Decl, ExprKind, QuantKind, TypeRef, UnaryOp};
-use super::resolve::{DefKind, LocalDef, TemplateNames};
+use super::resolve::{DefKind, LocalDef, Resolutions, TemplateNames};
 use super::ty::{self, MAX_EXPANSION, Sym, Ty};
 use zeno_base::diagnostics::Diagnostic;
 use zeno_ir::{self as ir, BinOp, ChannelKind, ClockConstraint, ClockId, Span, UnOp};
@@ -109,6 +109,11 @@ pub struct ProcInfo {
     /// Where its template starts in the text (the spans of the template's
     /// functions are relative to it); 0 until the instance is placed.
     pub offset: u32,
+    /// The definition a check's name of the process denotes: the
+    /// instance's name (`P1 = T(1);`, a partial instance `P(…) = T(…);`)
+    /// or, for a template listed in `system`, the template's name, as file
+    /// positions; empty until the instance is placed.
+    pub defined_by: Span,
 }
 
 enum FieldRes {
@@ -167,6 +172,10 @@ pub struct Ctx {
     /// to (for the test that holds `resolve` to lowering's answers; the
     /// ends of edges lowering reads from `resolve` itself).
     pub names: Option<Vec<(Span, LoweredName)>>,
+    /// The whole file's names, while the checks and synchronisation
+    /// vectors are lowered: which instance or template a process
+    /// reference denotes ([`Ctx::resolve_process`]).
+    resolved: Option<Arc<Resolutions>>,
 }
 
 /// What a name written at some place resolved to in lowering's scopes.
@@ -223,6 +232,7 @@ impl Ctx {
             time_scale: 1,
             needed_scale: 1,
             names: None,
+            resolved: None,
         }
     }
 
@@ -241,6 +251,12 @@ impl Ctx {
             );
         }
         ctx
+    }
+
+    /// The whole file's names, for the process references of checks and
+    /// vectors ([`Ctx::resolve_process`]).
+    pub(crate) fn set_resolutions(&mut self, resolved: Arc<Resolutions>) {
+        self.resolved = Some(resolved);
     }
 
     /// A lower-mode context for one instance: globals from `globals`, new

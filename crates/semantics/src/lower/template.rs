@@ -787,6 +787,7 @@ impl Ctx {
             locals,
             locations: loc_ids.into_iter().map(|(k, (id, _))| (k, id)).collect(),
             offset: 0,
+            defined_by: Span::default(),
         };
         (process, info)
     }
