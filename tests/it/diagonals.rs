@@ -8,8 +8,9 @@ use proptest::prelude::*;
 
 use crate::support;
 use crate::support::net::{EdgeExt, Net, and, at, c, ge, le, not};
+use crate::support::random_net::run;
 use zeno::checker::dbm::{Dbm, bound};
-use zeno::checker::{Cancel, CheckResult, Options, SearchOrder, Verdict, check};
+use zeno::checker::{Options, SearchOrder, Verdict};
 use zeno::ir::{ClockConstraint, Formula, Network};
 
 use Verdict::{Fails, Holds};
@@ -86,16 +87,6 @@ fn network(text: &str) -> Network {
     zeno::semantics::analyze(text)
         .network
         .unwrap_or_else(|| panic!("{text}"))
-}
-
-fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        options,
-        &Cancel::new(),
-        &mut zeno::checker::no_progress,
-    )
 }
 
 #[test]

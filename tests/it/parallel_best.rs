@@ -9,7 +9,7 @@ use crate::support;
 
 use proptest::prelude::*;
 use support::cli::{data_file, stderr, stdout, zeno};
-use support::random_net::{build, spec};
+use support::random_net::{build, run, spec};
 use zeno::checker::*;
 use zeno::ir::*;
 
@@ -29,16 +29,6 @@ fn options(search: SearchOrder, heuristic: HeuristicKind, clocks: bool, threads:
         },
         ..Options::default()
     }
-}
-
-fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        options,
-        &Cancel::new(),
-        &mut zeno::checker::no_progress,
-    )
 }
 
 /// Whether check `k` needs a trace with `verdict`.

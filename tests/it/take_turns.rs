@@ -10,7 +10,7 @@ use crate::support;
 
 use proptest::prelude::*;
 use support::net::fischer;
-use support::random_net::{build, larger_spec, spec};
+use support::random_net::{build, larger_spec, run, spec};
 use zeno::checker::config::Config;
 use zeno::checker::*;
 use zeno::ir::*;
@@ -41,16 +41,6 @@ fn directed(search: SearchOrder) -> Options {
         max_states: Some(20_000),
         ..Options::default()
     }
-}
-
-fn run(net: &Network, k: usize, options: &Options) -> CheckResult {
-    check(
-        net,
-        net.check_at(k).unwrap(),
-        options,
-        &Cancel::new(),
-        &mut zeno::checker::no_progress,
-    )
 }
 
 /// Checks a result of the default search against breadth-first search's:
